@@ -1,0 +1,26 @@
+// Command vaultdeck is a terminal console for the vault, recycle bin, file
+// processing, audit log and client matters of a legal-work workspace.
+//
+// main only builds the pieces and hands over: the command table and every
+// command live in ui/cli, so they can be tested without a process.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string) int {
+	_ = ctx
+	_ = args
+	return 0
+}
