@@ -1,0 +1,129 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migration moves the schema from version-1 to version. Migrations are never
+// edited once released: a database in the field may sit at any of them.
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations in order; migrations[i].version == i+1.
+//
+// Next: version 4 adds upload_journal (resumable uploads) and version 5
+// matter_receipts. Append them here with a test fixture for version 3 data in
+// migrate_test.go; never create a table before its feature exists.
+var migrations = []migration{
+	{1, "profiles", `
+CREATE TABLE profiles (
+	name          TEXT PRIMARY KEY,
+	region        TEXT NOT NULL DEFAULT '',
+	base_url      TEXT NOT NULL DEFAULT '',
+	ca_file       TEXT NOT NULL DEFAULT '',
+	read_only     INTEGER NOT NULL DEFAULT 0 CHECK (read_only IN (0, 1)),
+	is_default    INTEGER NOT NULL DEFAULT 0 CHECK (is_default IN (0, 1)),
+	-- Where the token lives ('keyring', 'file' or '' for none). Never the token.
+	token_storage TEXT NOT NULL DEFAULT '' CHECK (token_storage IN ('', 'keyring', 'file')),
+	created_at    INTEGER NOT NULL -- unix milliseconds
+);
+-- At most one default profile, enforced by the database rather than by luck.
+CREATE UNIQUE INDEX profiles_one_default ON profiles (is_default) WHERE is_default = 1;
+`},
+	// Bookmarks and the cache name their profile without a foreign key: a
+	// profile can be ephemeral (VAULTDECK_TOKEN with no saved profile) and
+	// still want a cache. DeleteProfile removes both explicitly.
+	{2, "bookmarks", `
+CREATE TABLE bookmarks (
+	profile    TEXT NOT NULL,
+	project_id TEXT NOT NULL,
+	name       TEXT NOT NULL,
+	created_at INTEGER NOT NULL, -- unix milliseconds
+	PRIMARY KEY (profile, project_id)
+);
+`},
+	{3, "response cache", `
+CREATE TABLE response_cache (
+	profile    TEXT NOT NULL,
+	key        TEXT NOT NULL,
+	body       BLOB NOT NULL,
+	fetched_at INTEGER NOT NULL, -- unix milliseconds
+	PRIMARY KEY (profile, key)
+);
+CREATE INDEX response_cache_fetched_at ON response_cache (fetched_at);
+`},
+}
+
+const createVersionTable = `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`
+
+// schemaVersion reads the version; an empty database is at version 0.
+func schemaVersion(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (int, error) {
+	var exists int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'`).Scan(&exists); err != nil {
+		return 0, fmt.Errorf("the schema version could not be read: %w", err)
+	}
+	if exists == 0 {
+		return 0, nil
+	}
+	var v sql.NullInt64
+	if err := q.QueryRowContext(ctx, `SELECT max(version) FROM schema_version`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("the schema version could not be read: %w", err)
+	}
+	return int(v.Int64), nil
+}
+
+// migrate brings the schema to target, one transaction per step. Each step
+// re-reads the version inside its (immediate, so write-locked) transaction,
+// which is what lets two processes start at once: the second waits, sees the
+// step done, and skips it.
+func migrate(ctx context.Context, db *sql.DB, target int) error {
+	for {
+		done, err := migrateStep(ctx, db, target)
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+func migrateStep(ctx context.Context, db *sql.DB, target int) (done bool, err error) {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("a migration transaction could not start: %w", err)
+	}
+	defer tx.Rollback()
+
+	current, err := schemaVersion(ctx, tx)
+	if err != nil {
+		return false, err
+	}
+	if current > len(migrations) {
+		return false, fmt.Errorf("the database is at schema version %d, newer than this vaultdeck understands (%d); upgrade vaultdeck", current, len(migrations))
+	}
+	if current >= target {
+		return true, nil
+	}
+	m := migrations[current]
+	if _, err := tx.ExecContext(ctx, createVersionTable); err != nil {
+		return false, fmt.Errorf("the schema_version table could not be created: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+		return false, fmt.Errorf("migration %d (%s) failed: %w", m.version, m.name, err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM schema_version`); err != nil {
+		return false, fmt.Errorf("migration %d (%s) could not record its version: %w", m.version, m.name, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (?)`, m.version); err != nil {
+		return false, fmt.Errorf("migration %d (%s) could not record its version: %w", m.version, m.name, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("migration %d (%s) could not be committed: %w", m.version, m.name, err)
+	}
+	return false, nil
+}

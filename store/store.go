@@ -1,0 +1,136 @@
+// Package store keeps vaultdeck's local state in one embedded SQLite file:
+// connection profiles, project bookmarks and cached responses. It never holds
+// an API token; tokens live in the OS keyring (package api/token).
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// ErrNotFound is returned (wrapped) when a profile or other record does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Store is an open vaultdeck database. It is safe for concurrent use, and
+// several vaultdeck processes may use the same file at once.
+type Store struct {
+	db   *sql.DB
+	path string
+	// now is the clock for created_at columns; tests replace it.
+	now func() time.Time
+}
+
+// busyTimeout is how long a writer waits for another process's transaction
+// before giving up. Every transaction here is a few rows, so five seconds
+// means something is badly stuck, not merely busy.
+const busyTimeout = 5 * time.Second
+
+// dsn builds the modernc.org/sqlite connection string. Each pragma is applied
+// to every new pooled connection, busy_timeout first (the driver sorts it so).
+//
+//   - journal_mode=WAL lets readers and one writer (from any process) proceed
+//     together, which is what two open consoles need.
+//   - synchronous=FULL fsyncs the WAL at every commit. With WAL, NORMAL would
+//     already survive kill -9 (committed frames are in the OS page cache), but
+//     could lose the last commits on power loss or an OS crash. Our write
+//     volume is a handful of small rows per user action, so the extra fsync
+//     costs nothing anyone notices, and FULL makes "committed" mean "on disk".
+//   - _txlock=immediate makes BEGIN take the write lock at once, so two
+//     processes never both read under a shared lock and then deadlock on the
+//     upgrade (which busy_timeout cannot resolve: SQLite returns BUSY at once).
+//   - foreign_keys is on for any future migration that declares references.
+func dsn(path string) string {
+	// The path goes into a file: URI, so the characters URIs give meaning to
+	// must be escaped.
+	escaped := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.ToSlash(path))
+	return "file:" + escaped +
+		"?_pragma=busy_timeout(" + fmt.Sprint(busyTimeout.Milliseconds()) + ")" +
+		"&_pragma=journal_mode(WAL)" +
+		"&_pragma=synchronous(FULL)" +
+		"&_pragma=foreign_keys(1)" +
+		"&_txlock=immediate"
+}
+
+// Open opens (creating when needed) the database at path and brings its
+// schema up to date. The directory is created private to the user.
+func Open(path string) (*Store, error) {
+	s, err := openRaw(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := migrate(context.Background(), s.db, len(migrations)); err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("the database %s could not be brought up to date: %w", path, err)
+	}
+	return s, nil
+}
+
+// openRaw opens the file without migrating, so tests can build older schemas.
+func openRaw(path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("no database path was given")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("the directory for the database %s could not be created: %w", path, err)
+	}
+	// Create the file private before SQLite opens it: SQLite gives the -wal
+	// and -shm files the database file's mode, and the file may hold
+	// bookmarks and cached listings of a legal workspace.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("the database %s could not be created: %w", path, err)
+	}
+	f.Close()
+	if err := os.Chmod(path, 0o600); err != nil {
+		return nil, fmt.Errorf("the database %s could not be made private: %w", path, err)
+	}
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		return nil, fmt.Errorf("the database %s could not be opened: %w", path, err)
+	}
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("the database %s could not be opened: %w", path, err)
+	}
+	return &Store{db: db, path: path, now: time.Now}, nil
+}
+
+// Path is the database file's path.
+func (s *Store) Path() string { return s.path }
+
+// Close releases the database. Committed data is already on disk.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Version is the schema version the database is at.
+func (s *Store) Version() (int, error) { return schemaVersion(context.Background(), s.db) }
+
+// inTx runs fn in one immediate transaction, committing when it returns nil.
+func (s *Store) inTx(fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(context.Background(), nil)
+	if err != nil {
+		return fmt.Errorf("a database transaction could not start: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("a database transaction could not be committed: %w", err)
+	}
+	return nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

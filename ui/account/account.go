@@ -1,0 +1,185 @@
+// Package account implements `vaultdeck login`, `logout` and `profiles`, and
+// the profile selection the console and the headless commands share.
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"golang.org/x/term"
+
+	"github.com/vaultdeck/vaultdeck/api/token"
+	"github.com/vaultdeck/vaultdeck/store"
+)
+
+// ProfileEnvVar selects a profile when --profile is not given.
+const ProfileEnvVar = "VAULTDECK_PROFILE"
+
+// Exit codes.
+const (
+	ExitOK    = 0
+	ExitError = 1
+	ExitUsage = 2
+)
+
+// Env is everything the commands touch outside themselves, so tests and
+// `vaultdeck demo` can run them against a temporary home and a fake keyring.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Getenv reads the environment (VAULTDECK_HOME, VAULTDECK_PROFILE,
+	// VAULTDECK_TOKEN, XDG_*); nil means an empty environment.
+	Getenv func(string) string
+	// StdinIsTerminal reports whether Stdin is a terminal; nil means "ask the
+	// OS when Stdin is an *os.File, else no".
+	StdinIsTerminal func() bool
+	// ReadPassword reads one line from the terminal without echo; nil means
+	// term.ReadPassword on Stdin's file descriptor.
+	ReadPassword func() ([]byte, error)
+	// Keyring is the secret store; nil means the OS keyring.
+	Keyring token.Keyring
+	// Verify checks a token before it is saved (the lead wires it to the
+	// API's whoami) and returns who it belongs to, for the confirmation.
+	Verify func(ctx context.Context, p store.Profile, tok string) (who string, err error)
+	// Logger receives diagnostics (never tokens); nil discards them.
+	Logger *slog.Logger
+}
+
+func (e Env) getenv(k string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(k)
+}
+
+func (e Env) stdinIsTerminal() bool {
+	if e.StdinIsTerminal != nil {
+		return e.StdinIsTerminal()
+	}
+	f, ok := e.Stdin.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func (e Env) readPassword() ([]byte, error) {
+	if e.ReadPassword != nil {
+		return e.ReadPassword()
+	}
+	f, ok := e.Stdin.(*os.File)
+	if !ok {
+		return nil, errors.New("standard input is not a terminal")
+	}
+	return term.ReadPassword(int(f.Fd()))
+}
+
+// Sandbox returns a copy of env that keeps everything under home and in an
+// in-memory keyring, and ignores the user's VAULTDECK_TOKEN and
+// VAULTDECK_PROFILE: what `vaultdeck demo` and tests use so they never touch
+// the user's real keyring, database or token files.
+func Sandbox(env Env, home string) Env {
+	base := env.Getenv
+	env.Getenv = func(k string) string {
+		switch k {
+		case "VAULTDECK_HOME":
+			return home
+		case token.EnvVar, ProfileEnvVar:
+			return ""
+		}
+		if base == nil {
+			return ""
+		}
+		return base(k)
+	}
+	env.Keyring = token.NewMemoryKeyring()
+	return env
+}
+
+// Paths are the directories for env.
+func Paths(env Env) (store.Paths, error) { return store.DefaultPaths(env.Getenv) }
+
+// OpenStore opens the database for env.
+func OpenStore(env Env) (*store.Store, error) {
+	p, err := Paths(env)
+	if err != nil {
+		return nil, err
+	}
+	return store.Open(p.Database())
+}
+
+// How a profile was chosen, for messages.
+const (
+	ChosenByFlag    = "--profile"
+	ChosenByEnv     = ProfileEnvVar
+	ChosenByDefault = "default"
+	ChosenByToken   = token.EnvVar // no profile saved; VAULTDECK_TOKEN alone
+)
+
+// SelectProfile picks the profile: --profile, then VAULTDECK_PROFILE, then
+// the default. With no profile saved but VAULTDECK_TOKEN set, it returns an
+// unsaved profile named "default" for region us, so scripts can run with the
+// variable alone. It reports how the choice was made.
+func SelectProfile(env Env, st *store.Store, flag string) (store.Profile, string, error) {
+	name, by := flag, ChosenByFlag
+	if name == "" {
+		name, by = env.getenv(ProfileEnvVar), ChosenByEnv
+	}
+	if name != "" {
+		p, err := st.Profile(name)
+		if errors.Is(err, store.ErrNotFound) {
+			return store.Profile{}, by, fmt.Errorf("there is no profile named %q (chosen by %s); run `vaultdeck profiles` to list them or `vaultdeck login --profile %s` to create it: %w", name, by, name, err)
+		}
+		return p, by, err
+	}
+	p, err := st.DefaultProfile()
+	if errors.Is(err, store.ErrNotFound) {
+		if env.getenv(token.EnvVar) != "" {
+			return store.Profile{Name: "default", Region: "us"}, ChosenByToken, nil
+		}
+		return store.Profile{}, ChosenByDefault, fmt.Errorf("no profile exists yet; run `vaultdeck login` to create one: %w", err)
+	}
+	return p, ChosenByDefault, err
+}
+
+// NewSource builds the token source for a profile; the API client takes it
+// as its api.TokenSource, and the console asks it (Answered) for the
+// status-bar warning.
+func NewSource(env Env, p store.Profile) (*token.Source, error) {
+	paths, err := Paths(env)
+	if err != nil {
+		return nil, err
+	}
+	return token.New(token.Options{
+		Profile:   p.Name,
+		Getenv:    env.Getenv,
+		Keyring:   env.Keyring,
+		Dir:       paths.Tokens,
+		AllowFile: p.TokenStorage == store.StorageFile,
+		Logger:    env.Logger,
+	})
+}
+
+// Connection is a chosen profile with its token source.
+type Connection struct {
+	Profile store.Profile
+	// ChosenBy says how the profile was picked (ChosenBy... constants).
+	ChosenBy string
+	Source   *token.Source
+}
+
+// Connect selects the profile and builds its token source: the one call
+// the console and headless commands need before building the API client.
+// The token itself is looked up lazily, on the first request.
+func Connect(env Env, st *store.Store, profileFlag string) (Connection, error) {
+	p, by, err := SelectProfile(env, st, profileFlag)
+	if err != nil {
+		return Connection{}, err
+	}
+	src, err := NewSource(env, p)
+	if err != nil {
+		return Connection{}, err
+	}
+	return Connection{Profile: p, ChosenBy: by, Source: src}, nil
+}

@@ -1,0 +1,292 @@
+package account
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api/token"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+)
+
+// verifyTimeout bounds the whoami check; the API client has its own retries
+// inside it.
+const verifyTimeout = 30 * time.Second
+
+// maxStdinToken bounds what is read from a pipe.
+const maxStdinToken = 16 << 10
+
+const loginUsage = `Usage: vaultdeck login [--profile NAME] [--region us|eu|au | --base-url URL] [--ca-file FILE] [--read-only] [--insecure-storage]
+
+Saves an API token for a profile after checking it with the API. The token is
+read from a hidden prompt, or from standard input when that is not a terminal
+(e.g. ` + "`pass show vault | vaultdeck login`" + `); never from the command line.
+It is stored in the system keyring; --insecure-storage stores it in a private
+plain-text file instead, for machines without a usable keyring.
+
+Flags:
+`
+
+// Login implements `vaultdeck login`.
+func Login(ctx context.Context, args []string, env Env) int {
+	fs := flag.NewFlagSet("login", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	profile := fs.String("profile", "", "profile `name` (default: $VAULTDECK_PROFILE, the default profile, or \"default\")")
+	region := fs.String("region", "", "hosted `region`: us, eu or au (default us)")
+	baseURL := fs.String("base-url", "", "API base `URL`, instead of a region")
+	caFile := fs.String("ca-file", "", "extra PEM `file` of certificate authorities to trust")
+	readOnly := fs.Bool("read-only", false, "hide every action that changes the workspace")
+	insecure := fs.Bool("insecure-storage", false, "store the token in a plain-text file instead of the keyring")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), loginUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintln(env.Stderr, "vaultdeck login takes no arguments: the token is read from a hidden prompt, or from standard input when it is not a terminal, never from the command line (where shell history and `ps` would keep it).")
+		return ExitUsage
+	}
+	if *region != "" && *baseURL != "" {
+		fmt.Fprintln(env.Stderr, "Give --region or --base-url, not both.")
+		return ExitUsage
+	}
+	if env.Verify == nil {
+		fmt.Fprintln(env.Stderr, "vaultdeck login cannot check tokens in this build (no verifier is wired); nothing was saved.")
+		return ExitError
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	st, err := OpenStore(env)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "The local database could not be opened: %v\n", err)
+		return ExitError
+	}
+	defer st.Close()
+
+	p, err := loginProfile(env, st, *profile)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, sentence(err))
+		return ExitError
+	}
+	if set["region"] {
+		p.Region, p.BaseURL = *region, ""
+	}
+	if set["base-url"] {
+		p.Region, p.BaseURL = "", strings.TrimRight(*baseURL, "/")
+	}
+	if set["ca-file"] {
+		if p.CAFile, err = checkCAFile(*caFile); err != nil {
+			fmt.Fprintln(env.Stderr, sentence(err))
+			return ExitUsage
+		}
+	}
+	if set["read-only"] {
+		p.ReadOnly = *readOnly
+	}
+	if p.Region == "" && p.BaseURL == "" {
+		p.Region = "us"
+	}
+	if err := checkProfile(p); err != nil {
+		fmt.Fprintln(env.Stderr, sentence(err))
+		return ExitUsage
+	}
+
+	tok, err := readToken(env, p.Name)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "No token was read: %v. Nothing was saved.\n", err)
+		return ExitError
+	}
+
+	vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
+	who, err := env.Verify(vctx, p, tok)
+	cancel()
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "The token was not accepted by %s: %s. Nothing was saved; check the token (workspace settings, API Tokens) and the region, then run vaultdeck login again.\n",
+			p.Endpoint(), sanitize.Line(strings.ReplaceAll(err.Error(), tok, "[redacted]")))
+		return ExitError
+	}
+
+	kind, storage := token.KindKeyring, store.StorageKeyring
+	if *insecure {
+		kind, storage = token.KindFile, store.StorageFile
+	}
+	src, err := NewSource(env, p)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, sentence(err))
+		return ExitError
+	}
+	saved, err := src.Save(ctx, kind, tok)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "%s. Nothing was saved.\n", capitalise(err.Error()))
+		return ExitError
+	}
+	p.TokenStorage = storage
+	if err := st.SaveProfile(p); err != nil {
+		fmt.Fprintf(env.Stderr, "The token was saved in %s, but the profile could not be: %v\n", kind.Describe(), err)
+		return ExitError
+	}
+	if p, err = st.Profile(p.Name); err != nil {
+		fmt.Fprintln(env.Stderr, sentence(err))
+		return ExitError
+	}
+
+	fmt.Fprintf(env.Stdout, "Logged in as %s with profile %q (%s%s). The token is in %s.\n",
+		sanitize.Line(who), p.Name, p.Endpoint(), map[bool]string{true: ", read-only"}[p.ReadOnly], kind.Describe())
+	if p.IsDefault {
+		fmt.Fprintf(env.Stdout, "%q is the default profile.\n", p.Name)
+	}
+	if saved.Source == token.KindFile {
+		fmt.Fprintf(env.Stderr, "Warning: the token is stored in plain text at %s (readable only by you, but by any program you run). Run `vaultdeck login --profile %s` without --insecure-storage once a keyring works.\n",
+			saved.File, p.Name)
+	}
+	if env.getenv(token.EnvVar) != "" {
+		fmt.Fprintf(env.Stderr, "Note: %s is set in this shell and takes precedence over the saved token until you unset it.\n", token.EnvVar)
+	}
+	fmt.Fprintln(env.Stdout, "Next: run `vaultdeck` to open the console, or `vaultdeck profiles` to list profiles.")
+	return ExitOK
+}
+
+// loginProfile is the profile login works on: the named (or selected) one if
+// it exists, keeping its settings, else a new one.
+func loginProfile(env Env, st *store.Store, flagName string) (store.Profile, error) {
+	name := flagName
+	if name == "" {
+		name = env.getenv(ProfileEnvVar)
+	}
+	if name == "" {
+		def, err := st.DefaultProfile()
+		switch {
+		case err == nil:
+			return def, nil
+		case !errors.Is(err, store.ErrNotFound):
+			return store.Profile{}, err
+		}
+		name = "default"
+	}
+	if err := store.ValidateProfileName(name); err != nil {
+		return store.Profile{}, err
+	}
+	p, err := st.Profile(name)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Profile{Name: name}, nil
+	}
+	return p, err
+}
+
+// checkProfile adds login's own rule to the store's validation: the spec
+// requires HTTPS, with plain HTTP allowed only to this machine (the simulator).
+func checkProfile(p store.Profile) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if p.BaseURL == "" {
+		return nil
+	}
+	u, _ := url.Parse(p.BaseURL)
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("the base URL must be a plain address such as https://api.example.com, without credentials, query or fragment")
+	}
+	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		return fmt.Errorf("the base URL %s uses plain HTTP; the API requires HTTPS (plain HTTP is allowed only to localhost, for the simulator)", p.BaseURL)
+	}
+	return nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func checkCAFile(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("the CA file %q cannot be located: %w", path, err)
+	}
+	b, err := os.ReadFile(abs)
+	if err != nil {
+		return "", fmt.Errorf("the CA file cannot be read: %w", err)
+	}
+	if !bytes.Contains(b, []byte("-----BEGIN CERTIFICATE-----")) {
+		return "", fmt.Errorf("the CA file %s holds no PEM certificate", abs)
+	}
+	return abs, nil
+}
+
+// readToken reads the token from a hidden prompt on a terminal, else from
+// standard input (a pipe or a file).
+func readToken(env Env, profile string) (string, error) {
+	var tok string
+	if env.stdinIsTerminal() {
+		fmt.Fprintf(env.Stderr, "Paste the API token for profile %q (input is hidden) and press Enter: ", profile)
+		b, err := env.readPassword()
+		fmt.Fprintln(env.Stderr)
+		if err != nil {
+			return "", fmt.Errorf("the terminal could not be read: %w", err)
+		}
+		tok = strings.TrimSpace(string(b))
+	} else {
+		if env.Stdin == nil {
+			return "", errors.New("there is no standard input to read the token from")
+		}
+		b, err := io.ReadAll(io.LimitReader(env.Stdin, maxStdinToken+1))
+		if err != nil {
+			return "", fmt.Errorf("standard input could not be read: %w", err)
+		}
+		if len(b) > maxStdinToken {
+			return "", errors.New("standard input is too long to be a token; pipe only the token")
+		}
+		var lines []string
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		for sc.Scan() {
+			if l := strings.TrimSpace(sc.Text()); l != "" {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) > 1 {
+			return "", errors.New("standard input holds more than one line; pipe only the token")
+		}
+		if len(lines) == 1 {
+			tok = lines[0]
+		}
+	}
+	if tok == "" {
+		return "", errors.New("the token is empty")
+	}
+	return tok, token.ValidateToken(tok)
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// sentence turns an error into a line for the terminal.
+func sentence(err error) string {
+	s := capitalise(err.Error())
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
