@@ -1,0 +1,275 @@
+// Package app is the root model: a stack of pages with breadcrumbs, the
+// header, the status line, and the global keys (help, command line, copy,
+// back, quit). Views are reached through injected routes, so app imports
+// no view and the lead can register views written elsewhere.
+package app
+
+import (
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// Route is a view reachable from the command line (":projects") and from
+// page.Open messages.
+type Route struct {
+	Name    string
+	Aliases []string
+	// New builds the page; arg is the rest of the command line or Open.Arg.
+	New func(env page.Env, arg string) page.Page
+}
+
+// Config is what the root shows and can open.
+type Config struct {
+	Profile   string
+	Region    string // "us", "eu", "au" or a custom host; shown in the header
+	Workspace string // workspace name; when empty the root asks whoami once
+	Warning   string // e.g. "token stored in a plain file"; shown in the header
+	Routes    []Route
+	Start     string // route opened first
+	StartArg  string
+	// Getenv reads TMUX for the OSC 52 passthrough; nil means os.Getenv.
+	// An SSH session passes the remote side's environment here.
+	Getenv func(string) string
+}
+
+// Model is the root tea.Model.
+type Model struct {
+	env   page.Env
+	cfg   Config
+	stack []page.Page
+
+	width, height int
+	status        string
+	statusErr     bool
+	help          bool
+	cmdline       *widgets.CommandLine
+	workspace     string
+}
+
+type whoamiMsg struct {
+	who *api.WhoAmI
+	err error
+}
+
+// New builds the root. env.IDs is filled in when nil.
+func New(env page.Env, cfg Config) *Model {
+	if env.IDs == nil {
+		env.IDs = &page.IDs{}
+	}
+	if cfg.Getenv == nil {
+		cfg.Getenv = os.Getenv
+	}
+	return &Model{env: env, cfg: cfg, workspace: cfg.Workspace}
+}
+
+// Init opens the start route and, when needed, asks who we are.
+func (m *Model) Init() tea.Cmd {
+	var cmds []tea.Cmd
+	if m.workspace == "" && m.env.Backend != nil {
+		be, ctx := m.env.Backend, m.env.Context()
+		cmds = append(cmds, func() tea.Msg {
+			who, err := be.WhoAmI(ctx)
+			return whoamiMsg{who, err}
+		})
+	}
+	if m.cfg.Start != "" {
+		cmds = append(cmds, m.open(m.cfg.Start, m.cfg.StartArg))
+	}
+	return tea.Batch(cmds...)
+}
+
+// Top returns the page on top of the stack (nil when empty).
+func (m *Model) Top() page.Page {
+	if len(m.stack) == 0 {
+		return nil
+	}
+	return m.stack[len(m.stack)-1]
+}
+
+// Update routes messages: keys to the top page (after global keys),
+// view-scoped responses to their view wherever it is, the rest to all.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		for _, p := range m.stack {
+			p.SetSize(m.bodySize())
+		}
+		return m, nil
+	case tea.KeyMsg:
+		return m, m.handleKey(msg)
+	case page.Push:
+		return m, m.push(msg.Page)
+	case page.Pop:
+		m.pop()
+		return m, nil
+	case page.Open:
+		return m, m.open(msg.Route, msg.Arg)
+	case page.StatusMsg:
+		m.setStatus(msg)
+		return m, nil
+	case whoamiMsg:
+		if msg.err == nil && msg.who != nil {
+			m.workspace = msg.who.WorkspaceName
+		}
+		return m, nil // a failing whoami is not worth a status line; views report their own errors
+	case page.Scoped:
+		for i, p := range m.stack {
+			if id, ok := p.(page.Identified); ok && id.ID() == msg.Target() {
+				var cmd tea.Cmd
+				m.stack[i], cmd = p.Update(msg)
+				return m, cmd
+			}
+		}
+		return m, nil // the view is gone: drop the response
+	}
+	// spinner ticks and other broadcasts: each page ignores what is not its own
+	var cmds []tea.Cmd
+	for i, p := range m.stack {
+		var cmd tea.Cmd
+		m.stack[i], cmd = p.Update(msg)
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
+}
+
+func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.env.Keys
+	if msg.Type == tea.KeyCtrlC {
+		return tea.Quit
+	}
+	if m.cmdline != nil {
+		line, done, cancelled := m.cmdline.Update(msg)
+		if !done {
+			return nil
+		}
+		m.cmdline = nil
+		if cancelled || line == "" {
+			return nil
+		}
+		return m.runCommand(line)
+	}
+	if m.help {
+		if key.Matches(msg, k.Help, k.Back, k.Quit) {
+			m.help = false
+		}
+		return nil
+	}
+	top := m.Top()
+	if c, ok := top.(page.InputCapturer); ok && c.CapturesInput() {
+		return m.updateTop(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		m.help = true
+		return nil
+	case key.Matches(msg, k.Command):
+		m.cmdline = widgets.NewCommandLine(m.env.Theme, m.commands())
+		return nil
+	case key.Matches(msg, k.Copy):
+		return m.copySelected()
+	case key.Matches(msg, k.Back):
+		if e, ok := top.(page.EscHandler); ok && e.WantsEsc() {
+			return m.updateTop(msg)
+		}
+		m.pop()
+		return nil
+	}
+	return m.updateTop(msg)
+}
+
+func (m *Model) updateTop(msg tea.Msg) tea.Cmd {
+	if len(m.stack) == 0 {
+		return nil
+	}
+	i := len(m.stack) - 1
+	var cmd tea.Cmd
+	m.stack[i], cmd = m.stack[i].Update(msg)
+	return cmd
+}
+
+func (m *Model) push(p page.Page) tea.Cmd {
+	if p == nil {
+		return nil
+	}
+	m.stack = append(m.stack, p)
+	p.SetSize(m.bodySize())
+	m.status, m.statusErr = "", false
+	return p.Init()
+}
+
+// pop goes back one page; the first page stays (q quits).
+func (m *Model) pop() {
+	if len(m.stack) > 1 {
+		m.stack[len(m.stack)-1] = nil
+		m.stack = m.stack[:len(m.stack)-1]
+		m.status, m.statusErr = "", false
+	}
+}
+
+func (m *Model) route(name string) *Route {
+	for i, r := range m.cfg.Routes {
+		if r.Name == name {
+			return &m.cfg.Routes[i]
+		}
+		for _, a := range r.Aliases {
+			if a == name {
+				return &m.cfg.Routes[i]
+			}
+		}
+	}
+	return nil
+}
+
+func (m *Model) open(name, arg string) tea.Cmd {
+	r := m.route(name)
+	if r == nil {
+		m.setStatus(page.StatusMsg{Err: errUnknownCommand(name)})
+		return nil
+	}
+	return m.push(r.New(m.env, arg))
+}
+
+func (m *Model) commands() []string {
+	cs := []string{"quit"}
+	for _, r := range m.cfg.Routes {
+		cs = append(cs, r.Name)
+		cs = append(cs, r.Aliases...)
+	}
+	return cs
+}
+
+func (m *Model) runCommand(line string) tea.Cmd {
+	name, arg, _ := strings.Cut(line, " ")
+	if name == "quit" || name == "q" {
+		return tea.Quit
+	}
+	return m.open(name, strings.TrimSpace(arg))
+}
+
+func (m *Model) setStatus(s page.StatusMsg) {
+	if s.Err != nil {
+		// api errors may quote the server; keep the terminal inert
+		m.status, m.statusErr = sanitize.Line(s.Err.Error()), true
+		return
+	}
+	m.status, m.statusErr = sanitize.Line(s.Text), false
+}
+
+type commandError string
+
+func (e commandError) Error() string { return string(e) }
+
+func errUnknownCommand(name string) error {
+	return commandError("there is no command \"" + sanitize.Line(name) + "\"; press : and tab to see the commands")
+}

@@ -1,0 +1,162 @@
+package app
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/aymanbagabas/go-osc52/v2"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/keys"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// chrome is the lines the root keeps: header, breadcrumbs, status line.
+const chrome = 3
+
+func (m *Model) bodySize() (int, int) { return m.width, max(m.height-chrome, 1) }
+
+// View renders header, breadcrumbs, the top page (or help) and the status line.
+func (m *Model) View() string {
+	if m.width == 0 {
+		return "" // no size yet: avoid a frame laid out for 0 columns
+	}
+	_, h := m.bodySize()
+	var body string
+	switch top := m.Top(); {
+	case m.help:
+		body = m.helpView()
+	case top != nil:
+		body = top.View()
+	}
+	return m.headerView() + "\n" + m.breadcrumbView() + "\n" + fitHeight(body, h) + "\n" + m.statusView()
+}
+
+func (m *Model) headerView() string {
+	th := m.env.Theme
+	parts := []string{th.Header.Render("vaultdeck")}
+	if m.cfg.Profile != "" {
+		parts = append(parts, th.Badge.Render(sanitize.Line(m.cfg.Profile)))
+	}
+	if where := m.where(); where != "" {
+		parts = append(parts, th.Muted.Render(where))
+	}
+	if m.workspace != "" {
+		parts = append(parts, th.Header.Render(sanitize.Line(m.workspace)))
+	}
+	if m.env.ReadOnly {
+		parts = append(parts, th.ReadOnlyBadge.Render("READ-ONLY"))
+	}
+	if m.cfg.Warning != "" {
+		parts = append(parts, th.Warn.Render("⚠ "+sanitize.Line(m.cfg.Warning)))
+	}
+	if m.env.Backend != nil {
+		b := m.env.Backend.Budget(api.CategoryVault)
+		if !b.Unlimited && b.Limit > 0 {
+			s := fmt.Sprintf("vault %d/%d", b.Remaining, b.Limit)
+			style := th.Muted
+			if b.Remaining <= 2 {
+				style = th.Warn
+			}
+			if b.Remaining == 0 {
+				s += fmt.Sprintf(" (next in %ds)", int(b.ResetIn.Seconds()+0.999))
+				style = th.Alarm
+			}
+			parts = append(parts, style.Render(s))
+		}
+	}
+	return ansi.Truncate(strings.Join(parts, " "), m.width, "…")
+}
+
+// where is the region, or the host of a custom base URL.
+func (m *Model) where() string {
+	if m.cfg.Region != "" {
+		return sanitize.Line(m.cfg.Region)
+	}
+	if m.env.Backend == nil {
+		return ""
+	}
+	if u, err := url.Parse(m.env.Backend.Base()); err == nil && u.Host != "" {
+		return sanitize.Line(u.Host)
+	}
+	return ""
+}
+
+func (m *Model) breadcrumbView() string {
+	titles := make([]string, len(m.stack))
+	for i, p := range m.stack {
+		titles[i] = sanitize.Line(p.Title())
+	}
+	s := strings.Join(titles, " › ")
+	return m.env.Theme.Breadcrumb.Render(ansi.Truncate(s, m.width, "…"))
+}
+
+func (m *Model) statusView() string {
+	th := m.env.Theme
+	switch {
+	case m.cmdline != nil:
+		return m.cmdline.View()
+	case m.status != "" && m.statusErr:
+		return th.Error.Render(ansi.Truncate(m.status, m.width, "…"))
+	case m.status != "":
+		return th.StatusLine.Render(ansi.Truncate(m.status, m.width, "…"))
+	}
+	return th.Help.Render(ansi.Truncate("? help · : command · esc back · q quit", m.width, "…"))
+}
+
+func (m *Model) helpView() string {
+	k := m.env.Keys
+	groups := []widgets.HelpGroup{}
+	if top := m.Top(); top != nil {
+		groups = append(groups, widgets.HelpGroup{Title: sanitize.Line(top.Title()), Bindings: keys.Enabled(top.Help()...)})
+	}
+	groups = append(groups,
+		widgets.HelpGroup{Title: "navigation", Bindings: k.Navigation()},
+		widgets.HelpGroup{Title: "global", Bindings: k.Global()})
+	return widgets.HelpView(m.env.Theme, m.width, groups)
+}
+
+// copySelected copies the selected record's ID to the clipboard with OSC 52.
+// The sequence goes to the program's output writer directly: Bubble Tea v1
+// has no raw-write API, and tea.Printf would print it as text above the UI.
+func (m *Model) copySelected() tea.Cmd {
+	sel, ok := m.Top().(page.Selector)
+	if !ok {
+		return nil
+	}
+	id := sanitize.Line(sel.SelectedID())
+	if id == "" {
+		return nil
+	}
+	out := m.env.Output
+	if out == nil {
+		return page.Status("copying is not available in this session")
+	}
+	seq := osc52.New(id)
+	if m.cfg.Getenv("TMUX") != "" {
+		seq = seq.Tmux()
+	}
+	return func() tea.Msg {
+		if _, err := seq.WriteTo(out); err != nil {
+			return page.StatusMsg{Err: fmt.Errorf("the ID could not be copied: %w", err)}
+		}
+		return page.StatusMsg{Text: "copied " + id}
+	}
+}
+
+// fitHeight pads or cuts s to exactly h lines so the status line stays put.
+func fitHeight(s string, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,90 @@
+// Package keys is the one key map of the console. Every view reads its
+// bindings from here, and the mutating ones are disabled here, in one place,
+// when the session is read-only: a view cannot bind a delete of its own
+// (k9s's per-view gating once leaked a delete into a read-only view).
+package keys
+
+import "github.com/charmbracelet/bubbles/key"
+
+// Map holds every binding of the program. Help text is generated from it.
+type Map struct {
+	// navigation
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Enter, Back, NextTab, PrevTab           key.Binding
+	// table
+	Filter, SortNext, SortReverse, Mark key.Binding
+	// global
+	Help, Command, Quit, Copy, Refresh key.Binding
+	// view actions
+	StatusFilter, MatterFilter, SendToFiles key.Binding
+	// mutating: disabled in read-only sessions
+	Delete key.Binding
+}
+
+// New returns the key map; readOnly disables every mutating binding.
+func New(readOnly bool) Map {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	m := Map{
+		Up:       b("↑/k", "up", "up", "k"),
+		Down:     b("↓/j", "down", "down", "j"),
+		PageUp:   b("pgup", "page up", "pgup", "ctrl+b"),
+		PageDown: b("pgdn", "page down", "pgdown", "ctrl+f", " "),
+		Top:      b("g", "top", "g", "home"),
+		Bottom:   b("G", "bottom", "G", "end"),
+		Enter:    b("enter", "open", "enter"),
+		Back:     b("esc", "back", "esc"),
+		NextTab:  b("tab", "next tab", "tab"),
+		PrevTab:  b("shift+tab", "previous tab", "shift+tab"),
+
+		Filter:      b("/", "filter", "/"),
+		SortNext:    b("o", "sort by next column", "o"),
+		SortReverse: b("O", "reverse sort", "O"),
+		Mark:        b("x", "mark row", "x"),
+
+		Help:    b("?", "help", "?"),
+		Command: b(":", "command", ":"),
+		Quit:    b("q", "quit", "q", "ctrl+c"),
+		Copy:    b("y", "copy id", "y"),
+		Refresh: b("r", "refresh", "r"),
+
+		StatusFilter: b("f", "cycle status filter", "f"),
+		MatterFilter: b("m", "client-matter filter", "m"),
+		SendToFiles:  b("s", "send files to :files", "s"),
+
+		Delete: b("D", "delete project", "D"),
+	}
+	if readOnly {
+		for _, mut := range m.mutating() {
+			mut.SetEnabled(false)
+		}
+	}
+	return m
+}
+
+// mutating lists the bindings that change server state. Add new mutating
+// bindings here and read-only sessions lose them automatically.
+func (m *Map) mutating() []*key.Binding { return []*key.Binding{&m.Delete} }
+
+// Navigation is the help group shared by every table view.
+func (m Map) Navigation() []key.Binding {
+	return []key.Binding{m.Up, m.Down, m.PageUp, m.PageDown, m.Top, m.Bottom, m.Filter, m.SortNext, m.SortReverse}
+}
+
+// Global is the help group handled by the root.
+func (m Map) Global() []key.Binding {
+	return []key.Binding{m.Help, m.Command, m.Back, m.Copy, m.Refresh, m.Quit}
+}
+
+// Enabled filters out disabled bindings, so help never advertises a key
+// that does nothing in this session.
+func Enabled(bs ...key.Binding) []key.Binding {
+	out := make([]key.Binding, 0, len(bs))
+	for _, b := range bs {
+		if b.Enabled() {
+			out = append(out, b)
+		}
+	}
+	return out
+}

@@ -1,0 +1,123 @@
+package page
+
+import (
+	"context"
+	"encoding/json"
+	"sync/atomic"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// ID names one view instance, so that a response finds the view that asked
+// for it even after the user has navigated elsewhere.
+type ID uint64
+
+// IDs hands out view IDs. One per program (root); safe for concurrent use.
+type IDs struct{ n atomic.Uint64 }
+
+// Next returns a fresh ID (never 0).
+func (s *IDs) Next() ID { return ID(s.n.Add(1)) }
+
+// Navigation and reporting messages, sent by views to the root.
+type (
+	// Push puts a page on top of the stack.
+	Push struct{ Page Page }
+	// Pop removes the top page (esc does this too).
+	Pop struct{}
+	// Open pushes the page of a registered route, e.g. Open{"files", "id1,id2"}.
+	// Views use it to reach views they do not import.
+	Open struct{ Route, Arg string }
+	// StatusMsg shows text (or an error) in the status line. The view's data
+	// stays on screen: an error never blanks what was last loaded.
+	StatusMsg struct {
+		Text string
+		Err  error
+	}
+)
+
+// Scoped is a message for one view; the root delivers it to the page with
+// that ID wherever it is in the stack, and drops it when the page is gone.
+type Scoped interface{ Target() ID }
+
+// Tag addresses a response: the view, and the request's sequence number so
+// the view can drop a response to a request it has superseded (a newer
+// filter, a refresh).
+type Tag struct {
+	View ID
+	Seq  uint64
+}
+
+// Target implements Scoped.
+func (t Tag) Target() ID { return t.View }
+
+// Result carries the outcome of one request started by a view. Kind tells
+// requests of the same type apart ("page", "more").
+type Result[T any] struct {
+	Tag
+	Kind  string
+	Value T
+	Err   error
+}
+
+// Fetch runs fn in a tea.Cmd and wraps its outcome in a Result; views never
+// do IO in Update.
+func Fetch[T any](ctx context.Context, tag Tag, kind string, fn func(context.Context) (T, error)) tea.Cmd {
+	return func() tea.Msg {
+		v, err := fn(ctx)
+		return Result[T]{Tag: tag, Kind: kind, Value: v, Err: err}
+	}
+}
+
+// Requests numbers a view's requests; Current tells whether a response
+// still matters. The zero value is ready.
+type Requests struct{ seq uint64 }
+
+// Next starts a request and returns its tag; earlier tags become stale.
+func (r *Requests) Next(view ID) Tag {
+	r.seq++
+	return Tag{View: view, Seq: r.seq}
+}
+
+// Current reports whether t belongs to the latest request.
+func (r *Requests) Current(t Tag) bool { return t.Seq == r.seq }
+
+// Cmd helpers so views read well.
+
+// Status returns a command that shows text in the status line.
+func Status(text string) tea.Cmd { return func() tea.Msg { return StatusMsg{Text: text} } }
+
+// Error returns a command that shows err in the status line.
+func Error(err error) tea.Cmd { return func() tea.Msg { return StatusMsg{Err: err} } }
+
+// OpenRoute returns a command that opens a registered route.
+func OpenRoute(route, arg string) tea.Cmd {
+	return func() tea.Msg { return Open{Route: route, Arg: arg} }
+}
+
+// PushPage returns a command that pushes p.
+func PushPage(p Page) tea.Cmd { return func() tea.Msg { return Push{Page: p} } }
+
+// Cached reads a JSON value stored with Remember; ok is false when the
+// cache is absent, empty under key, or holds something undecodable.
+func Cached(c Cache, key string, v any) (fetchedAt time.Time, ok bool) {
+	if c == nil {
+		return time.Time{}, false
+	}
+	body, at, ok := c.Get(key)
+	if !ok || json.Unmarshal(body, v) != nil {
+		return time.Time{}, false
+	}
+	return at, true
+}
+
+// Remember stores v as JSON under key; a nil cache is a no-op. Only
+// response data goes in, never anything carrying a token.
+func Remember(c Cache, key string, v any) {
+	if c == nil {
+		return
+	}
+	if body, err := json.Marshal(v); err == nil {
+		c.Put(key, body)
+	}
+}

@@ -1,0 +1,211 @@
+// Package pagetest helps test views without a terminal or a server: a fake
+// Backend with per-method functions, an Env with an ASCII theme and a pinned
+// clock, and a driver that runs returned commands synchronously.
+package pagetest
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/themes"
+	"github.com/vaultdeck/vaultdeck/ui/keys"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+)
+
+// Now is the pinned clock of test environments.
+var Now = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+
+// ErrNotStubbed is returned by Fake methods without a function.
+var ErrNotStubbed = errors.New("pagetest: method not stubbed")
+
+// Fake is a page.Backend whose methods call the matching function field.
+// Calls counts calls per method name (safe for concurrent use).
+type Fake struct {
+	WhoAmIFn        func(context.Context) (*api.WhoAmI, error)
+	ProjectsFn      func(context.Context, api.ProjectQuery) (*api.ProjectPage, error)
+	ProjectFilesFn  func(context.Context, string, api.FileQuery) (*api.FilePage, error)
+	ProjectUsersFn  func(context.Context, string) (*api.ProjectUsers, error)
+	RecycleBinFn    func(context.Context, api.RecycleBinQuery) (*api.RecycleBin, error)
+	GetFilesFn      func(context.Context, []string) ([]api.FileDetail, error)
+	AuditEarliestFn func(context.Context, string) (*api.AuditEntry, error)
+	AuditAfterFn    func(context.Context, string, int) ([]api.AuditEntry, error)
+	DeleteProjectFn func(context.Context, string) (*api.DeleteProjectResult, error)
+	BudgetStatus    api.BudgetStatus
+
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func (f *Fake) count(name string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.calls == nil {
+		f.calls = map[string]int{}
+	}
+	f.calls[name]++
+}
+
+// Calls returns how often a method was called.
+func (f *Fake) Calls(name string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls[name]
+}
+
+func call[T any](f *Fake, name string, fn func() (T, error), set bool) (T, error) {
+	f.count(name)
+	if !set {
+		var zero T
+		return zero, ErrNotStubbed
+	}
+	return fn()
+}
+
+func (f *Fake) WhoAmI(ctx context.Context) (*api.WhoAmI, error) {
+	return call(f, "WhoAmI", func() (*api.WhoAmI, error) { return f.WhoAmIFn(ctx) }, f.WhoAmIFn != nil)
+}
+func (f *Fake) Projects(ctx context.Context, q api.ProjectQuery) (*api.ProjectPage, error) {
+	return call(f, "Projects", func() (*api.ProjectPage, error) { return f.ProjectsFn(ctx, q) }, f.ProjectsFn != nil)
+}
+func (f *Fake) ProjectFiles(ctx context.Context, id string, q api.FileQuery) (*api.FilePage, error) {
+	return call(f, "ProjectFiles", func() (*api.FilePage, error) { return f.ProjectFilesFn(ctx, id, q) }, f.ProjectFilesFn != nil)
+}
+func (f *Fake) ProjectUsers(ctx context.Context, id string) (*api.ProjectUsers, error) {
+	return call(f, "ProjectUsers", func() (*api.ProjectUsers, error) { return f.ProjectUsersFn(ctx, id) }, f.ProjectUsersFn != nil)
+}
+func (f *Fake) RecycleBin(ctx context.Context, q api.RecycleBinQuery) (*api.RecycleBin, error) {
+	return call(f, "RecycleBin", func() (*api.RecycleBin, error) { return f.RecycleBinFn(ctx, q) }, f.RecycleBinFn != nil)
+}
+func (f *Fake) GetFiles(ctx context.Context, ids []string) ([]api.FileDetail, error) {
+	return call(f, "GetFiles", func() ([]api.FileDetail, error) { return f.GetFilesFn(ctx, ids) }, f.GetFilesFn != nil)
+}
+func (f *Fake) AuditEarliest(ctx context.Context, t string) (*api.AuditEntry, error) {
+	return call(f, "AuditEarliest", func() (*api.AuditEntry, error) { return f.AuditEarliestFn(ctx, t) }, f.AuditEarliestFn != nil)
+}
+func (f *Fake) AuditAfter(ctx context.Context, from string, take int) ([]api.AuditEntry, error) {
+	return call(f, "AuditAfter", func() ([]api.AuditEntry, error) { return f.AuditAfterFn(ctx, from, take) }, f.AuditAfterFn != nil)
+}
+func (f *Fake) DeleteProject(ctx context.Context, id string) (*api.DeleteProjectResult, error) {
+	return call(f, "DeleteProject", func() (*api.DeleteProjectResult, error) { return f.DeleteProjectFn(ctx, id) }, f.DeleteProjectFn != nil)
+}
+func (f *Fake) Budget(api.Category) api.BudgetStatus { return f.BudgetStatus }
+func (f *Fake) Base() string                         { return "https://api.example.test" }
+
+// Theme returns the dark theme on an ASCII renderer: no escape codes, so
+// views compare as plain text.
+func Theme(tb testing.TB) themes.Theme {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.Ascii)
+	th, err := themes.New(r, "dark", false)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return th
+}
+
+// Env returns an environment over be with a pinned clock.
+func Env(tb testing.TB, be page.Backend, readOnly bool) page.Env {
+	return page.Env{Backend: be, Theme: Theme(tb), Keys: keys.New(readOnly), Now: func() time.Time { return Now },
+		ReadOnly: readOnly, IDs: &page.IDs{}, Debounce: time.Millisecond}
+}
+
+// MapCache is an in-memory page.Cache stamping entries with Now.
+type MapCache struct {
+	mu sync.Mutex
+	m  map[string][]byte
+	At time.Time
+}
+
+func (c *MapCache) Get(k string) ([]byte, time.Time, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.m[k]
+	return b, c.At, ok
+}
+func (c *MapCache) Put(k string, b []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string][]byte{}
+	}
+	c.m[k] = b
+}
+
+// Drive runs cmd and feeds every resulting message back into p until no
+// command is left. Spinner ticks are dropped (they would loop while loading)
+// and messages meant for the root (Push, Open, StatusMsg...) are collected.
+func Drive(p page.Page, cmd tea.Cmd) (page.Page, []tea.Msg) {
+	var out []tea.Msg
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		msg := c()
+		switch msg := msg.(type) {
+		case nil, spinner.TickMsg:
+			continue
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+			continue
+		case page.Push, page.Pop, page.Open, page.StatusMsg, tea.QuitMsg:
+			out = append(out, msg)
+			continue
+		}
+		var next tea.Cmd
+		p, next = p.Update(msg)
+		queue = append(queue, next)
+	}
+	return p, out
+}
+
+// Key returns the KeyMsg for a key name ("down", "enter", "esc", "tab",
+// "shift+tab") or for the runes of s.
+func Key(s string) tea.KeyMsg {
+	switch s {
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyMsg{Type: tea.KeyShiftTab}
+	case "backspace":
+		return tea.KeyMsg{Type: tea.KeyBackspace}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+// Press sends a key and drives its commands.
+func Press(p page.Page, k string) (page.Page, []tea.Msg) {
+	p, cmd := p.Update(Key(k))
+	return Drive(p, cmd)
+}
+
+// Type sends each rune of s as its own key press.
+func Type(p page.Page, s string) (page.Page, []tea.Msg) {
+	var all []tea.Msg
+	for _, r := range s {
+		var out []tea.Msg
+		p, out = Press(p, string(r))
+		all = append(all, out...)
+	}
+	return p, all
+}

@@ -1,0 +1,208 @@
+package widgets
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// gutter is the width of the mark column: changed marker and row mark.
+const gutter = 2
+
+// fitWidths gives each column its minimum width, then shares the spare
+// width by Grow. When even the minimums do not fit, trailing columns get
+// what is left (possibly 0: the column is hidden).
+func fitWidths(cols []Column, avail int) []int {
+	w := make([]int, len(cols))
+	avail -= max(len(cols)-1, 0) // one space between columns
+	need, grow := 0, 0
+	for _, c := range cols {
+		need += c.Width
+		grow += c.Grow
+	}
+	if avail < need {
+		left := max(avail, 0)
+		for i, c := range cols {
+			w[i] = min(c.Width, left)
+			left -= w[i]
+		}
+		return w
+	}
+	spare := avail - need
+	given := 0
+	last := -1
+	for i, c := range cols {
+		w[i] = c.Width
+		if grow > 0 && c.Grow > 0 {
+			extra := spare * c.Grow / grow
+			w[i] += extra
+			given += extra
+			last = i
+		}
+	}
+	if last >= 0 {
+		w[last] += spare - given // rounding remainder
+	}
+	return w
+}
+
+// fit truncates or pads s to exactly w cells.
+func fit(s string, w int, align Align) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, "…")
+		sw = ansi.StringWidth(s)
+	}
+	pad := strings.Repeat(" ", w-sw)
+	if align == AlignRight {
+		return pad + s
+	}
+	return s + pad
+}
+
+// View renders the header, the visible window of rows and an info line.
+// Its cost depends on the window height, not on the number of rows.
+func (t *Table) View() string {
+	var b strings.Builder
+	b.WriteString(t.headerLine())
+	b.WriteByte('\n')
+	h := t.bodyHeight()
+	end := min(t.offset+h, len(t.visible))
+	for i := t.offset; i < end; i++ {
+		b.WriteString(t.rowLine(t.visible[i], i == t.cursor))
+		b.WriteByte('\n')
+	}
+	for i := end - t.offset; i < h; i++ {
+		if i == 0 && len(t.visible) == 0 {
+			b.WriteString(t.theme.Muted.Render(t.emptyText()))
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString(t.infoLine())
+	return b.String()
+}
+
+func (t *Table) emptyText() string {
+	if len(t.rows) > 0 {
+		return "  no rows match the filter"
+	}
+	return "  nothing to show"
+}
+
+func (t *Table) headerLine() string {
+	cells := make([]string, 0, len(t.cols))
+	for i, c := range t.cols {
+		if t.widths == nil || t.widths[i] == 0 {
+			continue
+		}
+		title := c.Title
+		if i == t.sortCol {
+			if t.sortDesc {
+				title += " ▼"
+			} else {
+				title += " ▲"
+			}
+		}
+		cells = append(cells, fit(title, t.widths[i], c.Align))
+	}
+	return t.theme.TableHeader.Render(strings.Repeat(" ", gutter) + strings.Join(cells, " "))
+}
+
+func (t *Table) rowLine(r int, selected bool) string {
+	row := t.rows[r]
+	var b strings.Builder
+	mark := " "
+	if row.Changed {
+		mark = "*"
+		if !selected {
+			mark = t.theme.Changed.Render(mark)
+		}
+	}
+	b.WriteString(mark)
+	if t.marked[row.ID] {
+		b.WriteString("+")
+	} else {
+		b.WriteByte(' ')
+	}
+	first := true
+	for i, c := range t.cols {
+		if t.widths == nil || t.widths[i] == 0 {
+			continue
+		}
+		if !first {
+			b.WriteByte(' ')
+		}
+		first = false
+		var cell string
+		if i < len(row.Cells) {
+			cell = row.Cells[i]
+		}
+		cell = fit(cell, t.widths[i], c.Align)
+		if !selected && i < len(row.Tones) && row.Tones[i] != ToneNone {
+			cell = t.toneStyle(row.Tones[i]).Render(cell)
+		}
+		b.WriteString(cell)
+	}
+	if selected {
+		// one style over the whole line: inner styles would reset its background
+		return t.theme.SelectedRow.Render(b.String())
+	}
+	if t.marked[row.ID] {
+		return t.theme.MarkedRow.Render(b.String())
+	}
+	return b.String()
+}
+
+func (t *Table) toneStyle(tone Tone) lipgloss.Style {
+	switch tone {
+	case ToneMuted:
+		return t.theme.Muted
+	case ToneOK:
+		return t.theme.OK
+	case ToneWarn:
+		return t.theme.Warn
+	case ToneAlarm:
+		return t.theme.Alarm
+	}
+	return t.theme.Row
+}
+
+// infoLine shows the filter input while typing, else the counts, the sort
+// and the applied filter.
+func (t *Table) infoLine() string {
+	if t.filtering {
+		return t.input.View()
+	}
+	parts := []string{}
+	if n := len(t.visible); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d/%d", t.cursor+1, n))
+	} else {
+		parts = append(parts, "0/0")
+	}
+	if !t.remote && len(t.visible) != len(t.rows) {
+		parts = append(parts, fmt.Sprintf("of %d loaded", len(t.rows)))
+	}
+	if q := t.input.Value(); q != "" {
+		s := "filter: " + q
+		if t.Pending() {
+			s += " …"
+		}
+		parts = append(parts, s)
+	}
+	if t.sortCol >= 0 {
+		dir := "▲"
+		if t.sortDesc {
+			dir = "▼"
+		}
+		parts = append(parts, "sort: "+t.cols[t.sortCol].Title+" "+dir)
+	}
+	if n := len(t.marked); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d marked", n))
+	}
+	return t.theme.Muted.Render(ansi.Truncate(strings.Join(parts, " · "), max(t.width, 1), "…"))
+}
