@@ -1,0 +1,204 @@
+package project
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+const (
+	tabUsers = iota
+	tabFiles
+	fileLimit = 100
+	prefetch  = 20
+)
+
+// Model is the project page.
+type Model struct {
+	env    page.Env
+	id     page.ID
+	proj   api.Project // ID always; the rest when opened from the list
+	tab    int
+	tables [2]*widgets.Table
+	loaded [2]bool // each tab loads once, when first shown
+	loader *widgets.Loader
+	users  page.Requests
+	files  page.Requests
+
+	fileList  []api.ProjectFile
+	cursor    string // next page of files
+	hasMore   bool
+	loading   bool
+	statusIdx int
+
+	confirm *widgets.Confirm
+	outcome string // what the service said to a deletion
+	failed  bool
+	deleted bool
+
+	width, height int
+}
+
+type (
+	usersLoaded    = page.Result[*api.ProjectUsers]
+	filesLoaded    = page.Result[*api.FilePage]
+	deleteAnswered = page.Result[*api.DeleteProjectResult]
+)
+
+// New is the route constructor: arg is a project ID.
+func New(env page.Env, arg string) page.Page {
+	return FromRecord(env, api.Project{ID: strings.TrimSpace(arg)})
+}
+
+// FromRecord opens a project known from the list (name, counts, creator).
+func FromRecord(env page.Env, p api.Project) page.Page {
+	m := &Model{env: env, id: env.NewID(), proj: p, loader: widgets.NewLoader(env.Theme)}
+	m.tables[tabUsers] = widgets.NewTable(env.Theme, env.Keys, m.id, UserColumns())
+	m.tables[tabFiles] = widgets.NewTable(env.Theme, env.Keys, m.id, FileColumns())
+	return m
+}
+
+// ID implements page.Identified.
+func (m *Model) ID() page.ID { return m.id }
+
+// Title is the project's name (sanitized), or its ID.
+func (m *Model) Title() string {
+	if m.proj.Name != "" {
+		return sanitize.Line(m.proj.Name)
+	}
+	return sanitize.Line(m.proj.ID)
+}
+
+// Help lists this page's keys; Delete is absent when read-only.
+func (m *Model) Help() []key.Binding {
+	k := m.env.Keys
+	return []key.Binding{k.NextTab, k.PrevTab, k.StatusFilter, k.SendToFiles, k.Mark, k.Refresh, k.Copy, k.Delete}
+}
+
+// CapturesInput is true while the dialog or a filter has the keyboard.
+func (m *Model) CapturesInput() bool { return m.confirm != nil || m.table().Filtering() }
+
+// WantsEsc is true while a filter is applied.
+func (m *Model) WantsEsc() bool { return m.table().WantsEsc() }
+
+// SelectedID is the selected user's or file's ID.
+func (m *Model) SelectedID() string {
+	r, _ := m.table().Selected()
+	return r.ID
+}
+
+func (m *Model) table() *widgets.Table { return m.tables[m.tab] }
+
+// SetSize implements page.Page: a header line, the tab bar, the table.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	for _, t := range m.tables {
+		t.SetSize(w, max(h-2, 3))
+	}
+}
+
+// Init loads the first tab.
+func (m *Model) Init() tea.Cmd { return m.show(tabUsers) }
+
+func (m *Model) show(tab int) tea.Cmd {
+	m.tab = tab
+	if m.loaded[tab] {
+		return nil
+	}
+	m.loaded[tab] = true
+	if tab == tabUsers {
+		return m.loadUsers()
+	}
+	return m.loadFiles("")
+}
+
+func (m *Model) loadUsers() tea.Cmd {
+	tag := m.users.Next(m.id)
+	be, id := m.env.Backend, m.proj.ID
+	return tea.Batch(m.loader.Start(), page.Fetch(m.env.Context(), tag, "users",
+		func(ctx context.Context) (*api.ProjectUsers, error) { return be.ProjectUsers(ctx, id) }))
+}
+
+// loadFiles asks for a page of files; an empty cursor starts over.
+func (m *Model) loadFiles(cursor string) tea.Cmd {
+	tag := m.files.Next(m.id)
+	m.loading = true
+	q := api.FileQuery{Cursor: cursor, Limit: fileLimit}
+	if s := Statuses()[m.statusIdx]; s != "" {
+		q.Statuses = []string{s}
+	}
+	be, id := m.env.Backend, m.proj.ID
+	kind := "more"
+	if cursor == "" {
+		kind = "first"
+	}
+	return tea.Batch(m.loader.Start(), page.Fetch(m.env.Context(), tag, kind,
+		func(ctx context.Context) (*api.FilePage, error) { return be.ProjectFiles(ctx, id, q) }))
+}
+
+// Update implements page.Page.
+func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case usersLoaded:
+		if !m.users.Current(msg.Tag) {
+			return m, nil
+		}
+		m.loader.Done()
+		if msg.Err != nil {
+			return m, page.Error(fmt.Errorf("the users of this project could not be loaded: %w", msg.Err))
+		}
+		return m, m.tables[tabUsers].SetRows(UserRows(msg.Value.Data.Users, m.proj.CreatorEmail))
+	case filesLoaded:
+		return m, m.filesArrived(msg)
+	case deleteAnswered:
+		m.loader.Done()
+		if msg.Err != nil {
+			return m, page.Error(fmt.Errorf("the project was not deleted: %w", msg.Err))
+		}
+		m.outcome, m.failed = DeleteOutcome(msg.Value)
+		m.deleted = !m.failed
+		return m, page.Status(m.outcome)
+	case widgets.FilterResult:
+		for _, t := range m.tables {
+			t.Update(msg) // each table drops results that are not its own query
+		}
+		return m, nil
+	case tea.KeyMsg:
+		return m, m.handleKey(msg)
+	}
+	return m, m.loader.Update(msg)
+}
+
+func (m *Model) filesArrived(msg filesLoaded) tea.Cmd {
+	if !m.files.Current(msg.Tag) {
+		return nil
+	}
+	m.loader.Done()
+	m.loading = false
+	if msg.Err != nil {
+		return page.Error(fmt.Errorf("the files of this project could not be loaded: %w", msg.Err))
+	}
+	fp := msg.Value
+	m.hasMore, m.cursor = fp.Pagination.HasMore, ""
+	if fp.Pagination.NextCursor != nil {
+		m.cursor = *fp.Pagination.NextCursor
+	}
+	if m.cursor == "" {
+		m.hasMore = false // a "more" without a cursor cannot be followed
+	}
+	t := m.tables[tabFiles]
+	if msg.Kind == "first" {
+		m.fileList = fp.Files
+		return t.SetRows(FileRows(fp.Files))
+	}
+	m.fileList = append(m.fileList, fp.Files...)
+	return t.AppendRows(FileRows(fp.Files))
+}

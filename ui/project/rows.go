@@ -1,0 +1,105 @@
+// Package project is one project's page: tabs for its users and its files,
+// deletion behind a typed confirmation, and a hand-off of file IDs to the
+// file-status view.
+package project
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// UserColumns of the users tab.
+func UserColumns() []widgets.Column {
+	return []widgets.Column{
+		{Title: "name", Width: 14, Grow: 2},
+		{Title: "email", Width: 18, Grow: 3},
+		{Title: "access", Width: 7},
+		{Title: "role", Width: 6},
+	}
+}
+
+// UserRows builds the users tab. The owner is the project's creator; the
+// service lists only explicit access, so the owner is marked, not inferred.
+func UserRows(us []api.ProjectUser, creatorEmail string) []widgets.Row {
+	rows := make([]widgets.Row, len(us))
+	for i, u := range us {
+		role := ""
+		if creatorEmail != "" && strings.EqualFold(u.Email, creatorEmail) {
+			role = "owner"
+		}
+		rows[i] = widgets.Row{ID: u.UserID, Cells: []string{
+			sanitize.Line(u.Name), sanitize.Line(u.Email), sanitize.Line(u.AccessLevel), role,
+		}}
+	}
+	return rows
+}
+
+// FileColumns of the files tab.
+func FileColumns() []widgets.Column {
+	return []widgets.Column{
+		{Title: "name", Width: 18, Grow: 3},
+		{Title: "status", Width: 14},
+		{Title: "type", Width: 10, Grow: 1},
+		{Title: "uploaded", Width: 16, Numeric: true},
+		{Title: "size", Width: 9, Align: widgets.AlignRight, Numeric: true},
+	}
+}
+
+// FileRows builds the files tab; failures are red, work in progress amber.
+func FileRows(fs []api.ProjectFile) []widgets.Row {
+	rows := make([]widgets.Row, len(fs))
+	for i, f := range fs {
+		up := "-"
+		if !f.UploadedAt.IsZero() {
+			up = f.UploadedAt.UTC().Format("2006-01-02 15:04")
+		}
+		rows[i] = widgets.Row{
+			ID: f.ID,
+			Cells: []string{
+				sanitize.Line(f.Name), sanitize.Line(string(f.ProcessingStatus)), sanitize.Line(f.ContentType),
+				up, humanize.Bytes(uint64(max(f.Size, 0))),
+			},
+			Nums:  []float64{0, 0, 0, float64(f.UploadedAt.Unix()), float64(f.Size)},
+			Tones: []widgets.Tone{1: statusTone(f.ProcessingStatus)},
+		}
+	}
+	return rows
+}
+
+func statusTone(s api.Status) widgets.Tone {
+	switch {
+	case s.Is(api.StatusUnrecoverableFailure), s.Is(api.StatusRecoverableFailure):
+		return widgets.ToneAlarm
+	case !s.Terminal():
+		return widgets.ToneWarn
+	}
+	return widgets.ToneOK
+}
+
+// Statuses is the cycle of the status filter ("" = all).
+func Statuses() []string {
+	return []string{"", string(api.StatusUploaded), string(api.StatusProcessing), string(api.StatusReadyToQuery),
+		string(api.StatusReadyToReview), string(api.StatusRecoverableFailure), string(api.StatusUnrecoverableFailure)}
+}
+
+// DeleteOutcome says what the service answered to a deletion, in its words.
+func DeleteOutcome(r *api.DeleteProjectResult) (text string, failed bool) {
+	switch r.Outcome() {
+	case api.DeletePartial:
+		return sanitize.Line(r.Error) + " (failed folders: " + strconv.FormatInt(int64(r.Details.FailedFolders), 10) +
+			", failed files: " + strconv.FormatInt(int64(r.Details.FailedFiles), 10) + ")", true
+	case api.DeleteRefused:
+		return "refused: " + sanitize.Line(r.Error), true
+	}
+	msg := sanitize.Line(r.Message)
+	if msg == "" {
+		msg = "Project deletion is in progress"
+	}
+	return msg, false
+}

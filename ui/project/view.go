@@ -1,0 +1,47 @@
+package project
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+// View implements page.Page.
+func (m *Model) View() string {
+	th := m.env.Theme
+	if m.confirm != nil {
+		return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, m.confirm.View(m.width))
+	}
+	head := []string{th.Title.Render(m.Title())}
+	if m.proj.Name != "" {
+		head = append(head, fmt.Sprintf("%d files", int64(m.proj.FilesCount)))
+	}
+	if m.outcome != "" {
+		style := th.OK
+		if m.failed {
+			style = th.Error
+		}
+		head = append(head, style.Render(m.outcome))
+	}
+	if v := m.loader.View(); v != "" {
+		head = append(head, v+" loading")
+	}
+	tabs := []string{"Users", "Files"}
+	for i, name := range tabs {
+		if i == m.tab {
+			tabs[i] = th.ActiveTab.Render(name)
+		} else {
+			tabs[i] = th.Tab.Render(name)
+		}
+	}
+	bar := strings.Join(tabs, " ")
+	if m.tab == tabFiles {
+		status := Statuses()[m.statusIdx]
+		if status == "" {
+			status = "all"
+		}
+		bar += "  " + th.Muted.Render("status: "+status+" (f cycles) · s/enter: file status")
+	}
+	return strings.Join(head, " · ") + "\n" + bar + "\n" + m.table().View()
+}

@@ -1,0 +1,229 @@
+package projects
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/dustin/go-humanize"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/project"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+const (
+	perPage  = 100
+	cacheKey = "projects"
+	// prefetch is how close to the last loaded row the cursor gets before
+	// the next page is asked for.
+	prefetch = 20
+)
+
+// snapshot is what the cache keeps: the loaded pages of the unfiltered list.
+type snapshot struct {
+	Projects   []api.Project `json:"projects"`
+	Page       int           `json:"page"`
+	TotalPages int           `json:"total_pages"`
+	Total      int           `json:"total"`
+}
+
+// Model is the projects page.
+type Model struct {
+	env    page.Env
+	id     page.ID
+	table  *widgets.Table
+	loader *widgets.Loader
+	reqs   page.Requests
+
+	data     snapshot
+	name     string // server-side name filter in effect
+	typing   uint64 // debounce generation of the name filter
+	loading  bool
+	loadedAt time.Time
+	cached   bool
+
+	width, height int
+}
+
+type (
+	pageLoaded = page.Result[*api.ProjectPage]
+	// debounced fires after a pause in typing; only the latest one counts.
+	debounced struct {
+		page.Tag
+		query string
+	}
+)
+
+// New builds the page; arg is an initial name filter.
+func New(env page.Env, arg string) page.Page {
+	m := &Model{env: env, id: env.NewID(), loader: widgets.NewLoader(env.Theme), name: strings.TrimSpace(arg)}
+	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, Columns())
+	m.table.SetRemoteFilter(true)
+	return m
+}
+
+// ID implements page.Identified.
+func (m *Model) ID() page.ID { return m.id }
+
+// Title implements page.Page.
+func (m *Model) Title() string { return "projects" }
+
+// Help lists this page's keys.
+func (m *Model) Help() []key.Binding {
+	k := m.env.Keys
+	return []key.Binding{k.Enter, k.Filter, k.Refresh, k.Copy}
+}
+
+// CapturesInput is true while the name filter is typed.
+func (m *Model) CapturesInput() bool { return m.table.Filtering() }
+
+// WantsEsc is true while a name filter is set.
+func (m *Model) WantsEsc() bool { return m.table.WantsEsc() }
+
+// SelectedID is the selected project's ID.
+func (m *Model) SelectedID() string {
+	r, _ := m.table.Selected()
+	return r.ID
+}
+
+// SetSize implements page.Page.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.table.SetSize(w, max(h-1, 3))
+}
+
+// Init shows the cached list when there is one, else loads page 1.
+func (m *Model) Init() tea.Cmd {
+	if m.name == "" {
+		var s snapshot
+		if at, ok := page.Cached(m.env.Cache, cacheKey, &s); ok {
+			m.data, m.loadedAt, m.cached = s, at, true
+			return m.table.SetRows(Rows(s.Projects))
+		}
+	}
+	return m.load(1)
+}
+
+// load asks for page n; page 1 starts over (and supersedes anything in flight).
+func (m *Model) load(n int) tea.Cmd {
+	tag := m.reqs.Next(m.id)
+	m.loading = true
+	if n == 1 {
+		m.loader.Reset()
+	}
+	q := api.ProjectQuery{Page: n, PerPage: perPage, Name: m.name}
+	be := m.env.Backend
+	return tea.Batch(m.loader.Start(), page.Fetch(m.env.Context(), tag, "page",
+		func(ctx context.Context) (*api.ProjectPage, error) { return be.Projects(ctx, q) }))
+}
+
+// Update implements page.Page.
+func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case pageLoaded:
+		if !m.reqs.Current(msg.Tag) {
+			return m, nil
+		}
+		m.loader.Done()
+		m.loading = false
+		if msg.Err != nil {
+			return m, page.Error(fmt.Errorf("projects could not be loaded: %w", msg.Err))
+		}
+		return m, m.apply(msg.Value)
+	case debounced:
+		if msg.Seq != m.typing || msg.query == m.name {
+			return m, nil
+		}
+		m.name = msg.query
+		m.cached = false
+		return m, m.load(1)
+	case widgets.FilterResult:
+		return m, m.table.Update(msg)
+	case tea.KeyMsg:
+		return m, m.handleKey(msg)
+	}
+	return m, m.loader.Update(msg)
+}
+
+func (m *Model) apply(pg *api.ProjectPage) tea.Cmd {
+	n := int(pg.Pagination.Page)
+	d := snapshot{Page: n, TotalPages: int(pg.Pagination.TotalPages), Total: int(pg.Pagination.Total)}
+	var cmd tea.Cmd
+	if n <= 1 {
+		d.Projects = pg.Projects
+		cmd = m.table.SetRows(Rows(pg.Projects))
+	} else {
+		d.Projects = append(m.data.Projects, pg.Projects...)
+		cmd = m.table.AppendRows(Rows(pg.Projects))
+	}
+	m.data, m.loadedAt, m.cached = d, m.env.Clock(), false
+	if m.name == "" {
+		page.Remember(m.env.Cache, cacheKey, m.data)
+	}
+	return tea.Batch(cmd, m.maybeMore())
+}
+
+// maybeMore loads the next page when the cursor is near the last row.
+func (m *Model) maybeMore() tea.Cmd {
+	if m.loading || m.data.Page >= m.data.TotalPages || m.table.Cursor() < m.table.Len()-prefetch {
+		return nil
+	}
+	return m.load(m.data.Page + 1)
+}
+
+func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.env.Keys
+	if !m.table.Filtering() {
+		switch {
+		case key.Matches(msg, k.Refresh):
+			return m.load(1)
+		case key.Matches(msg, k.Enter):
+			if i := m.selectedIndex(); i >= 0 {
+				return page.PushPage(project.FromRecord(m.env, m.data.Projects[i]))
+			}
+			return nil
+		}
+	}
+	cmd := m.table.Update(msg)
+	if q := strings.TrimSpace(m.table.Query()); q != m.name {
+		m.typing++
+		tag := page.Tag{View: m.id, Seq: m.typing}
+		return tea.Batch(cmd, tea.Tick(m.env.DebounceDelay(), func(time.Time) tea.Msg { return debounced{tag, q} }))
+	}
+	return tea.Batch(cmd, m.maybeMore())
+}
+
+func (m *Model) selectedIndex() int {
+	r, ok := m.table.Selected()
+	if !ok {
+		return -1
+	}
+	for i := range m.data.Projects {
+		if m.data.Projects[i].ID == r.ID {
+			return i
+		}
+	}
+	return -1
+}
+
+// View implements page.Page.
+func (m *Model) View() string {
+	th := m.env.Theme
+	parts := []string{th.Title.Render("Projects")}
+	parts = append(parts, fmt.Sprintf("%d of %d loaded", len(m.data.Projects), m.data.Total))
+	if m.name != "" {
+		parts = append(parts, "name contains \""+m.name+"\"")
+	}
+	if m.cached && !m.loadedAt.IsZero() {
+		parts = append(parts, th.Muted.Render("cached "+humanize.RelTime(m.loadedAt, m.env.Clock(), "ago", "from now")+" · r refreshes"))
+	}
+	if v := m.loader.View(); v != "" {
+		parts = append(parts, v+" loading")
+	}
+	return strings.Join(parts, " · ") + "\n" + m.table.View()
+}

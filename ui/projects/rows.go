@@ -1,0 +1,64 @@
+// Package projects is the workspace project list: paged from the server as
+// the cursor nears the end, filtered by name on the server, cached between
+// visits to spare the vault budget.
+package projects
+
+import (
+	"strconv"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// Column indexes.
+const (
+	ColName = iota
+	ColFiles
+	ColSize
+	ColCreated
+	ColCreator
+	ColKB
+)
+
+// Columns of the project table.
+func Columns() []widgets.Column {
+	return []widgets.Column{
+		{Title: "name", Width: 16, Grow: 3},
+		{Title: "files", Width: 6, Align: widgets.AlignRight, Numeric: true},
+		{Title: "size", Width: 9, Align: widgets.AlignRight, Numeric: true},
+		{Title: "created", Width: 10, Numeric: true},
+		{Title: "creator", Width: 14, Grow: 2},
+		{Title: "KB", Width: 2},
+	}
+}
+
+// Rows turns projects into table rows.
+func Rows(ps []api.Project) []widgets.Row {
+	rows := make([]widgets.Row, len(ps))
+	for i, p := range ps {
+		kb := ""
+		if p.IsKnowledgeBaseProject {
+			kb = "✓"
+		}
+		created := "-"
+		if !p.CreatedAt.IsZero() {
+			created = p.CreatedAt.UTC().Format("2006-01-02")
+		}
+		rows[i] = widgets.Row{
+			ID: p.ID,
+			Cells: []string{
+				sanitize.Line(p.Name),
+				strconv.FormatInt(int64(p.FilesCount), 10),
+				humanize.Bytes(uint64(max(p.SizeBytes, 0))),
+				created,
+				sanitize.Line(p.CreatorEmail),
+				kb,
+			},
+			Nums: []float64{0, float64(p.FilesCount), float64(p.SizeBytes), float64(p.CreatedAt.Unix()), 0, 0},
+		}
+	}
+	return rows
+}

@@ -1,0 +1,231 @@
+package recyclebin
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/dustin/go-humanize"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+const cacheKey = "recyclebin"
+
+// Model is the recycle-bin page.
+type Model struct {
+	env    page.Env
+	id     page.ID
+	table  *widgets.Table
+	loader *widgets.Loader
+	reqs   page.Requests
+
+	query    api.RecycleBinQuery
+	items    []api.RecycleBinEntry // newest first; rows index into it by ID
+	byID     map[string]int
+	loadedAt time.Time
+	cached   bool
+
+	detail *api.RecycleBinEntry // open detail pane
+	matter *widgets.Input       // open client-matter input
+
+	width, height int
+}
+
+type loaded = page.Result[*api.RecycleBin]
+
+// New builds the page; arg, when a UUID, is a client-matter filter.
+func New(env page.Env, arg string) page.Page {
+	m := &Model{env: env, id: env.NewID(), loader: widgets.NewLoader(env.Theme), byID: map[string]int{}}
+	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, Columns())
+	if arg = strings.TrimSpace(arg); ValidMatterID(arg) {
+		m.query.ClientMatterID = arg
+	}
+	return m
+}
+
+// ID implements page.Identified.
+func (m *Model) ID() page.ID { return m.id }
+
+// Title implements page.Page.
+func (m *Model) Title() string { return "recycle bin" }
+
+// Help lists this page's keys.
+func (m *Model) Help() []key.Binding {
+	k := m.env.Keys
+	return []key.Binding{k.Enter, k.MatterFilter, k.Refresh, k.Copy}
+}
+
+// CapturesInput is true while a filter or the matter input has the keyboard.
+func (m *Model) CapturesInput() bool { return m.matter != nil || m.table.Filtering() }
+
+// WantsEsc is true while something can be closed.
+func (m *Model) WantsEsc() bool { return m.detail != nil || m.table.WantsEsc() }
+
+// SelectedID is the vault project ID of the selected entry (what other
+// commands take), else the entry's own ID.
+func (m *Model) SelectedID() string {
+	e := m.selected()
+	if e == nil {
+		return ""
+	}
+	if e.VaultProject.ID != "" {
+		return e.VaultProject.ID
+	}
+	return e.ID
+}
+
+func (m *Model) selected() *api.RecycleBinEntry {
+	r, ok := m.table.Selected()
+	if !ok {
+		return nil
+	}
+	if i, ok := m.byID[r.ID]; ok {
+		return &m.items[i]
+	}
+	return nil
+}
+
+// SetSize implements page.Page; one line goes to the view's own info line.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.table.SetSize(w, max(h-1, 3))
+}
+
+// Init shows cached data when there is some (the vault budget is 10
+// requests a minute), else loads.
+func (m *Model) Init() tea.Cmd {
+	if m.query == (api.RecycleBinQuery{}) {
+		var rb api.RecycleBin
+		if at, ok := page.Cached(m.env.Cache, cacheKey, &rb); ok {
+			m.cached = true
+			return m.apply(&rb, at)
+		}
+	}
+	return m.load()
+}
+
+func (m *Model) load() tea.Cmd {
+	tag := m.reqs.Next(m.id)
+	m.loader.Reset()
+	q, be := m.query, m.env.Backend
+	return tea.Batch(m.loader.Start(), page.Fetch(m.env.Context(), tag, "list",
+		func(ctx context.Context) (*api.RecycleBin, error) { return be.RecycleBin(ctx, q) }))
+}
+
+func (m *Model) apply(rb *api.RecycleBin, at time.Time) tea.Cmd {
+	items := append([]api.RecycleBinEntry(nil), rb.Items...)
+	SortNewestFirst(items)
+	m.items, m.loadedAt = items, at
+	m.byID = make(map[string]int, len(items))
+	for i, e := range items {
+		m.byID[e.ID] = i
+	}
+	return m.table.SetRows(Rows(items, m.env.Clock()))
+}
+
+// Update implements page.Page.
+func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case loaded:
+		if !m.reqs.Current(msg.Tag) {
+			return m, nil // superseded by a newer filter or refresh
+		}
+		m.loader.Done()
+		if msg.Err != nil {
+			return m, page.Error(fmt.Errorf("the recycle bin could not be loaded: %w", msg.Err))
+		}
+		m.cached = false
+		if m.query == (api.RecycleBinQuery{}) {
+			page.Remember(m.env.Cache, cacheKey, msg.Value)
+		}
+		return m, m.apply(msg.Value, m.env.Clock())
+	case tea.KeyMsg:
+		return m, m.handleKey(msg)
+	case widgets.FilterResult:
+		return m, m.table.Update(msg)
+	}
+	return m, m.loader.Update(msg)
+}
+
+func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.env.Keys
+	if m.matter != nil {
+		return m.updateMatter(msg)
+	}
+	if m.detail != nil {
+		if key.Matches(msg, k.Back, k.Enter) {
+			m.detail = nil
+		}
+		return nil
+	}
+	if m.table.Filtering() {
+		return m.table.Update(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Enter):
+		m.detail = m.selected()
+		return nil
+	case key.Matches(msg, k.Refresh):
+		return m.load()
+	case key.Matches(msg, k.MatterFilter):
+		m.matter = &widgets.Input{Prompt: "client-matter UUID (empty clears): ", PromptStyle: m.env.Theme.Input, CharLimit: 36}
+		m.matter.SetValue(m.query.ClientMatterID)
+		m.matter.Focus()
+		return nil
+	}
+	return m.table.Update(msg)
+}
+
+func (m *Model) updateMatter(msg tea.KeyMsg) tea.Cmd {
+	switch msg.Type {
+	case tea.KeyEsc:
+		m.matter = nil
+		return nil
+	case tea.KeyEnter:
+		v := strings.TrimSpace(m.matter.Value())
+		if v != "" && !ValidMatterID(v) {
+			return page.Error(fmt.Errorf("%q is not a client-matter UUID (like 123e4567-e89b-12d3-a456-426614174000)", v))
+		}
+		m.matter = nil
+		if v == m.query.ClientMatterID {
+			return nil
+		}
+		m.query.ClientMatterID = v
+		return m.load()
+	}
+	m.matter.Update(msg)
+	return nil
+}
+
+// View implements page.Page.
+func (m *Model) View() string {
+	if m.detail != nil {
+		return m.detailView(*m.detail)
+	}
+	return m.infoLine() + "\n" + m.table.View()
+}
+
+func (m *Model) infoLine() string {
+	th := m.env.Theme
+	if m.matter != nil {
+		return m.matter.View()
+	}
+	parts := []string{th.Title.Render("Recycle bin")}
+	parts = append(parts, fmt.Sprintf("%d entries", len(m.items)))
+	if m.query.ClientMatterID != "" {
+		parts = append(parts, "client-matter "+m.query.ClientMatterID)
+	}
+	if m.cached && !m.loadedAt.IsZero() {
+		parts = append(parts, th.Muted.Render("cached "+humanize.RelTime(m.loadedAt, m.env.Clock(), "ago", "from now")+" · r refreshes"))
+	}
+	if v := m.loader.View(); v != "" {
+		parts = append(parts, v+" loading")
+	}
+	return strings.Join(parts, " · ")
+}

@@ -1,0 +1,104 @@
+// Package recyclebin is the view of deleted projects awaiting purge. The
+// row builders here are pure functions of records and a clock, tested
+// without a terminal.
+package recyclebin
+
+import (
+	"cmp"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// Column indexes, so tests and sorting do not depend on magic numbers.
+const (
+	ColProject = iota
+	ColDeletedBy
+	ColDeletedAt
+	ColPurgeIn
+	ColFiles
+	ColKB
+)
+
+// Columns of the recycle-bin table.
+func Columns() []widgets.Column {
+	return []widgets.Column{
+		{Title: "project", Width: 16, Grow: 3},
+		{Title: "deleted by", Width: 14, Grow: 2},
+		{Title: "deleted at", Width: 16, Numeric: true},
+		{Title: "purge in", Width: 9, Numeric: true, Align: widgets.AlignRight},
+		{Title: "files", Width: 6, Numeric: true, Align: widgets.AlignRight},
+		{Title: "KB", Width: 2},
+	}
+}
+
+// SortNewestFirst orders entries by deleted_at, newest first, whatever
+// order the server sent (ties keep the server's order).
+func SortNewestFirst(items []api.RecycleBinEntry) {
+	slices.SortStableFunc(items, func(a, b api.RecycleBinEntry) int {
+		return cmp.Compare(b.DeletedAt.UnixNano(), a.DeletedAt.UnixNano())
+	})
+}
+
+// Rows turns entries into table rows; now drives the purge countdown.
+func Rows(items []api.RecycleBinEntry, now time.Time) []widgets.Row {
+	rows := make([]widgets.Row, len(items))
+	for i, e := range items {
+		left := e.RecycleBinPurgedScheduledAt.Sub(now)
+		purge, tone := PurgeIn(e.RecycleBinPurgedScheduledAt.Time, now)
+		kb := ""
+		if e.VaultProject.IsKnowledgeBaseProject {
+			kb = "✓"
+		}
+		rows[i] = widgets.Row{
+			ID: e.ID,
+			Cells: []string{
+				sanitize.Line(e.VaultProject.Name),
+				sanitize.Line(e.DeletedByUserEmail),
+				stamp(e.DeletedAt.Time),
+				purge,
+				strconv.FormatInt(int64(e.VaultProject.FilesCount), 10),
+				kb,
+			},
+			Nums:  []float64{0, 0, float64(e.DeletedAt.Unix()), float64(left / time.Second), float64(e.VaultProject.FilesCount), 0},
+			Tones: []widgets.Tone{ColPurgeIn: tone},
+		}
+	}
+	return rows
+}
+
+// PurgeIn is the countdown to the scheduled purge and how loudly to show
+// it: amber under 7 days, red under 24 hours (and when overdue).
+func PurgeIn(at, now time.Time) (string, widgets.Tone) {
+	if at.IsZero() {
+		return "?", widgets.ToneMuted
+	}
+	d := at.Sub(now)
+	switch {
+	case d <= 0:
+		return "due", widgets.ToneAlarm
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60), widgets.ToneAlarm
+	case d < 7*24*time.Hour:
+		return fmt.Sprintf("%dd%02dh", int(d.Hours())/24, int(d.Hours())%24), widgets.ToneWarn
+	}
+	return fmt.Sprintf("%dd", int(d.Hours())/24), widgets.ToneNone
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04")
+}
+
+var uuidShape = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// ValidMatterID reports whether s has the shape of a client-matter UUID.
+func ValidMatterID(s string) bool { return uuidShape.MatchString(s) }
