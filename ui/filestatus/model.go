@@ -1,0 +1,262 @@
+// Package filestatus is the "File status" view: a set of file IDs polled
+// live with get_files until every file has settled, within the vault budget
+// of 10 requests per minute that every other view shares.
+package filestatus
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// Options tune the view; the zero value gives the defaults.
+type Options struct {
+	// StuckAfter is how long a file may sit in a non-terminal status before
+	// its row is flagged "stuck". 0 means DefaultStuckAfter (30 minutes).
+	StuckAfter time.Duration
+	// BaseInterval is the shortest pause between polls; the budget may make
+	// it longer. 0 means DefaultBaseInterval (10 seconds).
+	BaseInterval time.Duration
+	// Tick arms the poll timer; nil means tea.Tick. Tests pass one that
+	// returns the message at once, so no test waits on a real clock.
+	Tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+}
+
+func (o Options) withDefaults() Options {
+	if o.StuckAfter <= 0 {
+		o.StuckAfter = DefaultStuckAfter
+	}
+	if o.BaseInterval <= 0 {
+		o.BaseInterval = DefaultBaseInterval
+	}
+	if o.Tick == nil {
+		o.Tick = tea.Tick
+	}
+	return o
+}
+
+// Model is the file-status page.
+type Model struct {
+	env  page.Env
+	id   page.ID
+	opts Options
+
+	tr     *tracker
+	table  *widgets.Table
+	loader *widgets.Loader
+	// spin starts the loading spinner; a field so tests can keep the
+	// spinner's real-time tick out of their synchronous command runs.
+	spin func() tea.Cmd
+
+	// Polling state. gen is the poll generation (see tickMsg); inFlight is
+	// the guard that keeps two polls from ever running at once.
+	gen        uint64
+	inFlight   bool
+	stopped    bool // a fatal error ended polling until the user refreshes
+	failures   int
+	retryAfter time.Duration
+	lastErr    error
+	lastPoll   time.Time
+	nextAt     time.Time
+	plan       plan
+
+	// Counts for the header, computed when rows are rebuilt so that View
+	// stays independent of the number of files.
+	nPending, nStuck, nChanged, nNotFound int
+
+	pasting bool
+	paste   widgets.Input
+	addKey  key.Binding
+
+	width, height int
+}
+
+// New returns the view for the IDs in arg ("id1,id2,...", or anything
+// ParseIDs accepts). With no IDs it opens the paste input at once.
+func New(env page.Env, arg string, opts Options) page.Page {
+	m := &Model{
+		env:    env,
+		id:     env.NewID(),
+		opts:   opts.withDefaults(),
+		tr:     newTracker(ParseIDs(arg)),
+		loader: widgets.NewLoader(env.Theme),
+		addKey: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add/paste file IDs")),
+	}
+	m.spin = m.loader.Start
+	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, columns())
+	m.paste = widgets.Input{Prompt: "file IDs: ", PromptStyle: env.Theme.Input,
+		Placeholder: "paste IDs separated by commas, spaces or lines"}
+	m.rebuild(env.Clock())
+	if len(m.tr.files) == 0 {
+		m.openPaste()
+	}
+	return m
+}
+
+// Init starts the first poll.
+func (m *Model) Init() tea.Cmd { return m.startPoll(false) }
+
+// ID implements page.Identified so the root routes ticks and results here.
+func (m *Model) ID() page.ID { return m.id }
+
+// Title is the breadcrumb segment.
+func (m *Model) Title() string { return "file status" }
+
+// SetSize gives the view its area: two header lines above the table.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.table.SetSize(w, max(h-headerLines, 3))
+	m.paste.Width = max(w-12, 1)
+}
+
+// CapturesInput keeps typed keys in the paste input or the table filter.
+func (m *Model) CapturesInput() bool { return m.pasting || m.table.Filtering() }
+
+// WantsEsc: esc first closes the paste input or clears the filter.
+func (m *Model) WantsEsc() bool { return m.pasting || m.table.WantsEsc() }
+
+// SelectedID is the file ID under the cursor, for `y`.
+func (m *Model) SelectedID() string {
+	if r, ok := m.table.Selected(); ok {
+		return r.ID
+	}
+	return ""
+}
+
+// Help lists the view's own bindings.
+func (m *Model) Help() []key.Binding {
+	k := m.env.Keys
+	return append(k.Navigation(), m.addKey, withHelp(k.Refresh, "poll now"))
+}
+
+func withHelp(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}
+
+// Update routes messages: the view's own poll messages, keys, and the
+// table's asynchronous filter results.
+func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tickMsg:
+		if msg.View != m.id {
+			return m, nil
+		}
+		return m, m.onTick(msg)
+	case pollMsg:
+		if msg.View != m.id {
+			return m, nil
+		}
+		return m, m.finishPoll(msg)
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	case widgets.FilterResult:
+		return m, m.table.Update(msg)
+	}
+	return m, m.loader.Update(msg)
+}
+
+func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	if m.pasting {
+		return m.pasteKey(msg)
+	}
+	if m.table.Filtering() {
+		return m.table.Update(msg)
+	}
+	switch {
+	case key.Matches(msg, m.addKey):
+		m.openPaste()
+		return nil
+	case key.Matches(msg, m.env.Keys.Refresh):
+		return m.startPoll(true)
+	}
+	return m.table.Update(msg)
+}
+
+func (m *Model) openPaste() {
+	m.pasting = true
+	m.paste.SetValue("")
+	m.paste.Focus()
+}
+
+// pasteKey edits the paste input. Line breaks and tabs in a bracketed paste
+// become spaces first: the input drops control characters, which would
+// otherwise glue "id1\nid2" into one ID.
+func (m *Model) pasteKey(msg tea.KeyMsg) tea.Cmd {
+	switch msg.Type {
+	case tea.KeyEsc:
+		m.pasting = false
+		m.paste.Blur()
+		return nil
+	case tea.KeyEnter:
+		m.pasting = false
+		m.paste.Blur()
+		return m.addIDs(m.paste.Value())
+	case tea.KeyRunes:
+		runes := make([]rune, len(msg.Runes))
+		for i, r := range msg.Runes {
+			if r == '\n' || r == '\r' || r == '\t' {
+				r = ' '
+			}
+			runes[i] = r
+		}
+		msg.Runes = runes
+	}
+	m.paste.Update(msg)
+	return nil
+}
+
+// addIDs adds pasted IDs and polls them now if no poll is running; a
+// running poll's completion re-arms the tick, which then includes them.
+func (m *Model) addIDs(text string) tea.Cmd {
+	n := m.tr.add(ParseIDs(text))
+	if n == 0 {
+		return page.Status("no new file IDs")
+	}
+	m.stopped = false
+	cmds := []tea.Cmd{m.rebuild(m.env.Clock()), page.Status(plural(n, "file ID") + " added")}
+	if !m.inFlight {
+		cmds = append(cmds, m.startPoll(false))
+	}
+	return tea.Batch(cmds...)
+}
+
+// rebuild recomputes every row and the header counts from the tracker. It
+// runs after each poll (not per frame): "time in status" is as of then.
+func (m *Model) rebuild(now time.Time) tea.Cmd {
+	rows := make([]widgets.Row, len(m.tr.files))
+	m.nPending, m.nStuck, m.nChanged, m.nNotFound = 0, 0, 0, 0
+	for i := range m.tr.files {
+		f := &m.tr.files[i]
+		changed := m.tr.changed(f)
+		rows[i] = buildRow(f, changed, now, m.opts.StuckAfter)
+		switch {
+		case !f.terminal():
+			m.nPending++
+		case f.NotFound:
+			m.nNotFound++
+		}
+		if isStuck(f, now, m.opts.StuckAfter) {
+			m.nStuck++
+		}
+		if changed {
+			m.nChanged++
+		}
+	}
+	return m.table.SetRows(rows)
+}
+
+func plural(n int, noun string) string {
+	s := itoa(n) + " " + noun
+	if n != 1 {
+		s += "s"
+	}
+	return s
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

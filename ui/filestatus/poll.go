@@ -1,0 +1,177 @@
+package filestatus
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+)
+
+// tickMsg fires when the next scheduled poll is due. Tag.Seq is the poll
+// generation at arming time: any later arming, manual refresh or leaving the
+// view bumps the generation, so a tick that was already in flight is dropped
+// instead of starting a second poll chain.
+type tickMsg struct{ page.Tag }
+
+// pollMsg is the outcome of one poll. Requested lists only the IDs whose
+// request succeeded, so a failure halfway keeps the answers already received.
+type pollMsg struct {
+	page.Tag
+	Requested []string
+	Details   []api.FileDetail
+	Calls     int
+	Err       error
+}
+
+// pollCmd asks get_files about ids in calls of at most 1000 (the service's
+// limit). It splits here rather than relying on the client's own batching
+// so that a rate limit or failure on a later call still delivers the
+// earlier answers.
+func pollCmd(ctx context.Context, b page.Backend, tag page.Tag, ids []string) tea.Cmd {
+	return func() tea.Msg {
+		msg := pollMsg{Tag: tag}
+		for start := 0; start < len(ids); start += maxIDsPerCall {
+			chunk := ids[start:min(start+maxIDsPerCall, len(ids))]
+			got, err := b.GetFiles(ctx, chunk)
+			msg.Calls++
+			if err != nil {
+				msg.Err = err
+				return msg
+			}
+			msg.Requested = append(msg.Requested, chunk...)
+			msg.Details = append(msg.Details, got...)
+		}
+		return msg
+	}
+}
+
+// vaultBudget reads the shared vault budget in the scheduler's terms.
+func vaultBudget(b page.Backend) budget {
+	s := b.Budget(api.CategoryVault)
+	if s.Unlimited {
+		// No client-side limit (simulator without limits): plan as if a
+		// generous budget were full, so the base interval applies.
+		return budget{Limit: 1 << 20, Remaining: 1 << 20}
+	}
+	return budget{Limit: s.Limit, Remaining: s.Remaining, ResetIn: s.ResetIn}
+}
+
+// fatal reports errors that retrying cannot fix (a token without the Vault
+// API permission, an expired token): polling stops until the user presses r.
+func fatal(err error) bool {
+	var ae *api.Error
+	if errors.As(err, &ae) {
+		switch ae.Kind {
+		case api.KindUnauthorized, api.KindForbidden, api.KindCanceled:
+			return true
+		}
+	}
+	return errors.Is(err, context.Canceled)
+}
+
+// retryAfter extracts the server's Retry-After, if the error carries one.
+func retryAfter(err error) time.Duration {
+	var ae *api.Error
+	if errors.As(err, &ae) {
+		return ae.RetryAfter
+	}
+	return 0
+}
+
+// startPoll begins a poll unless one is running. manual is a refresh the
+// user asked for: it may use the reserve and, when everything has settled,
+// re-checks all IDs. It returns nil when nothing was started.
+func (m *Model) startPoll(manual bool) tea.Cmd {
+	if m.inFlight {
+		if manual {
+			return page.Status("a poll is already running")
+		}
+		return nil
+	}
+	b := vaultBudget(m.env.Backend)
+	pending := m.tr.pending()
+	all := false
+	var calls int
+	if manual {
+		n := pending
+		if n == 0 {
+			all, n = true, len(m.tr.files)
+		}
+		calls = manualCalls(n, b)
+		if calls == 0 {
+			return page.Status("vault budget used up; try again in " + formatAge(b.ResetIn))
+		}
+		m.stopped = false
+	} else {
+		p := planPoll(pending, b, m.opts.BaseInterval, m.failures, m.retryAfter)
+		if p.Calls == 0 {
+			return m.arm(p) // budget low (or nothing pending): wait, spend nothing
+		}
+		calls = p.Calls
+	}
+	ids := m.tr.batch(calls*maxIDsPerCall, all)
+	if len(ids) == 0 {
+		return nil
+	}
+	m.inFlight = true
+	m.gen++ // a tick armed before this poll must not start another one
+	m.nextAt = time.Time{}
+	tag := page.Tag{View: m.id, Seq: m.gen}
+	return tea.Batch(m.spin(), pollCmd(m.env.Context(), m.env.Backend, tag, ids))
+}
+
+// finishPoll folds a poll's outcome into the view and arms the next tick
+// while something is still pending.
+func (m *Model) finishPoll(msg pollMsg) tea.Cmd {
+	m.inFlight = false
+	m.loader.Done()
+	now := m.env.Clock()
+	var cmds []tea.Cmd
+	if len(msg.Requested) > 0 {
+		m.tr.apply(msg.Requested, msg.Details, now)
+		m.lastPoll = now
+		cmds = append(cmds, m.rebuild(now))
+	}
+	if msg.Err != nil {
+		m.failures++
+		m.retryAfter = retryAfter(msg.Err)
+		m.lastErr = msg.Err
+		cmds = append(cmds, page.Error(msg.Err))
+		if fatal(msg.Err) {
+			m.stopped = true
+			return tea.Batch(cmds...)
+		}
+	} else {
+		m.failures, m.retryAfter, m.lastErr = 0, 0, nil
+	}
+	p := planPoll(m.tr.pending(), vaultBudget(m.env.Backend), m.opts.BaseInterval, m.failures, m.retryAfter)
+	cmds = append(cmds, m.arm(p))
+	return tea.Batch(cmds...)
+}
+
+// arm schedules the next tick per p, or stops when nothing is pending. Each
+// arming starts a new generation so only the newest tick is live.
+func (m *Model) arm(p plan) tea.Cmd {
+	m.plan = p
+	if m.tr.pending() == 0 {
+		m.nextAt = time.Time{}
+		return nil
+	}
+	m.gen++
+	m.nextAt = m.env.Clock().Add(p.Wait)
+	tag := page.Tag{View: m.id, Seq: m.gen}
+	return m.opts.Tick(p.Wait, func(time.Time) tea.Msg { return tickMsg{tag} })
+}
+
+// onTick starts the scheduled poll if the tick is still the live one.
+func (m *Model) onTick(msg tickMsg) tea.Cmd {
+	if msg.Seq != m.gen || m.stopped || m.inFlight {
+		return nil // superseded, stopped, or a poll is already running
+	}
+	m.nextAt = time.Time{}
+	return m.startPoll(false)
+}

@@ -1,0 +1,130 @@
+package filestatus
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// Column indexes of the file-status table. The changed mark lives in the
+// table's own gutter (widgets.Row.Changed), not in a column.
+const (
+	colName = iota
+	colStatus
+	colInStatus
+	colFlag
+	colID
+	numCols
+)
+
+// columns are the table's columns; "In status" sorts by duration.
+func columns() []widgets.Column {
+	return []widgets.Column{
+		colName:     {Title: "Name", Width: 16, Grow: 3},
+		colStatus:   {Title: "Status", Width: 14, Grow: 1},
+		colInStatus: {Title: "In status", Width: 9, Align: widgets.AlignRight, Numeric: true},
+		colFlag:     {Title: "Flag", Width: 5},
+		colID:       {Title: "ID", Width: 12, Grow: 2},
+	}
+}
+
+const flagStuck = "stuck"
+
+// buildRow turns one file's state into a table row. Names were sanitised
+// when they arrived and IDs when they were added (tracker), so building a
+// row allocates only the cells.
+func buildRow(f *fileState, changed bool, now time.Time, stuckAfter time.Duration) widgets.Row {
+	cells := make([]string, numCols)
+	nums := make([]float64, numCols)
+	tones := make([]widgets.Tone, numCols)
+	cells[colName] = f.Name
+	cells[colStatus] = statusText(f)
+	cells[colID] = f.ShownID
+	tones[colStatus] = statusTone(f)
+	if f.Seen && !f.Since.IsZero() {
+		age := max(0, now.Sub(f.Since))
+		cells[colInStatus] = formatAge(age)
+		nums[colInStatus] = age.Seconds()
+	}
+	if isStuck(f, now, stuckAfter) {
+		cells[colFlag] = flagStuck
+		tones[colFlag], tones[colStatus], tones[colInStatus] = widgets.ToneAlarm, widgets.ToneAlarm, widgets.ToneAlarm
+	}
+	return widgets.Row{ID: f.ID, Cells: cells, Nums: nums, Tones: tones, Changed: changed}
+}
+
+// statusTone colours the status cell: done is green, failures amber, IDs
+// the server does not know muted.
+func statusTone(f *fileState) widgets.Tone {
+	switch {
+	case !f.Seen, f.NotFound, f.Missing:
+		return widgets.ToneMuted
+	case f.ErrText != "", f.Status.Is(api.StatusRecoverableFailure), f.Status.Is(api.StatusUnrecoverableFailure):
+		return widgets.ToneWarn
+	case f.Status.Is(api.StatusReadyToQuery), f.Status.Is(api.StatusReadyToReview):
+		return widgets.ToneOK
+	}
+	return widgets.ToneNone
+}
+
+// statusText is the status column: the server's own value, lower-cased as
+// get_files sends it, or what went wrong for this ID.
+func statusText(f *fileState) string {
+	switch {
+	case !f.Seen:
+		return "…"
+	case f.NotFound:
+		return "not found"
+	case f.Missing:
+		return "no answer"
+	case f.ErrText != "":
+		return "error: " + f.ErrText
+	case f.Status == "":
+		return "unknown"
+	}
+	return lowerASCII(string(f.Status))
+}
+
+// isStuck reports whether f has sat in a non-terminal status for longer than
+// the threshold. Every non-terminal status counts: a file left in "uploaded"
+// for an hour is as stuck as one left in "processing".
+func isStuck(f *fileState, now time.Time, after time.Duration) bool {
+	if after <= 0 || !f.Seen || f.terminal() || f.Since.IsZero() {
+		return false
+	}
+	return now.Sub(f.Since) > after
+}
+
+// formatAge renders a duration compactly for a narrow column: 45s, 12m05s,
+// 3h07m, 2d04h.
+func formatAge(d time.Duration) string {
+	d = d.Truncate(time.Second)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+	return fmt.Sprintf("%dd%02dh", int(d.Hours())/24, int(d.Hours())%24)
+}
+
+// lowerASCII lower-cases status words without allocating when they are
+// already lower case (get_files sends them so).
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if b[j] >= 'A' && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
