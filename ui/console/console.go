@@ -1,0 +1,124 @@
+// Package console assembles one console program: a lipgloss renderer for
+// that program's output, its theme, the key map, the routes and the root
+// model. Everything is built per program, so a local terminal and each SSH
+// session get their own colours and state.
+package console
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/vaultdeck/vaultdeck/themes"
+	"github.com/vaultdeck/vaultdeck/ui/app"
+	"github.com/vaultdeck/vaultdeck/ui/audit"
+	"github.com/vaultdeck/vaultdeck/ui/filestatus"
+	"github.com/vaultdeck/vaultdeck/ui/keys"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/project"
+	"github.com/vaultdeck/vaultdeck/ui/projects"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+)
+
+// Options describe one console program.
+type Options struct {
+	Backend page.Backend
+	Cache   page.Cache // optional: responses kept between visits
+
+	Profile   string // shown in the header
+	Region    string // region or custom host, shown in the header
+	Workspace string // empty: the root asks whoami
+	Warning   string // e.g. the insecure-token-storage warning
+	ReadOnly  bool
+
+	Theme   string // auto, dark, light, high-contrast, mono
+	NoColor bool
+
+	StuckAfter time.Duration // file-status threshold; 0 = 30 minutes
+	Start      string        // first route; "" = projects
+	StartArg   string
+
+	Input  io.Reader // nil = stdin
+	Output io.Writer // nil = stdout
+	Getenv func(string) string
+}
+
+// Routes are the views reachable from the command line and from each other.
+func Routes(stuckAfter time.Duration) []app.Route {
+	return []app.Route{
+		{Name: "projects", Aliases: []string{"p", "vault"}, New: projects.New},
+		{Name: "project", New: project.New},
+		{Name: "bin", Aliases: []string{"recycle-bin", "recyclebin", "rb"}, New: recyclebin.New},
+		{Name: "files", Aliases: []string{"status", "fs"}, New: func(env page.Env, arg string) page.Page {
+			return filestatus.New(env, arg, filestatus.Options{StuckAfter: stuckAfter})
+		}},
+		{Name: "audit", Aliases: []string{"log"}, New: audit.New},
+	}
+}
+
+// NewModel builds the root model for a program writing to out.
+func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error) {
+	if o.Backend == nil {
+		return nil, errors.New("console: no backend")
+	}
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	renderer := lipgloss.NewRenderer(out)
+	th, err := themes.New(renderer, o.Theme, o.NoColor || themes.NoColorFromEnv(getenv))
+	if err != nil {
+		return nil, err
+	}
+	start := o.Start
+	if start == "" {
+		start = "projects"
+	}
+	env := page.Env{
+		Ctx:      ctx,
+		Backend:  o.Backend,
+		Theme:    th,
+		Keys:     keys.New(o.ReadOnly), // the one place read-only removes mutating keys
+		ReadOnly: o.ReadOnly,
+		Cache:    o.Cache,
+		Output:   out,
+		IDs:      &page.IDs{},
+	}
+	return app.New(env, app.Config{
+		Profile:   o.Profile,
+		Region:    o.Region,
+		Workspace: o.Workspace,
+		Warning:   o.Warning,
+		Routes:    Routes(o.StuckAfter),
+		Start:     start,
+		StartArg:  o.StartArg,
+		Getenv:    getenv,
+	}), nil
+}
+
+// Run runs the console until the user quits or ctx ends.
+func Run(ctx context.Context, o Options) error {
+	in, out := o.Input, o.Output
+	if in == nil {
+		in = os.Stdin
+	}
+	if out == nil {
+		out = os.Stdout
+	}
+	m, err := NewModel(ctx, o, out)
+	if err != nil {
+		return err
+	}
+	// Mouse stays off: terminal selection keeps working, as users of k9s expect.
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen())
+	_, err = p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil // interrupted by a signal: a normal way to leave
+	}
+	return err
+}

@@ -1,0 +1,70 @@
+package console
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/api/token"
+	"github.com/vaultdeck/vaultdeck/store"
+)
+
+// DemoOptions configure `vaultdeck demo`.
+type DemoOptions struct {
+	Seed        int64
+	Scale       sim.Scale
+	NoRateLimit bool
+	Console     Options // Backend, Cache and Profile are filled in by Demo
+}
+
+// Demo runs the console against a simulator served on a private loopback
+// port, with the simulator's all-permissions token and a throwaway home: it
+// never touches the user's keyring, store or profiles. Serving over real
+// HTTP (rather than an in-memory transport) means the demo exercises exactly
+// the code paths a production session does, budgets and all.
+func Demo(ctx context.Context, o DemoOptions) (err error) {
+	home, err := os.MkdirTemp("", "vaultdeck-demo-")
+	if err != nil {
+		return fmt.Errorf("demo: cannot create a temporary home: %w", err)
+	}
+	defer func() { err = errors.Join(err, os.RemoveAll(home)) }()
+
+	srv := sim.New(sim.Options{Seed: o.Seed, Scale: o.Scale, NoRateLimit: o.NoRateLimit})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("demo: cannot listen on loopback: %w", err)
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = hs.Serve(ln) }() // ends with Close below
+	defer hs.Close()
+
+	client, err := api.New(api.Config{
+		BaseURL: "http://" + ln.Addr().String(),
+		Token:   token.NewFixed(srv.Token("admin")),
+		Budgets: api.NewBudgets(),
+	})
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(filepath.Join(home, "vaultdeck.db"))
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, st.Close()) }()
+
+	c := o.Console
+	c.Backend = client
+	c.Cache = StoreCache{Store: st, Profile: "demo"}
+	c.Profile = "demo"
+	if c.Region == "" {
+		c.Region = "simulator"
+	}
+	return Run(ctx, c)
+}
