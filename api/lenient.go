@@ -34,6 +34,17 @@ var timeLayouts = []string{
 // ParseTime reads a timestamp in any of the forms the service uses.
 func ParseTime(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
+	// Fast path for the two forms the service actually sends, chosen by
+	// shape so that large listings do not pay for failed attempts.
+	if len(s) >= 19 && s[10] == 'T' {
+		layout := "2006-01-02T15:04:05.999999999"
+		if last := s[len(s)-1]; last == 'Z' || last == 'z' || strings.LastIndexAny(s[19:], "+-") >= 0 {
+			layout = time.RFC3339Nano
+		}
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
 	for _, layout := range timeLayouts {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t.UTC(), nil
@@ -59,7 +70,9 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	}
 	if len(b) > 0 && b[0] == '"' {
 		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
+		if len(b) >= 2 && b[len(b)-1] == '"' && bytes.IndexByte(b, '\\') < 0 {
+			s = string(b[1 : len(b)-1]) // the common case: no escapes to undo
+		} else if err := json.Unmarshal(b, &s); err != nil {
 			return err
 		}
 		if s == "" {
@@ -68,7 +81,10 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 		}
 		parsed, err := ParseTime(s)
 		if err != nil {
-			return err
+			// A timestamp in a form we do not know must not make the whole
+			// listing unreadable: keep the text (shown verbatim), zero time.
+			*t = Time{Raw: s}
+			return nil
 		}
 		*t = Time{Time: parsed, Raw: s}
 		return nil

@@ -1,0 +1,188 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+)
+
+const (
+	errorBodyLimit = 64 << 10 // an error page is never worth more
+	// headCapture is how much of a body is kept for a malformed-response
+	// message; far more than is shown, so that a token straddling the end
+	// of the capture is still whole in the part that is shown.
+	headCapture = 4 << 10
+	headShown   = 160
+)
+
+func readErrorBody(resp *http.Response) []byte {
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, errorBodyLimit))
+	return b
+}
+
+// errorBody covers the error shapes seen: {"error":"..."}, {"error":{...}},
+// {"message":"..."}, {"detail":"..."} and the matter batch error.
+type errorBody struct {
+	Error   json.RawMessage `json:"error"`
+	Message string          `json:"message"`
+	Detail  json.RawMessage `json:"detail"`
+}
+
+// serverMessage extracts the server's sentence, or the start of the body.
+func serverMessage(body []byte) string {
+	var eb errorBody
+	if json.Unmarshal(body, &eb) == nil {
+		var s string
+		if json.Unmarshal(eb.Error, &s) == nil && s != "" {
+			return s
+		}
+		if eb.Message != "" {
+			return eb.Message
+		}
+		if json.Unmarshal(eb.Detail, &s) == nil && s != "" {
+			return s
+		}
+		if len(eb.Error) > 0 {
+			return string(eb.Error)
+		}
+	}
+	return string(body)
+}
+
+// statusError maps a non-2xx response to an *Error.
+func (c *Client) statusError(ep endpoint, status int, body []byte, red redactor) *Error {
+	e := &Error{Endpoint: ep.String(), Status: status, Message: red.safeText(serverMessage(body), 300)}
+	switch {
+	case status == http.StatusUnauthorized:
+		e.Kind = KindUnauthorized
+		if ep.permIn401 {
+			e.Permission = ep.perm
+			e.TokenWorked = c.tokenOK.Load()
+		}
+	case status == http.StatusForbidden:
+		e.Kind, e.Permission = KindForbidden, ep.perm
+	case status == http.StatusNotFound:
+		e.Kind = KindNotFound
+	case status == http.StatusRequestEntityTooLarge:
+		e.Kind = KindTooLarge
+	case status == http.StatusTooManyRequests:
+		e.Kind = KindRateLimited
+	case status >= 500:
+		e.Kind = KindServer
+	case status == http.StatusBadRequest && ep.cat == CategoryMatters:
+		e.Kind = KindInvalidRequest
+		var be BatchError
+		if json.Unmarshal(body, &be) == nil && be.Code != "" {
+			be.Code = red.safeText(be.Code, 100)
+			be.Detail = red.safeText(be.Detail, 300)
+			for i := range be.ValidationErrors {
+				be.ValidationErrors[i].Type = red.safeText(be.ValidationErrors[i].Type, 100)
+				be.ValidationErrors[i].Msg = red.safeText(be.ValidationErrors[i].Msg, 200)
+				for j, l := range be.ValidationErrors[i].Loc {
+					if s, ok := l.(string); ok {
+						be.ValidationErrors[i].Loc[j] = red.safeText(s, 100)
+					}
+				}
+			}
+			e.Batch = &be
+			e.Message = ""
+		}
+	case status >= 400:
+		e.Kind = KindInvalidRequest
+	default:
+		e.Kind = KindMalformed
+		e.Message = fmt.Sprintf("unexpected HTTP status %d; body starts with %q", status, red.safeText(string(body), headShown))
+	}
+	return e
+}
+
+// headReader keeps the first bytes of a body for error messages.
+type headReader struct {
+	r    io.Reader
+	head []byte
+	n    int64
+}
+
+func (h *headReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if room := headCapture - len(h.head); room > 0 {
+		h.head = append(h.head, p[:min(n, room)]...)
+	}
+	h.n += int64(n)
+	return n, err
+}
+
+// decodeJSON streams a 2xx body into v; a body that is not the promised JSON
+// becomes a KindMalformed error naming the endpoint, status and what was
+// wrong, with the start of the body (cleaned, token removed).
+func (c *Client) decodeJSON(resp *http.Response, ep endpoint, red redactor, v any) error {
+	defer resp.Body.Close()
+	hr := &headReader{r: resp.Body}
+	dec := json.NewDecoder(hr)
+	err := dec.Decode(v)
+	if err == nil {
+		return nil
+	}
+	if ctxErr := resp.Request.Context().Err(); ctxErr != nil {
+		return canceled(ep, ctxErr)
+	}
+	return malformed(ep, resp.StatusCode, red, describeDecodeError(err, hr.n), hr.head)
+}
+
+func malformed(ep endpoint, status int, red redactor, what string, head []byte) *Error {
+	msg := red.safeText(what, 300)
+	if len(head) > 0 {
+		msg += fmt.Sprintf("; body starts with %q", red.safeText(string(head), headShown))
+	}
+	return &Error{Kind: KindMalformed, Endpoint: ep.String(), Status: status, Message: msg}
+}
+
+func describeDecodeError(err error, n int64) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, io.EOF) && n == 0:
+		return "empty body where JSON was expected"
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return fmt.Sprintf("truncated JSON: the body ended after %d bytes", n)
+	case errors.As(err, &syn):
+		return fmt.Sprintf("invalid JSON at byte %d: %v", syn.Offset, err)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("unexpected shape: field %q holds a %s", typ.Field, typ.Value)
+	default:
+		return "cannot decode: " + err.Error()
+	}
+}
+
+// envelope is {"response":{"content": ...}}, which wraps project listings,
+// file listings and get_files.
+type envelope struct {
+	Response *struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"response"`
+}
+
+// decodeContent reads an enveloped body into v.
+func (c *Client) decodeContent(resp *http.Response, ep endpoint, red redactor, v any) error {
+	status := resp.StatusCode
+	var env envelope
+	if err := c.decodeJSON(resp, ep, red, &env); err != nil {
+		return err
+	}
+	if env.Response == nil || len(env.Response.Content) == 0 {
+		return malformed(ep, status, red, `the body lacks the "response"."content" envelope`, nil)
+	}
+	if err := json.Unmarshal(env.Response.Content, v); err != nil {
+		return malformed(ep, status, red, "response.content: "+describeDecodeError(err, int64(len(env.Response.Content))), headOf(env.Response.Content))
+	}
+	return nil
+}
+
+func headOf(b []byte) []byte {
+	b = bytes.TrimSpace(b)
+	return b[:min(len(b), headCapture)]
+}

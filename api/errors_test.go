@@ -1,0 +1,301 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestStatusErrors(t *testing.T) {
+	cases := []struct {
+		name   string
+		status int
+		body   string
+		call   func(*Client) error
+		kind   ErrorKind
+		want   []string
+	}{
+		{"401", 401, `{"error":"Unauthorized"}`, func(c *Client) error { _, err := c.WhoAmI(context.Background()); return err },
+			KindUnauthorized, []string{"invalid, expired or revoked", "API Tokens"}},
+		{"403", 403, `{"error":"nope"}`, func(c *Client) error { _, err := c.RecycleBin(context.Background(), RecycleBinQuery{}); return err },
+			KindForbidden, []string{"this token lacks View workspace projects"}},
+		{"403 audit", 403, `{"error":"nope"}`, func(c *Client) error { _, err := c.AuditEarliest(context.Background(), ""); return err },
+			KindForbidden, []string{"lacks Territory admin or Organization admin"}},
+		{"matters 401", 401, `{"error":"Unauthorized"}`, func(c *Client) error {
+			_, err := c.DeleteMatters(context.Background(), []MatterPair{{"a", "b"}})
+			return err
+		},
+			KindUnauthorized, []string{"invalid or expired", "Client matters admin (write:client_matters)"}},
+		{"404", 404, `{"error":"Project not found"}`, func(c *Client) error { _, err := c.ProjectUsers(context.Background(), "x"); return err },
+			KindNotFound, []string{"Project not found"}},
+		{"500", 500, `{"error":"Unexpected server error"}`, func(c *Client) error { _, err := c.WhoAmI(context.Background()); return err },
+			KindServer, []string{"(500)", "try again later"}},
+		{"502 html", 502, `<html>bad gateway</html>`, func(c *Client) error { _, err := c.WhoAmI(context.Background()); return err },
+			KindServer, []string{"bad gateway"}},
+		{"413", 413, `{"error":"File \"a\" is larger than the 500 MB limit"}`, func(c *Client) error {
+			_, err := c.Upload(context.Background(), "p", []UploadFile{memFile("a", "x")}, DuplicateKeep)
+			return err
+		}, KindTooLarge, []string{"500 MB"}},
+		{"400 batch", 400, `{"error":"invalid_request","detail":"bad","validation_errors":[{"loc":["body","matters",0,"client_id"],"type":"missing"}]}`,
+			func(c *Client) error {
+				_, err := c.DeleteMatters(context.Background(), []MatterPair{{"a", "b"}})
+				return err
+			},
+			KindInvalidRequest, []string{"invalid_request", "missing at body.matters.[0].client_id", "Nothing was changed"}},
+		{"malformed", 200, `{"response":{"content":[{"file_id":`, func(c *Client) error { _, err := c.GetFiles(context.Background(), []string{"a"}); return err },
+			KindMalformed, []string{"GET /api/v1/vault/get_files", "HTTP 200", "truncated JSON", `body starts with`}},
+		{"invalid json", 200, `{"items": [nonsense]}`, func(c *Client) error { _, err := c.RecycleBin(context.Background(), RecycleBinQuery{}); return err },
+			KindMalformed, []string{"invalid JSON at byte", "nonsense"}},
+		{"no envelope", 200, `{"projects":[]}`, func(c *Client) error { _, err := c.Projects(context.Background(), ProjectQuery{}); return err },
+			KindMalformed, []string{`"response"."content"`}},
+		{"wrong shape", 200, `{"log":"yesterday"}`, func(c *Client) error { _, err := c.AuditEarliest(context.Background(), ""); return err },
+			KindMalformed, []string{"unexpected shape"}},
+		{"empty", 200, ``, func(c *Client) error { _, err := c.AuditAfter(context.Background(), "x", 1); return err },
+			KindMalformed, []string{"empty body"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, jsonHandler(tc.status, tc.body))
+			err := tc.call(h.c)
+			var ae *Error
+			if !errors.As(err, &ae) || ae.Kind != tc.kind || !errors.Is(err, tc.kind) {
+				t.Fatalf("got %v (%T), want kind %v", err, err, tc.kind)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%q lacks %q", err.Error(), w)
+				}
+			}
+		})
+	}
+}
+
+func TestMatter401AfterSuccessNamesPermission(t *testing.T) {
+	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/whoami" {
+			io.WriteString(w, `{}`)
+			return
+		}
+		w.WriteHeader(401)
+		io.WriteString(w, `{"error":"Unauthorized"}`)
+	}))
+	if _, err := h.c.WhoAmI(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	_, err := h.c.DeleteMatters(context.Background(), []MatterPair{{"a", "b"}})
+	if err == nil || !strings.Contains(err.Error(), "most likely lacks Client matters admin") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// rateLimited answers 429 (or 503) n times, then 200.
+func rateLimited(status, n int, retryAfter string, count *atomic.Int32) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if int(count.Add(1)) <= n {
+			if retryAfter != "" {
+				w.Header().Set("Retry-After", retryAfter)
+			}
+			w.WriteHeader(status)
+			io.WriteString(w, `{"error":"Rate limit exceeded: vault allows 10 requests per minute"}`)
+			return
+		}
+		io.WriteString(w, `{"items":[],"total":0}`)
+	}
+}
+
+func TestRetryAfterSeconds(t *testing.T) {
+	var n atomic.Int32
+	h := newHarness(t, rateLimited(429, 2, "7", &n))
+	if _, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	if n.Load() != 3 {
+		t.Errorf("requests %d", n.Load())
+	}
+	var total time.Duration
+	for _, d := range h.clock.slept() {
+		total += d
+	}
+	if total != 14*time.Second {
+		t.Errorf("slept %v (%v), want 14s", total, h.clock.slept())
+	}
+}
+
+func TestRetryAfterHTTPDate(t *testing.T) {
+	var n atomic.Int32
+	clock := newFakeClock()
+	date := clock.Now().Add(20 * time.Second).UTC().Format(http.TimeFormat)
+	h := newHarness(t, rateLimited(429, 1, date, &n), func(c *Config) { c.Clock = clock })
+	h.clock = clock
+	if _, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	if s := clock.slept(); len(s) == 0 || s[0] != 20*time.Second {
+		t.Errorf("slept %v", s)
+	}
+}
+
+func TestRetryBackoffWithoutRetryAfter(t *testing.T) {
+	var n atomic.Int32
+	h := newHarness(t, rateLimited(503, 3, "", &n))
+	if _, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	s := h.clock.slept()
+	if len(s) != 3 {
+		t.Fatalf("sleeps %v", s)
+	}
+	for _, d := range s {
+		if d <= 0 || d > maxBackoff {
+			t.Errorf("backoff %v out of range", d)
+		}
+	}
+}
+
+func TestRetriesAreBounded(t *testing.T) {
+	var n atomic.Int32
+	h := newHarness(t, rateLimited(429, 1000, "", &n))
+	_, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{})
+	var ae *Error
+	if !errors.As(err, &ae) || ae.Kind != KindRateLimited || ae.RetryAfter <= 0 {
+		t.Fatalf("got %v", err)
+	}
+	if n.Load() != 1+defaultMaxRetries {
+		t.Errorf("requests %d", n.Load())
+	}
+	if !strings.Contains(err.Error(), "Try again in") {
+		t.Errorf("message %q", err)
+	}
+	// A long Retry-After beyond the total wait budget gives up at once.
+	n.Store(0)
+	h2 := newHarness(t, rateLimited(429, 1000, "3600", &n))
+	_, err = h2.c.WhoAmI(context.Background())
+	if kindOf(err) != KindRateLimited || n.Load() != 1 || !strings.Contains(err.Error(), "1h0m0s") {
+		t.Fatalf("got %v after %d", err, n.Load())
+	}
+}
+
+func TestNoRetryForUploadAndDeleteProject(t *testing.T) {
+	var n atomic.Int32
+	h := newHarness(t, rateLimited(429, 1000, "30", &n))
+	_, err := h.c.Upload(context.Background(), "p", []UploadFile{memFile("a.pdf", "x")}, DuplicateSkip)
+	if kindOf(err) != KindRateLimited || !strings.Contains(err.Error(), "Try again in 30s") {
+		t.Fatalf("upload: %v", err)
+	}
+	_, err = h.c.DeleteProject(context.Background(), "p")
+	if kindOf(err) != KindRateLimited {
+		t.Fatalf("delete: %v", err)
+	}
+	_, err = h.c.UpsertMatters(context.Background(), []MatterPair{{"a", "b"}})
+	if kindOf(err) != KindRateLimited {
+		t.Fatalf("upsert: %v", err)
+	}
+	if n.Load() != 3 {
+		t.Errorf("requests %d, want 3 (no repeats)", n.Load())
+	}
+}
+
+func TestDeleteMattersIsRetried(t *testing.T) {
+	var n atomic.Int32
+	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(429)
+			return
+		}
+		b, _ := io.ReadAll(r.Body)
+		if !strings.Contains(string(b), `"matters":[{"client_id":"a","matter_id":"b"}]`) {
+			w.WriteHeader(400)
+			return
+		}
+		io.WriteString(w, `{"deleted":[{"client_id":"a","matter_id":"b"}],"already_absent":[],"errors":[]}`)
+	}))
+	r, err := h.c.DeleteMatters(context.Background(), []MatterPair{{"a", "b"}})
+	if err != nil || len(r.Deleted) != 1 || n.Load() != 2 {
+		t.Fatalf("%+v %v %d", r, err, n.Load())
+	}
+}
+
+func TestCancelDuringSlowResponse(t *testing.T) {
+	started := make(chan struct{})
+	release := make(chan struct{})
+	defer close(release)
+	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	_, err := h.c.WhoAmI(ctx)
+	if kindOf(err) != KindCanceled || !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestCancelDuringSlowBody(t *testing.T) {
+	sent := make(chan struct{})
+	release := make(chan struct{})
+	defer close(release)
+	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"items":[`)
+		w.(http.Flusher).Flush()
+		close(sent)
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-sent; cancel() }()
+	_, err := h.c.RecycleBin(ctx, RecycleBinQuery{})
+	if kindOf(err) != KindCanceled {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestCancelDuringBackoffAndBudgetWait(t *testing.T) {
+	var n atomic.Int32
+	h := newHarness(t, rateLimited(429, 1000, "5", &n))
+	h.clock.block = true
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { _, err := h.c.RecycleBin(ctx, RecycleBinQuery{}); done <- err }()
+	for n.Load() == 0 {
+		time.Sleep(time.Millisecond) // wait for the first request; not a timing assertion
+	}
+	cancel()
+	if err := <-done; kindOf(err) != KindCanceled {
+		t.Fatalf("backoff: %v", err)
+	}
+	// Budget wait: a limit of 1 per minute, second call waits for budget.
+	h2 := newHarness(t, jsonHandler(200, `{"items":[],"total":0}`), func(c *Config) { c.Limits = Limits{Vault: 1} })
+	if _, err := h2.c.RecycleBin(context.Background(), RecycleBinQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	h2.clock.block = true
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	go func() { _, err := h2.c.RecycleBin(ctx2, RecycleBinQuery{}); done <- err }()
+	cancel2()
+	if err := <-done; kindOf(err) != KindCanceled {
+		t.Fatalf("budget wait: %v", err)
+	}
+}
+
+func TestNetworkError(t *testing.T) {
+	c, err := New(Config{BaseURL: "http://127.0.0.1:1", Token: StaticToken(secretToken), Clock: newFakeClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.WhoAmI(context.Background())
+	if kindOf(err) != KindNetwork || !strings.Contains(err.Error(), "Check the network") {
+		t.Fatalf("got %v", err)
+	}
+}

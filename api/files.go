@@ -1,0 +1,108 @@
+package api
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// Limits the spec states for one request.
+const (
+	MaxFileIDs        = 1000        // file IDs per get_files call
+	MaxPairs          = 10_000      // matter pairs per request
+	MaxFilesPerUpload = 50          // files per upload request
+	MaxFileBytes      = 500_000_000 // bytes per uploaded file
+	MaxFileLimit      = 100         // files per project-files page
+)
+
+// NotReturned is the Error of a FileDetail the client made up for an ID the
+// server's answer left out (it should never happen; the spec promises one
+// element per ID).
+const NotReturned = "not_returned"
+
+// FileQuery selects one page of a project's files.
+type FileQuery struct {
+	Cursor   string   // from the previous page's next_cursor; "" for the first
+	Limit    int      // 1..100; 0 -> the server default (20)
+	Name     string   // case-insensitive substring
+	Statuses []string // processing_status filter, any case
+}
+
+// ProjectFiles returns one page of a project's files
+// (GET /api/v1/vault/projects/{project_id}/files).
+func (c *Client) ProjectFiles(ctx context.Context, projectID string, q FileQuery) (*FilePage, error) {
+	if err := requireID(epProjectFiles, "project ID", projectID); err != nil {
+		return nil, err
+	}
+	v := url.Values{}
+	if q.Cursor != "" {
+		v.Set("cursor", q.Cursor)
+	}
+	if q.Limit > 0 {
+		v.Set("limit", strconv.Itoa(min(q.Limit, MaxFileLimit)))
+	}
+	if q.Name != "" {
+		v.Set("name", q.Name)
+	}
+	for _, s := range q.Statuses {
+		if s = strings.TrimSpace(s); s != "" {
+			// The listing speaks upper case; the server compares
+			// case-insensitively, but do not depend on it.
+			v.Add("processing_status", strings.ToUpper(s))
+		}
+	}
+	var p FilePage
+	path := "/api/v1/vault/projects/" + url.PathEscape(projectID) + "/files"
+	if err := c.getContent(ctx, epProjectFiles, path, v, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// GetFiles returns details and processing status for file IDs
+// (GET /api/v1/vault/get_files). More than 1000 distinct IDs are split into
+// several calls; the result has one record per input ID, in input order
+// (duplicates repeated, blanks skipped). An unknown ID is a record with
+// Error "not_found", not an error.
+func (c *Client) GetFiles(ctx context.Context, ids []string) ([]FileDetail, error) {
+	wanted := make([]string, 0, len(ids))
+	unique := make([]string, 0, len(ids))
+	seen := make(map[string]struct{}, len(ids))
+	for _, id := range ids {
+		id = strings.TrimSpace(id)
+		if id == "" {
+			continue
+		}
+		wanted = append(wanted, id)
+		k := strings.ToLower(id)
+		if _, dup := seen[k]; !dup {
+			seen[k] = struct{}{}
+			unique = append(unique, id)
+		}
+	}
+	got := make(map[string]FileDetail, len(unique))
+	for start := 0; start < len(unique); start += MaxFileIDs {
+		chunk := unique[start:min(start+MaxFileIDs, len(unique))]
+		var recs []FileDetail
+		v := url.Values{"file_ids": {strings.Join(chunk, ",")}}
+		if err := c.getContent(ctx, epGetFiles, "/api/v1/vault/get_files", v, &recs); err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			k := strings.ToLower(r.FileID)
+			if _, ok := got[k]; !ok {
+				got[k] = r
+			}
+		}
+	}
+	out := make([]FileDetail, len(wanted))
+	for i, id := range wanted {
+		r, ok := got[strings.ToLower(id)]
+		if !ok {
+			r = FileDetail{FileID: id, Error: NotReturned}
+		}
+		out[i] = r
+	}
+	return out, nil
+}

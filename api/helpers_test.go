@@ -1,0 +1,135 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+)
+
+const secretToken = "tok-SECRET-123"
+
+// fakeClock advances instantly on Sleep; with block set, Sleep waits for
+// the context instead (to test cancellation during waits).
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	sleeps []time.Duration
+	block  bool
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+}
+
+func (f *fakeClock) Now() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.now
+}
+
+func (f *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	if f.block {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	f.mu.Lock()
+	f.now = f.now.Add(d)
+	f.sleeps = append(f.sleeps, d)
+	f.mu.Unlock()
+	return nil
+}
+
+func (f *fakeClock) slept() []time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]time.Duration(nil), f.sleeps...)
+}
+
+// syncBuffer is a goroutine-safe log sink.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type harness struct {
+	srv   *httptest.Server
+	c     *Client
+	clock *fakeClock
+	logs  *syncBuffer
+}
+
+func newHarness(t *testing.T, h http.Handler, mod ...func(*Config)) *harness {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	hs := &harness{srv: srv, clock: newFakeClock(), logs: &syncBuffer{}}
+	cfg := Config{
+		BaseURL: srv.URL,
+		Token:   StaticToken(secretToken),
+		Clock:   hs.clock,
+		Logger:  slog.New(slog.NewTextHandler(hs.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	}
+	for _, m := range mod {
+		m(&cfg)
+	}
+	c, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs.c = c
+	return hs
+}
+
+func jsonHandler(status int, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write([]byte(body))
+	}
+}
+
+func kindOf(err error) ErrorKind {
+	if e, ok := err.(*Error); ok {
+		return e.Kind
+	}
+	var ae *Error
+	if asError(err, &ae) {
+		return ae.Kind
+	}
+	return KindUnknown
+}
+
+func asError(err error, target **Error) bool {
+	for err != nil {
+		if e, ok := err.(*Error); ok {
+			*target = e
+			return true
+		}
+		u, ok := err.(interface{ Unwrap() error })
+		if !ok {
+			return false
+		}
+		err = u.Unwrap()
+	}
+	return false
+}

@@ -1,0 +1,112 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"testing"
+)
+
+func TestAllProjectFilesStopsOnRepeatedCursor(t *testing.T) {
+	var n atomic.Int32
+	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		// a buggy server: always has_more, cursor alternates a, b, a
+		cur := map[string]string{"": "a", "a": "b", "b": "a"}[r.URL.Query().Get("cursor")]
+		fmt.Fprintf(w, `{"response":{"content":{"files":[{"id":"%d"}],"pagination":{"has_more":true,"next_cursor":"%s"}}}}`, n.Load(), cur)
+	}), func(c *Config) { c.Limits = Limits{Vault: -1} })
+	count := 0
+	for _, err := range h.c.AllProjectFiles(context.Background(), "p", FileQuery{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		count++
+	}
+	if count != 3 || n.Load() != 3 {
+		t.Errorf("files %d requests %d", count, n.Load())
+	}
+}
+
+func TestAllProjectsPages(t *testing.T) {
+	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		projects := []map[string]any{}
+		if page <= 3 {
+			for i := range 2 {
+				projects = append(projects, map[string]any{"id": fmt.Sprintf("%d-%d", page, i)})
+			}
+		}
+		json.NewEncoder(w).Encode(map[string]any{"response": map[string]any{"content": map[string]any{
+			"pagination": map[string]int{"page": page, "per_page": 100, "total": 6, "total_pages": 3}, "projects": projects}}})
+	}), func(c *Config) { c.Limits = Limits{Vault: -1} })
+	var ids []string
+	for p, err := range h.c.AllProjects(context.Background(), "") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, p.ID)
+	}
+	if fmt.Sprint(ids) != "[1-0 1-1 2-0 2-1 3-0 3-1]" {
+		t.Errorf("%v", ids)
+	}
+	// Cancellation stops the iterator with a canceled error.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n := 0
+	var last error
+	for _, err := range h.c.AllProjects(ctx, "") {
+		n++
+		cancel()
+		last = err
+	}
+	if kindOf(last) != KindCanceled || n != 2 {
+		t.Errorf("after cancel: %d %v", n, last)
+	}
+}
+
+func TestAuditLogPages(t *testing.T) {
+	const total = 2500
+	var calls atomic.Int32
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/v1/logs/audit/earliest", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"log":{"id":"0000","type":"auth:login"}}`)
+	})
+	mux.HandleFunc("GET /api/v1/logs/audit", func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		from, _ := strconv.Atoi(r.URL.Query().Get("from"))
+		take, _ := strconv.Atoi(r.URL.Query().Get("take"))
+		out := []map[string]string{}
+		for i := from + 1; i <= total && len(out) < take; i++ {
+			typ := "auth:login"
+			if i%2 == 0 {
+				typ = "user:other"
+			}
+			out = append(out, map[string]string{"id": fmt.Sprintf("%04d", i), "type": typ})
+		}
+		json.NewEncoder(w).Encode(out)
+	})
+	h := newHarness(t, mux)
+	n := 0
+	for _, err := range h.c.AuditLog(context.Background(), "") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != total+1 || calls.Load() != 3 {
+		t.Errorf("entries %d calls %d", n, calls.Load())
+	}
+	n = 0
+	for e, err := range h.c.AuditLog(context.Background(), "AUTH:LOGIN") {
+		if err != nil || e.Type != "auth:login" {
+			t.Fatal(e, err)
+		}
+		n++
+	}
+	if n != total/2+1 {
+		t.Errorf("filtered %d", n)
+	}
+}

@@ -1,0 +1,197 @@
+package api_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/sim"
+)
+
+var simEpoch = time.Date(2025, 6, 2, 9, 0, 0, 0, time.UTC)
+
+func fixedClock() time.Time { return simEpoch }
+
+// simClock is the client clock for sim tests: sleeping advances both the
+// client clock and the simulator's, so rate-limit windows pass instantly.
+type simClock struct {
+	s   *sim.Server
+	off time.Duration
+}
+
+func (c *simClock) Now() time.Time { return simEpoch.Add(c.off) }
+func (c *simClock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.off += d
+	c.s.Advance(d)
+	return nil
+}
+
+func newSim(t testing.TB, opts sim.Options, token string, limits api.Limits) (*sim.Server, *api.Client) {
+	t.Helper()
+	if opts.Now == nil {
+		opts.Now = fixedClock
+	}
+	opts.Control = true
+	s := sim.New(opts)
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token(token)),
+		Clock: &simClock{s: s}, Limits: limits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, c
+}
+
+func TestSimEveryEndpoint(t *testing.T) {
+	s, c := newSim(t, sim.Options{Seed: 1}, "admin", api.Limits{})
+	ctx := context.Background()
+	w, err := c.WhoAmI(ctx)
+	if err != nil || w.TokenName != "admin" {
+		t.Fatalf("whoami %+v %v", w, err)
+	}
+	var projects []api.Project
+	for p, err := range c.AllProjects(ctx, "") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		projects = append(projects, p)
+	}
+	if len(projects) == 0 {
+		t.Fatal("no projects")
+	}
+	pid := projects[len(projects)-1].ID
+	var fileIDs []string
+	for f, err := range c.AllProjectFiles(ctx, pid, api.FileQuery{Limit: 7}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		fileIDs = append(fileIDs, f.ID)
+	}
+	if len(fileIDs) == 0 {
+		t.Fatal("no files")
+	}
+	recs, err := c.GetFiles(ctx, append(fileIDs, "00000000-0000-4000-8000-000000000000"))
+	if err != nil || len(recs) != len(fileIDs)+1 || !recs[len(recs)-1].Failed() || recs[0].Failed() {
+		t.Fatalf("get_files: %d %v", len(recs), err)
+	}
+	if _, err := c.ProjectUsers(ctx, pid); err != nil {
+		t.Fatal(err)
+	}
+	rb, err := c.RecycleBin(ctx, api.RecycleBinQuery{})
+	if err != nil || int(rb.Total) != len(rb.Items) || len(rb.Items) == 0 {
+		t.Fatalf("recycle %v", err)
+	}
+	n := 0
+	for _, err := range c.AuditLog(ctx, "") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n < 100 {
+		t.Errorf("audit entries %d", n)
+	}
+	up, err := c.Upload(ctx, pid, []api.UploadFile{{Name: "new.txt", Size: 5, Open: func() (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader("hello")), nil
+	}}}, api.DuplicateKeep)
+	if err != nil || len(up.FileIDs) != 1 {
+		t.Fatalf("upload %+v %v", up, err)
+	}
+	st, err := c.GetFiles(ctx, up.FileIDs)
+	if err != nil || !st[0].ProcessingStatus.Is(api.StatusProcessing) {
+		t.Fatalf("new file status %+v %v", st, err)
+	}
+	pairs := []api.MatterPair{{ClientID: "nobody", MatterID: "nothing"}}
+	md, err := c.DeleteMatters(ctx, pairs)
+	if err != nil || len(md.AlreadyAbsent) != 1 {
+		t.Fatalf("matters %+v %v", md, err)
+	}
+	if _, err := c.UpsertMatters(ctx, pairs); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.DeleteMatters(ctx, []api.MatterPair{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dp, err := c.DeleteProject(ctx, pid)
+	if err != nil {
+		t.Fatalf("delete %v", err)
+	}
+	t.Logf("delete outcome %v, vault budget %+v", dp.Outcome(), c.Budget(api.CategoryVault))
+	_ = s
+}
+
+func TestSimPermissions(t *testing.T) {
+	ctx := context.Background()
+	_, ro := newSim(t, sim.Options{Seed: 1}, "no-audit", api.Limits{})
+	if _, err := ro.AuditEarliest(ctx, ""); !errors.Is(err, api.KindForbidden) || !strings.Contains(err.Error(), "Territory admin or Organization admin") {
+		t.Errorf("audit: %v", err)
+	}
+	_, nm := newSim(t, sim.Options{Seed: 1}, "no-matters", api.Limits{})
+	nm.WhoAmI(ctx)
+	_, err := nm.DeleteMatters(ctx, []api.MatterPair{{ClientID: "a", MatterID: "b"}})
+	if !errors.Is(err, api.KindUnauthorized) || !strings.Contains(err.Error(), "Client matters admin (write:client_matters)") {
+		t.Errorf("matters: %v", err)
+	}
+	_, vr := newSim(t, sim.Options{Seed: 1}, "vault-readonly", api.Limits{})
+	_, err = vr.Upload(ctx, "x", []api.UploadFile{{Name: "a", Size: 1, Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("a")), nil }}}, api.DuplicateSkip)
+	if !errors.Is(err, api.KindForbidden) {
+		t.Errorf("upload: %v", err)
+	}
+}
+
+// TestSimRateLimitNo429 drives 25 vault calls through the client with the
+// simulator enforcing 10/min: the client's budget must pace them so the
+// simulator never answers 429.
+func TestSimRateLimitNo429(t *testing.T) {
+	s := sim.New(sim.Options{Seed: 1, Control: true, Now: fixedClock})
+	var got429 atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, r)
+		if rec.Code == 429 {
+			got429.Add(1)
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		w.Write(rec.Body.Bytes())
+	}))
+	defer srv.Close()
+	clock := &simClock{s: s}
+	c, _ := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Clock: clock})
+	for i := range 25 {
+		if _, err := c.RecycleBin(context.Background(), api.RecycleBinQuery{}); err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+	}
+	if got429.Load() != 0 {
+		t.Errorf("simulator answered 429 %d times", got429.Load())
+	}
+	if clock.off < 2*time.Minute {
+		t.Errorf("paced over only %v", clock.off)
+	}
+	// Without client-side limits, the sim's 429 + Retry-After is honoured.
+	got429.Store(0)
+	c2, _ := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Clock: clock, Limits: api.Limits{Vault: -1}})
+	for i := range 15 {
+		if _, err := c2.RecycleBin(context.Background(), api.RecycleBinQuery{}); err != nil {
+			t.Fatalf("unpaced call %d: %v", i, err)
+		}
+	}
+	if got429.Load() == 0 {
+		t.Error("expected the simulator to push back")
+	}
+}

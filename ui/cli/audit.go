@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"context"
+	"strings"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+)
+
+func (r *runner) audit(ctx context.Context, args []string) int {
+	fs := r.newFlagSet("audit", "[--type T] [--limit N]")
+	typ := fs.String("type", "", "only entries of log type `T` (e.g. auth:login)")
+	limit := fs.Int("limit", 100, "show at most `N` entries (0: all)")
+	pos, code, ok := r.parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		return r.usage(fs, "unexpected argument %q", pos[0])
+	}
+	if *limit < 0 {
+		return r.usage(fs, "--limit must be 0 or more")
+	}
+	c, err := r.client()
+	if err != nil {
+		return r.fail(err)
+	}
+	list := []api.AuditEntry{}
+	for e, err := range c.AuditLog(ctx, *typ) {
+		if err != nil {
+			return r.fail(err)
+		}
+		list = append(list, e)
+		if *limit > 0 && len(list) >= *limit {
+			break
+		}
+	}
+	if r.g.JSON {
+		return r.emitJSON(list)
+	}
+	t := newTable(r.env.Stdout, "TIME (UTC)", "TYPE", "USER", "IP", "ID")
+	for _, e := range list {
+		t.row(fmtTime(e.Timestamp), string(e.Type), e.User, e.IP, e.ID)
+	}
+	return r.done(t.flush())
+}
+
+func (r *runner) whoami(ctx context.Context, args []string) int {
+	fs := r.newFlagSet("whoami", "")
+	pos, code, ok := r.parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		return r.usage(fs, "unexpected argument %q", pos[0])
+	}
+	c, err := r.client()
+	if err != nil {
+		return r.fail(err)
+	}
+	w, err := c.WhoAmI(ctx)
+	if err != nil {
+		return r.fail(err)
+	}
+	if r.g.JSON {
+		return r.emitJSON(w)
+	}
+	t := newTable(r.env.Stdout, "FIELD", "VALUE")
+	t.row("name", w.Name)
+	t.row("email", w.Email)
+	t.row("user id", w.UserID)
+	t.row("workspace", w.WorkspaceName)
+	t.row("workspace id", w.WorkspaceID)
+	t.row("token", w.TokenName)
+	t.row("base url", c.Base())
+	t.row("permissions", strings.Join(w.Permissions, ", "))
+	return r.done(t.flush())
+}
+
+func (r *runner) emitJSON(v any) int {
+	if err := writeJSON(r.env.Stdout, v); err != nil {
+		return r.fail(err)
+	}
+	return ExitOK
+}
+
+func (r *runner) done(err error) int {
+	if err != nil {
+		return r.fail(err)
+	}
+	return ExitOK
+}
+
+// oneLine makes an error message safe for the terminal.
+func oneLine(s string) string { return sanitize.Line(s) }

@@ -1,0 +1,306 @@
+// Package cli runs vaultdeck's headless commands: thin wrappers over the api
+// package that print a table (or the API's own JSON with --json) and exit
+// with a status a script can test.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/vaultdeck/vaultdeck/api"
+)
+
+// Exit statuses.
+const (
+	ExitOK      = 0 // success
+	ExitError   = 1 // the command failed
+	ExitUsage   = 2 // the command line was wrong
+	ExitPartial = 3 // the call succeeded but some items failed (e.g. not_found IDs)
+)
+
+// Globals are the flags accepted before or after any subcommand.
+type Globals struct {
+	BaseURL string
+	Region  string
+	CAFile  string
+	Profile string
+	JSON    bool
+}
+
+// Profile is what a stored profile contributes; flags and environment win.
+type Profile struct {
+	BaseURL string
+	Region  string
+	CAFile  string
+}
+
+// Command is a subcommand the lead wires in from outside this package
+// (console, simulator, demo, account management).
+type Command func(ctx context.Context, g Globals, args []string) int
+
+// Env is everything Main touches of the outside world. The seams the lead
+// fills: TokenSource + ResolveProfile (stored profiles and the keyring), and
+// the Command funcs. Nil seams fall back to the environment, or to "not
+// available in this build".
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+
+	// TokenSource returns the token source of a profile ("" = default).
+	// nil: the token is read from VAULTDECK_TOKEN.
+	TokenSource func(profile string) (api.TokenSource, error)
+	// ResolveProfile returns a stored profile's settings. nil: none.
+	ResolveProfile func(profile string) (Profile, error)
+
+	Console  Command // bare `vaultdeck`
+	Sim      Command // `vaultdeck sim ...`
+	Demo     Command
+	Login    Command
+	Logout   Command
+	Profiles Command
+
+	// Optional plumbing, mostly for tests and for sharing with the console.
+	Budgets    *api.Budgets
+	Logger     *slog.Logger
+	HTTPClient *http.Client
+	Limits     api.Limits
+	Clock      api.Clock
+}
+
+// command is one row of the dispatch table.
+type command struct {
+	name, args, summary string
+	run                 func(r *runner, ctx context.Context, args []string) int
+}
+
+// commands is the single dispatch table. Built per call: no package state.
+func commands() []command {
+	return []command{
+		{"projects", "[--name S]", "list the workspace's vault projects", (*runner).projects},
+		{"users", "PROJECT_ID", "list users with access to a project", (*runner).users},
+		{"files", "PROJECT_ID [--status S[,S]]", "list a project's files", (*runner).files},
+		{"status", "FILE_ID... | -", "show file details and processing status (IDs as arguments, comma lists, or one per line on stdin with -)", (*runner).status},
+		{"recycle-bin", "[--name S] [--client-matter UUID]", "list deleted projects awaiting purge", (*runner).recycleBin},
+		{"audit", "[--type T] [--limit N]", "show the audit log: the earliest entry, then those after it", (*runner).audit},
+		{"whoami", "", "show the account behind the token", (*runner).whoami},
+		{"login", "[--profile P]", "store a token for a profile", lead(func(e Env) Command { return e.Login })},
+		{"logout", "[--profile P]", "forget a profile's token", lead(func(e Env) Command { return e.Logout })},
+		{"profiles", "", "list stored profiles", lead(func(e Env) Command { return e.Profiles })},
+		{"sim", "[flags]", "run the local API simulator", lead(func(e Env) Command { return e.Sim })},
+		{"demo", "", "open the console against a built-in simulator", lead(func(e Env) Command { return e.Demo })},
+		{"help", "[COMMAND]", "show this help", (*runner).help},
+	}
+}
+
+// lead adapts a Command provided through Env.
+func lead(pick func(Env) Command) func(r *runner, ctx context.Context, args []string) int {
+	return func(r *runner, ctx context.Context, args []string) int {
+		cmd := pick(r.env)
+		if cmd == nil {
+			fmt.Fprintf(r.env.Stderr, "vaultdeck: %s: not available in this build\n", r.cmd)
+			return ExitError
+		}
+		return cmd(ctx, r.g, args)
+	}
+}
+
+// runner carries one invocation's environment and global flags.
+type runner struct {
+	env Env
+	g   Globals
+	cmd string
+}
+
+// Main runs the command line args (without the program name).
+func Main(ctx context.Context, args []string, env Env) int {
+	if env.Stdout == nil {
+		env.Stdout = io.Discard
+	}
+	if env.Stderr == nil {
+		env.Stderr = io.Discard
+	}
+	if env.Stdin == nil {
+		env.Stdin = strings.NewReader("")
+	}
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
+	}
+	g, rest, err := extractGlobals(args)
+	r := &runner{env: env, g: g}
+	if err != nil {
+		return r.usageError(err)
+	}
+	// The subcommand is the first remaining word; anything flag-like before
+	// it is unknown (globals were already taken out).
+	for i, a := range rest {
+		if a == "-h" || a == "--help" || a == "-help" {
+			r.printUsage(env.Stdout)
+			return ExitOK
+		}
+		if strings.HasPrefix(a, "-") && a != "-" {
+			return r.usageError(fmt.Errorf("unknown flag %s", a))
+		}
+		r.cmd = a
+		for _, c := range commands() {
+			if c.name == a {
+				return c.run(r, ctx, rest[i+1:])
+			}
+		}
+		return r.usageError(fmt.Errorf("unknown command %q", a))
+	}
+	if env.Console == nil {
+		fmt.Fprintln(env.Stderr, "vaultdeck: the console is not available in this build; see `vaultdeck help`")
+		return ExitError
+	}
+	return env.Console(ctx, g, nil)
+}
+
+// extractGlobals removes the global flags from anywhere in args, so that
+// each subcommand's FlagSet sees only its own. Everything after "--" is
+// left alone.
+func extractGlobals(args []string) (Globals, []string, error) {
+	var g Globals
+	rest := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			rest = append(rest, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		var dst *string
+		switch name {
+		case "base-url":
+			dst = &g.BaseURL
+		case "region":
+			dst = &g.Region
+		case "ca-file":
+			dst = &g.CAFile
+		case "profile":
+			dst = &g.Profile
+		case "json":
+			switch {
+			case !hasVal || val == "true" || val == "1":
+				g.JSON = true
+			case val == "false" || val == "0":
+				g.JSON = false
+			default:
+				return g, nil, fmt.Errorf("--json takes no value (got %q)", val)
+			}
+			continue
+		default:
+			rest = append(rest, a)
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return g, nil, fmt.Errorf("flag --%s needs a value", name)
+			}
+			i++
+			val = args[i]
+		}
+		*dst = val
+	}
+	return g, rest, nil
+}
+
+func (r *runner) usageError(err error) int {
+	fmt.Fprintf(r.env.Stderr, "vaultdeck: %v\n\n", err)
+	r.printUsage(r.env.Stderr)
+	return ExitUsage
+}
+
+func (r *runner) printUsage(w io.Writer) {
+	fmt.Fprint(w, `Usage:
+  vaultdeck [global flags]                  open the console
+  vaultdeck [global flags] COMMAND [flags]
+
+Commands:
+`)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-12s %-36s %s\n", c.name, c.args, c.summary)
+	}
+	fmt.Fprint(w, `
+Global flags (before or after the command):
+  --region us|eu|au   regional service (default us)
+  --base-url URL      custom base URL (https; http only to localhost)
+  --ca-file FILE      extra PEM CA certificates to trust
+  --profile NAME      stored profile to use
+  --json              print the API's own JSON objects
+
+Environment: VAULTDECK_TOKEN (API token), VAULTDECK_BASE_URL, VAULTDECK_REGION, VAULTDECK_CA_FILE.
+Exit status: 0 success, 1 error, 2 usage, 3 some items failed.
+`)
+}
+
+func (r *runner) help(_ context.Context, args []string) int {
+	if len(args) > 0 {
+		for _, c := range commands() {
+			if c.name == args[0] {
+				fmt.Fprintf(r.env.Stdout, "Usage: vaultdeck %s %s\n  %s\n", c.name, c.args, c.summary)
+				return ExitOK
+			}
+		}
+		return r.usageError(fmt.Errorf("unknown command %q", args[0]))
+	}
+	r.printUsage(r.env.Stdout)
+	return ExitOK
+}
+
+// client builds an API client from, in order of precedence: flags, the
+// environment, the stored profile, the defaults.
+func (r *runner) client() (*api.Client, error) {
+	var prof Profile
+	if r.env.ResolveProfile != nil {
+		p, err := r.env.ResolveProfile(r.g.Profile)
+		if err != nil {
+			return nil, fmt.Errorf("profile %q: %w", r.g.Profile, err)
+		}
+		prof = p
+	}
+	first := func(vals ...string) string {
+		for _, v := range vals {
+			if v = strings.TrimSpace(v); v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	cfg := api.Config{
+		BaseURL:    first(r.g.BaseURL, r.env.Getenv("VAULTDECK_BASE_URL"), prof.BaseURL),
+		Region:     first(r.g.Region, r.env.Getenv("VAULTDECK_REGION"), prof.Region),
+		CAFile:     first(r.g.CAFile, r.env.Getenv("VAULTDECK_CA_FILE"), prof.CAFile),
+		HTTPClient: r.env.HTTPClient,
+		Budgets:    r.env.Budgets,
+		Logger:     r.env.Logger,
+		Limits:     r.env.Limits,
+		Clock:      r.env.Clock,
+	}
+	if r.g.BaseURL != "" && r.g.Region != "" {
+		return nil, errors.New("give either --base-url or --region, not both")
+	}
+	if r.env.TokenSource != nil {
+		ts, err := r.env.TokenSource(r.g.Profile)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Token = ts
+	} else {
+		tok := strings.TrimSpace(r.env.Getenv("VAULTDECK_TOKEN"))
+		if tok == "" {
+			return nil, errors.New("no API token: set VAULTDECK_TOKEN (or log in with `vaultdeck login`)")
+		}
+		cfg.Token = api.StaticToken(tok)
+	}
+	return api.New(cfg)
+}

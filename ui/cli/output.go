@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/dustin/go-humanize"
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+)
+
+// timeLayout is the one time format of human output: UTC, so that output
+// does not depend on the machine's zone.
+const timeLayout = "2006-01-02 15:04"
+
+// table prints aligned columns; every cell passes through sanitize.Line,
+// because server strings may carry terminal escape sequences.
+type table struct {
+	tw *tabwriter.Writer
+}
+
+func newTable(w io.Writer, headers ...string) *table {
+	t := &table{tw: tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)}
+	t.row(headers...)
+	return t
+}
+
+func (t *table) row(cells ...string) {
+	for i, c := range cells {
+		c = sanitize.Line(c)
+		if c == "" {
+			c = "-"
+		}
+		if i > 0 {
+			io.WriteString(t.tw, "\t")
+		}
+		io.WriteString(t.tw, c)
+	}
+	io.WriteString(t.tw, "\n")
+}
+
+func (t *table) flush() error { return t.tw.Flush() }
+
+func fmtTime(t api.Time) string {
+	if t.IsZero() {
+		return t.Raw // unparsed server text, or "" -> "-"
+	}
+	return t.UTC().Format(timeLayout)
+}
+
+func fmtTimePtr(t *api.Time) string {
+	if t == nil {
+		return ""
+	}
+	return fmtTime(*t)
+}
+
+func fmtSize(n api.Int) string {
+	if n < 0 {
+		return fmt.Sprint(int64(n))
+	}
+	return humanize.Bytes(uint64(n))
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// writeJSON prints v as indented JSON. encoding/json escapes C0 controls
+// but not C1 (U+0080..U+009F), which some terminals treat as escape
+// introducers; those are escaped here too (they can only occur inside
+// strings, so the output stays valid JSON).
+func writeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	out := buf.Bytes()
+	if bytes.ContainsFunc(out, isC1) {
+		var b strings.Builder
+		for len(out) > 0 {
+			r, size := utf8.DecodeRune(out)
+			if isC1(r) {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			} else {
+				b.Write(out[:size])
+			}
+			out = out[size:]
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	_, err := w.Write(out)
+	return err
+}
+
+func isC1(r rune) bool { return r >= 0x80 && r <= 0x9f }

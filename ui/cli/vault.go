@@ -1,0 +1,281 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/vaultdeck/vaultdeck/api"
+)
+
+// parseFlags parses a subcommand's flags, allowing them between positional
+// arguments (stdlib flag stops at the first one). Everything after "--" is
+// positional. It returns the positionals, or an exit status when parsing
+// ended the command (usage error, or -h).
+func (r *runner) parseFlags(fs *flag.FlagSet, args []string) ([]string, int, bool) {
+	fs.SetOutput(r.env.Stderr)
+	var tail []string
+	for i, a := range args {
+		if a == "--" {
+			args, tail = args[:i], args[i+1:]
+			break
+		}
+	}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if err == flag.ErrHelp {
+				return nil, ExitOK, false
+			}
+			return nil, ExitUsage, false
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	return append(pos, tail...), 0, true
+}
+
+func (r *runner) newFlagSet(name, args string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: vaultdeck %s %s\n", name, args)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// fail prints an error and returns the error status.
+func (r *runner) fail(err error) int {
+	fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, oneLine(err.Error()))
+	return ExitError
+}
+
+func (r *runner) usage(fs *flag.FlagSet, format string, a ...any) int {
+	fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, fmt.Sprintf(format, a...))
+	fs.Usage()
+	return ExitUsage
+}
+
+func (r *runner) projects(ctx context.Context, args []string) int {
+	fs := r.newFlagSet("projects", "[--name S]")
+	name := fs.String("name", "", "only projects whose name contains `S` (case-insensitive)")
+	pos, code, ok := r.parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		return r.usage(fs, "unexpected argument %q", pos[0])
+	}
+	c, err := r.client()
+	if err != nil {
+		return r.fail(err)
+	}
+	list := []api.Project{}
+	for p, err := range c.AllProjects(ctx, *name) {
+		if err != nil {
+			return r.fail(err)
+		}
+		list = append(list, p)
+	}
+	if r.g.JSON {
+		return r.emitJSON(list)
+	}
+	t := newTable(r.env.Stdout, "NAME", "ID", "FILES", "SIZE", "UPDATED", "CREATOR", "KB")
+	for _, p := range list {
+		t.row(p.Name, p.ID, fmt.Sprint(int64(p.FilesCount)), fmtSize(p.SizeBytes), fmtTime(p.UpdatedAt), p.CreatorEmail, yesNo(p.IsKnowledgeBaseProject))
+	}
+	return r.done(t.flush())
+}
+
+func (r *runner) users(ctx context.Context, args []string) int {
+	fs := r.newFlagSet("users", "PROJECT_ID")
+	pos, code, ok := r.parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) != 1 {
+		return r.usage(fs, "give exactly one project ID")
+	}
+	c, err := r.client()
+	if err != nil {
+		return r.fail(err)
+	}
+	u, err := c.ProjectUsers(ctx, pos[0])
+	if err != nil {
+		return r.fail(err)
+	}
+	users := u.Data.Users
+	if users == nil {
+		users = []api.ProjectUser{}
+	}
+	if r.g.JSON {
+		return r.emitJSON(users)
+	}
+	t := newTable(r.env.Stdout, "NAME", "EMAIL", "ACCESS", "USER ID")
+	for _, x := range users {
+		t.row(x.Name, x.Email, x.AccessLevel, x.UserID)
+	}
+	return r.done(t.flush())
+}
+
+func (r *runner) files(ctx context.Context, args []string) int {
+	fs := r.newFlagSet("files", "PROJECT_ID [--status S[,S]]")
+	status := fs.String("status", "", "only files in processing status `S` (comma-separated, any case)")
+	name := fs.String("name", "", "only files whose name contains `S`")
+	pos, code, ok := r.parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) != 1 {
+		return r.usage(fs, "give exactly one project ID")
+	}
+	c, err := r.client()
+	if err != nil {
+		return r.fail(err)
+	}
+	q := api.FileQuery{Name: *name, Statuses: splitList(*status)}
+	list := []api.ProjectFile{}
+	for f, err := range c.AllProjectFiles(ctx, pos[0], q) {
+		if err != nil {
+			return r.fail(err)
+		}
+		list = append(list, f)
+	}
+	if r.g.JSON {
+		return r.emitJSON(list)
+	}
+	t := newTable(r.env.Stdout, "NAME", "ID", "STATUS", "SIZE", "UPLOADED", "TYPE")
+	for _, f := range list {
+		t.row(f.Name, f.ID, string(f.ProcessingStatus), fmtSize(f.Size), fmtTime(f.UploadedAt), f.ContentType)
+	}
+	return r.done(t.flush())
+}
+
+func (r *runner) status(ctx context.Context, args []string) int {
+	fs := r.newFlagSet("status", "FILE_ID... | -")
+	pos, code, ok := r.parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	var ids []string
+	readStdin := false
+	for _, a := range pos {
+		if a == "-" {
+			readStdin = true
+			continue
+		}
+		ids = append(ids, splitList(a)...)
+	}
+	if readStdin {
+		more, err := readIDs(r.env.Stdin)
+		if err != nil {
+			return r.fail(fmt.Errorf("reading file IDs from stdin: %w", err))
+		}
+		ids = append(ids, more...)
+	}
+	if len(ids) == 0 {
+		return r.usage(fs, "give at least one file ID (or - to read them from stdin)")
+	}
+	c, err := r.client()
+	if err != nil {
+		return r.fail(err)
+	}
+	recs, err := c.GetFiles(ctx, ids)
+	if err != nil {
+		return r.fail(err)
+	}
+	failed := 0
+	for _, f := range recs {
+		if f.Failed() {
+			failed++
+		}
+	}
+	var rc int
+	if r.g.JSON {
+		rc = r.emitJSON(recs)
+	} else {
+		t := newTable(r.env.Stdout, "FILE ID", "NAME", "STATUS", "TYPE", "DELETED")
+		for _, f := range recs {
+			st := string(f.ProcessingStatus)
+			if f.Failed() {
+				st = "error: " + f.Error
+			}
+			t.row(f.FileID, f.FileName, st, f.ContentType, fmtTimePtr(f.DeletedAt))
+		}
+		rc = r.done(t.flush())
+	}
+	if rc == ExitOK && failed > 0 {
+		fmt.Fprintf(r.env.Stderr, "vaultdeck status: %d of %d file IDs were not found or not accessible\n", failed, len(recs))
+		return ExitPartial
+	}
+	return rc
+}
+
+// readIDs reads one ID per line (commas also split), tolerating a UTF-8
+// BOM, CRLF line endings and blank lines.
+func readIDs(in io.Reader) ([]string, error) {
+	data, err := io.ReadAll(in)
+	if err != nil {
+		return nil, err
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var ids []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), len(data)+1)
+	for sc.Scan() {
+		ids = append(ids, splitList(sc.Text())...)
+	}
+	return ids, sc.Err()
+}
+
+// splitList splits a comma-separated list, dropping blanks and whitespace.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (r *runner) recycleBin(ctx context.Context, args []string) int {
+	fs := r.newFlagSet("recycle-bin", "[--name S] [--client-matter UUID]")
+	name := fs.String("name", "", "only projects whose name contains `S`")
+	cm := fs.String("client-matter", "", "only projects of the client matter with this `UUID`")
+	pos, code, ok := r.parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		return r.usage(fs, "unexpected argument %q", pos[0])
+	}
+	c, err := r.client()
+	if err != nil {
+		return r.fail(err)
+	}
+	rb, err := c.RecycleBin(ctx, api.RecycleBinQuery{Name: *name, ClientMatterID: *cm})
+	if err != nil {
+		return r.fail(err)
+	}
+	if r.g.JSON {
+		return r.emitJSON(rb)
+	}
+	t := newTable(r.env.Stdout, "NAME", "PROJECT ID", "FILES", "DELETED", "PURGE SCHEDULED", "DELETED BY")
+	for _, e := range rb.Items {
+		t.row(e.VaultProject.Name, e.ResourceID, fmt.Sprint(int64(e.VaultProject.FilesCount)),
+			fmtTime(e.DeletedAt), fmtTime(e.RecycleBinPurgedScheduledAt), e.DeletedByUserEmail)
+	}
+	if err := t.flush(); err != nil {
+		return r.fail(err)
+	}
+	fmt.Fprintf(r.env.Stdout, "%d of %d shown\n", len(rb.Items), int64(rb.Total))
+	return ExitOK
+}
