@@ -1,0 +1,167 @@
+package sim
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+)
+
+// Run implements `vaultdeck sim`: it parses args, serves the simulator until
+// ctx is cancelled and returns the process exit code (0 ok, 1 runtime error,
+// 2 usage error). Before serving it prints, and flushes, one line per fact:
+//
+//	base_url http://127.0.0.1:8080
+//	ca_file /tmp/vaultdeck-sim-ca-123.pem        (with --tls only)
+//	token admin vdsim_admin_0123456789abcdef Vault API,Modify workspace projects,...
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen address (host:port; port 0 picks a free port)")
+	seed := fs.Int64("seed", DefaultSeed, "seed for the generated workspace, ids and token values")
+	scale := fs.String("scale", string(ScaleSmall), "seed data size: small or large (100,000 recycle-bin entries, files and audit entries)")
+	useTLS := fs.Bool("tls", false, "serve HTTPS with a self-signed certificate; prints ca_file <path>")
+	noLimit := fs.Bool("no-rate-limit", false, "disable the per-minute rate limits (for load tests)")
+	control := fs.Bool("control", false, "enable the unauthenticated /_sim/ control endpoints")
+	stuckShare := fs.Float64("stuck-share", 0.05, "share (0..1) of new uploads that never finish processing")
+	procDelay := fs.Duration("processing-delay", 30*time.Second, "time a new upload spends processing")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: vaultdeck sim [--addr 127.0.0.1:8080] [--seed N] [--scale small|large] [--tls] [--no-rate-limit] [--control]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "sim: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *scale != string(ScaleSmall) && *scale != string(ScaleLarge) {
+		fmt.Fprintf(stderr, "sim: --scale must be small or large, not %q\n", *scale)
+		return 2
+	}
+	if *stuckShare < 0 || *stuckShare > 1 {
+		fmt.Fprintln(stderr, "sim: --stuck-share must be between 0 and 1")
+		return 2
+	}
+
+	srv := New(Options{Seed: *seed, Scale: Scale(*scale), NoRateLimit: *noLimit, Control: *control,
+		StuckShare: *stuckShare, ProcessingDelay: *procDelay})
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "sim: %v\n", err)
+		return 1
+	}
+	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
+		fmt.Fprintf(stderr, "sim: warning: listening on non-loopback %s; the tokens printed below grant full access\n", ln.Addr())
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	scheme := "http"
+	var caFile string
+	if *useTLS {
+		cert, path, err := selfSigned()
+		if err != nil {
+			ln.Close()
+			fmt.Fprintf(stderr, "sim: certificate: %v\n", err)
+			return 1
+		}
+		caFile = path
+		defer os.Remove(path)
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+		scheme = "https"
+	}
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "base_url %s://%s\n", scheme, ln.Addr())
+	if caFile != "" {
+		fmt.Fprintf(&b, "ca_file %s\n", caFile)
+	}
+	for _, t := range srv.Tokens() {
+		fmt.Fprintf(&b, "token %s %s %s\n", t.Name, t.Value, strings.Join(t.Permissions, ","))
+	}
+	io.WriteString(stdout, b.String())
+	flush(stdout)
+
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		fmt.Fprintf(stderr, "sim: %v\n", err)
+		return 1
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		hs.Close()
+	}
+	return 0
+}
+
+// flush pushes buffered output out so that a script reading the lines can
+// start before the server stops.
+func flush(w io.Writer) {
+	switch f := w.(type) {
+	case interface{ Flush() error }:
+		_ = f.Flush()
+	case interface{ Sync() error }:
+		_ = f.Sync()
+	}
+}
+
+// selfSigned makes an ECDSA P-256 certificate for 127.0.0.1, ::1 and
+// localhost that is its own CA, and writes it as PEM to a temp file that
+// clients can trust (curl --cacert, vaultdeck --ca-file).
+func selfSigned() (tls.Certificate, string, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, "", err
+	}
+	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 120))
+	if err != nil {
+		return tls.Certificate{}, "", err
+	}
+	now := time.Now()
+	tmpl := &x509.Certificate{
+		SerialNumber:          serial,
+		Subject:               pkix.Name{CommonName: "vaultdeck simulator", Organization: []string{"vaultdeck"}},
+		NotBefore:             now.Add(-time.Hour),
+		NotAfter:              now.Add(30 * 24 * time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+		DNSNames:              []string{"localhost"},
+		IPAddresses:           []net.IP{net.ParseIP("127.0.0.1"), net.IPv6loopback},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return tls.Certificate{}, "", err
+	}
+	f, err := os.CreateTemp("", "vaultdeck-sim-ca-*.pem")
+	if err != nil {
+		return tls.Certificate{}, "", err
+	}
+	defer f.Close()
+	if err := pem.Encode(f, &pem.Block{Type: "CERTIFICATE", Bytes: der}); err != nil {
+		return tls.Certificate{}, "", err
+	}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, f.Name(), nil
+}

@@ -1,0 +1,97 @@
+// Package sim is the reference simulator of the workspace API: an
+// http.Handler over in-memory, seeded state with its own clock. Use it
+// in-process (tests, `vaultdeck demo`) with httptest.NewServer(sim.New(opts))
+// or standalone with `vaultdeck sim` (Run).
+//
+// # Running the simulator
+//
+//	vaultdeck sim [--addr 127.0.0.1:8080] [--seed N] [--scale small|large]
+//	              [--tls] [--no-rate-limit] [--control]
+//	              [--stuck-share 0.05] [--processing-delay 30s]
+//
+// Flags:
+//
+//   - --addr: listen address (default 127.0.0.1:8080; port 0 picks a free
+//     port). A non-loopback address works but prints a warning.
+//   - --seed: seed of the generated workspace, ids and token values (default 1).
+//     The same seed always yields the same data and the same tokens.
+//   - --scale: small (default: 12 projects, ~40 users, ~30 recycle-bin
+//     entries, ~500 audit entries, ~200 matters) or large (100,000
+//     recycle-bin entries, 100,000 files in one project, 100,000 audit
+//     entries; generated in well under a second).
+//   - --tls: serve HTTPS with a fresh self-signed ECDSA certificate for
+//     127.0.0.1, ::1 and localhost, written to a temp file (removed on exit).
+//   - --no-rate-limit: switch the per-minute limits off (load tests).
+//   - --control: enable the /_sim/ control endpoints below.
+//   - --stuck-share, --processing-delay: share of new uploads that never
+//     finish processing, and how long the others take.
+//
+// Before serving it prints, and flushes, lines a script can read:
+//
+//	base_url http://127.0.0.1:8080
+//	ca_file /tmp/vaultdeck-sim-ca-123.pem     (only with --tls)
+//	token admin vdsim_admin_<16 hex> Vault API,Modify workspace projects,...
+//	token vault-readonly vdsim_vault_readonly_<16 hex> Vault API,View workspace projects,Vault sharing (view only)
+//	token no-audit vdsim_no_audit_<16 hex> (all but Territory admin and Organization admin)
+//	token no-matters vdsim_no_matters_<16 hex> (all but Client matters admin)
+//
+// It serves until interrupted.
+//
+// # Behaviour worth knowing
+//
+//   - Rate limits per minute (sliding window on the simulator clock): vault 10,
+//     audit 60, matters 150 (DELETE and POST /api/v2/matters share it);
+//     whoami is unlimited. Over the limit: 429 {"error": ...} with
+//     Retry-After in whole seconds. Every authenticated request counts, also
+//     one then refused for permissions.
+//   - Missing or unknown token: 401. Matter endpoints without Client matters
+//     admin: 401. Vault/audit endpoints without a needed permission: 403
+//     naming it. Vault sharing switched off: 403 on project users.
+//   - New uploads are PROCESSING and become READY_TO_QUERY after the
+//     processing delay on the simulator clock, except a stuck share chosen by
+//     a hash of the file id. Project deletion is accepted at once and
+//     completes 5 simulator seconds later (then the project is in the
+//     recycle bin, purge scheduled 30 days on).
+//   - Audit paging: from must be a UUID; any UUID works as a cursor (entries
+//     with a greater id), take must be 1..1000.
+//   - Fixtures in every seed: matter pair 10482/2023-0007 is an
+//     identity_conflict (a v1 matter has the same stored name); pairs
+//     ACME.EU/M-12 and ACME/EU.M-12 share the stored name ACME.EU.M-12;
+//     20917/2022-0114 exists only as a v1 stored name; 31550-2021-0042 is a
+//     v1 name found once the delimiter is "-"; 40210/2024-0001 is externally
+//     linked (ethical-wall enforcement starts on). "Example Project — Vault
+//     Walkthrough" refuses deletion, "Northwind Data Room — Processing
+//     Backlog" fails with processing conflicts. One project name and one file
+//     name carry terminal escape sequences (ESC[2J, OSC 52) to exercise
+//     sanitising.
+//
+// # Control surface
+//
+// With --control (in-process: Options.Control), these unauthenticated JSON
+// POST endpoints exist under /_sim/; otherwise they answer 404. Each has a Go
+// method twin on *Server.
+//
+//	POST /_sim/reset          {}                                   Reset()
+//	    regenerate the state from the seed (clock, tokens and rate windows kept)
+//	POST /_sim/delimiter      {"delimiter": "-"}                   SetDelimiter(string)
+//	    "" or blank means unset (".")
+//	POST /_sim/ethical_wall   {"enabled": true}                    SetEthicalWall(bool)
+//	POST /_sim/vault_sharing  {"enabled": false}                   SetVaultSharing(bool)
+//	POST /_sim/matters        {"client_id": "C1", "matter_id": "M1", "stored_name": "C1.M1",
+//	                           "description": "...", "externally_linked": false,
+//	                           "v1": false, "deleted": false}      AddMatter(MatterSpec)
+//	    -> {"service_id": uuid}; v1 matters are found by stored name only
+//	POST /_sim/projects       {"name": "...", "knowledge_base": false, "example": false,
+//	                           "failed_folders": 0, "failed_files": 0,
+//	                           "client_matter_id": uuid, "owner_email": "..."}
+//	                                                               AddProject(ProjectSpec)
+//	    -> {"id": uuid}; failed_* > 0 makes deletion answer the partial failure
+//	POST /_sim/files          {"project_id": uuid, "files": [{"name": "a.pdf",
+//	                           "status": "PROCESSING", "size": 1234, "ready_in_seconds": 60}]}
+//	                                                               AddFiles(id, []FileSpec)
+//	    -> {"file_ids": [...]}; PROCESSING without ready_in_seconds stays stuck
+//	POST /_sim/advance        {"seconds": 90}                      Advance(time.Duration)
+//	    -> {"now": timestamp}
+//
+// Read-only helpers for tests: Now, Tokens, Token, Matters, Projects, File.
+package sim

@@ -1,0 +1,331 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+)
+
+// Seeded names that carry terminal escape sequences, so the console's
+// sanitising can be demonstrated. JSON encoding turns ESC and BEL into
+// \u001b and \u0007; a client that prints them raw would clear the screen or
+// write to the clipboard (OSC 52).
+const (
+	EscapeProjectName = "Project Falcon \x1b[2J\x1b[31m(URGENT)\x1b[0m"
+	EscapeFileName    = "Board Minutes \x1b]52;c;cm0gLXJmIH4vLnNzaA==\x07(final).pdf"
+)
+
+// Fixture matters, documented in doc.go, that exercise the resolution rules.
+const (
+	ConflictClientID     = "10482" // (10482, 2023-0007): v2 matter plus a v1 matter with the same stored name
+	ConflictMatterID     = "2023-0007"
+	V1OnlyStoredName     = "20917.2022-0114" // reachable only through the stored name
+	DashStoredName       = "31550-2021-0042" // v1 matter found once the delimiter is "-"
+	LinkedClientID       = "40210"           // (40210, 2024-0001): externally linked
+	LinkedMatterID       = "2024-0001"
+	ExampleProjectName   = "Example Project — Vault Walkthrough"
+	ConflictsProjectName = "Northwind Data Room — Processing Backlog"
+	BigProjectName       = "Halvorsen Discovery Production (Vols. 1–40)"
+)
+
+// seeder builds a state from a seed. Every random choice comes from st.rng
+// (a PCG), in a fixed order, so one seed always yields the same workspace.
+type seeder struct {
+	st   *state
+	rng  *rand.Rand
+	base time.Time
+}
+
+func seedState(seed int64, scale Scale, now time.Time) *state {
+	st := newState(seed)
+	sd := &seeder{st: st, rng: st.rng, base: now.UTC().Truncate(time.Microsecond)}
+	st.workspaceID = uuid4(sd.rng)
+	st.workspaceName = "Harrowgate LLP"
+	st.vaultSharing = true
+	st.ethicalWall = true
+	sd.users()
+	sd.matters()
+	sd.projects(scale)
+	n := 30
+	if scale == ScaleLarge {
+		n = 100_000
+	}
+	sd.recycleBin(n)
+	na := 500
+	if scale == ScaleLarge {
+		na = 100_000
+	}
+	sd.auditLog(na)
+	return st
+}
+
+func (sd *seeder) pick(list []string) string { return list[sd.rng.IntN(len(list))] }
+
+// ago returns a time between 1 ms and d+1 ms before the seed base, at
+// microsecond precision (never the base itself, so spans derived from it are
+// never empty).
+func (sd *seeder) ago(d time.Duration) time.Time {
+	return sd.base.Add(-time.Millisecond - time.Duration(sd.rng.Int64N(int64(d)))).Truncate(time.Microsecond)
+}
+
+func (sd *seeder) users() {
+	seen := map[string]bool{}
+	for len(sd.st.users) < 40 {
+		fn, ln := sd.pick(firstNames), sd.pick(lastNames)
+		email := strings.ToLower(fmt.Sprintf("%c.%s@harrowgate-law.com", fn[0], ln))
+		if seen[email] {
+			continue
+		}
+		seen[email] = true
+		sd.st.users = append(sd.st.users, &user{ID: uuid4(sd.rng), Email: email, Name: fn + " " + ln})
+	}
+	for _, name := range []string{"Litigation", "Corporate M&A", "Knowledge Management"} {
+		g := &group{Name: name}
+		for _, u := range sd.st.users {
+			if sd.rng.IntN(5) == 0 {
+				g.Members = append(g.Members, u)
+			}
+		}
+		sd.st.groups = append(sd.st.groups, g)
+	}
+}
+
+func (sd *seeder) user() *user { return sd.st.users[sd.rng.IntN(len(sd.st.users))] }
+
+func (sd *seeder) matterName(company string) string {
+	if sd.rng.IntN(2) == 0 {
+		return fmt.Sprintf("%s v. %s — %s", company, sd.pick(opponents), sd.pick(matterKinds))
+	}
+	return fmt.Sprintf("%s — %s", company, sd.pick(matterKinds))
+}
+
+// matters seeds about 200 matters under 60 clients: mostly v2 pairs, some
+// v1 stored-name-only matters, some externally linked, some already deleted,
+// plus the fixtures named by the exported constants above.
+func (sd *seeder) matters() {
+	st := sd.st
+	add := func(cid, mid, stored, desc string, v1, linked bool) *matter {
+		if _, ok := st.clients[cid]; !ok && cid != "" {
+			st.clients[cid] = &client{ID: uuid4(sd.rng), ClientID: cid, Name: desc}
+		}
+		m := &matter{ServiceID: uuid4(sd.rng), StoredName: stored, Description: desc, V1: v1,
+			ExternallyLinked: linked, CreatedAt: sd.ago(3 * 365 * 24 * time.Hour), CreatorEmail: sd.user().Email}
+		if !v1 {
+			m.ClientID, m.MatterID = cid, mid
+		}
+		st.addMatter(m)
+		return m
+	}
+	for i, company := range companies {
+		cid := fmt.Sprintf("%05d", 10000+i*173)
+		for j := 0; j < 2+sd.rng.IntN(4) && len(st.matters) < 200; j++ {
+			mid := fmt.Sprintf("%d-%04d", 2019+sd.rng.IntN(7), sd.rng.IntN(9999)+1)
+			if st.byPair[pairKey{cid, mid}] != nil || len(st.byName[cid+"."+mid]) > 0 {
+				continue
+			}
+			v1 := sd.rng.IntN(7) == 0
+			m := add(cid, mid, cid+"."+mid, sd.matterName(company), v1, sd.rng.IntN(10) == 0)
+			if sd.rng.IntN(12) == 0 {
+				m.DeletedAt = sd.ago(90 * 24 * time.Hour)
+			}
+		}
+	}
+	add(ConflictClientID, ConflictMatterID, ConflictClientID+"."+ConflictMatterID, "Granite Bank — Refinancing", false, false)
+	add("", "", ConflictClientID+"."+ConflictMatterID, "Granite Bank — Refinancing (legacy import)", true, false)
+	add("", "", V1OnlyStoredName, "Vantage Biotech v. Mercator Group — Patent Litigation", true, false)
+	add("", "", DashStoredName, "Silverline Rail — Construction Arbitration", true, false)
+	add(LinkedClientID, LinkedMatterID, LinkedClientID+"."+LinkedMatterID, "Umbra Security — Sanctions Screening (DMS-synced)", false, true)
+	// Two pairs whose stored names collide once joined with ".".
+	add("ACME.EU", "M-12", "ACME.EU.M-12", "Acme Corp (EU) — Merger Clearance", false, false)
+	add("ACME", "EU.M-12", "ACME.EU.M-12", "Acme Corp — EU Merger Clearance", false, false)
+}
+
+func (sd *seeder) fileName() string {
+	name := sd.pick(docTitles)
+	if sd.rng.IntN(3) > 0 {
+		name += " " + sd.pick(docQualifiers)
+	}
+	return name + sd.pick(docExts)
+}
+
+func (sd *seeder) projects(scale Scale) {
+	st := sd.st
+	type spec struct {
+		name               string
+		kb, example        bool
+		conflicts          bool
+		files              int
+		workspaceShare     bool
+		groupShare, matter bool
+	}
+	specs := []spec{
+		{name: ExampleProjectName, example: true, files: 6},
+		{name: "Firm Precedents Library", kb: true, files: 40, workspaceShare: true},
+		{name: "Employment Law Knowledge Base", kb: true, files: 25, groupShare: true},
+		{name: ConflictsProjectName, conflicts: true, files: 30, matter: true},
+		{name: EscapeProjectName, files: 8},
+		{name: "Acme Corp v. Halvorsen — Patent Litigation", files: 35, groupShare: true, matter: true},
+		{name: "Bellhaven Shipping — Share Purchase", files: 28, matter: true},
+		{name: "Eastgate Pharma — Regulatory Investigation", files: 22, groupShare: true, matter: true},
+		{name: "Ironbridge Capital — Refinancing", files: 18, matter: true},
+		{name: "Juniper Health — Data Protection Audit", files: 12, workspaceShare: true},
+		{name: "Meridian Telecom v. Brightline Ltd — Supply Agreement Dispute", files: 16, matter: true},
+		{name: BigProjectName, files: 20, groupShare: true, matter: true},
+	}
+	if scale == ScaleLarge {
+		specs[len(specs)-1].files = 100_000
+	}
+	for _, sp := range specs {
+		created := sd.ago(2 * 365 * 24 * time.Hour)
+		p := &project{ID: uuid4(sd.rng), Name: sp.name, CreatedAt: created, Owner: sd.user(),
+			IsKB: sp.kb, IsExample: sp.example, QueryCount: sd.rng.IntN(400),
+			UpdatedAt: created.Add(time.Duration(sd.rng.Int64N(int64(sd.base.Sub(created))))).Truncate(time.Microsecond)}
+		if sp.conflicts {
+			p.ConflictFolders, p.ConflictFiles = 2, 7
+		}
+		if sp.matter {
+			p.ClientMatterID = st.matters[sd.rng.IntN(len(st.matters))].ServiceID
+		}
+		if sp.workspaceShare {
+			p.WorkspaceShare = "READ"
+		}
+		if sp.groupShare {
+			p.GroupShares = []groupShare{{Group: st.groups[sd.rng.IntN(len(st.groups))], Level: "READ"}}
+		}
+		for k := 0; k < 2+sd.rng.IntN(5); k++ {
+			u := sd.user()
+			if u == p.Owner {
+				continue
+			}
+			lvl := "READ"
+			if sd.rng.IntN(3) == 0 {
+				lvl = "MANAGE"
+			}
+			p.UserShares = append(p.UserShares, share{User: u, Level: lvl, CreatedAt: sd.ago(sd.base.Sub(created))})
+		}
+		st.addProject(p)
+		sd.files(p, sp.files, sp.name == EscapeProjectName)
+	}
+}
+
+// files seeds n files in p, covering every processing status; some files are
+// stuck in PROCESSING for hours and some finish a few minutes after start.
+func (sd *seeder) files(p *project, n int, escape bool) {
+	big := n > 1000
+	span := sd.base.Sub(p.CreatedAt)
+	for i := 0; i < n; i++ {
+		var name string
+		switch {
+		case escape && i == 0:
+			name = EscapeFileName
+		case big:
+			name = fmt.Sprintf("HALV-PROD-%07d — %s", i+1, sd.fileName())
+		default:
+			name = sd.fileName()
+			for p.live[name] != nil {
+				name = sd.fileName()
+				if p.live[name] != nil {
+					name = fmt.Sprintf("%s (%d)%s", strings.TrimSuffix(name, extOf(name)), i, extOf(name))
+				}
+			}
+		}
+		f := &file{ID: uuid4(sd.rng), Name: name, Path: "/" + name, ContentType: contentTypeFor(name, ""),
+			Size: 2_000 + sd.rng.Int64N(25_000_000), Project: p,
+			UploadedAt: p.CreatedAt.Add(time.Duration(sd.rng.Int64N(int64(span)))).Truncate(time.Second)}
+		switch r := sd.rng.IntN(100); {
+		case r < 70:
+			f.Status = StatusReadyToQuery
+		case r < 78:
+			f.Status = StatusReadyToReview
+		case r < 82:
+			f.Status = StatusUploaded
+		case r < 86:
+			f.Status = StatusRecoverableFailure
+		case r < 89:
+			f.Status = StatusUnrecoverableFailure
+		case r < 94:
+			// Stuck: processing for hours with no end.
+			f.Status = StatusProcessing
+			f.UploadedAt = sd.base.Add(-time.Duration(2+sd.rng.IntN(20)) * time.Hour).Truncate(time.Second)
+		default:
+			// Finishing soon: ready within a few minutes of the seed time.
+			f.Status = StatusProcessing
+			f.UploadedAt = sd.base.Add(-time.Duration(sd.rng.IntN(120)) * time.Second).Truncate(time.Second)
+			f.ReadyAt = sd.base.Add(time.Duration(30+sd.rng.IntN(300)) * time.Second)
+		}
+		sd.st.addFile(f)
+	}
+}
+
+func extOf(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i:]
+	}
+	return ""
+}
+
+// recycleBin seeds n entries over the last 30 days. Since purging is
+// scheduled 30 days after deletion, the oldest ones purge within 24 hours
+// and the next group within 7 days.
+func (sd *seeder) recycleBin(n int) {
+	st := sd.st
+	day := 24 * time.Hour
+	entries := make([]*recycleEntry, 0, n)
+	for i := 0; i < n; i++ {
+		var deleted time.Time
+		switch {
+		case i%10 == 0: // purge within 24 hours
+			deleted = sd.base.Add(-29*day - time.Duration(sd.rng.Int64N(int64(day-time.Minute))))
+		case i%10 == 1 || i%10 == 2: // purge within 7 days
+			deleted = sd.base.Add(-23*day - time.Duration(sd.rng.Int64N(int64(6*day))))
+		default:
+			deleted = sd.ago(23 * day)
+		}
+		deleted = deleted.Truncate(time.Microsecond)
+		company := sd.pick(companies)
+		e := &recycleEntry{
+			ID: uuid4(sd.rng), ResourceID: uuid4(sd.rng), DeletedSourceID: uuid4(sd.rng),
+			DeletedBy: sd.user().Email, DeletedAt: deleted, PurgeAt: deleted.Add(recycleRetention),
+			ProjectName: sd.matterName(company), CreatorEmail: sd.user().Email,
+			FilesCount: sd.rng.IntN(300), IsKB: sd.rng.IntN(15) == 0,
+		}
+		e.ProjectCreatedAt = deleted.Add(-time.Duration(sd.rng.Int64N(int64(700 * day)))).Truncate(time.Microsecond)
+		if sd.rng.IntN(3) == 0 {
+			e.ClientMatterID = st.matters[sd.rng.IntN(len(st.matters))].ServiceID
+		}
+		entries = append(entries, e)
+	}
+	sortRecycle(entries)
+	st.recycle = entries
+}
+
+// auditLog seeds n entries, strictly increasing in time (at least 1 ms
+// apart) so v7 ids sort exactly like timestamps.
+func (sd *seeder) auditLog(n int) {
+	st := sd.st
+	span := 30 * 24 * time.Hour
+	// Aim the expected total at 90% of the span so the random walk ends
+	// before the seed time; the mean gap is 1 ms + step.
+	step := (span*9/10 - time.Duration(n)*time.Millisecond) / time.Duration(n)
+	t := sd.base.Add(-span)
+	st.audit = make([]*auditEntry, 0, n)
+	for i := 0; i < n; i++ {
+		t = t.Add(time.Millisecond + time.Duration(sd.rng.Int64N(int64(2*step)))).Truncate(time.Microsecond)
+		u := sd.user()
+		e := &auditEntry{Timestamp: t, User: u.Email, Site: defaultAuditSite,
+			IP: fmt.Sprintf("10.%d.%d.%d", sd.rng.IntN(256), sd.rng.IntN(256), 1+sd.rng.IntN(254))}
+		switch r := sd.rng.IntN(100); {
+		case r < 15:
+			e.Type, e.Fetched, e.UserAgent = AuditFetchUsers, len(st.users), userAgents[4]
+		case r < 55:
+			e.Type, e.UserAgent = AuditLogin, userAgents[sd.rng.IntN(2)]
+		case r < 80:
+			e.Type, e.UserAgent = AuditWordDraft, userAgents[2]
+		default:
+			e.Type, e.UserAgent = AuditOutlookAsk, userAgents[3]
+		}
+		e.ID = uuid7(sd.rng, t)
+		st.audit = append(st.audit, e)
+	}
+}

@@ -1,0 +1,160 @@
+package sim
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Scale selects how much seed data the simulator generates.
+type Scale string
+
+const (
+	// ScaleSmall is the default: a workspace a person can read through.
+	ScaleSmall Scale = "small"
+	// ScaleLarge adds 100,000 recycle-bin entries, files and audit entries
+	// so that paging, filtering and rendering can be load-tested.
+	ScaleLarge Scale = "large"
+)
+
+// DefaultSeed is the seed used when none is given.
+const DefaultSeed = 1
+
+// Limits are per-minute request limits per workspace and category.
+// A zero field takes the production default.
+type Limits struct {
+	Vault   int // every /api/v1/vault/... path (default 10)
+	Audit   int // /api/v1/logs/... (default 60)
+	Matters int // /api/v2/matters, both methods, shared (default 150)
+}
+
+// Wire limits the spec states; exported so tests and callers can refer to them.
+const (
+	MaxFileBytes      int64 = 500_000_000
+	MaxFilesPerUpload       = 50
+	MaxFileIDs              = 1000
+	MaxPairs                = 10_000
+)
+
+// Options configure a simulator. The zero value is usable.
+type Options struct {
+	Seed        int64
+	Scale       Scale
+	NoRateLimit bool
+	// Control enables the unauthenticated /_sim/ control endpoints.
+	Control bool
+	// Now is the wall clock the simulator clock is based on (default time.Now).
+	// Advance adds an offset on top of it, so tests pin Now and move time
+	// forward explicitly instead of sleeping.
+	Now func() time.Time
+	// ProcessingDelay is how long a new upload stays PROCESSING (default 30s).
+	ProcessingDelay time.Duration
+	// StuckShare is the fraction (0..1) of new uploads that never leave
+	// PROCESSING. Chosen deterministically from a hash of the file id.
+	StuckShare float64
+	// MaxFileBytes is the per-file upload limit (default 500,000,000).
+	MaxFileBytes int64
+	Limits       Limits
+}
+
+// Server is the simulator: an http.Handler over in-memory state.
+// All state is guarded by mu; handlers take it for their whole run, which
+// keeps every request atomic (a 400 can never half-apply).
+type Server struct {
+	opts   Options
+	mux    *http.ServeMux
+	tokens []Token
+
+	mu      sync.Mutex
+	offset  time.Duration // added to opts.Now by Advance
+	st      *state
+	limiter *limiter
+}
+
+// New builds a simulator seeded from opts.Seed.
+func New(opts Options) *Server {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Scale == "" {
+		opts.Scale = ScaleSmall
+	}
+	if opts.ProcessingDelay <= 0 {
+		opts.ProcessingDelay = 30 * time.Second
+	}
+	if opts.MaxFileBytes <= 0 {
+		opts.MaxFileBytes = MaxFileBytes
+	}
+	if opts.Limits.Vault <= 0 {
+		opts.Limits.Vault = 10
+	}
+	if opts.Limits.Audit <= 0 {
+		opts.Limits.Audit = 60
+	}
+	if opts.Limits.Matters <= 0 {
+		opts.Limits.Matters = 150
+	}
+	s := &Server{opts: opts}
+	s.tokens = makeTokens(opts.Seed)
+	s.limiter = newLimiter()
+	s.st = seedState(opts.Seed, opts.Scale, s.opts.Now())
+	s.routes()
+	return s
+}
+
+// newRand returns the simulator's deterministic generator for a seed and a
+// stream; separate streams keep e.g. token values independent of seed data.
+func newRand(seed int64, stream uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(seed), stream))
+}
+
+func (s *Server) routes() {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /api/whoami", s.guard(catNone, need{}, s.handleWhoami))
+
+	m.HandleFunc("DELETE /api/v2/matters", s.guard(catMatters, needMatters, s.handleDeleteMatters))
+	m.HandleFunc("POST /api/v2/matters", s.guard(catMatters, needMatters, s.handleUpsertMatters))
+	m.HandleFunc("GET /api/v1/client_matters", s.guard(catMatters, needMatters, s.handleListMatters))
+
+	m.HandleFunc("GET /api/v1/vault/workspace/projects", s.guard(catVault, needView, s.handleListProjects))
+	m.HandleFunc("GET /api/v1/vault/workspace/recycle_bin", s.guard(catVault, needView, s.handleRecycleBin))
+	m.HandleFunc("GET /api/v1/vault/projects/{id}/files", s.guard(catVault, needVaultAPI, s.handleListFiles))
+	m.HandleFunc("GET /api/v1/vault/projects/{id}/users", s.guard(catVault, needSharing, s.handleProjectUsers))
+	m.HandleFunc("GET /api/v1/vault/get_files", s.guard(catVault, needVaultAPI, s.handleGetFiles))
+	m.HandleFunc("POST /api/v1/vault/upload_files/{id}", s.guard(catVault, needModify, s.handleUpload))
+	m.HandleFunc("DELETE /api/v1/vault/delete_project/{id}", s.guard(catVault, needModify, s.handleDeleteProject))
+
+	m.HandleFunc("GET /api/v1/logs/audit/earliest", s.guard(catAudit, needAudit, s.handleAuditEarliest))
+	m.HandleFunc("GET /api/v1/logs/audit", s.guard(catAudit, needAudit, s.handleAuditList))
+
+	m.HandleFunc("POST /_sim/{op}", s.handleControl)
+	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "Not found")
+	})
+	s.mux = m
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mux.ServeHTTP(w, r)
+}
+
+// writeJSON writes v with the status. encoding/json escapes control bytes
+// (\u001b) so seeded escape sequences reach clients intact but inert.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // names like "Quill & Ledger" stay readable
+	_ = enc.Encode(v)
+}
+
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, errorBody{Error: msg})
+}
