@@ -10,17 +10,13 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/vaultdeck/vaultdeck/ui/cli"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:])
+	code := cli.Main(ctx, os.Args[1:], cli.Std(os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 	stop()
 	os.Exit(code)
-}
-
-func run(ctx context.Context, args []string) int {
-	_ = ctx
-	_ = args
-	return 0
 }

@@ -144,7 +144,9 @@ func Main(ctx context.Context, args []string, env Env) int {
 			return ExitOK
 		}
 		if strings.HasPrefix(a, "-") && a != "-" {
-			return r.usageError(fmt.Errorf("unknown flag %s", a))
+			// Flags that are not global, before any command, belong to the
+			// console itself (vaultdeck --read-only --theme mono).
+			return r.console(ctx, rest[i:])
 		}
 		r.cmd = a
 		for _, c := range commands() {
@@ -154,11 +156,28 @@ func Main(ctx context.Context, args []string, env Env) int {
 		}
 		return r.usageError(fmt.Errorf("unknown command %q", a))
 	}
-	if env.Console == nil {
-		fmt.Fprintln(env.Stderr, "vaultdeck: the console is not available in this build; see `vaultdeck help`")
+	return r.console(ctx, nil)
+}
+
+func (r *runner) console(ctx context.Context, args []string) int {
+	if r.env.Console == nil {
+		fmt.Fprintln(r.env.Stderr, "vaultdeck: the console is not available in this build; see `vaultdeck help`")
 		return ExitError
 	}
-	return env.Console(ctx, g, nil)
+	if len(args) > 0 && args[0] != "-h" && args[0] != "--help" && !isConsoleFlag(args[0]) {
+		return r.usageError(fmt.Errorf("unknown flag %s", args[0]))
+	}
+	return r.env.Console(ctx, r.g, args)
+}
+
+// isConsoleFlag reports whether a names one of the console's own flags.
+func isConsoleFlag(a string) bool {
+	name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+	switch name {
+	case "read-only", "theme", "no-color", "stuck-after", "open":
+		return true
+	}
+	return false
 }
 
 // extractGlobals removes the global flags from anywhere in args, so that
@@ -222,7 +241,7 @@ func (r *runner) usageError(err error) int {
 
 func (r *runner) printUsage(w io.Writer) {
 	fmt.Fprint(w, `Usage:
-  vaultdeck [global flags]                  open the console
+  vaultdeck [global flags] [console flags]  open the console
   vaultdeck [global flags] COMMAND [flags]
 
 Commands:
@@ -237,6 +256,10 @@ Global flags (before or after the command):
   --ca-file FILE      extra PEM CA certificates to trust
   --profile NAME      stored profile to use
   --json              print the API's own JSON objects
+
+Console flags (also for demo): --read-only, --theme auto|dark|light|high-contrast|mono,
+  --no-color, --stuck-after 30m, --open projects|bin|files|audit
+Demo flags: --seed N, --scale small|large, --no-rate-limit
 
 Environment: VAULTDECK_TOKEN (API token), VAULTDECK_BASE_URL, VAULTDECK_REGION, VAULTDECK_CA_FILE.
 Exit status: 0 success, 1 error, 2 usage, 3 some items failed.

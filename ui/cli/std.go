@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/api/token"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/account"
+)
+
+// Std returns the Env of a real process: its standard streams, the OS
+// environment, stored profiles with tokens from the keyring, and the console,
+// simulator, demo and account commands.
+func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) Env {
+	s := &stdSeams{acct: account.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv}}
+	s.acct.Verify = verifyToken
+	e := Env{
+		Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv,
+		TokenSource:    s.tokenSource,
+		ResolveProfile: s.resolveProfile,
+		Budgets:        api.NewBudgets(), // one registry: every client in the process shares the budget
+		Sim: func(ctx context.Context, _ Globals, args []string) int {
+			return sim.Run(ctx, args, stdout, stderr)
+		},
+		Login:    s.account(account.Login),
+		Logout:   s.account(account.Logout),
+		Profiles: s.account(account.Profiles),
+	}
+	e.Console = func(ctx context.Context, g Globals, args []string) int { return runConsole(ctx, e, s, g, args) }
+	e.Demo = func(ctx context.Context, g Globals, args []string) int { return runDemo(ctx, e, args) }
+	return e
+}
+
+// stdSeams resolves the profile and its token source once per process.
+type stdSeams struct {
+	acct account.Env
+
+	once sync.Once
+	conn account.Connection
+	err  error
+}
+
+func (s *stdSeams) connect(profile string) (account.Connection, error) {
+	s.once.Do(func() {
+		var st *store.Store
+		st, s.err = account.OpenStore(s.acct)
+		if s.err != nil {
+			return
+		}
+		defer st.Close()
+		s.conn, s.err = account.Connect(s.acct, st, profile)
+	})
+	return s.conn, s.err
+}
+
+func (s *stdSeams) tokenSource(profile string) (api.TokenSource, error) {
+	conn, err := s.connect(profile)
+	if err != nil {
+		return nil, err
+	}
+	return conn.Source, nil
+}
+
+func (s *stdSeams) resolveProfile(profile string) (Profile, error) {
+	conn, err := s.connect(profile)
+	if err != nil {
+		return Profile{}, err
+	}
+	return Profile{BaseURL: conn.Profile.BaseURL, Region: conn.Profile.Region, CAFile: conn.Profile.CAFile}, nil
+}
+
+// account adapts an account command: the global flags it also understands
+// were taken out of args by Main, so they are handed back.
+func (s *stdSeams) account(run func(context.Context, []string, account.Env) int) Command {
+	return func(ctx context.Context, g Globals, args []string) int {
+		var pre []string
+		for _, f := range []struct{ name, val string }{
+			{"profile", g.Profile}, {"region", g.Region}, {"base-url", g.BaseURL}, {"ca-file", g.CAFile},
+		} {
+			if f.val != "" {
+				pre = append(pre, "--"+f.name, f.val)
+			}
+		}
+		return run(ctx, append(pre, args...), s.acct)
+	}
+}
+
+// verifyToken is login's check: the token must answer whoami before it is
+// stored anywhere.
+func verifyToken(ctx context.Context, p store.Profile, tok string) (string, error) {
+	c, err := api.New(api.Config{BaseURL: p.BaseURL, Region: p.Region, CAFile: p.CAFile, Token: token.NewFixed(tok)})
+	if err != nil {
+		return "", err
+	}
+	who, err := c.WhoAmI(ctx)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s <%s> in %s", who.Name, who.Email, who.WorkspaceName), nil
+}
