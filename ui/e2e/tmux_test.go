@@ -1,0 +1,109 @@
+// Package e2e drives the real vaultdeck binary in tmux, the way a person does:
+// keys go in with send-keys and the screen comes back with capture-pane.
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmuxSession is one detached tmux server (private socket) running one pane.
+type tmuxSession struct {
+	t      *testing.T
+	socket string
+}
+
+// requireTmux skips when tmux is missing on a developer machine, but fails in
+// CI, where .ci/run installs it: a skipped end-to-end test must not pass CI.
+func requireTmux(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is not installed; .ci/run installs it")
+		}
+		t.Skip("tmux not installed")
+	}
+}
+
+// buildBinary compiles the module's main package once per test binary run.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "vaultdeck")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/vaultdeck/vaultdeck")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func startTmux(t *testing.T, env []string, command ...string) *tmuxSession {
+	t.Helper()
+	s := &tmuxSession{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
+	args := []string{"new-session", "-d", "-x", "150", "-y", "45", "--"}
+	args = append(args, "env")
+	args = append(args, env...)
+	args = append(args, command...)
+	s.run(args...)
+	// keep the pane after the program exits so the test can see how it ended
+	s.run("set-option", "-g", "remain-on-exit", "on")
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", s.socket, "kill-server").Run() })
+	return s
+}
+
+func (s *tmuxSession) run(args ...string) string {
+	s.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", s.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (s *tmuxSession) keys(keys ...string) {
+	s.t.Helper()
+	s.run(append([]string{"send-keys", "-t", "0"}, keys...)...)
+}
+
+// literal types text as-is (no key-name interpretation).
+func (s *tmuxSession) literal(text string) {
+	s.t.Helper()
+	s.run("send-keys", "-t", "0", "-l", text)
+}
+
+func (s *tmuxSession) screen() string {
+	s.t.Helper()
+	return s.run("capture-pane", "-p", "-t", "0")
+}
+
+// waitFor polls the screen until ok accepts it. This waits for a condition
+// with a generous deadline; nothing asserts on how long it took.
+func (s *tmuxSession) waitFor(what string, ok func(screen string) bool) string {
+	s.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	var last string
+	for time.Now().Before(deadline) {
+		last = s.screen()
+		if ok(last) {
+			return last
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.t.Fatalf("timed out waiting for %s; screen:\n%s", what, last)
+	return ""
+}
+
+func (s *tmuxSession) waitForText(text string) string {
+	s.t.Helper()
+	return s.waitFor(strings.TrimSpace(text), func(sc string) bool { return strings.Contains(sc, text) })
+}
+
+// paneDead reports whether the program in the pane has exited, and its status.
+func (s *tmuxSession) paneDead() (bool, string) {
+	out := strings.TrimSpace(s.run("display-message", "-p", "-t", "0", "#{pane_dead} #{pane_dead_status}"))
+	dead, status, _ := strings.Cut(out, " ")
+	return dead == "1", status
+}
