@@ -109,6 +109,17 @@ func OpenStore(env Env) (*store.Store, error) {
 	return store.Open(p.Database())
 }
 
+// noProfileError says both ways to get going. It wraps the store's "not
+// found" for errors.Is, but its text is only this sentence.
+type noProfileError struct{ cause error }
+
+func (e noProfileError) Unwrap() error { return e.cause }
+
+func (noProfileError) Error() string {
+	return "no profile exists yet: run `vaultdeck login` to store a token in the keyring, " +
+		"or set VAULTDECK_TOKEN (with --region or --base-url) for this shell"
+}
+
 // How a profile was chosen, for messages.
 const (
 	ChosenByFlag    = "--profile"
@@ -138,7 +149,7 @@ func SelectProfile(env Env, st *store.Store, flag string) (store.Profile, string
 		if env.getenv(token.EnvVar) != "" {
 			return store.Profile{Name: "default", Region: "us"}, ChosenByToken, nil
 		}
-		return store.Profile{}, ChosenByDefault, fmt.Errorf("no profile exists yet; run `vaultdeck login` to create one: %w", err)
+		return store.Profile{}, ChosenByDefault, noProfileError{cause: err}
 	}
 	return p, ChosenByDefault, err
 }

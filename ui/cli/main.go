@@ -287,6 +287,9 @@ func (r *runner) client() (*api.Client, error) {
 	if r.env.ResolveProfile != nil {
 		p, err := r.env.ResolveProfile(r.g.Profile)
 		if err != nil {
+			if r.g.Profile == "" {
+				return nil, err
+			}
 			return nil, fmt.Errorf("profile %q: %w", r.g.Profile, err)
 		}
 		prof = p
