@@ -109,8 +109,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case page.Push:
 		return m, m.push(msg.Page)
 	case page.Pop:
-		m.pop()
-		return m, nil
+		return m, m.pop()
 	case page.Open:
 		return m, m.open(msg.Route, msg.Arg)
 	case page.StatusMsg:
@@ -182,8 +181,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		if e, ok := top.(page.EscHandler); ok && e.WantsEsc() {
 			return m.updateTop(msg)
 		}
-		m.pop()
-		return nil
+		return m.pop()
 	}
 	return m.updateTop(msg)
 }
@@ -202,19 +200,31 @@ func (m *Model) push(p page.Page) tea.Cmd {
 	if p == nil {
 		return nil
 	}
+	if a, ok := m.Top().(page.Activatable); ok {
+		a.Deactivate() // covered: its polling waits until it is shown again
+	}
 	m.stack = append(m.stack, p)
 	p.SetSize(m.bodySize())
 	m.status, m.statusErr = "", false
 	return p.Init()
 }
 
-// pop goes back one page; the first page stays (q quits).
-func (m *Model) pop() {
-	if len(m.stack) > 1 {
-		m.stack[len(m.stack)-1] = nil
-		m.stack = m.stack[:len(m.stack)-1]
-		m.status, m.statusErr = "", false
+// pop goes back one page; the first page stays (q quits). The page shown
+// again resumes its background work.
+func (m *Model) pop() tea.Cmd {
+	if len(m.stack) <= 1 {
+		return nil
 	}
+	if a, ok := m.Top().(page.Activatable); ok {
+		a.Deactivate() // leaving for good; stop any armed work at once
+	}
+	m.stack[len(m.stack)-1] = nil
+	m.stack = m.stack[:len(m.stack)-1]
+	m.status, m.statusErr = "", false
+	if a, ok := m.Top().(page.Activatable); ok {
+		return a.Activate()
+	}
+	return nil
 }
 
 func (m *Model) route(name string) *Route {

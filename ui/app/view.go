@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-osc52/v2"
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -111,14 +112,46 @@ func (m *Model) statusView() string {
 
 func (m *Model) helpView() string {
 	k := m.env.Keys
+	top := m.Top()
+	seen := map[string]bool{}
 	groups := []widgets.HelpGroup{}
-	if top := m.Top(); top != nil {
-		groups = append(groups, widgets.HelpGroup{Title: sanitize.Line(top.Title()), Bindings: keys.Enabled(top.Help()...)})
+	if top != nil {
+		groups = append(groups, widgets.HelpGroup{Title: sanitize.Line(top.Title()), Bindings: unseen(seen, top.Help())})
+	}
+	global := k.Global()
+	if _, ok := top.(page.Selector); !ok {
+		global = without(global, k.Copy) // y copies only where something can be selected
 	}
 	groups = append(groups,
-		widgets.HelpGroup{Title: "navigation", Bindings: k.Navigation()},
-		widgets.HelpGroup{Title: "global", Bindings: k.Global()})
+		widgets.HelpGroup{Title: "navigation", Bindings: unseen(seen, k.Navigation())},
+		widgets.HelpGroup{Title: "global", Bindings: unseen(seen, global)})
 	return widgets.HelpView(m.env.Theme, m.width, groups)
+}
+
+// unseen keeps the enabled bindings whose keys no earlier group listed: a
+// view listing r with its own description ("poll now") wins over the
+// global "refresh", and a disabled key (D when read-only) never shows.
+func unseen(seen map[string]bool, bs []key.Binding) []key.Binding {
+	out := []key.Binding{}
+	for _, b := range keys.Enabled(bs...) {
+		k := strings.Join(b.Keys(), " ")
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, b)
+	}
+	return out
+}
+
+func without(bs []key.Binding, drop key.Binding) []key.Binding {
+	out := []key.Binding{}
+	for _, b := range bs {
+		if strings.Join(b.Keys(), " ") != strings.Join(drop.Keys(), " ") {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // copySelected copies the selected record's ID to the clipboard with OSC 52.

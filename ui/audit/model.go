@@ -44,8 +44,6 @@ type Model struct {
 
 	typing    bool
 	typeInput widgets.Input
-	cycleKey  key.Binding
-	typeKey   key.Binding
 
 	width, height int
 }
@@ -54,12 +52,10 @@ type Model struct {
 // (e.g. ":audit auth:login").
 func New(env page.Env, arg string) page.Page {
 	m := &Model{
-		env:      env,
-		id:       env.NewID(),
-		types:    map[api.AuditType]struct{}{},
-		loader:   widgets.NewLoader(env.Theme),
-		cycleKey: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "cycle type filter")),
-		typeKey:  key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "type a type filter")),
+		env:    env,
+		id:     env.NewID(),
+		types:  map[api.AuditType]struct{}{},
+		loader: widgets.NewLoader(env.Theme),
 	}
 	m.spin = m.loader.Start
 	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, columns())
@@ -124,7 +120,7 @@ func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
 	enter := k.Enter
 	enter.SetHelp(enter.Help().Key, "entry details")
-	return append(k.Navigation(), enter, m.cycleKey, m.typeKey)
+	return append(k.Navigation(), enter, k.TypeCycle, k.TypeFilter)
 }
 
 // Update routes responses, keys and the table's filter results.

@@ -32,9 +32,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Enter):
 		m.openDetail()
 		return nil
-	case key.Matches(msg, m.cycleKey):
+	case key.Matches(msg, k.TypeCycle):
 		return m.setType(nextType(observedTypes(m.types), m.pager.logType))
-	case key.Matches(msg, m.typeKey):
+	case key.Matches(msg, k.TypeFilter):
 		m.typing = true
 		m.typeInput.SetValue(m.pager.logType)
 		m.typeInput.Focus()

@@ -38,6 +38,13 @@ func (c StoreCache) Put(key string, body []byte) {
 	}
 }
 
+// Delete drops a cached body that is known to be stale (after a deletion).
+func (c StoreCache) Delete(key string) {
+	if err := c.Store.DeleteCache(c.Profile, key); err != nil {
+		c.log("cache delete failed", key, err)
+	}
+}
+
 func (c StoreCache) log(msg, key string, err error) {
 	if c.Logger != nil {
 		c.Logger.Debug(msg, "key", key, "err", err)

@@ -58,6 +58,7 @@ type Model struct {
 	gen        uint64
 	inFlight   bool
 	stopped    bool // a fatal error ended polling until the user refreshes
+	inactive   bool // covered by another page: no ticks until Activate
 	failures   int
 	retryAfter time.Duration
 	lastErr    error
@@ -67,11 +68,11 @@ type Model struct {
 
 	// Counts for the header, computed when rows are rebuilt so that View
 	// stays independent of the number of files.
-	nPending, nStuck, nChanged, nNotFound int
+	nPending, nChanged, nNotFound int
+	stuck                         stuckClock // the stuck count advances with the clock
 
 	pasting bool
 	paste   widgets.Input
-	addKey  key.Binding
 
 	width, height int
 }
@@ -85,10 +86,9 @@ func New(env page.Env, arg string, opts Options) page.Page {
 		opts:   opts.withDefaults(),
 		tr:     newTracker(ParseIDs(arg)),
 		loader: widgets.NewLoader(env.Theme),
-		addKey: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add/paste file IDs")),
 	}
 	m.spin = m.loader.Start
-	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, columns())
+	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, m.liveColumns(columns()))
 	m.paste = widgets.Input{Prompt: "file IDs: ", PromptStyle: env.Theme.Input,
 		Placeholder: "paste IDs separated by commas, spaces or lines"}
 	m.rebuild(env.Clock())
@@ -131,7 +131,7 @@ func (m *Model) SelectedID() string {
 // Help lists the view's own bindings.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
-	return append(k.Navigation(), m.addKey, withHelp(k.Refresh, "poll now"))
+	return append(k.Navigation(), k.PasteIDs, withHelp(k.Refresh, "poll now"))
 }
 
 func withHelp(b key.Binding, desc string) key.Binding {
@@ -169,7 +169,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.table.Update(msg)
 	}
 	switch {
-	case key.Matches(msg, m.addKey):
+	case key.Matches(msg, m.env.Keys.PasteIDs):
 		m.openPaste()
 		return nil
 	case key.Matches(msg, m.env.Keys.Refresh):
@@ -227,10 +227,12 @@ func (m *Model) addIDs(text string) tea.Cmd {
 }
 
 // rebuild recomputes every row and the header counts from the tracker. It
-// runs after each poll (not per frame): "time in status" is as of then.
+// runs after each poll, not per frame; the clock-dependent cells and the
+// stuck count are derived at render time instead (live.go).
 func (m *Model) rebuild(now time.Time) tea.Cmd {
 	rows := make([]widgets.Row, len(m.tr.files))
-	m.nPending, m.nStuck, m.nChanged, m.nNotFound = 0, 0, 0, 0
+	m.nPending, m.nChanged, m.nNotFound = 0, 0, 0
+	m.stuck = newStuckClock(m.tr.files, m.opts.StuckAfter)
 	for i := range m.tr.files {
 		f := &m.tr.files[i]
 		changed := m.tr.changed(f)
@@ -240,9 +242,6 @@ func (m *Model) rebuild(now time.Time) tea.Cmd {
 			m.nPending++
 		case f.NotFound:
 			m.nNotFound++
-		}
-		if isStuck(f, now, m.opts.StuckAfter) {
-			m.nStuck++
 		}
 		if changed {
 			m.nChanged++

@@ -161,16 +161,51 @@ func (m *Model) arm(p plan) tea.Cmd {
 		m.nextAt = time.Time{}
 		return nil
 	}
-	m.gen++
 	m.nextAt = m.env.Clock().Add(p.Wait)
+	return m.tickToNext()
+}
+
+// tickToNext arms the tick for nextAt. A covered view arms nothing: it
+// keeps nextAt so that Activate knows whether a poll fell due meanwhile.
+func (m *Model) tickToNext() tea.Cmd {
+	m.gen++
+	if m.inactive {
+		return nil
+	}
+	wait := max(0, m.nextAt.Sub(m.env.Clock()))
 	tag := page.Tag{View: m.id, Seq: m.gen}
-	return m.opts.Tick(p.Wait, func(time.Time) tea.Msg { return tickMsg{tag} })
+	return m.opts.Tick(wait, func(time.Time) tea.Msg { return tickMsg{tag} })
+}
+
+// Deactivate implements page.Activatable: another page covers this one.
+// Bumping the generation drops the tick already armed; a poll in flight
+// still lands (its answers are kept) but arms nothing.
+func (m *Model) Deactivate() {
+	m.inactive = true
+	m.gen++
+}
+
+// Activate implements page.Activatable: the view is shown again. A poll
+// that fell due while covered runs at once (one poll, not one per missed
+// tick); otherwise the tick is re-armed for the time that is left.
+func (m *Model) Activate() tea.Cmd {
+	if !m.inactive {
+		return nil
+	}
+	m.inactive = false
+	if m.stopped || m.inFlight || m.tr.pending() == 0 {
+		return nil
+	}
+	if m.nextAt.IsZero() || !m.env.Clock().Before(m.nextAt) {
+		return m.startPoll(false)
+	}
+	return m.tickToNext()
 }
 
 // onTick starts the scheduled poll if the tick is still the live one.
 func (m *Model) onTick(msg tickMsg) tea.Cmd {
-	if msg.Seq != m.gen || m.stopped || m.inFlight {
-		return nil // superseded, stopped, or a poll is already running
+	if msg.Seq != m.gen || m.stopped || m.inFlight || m.inactive {
+		return nil // superseded, stopped, covered, or a poll is already running
 	}
 	m.nextAt = time.Time{}
 	return m.startPoll(false)

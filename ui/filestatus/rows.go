@@ -43,16 +43,23 @@ func buildRow(f *fileState, changed bool, now time.Time, stuckAfter time.Duratio
 	cells[colStatus] = statusText(f)
 	cells[colID] = f.ShownID
 	tones[colStatus] = statusTone(f)
-	if f.Seen && !f.Since.IsZero() {
-		age := max(0, now.Sub(f.Since))
-		cells[colInStatus] = formatAge(age)
-		nums[colInStatus] = age.Seconds()
-	}
+	cells[colInStatus], nums[colInStatus] = ageCell(f, now)
 	if isStuck(f, now, stuckAfter) {
 		cells[colFlag] = flagStuck
 		tones[colFlag], tones[colStatus], tones[colInStatus] = widgets.ToneAlarm, widgets.ToneAlarm, widgets.ToneAlarm
 	}
 	return widgets.Row{ID: f.ID, Cells: cells, Nums: nums, Tones: tones, Changed: changed}
+}
+
+// ageCell is the "In status" text as of now and its sort key. The key is
+// the negated entry time, not the age: it orders rows exactly as the age
+// does (youngest first when ascending) but never changes with the clock, so
+// a sort stays valid while the rendered ages advance (see live.go).
+func ageCell(f *fileState, now time.Time) (string, float64) {
+	if !f.Seen || f.Since.IsZero() {
+		return "", 0
+	}
+	return formatAge(max(0, now.Sub(f.Since))), -float64(f.Since.UnixMilli())
 }
 
 // statusTone colours the status cell: done is green, failures amber, IDs

@@ -42,8 +42,8 @@ func (m *Model) summaryLine() string {
 	} else if len(m.tr.files) > 0 {
 		parts = append(parts, th.OK.Render("all settled"))
 	}
-	if m.nStuck > 0 {
-		parts = append(parts, th.Alarm.Render(fmt.Sprintf("%d stuck (> %s)", m.nStuck, shortDur(m.opts.StuckAfter))))
+	if n := m.stuck.count(m.env.Clock()); n > 0 {
+		parts = append(parts, th.Alarm.Render(fmt.Sprintf("%d stuck (> %s)", n, shortDur(m.opts.StuckAfter))))
 	}
 	if m.nChanged > 0 {
 		parts = append(parts, th.Changed.Render(itoa(m.nChanged)+" changed"))

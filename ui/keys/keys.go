@@ -15,8 +15,12 @@ type Map struct {
 	Filter, SortNext, SortReverse, Mark key.Binding
 	// global
 	Help, Command, Quit, Copy, Refresh key.Binding
-	// view actions
+	// view actions. Each view binds only the keys listed here, so `?` help
+	// is generated from this one map and TestNoKeyIsBoundTwice catches a
+	// view action that would shadow a global key.
 	StatusFilter, MatterFilter, SendToFiles key.Binding
+	PasteIDs                                key.Binding // file status: add/paste file IDs
+	TypeCycle, TypeFilter                   key.Binding // audit: cycle / type the log-type filter
 	// mutating: disabled in read-only sessions
 	Delete key.Binding
 }
@@ -52,6 +56,9 @@ func New(readOnly bool) Map {
 		StatusFilter: b("f", "cycle status filter", "f"),
 		MatterFilter: b("m", "client-matter filter", "m"),
 		SendToFiles:  b("s", "send files to :files", "s"),
+		PasteIDs:     b("a", "add/paste file IDs", "a"),
+		TypeCycle:    b("t", "cycle type filter", "t"),
+		TypeFilter:   b("T", "type a type filter", "T"),
 
 		Delete: b("D", "delete project", "D"),
 	}

@@ -36,6 +36,11 @@ type (
 	}
 )
 
+// ProjectDeleted is broadcast after the service accepted a project's
+// deletion, so that views further down the stack (the projects list) drop
+// the project from what they show without spending a request.
+type ProjectDeleted struct{ ID string }
+
 // Scoped is a message for one view; the root delivers it to the page with
 // that ID wherever it is in the stack, and drops it when the page is gone.
 type Scoped interface{ Target() ID }

@@ -43,6 +43,17 @@ type (
 	Selector interface{ SelectedID() string }
 	// Identified is a page that receives view-scoped messages.
 	Identified interface{ ID() ID }
+	// Activatable is a page with background work (polling) that should
+	// run only while the user can see it: the vault budget of 10
+	// requests/minute is shared, and a covered view polling away would
+	// starve the view on top. The root calls Deactivate when another page
+	// covers this one and Activate when it is on top again (not on the
+	// first push: Init starts the work). Activate may return a command,
+	// e.g. an immediate poll when one fell due while covered.
+	Activatable interface {
+		Activate() tea.Cmd
+		Deactivate()
+	}
 )
 
 // Backend is the part of *api.Client the console uses. Views depend on this
@@ -67,6 +78,31 @@ type Backend interface {
 type Cache interface {
 	Get(key string) (body []byte, fetchedAt time.Time, ok bool)
 	Put(key string, body []byte)
+}
+
+// CacheDeleter is a Cache that can drop an entry. It is separate from
+// Cache so that an adapter without it still compiles; Forget uses it when
+// present. Views call Forget after a change on the server (a project
+// deleted) makes a cached list wrong, so the next visit refetches instead
+// of showing the deleted project for as long as the cache lives.
+type CacheDeleter interface {
+	Delete(key string)
+}
+
+// Cache keys shared between views: the view that changes the data on the
+// server is not the view that caches it.
+const (
+	CacheProjects   = "projects"
+	CacheRecycleBin = "recyclebin"
+)
+
+// Forget drops keys from c; a nil cache or one without Delete is a no-op.
+func Forget(c Cache, keys ...string) {
+	if d, ok := c.(CacheDeleter); ok {
+		for _, k := range keys {
+			d.Delete(k)
+		}
+	}
 }
 
 // Env is everything a view gets from outside. It is passed by value; the

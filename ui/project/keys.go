@@ -92,3 +92,20 @@ func (m *Model) updateConfirm(msg tea.KeyMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// afterDelete keeps cached lists honest once the service has acted on a
+// deletion: accepted or partially failed, the project list and the recycle
+// bin have changed, so their cached copies are dropped (the next visit
+// refetches). Only an accepted deletion removes the project from a list
+// still open below this view; a refusal changed nothing.
+func (m *Model) afterDelete(r *api.DeleteProjectResult) tea.Cmd {
+	switch r.Outcome() {
+	case api.DeleteAccepted:
+		page.Forget(m.env.Cache, page.CacheProjects, page.CacheRecycleBin)
+		id := m.proj.ID
+		return func() tea.Msg { return page.ProjectDeleted{ID: id} }
+	case api.DeletePartial:
+		page.Forget(m.env.Cache, page.CacheProjects, page.CacheRecycleBin)
+	}
+	return nil
+}

@@ -165,7 +165,7 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 		}
 		m.outcome, m.failed = DeleteOutcome(msg.Value)
 		m.deleted = !m.failed
-		return m, page.Status(m.outcome)
+		return m, tea.Batch(m.afterDelete(msg.Value), page.Status(m.outcome))
 	case widgets.FilterResult:
 		for _, t := range m.tables {
 			t.Update(msg) // each table drops results that are not its own query

@@ -124,7 +124,7 @@ func TestDeleteOutcomes(t *testing.T) {
 			}
 			p, _ = pagetest.Type(p, " Merger")
 			p, out := pagetest.Press(p, "enter")
-			if deleted != "p1" || len(out) != 1 {
+			if deleted != "p1" || len(statuses(out)) != 1 {
 				t.Fatalf("deleted %q out %v", deleted, out)
 			}
 			if v := p.View(); !strings.Contains(v, c.want) {

@@ -3,6 +3,7 @@ package projects
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,7 +19,7 @@ import (
 
 const (
 	perPage  = 100
-	cacheKey = "projects"
+	cacheKey = page.CacheProjects
 	// prefetch is how close to the last loaded row the cursor gets before
 	// the next page is asked for.
 	prefetch = 20
@@ -144,10 +145,24 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 		return m, m.load(1)
 	case widgets.FilterResult:
 		return m, m.table.Update(msg)
+	case page.ProjectDeleted:
+		return m, m.drop(msg.ID)
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
 	}
 	return m, m.loader.Update(msg)
+}
+
+// drop removes a project deleted from its own view, so going back does not
+// show it; the service is not asked again (the vault budget is small).
+func (m *Model) drop(id string) tea.Cmd {
+	i := slices.IndexFunc(m.data.Projects, func(p api.Project) bool { return p.ID == id })
+	if i < 0 {
+		return nil
+	}
+	m.data.Projects = slices.Delete(slices.Clone(m.data.Projects), i, i+1)
+	m.data.Total = max(m.data.Total-1, 0)
+	return m.table.SetRows(Rows(m.data.Projects))
 }
 
 func (m *Model) apply(pg *api.ProjectPage) tea.Cmd {

@@ -15,7 +15,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
-const cacheKey = "recyclebin"
+const cacheKey = page.CacheRecycleBin
 
 // Model is the recycle-bin page.
 type Model struct {

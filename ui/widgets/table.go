@@ -28,6 +28,14 @@ type Column struct {
 	Grow    int   // share of the spare width; 0 keeps the column at Width
 	Align   Align // numbers read better right-aligned
 	Numeric bool  // sort by Row.Nums[i] (sizes, times) instead of the text
+	// Live, when set, computes the cell and its tone at render time, for
+	// the visible rows only, replacing Row.Cells[i] and Row.Tones[i] on
+	// screen. It is for values that change with the clock ("time in
+	// status"): they stay current without rebuilding every row, and the
+	// cost of a frame stays independent of the number of rows. Sorting and
+	// filtering still use the stored Nums and Cells, so give a Live column a
+	// time-invariant sort key (e.g. the start time, not the age).
+	Live func(r Row) (text string, tone Tone)
 }
 
 // Tone highlights one cell.

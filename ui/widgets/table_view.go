@@ -139,12 +139,19 @@ func (t *Table) rowLine(r int, selected bool) string {
 		}
 		first = false
 		var cell string
+		tone := ToneNone
 		if i < len(row.Cells) {
 			cell = row.Cells[i]
 		}
+		if i < len(row.Tones) {
+			tone = row.Tones[i]
+		}
+		if c.Live != nil {
+			cell, tone = c.Live(row)
+		}
 		cell = fit(cell, t.widths[i], c.Align)
-		if !selected && i < len(row.Tones) && row.Tones[i] != ToneNone {
-			cell = t.toneStyle(row.Tones[i]).Render(cell)
+		if !selected && tone != ToneNone {
+			cell = t.toneStyle(tone).Render(cell)
 		}
 		b.WriteString(cell)
 	}

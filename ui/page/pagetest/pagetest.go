@@ -132,6 +132,14 @@ func (c *MapCache) Get(k string) ([]byte, time.Time, bool) {
 	b, ok := c.m[k]
 	return b, c.At, ok
 }
+
+// Delete implements page.CacheDeleter.
+func (c *MapCache) Delete(k string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, k)
+}
+
 func (c *MapCache) Put(k string, b []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -160,7 +168,7 @@ func Drive(p page.Page, cmd tea.Cmd) (page.Page, []tea.Msg) {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
 			continue
-		case page.Push, page.Pop, page.Open, page.StatusMsg, tea.QuitMsg:
+		case page.Push, page.Pop, page.Open, page.StatusMsg, page.ProjectDeleted, tea.QuitMsg:
 			out = append(out, msg)
 			continue
 		}

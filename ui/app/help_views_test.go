@@ -1,0 +1,71 @@
+package app_test
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/app"
+	"github.com/vaultdeck/vaultdeck/ui/audit"
+	"github.com/vaultdeck/vaultdeck/ui/filestatus"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
+	"github.com/vaultdeck/vaultdeck/ui/project"
+	"github.com/vaultdeck/vaultdeck/ui/projects"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+)
+
+// helpOf opens route on a fresh root and returns the `?` overlay. The
+// start commands are never run: help depends on the key map only.
+func helpOf(t *testing.T, route, arg string, readOnly bool) string {
+	t.Helper()
+	env := pagetest.Env(t, &pagetest.Fake{BudgetStatus: api.BudgetStatus{Unlimited: true}}, readOnly)
+	m := app.New(env, app.Config{Workspace: "W", Start: route, StartArg: arg, Routes: []app.Route{
+		{Name: "projects", New: projects.New},
+		{Name: "project", New: project.New},
+		{Name: "recyclebin", New: recyclebin.New},
+		{Name: "audit", New: audit.New},
+		{Name: "files", New: func(env page.Env, arg string) page.Page { return filestatus.New(env, arg, filestatus.Options{}) }},
+	}})
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
+	return m.View()
+}
+
+// Each view's help lists its own actions, each description at most once,
+// and never the delete key in a read-only session.
+func TestHelpPerView(t *testing.T) {
+	cases := []struct {
+		route, arg string
+		readOnly   bool
+		want, not  []string
+	}{
+		{"projects", "", false, []string{"open", "filter", "copy id", "reverse sort"}, []string{"delete project", "add/paste", "cycle type"}},
+		{"project", "p1", false, []string{"next tab", "cycle status filter", "send files", "mark row", "delete project"}, []string{"add/paste"}},
+		{"project", "p1", true, []string{"next tab", "mark row"}, []string{"delete project", " D "}},
+		{"recyclebin", "", true, []string{"client-matter filter", "copy id"}, []string{"delete project", "mark row"}},
+		{"audit", "", false, []string{"cycle type filter", "type a type filter", "entry details"}, []string{"delete project", "add/paste"}},
+		{"files", "f1", false, []string{"add/paste file IDs", "poll now"}, []string{"delete project", "cycle type"}},
+	}
+	for _, c := range cases {
+		v := helpOf(t, c.route, c.arg, c.readOnly)
+		for _, w := range c.want {
+			if !strings.Contains(v, w) {
+				t.Errorf("%s (read-only %v) help lacks %q:\n%s", c.route, c.readOnly, w, v)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(v, n) {
+				t.Errorf("%s (read-only %v) help lists %q:\n%s", c.route, c.readOnly, n, v)
+			}
+		}
+		for _, d := range []string{"refresh", "poll now", "filter", "copy id", "help"} {
+			if strings.Count(v, "  "+d) > 1 {
+				t.Errorf("%s help lists %q twice:\n%s", c.route, d, v)
+			}
+		}
+	}
+}
