@@ -45,11 +45,17 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 	go func() { _ = hs.Serve(ln) }() // ends with Close below
 	defer hs.Close()
 
-	client, err := api.New(api.Config{
+	cfg := api.Config{
 		BaseURL: "http://" + ln.Addr().String(),
 		Token:   token.NewFixed(srv.Token("admin")),
 		Budgets: api.NewBudgets(),
-	})
+	}
+	if o.NoRateLimit {
+		// The simulator lifts its limits; the client's own budget must follow,
+		// or a large demo would still crawl at 10 vault requests a minute.
+		cfg.Limits = api.Limits{Vault: -1, Audit: -1, Matters: -1}
+	}
+	client, err := api.New(cfg)
 	if err != nil {
 		return err
 	}
