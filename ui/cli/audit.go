@@ -12,12 +12,8 @@ func (r *runner) audit(ctx context.Context, args []string) int {
 	fs := r.newFlagSet("audit", "[--type T] [--limit N]")
 	typ := fs.String("type", "", "only entries of log type `T` (e.g. auth:login)")
 	limit := fs.Int("limit", 100, "show at most `N` entries (0: all)")
-	pos, code, ok := r.parseFlags(fs, args)
-	if !ok {
+	if code, ok := r.parseNoArgs(fs, args); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		return r.usage(fs, "unexpected argument %q", pos[0])
 	}
 	if *limit < 0 {
 		return r.usage(fs, "--limit must be 0 or more")
@@ -48,12 +44,8 @@ func (r *runner) audit(ctx context.Context, args []string) int {
 
 func (r *runner) whoami(ctx context.Context, args []string) int {
 	fs := r.newFlagSet("whoami", "")
-	pos, code, ok := r.parseFlags(fs, args)
-	if !ok {
+	if code, ok := r.parseNoArgs(fs, args); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		return r.usage(fs, "unexpected argument %q", pos[0])
 	}
 	c, err := r.client()
 	if err != nil {

@@ -57,6 +57,18 @@ func (r *runner) fail(err error) int {
 	return ExitError
 }
 
+// parseNoArgs is parseFlags for a command that takes no positional argument.
+func (r *runner) parseNoArgs(fs *flag.FlagSet, args []string) (int, bool) {
+	pos, code, ok := r.parseFlags(fs, args)
+	if !ok {
+		return code, false
+	}
+	if len(pos) > 0 {
+		return r.usage(fs, "unexpected argument %q", pos[0]), false
+	}
+	return 0, true
+}
+
 func (r *runner) usage(fs *flag.FlagSet, format string, a ...any) int {
 	fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, fmt.Sprintf(format, a...))
 	fs.Usage()
@@ -66,12 +78,8 @@ func (r *runner) usage(fs *flag.FlagSet, format string, a ...any) int {
 func (r *runner) projects(ctx context.Context, args []string) int {
 	fs := r.newFlagSet("projects", "[--name S]")
 	name := fs.String("name", "", "only projects whose name contains `S` (case-insensitive)")
-	pos, code, ok := r.parseFlags(fs, args)
-	if !ok {
+	if code, ok := r.parseNoArgs(fs, args); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		return r.usage(fs, "unexpected argument %q", pos[0])
 	}
 	c, err := r.client()
 	if err != nil {
@@ -250,12 +258,8 @@ func (r *runner) recycleBin(ctx context.Context, args []string) int {
 	fs := r.newFlagSet("recycle-bin", "[--name S] [--client-matter UUID]")
 	name := fs.String("name", "", "only projects whose name contains `S`")
 	cm := fs.String("client-matter", "", "only projects of the client matter with this `UUID`")
-	pos, code, ok := r.parseFlags(fs, args)
-	if !ok {
+	if code, ok := r.parseNoArgs(fs, args); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		return r.usage(fs, "unexpected argument %q", pos[0])
 	}
 	c, err := r.client()
 	if err != nil {
