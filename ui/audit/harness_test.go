@@ -2,19 +2,17 @@ package audit
 
 import (
 	"context"
-	"io"
 	"sync"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
 
 // fakeLog serves an in-memory audit log the way the service does: earliest
@@ -94,16 +92,8 @@ func (f *fakeLog) DeleteProject(context.Context, string) (*api.DeleteProjectResu
 }
 func (f *fakeLog) Base() string { return "https://fake.invalid" }
 
-func testTheme(tb testing.TB) themes.Theme {
-	tb.Helper()
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.Ascii)
-	th, err := themes.New(r, "dark", false)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return th
-}
+// testTheme renders with the ASCII profile, so any ESC byte in a view is a leak.
+func testTheme(tb testing.TB) themes.Theme { return pagetest.Theme(tb) }
 
 type rig struct {
 	m    *Model

@@ -69,6 +69,18 @@ func (r *runner) parseNoArgs(fs *flag.FlagSet, args []string) (int, bool) {
 	return 0, true
 }
 
+// parseProjectID is parseFlags for a command that takes exactly one project ID.
+func (r *runner) parseProjectID(fs *flag.FlagSet, args []string) (string, int, bool) {
+	pos, code, ok := r.parseFlags(fs, args)
+	if !ok {
+		return "", code, false
+	}
+	if len(pos) != 1 {
+		return "", r.usage(fs, "give exactly one project ID"), false
+	}
+	return pos[0], 0, true
+}
+
 func (r *runner) usage(fs *flag.FlagSet, format string, a ...any) int {
 	fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, fmt.Sprintf(format, a...))
 	fs.Usage()
@@ -104,18 +116,15 @@ func (r *runner) projects(ctx context.Context, args []string) int {
 
 func (r *runner) users(ctx context.Context, args []string) int {
 	fs := r.newFlagSet("users", "PROJECT_ID")
-	pos, code, ok := r.parseFlags(fs, args)
+	projectID, code, ok := r.parseProjectID(fs, args)
 	if !ok {
 		return code
-	}
-	if len(pos) != 1 {
-		return r.usage(fs, "give exactly one project ID")
 	}
 	c, err := r.client()
 	if err != nil {
 		return r.fail(err)
 	}
-	u, err := c.ProjectUsers(ctx, pos[0])
+	u, err := c.ProjectUsers(ctx, projectID)
 	if err != nil {
 		return r.fail(err)
 	}
@@ -137,12 +146,9 @@ func (r *runner) files(ctx context.Context, args []string) int {
 	fs := r.newFlagSet("files", "PROJECT_ID [--status S[,S]]")
 	status := fs.String("status", "", "only files in processing status `S` (comma-separated, any case)")
 	name := fs.String("name", "", "only files whose name contains `S`")
-	pos, code, ok := r.parseFlags(fs, args)
+	projectID, code, ok := r.parseProjectID(fs, args)
 	if !ok {
 		return code
-	}
-	if len(pos) != 1 {
-		return r.usage(fs, "give exactly one project ID")
 	}
 	c, err := r.client()
 	if err != nil {
@@ -150,7 +156,7 @@ func (r *runner) files(ctx context.Context, args []string) int {
 	}
 	q := api.FileQuery{Name: *name, Statuses: splitList(*status)}
 	list := []api.ProjectFile{}
-	for f, err := range c.AllProjectFiles(ctx, pos[0], q) {
+	for f, err := range c.AllProjectFiles(ctx, projectID, q) {
 		if err != nil {
 			return r.fail(err)
 		}

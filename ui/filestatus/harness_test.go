@@ -2,19 +2,17 @@ package filestatus
 
 import (
 	"context"
-	"io"
 	"sync"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
 
 // fakeBackend answers GetFiles from a status table and counts calls. The
@@ -111,18 +109,8 @@ func (f *fakeBackend) DeleteProject(context.Context, string) (*api.DeleteProject
 }
 func (f *fakeBackend) Base() string { return "https://fake.invalid" }
 
-// testTheme renders without colour so views can be checked for stray
-// escape sequences: with the ASCII profile, any ESC byte is a leak.
-func testTheme(tb testing.TB) themes.Theme {
-	tb.Helper()
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.Ascii)
-	th, err := themes.New(r, "dark", false)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return th
-}
+// testTheme renders with the ASCII profile, so any ESC byte in a view is a leak.
+func testTheme(tb testing.TB) themes.Theme { return pagetest.Theme(tb) }
 
 // rig is a view under test with a pinned clock. Ticks are recorded, not
 // slept on: the test decides when a tick is delivered.
