@@ -96,11 +96,28 @@ func openRaw(path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the database %s could not be opened: %w", path, err)
 	}
-	if err := db.Ping(); err != nil {
+	if err := pingWhileBusy(db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("the database %s could not be opened: %w", path, err)
 	}
 	return &Store{db: db, path: path, now: time.Now}, nil
+}
+
+// pingWhileBusy opens the first connection, retrying while another process
+// holds the lock. Switching a brand-new file to WAL takes a lock that SQLite
+// reports as SQLITE_BUSY at once, without consulting busy_timeout, when two
+// processes start together; the retry makes that race harmless. It gives up
+// after about the busy timeout, like any other locked operation.
+func pingWhileBusy(db *sql.DB) error {
+	deadline := time.Now().Add(busyTimeout)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+		err := db.Ping()
+		var coded interface{ Code() int }
+		if err == nil || !errors.As(err, &coded) || coded.Code()&0xff != 5 /* SQLITE_BUSY */ || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(wait)
+	}
 }
 
 // Path is the database file's path.
