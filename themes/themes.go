@@ -16,6 +16,12 @@ import (
 // freely, it holds no pointers that views could mutate for each other.
 type Theme struct {
 	Name string
+	// Renderer is the program's (or SSH session's) own renderer, for layout
+	// helpers such as Place that need one; styles below are all built on it.
+	Renderer *lipgloss.Renderer
+
+	Plain      lipgloss.Style // no attributes: width and padding only
+	TextCursor lipgloss.Style // the cursor cell of a text input
 
 	Header        lipgloss.Style // top bar
 	Badge         lipgloss.Style // profile / region chips in the header
@@ -120,6 +126,9 @@ func colored(r *lipgloss.Renderer, name string, p palette) Theme {
 	s := r.NewStyle
 	return Theme{
 		Name:          name,
+		Renderer:      r,
+		Plain:         s(),
+		TextCursor:    s().Reverse(true),
 		Header:        s().Foreground(p.fg).Bold(true),
 		Badge:         s().Foreground(p.accentFg).Background(p.accent).Padding(0, 1),
 		ReadOnlyBadge: s().Foreground(p.accentFg).Background(p.warn).Bold(true).Padding(0, 1),
@@ -153,6 +162,9 @@ func mono(r *lipgloss.Renderer) Theme {
 	s := r.NewStyle
 	return Theme{
 		Name:          "mono",
+		Renderer:      r,
+		Plain:         s(),
+		TextCursor:    s().Reverse(true),
 		Header:        s().Bold(true),
 		Badge:         s().Reverse(true).Padding(0, 1),
 		ReadOnlyBadge: s().Reverse(true).Bold(true).Padding(0, 1),

@@ -59,7 +59,7 @@ func New(env page.Env, arg string) page.Page {
 	}
 	m.spin = m.loader.Start
 	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, columns())
-	m.typeInput = widgets.Input{Prompt: "log type: ", PromptStyle: env.Theme.Input, CharLimit: 200,
+	m.typeInput = widgets.Input{Prompt: "log type: ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor, CharLimit: 200,
 		Placeholder: "e.g. auth:login (empty: all types)"}
 	m.reset(sanitizeType(arg))
 	return m

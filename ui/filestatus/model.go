@@ -89,7 +89,7 @@ func New(env page.Env, arg string, opts Options) page.Page {
 	}
 	m.spin = m.loader.Start
 	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, m.liveColumns(columns()))
-	m.paste = widgets.Input{Prompt: "file IDs: ", PromptStyle: env.Theme.Input,
+	m.paste = widgets.Input{Prompt: "file IDs: ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor,
 		Placeholder: "paste IDs separated by commas, spaces or lines"}
 	m.rebuild(env.Clock())
 	if len(m.tr.files) == 0 {

@@ -174,7 +174,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Refresh):
 		return m.load()
 	case key.Matches(msg, k.MatterFilter):
-		m.matter = &widgets.Input{Prompt: "client-matter UUID (empty clears): ", PromptStyle: m.env.Theme.Input, CharLimit: 36}
+		m.matter = &widgets.Input{Prompt: "client-matter UUID (empty clears): ", PromptStyle: m.env.Theme.Input, CursorStyle: m.env.Theme.TextCursor, CharLimit: 36}
 		m.matter.SetValue(m.query.ClientMatterID)
 		m.matter.Focus()
 		return nil

@@ -23,7 +23,7 @@ type CommandLine struct {
 func NewCommandLine(th themes.Theme, commands []string) *CommandLine {
 	cs := append([]string(nil), commands...)
 	sort.Strings(cs)
-	c := &CommandLine{theme: th, commands: cs, input: Input{Prompt: ":", PromptStyle: th.Input, CharLimit: 20000}}
+	c := &CommandLine{theme: th, commands: cs, input: Input{Prompt: ":", PromptStyle: th.Input, CursorStyle: th.TextCursor, CharLimit: 20000}}
 	c.input.Focus()
 	return c
 }

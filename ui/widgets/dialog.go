@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/vaultdeck/vaultdeck/themes"
 )
@@ -34,7 +33,7 @@ type Confirm struct {
 // NewConfirm builds a dialog asking to type expect.
 func NewConfirm(th themes.Theme, title, message, expect string) *Confirm {
 	c := &Confirm{Title: title, Message: message, Expect: expect, theme: th,
-		input: Input{Prompt: "> ", PromptStyle: th.Input, CharLimit: 500}}
+		input: Input{Prompt: "> ", PromptStyle: th.Input, CursorStyle: th.TextCursor, CharLimit: 500}}
 	c.input.Focus()
 	return c
 }
@@ -67,7 +66,7 @@ func (c *Confirm) View(width int) string {
 	var b strings.Builder
 	b.WriteString(c.theme.Title.Render(c.Title))
 	b.WriteString("\n\n")
-	b.WriteString(lipgloss.NewStyle().Width(inner).Render(c.Message))
+	b.WriteString(c.theme.Plain.Width(inner).Render(c.Message))
 	b.WriteString("\n\nType ")
 	b.WriteString(c.theme.Warn.Render(c.Expect))
 	b.WriteString(" to confirm, esc to cancel.\n")

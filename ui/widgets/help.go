@@ -43,7 +43,7 @@ func HelpView(th themes.Theme, width int, groups []HelpGroup) string {
 			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, line...))
 			line, used = nil, 0
 		}
-		line = append(line, lipgloss.NewStyle().PaddingRight(4).Render(c))
+		line = append(line, th.Plain.PaddingRight(4).Render(c))
 		used += w
 	}
 	if len(line) > 0 {

@@ -15,6 +15,7 @@ import (
 type Input struct {
 	Prompt      string
 	PromptStyle lipgloss.Style
+	CursorStyle lipgloss.Style // from the program's theme (TextCursor), never the global renderer
 	Placeholder string
 	CharLimit   int
 	Width       int
@@ -105,7 +106,7 @@ func (in *Input) View() string {
 		if in.pos < len(in.value) {
 			cur = string(in.value[in.pos])
 		}
-		b.WriteString(lipgloss.NewStyle().Reverse(true).Render(cur))
+		b.WriteString(in.CursorStyle.Render(cur))
 		if in.pos < len(in.value) {
 			b.WriteString(string(in.value[in.pos+1:]))
 		}

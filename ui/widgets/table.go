@@ -99,7 +99,7 @@ type Table struct {
 // NewTable returns an empty table. owner is the view's ID, so that the
 // root routes asynchronous filter results back to this view.
 func NewTable(th themes.Theme, km keys.Map, owner page.ID, cols []Column) *Table {
-	in := Input{Prompt: "/", PromptStyle: th.Input, CharLimit: 200}
+	in := Input{Prompt: "/", PromptStyle: th.Input, CursorStyle: th.TextCursor, CharLimit: 200}
 	return &Table{theme: th, keys: km, owner: owner, cols: cols, sortCol: -1, input: in, marked: map[string]bool{}}
 }
 
