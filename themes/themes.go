@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 )
 
 // Theme is the full set of styles of the console. It is a value: copy it
@@ -82,14 +83,19 @@ func Names() []string {
 	return names
 }
 
-// NoColorFromEnv reports whether the NO_COLOR convention asks for no colour
-// (https://no-color.org: set and non-empty). getenv is injected for tests;
-// nil means os.Getenv.
+// NoColorFromEnv reports whether the environment asks for no colour: NO_COLOR
+// set and non-empty (https://no-color.org), or CLICOLOR=0 unless
+// CLICOLOR_FORCE overrides it (the same rule termenv applies). getenv is
+// injected for tests; nil means os.Getenv.
 func NoColorFromEnv(getenv func(string) string) bool {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	return getenv("NO_COLOR") != ""
+	if getenv("NO_COLOR") != "" {
+		return true
+	}
+	force := getenv("CLICOLOR_FORCE")
+	return getenv("CLICOLOR") == "0" && (force == "" || force == "0")
 }
 
 // New builds the named theme on r. "auto" picks dark or light from the
@@ -104,6 +110,7 @@ func New(r *lipgloss.Renderer, name string, noColor bool) (Theme, error) {
 	}
 	if noColor {
 		name = "mono"
+		keepAttributes(r)
 	}
 	switch name {
 	case "mono":
@@ -120,6 +127,19 @@ func New(r *lipgloss.Renderer, name string, noColor bool) (Theme, error) {
 		return Theme{}, fmt.Errorf("there is no theme %q; choose one of %v", name, Names())
 	}
 	return colored(r, name, p), nil
+}
+
+// keepAttributes undoes what NO_COLOR does to a renderer on a terminal:
+// termenv answers NO_COLOR (and CLICOLOR=0) with the Ascii profile, which
+// drops bold, underline and reverse video along with colour, so the cursor
+// row and urgent countdowns would vanish. NO_COLOR asks for no colour, not
+// no attributes: on a terminal the plain ANSI profile keeps them, and the
+// mono theme never asks for a colour. Output that is not a terminal keeps
+// Ascii.
+func keepAttributes(r *lipgloss.Renderer) {
+	if r.ColorProfile() == termenv.Ascii && r.Output().ColorProfile() != termenv.Ascii {
+		r.SetColorProfile(termenv.ANSI)
+	}
 }
 
 func colored(r *lipgloss.Renderer, name string, p palette) Theme {
