@@ -105,7 +105,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyMsg:
-		return m, m.handleKey(msg)
+		return m, m.handleKeys(msg)
 	case page.Push:
 		return m, m.push(msg.Page)
 	case page.Pop:
@@ -138,6 +138,51 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, cmd)
 	}
 	return m, tea.Batch(cmds...)
+}
+
+// inputFocused reports whether a text input has the keyboard: the command
+// line or a page's filter or dialog.
+func (m *Model) inputFocused() bool {
+	if m.cmdline != nil {
+		return true
+	}
+	c, ok := m.Top().(page.InputCapturer)
+	return ok && c.CapturesInput()
+}
+
+// handleKeys splits a burst into keys. Bubble Tea v1 delivers the runes of
+// one terminal read (fast typing, key repeat over SSH, tmux send-keys) as
+// ONE KeyMsg; matched against bindings as a whole it would match nothing.
+// While no text input has focus each rune is handled as if typed alone, and
+// as soon as one of them focuses an input (":" or "/"), the rest of the
+// burst goes to that input whole, as a text input expects. A bracketed
+// paste is text, never commands: it goes whole to a focused input and is
+// dropped otherwise (pasting "qqq" must not quit).
+func (m *Model) handleKeys(msg tea.KeyMsg) tea.Cmd {
+	if msg.Type != tea.KeyRunes || (len(msg.Runes) <= 1 && !msg.Paste) {
+		return m.handleKey(msg)
+	}
+	if msg.Paste {
+		if m.inputFocused() {
+			return m.handleKey(msg)
+		}
+		return nil
+	}
+	var cmds []tea.Cmd
+	for i, r := range msg.Runes {
+		if m.inputFocused() {
+			rest := msg
+			rest.Runes = msg.Runes[i:]
+			cmds = append(cmds, m.handleKey(rest))
+			break
+		}
+		one := msg
+		one.Runes = []rune{r}
+		cmds = append(cmds, m.handleKey(one))
+	}
+	// Batch, not Sequence: a sequence would wait for each key's loads and
+	// ticks before running the next key's commands.
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {

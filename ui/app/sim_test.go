@@ -35,7 +35,7 @@ func realApp(t *testing.T, start string) tea.Model {
 	return app.New(env, app.Config{Profile: "sim", Region: "local", Workspace: "Sim Workspace", Start: start, Routes: []app.Route{
 		{Name: "projects", New: projects.New},
 		{Name: "project", New: project.New},
-		{Name: "recyclebin", Aliases: []string{"rb"}, New: recyclebin.New},
+		{Name: "recyclebin", Aliases: []string{"rb", "bin"}, New: recyclebin.New},
 	}})
 }
 

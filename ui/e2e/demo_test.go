@@ -30,8 +30,9 @@ func TestDemoRecycleBin(t *testing.T) {
 		t.Errorf("escape-laden project name not shown as inert text:\n%s", sc)
 	}
 
-	s.keys(":")
-	s.literal("bin")
+	// Keys go in as bursts (one write, one read), as fast typing and key
+	// repeat over SSH arrive: each burst must act like the keys typed slowly.
+	s.literal(":bin")
 	s.keys("Enter")
 	sc = s.waitFor("recycle-bin rows", func(sc string) bool {
 		return strings.Contains(sc, "Recycle bin ·") && len(deletedAtRE.FindAllString(sc, -1)) >= 10
@@ -66,8 +67,10 @@ func TestDemoRecycleBin(t *testing.T) {
 		return strings.Contains(sc, "Recycle bin ·") && !strings.Contains(sc, "recycle_bin_purged_scheduled_at")
 	})
 
-	s.keys("/")
-	s.literal("larkspur")
+	s.literal("jjjjjjjjjj")
+	s.waitFor("cursor on row 11", func(sc string) bool { return strings.Contains(sc, "\n11/") })
+
+	s.literal("/larkspur")
 	s.keys("Enter")
 	sc = s.waitForText("filter: larkspur")
 	rows := 0

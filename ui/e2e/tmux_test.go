@@ -29,7 +29,9 @@ func requireTmux(t *testing.T) {
 	}
 }
 
-// buildBinary compiles the module's main package once per test binary run.
+// buildBinary compiles the module's main package into the test's temporary
+// directory; each test that needs the binary builds it (the go build cache
+// makes the second build cheap).
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "vaultdeck")
