@@ -36,7 +36,7 @@ func (c *Client) DeleteMatters(ctx context.Context, pairs []MatterPair) (*Matter
 // batches of 10,000 merged in input order. It is never repeated
 // automatically, since the spec does not call a repeat safe.
 func (c *Client) UpsertMatters(ctx context.Context, pairs []MatterPair) (*MatterUpsert, error) {
-	out := &MatterUpsert{Created: []MatterPair{}, Restored: []MatterPair{}, Unchanged: []MatterPair{}}
+	out := &MatterUpsert{Created: []MatterPair{}, Restored: []MatterPair{}, Unchanged: []MatterPair{}, Errors: []MatterError{}}
 	for start := 0; start < len(pairs); start += MaxPairs {
 		var r MatterUpsert
 		if err := c.matterCall(ctx, epUpsertMatters, pairs[start:min(start+MaxPairs, len(pairs))], &r); err != nil {
@@ -45,6 +45,7 @@ func (c *Client) UpsertMatters(ctx context.Context, pairs []MatterPair) (*Matter
 		out.Created = append(out.Created, r.Created...)
 		out.Restored = append(out.Restored, r.Restored...)
 		out.Unchanged = append(out.Unchanged, r.Unchanged...)
+		out.Errors = append(out.Errors, r.Errors...)
 	}
 	return out, nil
 }

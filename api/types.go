@@ -166,11 +166,13 @@ type MatterDeletion struct {
 	Errors        []MatterError `json:"errors"`
 }
 
-// MatterUpsert is the 200 response of POST /api/v2/matters.
+// MatterUpsert is the 200 response of POST /api/v2/matters. Like deletion,
+// it answers 200 with per-pair failures in Errors.
 type MatterUpsert struct {
-	Created   []MatterPair `json:"created"`
-	Restored  []MatterPair `json:"restored"`
-	Unchanged []MatterPair `json:"unchanged"`
+	Created   []MatterPair  `json:"created"`
+	Restored  []MatterPair  `json:"restored"`
+	Unchanged []MatterPair  `json:"unchanged"`
+	Errors    []MatterError `json:"errors"`
 }
 
 // ValidationError locates one problem of a rejected request. Loc entries are
