@@ -1,0 +1,281 @@
+// Package matterfile reads a spreadsheet export of client/matter pairs,
+// checks it the way the service will (spec rules 3, 8 and 10), plans the
+// requests of a batch deletion, and sends them, reporting every pair exactly
+// once with its line number. It knows neither Bubble Tea nor the store:
+// the command line and the console view both drive it, and each keeps its
+// receipts through the hook it is given.
+package matterfile
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Format is the field separator of the file.
+type Format string
+
+// Formats. Auto sniffs the first line: tabs outnumbering commas mean TSV.
+const (
+	Auto Format = ""
+	CSV  Format = "csv"
+	TSV  Format = "tsv"
+)
+
+// ParseFormat reads a --format value.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "auto":
+		return Auto, nil
+	case "csv":
+		return CSV, nil
+	case "tsv", "tab":
+		return TSV, nil
+	}
+	return Auto, fmt.Errorf("unknown format %q: use csv or tsv", s)
+}
+
+// Pair is one row of the file: the raw, untrimmed identifiers (the service
+// trims them itself, and echoes raw values in errors) and the line where the
+// row starts (a quoted field may span lines).
+type Pair struct {
+	Line     int
+	ClientID string
+	MatterID string
+}
+
+// File is what Read found.
+type File struct {
+	Pairs    []Pair
+	Format   Format
+	Encoding Encoding
+	// Header is set when the first row named the columns.
+	Header               bool
+	ClientCol, MatterCol int // zero-based
+	// Ignored lists the other columns once: their header names, or
+	// "column N" for a file without a header.
+	Ignored []string
+	SHA256  string // of the bytes as read, BOM included
+	Bytes   int64
+}
+
+// LineError is a malformed line: nothing is sent when one exists.
+type LineError struct {
+	Line   int
+	Reason string
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Reason) }
+
+// countingHash hashes and counts what passes through it.
+type countingHash struct {
+	h hash.Hash
+	n int64
+}
+
+func (c *countingHash) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return c.h.Write(p)
+}
+
+// Read parses r in one pass. Memory grows with the number of pairs: rows
+// are parsed one at a time and only the two identifiers are kept.
+func Read(r io.Reader, format Format) (*File, error) {
+	sum := &countingHash{h: sha256.New()}
+	raw := bufio.NewReaderSize(io.TeeReader(r, sum), 64<<10)
+	enc, skip, err := detect(raw)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := raw.Discard(skip); err != nil {
+		return nil, err
+	}
+	var text io.Reader = raw
+	if enc == UTF16LE || enc == UTF16BE {
+		text = &utf16Reader{src: raw, big: enc == UTF16BE}
+	}
+	br := bufio.NewReaderSize(text, 64<<10)
+	if format == Auto {
+		format = sniff(br)
+	}
+	f := &File{Format: format, Encoding: enc}
+	cr := csv.NewReader(br)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	if format == TSV {
+		cr.Comma = '\t'
+	}
+	first := true
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, parseError(err)
+		}
+		line, _ := cr.FieldPos(0)
+		if blank(rec) {
+			continue
+		}
+		if first {
+			first = false
+			isHeader, err := f.columns(rec, line)
+			if err != nil {
+				return nil, err
+			}
+			if isHeader {
+				continue
+			}
+		}
+		p, err := f.pair(rec, line)
+		if err != nil {
+			return nil, err
+		}
+		f.Pairs = append(f.Pairs, p)
+	}
+	// Drain what csv left unread (nothing, normally) so the hash covers the
+	// whole input.
+	if _, err := io.Copy(io.Discard, raw); err != nil {
+		return nil, err
+	}
+	if len(f.Pairs) == 0 {
+		return nil, errors.New("the file holds no client_id/matter_id pairs")
+	}
+	f.SHA256, f.Bytes = hex.EncodeToString(sum.h.Sum(nil)), sum.n
+	return f, nil
+}
+
+// sniff decides between CSV and TSV from the first line (outside quotes).
+func sniff(br *bufio.Reader) Format {
+	head, _ := br.Peek(4096)
+	commas, tabs, quoted := 0, 0, false
+	for _, b := range head {
+		switch {
+		case b == '"':
+			quoted = !quoted
+		case quoted:
+		case b == '\n':
+			return pick(commas, tabs)
+		case b == ',':
+			commas++
+		case b == '\t':
+			tabs++
+		}
+	}
+	return pick(commas, tabs)
+}
+
+func pick(commas, tabs int) Format {
+	if tabs > commas {
+		return TSV
+	}
+	return CSV
+}
+
+// blank is a row with nothing but whitespace: spreadsheets export empty
+// rows as ",,," and those are skipped like empty lines.
+func blank(rec []string) bool {
+	for _, f := range rec {
+		if strings.TrimSpace(f) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+func normName(s string) string {
+	s = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(s, "\uFEFF")))
+	return strings.NewReplacer(" ", "", "_", "", "-", "").Replace(s)
+}
+
+// columns decides from the first row whether it is a header. A row naming
+// either identifier column is a header and must name both.
+func (f *File) columns(rec []string, line int) (bool, error) {
+	ci, mi := -1, -1
+	for i, name := range rec {
+		switch normName(name) {
+		case "clientid":
+			if ci >= 0 {
+				return false, &LineError{line, "the header names client_id twice"}
+			}
+			ci = i
+		case "matterid":
+			if mi >= 0 {
+				return false, &LineError{line, "the header names matter_id twice"}
+			}
+			mi = i
+		}
+	}
+	switch {
+	case ci < 0 && mi < 0:
+		f.ClientCol, f.MatterCol = 0, 1
+		for i := 2; i < len(rec); i++ {
+			f.Ignored = append(f.Ignored, fmt.Sprintf("column %d", i+1))
+		}
+		return false, nil
+	case ci < 0:
+		return false, &LineError{line, "the header names matter_id but no client_id column"}
+	case mi < 0:
+		return false, &LineError{line, "the header names client_id but no matter_id column"}
+	}
+	f.Header, f.ClientCol, f.MatterCol = true, ci, mi
+	for i, name := range rec {
+		if i != ci && i != mi {
+			if name = strings.TrimSpace(name); name == "" {
+				name = fmt.Sprintf("column %d", i+1)
+			}
+			f.Ignored = append(f.Ignored, name)
+		}
+	}
+	return true, nil
+}
+
+func (f *File) pair(rec []string, line int) (Pair, error) {
+	need := max(f.ClientCol, f.MatterCol) + 1
+	if len(rec) < need {
+		what := "the first two columns"
+		if f.Header {
+			what = fmt.Sprintf("client_id (column %d) and matter_id (column %d)", f.ClientCol+1, f.MatterCol+1)
+		}
+		return Pair{}, &LineError{line, fmt.Sprintf("%d column(s), but %s are needed: is the separator right (--format csv|tsv)?", len(rec), what)}
+	}
+	c, m := rec[f.ClientCol], rec[f.MatterCol]
+	if !utf8.ValidString(c) || !utf8.ValidString(m) || strings.ContainsRune(c+m, utf8.RuneError) {
+		return Pair{}, &LineError{line, "not valid UTF-8 (a Windows-1252 or Latin-1 export?): save the sheet as CSV UTF-8"}
+	}
+	// csv slices every field of a row out of one string; with extra
+	// columns, copy the two we keep so the rest of the row can be freed.
+	if len(rec) > 2 {
+		c, m = strings.Clone(c), strings.Clone(m)
+	}
+	return Pair{Line: line, ClientID: c, MatterID: m}, nil
+}
+
+// parseError turns encoding/csv's error into a line and a reason a person
+// can act on.
+func parseError(err error) error {
+	var pe *csv.ParseError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	reason := pe.Err.Error()
+	switch {
+	case errors.Is(pe.Err, csv.ErrQuote):
+		reason = `a quoted field is not closed, or text follows its closing quote (an unmatched ")`
+	case errors.Is(pe.Err, csv.ErrBareQuote):
+		reason = `a quote (") inside a field that does not start with one: quote the whole field and double the inner quotes`
+	}
+	line := pe.StartLine
+	if line == 0 {
+		line = pe.Line
+	}
+	return &LineError{Line: line, Reason: reason}
+}
