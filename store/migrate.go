@@ -16,8 +16,7 @@ type migration struct {
 
 // migrations in order; migrations[i].version == i+1.
 //
-// Next: version 4 adds upload_journal (resumable uploads) and version 5
-// matter_receipts. Append them here with a test fixture for version 3 data in
+// Next: upload_journal (resumable uploads). Append it here with a test fixture for version 3 data in
 // migrate_test.go; never create a table before its feature exists.
 var migrations = []migration{
 	{1, "profiles", `
@@ -56,6 +55,36 @@ CREATE TABLE response_cache (
 	PRIMARY KEY (profile, key)
 );
 CREATE INDEX response_cache_fetched_at ON response_cache (fetched_at);
+`},
+	// A receipt of a batch matter deletion or restore: the run, then every
+	// pair's outcome by input line. Items are written one request at a
+	// time, so a crash mid-run leaves an honest, partial receipt.
+	{4, "matter receipts", `
+CREATE TABLE matter_receipts (
+	id          INTEGER PRIMARY KEY AUTOINCREMENT,
+	action      TEXT NOT NULL CHECK (action IN ('delete', 'restore')),
+	restore_of  INTEGER REFERENCES matter_receipts (id),
+	profile     TEXT NOT NULL,
+	endpoint    TEXT NOT NULL,
+	file_name   TEXT NOT NULL DEFAULT '',
+	file_sha256 TEXT NOT NULL DEFAULT '',
+	pairs       INTEGER NOT NULL,
+	status      TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'complete', 'canceled', 'stopped')),
+	note        TEXT NOT NULL DEFAULT '',
+	started_at  INTEGER NOT NULL, -- unix milliseconds
+	finished_at INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE matter_receipt_items (
+	receipt_id INTEGER NOT NULL REFERENCES matter_receipts (id) ON DELETE CASCADE,
+	line       INTEGER NOT NULL,
+	client_id  TEXT NOT NULL,
+	matter_id  TEXT NOT NULL,
+	result     TEXT NOT NULL,
+	code       TEXT NOT NULL DEFAULT '',
+	detail     TEXT NOT NULL DEFAULT '',
+	request    INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (receipt_id, line)
+) WITHOUT ROWID;
 `},
 }
 

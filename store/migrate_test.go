@@ -15,6 +15,8 @@ var fixtures = map[int][]string{
 	1: {`INSERT INTO profiles (name, region, is_default, token_storage, created_at) VALUES ('old', 'eu', 1, 'keyring', 1)`},
 	2: {`INSERT INTO bookmarks (profile, project_id, name, created_at) VALUES ('old', 'p1', 'Project', 2)`},
 	3: {`INSERT INTO response_cache (profile, key, body, fetched_at) VALUES ('old', 'k', x'00ff', 3)`},
+	4: {`INSERT INTO matter_receipts (id, action, profile, endpoint, pairs, status, started_at) VALUES (1, 'delete', 'old', 'https://x', 1, 'complete', 4)`,
+		`INSERT INTO matter_receipt_items (receipt_id, line, client_id, matter_id, result) VALUES (1, 2, 'C', 'M', 'deleted')`},
 }
 
 func TestMigrationsAreOrdered(t *testing.T) {
@@ -84,6 +86,11 @@ func TestMigrateFromEachVersion(t *testing.T) {
 				body, at, ok, _ := s.Cache("old", "k")
 				if !ok || string(body) != "\x00\xff" || !at.Equal(time.UnixMilli(3)) {
 					t.Fatalf("cache lost in migration: %q %v %v", body, at, ok)
+				}
+			}
+			if from >= 4 {
+				if r, err := s.Receipt(1); err != nil || r.Counts["deleted"] != 1 {
+					t.Fatalf("receipt lost in migration: %+v %v", r, err)
 				}
 			}
 			// The latest schema works in full.

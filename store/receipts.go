@@ -1,0 +1,199 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Receipt is the record of one batch matter deletion or restore.
+type Receipt struct {
+	ID                    int64
+	Action                string // "delete" or "restore"
+	RestoreOf             int64  // the deletion a restore undid; 0 otherwise
+	Profile               string
+	Endpoint              string // the service's base URL
+	FileName              string
+	FileSHA256            string
+	Pairs                 int
+	Status                string // running, complete, canceled, stopped
+	Note                  string // why it stopped
+	StartedAt, FinishedAt time.Time
+	// Counts tallies the recorded items by result ("deleted", "error", ...).
+	Counts map[string]int
+}
+
+// ReceiptItem is one pair's outcome, by the line it came from.
+type ReceiptItem struct {
+	Line               int
+	ClientID, MatterID string
+	Result, Code       string
+	Detail             string
+	Request            int
+}
+
+// Receipt statuses.
+const (
+	ReceiptRunning  = "running"
+	ReceiptComplete = "complete"
+	ReceiptCanceled = "canceled"
+	ReceiptStopped  = "stopped"
+)
+
+// StartReceipt records a run before its first request, and returns its id.
+func (s *Store) StartReceipt(r Receipt) (int64, error) {
+	if r.Action != "delete" && r.Action != "restore" {
+		return 0, fmt.Errorf("unknown receipt action %q", r.Action)
+	}
+	var restoreOf any
+	if r.RestoreOf != 0 {
+		restoreOf = r.RestoreOf
+	}
+	res, err := s.db.Exec(`
+INSERT INTO matter_receipts (action, restore_of, profile, endpoint, file_name, file_sha256, pairs, started_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, r.Action, restoreOf, r.Profile, r.Endpoint, r.FileName, r.FileSHA256, r.Pairs, s.now().UnixMilli())
+	if err != nil {
+		return 0, fmt.Errorf("the receipt could not be started: %w", err)
+	}
+	return res.LastInsertId()
+}
+
+// AddReceiptItems records the outcomes of one request in one transaction,
+// so a receipt never holds half a request.
+func (s *Store) AddReceiptItems(id int64, items []ReceiptItem) error {
+	if len(items) == 0 {
+		return nil
+	}
+	return s.inTx(func(tx *sql.Tx) error { return insertItems(tx, id, items) })
+}
+
+func insertItems(tx *sql.Tx, id int64, items []ReceiptItem) error {
+	st, err := tx.Prepare(`
+INSERT INTO matter_receipt_items (receipt_id, line, client_id, matter_id, result, code, detail, request)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("the receipt could not be written: %w", err)
+	}
+	defer st.Close()
+	for _, it := range items {
+		if _, err := st.Exec(id, it.Line, it.ClientID, it.MatterID, it.Result, it.Code, it.Detail, it.Request); err != nil {
+			return fmt.Errorf("the receipt could not be written (line %d): %w", it.Line, err)
+		}
+	}
+	return nil
+}
+
+// FinishReceipt closes a run with its status, adding the items of pairs
+// that were never sent, in one transaction.
+func (s *Store) FinishReceipt(id int64, status, note string, unsent []ReceiptItem) error {
+	return s.inTx(func(tx *sql.Tx) error {
+		if err := insertItems(tx, id, unsent); err != nil {
+			return err
+		}
+		res, err := tx.Exec(`UPDATE matter_receipts SET status = ?, note = ?, finished_at = ? WHERE id = ?`,
+			status, note, s.now().UnixMilli(), id)
+		if err != nil {
+			return fmt.Errorf("the receipt could not be finished: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("receipt %d: %w", id, ErrNotFound)
+		}
+		return nil
+	})
+}
+
+const receiptCols = `id, action, coalesce(restore_of, 0), profile, endpoint, file_name, file_sha256, pairs, status, note, started_at, finished_at`
+
+func scanReceipt(row interface{ Scan(...any) error }) (Receipt, error) {
+	var r Receipt
+	var started, finished int64
+	err := row.Scan(&r.ID, &r.Action, &r.RestoreOf, &r.Profile, &r.Endpoint, &r.FileName, &r.FileSHA256, &r.Pairs,
+		&r.Status, &r.Note, &started, &finished)
+	r.StartedAt = time.UnixMilli(started)
+	if finished != 0 {
+		r.FinishedAt = time.UnixMilli(finished)
+	}
+	return r, err
+}
+
+// Receipts lists every receipt, newest first, with its counts.
+func (s *Store) Receipts() ([]Receipt, error) {
+	rows, err := s.db.Query(`SELECT ` + receiptCols + ` FROM matter_receipts ORDER BY id DESC`)
+	if err != nil {
+		return nil, fmt.Errorf("the receipts could not be listed: %w", err)
+	}
+	var out []Receipt
+	for rows.Next() {
+		r, err := scanReceipt(rows)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("the receipts could not be listed: %w", err)
+		}
+		out = append(out, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("the receipts could not be listed: %w", err)
+	}
+	for i := range out {
+		if out[i].Counts, err = s.receiptCounts(out[i].ID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Receipt reads one receipt with its counts.
+func (s *Store) Receipt(id int64) (Receipt, error) {
+	r, err := scanReceipt(s.db.QueryRow(`SELECT `+receiptCols+` FROM matter_receipts WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, fmt.Errorf("receipt %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return r, fmt.Errorf("receipt %d could not be read: %w", id, err)
+	}
+	r.Counts, err = s.receiptCounts(id)
+	return r, err
+}
+
+func (s *Store) receiptCounts(id int64) (map[string]int, error) {
+	rows, err := s.db.Query(`SELECT result, count(*) FROM matter_receipt_items WHERE receipt_id = ? GROUP BY result`, id)
+	if err != nil {
+		return nil, fmt.Errorf("receipt %d could not be counted: %w", id, err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var res string
+		var n int
+		if err := rows.Scan(&res, &n); err != nil {
+			return nil, err
+		}
+		out[res] = n
+	}
+	return out, rows.Err()
+}
+
+// ReceiptItems calls fn for each item of a receipt in line order, streaming
+// so that a million-pair receipt is never held in memory at once. result,
+// when not empty, keeps only items with that result.
+func (s *Store) ReceiptItems(id int64, result string, fn func(ReceiptItem) error) error {
+	rows, err := s.db.Query(`
+SELECT line, client_id, matter_id, result, code, detail, request FROM matter_receipt_items
+WHERE receipt_id = ? AND (? = '' OR result = ?) ORDER BY line`, id, result, result)
+	if err != nil {
+		return fmt.Errorf("receipt %d could not be read: %w", id, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var it ReceiptItem
+		if err := rows.Scan(&it.Line, &it.ClientID, &it.MatterID, &it.Result, &it.Code, &it.Detail, &it.Request); err != nil {
+			return fmt.Errorf("receipt %d could not be read: %w", id, err)
+		}
+		if err := fn(it); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
