@@ -222,6 +222,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Copy):
 		return m.copySelected()
+	case key.Matches(msg, k.Show):
+		return m.showSelected()
 	case key.Matches(msg, k.Back):
 		if e, ok := top.(page.EscHandler); ok && e.WantsEsc() {
 			return m.updateTop(msg)

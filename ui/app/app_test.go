@@ -174,7 +174,7 @@ func TestCopyWritesOSC52(t *testing.T) {
 	m, out := newApp(t, false)
 	send(m, pagetest.Key("y"))
 	s := out.String()
-	if !strings.HasPrefix(s, "\x1b]52;c;") || !strings.Contains(m.View(), "copied sel-projects") {
+	if !strings.HasPrefix(s, "\x1b]52;c;") || !strings.Contains(m.View(), "sent sel-projects to the terminal's clipboard") {
 		t.Errorf("osc52 %q view %s", s, m.View())
 	}
 }

@@ -46,7 +46,7 @@ func TestHelpPerView(t *testing.T) {
 		{"projects", "", false, []string{"open", "filter", "copy id", "reverse sort"}, []string{"delete project", "add/paste", "cycle type"}},
 		{"project", "p1", false, []string{"next tab", "cycle status filter", "send files", "mark row", "delete project"}, []string{"add/paste"}},
 		{"project", "p1", true, []string{"next tab", "mark row"}, []string{"delete project", " D "}},
-		{"recyclebin", "", true, []string{"client-matter filter", "copy id"}, []string{"delete project", "mark row"}},
+		{"recyclebin", "", true, []string{"client-matter filter", "copy id", "mark row", "show id to select"}, []string{"delete project"}},
 		{"audit", "", false, []string{"cycle type filter", "type a type filter", "entry details"}, []string{"delete project", "add/paste"}},
 		{"files", "f1", false, []string{"add/paste file IDs", "poll now"}, []string{"delete project", "cycle type"}},
 	}

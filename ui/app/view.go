@@ -5,12 +5,12 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/aymanbagabas/go-osc52/v2"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/clipboard"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -120,7 +120,7 @@ func (m *Model) helpView() string {
 	}
 	global := k.Global()
 	if _, ok := top.(page.Selector); !ok {
-		global = without(global, k.Copy) // y copies only where something can be selected
+		global = without(without(global, k.Copy), k.Show) // y and Y only where something can be selected
 	}
 	groups = append(groups,
 		widgets.HelpGroup{Title: "navigation", Bindings: unseen(seen, k.Navigation())},
@@ -154,32 +154,20 @@ func without(bs []key.Binding, drop key.Binding) []key.Binding {
 	return out
 }
 
-// copySelected copies the selected record's ID to the clipboard with OSC 52.
-// The sequence goes to the program's output writer directly: Bubble Tea v1
-// has no raw-write API, and tea.Printf would print it as text above the UI.
+// copySelected sends the marked IDs, or the selected one, to the
+// terminal's clipboard (ui/clipboard decides how, inside tmux too).
 func (m *Model) copySelected() tea.Cmd {
-	sel, ok := m.Top().(page.Selector)
-	if !ok {
+	return clipboard.Copy(m.env.Context(), m.env.Output, m.cfg.Getenv, clipboard.Values(m.Top()))
+}
+
+// showSelected opens a pane with the marked or selected IDs whole, to be
+// selected with the mouse.
+func (m *Model) showSelected() tea.Cmd {
+	ids := clipboard.Values(m.Top())
+	if ids == nil {
 		return nil
 	}
-	id := sanitize.Line(sel.SelectedID())
-	if id == "" {
-		return nil
-	}
-	out := m.env.Output
-	if out == nil {
-		return page.Status("copying is not available in this session")
-	}
-	seq := osc52.New(id)
-	if m.cfg.Getenv("TMUX") != "" {
-		seq = seq.Tmux()
-	}
-	return func() tea.Msg {
-		if _, err := seq.WriteTo(out); err != nil {
-			return page.StatusMsg{Err: fmt.Errorf("the ID could not be copied: %w", err)}
-		}
-		return page.StatusMsg{Text: "copied " + id}
-	}
+	return m.push(clipboard.NewPane(m.env, ids))
 }
 
 // fitHeight pads or cuts s to exactly h lines so the status line stays put.

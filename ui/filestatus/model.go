@@ -128,6 +128,9 @@ func (m *Model) SelectedID() string {
 	return ""
 }
 
+// MarkedIDs are the file IDs marked with x, for `y`.
+func (m *Model) MarkedIDs() []string { return m.table.MarkedIDs() }
+
 // Help lists the view's own bindings.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys

@@ -14,7 +14,7 @@ type Map struct {
 	// table
 	Filter, SortNext, SortReverse, Mark key.Binding
 	// global
-	Help, Command, Quit, Copy, Refresh key.Binding
+	Help, Command, Quit, Copy, Show, Refresh key.Binding
 	// view actions. Each view binds only the keys listed here, so `?` help
 	// is generated from this one map and TestNoKeyIsBoundTwice catches a
 	// view action that would shadow a global key.
@@ -45,12 +45,13 @@ func New(readOnly bool) Map {
 		Filter:      b("/", "filter", "/"),
 		SortNext:    b("o", "sort by next column", "o"),
 		SortReverse: b("O", "reverse sort", "O"),
-		Mark:        b("x", "mark row", "x"),
+		Mark:        b("x", "mark row (y copies the marked)", "x"),
 
 		Help:    b("?", "help", "?"),
 		Command: b(":", "command", ":"),
 		Quit:    b("q", "quit", "q", "ctrl+c"),
-		Copy:    b("y", "copy id", "y"),
+		Copy:    b("y", "copy id (or marked ids)", "y"),
+		Show:    b("Y", "show id to select", "Y"),
 		Refresh: b("r", "refresh", "r"),
 
 		StatusFilter: b("f", "cycle status filter", "f"),
@@ -76,12 +77,12 @@ func (m *Map) mutating() []*key.Binding { return []*key.Binding{&m.Delete} }
 
 // Navigation is the help group shared by every table view.
 func (m Map) Navigation() []key.Binding {
-	return []key.Binding{m.Up, m.Down, m.PageUp, m.PageDown, m.Top, m.Bottom, m.Filter, m.SortNext, m.SortReverse}
+	return []key.Binding{m.Up, m.Down, m.PageUp, m.PageDown, m.Top, m.Bottom, m.Filter, m.SortNext, m.SortReverse, m.Mark}
 }
 
 // Global is the help group handled by the root.
 func (m Map) Global() []key.Binding {
-	return []key.Binding{m.Help, m.Command, m.Back, m.Copy, m.Refresh, m.Quit}
+	return []key.Binding{m.Help, m.Command, m.Back, m.Copy, m.Show, m.Refresh, m.Quit}
 }
 
 // Enabled filters out disabled bindings, so help never advertises a key

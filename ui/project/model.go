@@ -95,6 +95,10 @@ func (m *Model) SelectedID() string {
 	return r.ID
 }
 
+// MarkedIDs are the IDs marked with x in the open tab, for `y` (and `s`
+// sends marked files to File status).
+func (m *Model) MarkedIDs() []string { return m.table().MarkedIDs() }
+
 func (m *Model) table() *widgets.Table { return m.tables[m.tab] }
 
 // SetSize implements page.Page: a header line, the tab bar, the table.

@@ -92,6 +92,9 @@ func (m *Model) SelectedID() string {
 	return r.ID
 }
 
+// MarkedIDs are the project IDs marked with x, for `y`.
+func (m *Model) MarkedIDs() []string { return m.table.MarkedIDs() }
+
 // SetSize implements page.Page.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h

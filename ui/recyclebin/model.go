@@ -80,6 +80,19 @@ func (m *Model) SelectedID() string {
 	return e.ID
 }
 
+// MarkedIDs are the marked entries' IDs as SelectedID gives them (the
+// vault project's ID), for `y`.
+func (m *Model) MarkedIDs() []string {
+	var out []string
+	for _, id := range m.table.MarkedIDs() {
+		if i, ok := m.byID[id]; ok && m.items[i].VaultProject.ID != "" {
+			id = m.items[i].VaultProject.ID
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
 func (m *Model) selected() *api.RecycleBinEntry {
 	r, ok := m.table.Selected()
 	if !ok {

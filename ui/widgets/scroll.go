@@ -1,0 +1,91 @@
+package widgets
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vaultdeck/vaultdeck/themes"
+	"github.com/vaultdeck/vaultdeck/ui/keys"
+)
+
+// Scroll is a pane of text that scrolls with the console's own navigation
+// keys (j/k, pgup/pgdn, g/G), so that help, details and dialogs are never
+// cut off on a small terminal. Lines are wrapped to the width, not cut.
+type Scroll struct {
+	theme themes.Theme
+	keys  keys.Map
+	vp    viewport.Model
+	text  string
+	width int
+}
+
+// NewScroll returns an empty pane; SetSize gives it room.
+func NewScroll(th themes.Theme, km keys.Map) *Scroll {
+	vp := viewport.New(1, 1)
+	vp.KeyMap = viewport.KeyMap{} // keys come from the console's map, in Update
+	vp.MouseWheelEnabled = false
+	return &Scroll{theme: th, keys: km, vp: vp}
+}
+
+// SetSize sets the pane's area; the text is rewrapped to the width.
+func (s *Scroll) SetSize(w, h int) {
+	s.width = max(w, 1)
+	s.vp.Width, s.vp.Height = s.width, max(h, 1)
+	s.vp.SetContent(ansi.Wrap(s.text, s.width, ""))
+}
+
+// SetContent replaces the text, keeping the scroll position where it can.
+func (s *Scroll) SetContent(text string) {
+	s.text = text
+	s.vp.SetContent(ansi.Wrap(text, max(s.width, 1), ""))
+}
+
+// Update scrolls on a navigation key and reports whether it used the key.
+func (s *Scroll) Update(msg tea.Msg) bool {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return false
+	}
+	km := s.keys
+	switch {
+	case key.Matches(k, km.Down):
+		s.vp.ScrollDown(1)
+	case key.Matches(k, km.Up):
+		s.vp.ScrollUp(1)
+	case key.Matches(k, km.PageDown):
+		s.vp.PageDown()
+	case key.Matches(k, km.PageUp):
+		s.vp.PageUp()
+	case key.Matches(k, km.Top):
+		s.vp.GotoTop()
+	case key.Matches(k, km.Bottom):
+		s.vp.GotoBottom()
+	default:
+		return false
+	}
+	return true
+}
+
+// Lines is the number of wrapped lines of the whole text.
+func (s *Scroll) Lines() int { return s.vp.TotalLineCount() }
+
+// Fits reports whether the whole text is visible.
+func (s *Scroll) Fits() bool { return s.vp.TotalLineCount() <= s.vp.Height }
+
+// View renders the visible lines.
+func (s *Scroll) View() string { return s.vp.View() }
+
+// Position is a short "lines 3-10 of 40 · j/k scroll" hint, empty when the
+// whole text fits.
+func (s *Scroll) Position() string {
+	if s.Fits() {
+		return ""
+	}
+	first := s.vp.YOffset + 1
+	last := min(s.vp.YOffset+s.vp.Height, s.vp.TotalLineCount())
+	return s.theme.Muted.Render(fmt.Sprintf("lines %d-%d of %d · j/k pgup/pgdn scroll", first, last, s.vp.TotalLineCount()))
+}
