@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"os"
 	"slices"
@@ -51,6 +53,7 @@ type Config struct {
 	Clock      Clock        // nil -> the system clock
 	Retry      RetryPolicy  // zero -> 5 retries, 3 minutes of total waiting
 	UserAgent  string       // nil -> "vaultdeck"
+	Timeouts   Timeouts     // zero fields take the defaults (10s connect, 30s first byte, 30s body stall)
 }
 
 // Client calls the API. It is safe for concurrent use.
@@ -63,6 +66,7 @@ type Client struct {
 	log       *slog.Logger
 	clock     Clock
 	retry     RetryPolicy
+	timeouts  Timeouts
 	userAgent string
 
 	// lastToken is the hash key part of the most recent token, so Budget
@@ -87,6 +91,7 @@ func New(cfg Config) (*Client, error) {
 		log:       cfg.Logger,
 		clock:     cfg.Clock,
 		retry:     cfg.Retry.normalized(),
+		timeouts:  cfg.Timeouts.normalized(),
 		userAgent: cfg.UserAgent,
 	}
 	if c.budgets == nil {
@@ -107,7 +112,7 @@ func New(cfg Config) (*Client, error) {
 	case cfg.HTTPClient != nil:
 		c.hc = cfg.HTTPClient
 	default:
-		hc, err := newHTTPClient(cfg.CAFile)
+		hc, err := newHTTPClient(cfg.CAFile, c.timeouts.Connect)
 		if err != nil {
 			return nil, err
 		}
@@ -117,9 +122,13 @@ func New(cfg Config) (*Client, error) {
 }
 
 // newHTTPClient verifies TLS always; a CA file only adds trust roots.
-func newHTTPClient(caFile string) (*http.Client, error) {
+func newHTTPClient(caFile string, connect time.Duration) (*http.Client, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
+	if connect > 0 {
+		tr.DialContext = (&net.Dialer{Timeout: connect, KeepAlive: 30 * time.Second}).DialContext
+		tr.TLSHandshakeTimeout = connect
+	}
 	if caFile != "" {
 		pem, err := os.ReadFile(caFile)
 		if err != nil {
@@ -217,13 +226,26 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 	limit := c.limits.of(cl.ep.cat)
 	bo := newBackoff()
 	var waited time.Duration
+	timeouts := 0
 	for attempt := 0; ; attempt++ {
 		if err := c.waitBudget(ctx, cl.ep, key, limit); err != nil {
 			return nil, red, err
 		}
 		resp, err := c.attempt(ctx, cl, tok, red, key, limit, attempt)
 		if err != nil {
-			return nil, red, err
+			var te *Error
+			if !errors.As(err, &te) || te.Kind != KindTimeout || !cl.ep.idempotent || timeouts >= maxTimeoutRetries {
+				return nil, red, err
+			}
+			timeouts++
+			wait := min(bo.NextBackOff(), maxBackoff)
+			c.log.LogAttrs(ctx, slog.LevelDebug, "api retry after timeout",
+				slog.String("method", cl.ep.method), slog.String("path", red.String(cl.path)),
+				slog.Duration("wait", wait), slog.Int("attempt", attempt+1))
+			if err := c.clock.Sleep(ctx, wait); err != nil {
+				return nil, red, canceled(cl.ep, err)
+			}
+			continue
 		}
 		if resp.StatusCode/100 == 2 {
 			c.tokenOK.Store(true)
@@ -289,8 +311,22 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 			return nil, err
 		}
 	}
-	req, err := http.NewRequestWithContext(ctx, cl.ep.method, u, body)
+	// The attempt's own context carries its timers: the first-byte timer
+	// starts once the request (body included: an upload takes as long as it
+	// takes) has been written; the body timer is re-armed by every read.
+	actx, cancel := context.WithCancelCause(ctx)
+	wd := &watchdog{cancel: cancel}
+	if cl.body == nil {
+		wd.arm(c.timeouts.FirstByte, false)
+	} else {
+		actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
+			WroteRequest: func(httptrace.WroteRequestInfo) { wd.arm(c.timeouts.FirstByte, false) },
+		})
+	}
+	req, err := http.NewRequestWithContext(actx, cl.ep.method, u, body)
 	if err != nil {
+		wd.stop()
+		cancel(nil)
 		if finish != nil {
 			_ = finish()
 		}
@@ -304,6 +340,7 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 	}
 	start := c.clock.Now()
 	resp, err := c.hc.Do(req)
+	wd.stop()
 	var bodyErr error
 	if finish != nil {
 		bodyErr = finish()
@@ -321,8 +358,13 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 			resp.Body.Close()
 		}
 		c.log.LogAttrs(ctx, slog.LevelDebug, "api request failed", attrs...)
+		timedOut := timeoutOf(actx, -1)
+		cancel(nil)
 		if bodyErr != nil {
 			return nil, bodyErr
+		}
+		if te := asTimeout(cl.ep, timedOut); te != nil && ctx.Err() == nil {
+			return nil, te
 		}
 		if ctx.Err() != nil {
 			return nil, canceled(cl.ep, ctx.Err())
@@ -331,6 +373,8 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 			Message: red.safeText(err.Error(), 400), Err: redactedCause{red.String(err.Error()), err}}
 	}
 	c.log.LogAttrs(ctx, slog.LevelDebug, "api request", append(attrs, slog.Int("status", resp.StatusCode))...)
+	wd.arm(c.timeouts.BodyStall, true)
+	resp.Body = &watchedBody{rc: resp.Body, wd: wd, stall: c.timeouts.BodyStall, ctx: actx}
 	return resp, nil
 }
 

@@ -127,6 +127,9 @@ func (c *Client) decodeJSON(resp *http.Response, ep endpoint, red redactor, v an
 	if err == nil {
 		return nil
 	}
+	if te := asTimeout(ep, err); te != nil {
+		return te
+	}
 	if ctxErr := resp.Request.Context().Err(); ctxErr != nil {
 		return canceled(ep, ctxErr)
 	}

@@ -24,10 +24,13 @@ const (
 	KindInvalidRequest           // 400 and other 4xx, or refused before sending
 	KindTooLarge                 // a file over the size limit (client-side or 413)
 	KindCanceled                 // the caller's context ended
+	KindTimeout                  // the service did not answer, or stopped sending, in time
+	KindRedirect                 // a redirect to another origin was refused
 )
 
 var kindNames = [...]string{"unknown", "unauthorized", "forbidden", "not found", "rate limited",
-	"server error", "malformed response", "network error", "invalid request", "too large", "canceled"}
+	"server error", "malformed response", "network error", "invalid request", "too large", "canceled",
+	"timeout", "redirect refused"}
 
 // String names the kind.
 func (k ErrorKind) String() string {
@@ -54,7 +57,12 @@ type Error struct {
 	// TokenWorked is set when another request with the same token succeeded,
 	// which narrows an ambiguous matter 401 down to a missing permission.
 	TokenWorked bool
-	Err         error // underlying cause (network, decode, context), already redacted
+	// After is how long the client waited for the service (KindTimeout);
+	// Received is how much of the body had arrived when it stalled, -1 when
+	// no answer arrived at all.
+	After    time.Duration
+	Received int64
+	Err      error // underlying cause (network, decode, context), already redacted
 }
 
 // Is lets errors.Is match a Kind.
@@ -120,6 +128,11 @@ func (e *Error) Error() string {
 		fmt.Fprintf(&b, "%s%s", ep, said)
 	case KindCanceled:
 		fmt.Fprintf(&b, "%s was canceled", ep)
+	case KindTimeout:
+		b.WriteString(e.TimeoutSummary())
+		b.WriteString(". The service or a proxy in between is not responding: try again later, or allow longer with --timeout")
+	case KindRedirect:
+		fmt.Fprintf(&b, "%s%s", ep, said)
 	default:
 		fmt.Fprintf(&b, "%s failed%s", ep, said)
 	}
@@ -127,6 +140,19 @@ func (e *Error) Error() string {
 		fmt.Fprintf(&b, " (%v)", e.Err)
 	}
 	return b.String()
+}
+
+// TimeoutSummary is the short form of a timeout for a status line or a
+// page ("no answer from GET /api/whoami after 30s"), to which the console
+// adds its own remedy ("; r to retry"). Empty for other kinds.
+func (e *Error) TimeoutSummary() string {
+	if e.Kind != KindTimeout {
+		return ""
+	}
+	if e.Received >= 0 {
+		return fmt.Sprintf("%s stopped sending after %d bytes: no data for %s", e.Endpoint, e.Received, e.After)
+	}
+	return fmt.Sprintf("no answer from %s after %s", e.Endpoint, e.After)
 }
 
 func orUnknown(p string) string {

@@ -2,25 +2,47 @@ package api
 
 import (
 	"context"
+	"errors"
 	"net/url"
 )
 
 // getJSON sends a GET and decodes a bare JSON body into v.
 func (c *Client) getJSON(ctx context.Context, ep endpoint, path string, q url.Values, v any) error {
-	resp, red, err := c.send(ctx, call{ep: ep, path: path, query: q})
-	if err != nil {
-		return err
-	}
-	return c.decodeJSON(resp, ep, red, v)
+	return c.resending(ctx, ep, func() error {
+		resp, red, err := c.send(ctx, call{ep: ep, path: path, query: q})
+		if err != nil {
+			return err
+		}
+		return c.decodeJSON(resp, ep, red, v)
+	})
 }
 
 // getContent sends a GET and decodes a {"response":{"content":...}} body.
 func (c *Client) getContent(ctx context.Context, ep endpoint, path string, q url.Values, v any) error {
-	resp, red, err := c.send(ctx, call{ep: ep, path: path, query: q})
-	if err != nil {
-		return err
+	return c.resending(ctx, ep, func() error {
+		resp, red, err := c.send(ctx, call{ep: ep, path: path, query: q})
+		if err != nil {
+			return err
+		}
+		return c.decodeContent(resp, ep, red, v)
+	})
+}
+
+// resending runs one idempotent request and decode again when its body
+// stalled: send retries what fails before the body, this what fails in it.
+// Only for decodes that hand nothing to the caller before they finish.
+func (c *Client) resending(ctx context.Context, ep endpoint, once func() error) error {
+	bo := newBackoff()
+	for n := 0; ; n++ {
+		err := once()
+		var te *Error
+		if err == nil || !ep.idempotent || n >= maxTimeoutRetries || !errors.As(err, &te) || te.Kind != KindTimeout || te.Received < 0 {
+			return err
+		}
+		if err := c.clock.Sleep(ctx, min(bo.NextBackOff(), maxBackoff)); err != nil {
+			return canceled(ep, err)
+		}
 	}
-	return c.decodeContent(resp, ep, red, v)
 }
 
 // WhoAmI returns the account behind the token (GET /api/whoami). It is the

@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
 )
@@ -30,6 +32,9 @@ type Globals struct {
 	CAFile  string
 	Profile string
 	JSON    bool
+	// Timeout is --timeout: how long to wait for the service's first byte
+	// (0: the profile's setting, else the default).
+	Timeout time.Duration
 }
 
 // Profile is what a stored profile contributes; flags and environment win.
@@ -37,6 +42,7 @@ type Profile struct {
 	BaseURL string
 	Region  string
 	CAFile  string
+	Timeout time.Duration // the profile's first-byte timeout; 0: the default
 }
 
 // Command is a subcommand the lead wires in from outside this package
@@ -207,6 +213,20 @@ func extractGlobals(args []string) (Globals, []string, error) {
 			dst = &g.CAFile
 		case "profile":
 			dst = &g.Profile
+		case "timeout":
+			if !hasVal {
+				if i+1 >= len(args) {
+					return g, nil, fmt.Errorf("flag --timeout needs a value")
+				}
+				i++
+				val = args[i]
+			}
+			d, err := time.ParseDuration(val)
+			if err != nil || d <= 0 {
+				return g, nil, fmt.Errorf("--timeout takes a positive duration such as 30s or 2m (got %q)", val)
+			}
+			g.Timeout = d
+			continue
 		case "json":
 			switch {
 			case !hasVal || val == "true" || val == "1":
@@ -256,6 +276,7 @@ Global flags (before or after the command):
   --ca-file FILE      extra PEM CA certificates to trust
   --profile NAME      stored profile to use
   --json              print the API's own JSON objects
+  --timeout 30s       how long to wait for the service to start answering (default 30s)
 
 Console flags (also for demo): --read-only, --theme auto|dark|light|high-contrast|mono,
   --no-color, --stuck-after 30m, --open projects|bin|files|audit
@@ -312,6 +333,7 @@ func (r *runner) client() (*api.Client, error) {
 		Limits:     r.env.Limits,
 		Clock:      r.env.Clock,
 	}
+	cfg.Timeouts.FirstByte = cmp.Or(r.g.Timeout, prof.Timeout)
 	if r.g.BaseURL != "" && r.g.Region != "" {
 		return nil, errors.New("give either --base-url or --region, not both")
 	}

@@ -1,0 +1,150 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"time"
+)
+
+// Timeouts bound how long one attempt may wait on the network. A hung
+// gateway must end in an error that names the endpoint, never an endless
+// wait. Zero fields take the defaults; a negative field turns that timeout
+// off. They use the real clock, not Config.Clock: they guard real sockets.
+type Timeouts struct {
+	Connect   time.Duration // TCP connect and, separately, the TLS handshake (default 10s)
+	FirstByte time.Duration // from the request being sent to the response headers (default 30s)
+	BodyStall time.Duration // longest silence while a body is being read (default 30s)
+}
+
+// Default timeouts, documented in the README.
+const (
+	DefaultConnectTimeout   = 10 * time.Second
+	DefaultFirstByteTimeout = 30 * time.Second
+	DefaultBodyStallTimeout = 30 * time.Second
+)
+
+// maxTimeoutRetries is how often a timed-out idempotent request is sent
+// again. Lower than the retry policy's count: every timed-out attempt
+// already cost a full timeout.
+const maxTimeoutRetries = 2
+
+func (t Timeouts) normalized() Timeouts {
+	pick := func(v, def time.Duration) time.Duration {
+		if v == 0 {
+			return def
+		}
+		return v
+	}
+	t.Connect = pick(t.Connect, DefaultConnectTimeout)
+	t.FirstByte = pick(t.FirstByte, DefaultFirstByteTimeout)
+	t.BodyStall = pick(t.BodyStall, DefaultBodyStallTimeout)
+	return t
+}
+
+// timeoutCause is the cancellation cause of an attempt whose own timer
+// fired, which tells it apart from the caller cancelling.
+type timeoutCause struct {
+	stall bool
+	after time.Duration
+}
+
+func (t *timeoutCause) Error() string { return "timeout" }
+
+// watchdog cancels an attempt's context when a timer runs out: first the
+// first-byte timer, then, once headers are in, a body timer that every
+// read re-arms.
+type watchdog struct {
+	cancel context.CancelCauseFunc
+	mu     sync.Mutex
+	timer  *time.Timer
+}
+
+func (w *watchdog) arm(d time.Duration, stall bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.timer != nil {
+		w.timer.Stop()
+		w.timer = nil
+	}
+	if d > 0 {
+		cause := &timeoutCause{stall: stall, after: d}
+		w.timer = time.AfterFunc(d, func() { w.cancel(cause) })
+	}
+}
+
+func (w *watchdog) stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.timer != nil {
+		w.timer.Stop()
+		w.timer = nil
+	}
+}
+
+// watchedBody re-arms the stall timer on every read and counts bytes for
+// the message. Close releases the attempt's context.
+type watchedBody struct {
+	rc    io.ReadCloser
+	wd    *watchdog
+	stall time.Duration
+	n     int64
+	ctx   context.Context
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	b.n += int64(n)
+	if n > 0 && err == nil {
+		b.wd.arm(b.stall, true)
+	}
+	if err != nil && err != io.EOF {
+		if e := timeoutOf(b.ctx, b.n); e != nil {
+			return n, e
+		}
+	}
+	return n, err
+}
+
+func (b *watchedBody) Close() error {
+	b.wd.stop()
+	err := b.rc.Close()
+	b.wd.cancel(nil)
+	return err
+}
+
+// stallError is what a read of a stalled body returns; decoders turn it
+// into a KindTimeout *Error naming the endpoint.
+type stallError struct {
+	after    time.Duration
+	received int64
+}
+
+func (s *stallError) Error() string { return "the body stalled" }
+
+// timeoutOf reports whether ctx ended because of its own timer.
+func timeoutOf(ctx context.Context, received int64) error {
+	var tc *timeoutCause
+	if errors.As(context.Cause(ctx), &tc) {
+		if tc.stall {
+			return &stallError{after: tc.after, received: received}
+		}
+		return &stallError{after: tc.after, received: -1}
+	}
+	return nil
+}
+
+func timeoutError(ep endpoint, s *stallError) *Error {
+	return &Error{Kind: KindTimeout, Endpoint: ep.String(), After: s.after, Received: s.received}
+}
+
+// asTimeout turns a stallError found in err into the endpoint's timeout
+// error; nil when err is no timeout.
+func asTimeout(ep endpoint, err error) *Error {
+	var s *stallError
+	if errors.As(err, &s) {
+		return timeoutError(ep, s)
+	}
+	return nil
+}
