@@ -110,7 +110,11 @@ func New(cfg Config) (*Client, error) {
 	case cfg.HTTPClient != nil && cfg.CAFile != "":
 		return nil, errors.New("a CA file cannot be combined with a custom HTTP client; add the CA to that client's TLS config")
 	case cfg.HTTPClient != nil:
-		c.hc = cfg.HTTPClient
+		// A copy, so the caller's client is not changed, with the redirect
+		// rule that keeps the token at home.
+		hc := *cfg.HTTPClient
+		hc.CheckRedirect = checkRedirect
+		c.hc = &hc
 	default:
 		hc, err := newHTTPClient(cfg.CAFile, c.timeouts.Connect)
 		if err != nil {
@@ -146,16 +150,36 @@ func newHTTPClient(caFile string, connect time.Duration) (*http.Client, error) {
 	return &http.Client{Transport: tr, CheckRedirect: checkRedirect}, nil
 }
 
-// checkRedirect refuses a redirect that would downgrade to plain HTTP off
-// this machine. (Go already drops Authorization on a cross-host redirect.)
+// checkRedirect follows a redirect only within the origin (scheme, host and
+// port) of the request that started the chain. Go drops Authorization only
+// when the host name changes, so a redirect to another port of the same host
+// would carry the token there; and another host's answer must not be shown
+// as the API's.
 func checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= 5 {
 		return errors.New("too many redirects")
 	}
-	if req.URL.Scheme != "https" && !IsLoopback(req.URL.Hostname()) {
-		return fmt.Errorf("refusing redirect to insecure %s", req.URL.Redacted())
+	from, to := origin(via[0].URL), origin(req.URL)
+	if from != to {
+		return &redirectRefused{from: from, to: to}
 	}
 	return nil
+}
+
+// origin is scheme://host:port with the default port spelled out, so that
+// https://a and https://a:443 compare equal.
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"https": "443", "http": "80"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+type redirectRefused struct{ from, to string }
+
+func (r *redirectRefused) Error() string {
+	return fmt.Sprintf("refused to follow a redirect from %s to %s: the token is sent only to the base URL's origin. Check the base URL or region (a proxy in front of the service may be redirecting)", r.from, r.to)
 }
 
 // Base returns the base URL (never containing credentials).
@@ -365,6 +389,13 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 		}
 		if te := asTimeout(cl.ep, timedOut); te != nil && ctx.Err() == nil {
 			return nil, te
+		}
+		if rr := (*redirectRefused)(nil); errors.As(err, &rr) {
+			e := &Error{Kind: KindRedirect, Endpoint: cl.ep.String(), Message: red.safeText(rr.Error(), 400)}
+			if resp != nil {
+				e.Status = resp.StatusCode
+			}
+			return nil, e
 		}
 		if ctx.Err() != nil {
 			return nil, canceled(cl.ep, ctx.Err())
