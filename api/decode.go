@@ -5,9 +5,37 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
+	"regexp"
 )
+
+var (
+	htmlTitle = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
+	htmlDrop  = regexp.MustCompile(`(?is)<(script|style|head)[^>]*>.*?</(script|style|head)>|<[^>]*>`)
+)
+
+// htmlSummary reduces an HTML error page (a gateway's, a proxy's) to its
+// title, or failing that to the start of its text: the markup itself is
+// noise in a one-line error.
+func htmlSummary(body []byte) (string, bool) {
+	b := bytes.TrimSpace(body)
+	if len(b) == 0 || b[0] != '<' {
+		return "", false
+	}
+	text := ""
+	if m := htmlTitle.FindSubmatch(b); m != nil {
+		text = html.UnescapeString(string(m[1]))
+	} else {
+		text = html.UnescapeString(htmlDrop.ReplaceAllString(string(b), " "))
+	}
+	text = truncate(clean(text), 120)
+	if text == "" {
+		return "an HTML page", true
+	}
+	return text + " (HTML page)", true
+}
 
 const (
 	errorBodyLimit = 64 << 10 // an error page is never worth more
@@ -34,6 +62,9 @@ type errorBody struct {
 
 // serverMessage extracts the server's sentence, or the start of the body.
 func serverMessage(body []byte) string {
+	if s, ok := htmlSummary(body); ok {
+		return s
+	}
 	var eb errorBody
 	if json.Unmarshal(body, &eb) == nil {
 		var s string

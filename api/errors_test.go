@@ -261,32 +261,39 @@ func TestCancelDuringSlowBody(t *testing.T) {
 	}
 }
 
+// TestCancelDuringBackoffAndBudgetWait cancels only once the fake clock's
+// sleep has begun, so it proves the client was waiting (on the backoff, then
+// on the budget) and that cancelling ends the wait. A call that returns
+// before any sleep fails the test.
 func TestCancelDuringBackoffAndBudgetWait(t *testing.T) {
+	cancelWhileSleeping := func(t *testing.T, h *harness, what string, want time.Duration) {
+		t.Helper()
+		h.clock.block = true
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		done := make(chan error, 1)
+		go func() { _, err := h.c.RecycleBin(ctx, RecycleBinQuery{}); done <- err }()
+		select {
+		case d := <-h.clock.entered:
+			if want > 0 && d != want {
+				t.Errorf("%s: slept %v, want %v", what, d, want)
+			}
+		case err := <-done:
+			t.Fatalf("%s: returned %v without waiting", what, err)
+		}
+		cancel()
+		if err := <-done; kindOf(err) != KindCanceled {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
 	var n atomic.Int32
-	h := newHarness(t, rateLimited(429, 1000, "5", &n))
-	h.clock.block = true
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error)
-	go func() { _, err := h.c.RecycleBin(ctx, RecycleBinQuery{}); done <- err }()
-	for n.Load() == 0 {
-		time.Sleep(time.Millisecond) // wait for the first request; not a timing assertion
-	}
-	cancel()
-	if err := <-done; kindOf(err) != KindCanceled {
-		t.Fatalf("backoff: %v", err)
-	}
-	// Budget wait: a limit of 1 per minute, second call waits for budget.
+	cancelWhileSleeping(t, newHarness(t, rateLimited(429, 1000, "5", &n)), "backoff", 5*time.Second)
+	// Budget wait: a limit of 1 per minute, so the second call waits for budget.
 	h2 := newHarness(t, jsonHandler(200, `{"items":[],"total":0}`), func(c *Config) { c.Limits = Limits{Vault: 1} })
 	if _, err := h2.c.RecycleBin(context.Background(), RecycleBinQuery{}); err != nil {
 		t.Fatal(err)
 	}
-	h2.clock.block = true
-	ctx2, cancel2 := context.WithCancel(context.Background())
-	go func() { _, err := h2.c.RecycleBin(ctx2, RecycleBinQuery{}); done <- err }()
-	cancel2()
-	if err := <-done; kindOf(err) != KindCanceled {
-		t.Fatalf("budget wait: %v", err)
-	}
+	cancelWhileSleeping(t, h2, "budget wait", budgetWindow)
 }
 
 func TestNetworkError(t *testing.T) {

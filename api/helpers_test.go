@@ -14,16 +14,19 @@ import (
 const secretToken = "tok-SECRET-123"
 
 // fakeClock advances instantly on Sleep; with block set, Sleep waits for
-// the context instead (to test cancellation during waits).
+// the context instead (to test cancellation during waits) and reports on
+// entered that a sleep has begun, so a test cancels only once the client is
+// really waiting.
 type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	sleeps []time.Duration
-	block  bool
+	mu      sync.Mutex
+	now     time.Time
+	sleeps  []time.Duration
+	block   bool
+	entered chan time.Duration
 }
 
 func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+	return &fakeClock{now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC), entered: make(chan time.Duration, 16)}
 }
 
 func (f *fakeClock) Now() time.Time {
@@ -34,6 +37,10 @@ func (f *fakeClock) Now() time.Time {
 
 func (f *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 	if f.block {
+		select {
+		case f.entered <- d:
+		default:
+		}
 		<-ctx.Done()
 		return ctx.Err()
 	}

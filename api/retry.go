@@ -94,7 +94,13 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-// retryable says whether a status is worth waiting out.
+// retryable says whether a status is worth waiting out: the rate limit,
+// and a gateway or service that is briefly unavailable. A 500 is the
+// service's own fault and repeating the request will not change it.
 func retryable(status int) bool {
-	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
+	switch status {
+	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
 }
