@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // Exit statuses.
@@ -39,6 +40,7 @@ type Globals struct {
 
 // Profile is what a stored profile contributes; flags and environment win.
 type Profile struct {
+	Name    string
 	BaseURL string
 	Region  string
 	CAFile  string
@@ -63,6 +65,9 @@ type Env struct {
 	TokenSource func(profile string) (api.TokenSource, error)
 	// ResolveProfile returns a stored profile's settings. nil: none.
 	ResolveProfile func(profile string) (Profile, error)
+	// OpenStore opens the local database (matter receipts). nil: the
+	// matters commands say receipts are not available.
+	OpenStore func() (*store.Store, error)
 
 	Console  Command // bare `vaultdeck`
 	Sim      Command // `vaultdeck sim ...`
@@ -95,6 +100,7 @@ func commands() []command {
 		{"recycle-bin", "[--name S] [--client-matter UUID]", "list deleted projects awaiting purge", (*runner).recycleBin},
 		{"audit", "[--type T] [--limit N]", "show the audit log: the earliest entry, then those after it", (*runner).audit},
 		{"whoami", "", "show the account behind the token", (*runner).whoami},
+		{"matters", "delete|receipts|receipt|restore ...", "batch-delete client matters from a CSV/TSV file, with receipts and restore", (*runner).matters},
 		{"login", "[--profile P]", "store a token for a profile", lead(func(e Env) Command { return e.Login })},
 		{"logout", "[--profile P]", "forget a profile's token", lead(func(e Env) Command { return e.Logout })},
 		{"profiles", "", "list stored profiles", lead(func(e Env) Command { return e.Profiles })},

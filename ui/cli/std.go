@@ -23,6 +23,7 @@ func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) 
 		Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv,
 		TokenSource:    s.tokenSource,
 		ResolveProfile: s.resolveProfile,
+		OpenStore:      func() (*store.Store, error) { return account.OpenStore(s.acct) },
 		Budgets:        api.NewBudgets(), // one registry: every client in the process shares the budget
 		Sim: func(ctx context.Context, _ Globals, args []string) int {
 			return sim.Run(ctx, args, stdout, stderr)
@@ -71,7 +72,7 @@ func (s *stdSeams) resolveProfile(profile string) (Profile, error) {
 	if err != nil {
 		return Profile{}, err
 	}
-	return Profile{BaseURL: conn.Profile.BaseURL, Region: conn.Profile.Region, CAFile: conn.Profile.CAFile}, nil
+	return Profile{Name: conn.Profile.Name, BaseURL: conn.Profile.BaseURL, Region: conn.Profile.Region, CAFile: conn.Profile.CAFile}, nil
 }
 
 // account adapts an account command: the global flags it also understands

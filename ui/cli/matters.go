@@ -1,0 +1,333 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/matterrun"
+)
+
+// matters dispatches `vaultdeck matters delete|receipts|receipt|restore`.
+func (r *runner) matters(ctx context.Context, args []string) int {
+	subs := map[string]func(context.Context, []string) int{
+		"delete": r.mattersDelete, "receipts": r.mattersReceipts, "receipt": r.mattersReceipt, "restore": r.mattersRestore,
+	}
+	if len(args) == 0 || subs[args[0]] == nil {
+		if len(args) == 0 {
+			return r.usageError(errors.New("matters needs a subcommand: delete, receipts, receipt or restore"))
+		}
+		return r.usageError(fmt.Errorf("unknown matters subcommand %q (delete, receipts, receipt, restore)", args[0]))
+	}
+	r.cmd = "matters " + args[0]
+	return subs[args[0]](ctx, args[1:])
+}
+
+// openStore opens the receipts' database.
+func (r *runner) openStore() (*store.Store, error) {
+	if r.env.OpenStore == nil {
+		return nil, errors.New("receipts are not available in this build")
+	}
+	return r.env.OpenStore()
+}
+
+// stdinTerminal says whether a person can answer a prompt on stdin. Tests
+// stand in for a terminal with a reader that says it is one.
+func (r *runner) stdinTerminal() bool {
+	if t, ok := r.env.Stdin.(interface{ IsTerminal() bool }); ok {
+		return t.IsTerminal()
+	}
+	f, ok := r.env.Stdin.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// confirmCount is the typed confirmation of a destructive run: on a
+// terminal, the person types the number of pairs; otherwise --yes is needed.
+func (r *runner) confirmCount(n int, verb string, yes, stdinIsData bool) (bool, int) {
+	if yes {
+		return true, 0
+	}
+	if stdinIsData || !r.stdinTerminal() {
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: stdin is not a terminal, so nobody can confirm: add --yes to %s %d pairs without typing their number\n", r.cmd, verb, n)
+		return false, ExitUsage
+	}
+	fmt.Fprintf(r.env.Stderr, "Type %d (the number of pairs) to %s them, anything else to stop: ", n, verb)
+	line, _ := bufio.NewReader(r.env.Stdin).ReadString('\n')
+	if strings.TrimSpace(strings.ReplaceAll(line, ",", "")) != strconv.Itoa(n) {
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: not confirmed; nothing was sent\n", r.cmd)
+		return false, ExitError
+	}
+	return true, 0
+}
+
+func (r *runner) mattersDelete(ctx context.Context, args []string) int {
+	fs := r.newFlagSet("matters delete", "FILE|- [--dry-run] [--format csv|tsv] [--yes]")
+	dry := fs.Bool("dry-run", false, "show the preview and send nothing")
+	format := fs.String("format", "", "`csv` or tsv (default: sniffed from the first line)")
+	yes := fs.Bool("yes", false, "do not ask to type the number of pairs (needed when stdin is not a terminal)")
+	pos, code, ok := r.parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) != 1 {
+		return r.usage(fs, "give exactly one file, or - for stdin")
+	}
+	fmtOpt, err := matterfile.ParseFormat(*format)
+	if err != nil {
+		return r.usage(fs, "%v", err)
+	}
+	name, in := pos[0], io.Reader(r.env.Stdin)
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return r.fail(err)
+		}
+		defer f.Close()
+		in = f
+	}
+	file, err := matterfile.Read(in, fmtOpt)
+	if err != nil {
+		return r.fail(fmt.Errorf("%s: %w; nothing was sent", displayName(name), err))
+	}
+	plan := matterfile.NewPlan(file.Pairs, perMinute(r.env.Limits))
+	if *dry {
+		return r.printPreview(r.env.Stdout, name, file, plan, true)
+	}
+	if len(plan.Send) == 0 {
+		r.printPreview(r.env.Stderr, name, file, plan, false)
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: no pair can be sent; nothing was sent\n", r.cmd)
+		return ExitPartial
+	}
+	if !*yes {
+		r.printPreview(r.env.Stderr, name, file, plan, false)
+	}
+	if ok, code := r.confirmCount(len(plan.Send), "delete", *yes, name == "-"); !ok {
+		return code
+	}
+	c, err := r.client()
+	if err != nil {
+		return r.fail(err)
+	}
+	st, err := r.openStore()
+	if err != nil {
+		return r.fail(err)
+	}
+	defer st.Close()
+	id, rep, err := matterrun.Delete(ctx, r.deps(c, st), matterrun.Source{Name: displayName(name), SHA256: file.SHA256}, plan, r.progress)
+	return r.report(id, rep, err, "matters restore --receipt")
+}
+
+func displayName(name string) string {
+	if name == "-" {
+		return "(stdin)"
+	}
+	return filepath.Base(name)
+}
+
+func perMinute(l api.Limits) int {
+	if l.Matters < 0 {
+		return 1 << 30 // limits off: no waiting implied
+	}
+	return l.Matters
+}
+
+func (r *runner) deps(c *api.Client, st *store.Store) matterrun.Deps {
+	prof := r.g.Profile
+	if r.env.ResolveProfile != nil {
+		if p, err := r.env.ResolveProfile(r.g.Profile); err == nil && p.Name != "" {
+			prof = p.Name
+		}
+	}
+	if prof == "" {
+		prof = "(environment)"
+	}
+	return matterrun.Deps{Service: c, Store: st, Profile: prof, Endpoint: c.Base()}
+}
+
+// progress is one stderr line per request, for people and logs alike.
+func (r *runner) progress(p matterfile.Progress) {
+	fmt.Fprintf(r.env.Stderr, "request %d/%d: %d of %d pairs sent\n", p.Request, p.Requests, p.Sent, p.ToSend)
+}
+
+// printPreview shows what a run would do.
+func (r *runner) printPreview(w io.Writer, name string, f *matterfile.File, plan *matterfile.Plan, listRefused bool) int {
+	if r.g.JSON && w == r.env.Stdout {
+		rej := plan.Rejected()
+		if rej == nil {
+			rej = []matterfile.Outcome{}
+		}
+		return r.emitJSON(map[string]any{
+			"file": displayName(name), "sha256": f.SHA256, "encoding": f.Encoding, "format": f.Format, "header": f.Header,
+			"ignored_columns": orEmpty(f.Ignored), "pairs": len(plan.Pairs), "to_send": len(plan.Send),
+			"requests": plan.Requests(), "min_seconds": plan.MinDuration().Seconds(), "refused": rej,
+		})
+	}
+	hdr := "no header (first two columns)"
+	if f.Header {
+		hdr = "header"
+	}
+	fmt.Fprintf(w, "file      %s (%s, %s, %s)\n", sanitizeName(displayName(name)), f.Encoding, strings.ToUpper(string(f.Format)), hdr)
+	if len(f.Ignored) > 0 {
+		fmt.Fprintf(w, "ignored   columns %s\n", sanitizeName(strings.Join(f.Ignored, ", ")))
+	}
+	fmt.Fprintf(w, "pairs     %d\n", len(plan.Pairs))
+	fmt.Fprintf(w, "to send   %d in %d request(s) of at most %d pairs\n", len(plan.Send), plan.Requests(), api.MaxPairs)
+	if n := plan.RejectedCount(); n > 0 {
+		var parts []string
+		for _, code := range []string{matterfile.CodeInvalidClientID, matterfile.CodeInvalidMatterID, matterfile.CodeDuplicatePair} {
+			if c := plan.CodeCounts()[code]; c > 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", code, c))
+			}
+		}
+		fmt.Fprintf(w, "refused   %d, not sent (%s)\n", n, strings.Join(parts, ", "))
+	}
+	if r.env.Limits.Matters < 0 {
+		fmt.Fprintf(w, "min time  no client-side rate limit\n")
+	} else {
+		fmt.Fprintf(w, "min time  %s at %d requests a minute, shared with everything else using this token\n", minTime(plan.MinDuration()), plan.PerMinute)
+	}
+	if listRefused && plan.RejectedCount() > 0 {
+		fmt.Fprintln(w)
+		printOutcomes(w, plan.Rejected())
+	}
+	return ExitOK
+}
+
+func minTime(d time.Duration) string {
+	if d == 0 {
+		return "under a minute"
+	}
+	return "at least " + d.String()
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func printOutcomes(w io.Writer, outs []matterfile.Outcome) {
+	t := newTable(w, "LINE", "CLIENT_ID", "MATTER_ID", "RESULT", "CODE", "DETAIL")
+	for _, o := range outs {
+		t.row(strconv.Itoa(o.Line), quoteBlank(o.ClientID), quoteBlank(o.MatterID), string(o.Result), o.Code, o.Detail)
+	}
+	t.flush()
+}
+
+// quoteBlank shows an identifier with surrounding or only whitespace in
+// quotes, so "  " does not look like a missing cell.
+func quoteBlank(s string) string {
+	if s == "" || strings.TrimSpace(s) != s {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// report prints a run's outcomes and summary and picks the exit status:
+// 1 when the run failed before any request was answered, 3 when any pair
+// is in errors or was not sent, 0 otherwise.
+func (r *runner) report(id int64, rep *matterfile.Report, err error, undo string) int {
+	if rep == nil {
+		return r.fail(err)
+	}
+	if r.g.JSON {
+		writeJSON(r.env.Stdout, map[string]any{"receipt": id, "counts": rep.Counts(), "sent_lines": rep.SentLines,
+			"canceled": rep.Canceled, "outcomes": rep.Outcomes})
+	} else {
+		printOutcomes(r.env.Stdout, rep.Outcomes)
+	}
+	var parts []string
+	for _, res := range []matterfile.Result{matterfile.ResultDeleted, matterfile.ResultAlreadyAbsent, matterfile.ResultRestored,
+		matterfile.ResultCreated, matterfile.ResultUnchanged, matterfile.ResultError, matterfile.ResultNotSent} {
+		if n := rep.Counts()[res]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", res, n))
+		}
+	}
+	fmt.Fprintf(r.env.Stderr, "%s; receipt %d (vaultdeck matters receipt %d", strings.Join(parts, ", "), id, id)
+	if rep.Counts()[matterfile.ResultDeleted] > 0 && undo != "" {
+		fmt.Fprintf(r.env.Stderr, "; undo: vaultdeck %s %d", undo, id)
+	}
+	fmt.Fprintln(r.env.Stderr, ")")
+	if err != nil {
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: the receipt could not be completed: %s\n", r.cmd, oneLine(err.Error()))
+	}
+	if rep.Canceled {
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: canceled between requests; lines sent: %s; the others were not sent\n", r.cmd, orDash(rep.SentLines))
+	}
+	if rep.Err != nil {
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: stopped: %s; lines sent: %s\n", r.cmd, oneLine(rep.Err.Error()), orDash(rep.SentLines))
+		if rep.Sent == 0 {
+			return ExitError
+		}
+	}
+	if rep.Errors() || err != nil {
+		return ExitPartial
+	}
+	return ExitOK
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func (r *runner) mattersRestore(ctx context.Context, args []string) int {
+	fs := r.newFlagSet("matters restore", "--receipt ID [--dry-run] [--yes]")
+	rid := fs.Int64("receipt", 0, "the deletion receipt to undo (`ID` from `vaultdeck matters receipts`)")
+	dry := fs.Bool("dry-run", false, "list what would be restored and send nothing")
+	yes := fs.Bool("yes", false, "do not ask to type the number of pairs (needed when stdin is not a terminal)")
+	if code, ok := r.parseNoArgs(fs, args); !ok {
+		return code
+	}
+	if *rid <= 0 {
+		return r.usage(fs, "give --receipt ID")
+	}
+	st, err := r.openStore()
+	if err != nil {
+		return r.fail(err)
+	}
+	defer st.Close()
+	pairs, rec, err := matterrun.Deleted(st, *rid)
+	if err != nil {
+		return r.fail(err)
+	}
+	if *dry || len(pairs) == 0 {
+		outs := make([]matterfile.Outcome, len(pairs))
+		for i, p := range pairs {
+			outs[i] = matterfile.Outcome{Line: p.Line, ClientID: p.ClientID, MatterID: p.MatterID, Result: "to_restore"}
+		}
+		if r.g.JSON {
+			return r.emitJSON(map[string]any{"receipt": rec.ID, "file": rec.FileName, "pairs": outs})
+		}
+		fmt.Fprintf(r.env.Stdout, "receipt %d (%s) deleted %d matter(s); a restore sends them back by POST /api/v2/matters\n", rec.ID, sanitizeName(rec.FileName), len(pairs))
+		if len(pairs) > 0 {
+			printOutcomes(r.env.Stdout, outs)
+		}
+		return ExitOK
+	}
+	fmt.Fprintf(r.env.Stderr, "receipt %d (%s, %s) deleted %d matter(s)\n", rec.ID, sanitizeName(rec.FileName), rec.StartedAt.UTC().Format(timeLayout), len(pairs))
+	if ok, code := r.confirmCount(len(pairs), "restore", *yes, false); !ok {
+		return code
+	}
+	c, err := r.client()
+	if err != nil {
+		return r.fail(err)
+	}
+	id, rep, err := matterrun.Restore(ctx, r.deps(c, st), *rid, r.progress)
+	return r.report(id, rep, err, "")
+}

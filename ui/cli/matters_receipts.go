@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+)
+
+func sanitizeName(s string) string { return sanitize.Line(s) }
+
+func countsLine(c map[string]int) string {
+	var parts []string
+	for _, k := range []string{"deleted", "already_absent", "restored", "created", "unchanged", "error", "not_sent"} {
+		if c[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k, c[k]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// receiptJSON is a receipt as --json and --export json show it.
+func receiptJSON(rc store.Receipt) map[string]any {
+	m := map[string]any{"id": rc.ID, "action": rc.Action, "profile": rc.Profile, "endpoint": rc.Endpoint,
+		"file": rc.FileName, "sha256": rc.FileSHA256, "pairs": rc.Pairs, "status": rc.Status, "note": rc.Note,
+		"started_at": rc.StartedAt.UTC().Format(time.RFC3339Nano), "counts": rc.Counts}
+	if !rc.FinishedAt.IsZero() {
+		m["finished_at"] = rc.FinishedAt.UTC().Format(time.RFC3339Nano)
+	}
+	if rc.RestoreOf != 0 {
+		m["restore_of"] = rc.RestoreOf
+	}
+	return m
+}
+
+func (r *runner) mattersReceipts(_ context.Context, args []string) int {
+	fs := r.newFlagSet("matters receipts", "")
+	if code, ok := r.parseNoArgs(fs, args); !ok {
+		return code
+	}
+	st, err := r.openStore()
+	if err != nil {
+		return r.fail(err)
+	}
+	defer st.Close()
+	list, err := st.Receipts()
+	if err != nil {
+		return r.fail(err)
+	}
+	if r.g.JSON {
+		out := make([]map[string]any, len(list))
+		for i, rc := range list {
+			out[i] = receiptJSON(rc)
+		}
+		return r.emitJSON(out)
+	}
+	t := newTable(r.env.Stdout, "ID", "ACTION", "STARTED", "PROFILE", "FILE", "PAIRS", "STATUS", "OUTCOMES")
+	for _, rc := range list {
+		action := rc.Action
+		if rc.RestoreOf != 0 {
+			action = fmt.Sprintf("restore of %d", rc.RestoreOf)
+		}
+		t.row(strconv.FormatInt(rc.ID, 10), action, rc.StartedAt.UTC().Format(timeLayout), rc.Profile, rc.FileName,
+			strconv.Itoa(rc.Pairs), rc.Status, countsLine(rc.Counts))
+	}
+	return r.done(t.flush())
+}
+
+func (r *runner) mattersReceipt(_ context.Context, args []string) int {
+	fs := r.newFlagSet("matters receipt", "ID [--export csv|json] [--result R]")
+	export := fs.String("export", "", "print the whole receipt as `csv` or json (for filing)")
+	result := fs.String("result", "", "only items with this result (deleted, already_absent, error, not_sent, ...)")
+	pos, code, ok := r.parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) != 1 {
+		return r.usage(fs, "give exactly one receipt ID")
+	}
+	id, err := strconv.ParseInt(pos[0], 10, 64)
+	if err != nil || id <= 0 {
+		return r.usage(fs, "receipt ID %q is not a positive number", pos[0])
+	}
+	if r.g.JSON && *export == "" {
+		*export = "json"
+	}
+	if *export != "" && *export != "csv" && *export != "json" {
+		return r.usage(fs, "--export takes csv or json, not %q", *export)
+	}
+	st, err := r.openStore()
+	if err != nil {
+		return r.fail(err)
+	}
+	defer st.Close()
+	rc, err := st.Receipt(id)
+	if err != nil {
+		return r.fail(err)
+	}
+	switch *export {
+	case "csv":
+		w := csv.NewWriter(r.env.Stdout)
+		w.Write([]string{"line", "client_id", "matter_id", "result", "code", "detail", "request"})
+		err = st.ReceiptItems(id, *result, func(it store.ReceiptItem) error {
+			return w.Write([]string{strconv.Itoa(it.Line), sanitize.Line(it.ClientID), sanitize.Line(it.MatterID), it.Result,
+				sanitize.Line(it.Code), sanitize.Line(it.Detail), strconv.Itoa(it.Request)})
+		})
+		w.Flush()
+		return r.done(errorsJoin(err, w.Error()))
+	case "json":
+		items := []map[string]any{}
+		err = st.ReceiptItems(id, *result, func(it store.ReceiptItem) error {
+			items = append(items, map[string]any{"line": it.Line, "client_id": it.ClientID, "matter_id": it.MatterID,
+				"result": it.Result, "code": it.Code, "detail": it.Detail, "request": it.Request})
+			return nil
+		})
+		if err != nil {
+			return r.fail(err)
+		}
+		m := receiptJSON(rc)
+		m["items"] = items
+		return r.emitJSON(m)
+	}
+	w := r.env.Stdout
+	fmt.Fprintf(w, "receipt   %d (%s)\n", rc.ID, rc.Action)
+	if rc.RestoreOf != 0 {
+		fmt.Fprintf(w, "restores  receipt %d\n", rc.RestoreOf)
+	}
+	fmt.Fprintf(w, "file      %s\nsha256    %s\n", sanitizeName(rc.FileName), rc.FileSHA256)
+	fmt.Fprintf(w, "profile   %s\nendpoint  %s\n", sanitizeName(rc.Profile), sanitizeName(rc.Endpoint))
+	fmt.Fprintf(w, "started   %s\n", rc.StartedAt.UTC().Format(time.RFC3339))
+	if !rc.FinishedAt.IsZero() {
+		fmt.Fprintf(w, "finished  %s\n", rc.FinishedAt.UTC().Format(time.RFC3339))
+	}
+	fmt.Fprintf(w, "status    %s", rc.Status)
+	if rc.Note != "" {
+		fmt.Fprintf(w, " (%s)", sanitizeName(rc.Note))
+	}
+	fmt.Fprintf(w, "\npairs     %d: %s\n\n", rc.Pairs, countsLine(rc.Counts))
+	t := newTable(w, "LINE", "CLIENT_ID", "MATTER_ID", "RESULT", "CODE", "DETAIL")
+	err = st.ReceiptItems(id, *result, func(it store.ReceiptItem) error {
+		t.row(strconv.Itoa(it.Line), quoteBlank(it.ClientID), quoteBlank(it.MatterID), it.Result, it.Code, it.Detail)
+		return nil
+	})
+	return r.done(errorsJoin(err, t.flush()))
+}
+
+func errorsJoin(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}

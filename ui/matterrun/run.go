@@ -1,0 +1,119 @@
+// Package matterrun runs a batch matter deletion or restore and keeps its
+// receipt in the store as it goes: one transaction per request, so the
+// receipt of an interrupted run says exactly what was sent. The command
+// line and the console view share it; it knows no Bubble Tea.
+package matterrun
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+)
+
+// Deps is what a run needs from outside.
+type Deps struct {
+	Service  matterfile.Service
+	Store    *store.Store
+	Profile  string
+	Endpoint string // the client's base URL, for the receipt
+}
+
+// Source names the input file on the receipt.
+type Source struct {
+	Name, SHA256 string
+}
+
+// Delete sends the plan and records it. The receipt id is returned even
+// when the run stopped early; err is only for a receipt that could not be
+// started (nothing was sent then).
+func Delete(ctx context.Context, d Deps, src Source, plan *matterfile.Plan, progress func(matterfile.Progress)) (int64, *matterfile.Report, error) {
+	id, err := d.Store.StartReceipt(store.Receipt{Action: "delete", Profile: d.Profile, Endpoint: d.Endpoint,
+		FileName: src.Name, FileSHA256: src.SHA256, Pairs: len(plan.Pairs)})
+	if err != nil {
+		return 0, nil, err
+	}
+	rep := matterfile.Delete(ctx, d.Service, plan, hooks(d.Store, id, progress))
+	return id, rep, finish(d.Store, id, rep)
+}
+
+// Restore re-creates exactly the pairs receipt id deleted, and records the
+// restore as a receipt of its own that names the one it undid.
+func Restore(ctx context.Context, d Deps, id int64, progress func(matterfile.Progress)) (int64, *matterfile.Report, error) {
+	pairs, src, err := Deleted(d.Store, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	if len(pairs) == 0 {
+		return 0, nil, fmt.Errorf("receipt %d deleted no matters: there is nothing to restore", id)
+	}
+	rid, err := d.Store.StartReceipt(store.Receipt{Action: "restore", RestoreOf: id, Profile: d.Profile, Endpoint: d.Endpoint,
+		FileName: src.FileName, FileSHA256: src.FileSHA256, Pairs: len(pairs)})
+	if err != nil {
+		return 0, nil, err
+	}
+	rep := matterfile.Restore(ctx, d.Service, pairs, hooks(d.Store, rid, progress))
+	return rid, rep, finish(d.Store, rid, rep)
+}
+
+// Deleted returns the pairs a deletion receipt lists as deleted, with their
+// original lines, and the receipt itself.
+func Deleted(st *store.Store, id int64) ([]matterfile.Pair, store.Receipt, error) {
+	r, err := st.Receipt(id)
+	if err != nil {
+		return nil, r, err
+	}
+	if r.Action != "delete" {
+		return nil, r, fmt.Errorf("receipt %d is a restore, not a deletion", id)
+	}
+	var out []matterfile.Pair
+	err = st.ReceiptItems(id, string(matterfile.ResultDeleted), func(it store.ReceiptItem) error {
+		out = append(out, matterfile.Pair{Line: it.Line, ClientID: it.ClientID, MatterID: it.MatterID})
+		return nil
+	})
+	return out, r, err
+}
+
+func hooks(st *store.Store, id int64, progress func(matterfile.Progress)) matterfile.Hooks {
+	return matterfile.Hooks{
+		Batch:    func(_ int, outs []matterfile.Outcome) error { return st.AddReceiptItems(id, Items(outs)) },
+		Progress: progress,
+	}
+}
+
+// finish writes the never-sent pairs and the run's status.
+func finish(st *store.Store, id int64, rep *matterfile.Report) error {
+	var unsent []matterfile.Outcome
+	for _, o := range rep.Outcomes {
+		if o.Result == matterfile.ResultNotSent && o.Request == 0 {
+			unsent = append(unsent, o)
+		}
+	}
+	status, note := store.ReceiptComplete, ""
+	switch {
+	case rep.Canceled:
+		status, note = store.ReceiptCanceled, "canceled; lines sent: "+orNone(rep.SentLines)
+	case rep.Err != nil:
+		status, note = store.ReceiptStopped, sanitize.Line(rep.Err.Error())
+	}
+	return st.FinishReceipt(id, status, note, Items(unsent))
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// Items converts outcomes to receipt rows.
+func Items(outs []matterfile.Outcome) []store.ReceiptItem {
+	items := make([]store.ReceiptItem, len(outs))
+	for i, o := range outs {
+		items[i] = store.ReceiptItem{Line: o.Line, ClientID: o.ClientID, MatterID: o.MatterID, Result: string(o.Result),
+			Code: o.Code, Detail: o.Detail, Request: o.Request}
+	}
+	return items
+}
