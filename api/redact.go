@@ -94,7 +94,9 @@ func anchorOf(secret string) ([]byte, int) {
 	return []byte(best), rare
 }
 
-func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
 
 func lower(c byte) byte {
 	if c >= 'A' && c <= 'Z' {
