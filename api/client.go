@@ -72,9 +72,6 @@ type Client struct {
 	// lastToken is the hash key part of the most recent token, so Budget
 	// (which has no context to ask the token source) finds the right bucket.
 	lastToken atomic.Pointer[string]
-	// red is the redactor of the current token (its pattern is built once
-	// per token, not per request).
-	red atomic.Pointer[redactor]
 	// tokenOK records that some request with the current token succeeded,
 	// which narrows an ambiguous matter 401 down to a missing permission.
 	tokenOK atomic.Bool
@@ -207,10 +204,7 @@ type call struct {
 	// called once the transport is done with it and reports a failure of
 	// the body producer, which then wins over the transport's error.
 	body func() (rc io.ReadCloser, contentType string, finish func() error, err error)
-	// length is the body's exact size when known (> 0), sent as
-	// Content-Length instead of a chunked body.
-	length int64
-	keep   []int // non-2xx statuses the caller interprets itself
+	keep []int // non-2xx statuses the caller interprets itself
 }
 
 func (c *Client) token(ctx context.Context, ep endpoint) (string, error) {
@@ -225,7 +219,7 @@ func (c *Client) token(ctx context.Context, ep endpoint) (string, error) {
 		if ctx.Err() != nil {
 			return "", canceled(ep, ctx.Err())
 		}
-		red := newRedactor(tok)
+		red := redactor{secret: tok}
 		return "", &Error{Kind: KindUnauthorized, Endpoint: ep.String(),
 			Message: "could not get the API token: " + red.safeText(err.Error(), 300)}
 	}
@@ -234,20 +228,7 @@ func (c *Client) token(ctx context.Context, ep endpoint) (string, error) {
 		c.lastToken.Store(&h)
 		c.tokenOK.Store(false)
 	}
-	if r := c.red.Load(); r == nil || r.secret != tok {
-		nr := newRedactor(tok)
-		c.red.Store(&nr)
-	}
 	return tok, nil
-}
-
-// currentRedactor is the redactor of the token last used (none before the
-// first request).
-func (c *Client) currentRedactor() redactor {
-	if r := c.red.Load(); r != nil {
-		return *r
-	}
-	return redactor{}
 }
 
 func canceled(ep endpoint, cause error) *Error {
@@ -264,7 +245,7 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 	if err != nil {
 		return nil, redactor{}, err
 	}
-	red := c.currentRedactor()
+	red := redactor{secret: tok}
 	key := budgetKeyHashed(c.base, tokenHash(tok), cl.ep.cat)
 	limit := c.limits.of(cl.ep.cat)
 	bo := newBackoff()
@@ -380,9 +361,6 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 	req.Header.Set("User-Agent", c.userAgent)
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)
-	}
-	if cl.length > 0 && body != nil {
-		req.ContentLength = cl.length
 	}
 	start := c.clock.Now()
 	resp, err := c.hc.Do(req)

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -51,10 +50,8 @@ type Model struct {
 	status        string
 	statusErr     bool
 	help          bool
-	helpScroll    *widgets.Scroll // help scrolls: at 40x12 it is longer than the body
 	cmdline       *widgets.CommandLine
 	workspace     string
-	tasks         tasks
 }
 
 type whoamiMsg struct {
@@ -70,9 +67,7 @@ func New(env page.Env, cfg Config) *Model {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
-	m := &Model{env: env, cfg: cfg, workspace: cfg.Workspace}
-	m.tasks.spin = spinner.New(spinner.WithSpinner(spinner.Dot), spinner.WithStyle(env.Theme.Spinner))
-	return m
+	return &Model{env: env, cfg: cfg, workspace: cfg.Workspace}
 }
 
 // Init opens the start route and, when needed, asks who we are.
@@ -105,7 +100,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.resize()
+		for _, p := range m.stack {
+			p.SetSize(m.bodySize())
+		}
 		return m, nil
 	case tea.KeyMsg:
 		return m, m.handleKeys(msg)
@@ -118,14 +115,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case page.StatusMsg:
 		m.setStatus(msg)
 		return m, nil
-	case page.StartTask:
-		return m, m.startTask(msg)
-	case taskFinished:
-		return m, m.finishTask(msg)
-	case spinner.TickMsg:
-		if msg.ID == m.tasks.spin.ID() {
-			return m, m.tickTasks(msg)
-		}
 	case whoamiMsg:
 		if msg.err == nil && msg.who != nil {
 			m.workspace = msg.who.WorkspaceName
@@ -142,14 +131,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil // the view is gone: drop the response
 	}
 	// spinner ticks and other broadcasts: each page ignores what is not its own
-	return m, m.broadcast(msg)
-}
-
-// resize gives every page the body area (it shrinks while task lines show).
-func (m *Model) resize() {
-	for _, p := range m.stack {
-		p.SetSize(m.bodySize())
+	var cmds []tea.Cmd
+	for i, p := range m.stack {
+		var cmd tea.Cmd
+		m.stack[i], cmd = p.Update(msg)
+		cmds = append(cmds, cmd)
 	}
+	return m, tea.Batch(cmds...)
 }
 
 // inputFocused reports whether a text input has the keyboard: the command
@@ -216,8 +204,6 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.help {
 		if key.Matches(msg, k.Help, k.Back, k.Quit) {
 			m.help = false
-		} else if m.helpScroll != nil {
-			m.helpScroll.Update(msg)
 		}
 		return nil
 	}
@@ -230,7 +216,6 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Quit
 	case key.Matches(msg, k.Help):
 		m.help = true
-		m.helpScroll = widgets.NewScroll(m.env.Theme, k)
 		return nil
 	case key.Matches(msg, k.Command):
 		m.cmdline = widgets.NewCommandLine(m.env.Theme, m.commands())
@@ -280,15 +265,13 @@ func (m *Model) pop() tea.Cmd {
 	if a, ok := m.Top().(page.Activatable); ok {
 		a.Deactivate() // leaving for good; stop any armed work at once
 	}
-	delete(m.tasks.owed, m.Top())
 	m.stack[len(m.stack)-1] = nil
 	m.stack = m.stack[:len(m.stack)-1]
 	m.status, m.statusErr = "", false
-	var cmd tea.Cmd
 	if a, ok := m.Top().(page.Activatable); ok {
-		cmd = a.Activate()
+		return a.Activate()
 	}
-	return tea.Batch(cmd, m.reloadOwed())
+	return nil
 }
 
 func (m *Model) route(name string) *Route {

@@ -39,17 +39,9 @@ func realApp(t *testing.T, start string) tea.Model {
 	}})
 }
 
-// waitFor waits until the output since the last wait holds every text.
-func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
+func waitFor(t *testing.T, tm *teatest.TestModel, text string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		for _, text := range texts {
-			if !bytes.Contains(b, []byte(text)) {
-				return false
-			}
-		}
-		return true
-	},
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(text)) },
 		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
 }
 

@@ -17,13 +17,10 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
-// chrome is the lines the root keeps: header, breadcrumbs, status line
-// (plus one line per running task).
+// chrome is the lines the root keeps: header, breadcrumbs, status line.
 const chrome = 3
 
-func (m *Model) bodySize() (int, int) {
-	return m.width, max(m.height-chrome-len(m.tasks.running), 1)
-}
+func (m *Model) bodySize() (int, int) { return m.width, max(m.height-chrome, 1) }
 
 // View renders header, breadcrumbs, the top page (or help) and the status line.
 func (m *Model) View() string {
@@ -38,11 +35,7 @@ func (m *Model) View() string {
 	case top != nil:
 		body = top.View()
 	}
-	footer := m.statusView()
-	if len(m.tasks.running) > 0 {
-		footer = m.taskView() + "\n" + footer
-	}
-	return m.headerView() + "\n" + m.breadcrumbView() + "\n" + fitHeight(body, h) + "\n" + footer
+	return m.headerView() + "\n" + m.breadcrumbView() + "\n" + fitHeight(body, h) + "\n" + m.statusView()
 }
 
 func (m *Model) headerView() string {
@@ -132,18 +125,7 @@ func (m *Model) helpView() string {
 	groups = append(groups,
 		widgets.HelpGroup{Title: "navigation", Bindings: unseen(seen, k.Navigation())},
 		widgets.HelpGroup{Title: "global", Bindings: unseen(seen, global)})
-	text := widgets.HelpView(m.env.Theme, m.width, groups)
-	if m.helpScroll == nil {
-		return text
-	}
-	_, h := m.bodySize()
-	m.helpScroll.SetSize(m.width, h)
-	m.helpScroll.SetContent(text)
-	if m.helpScroll.Fits() {
-		return text
-	}
-	m.helpScroll.SetSize(m.width, max(h-1, 1)) // a line for the position
-	return m.helpScroll.View() + "\n" + m.helpScroll.Position()
+	return widgets.HelpView(m.env.Theme, m.width, groups)
 }
 
 // unseen keeps the enabled bindings whose keys no earlier group listed: a

@@ -38,8 +38,9 @@ type Model struct {
 	autoPages int  // pages loaded since the last key press
 	paused    bool // auto-loading stopped at maxAutoPages
 
-	detail     bool
-	detailPane *widgets.Pane // the open entry, whole, wrapped and scrolling
+	detail       bool
+	detailLines  []string
+	detailOffset int
 
 	typing    bool
 	typeInput widgets.Input
@@ -97,9 +98,6 @@ func (m *Model) Title() string { return "audit" }
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
 	m.table.SetSize(w, max(h-headerLines, 3))
-	if m.detailPane != nil {
-		m.detailPane.SetSize(w, max(h-headerLines, 3))
-	}
 	m.typeInput.Width = max(w-14, 1)
 }
 

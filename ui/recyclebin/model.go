@@ -32,7 +32,6 @@ type Model struct {
 	cached   bool
 
 	detail *api.RecycleBinEntry // open detail pane
-	pane   *widgets.Pane        // its scrolling view
 	matter *widgets.Input       // open client-matter input
 
 	width, height int
@@ -105,17 +104,10 @@ func (m *Model) selected() *api.RecycleBinEntry {
 	return nil
 }
 
-// Shows implements page.Reloader: the bin shows what is cached under its key.
-func (m *Model) Shows(key string) bool { return key == cacheKey }
-
-// Reload implements page.Reloader (a task changed the bin).
-func (m *Model) Reload() tea.Cmd { return m.load() }
-
 // SetSize implements page.Page; one line goes to the view's own info line.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
 	m.table.SetSize(w, max(h-1, 3))
-	m.sizeDetail()
 }
 
 // Init shows cached data when there is some (the vault budget is 10
@@ -181,9 +173,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.detail != nil {
 		if key.Matches(msg, k.Back, k.Enter) {
-			m.detail, m.pane = nil, nil
-		} else {
-			m.pane.Update(msg)
+			m.detail = nil
 		}
 		return nil
 	}
@@ -192,7 +182,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Enter):
-		m.openDetail()
+		m.detail = m.selected()
 		return nil
 	case key.Matches(msg, k.Refresh):
 		return m.load()
@@ -229,7 +219,7 @@ func (m *Model) updateMatter(msg tea.KeyMsg) tea.Cmd {
 // View implements page.Page.
 func (m *Model) View() string {
 	if m.detail != nil {
-		return m.pane.View()
+		return m.detailView(*m.detail)
 	}
 	return m.infoLine() + "\n" + m.table.View()
 }
