@@ -50,6 +50,7 @@ type Model struct {
 	status        string
 	statusErr     bool
 	help          bool
+	helpScroll    *widgets.Scroll // help scrolls: at 40x12 it is longer than the body
 	cmdline       *widgets.CommandLine
 	workspace     string
 }
@@ -204,6 +205,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.help {
 		if key.Matches(msg, k.Help, k.Back, k.Quit) {
 			m.help = false
+		} else if m.helpScroll != nil {
+			m.helpScroll.Update(msg)
 		}
 		return nil
 	}
@@ -216,6 +219,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Quit
 	case key.Matches(msg, k.Help):
 		m.help = true
+		m.helpScroll = widgets.NewScroll(m.env.Theme, k)
 		return nil
 	case key.Matches(msg, k.Command):
 		m.cmdline = widgets.NewCommandLine(m.env.Theme, m.commands())

@@ -38,9 +38,8 @@ type Model struct {
 	autoPages int  // pages loaded since the last key press
 	paused    bool // auto-loading stopped at maxAutoPages
 
-	detail       bool
-	detailLines  []string
-	detailOffset int
+	detail     bool
+	detailPane *widgets.Pane // the open entry, whole, wrapped and scrolling
 
 	typing    bool
 	typeInput widgets.Input
@@ -98,6 +97,9 @@ func (m *Model) Title() string { return "audit" }
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
 	m.table.SetSize(w, max(h-headerLines, 3))
+	if m.detailPane != nil {
+		m.detailPane.SetSize(w, max(h-headerLines, 3))
+	}
 	m.typeInput.Width = max(w-14, 1)
 }
 

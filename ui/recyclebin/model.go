@@ -32,6 +32,7 @@ type Model struct {
 	cached   bool
 
 	detail *api.RecycleBinEntry // open detail pane
+	pane   *widgets.Pane        // its scrolling view
 	matter *widgets.Input       // open client-matter input
 
 	width, height int
@@ -108,6 +109,7 @@ func (m *Model) selected() *api.RecycleBinEntry {
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
 	m.table.SetSize(w, max(h-1, 3))
+	m.sizeDetail()
 }
 
 // Init shows cached data when there is some (the vault budget is 10
@@ -173,7 +175,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.detail != nil {
 		if key.Matches(msg, k.Back, k.Enter) {
-			m.detail = nil
+			m.detail, m.pane = nil, nil
+		} else {
+			m.pane.Update(msg)
 		}
 		return nil
 	}
@@ -182,7 +186,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Enter):
-		m.detail = m.selected()
+		m.openDetail()
 		return nil
 	case key.Matches(msg, k.Refresh):
 		return m.load()
@@ -219,7 +223,7 @@ func (m *Model) updateMatter(msg tea.KeyMsg) tea.Cmd {
 // View implements page.Page.
 func (m *Model) View() string {
 	if m.detail != nil {
-		return m.detailView(*m.detail)
+		return m.pane.View()
 	}
 	return m.infoLine() + "\n" + m.table.View()
 }
