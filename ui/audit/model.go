@@ -58,7 +58,7 @@ func New(env page.Env, arg string) page.Page {
 	}
 	m.spin = m.loader.Start
 	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, columns())
-	m.typeInput = widgets.Input{Prompt: "log type: ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor, CharLimit: 200,
+	m.typeInput = widgets.Input{Prompt: "log type (empty: all): ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor, CharLimit: 200,
 		Placeholder: "e.g. auth:login (empty: all types)"}
 	m.reset(sanitizeType(arg))
 	return m
@@ -100,7 +100,7 @@ func (m *Model) SetSize(w, h int) {
 	if m.detailPane != nil {
 		m.detailPane.SetSize(w, max(h-headerLines, 3))
 	}
-	m.typeInput.Width = max(w-14, 1)
+	m.typeInput.Width = max(w-26, 1)
 }
 
 // CapturesInput keeps typed keys in the type input or the table filter.

@@ -35,10 +35,26 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.TypeCycle):
 		return m.setType(nextType(observedTypes(m.types), m.pager.logType))
 	case key.Matches(msg, k.TypeFilter):
+		// Empty, with the current type as a hint: typing replaces the
+		// filter rather than appending to it.
 		m.typing = true
-		m.typeInput.SetValue(m.pager.logType)
+		m.typeInput.SetValue("")
+		m.typeInput.Placeholder = m.pager.logType
+		if m.typeInput.Placeholder == "" {
+			m.typeInput.Placeholder = "all types"
+		}
 		m.typeInput.Focus()
 		return nil
+	case key.Matches(msg, k.SortNext, k.SortReverse):
+		// Sorting reorders what is loaded; it is not a request for more
+		// (paging stays as it was), and the status says what was sorted.
+		cmd := m.table.Update(msg)
+		n := len(m.pager.entries)
+		what := "sorted the " + itoa(n) + " loaded entries only; scrolling loads more of the log"
+		if m.pager.done {
+			what = "sorted all " + itoa(n) + " entries of the log"
+		}
+		return tea.Batch(cmd, page.Status(what))
 	case key.Matches(msg, k.Refresh):
 		return m.setType(m.pager.logType)
 	}
