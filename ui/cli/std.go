@@ -29,6 +29,7 @@ func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) 
 		Sim: func(ctx context.Context, _ Globals, args []string) int {
 			return sim.Run(ctx, args, stdout, stderr)
 		},
+		Journal:  s.journal,
 		Login:    s.account(account.Login),
 		Logout:   s.account(account.Logout),
 		Profiles: s.account(account.Profiles),
@@ -108,4 +109,17 @@ func verifyToken(ctx context.Context, p store.Profile, tok string) (string, erro
 		return "", err
 	}
 	return fmt.Sprintf("%s <%s> in %s", who.Name, who.Email, who.WorkspaceName), nil
+}
+
+// journal opens the database for the upload journal; the caller closes it.
+func (s *stdSeams) journal(profile string) (*store.Store, string, error) {
+	conn, err := s.connect(profile)
+	if err != nil {
+		return nil, "", err
+	}
+	st, err := account.OpenStore(s.acct)
+	if err != nil {
+		return nil, "", err
+	}
+	return st, conn.Profile.Name, nil
 }
