@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -53,6 +54,7 @@ type Model struct {
 	helpScroll    *widgets.Scroll // help scrolls: at 40x12 it is longer than the body
 	cmdline       *widgets.CommandLine
 	workspace     string
+	tasks         tasks
 }
 
 type whoamiMsg struct {
@@ -68,7 +70,9 @@ func New(env page.Env, cfg Config) *Model {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
-	return &Model{env: env, cfg: cfg, workspace: cfg.Workspace}
+	m := &Model{env: env, cfg: cfg, workspace: cfg.Workspace}
+	m.tasks.spin = spinner.New(spinner.WithSpinner(spinner.Dot), spinner.WithStyle(env.Theme.Spinner))
+	return m
 }
 
 // Init opens the start route and, when needed, asks who we are.
@@ -101,9 +105,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		for _, p := range m.stack {
-			p.SetSize(m.bodySize())
-		}
+		m.resize()
 		return m, nil
 	case tea.KeyMsg:
 		return m, m.handleKeys(msg)
@@ -116,6 +118,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case page.StatusMsg:
 		m.setStatus(msg)
 		return m, nil
+	case page.StartTask:
+		return m, m.startTask(msg)
+	case taskFinished:
+		return m, m.finishTask(msg)
+	case spinner.TickMsg:
+		if msg.ID == m.tasks.spin.ID() {
+			return m, m.tickTasks(msg)
+		}
 	case whoamiMsg:
 		if msg.err == nil && msg.who != nil {
 			m.workspace = msg.who.WorkspaceName
@@ -132,13 +142,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil // the view is gone: drop the response
 	}
 	// spinner ticks and other broadcasts: each page ignores what is not its own
-	var cmds []tea.Cmd
-	for i, p := range m.stack {
-		var cmd tea.Cmd
-		m.stack[i], cmd = p.Update(msg)
-		cmds = append(cmds, cmd)
+	return m, m.broadcast(msg)
+}
+
+// resize gives every page the body area (it shrinks while task lines show).
+func (m *Model) resize() {
+	for _, p := range m.stack {
+		p.SetSize(m.bodySize())
 	}
-	return m, tea.Batch(cmds...)
 }
 
 // inputFocused reports whether a text input has the keyboard: the command
@@ -269,13 +280,15 @@ func (m *Model) pop() tea.Cmd {
 	if a, ok := m.Top().(page.Activatable); ok {
 		a.Deactivate() // leaving for good; stop any armed work at once
 	}
+	delete(m.tasks.owed, m.Top())
 	m.stack[len(m.stack)-1] = nil
 	m.stack = m.stack[:len(m.stack)-1]
 	m.status, m.statusErr = "", false
+	var cmd tea.Cmd
 	if a, ok := m.Top().(page.Activatable); ok {
-		return a.Activate()
+		cmd = a.Activate()
 	}
-	return nil
+	return tea.Batch(cmd, m.reloadOwed())
 }
 
 func (m *Model) route(name string) *Route {

@@ -39,9 +39,17 @@ func realApp(t *testing.T, start string) tea.Model {
 	}})
 }
 
-func waitFor(t *testing.T, tm *teatest.TestModel, text string) {
+// waitFor waits until the output since the last wait holds every text.
+func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(text)) },
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, text := range texts {
+			if !bytes.Contains(b, []byte(text)) {
+				return false
+			}
+		}
+		return true
+	},
 		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
 }
 

@@ -17,10 +17,13 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
-// chrome is the lines the root keeps: header, breadcrumbs, status line.
+// chrome is the lines the root keeps: header, breadcrumbs, status line
+// (plus one line per running task).
 const chrome = 3
 
-func (m *Model) bodySize() (int, int) { return m.width, max(m.height-chrome, 1) }
+func (m *Model) bodySize() (int, int) {
+	return m.width, max(m.height-chrome-len(m.tasks.running), 1)
+}
 
 // View renders header, breadcrumbs, the top page (or help) and the status line.
 func (m *Model) View() string {
@@ -35,7 +38,11 @@ func (m *Model) View() string {
 	case top != nil:
 		body = top.View()
 	}
-	return m.headerView() + "\n" + m.breadcrumbView() + "\n" + fitHeight(body, h) + "\n" + m.statusView()
+	footer := m.statusView()
+	if len(m.tasks.running) > 0 {
+		footer = m.taskView() + "\n" + footer
+	}
+	return m.headerView() + "\n" + m.breadcrumbView() + "\n" + fitHeight(body, h) + "\n" + footer
 }
 
 func (m *Model) headerView() string {

@@ -121,6 +121,10 @@ type Env struct {
 	// Debounce is the pause after the last keystroke before a server-side
 	// filter is sent; 0 means 300ms. Tests set a tiny value.
 	Debounce time.Duration
+	// TaskPoll is how often a task checks whether the service has finished
+	// what it accepted (a deleted project reaching the recycle bin); 0
+	// means 5s. Tests set a tiny value.
+	TaskPoll time.Duration
 }
 
 // Context returns Ctx or Background.
@@ -145,6 +149,14 @@ func (e Env) DebounceDelay() time.Duration {
 		return 300 * time.Millisecond
 	}
 	return e.Debounce
+}
+
+// TaskPollInterval returns TaskPoll or its default.
+func (e Env) TaskPollInterval() time.Duration {
+	if e.TaskPoll <= 0 {
+		return 5 * time.Second
+	}
+	return e.TaskPoll
 }
 
 // NewID allocates an ID for a new view.

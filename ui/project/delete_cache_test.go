@@ -2,6 +2,7 @@ package project
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -21,47 +22,43 @@ func statuses(out []tea.Msg) []page.StatusMsg {
 	return s
 }
 
-// After the service acted on a deletion the cached project list and
-// recycle bin are dropped; an accepted deletion is also announced so the
-// list below drops the row. A refusal changes nothing.
+// A deletion task drops the cached project list and recycle bin when it
+// ends (the root forgets its Invalidates); an accepted deletion is also
+// announced so the list below drops the row.
 func TestDeleteInvalidatesCaches(t *testing.T) {
 	cases := []struct {
 		name      string
 		result    *api.DeleteProjectResult
-		forget    bool
 		announced bool
 	}{
-		{"accepted", &api.DeleteProjectResult{Message: "Project deletion is in progress"}, true, true},
+		{"accepted", &api.DeleteProjectResult{Message: "Project deletion is in progress"}, true},
 		{"partial", &api.DeleteProjectResult{Error: "partially failed",
-			Details: &api.DeleteProjectDetails{FailedFolders: 1}}, true, false},
-		{"refused", &api.DeleteProjectResult{Error: "Example projects cannot be deleted"}, false, false},
+			Details: &api.DeleteProjectDetails{FailedFolders: 1}}, false},
+		{"refused", &api.DeleteProjectResult{Error: "Example projects cannot be deleted"}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			f := fake()
 			f.DeleteProjectFn = func(context.Context, string) (*api.DeleteProjectResult, error) { return c.result, nil }
-			cache := &pagetest.MapCache{}
-			cache.Put(page.CacheProjects, []byte(`{}`))
-			cache.Put(page.CacheRecycleBin, []byte(`{}`))
 			env := pagetest.Env(t, f, false)
-			env.Cache = cache
 			p := FromRecord(env, api.Project{ID: "p1", Name: "Acme Merger", FilesCount: 2})
 			p.SetSize(100, 20)
 			p, _ = pagetest.Drive(p, p.Init())
 			p, _ = pagetest.Press(p, "D")
 			p, _ = pagetest.Type(p, "Acme Merger")
-			_, out := pagetest.Press(p, "enter")
-			for _, k := range []string{page.CacheProjects, page.CacheRecycleBin} {
-				if _, _, ok := cache.Get(k); ok == c.forget {
-					t.Errorf("cache %q present=%v after %s", k, ok, c.name)
-				}
-			}
-			announced := false
+			p, out := pagetest.Press(p, "enter")
+			var invalidates []string
 			for _, m := range out {
-				if d, ok := m.(page.ProjectDeleted); ok && d.ID == "p1" {
-					announced = true
+				if st, ok := m.(page.StartTask); ok {
+					invalidates = st.Invalidates
 				}
 			}
+			if !slices.Contains(invalidates, page.CacheProjects) || !slices.Contains(invalidates, page.CacheRecycleBin) {
+				t.Errorf("the deletion task invalidates %v", invalidates)
+			}
+			_, done := pagetest.RunTasks(p, out)
+			d, ok := done[0].Outcome.Broadcast.(page.ProjectDeleted)
+			announced := ok && d.ID == "p1"
 			if announced != c.announced {
 				t.Errorf("ProjectDeleted sent=%v, want %v", announced, c.announced)
 			}

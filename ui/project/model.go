@@ -39,18 +39,18 @@ type Model struct {
 	loading   bool
 	statusIdx int
 
-	confirm *widgets.Confirm
-	outcome string // what the service said to a deletion
-	failed  bool
-	deleted bool
+	confirm  *widgets.Confirm
+	outcome  string // what the service said to a deletion
+	failed   bool
+	deleting bool // the deletion task runs (owned by the root)
+	deleted  bool
 
 	width, height int
 }
 
 type (
-	usersLoaded    = page.Result[*api.ProjectUsers]
-	filesLoaded    = page.Result[*api.FilePage]
-	deleteAnswered = page.Result[*api.DeleteProjectResult]
+	usersLoaded = page.Result[*api.ProjectUsers]
+	filesLoaded = page.Result[*api.FilePage]
 )
 
 // New is the route constructor: arg is a project ID.
@@ -162,14 +162,9 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 		return m, m.tables[tabUsers].SetRows(UserRows(msg.Value.Data.Users, m.proj.CreatorEmail))
 	case filesLoaded:
 		return m, m.filesArrived(msg)
-	case deleteAnswered:
-		m.loader.Done()
-		if msg.Err != nil {
-			return m, page.Error(fmt.Errorf("the project was not deleted: %w", msg.Err))
-		}
-		m.outcome, m.failed = DeleteOutcome(msg.Value)
-		m.deleted = !m.failed
-		return m, tea.Batch(m.afterDelete(msg.Value), page.Status(m.outcome))
+	case page.TaskDone:
+		m.taskDone(msg)
+		return m, nil
 	case widgets.FilterResult:
 		for _, t := range m.tables {
 			t.Update(msg) // each table drops results that are not its own query

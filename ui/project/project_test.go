@@ -99,7 +99,7 @@ func TestDeleteOutcomes(t *testing.T) {
 		result *api.DeleteProjectResult
 		want   string
 	}{
-		{"accepted", &api.DeleteProjectResult{Message: "Project deletion is in progress"}, "Project deletion is in progress"},
+		{"accepted", &api.DeleteProjectResult{Message: "Project deletion is in progress"}, "Acme Merger will appear in the recycle bin within seconds"},
 		{"refused", &api.DeleteProjectResult{Error: "Example projects cannot be deleted"}, "refused: Example projects cannot be deleted"},
 		{"partial", &api.DeleteProjectResult{Error: "Project deletion partially failed due to processing conflicts",
 			Details: &api.DeleteProjectDetails{FailedFolders: 2, FailedFiles: 5}}, "failed folders: 2, failed files: 5"},
@@ -124,8 +124,15 @@ func TestDeleteOutcomes(t *testing.T) {
 			}
 			p, _ = pagetest.Type(p, " Merger")
 			p, out := pagetest.Press(p, "enter")
-			if deleted != "p1" || len(statuses(out)) != 1 {
-				t.Fatalf("deleted %q out %v", deleted, out)
+			if v := p.View(); !strings.Contains(v, "deleting") {
+				t.Errorf("no sign of the running deletion:\n%s", v)
+			}
+			p, done := pagetest.RunTasks(p, out)
+			if deleted != "p1" || len(done) != 1 {
+				t.Fatalf("deleted %q tasks %v", deleted, done)
+			}
+			if (c.name == "accepted") != (done[0].Outcome.Then != nil) {
+				t.Errorf("follow-up task %v for %s", done[0].Outcome.Then, c.name)
 			}
 			if v := p.View(); !strings.Contains(v, c.want) {
 				t.Errorf("outcome not shown: want %q in\n%s", c.want, v)

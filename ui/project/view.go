@@ -17,6 +17,9 @@ func (m *Model) View() string {
 	if m.proj.Name != "" {
 		head = append(head, fmt.Sprintf("%d files", int64(m.proj.FilesCount)))
 	}
+	if m.deleting {
+		head = append(head, th.Warn.Render("deleting…"))
+	}
 	if m.outcome != "" {
 		style := th.OK
 		if m.failed {

@@ -105,6 +105,12 @@ func (m *Model) selected() *api.RecycleBinEntry {
 	return nil
 }
 
+// Shows implements page.Reloader: the bin shows what is cached under its key.
+func (m *Model) Shows(key string) bool { return key == cacheKey }
+
+// Reload implements page.Reloader (a task changed the bin).
+func (m *Model) Reload() tea.Cmd { return m.load() }
+
 // SetSize implements page.Page; one line goes to the view's own info line.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h

@@ -168,7 +168,7 @@ func Drive(p page.Page, cmd tea.Cmd) (page.Page, []tea.Msg) {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
 			continue
-		case page.Push, page.Pop, page.Open, page.StatusMsg, page.ProjectDeleted, tea.QuitMsg:
+		case page.Push, page.Pop, page.Open, page.StatusMsg, page.ProjectDeleted, page.StartTask, tea.QuitMsg:
 			out = append(out, msg)
 			continue
 		}
@@ -216,4 +216,25 @@ func Type(p page.Page, s string) (page.Page, []tea.Msg) {
 		all = append(all, out...)
 	}
 	return p, all
+}
+
+// RunTasks plays the root's part for the page.StartTask messages in out:
+// it runs each task (not its follow-ups), delivers the TaskDone and the
+// outcome's broadcast to p, and returns what the tasks finished with.
+func RunTasks(p page.Page, out []tea.Msg) (page.Page, []page.TaskDone) {
+	var done []page.TaskDone
+	for _, msg := range out {
+		st, ok := msg.(page.StartTask)
+		if !ok {
+			continue
+		}
+		o, err := st.Run(context.Background(), func(string) {})
+		d := page.TaskDone{ID: page.TaskID(len(done) + 1), Origin: st.Origin, Name: st.Name, Outcome: o, Err: err}
+		done = append(done, d)
+		p, _ = Drive(p, func() tea.Msg { return d })
+		if o.Broadcast != nil {
+			p, _ = Drive(p, func() tea.Msg { return o.Broadcast })
+		}
+	}
+	return p, done
 }
