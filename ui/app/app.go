@@ -281,6 +281,9 @@ func (m *Model) pop() tea.Cmd {
 		a.Deactivate() // leaving for good; stop any armed work at once
 	}
 	delete(m.tasks.owed, m.Top())
+	if c, ok := m.Top().(page.Closer); ok {
+		c.Close() // its requests in flight spend no more budget
+	}
 	m.stack[len(m.stack)-1] = nil
 	m.stack = m.stack[:len(m.stack)-1]
 	m.status, m.statusErr = "", false

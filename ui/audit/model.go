@@ -87,6 +87,9 @@ func (m *Model) reset(logType string) {
 // Init loads the earliest entry.
 func (m *Model) Init() tea.Cmd { return m.maybeLoad() }
 
+// Close implements page.Closer: a request still in flight is abandoned.
+func (m *Model) Close() { m.req.Stop() }
+
 // ID implements page.Identified.
 func (m *Model) ID() page.ID { return m.id }
 
@@ -156,8 +159,8 @@ func (m *Model) maybeLoad() tea.Cmd {
 		return nil
 	}
 	m.pager.begin()
-	tag := m.req.Next(m.id)
-	ctx, b := m.env.Context(), m.env.Backend
+	tag, ctx := m.req.Start(m.env.Context(), m.id)
+	b := m.env.Backend
 	var fetch tea.Cmd
 	if req.Earliest {
 		fetch = page.Fetch(ctx, tag, "earliest", func(ctx context.Context) (*api.AuditEntry, error) {

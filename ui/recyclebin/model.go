@@ -50,6 +50,9 @@ func New(env page.Env, arg string) page.Page {
 	return m
 }
 
+// Close implements page.Closer: a request still in flight is abandoned.
+func (m *Model) Close() { m.reqs.Stop() }
+
 // ID implements page.Identified.
 func (m *Model) ID() page.ID { return m.id }
 
@@ -132,10 +135,10 @@ func (m *Model) Init() tea.Cmd {
 }
 
 func (m *Model) load() tea.Cmd {
-	tag := m.reqs.Next(m.id)
+	tag, ctx := m.reqs.Start(m.env.Context(), m.id)
 	m.loader.Reset()
 	q, be := m.query, m.env.Backend
-	return tea.Batch(m.loader.Start(), page.Fetch(m.env.Context(), tag, "list",
+	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, "list",
 		func(ctx context.Context) (*api.RecycleBin, error) { return be.RecycleBin(ctx, q) }))
 }
 
