@@ -34,7 +34,7 @@ type Model struct {
 	files  page.Requests
 
 	fileList  []api.ProjectFile
-	complete  bool // fileList is the whole unfiltered listing
+	complete  bool   // fileList is the whole unfiltered listing
 	cursor    string // next page of files
 	hasMore   bool
 	loading   bool
