@@ -72,6 +72,9 @@ type Client struct {
 	// lastToken is the hash key part of the most recent token, so Budget
 	// (which has no context to ask the token source) finds the right bucket.
 	lastToken atomic.Pointer[string]
+	// red is the redactor of the current token (its pattern is built once
+	// per token, not per request).
+	red atomic.Pointer[redactor]
 	// tokenOK records that some request with the current token succeeded,
 	// which narrows an ambiguous matter 401 down to a missing permission.
 	tokenOK atomic.Bool
@@ -222,7 +225,7 @@ func (c *Client) token(ctx context.Context, ep endpoint) (string, error) {
 		if ctx.Err() != nil {
 			return "", canceled(ep, ctx.Err())
 		}
-		red := redactor{secret: tok}
+		red := newRedactor(tok)
 		return "", &Error{Kind: KindUnauthorized, Endpoint: ep.String(),
 			Message: "could not get the API token: " + red.safeText(err.Error(), 300)}
 	}
@@ -231,7 +234,20 @@ func (c *Client) token(ctx context.Context, ep endpoint) (string, error) {
 		c.lastToken.Store(&h)
 		c.tokenOK.Store(false)
 	}
+	if r := c.red.Load(); r == nil || r.secret != tok {
+		nr := newRedactor(tok)
+		c.red.Store(&nr)
+	}
 	return tok, nil
+}
+
+// currentRedactor is the redactor of the token last used (none before the
+// first request).
+func (c *Client) currentRedactor() redactor {
+	if r := c.red.Load(); r != nil {
+		return *r
+	}
+	return redactor{}
 }
 
 func canceled(ep endpoint, cause error) *Error {
@@ -248,7 +264,7 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 	if err != nil {
 		return nil, redactor{}, err
 	}
-	red := redactor{secret: tok}
+	red := c.currentRedactor()
 	key := budgetKeyHashed(c.base, tokenHash(tok), cl.ep.cat)
 	limit := c.limits.of(cl.ep.cat)
 	bo := newBackoff()

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"strings"
 )
 
 var (
@@ -52,41 +53,66 @@ func readErrorBody(resp *http.Response) []byte {
 	return b
 }
 
-// errorBody covers the error shapes seen: {"error":"..."}, {"error":{...}},
-// {"message":"..."}, {"detail":"..."} and the matter batch error.
-type errorBody struct {
-	Error   json.RawMessage `json:"error"`
-	Message string          `json:"message"`
-	Detail  json.RawMessage `json:"detail"`
-}
-
-// serverMessage extracts the server's sentence, or the start of the body.
-func serverMessage(body []byte) string {
+// serverMessage extracts the server's sentence from the error shapes seen
+// ({"error":"..."}, {"error":{...}}, {"message":"..."}, {"detail":"..."} or
+// a validation list), or the start of the body. A JSON body is decoded and
+// every string in it (keys too) redacted before anything is taken from it,
+// so no escape (\/, \u002f, any \uXXXX) can hide the token.
+func serverMessage(body []byte, red redactor) string {
 	if s, ok := htmlSummary(body); ok {
 		return s
 	}
-	var eb errorBody
-	if json.Unmarshal(body, &eb) == nil {
-		var s string
-		if json.Unmarshal(eb.Error, &s) == nil && s != "" {
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		return string(body)
+	}
+	v = redactTree(v, red)
+	m, ok := v.(map[string]any)
+	if !ok {
+		return compactJSON(v)
+	}
+	for _, k := range []string{"error", "message", "detail"} {
+		if s, ok := m[k].(string); ok && s != "" {
 			return s
-		}
-		if eb.Message != "" {
-			return eb.Message
-		}
-		if json.Unmarshal(eb.Detail, &s) == nil && s != "" {
-			return s
-		}
-		if len(eb.Error) > 0 {
-			return string(eb.Error)
 		}
 	}
-	return string(body)
+	for _, k := range []string{"error", "detail"} {
+		if x, ok := m[k]; ok && x != nil {
+			return compactJSON(x)
+		}
+	}
+	return compactJSON(v)
+}
+
+func redactTree(v any, red redactor) any {
+	switch x := v.(type) {
+	case string:
+		return red.String(x)
+	case []any:
+		for i := range x {
+			x[i] = redactTree(x[i], red)
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[red.String(k)] = redactTree(e, red)
+		}
+		return out
+	}
+	return v
+}
+
+func compactJSON(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return strings.TrimSpace(b.String())
 }
 
 // statusError maps a non-2xx response to an *Error.
 func (c *Client) statusError(ep endpoint, status int, body []byte, red redactor) *Error {
-	e := &Error{Endpoint: ep.String(), Status: status, Message: red.safeText(serverMessage(body), 300)}
+	e := &Error{Endpoint: ep.String(), Status: status, Message: red.safeText(serverMessage(body, red), 300)}
 	switch {
 	case status == http.StatusUnauthorized:
 		e.Kind = KindUnauthorized

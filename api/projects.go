@@ -81,7 +81,7 @@ func (c *Client) DeleteProject(ctx context.Context, projectID string) (*DeletePr
 	// 403 is either the documented refusal of example projects or a missing
 	// permission; only the body tells them apart.
 	body := readErrorBody(resp)
-	msg := serverMessage(body)
+	msg := serverMessage(body, red)
 	if strings.Contains(strings.ToLower(msg), "example") {
 		return &DeleteProjectResult{Error: red.String(msg)}, nil
 	}

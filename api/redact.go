@@ -1,7 +1,8 @@
 package api
 
 import (
-	"net/url"
+	"bytes"
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
@@ -20,18 +21,130 @@ const redacted = "[REDACTED]"
 // Authorization header echoed by a proxy.
 var bearerPattern = regexp.MustCompile(`(?i)(bearer)(\s+|%20|\+)[^\s"'&,;]+`)
 
-// redactor removes one token, in its raw and URL-escaped forms.
-type redactor struct{ secret string }
+// redactor removes one token in every form a server has been seen to echo
+// it: raw, URL-escaped (query or path), JSON-escaped (`\/`, `\u002f`, any
+// \u escape), and in any letter case. One pattern covers all of them: each
+// character of the token may appear as itself, as %XX, or as \uXXXX.
+type redactor struct {
+	secret string
+	re     *regexp.Regexp
+	anchor []byte // the token's longest letters-and-digits run, for a quick pre-check
+	rare   int    // index in anchor of the character searched for first
+}
+
+func newRedactor(secret string) redactor {
+	if secret == "" {
+		return redactor{}
+	}
+	r := redactor{secret: secret, re: formsPattern(secret)}
+	r.anchor, r.rare = anchorOf(secret)
+	return r
+}
+
+// formsPattern builds the case-insensitive pattern of every escaped form.
+func formsPattern(secret string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("(?i)")
+	for _, c := range secret {
+		alts := []string{regexp.QuoteMeta(string(c))}
+		var pct strings.Builder
+		for _, x := range []byte(string(c)) {
+			fmt.Fprintf(&pct, "%%%02x", x)
+		}
+		alts = append(alts, pct.String())
+		if c < 0x10000 {
+			alts = append(alts, fmt.Sprintf(`\\u%04x`, c))
+		}
+		switch c {
+		case '/':
+			alts = append(alts, `\\/`)
+		case ' ':
+			alts = append(alts, `\+`)
+		}
+		b.WriteString("(?:" + strings.Join(alts, "|") + ")")
+	}
+	return regexp.MustCompile(b.String())
+}
+
+// anchorOf picks the longest ASCII letters-and-digits run of the token (no
+// escaping touches those) and, in it, the character least common in JSON
+// listings, so that scanning a large output for the token costs little more
+// than one memchr.
+func anchorOf(secret string) ([]byte, int) {
+	best, cur := "", 0
+	for i := 0; i <= len(secret); i++ {
+		if i < len(secret) && isAlnum(secret[i]) {
+			continue
+		}
+		if i-cur > len(best) {
+			best = secret[cur:i]
+		}
+		cur = i + 1
+	}
+	if len(best) < 4 {
+		return nil, 0
+	}
+	const byRarity = "zqxjkvbpygfwmucldrhsnioate9876543210"
+	rare, rank := 0, len(byRarity)
+	for i := 0; i < len(best); i++ {
+		if r := strings.IndexByte(byRarity, lower(best[i])); r >= 0 && r < rank {
+			rare, rank = i, r
+		}
+	}
+	return []byte(best), rare
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// mayContain is a quick, conservative check: false means b holds no form
+// of the token (unless its letters and digits themselves were \u-escaped).
+func (r redactor) mayContain(b []byte) bool {
+	if r.secret == "" {
+		return false
+	}
+	if r.anchor == nil {
+		return true
+	}
+	c := r.anchor[r.rare]
+	lo, up := lower(c), c
+	if lo >= 'a' && lo <= 'z' {
+		up = lo - ('a' - 'A')
+	}
+	for _, x := range []byte{lo, up} {
+		for off := 0; ; {
+			i := bytes.IndexByte(b[off:], x)
+			if i < 0 {
+				break
+			}
+			p := off + i - r.rare
+			if p >= 0 && p+len(r.anchor) <= len(b) && bytes.EqualFold(b[p:p+len(r.anchor)], r.anchor) {
+				return true
+			}
+			off += i + 1
+		}
+		if lo == up {
+			break
+		}
+	}
+	return false
+}
 
 func (r redactor) String(s string) string {
 	if r.secret != "" {
-		s = strings.ReplaceAll(s, r.secret, redacted)
-		if esc := url.QueryEscape(r.secret); esc != r.secret {
-			s = strings.ReplaceAll(s, esc, redacted)
+		re := r.re
+		if re == nil {
+			re = formsPattern(r.secret)
 		}
-		if esc := url.PathEscape(r.secret); esc != r.secret {
-			s = strings.ReplaceAll(s, esc, redacted)
-		}
+		s = re.ReplaceAllLiteralString(s, redacted)
 	}
 	return bearerPattern.ReplaceAllString(s, "${1} "+redacted)
 }

@@ -101,7 +101,7 @@ func (failingSource) Token(context.Context) (string, error) {
 }
 
 func TestRedactorForms(t *testing.T) {
-	r := redactor{secret: "a+b/c d"}
+	r := newRedactor("a+b/c d")
 	in := "x a+b/c d y a%2Bb%2Fc+d z a+b%2Fc%20d Authorization: Bearer zzz-other"
 	out := r.String(in)
 	if strings.Contains(out, "a+b") || strings.Contains(out, "zzz-other") {

@@ -135,6 +135,8 @@ type runner struct {
 	env Env
 	g   Globals
 	cmd string
+	// flush empties the output buffers and redacting writers (guard).
+	flush []func() error
 }
 
 // Main runs the command line args (without the program name).
@@ -171,7 +173,8 @@ func Main(ctx context.Context, args []string, env Env) int {
 		r.cmd = a
 		for _, c := range commands() {
 			if c.name == a {
-				return c.run(r, ctx, rest[i+1:])
+				code := c.run(r, ctx, rest[i+1:])
+				return r.finish(code)
 			}
 		}
 		return r.usageError(fmt.Errorf("unknown command %q", a))
@@ -364,5 +367,9 @@ func (r *runner) client() (*api.Client, error) {
 		}
 		cfg.Token = api.StaticToken(tok)
 	}
-	return api.New(cfg)
+	c, err := api.New(cfg)
+	if err == nil {
+		r.guard(c)
+	}
+	return c, err
 }

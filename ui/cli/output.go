@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -106,3 +107,30 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 func isC1(r rune) bool { return r >= 0x80 && r <= 0x9f }
+
+// guard routes stdout and stderr through the client's redacting writer (the
+// last line of defence: whatever the server echoed, the token never reaches
+// the terminal or a pipe) and buffers stdout, which large listings write
+// row by row.
+func (r *runner) guard(c *api.Client) {
+	if len(r.flush) > 0 {
+		return // already guarded (a command that builds two clients)
+	}
+	errw := c.RedactingWriter(r.env.Stderr)
+	outw := c.RedactingWriter(r.env.Stdout)
+	buf := bufio.NewWriterSize(outw, 64<<10)
+	r.env.Stdout, r.env.Stderr = buf, errw
+	r.flush = []func() error{buf.Flush, outw.Flush, errw.Flush}
+}
+
+// finish flushes the guarded writers once a command is done; a failed
+// write to stdout (a closed pipe) turns success into an error.
+func (r *runner) finish(code int) int {
+	for i, f := range r.flush {
+		if err := f(); err != nil && code == ExitOK && i < 2 {
+			code = ExitError
+		}
+	}
+	r.flush = nil
+	return code
+}

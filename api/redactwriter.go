@@ -1,0 +1,97 @@
+package api
+
+import (
+	"bytes"
+	"io"
+	"sync"
+)
+
+// RedactingWriter is the last line of defence: everything written through
+// it has the token removed, in any of the forms a server may echo it, even
+// when a form is split across writes. It passes complete lines through at
+// once and holds back only the unfinished last line (and of a very long one
+// only the last few dozen bytes), so Flush must be called at the end. Safe
+// for concurrent use.
+type RedactingWriter struct {
+	mu   sync.Mutex
+	w    io.Writer
+	red  func() redactor
+	pend []byte
+}
+
+// holdMax is how long an unfinished line may grow before its start is
+// written out.
+const holdMax = 64 << 10
+
+// NewRedactingWriter wraps w, removing secret (stdout, stderr, a log file).
+func NewRedactingWriter(w io.Writer, secret string) *RedactingWriter {
+	r := newRedactor(secret)
+	return &RedactingWriter{w: w, red: func() redactor { return r }}
+}
+
+// RedactingWriter wraps w, removing whatever token this client is using
+// (known from its first request on; nothing from the server is written
+// before that).
+func (c *Client) RedactingWriter(w io.Writer) *RedactingWriter {
+	return &RedactingWriter{w: w, red: c.currentRedactor}
+}
+
+// Redact removes the client's current token, in any form, from s: for text
+// that did not come through an error of this package (a status line).
+func (c *Client) Redact(s string) string { return c.currentRedactor().String(s) }
+
+func (rw *RedactingWriter) Write(p []byte) (int, error) {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	rw.pend = append(rw.pend, p...)
+	red := rw.red()
+	cut := bytes.LastIndexByte(rw.pend, '\n') + 1 // a token never spans a line break
+	if len(rw.pend)-cut > holdMax {
+		cut = rw.safeCut(red, len(rw.pend)-holdTail(red))
+	}
+	if cut == 0 {
+		return len(p), nil
+	}
+	err := rw.emit(red, rw.pend[:cut])
+	rw.pend = rw.pend[:copy(rw.pend, rw.pend[cut:])]
+	if err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// holdTail is longer than any escaped form of the token.
+func holdTail(red redactor) int { return 6*len(red.secret) + 16 }
+
+// safeCut moves cut past any match that straddles it.
+func (rw *RedactingWriter) safeCut(red redactor, cut int) int {
+	if red.re == nil || !red.mayContain(rw.pend) {
+		return cut
+	}
+	for _, m := range red.re.FindAllIndex(rw.pend, -1) {
+		if m[0] < cut && m[1] > cut {
+			return m[1]
+		}
+	}
+	return cut
+}
+
+func (rw *RedactingWriter) emit(red redactor, b []byte) error {
+	if red.mayContain(b) {
+		b = red.re.ReplaceAllLiteral(b, []byte(redacted))
+	}
+	_, err := rw.w.Write(b)
+	return err
+}
+
+// Flush writes what is held back.
+func (rw *RedactingWriter) Flush() error {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	if len(rw.pend) == 0 {
+		return nil
+	}
+	err := rw.emit(rw.red(), rw.pend)
+	rw.pend = rw.pend[:0]
+	return err
+}
