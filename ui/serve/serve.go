@@ -80,6 +80,7 @@ type Server struct {
 	caches   map[string]*memCache       // login sessions' caches, by token hash
 	sessions map[ssh.Session]*session
 	draining bool
+	drained  chan struct{} // closed when draining and the last session left
 	srv      *ssh.Server
 }
 
@@ -211,25 +212,34 @@ func (s *Server) Serve(ctx context.Context) error {
 	return s.drain(srv, done)
 }
 
-// drain stops accepting, tells every session why it ends, and waits.
+// drain stops accepting, tells every session why it ends, waits for them
+// to close (at most drainGrace), then closes the connections: a client
+// multiplexing sessions would otherwise hold its connection open forever.
 func (s *Server) drain(srv *ssh.Server, done chan error) error {
 	s.mu.Lock()
 	s.draining = true
+	s.drained = make(chan struct{})
 	live := make([]*session, 0, len(s.sessions))
 	for _, ss := range s.sessions {
 		live = append(live, ss)
 	}
+	if len(live) == 0 {
+		close(s.drained)
+	}
+	drained := s.drained
 	s.mu.Unlock()
 	s.log.Info("shutting down", "sessions", len(live))
 	for _, ss := range live {
 		ss.end("the server is shutting down; your session was closed")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), drainGrace)
-	defer cancel()
-	err := srv.Shutdown(ctx)
-	if errors.Is(err, context.DeadlineExceeded) {
-		err = srv.Close()
+	timer := time.NewTimer(drainGrace)
+	defer timer.Stop()
+	select {
+	case <-drained:
+	case <-timer.C:
+		s.log.Warn("sessions still open after the grace period; closing them", "grace", drainGrace)
 	}
+	err := srv.Close()
 	<-done
 	if errors.Is(err, ssh.ErrServerClosed) {
 		err = nil

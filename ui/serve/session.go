@@ -119,6 +119,9 @@ func (s *Server) release(ss *session) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.sessions, ss.sess)
+	if s.draining && len(s.sessions) == 0 {
+		close(s.drained)
+	}
 }
 
 func (s *Server) lookup(sess ssh.Session) *session {
