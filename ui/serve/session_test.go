@@ -23,7 +23,7 @@ func TestBoundSessionBrowsesFiltersQuits(t *testing.T) {
 		tm.send(string(r))
 	}
 	tm.waitFor("1 of 1") // the filtered listing, from the server
-	tm.send("\r") // leave the filter input (esc followed at once by q would read as alt+q)
+	tm.send("\r")        // leave the filter input (esc followed at once by q would read as alt+q)
 	tm.send("q")
 	if code := tm.exit(); code != 0 {
 		t.Fatalf("exit status %d after q", code)
