@@ -30,7 +30,7 @@ type Route struct {
 // Config is what the root shows and can open.
 type Config struct {
 	Profile   string
-	Region    string // "us", "eu", "au" or a custom host; shown in the header
+	Region    string // where the data lives: "region eu", or the custom host; shown in the header
 	Workspace string // workspace name; when empty the root asks whoami once
 	Warning   string // e.g. "token stored in a plain file"; shown in the header
 	Routes    []Route

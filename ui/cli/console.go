@@ -46,18 +46,20 @@ func runConsole(ctx context.Context, e Env, s *stdSeams, g Globals, args []strin
 		return ExitUsage
 	}
 	r := &runner{env: e, g: g, cmd: "console"}
-	client, err := r.client()
+	c, err := r.connect()
 	if err != nil {
 		return r.fail(err)
 	}
+	// The token source, read-only flag and cache belong to the same profile
+	// the connection resolved (stdSeams resolves it once per process).
 	conn, err := s.connect(g.Profile)
 	if err != nil {
 		return r.fail(err)
 	}
 	o := cf.options(e)
-	o.Backend = client
-	o.Profile = conn.Profile.Name
-	o.Region = conn.Profile.Endpoint()
+	o.Backend = c.Client
+	o.Profile = c.Profile
+	o.Region = c.Where
 	o.ReadOnly = o.ReadOnly || conn.Profile.ReadOnly
 	// Resolve the token now, so the header can warn about plain-file storage
 	// from the first frame and a missing token fails before the screen opens.

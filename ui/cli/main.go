@@ -4,9 +4,7 @@
 package cli
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -41,6 +39,7 @@ type Globals struct {
 // Profile is what a stored profile contributes; flags and environment win.
 type Profile struct {
 	Name    string
+	Stored  bool // a saved profile; false for the stand-in used with VAULTDECK_TOKEN alone
 	BaseURL string
 	Region  string
 	CAFile  string
@@ -137,6 +136,9 @@ type runner struct {
 	cmd string
 	// flush empties the output buffers and redacting writers (guard).
 	flush []func() error
+
+	conn    *Connection // resolved once by connect
+	connErr error
 }
 
 // Main runs the command line args (without the program name).
@@ -316,60 +318,4 @@ func (r *runner) help(_ context.Context, args []string) int {
 	}
 	r.printUsage(r.env.Stdout)
 	return ExitOK
-}
-
-// client builds an API client from, in order of precedence: flags, the
-// environment, the stored profile, the defaults.
-func (r *runner) client() (*api.Client, error) {
-	var prof Profile
-	if r.env.ResolveProfile != nil {
-		p, err := r.env.ResolveProfile(r.g.Profile)
-		if err != nil {
-			if r.g.Profile == "" {
-				return nil, err
-			}
-			return nil, fmt.Errorf("profile %q: %w", r.g.Profile, err)
-		}
-		prof = p
-	}
-	first := func(vals ...string) string {
-		for _, v := range vals {
-			if v = strings.TrimSpace(v); v != "" {
-				return v
-			}
-		}
-		return ""
-	}
-	cfg := api.Config{
-		BaseURL:    first(r.g.BaseURL, r.env.Getenv("VAULTDECK_BASE_URL"), prof.BaseURL),
-		Region:     first(r.g.Region, r.env.Getenv("VAULTDECK_REGION"), prof.Region),
-		CAFile:     first(r.g.CAFile, r.env.Getenv("VAULTDECK_CA_FILE"), prof.CAFile),
-		HTTPClient: r.env.HTTPClient,
-		Budgets:    r.env.Budgets,
-		Logger:     r.env.Logger,
-		Limits:     r.env.Limits,
-		Clock:      r.env.Clock,
-	}
-	cfg.Timeouts.FirstByte = cmp.Or(r.g.Timeout, prof.Timeout)
-	if r.g.BaseURL != "" && r.g.Region != "" {
-		return nil, errors.New("give either --base-url or --region, not both")
-	}
-	if r.env.TokenSource != nil {
-		ts, err := r.env.TokenSource(r.g.Profile)
-		if err != nil {
-			return nil, err
-		}
-		cfg.Token = ts
-	} else {
-		tok := strings.TrimSpace(r.env.Getenv("VAULTDECK_TOKEN"))
-		if tok == "" {
-			return nil, errors.New("no API token: set VAULTDECK_TOKEN (or log in with `vaultdeck login`)")
-		}
-		cfg.Token = api.StaticToken(tok)
-	}
-	c, err := api.New(cfg)
-	if err == nil {
-		r.guard(c)
-	}
-	return c, err
 }

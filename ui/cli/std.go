@@ -78,7 +78,7 @@ func (s *stdSeams) resolveProfile(profile string) (Profile, error) {
 	if err != nil {
 		return Profile{}, err
 	}
-	return Profile{Name: conn.Profile.Name, BaseURL: conn.Profile.BaseURL, Region: conn.Profile.Region, CAFile: conn.Profile.CAFile}, nil
+	return Profile{Name: conn.Profile.Name, Stored: conn.ChosenBy != account.ChosenByToken, BaseURL: conn.Profile.BaseURL, Region: conn.Profile.Region, CAFile: conn.Profile.CAFile}, nil
 }
 
 // account adapts an account command: the global flags it also understands

@@ -30,8 +30,8 @@ type Options struct {
 	Backend page.Backend
 	Cache   page.Cache // optional: responses kept between visits
 
-	Profile   string // shown in the header
-	Region    string // region or custom host, shown in the header
+	Profile   string // the stored profile in use, shown in the header; "" when none is
+	Region    string // "region eu" for a regional endpoint, else the custom host; shown in the header
 	Workspace string // empty: the root asks whoami
 	Warning   string // e.g. the insecure-token-storage warning
 	ReadOnly  bool

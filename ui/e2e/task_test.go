@@ -49,7 +49,14 @@ func TestEscDuringDeletionKeepsOutcome(t *testing.T) {
 	}()
 	s := startTmux(t, []string{"VAULTDECK_HOME=" + t.TempDir(), "VAULTDECK_TOKEN=" + tok, "TERM=xterm-256color"},
 		"sh", "-c", bin+` --base-url `+base+`; echo "EXITED $?"; sleep 600`)
-	s.waitForText("Projects ·")
+	sc := s.waitForText("Projects ·")
+	// The header names the endpoint actually used: the loopback host, and
+	// no profile (none is in use: the token comes from the environment).
+	header := strings.SplitN(sc, "\n", 2)[0]
+	if host := strings.TrimPrefix(base, "http://"); !strings.Contains(header, host) ||
+		strings.Contains(header, "region") || strings.Contains(header, "default") {
+		t.Errorf("header does not name %s alone:\n%s", host, header)
+	}
 	s.literal("/Bellhaven")
 	s.keys("Enter")
 	s.waitForText(`name contains "Bellhaven"`)
@@ -63,7 +70,7 @@ func TestEscDuringDeletionKeepsOutcome(t *testing.T) {
 	s.keys("Escape")
 	s.waitFor("the projects list", func(sc string) bool { return strings.Contains(sc, "Projects ·") })
 	close(release)
-	sc := s.waitForText("will appear in the recycle bin within seconds")
+	sc = s.waitForText("will appear in the recycle bin within seconds")
 	if !strings.Contains(sc, "Project deletion is in progress") {
 		t.Errorf("outcome:\n%s", sc)
 	}

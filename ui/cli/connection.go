@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/vaultdeck/vaultdeck/api"
+)
+
+// Connection is the one resolution of where and as whom vaultdeck talks.
+type Connection struct {
+	Client *api.Client
+	// Profile is the stored profile in use; "" when none is (the token
+	// comes from VAULTDECK_TOKEN alone).
+	Profile string
+	// Where names the endpoint for the header: "region eu" when it is a
+	// regional one, else the host of the custom base URL. For a law firm the
+	// region says where the data lives: it is shown only when true.
+	Where string
+}
+
+// where describes the endpoint the client uses.
+func where(baseURL, region, base string) string {
+	if baseURL == "" {
+		return "region " + cmp.Or(region, "us")
+	}
+	if u, err := url.Parse(base); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return base
+}
+
+// client is the API client of the one connection.
+func (r *runner) client() (*api.Client, error) {
+	c, err := r.connect()
+	if err != nil {
+		return nil, err
+	}
+	return c.Client, nil
+}
+
+// connect resolves, once per command, in order of precedence: flags, the
+// environment, the stored profile, the defaults. Headless commands and the
+// console use the same value, so what the header says is what the client
+// talks to.
+func (r *runner) connect() (*Connection, error) {
+	if r.conn == nil && r.connErr == nil {
+		r.conn, r.connErr = r.resolve()
+	}
+	return r.conn, r.connErr
+}
+
+func (r *runner) resolve() (*Connection, error) {
+	var prof Profile
+	if r.env.ResolveProfile != nil {
+		p, err := r.env.ResolveProfile(r.g.Profile)
+		if err != nil {
+			if r.g.Profile == "" {
+				return nil, err
+			}
+			return nil, fmt.Errorf("profile %q: %w", r.g.Profile, err)
+		}
+		prof = p
+	}
+	first := func(vals ...string) string {
+		for _, v := range vals {
+			if v = strings.TrimSpace(v); v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	cfg := api.Config{
+		BaseURL:    first(r.g.BaseURL, r.env.Getenv("VAULTDECK_BASE_URL"), prof.BaseURL),
+		Region:     first(r.g.Region, r.env.Getenv("VAULTDECK_REGION"), prof.Region),
+		CAFile:     first(r.g.CAFile, r.env.Getenv("VAULTDECK_CA_FILE"), prof.CAFile),
+		HTTPClient: r.env.HTTPClient,
+		Budgets:    r.env.Budgets,
+		Logger:     r.env.Logger,
+		Limits:     r.env.Limits,
+		Clock:      r.env.Clock,
+	}
+	cfg.Timeouts.FirstByte = cmp.Or(r.g.Timeout, prof.Timeout)
+	if r.g.BaseURL != "" && r.g.Region != "" {
+		return nil, errors.New("give either --base-url or --region, not both")
+	}
+	if r.env.TokenSource != nil {
+		ts, err := r.env.TokenSource(r.g.Profile)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Token = ts
+	} else {
+		tok := strings.TrimSpace(r.env.Getenv("VAULTDECK_TOKEN"))
+		if tok == "" {
+			return nil, errors.New("no API token: set VAULTDECK_TOKEN (or log in with `vaultdeck login`)")
+		}
+		cfg.Token = api.StaticToken(tok)
+	}
+	client, err := api.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	r.guard(client)
+	c := &Connection{Client: client, Where: where(cfg.BaseURL, cfg.Region, client.Base())}
+	if prof.Stored {
+		c.Profile = prof.Name
+	}
+	return c, nil
+}
