@@ -252,9 +252,11 @@ func (f *File) pair(rec []string, line int) (Pair, error) {
 		return Pair{}, &LineError{line, "not valid UTF-8 (a Windows-1252 or Latin-1 export?): save the sheet as CSV UTF-8"}
 	}
 	// csv slices every field of a row out of one string; with extra
-	// columns, copy the two we keep so the rest of the row can be freed.
+	// columns, copy the two we keep (in one allocation) so the rest of the
+	// row can be freed.
 	if len(rec) > 2 {
-		c, m = strings.Clone(c), strings.Clone(m)
+		both := c + m
+		c, m = both[:len(c)], both[len(c):]
 	}
 	return Pair{Line: line, ClientID: c, MatterID: m}, nil
 }
