@@ -207,10 +207,7 @@ type call struct {
 	// called once the transport is done with it and reports a failure of
 	// the body producer, which then wins over the transport's error.
 	body func() (rc io.ReadCloser, contentType string, finish func() error, err error)
-	// length is the body's exact size when known (> 0), sent as
-	// Content-Length instead of a chunked body.
-	length int64
-	keep   []int // non-2xx statuses the caller interprets itself
+	keep []int // non-2xx statuses the caller interprets itself
 }
 
 func (c *Client) token(ctx context.Context, ep endpoint) (string, error) {
@@ -282,6 +279,7 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 			}
 			timeouts++
 			wait := min(bo.NextBackOff(), maxBackoff)
+			c.observeWait(ctx, Wait{Endpoint: cl.ep.String(), Reason: WaitBackoff, For: wait})
 			c.log.LogAttrs(ctx, slog.LevelDebug, "api retry after timeout",
 				slog.String("method", cl.ep.method), slog.String("path", red.String(cl.path)),
 				slog.Duration("wait", wait), slog.Int("attempt", attempt+1))
@@ -304,8 +302,10 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 		}
 		now := c.clock.Now()
 		wait, ok := retryAfter(resp.Header, now)
+		reason := WaitRetryAfter
 		if !ok {
 			wait = min(bo.NextBackOff(), maxBackoff)
+			reason = WaitBackoff
 		}
 		apiErr.RetryAfter = wait
 		if resp.StatusCode == http.StatusTooManyRequests {
@@ -317,6 +317,7 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 		c.log.LogAttrs(ctx, slog.LevelDebug, "api retry",
 			slog.String("method", cl.ep.method), slog.String("path", red.String(cl.path)),
 			slog.Int("status", resp.StatusCode), slog.Duration("wait", wait), slog.Int("attempt", attempt+1))
+		c.observeWait(ctx, Wait{Endpoint: cl.ep.String(), Reason: reason, Status: resp.StatusCode, For: wait})
 		if err := c.clock.Sleep(ctx, wait); err != nil {
 			return nil, red, canceled(cl.ep, err)
 		}
@@ -333,6 +334,7 @@ func (c *Client) waitBudget(ctx context.Context, ep endpoint, key string, limit 
 		}
 		c.log.LogAttrs(ctx, slog.LevelDebug, "api budget wait",
 			slog.String("category", string(ep.cat)), slog.Duration("wait", d))
+		c.observeWait(ctx, Wait{Endpoint: ep.String(), Reason: WaitBudget, Category: ep.cat, Limit: limit, For: d})
 		if err := c.clock.Sleep(ctx, d); err != nil {
 			return canceled(ep, err)
 		}
@@ -380,9 +382,6 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 	req.Header.Set("User-Agent", c.userAgent)
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)
-	}
-	if cl.length > 0 && body != nil {
-		req.ContentLength = cl.length
 	}
 	start := c.clock.Now()
 	resp, err := c.hc.Do(req)

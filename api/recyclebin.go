@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/url"
 )
 
@@ -13,8 +15,58 @@ type RecycleBinQuery struct {
 }
 
 // RecycleBin lists deleted projects awaiting purge
-// (GET /api/v1/vault/workspace/recycle_bin), newest deletion first.
+// (GET /api/v1/vault/workspace/recycle_bin), newest deletion first (the
+// spec's order, kept as received). It holds the typed records only; a caller
+// that can handle entries one by one should use EachRecycleBin.
 func (c *Client) RecycleBin(ctx context.Context, q RecycleBinQuery) (*RecycleBin, error) {
+	var rb RecycleBin
+	err := c.resending(ctx, epRecycleBin, func() error {
+		rb = RecycleBin{Items: []RecycleBinEntry{}} // --json prints [] rather than null
+		total, err := c.recycleBinOnce(ctx, q, func(e *RecycleBinEntry, _ []byte) error {
+			rb.Items = append(rb.Items, *e)
+			return nil
+		})
+		rb.Total = total
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &rb, nil
+}
+
+// EachRecycleBin streams the recycle bin: fn gets each entry as soon as it
+// is decoded, with the server's own bytes for it (raw, valid only during the
+// call; unknown fields included), so memory does not grow with the listing.
+// An error returned by fn stops the listing and is returned as is. total is
+// the server's count (it may follow the items in the body). A body that
+// stalls is sent again only while no entry has been handed out.
+func (c *Client) EachRecycleBin(ctx context.Context, q RecycleBinQuery, fn func(e *RecycleBinEntry, raw []byte) error) (total Int, err error) {
+	handed := false
+	err = c.resending(ctx, epRecycleBin, func() error {
+		var err error
+		total, err = c.recycleBinOnce(ctx, q, func(e *RecycleBinEntry, raw []byte) error {
+			handed = true
+			return fn(e, raw)
+		})
+		if err != nil && handed {
+			return final{err}
+		}
+		return err
+	})
+	var f final
+	if errors.As(err, &f) {
+		err = f.err
+	}
+	return total, err
+}
+
+// final stops resending.
+type final struct{ err error }
+
+func (f final) Error() string { return f.err.Error() }
+
+func (c *Client) recycleBinOnce(ctx context.Context, q RecycleBinQuery, fn func(e *RecycleBinEntry, raw []byte) error) (Int, error) {
 	v := url.Values{}
 	if q.Name != "" {
 		v.Set("name", q.Name)
@@ -22,12 +74,97 @@ func (c *Client) RecycleBin(ctx context.Context, q RecycleBinQuery) (*RecycleBin
 	if q.ClientMatterID != "" {
 		v.Set("client_matter_id", q.ClientMatterID)
 	}
-	var rb RecycleBin
-	if err := c.getJSON(ctx, epRecycleBin, "/api/v1/vault/workspace/recycle_bin", v, &rb); err != nil {
-		return nil, err
+	var total Int
+	err := c.streamItems(ctx, epRecycleBin, "/api/v1/vault/workspace/recycle_bin", v, "items",
+		func(raw []byte) error {
+			var e RecycleBinEntry
+			if err := unmarshalItem(raw, &e); err != nil {
+				return err
+			}
+			if err := fn(&e, raw); err != nil {
+				return callerError{err}
+			}
+			return nil
+		},
+		func(key string, raw []byte) error {
+			if key == "total" {
+				return total.UnmarshalJSON(raw)
+			}
+			return nil
+		})
+	return total, err
+}
+
+// callerError carries an error of the caller's callback through the scan
+// unchanged.
+type callerError struct{ err error }
+
+func (e callerError) Error() string { return e.err.Error() }
+
+// itemError is an item that the scanner delimited but the decoder refused.
+type itemError struct {
+	n   int
+	off int64
+	err error
+}
+
+func (e itemError) Error() string { return e.err.Error() }
+
+// streamItems GETs path and walks its top-level object, handing each element
+// of the array member arrayKey to item and every other member to other.
+func (c *Client) streamItems(ctx context.Context, ep endpoint, path string, q url.Values, arrayKey string,
+	item func(raw []byte) error, other func(key string, raw []byte) error) error {
+	resp, red, err := c.send(ctx, call{ep: ep, path: path, query: q})
+	if err != nil {
+		return err
 	}
-	if rb.Items == nil {
-		rb.Items = []RecycleBinEntry{} // --json prints [] rather than null
+	defer resp.Body.Close()
+	hr := &headReader{r: resp.Body}
+	sc := newScanner(hr)
+	n := 0
+	err = sc.object(arrayKey, func(raw []byte) error {
+		n++
+		if err := item(raw); err != nil {
+			var ce callerError
+			if errors.As(err, &ce) {
+				return err
+			}
+			return itemError{n, sc.offset() - int64(len(raw)), err}
+		}
+		return nil
+	}, func(key string, raw []byte) error {
+		if err := other(key, raw); err != nil {
+			return itemError{0, sc.offset() - int64(len(raw)), fmt.Errorf("%q: %w", key, err)}
+		}
+		return nil
+	})
+	if err == nil {
+		return nil
 	}
-	return &rb, nil
+	var ce callerError
+	var ie itemError
+	var se *syntaxError
+	switch {
+	case errors.As(err, &ce):
+		return ce.err
+	case asTimeout(ep, err) != nil:
+		return asTimeout(ep, err)
+	case resp.Request.Context().Err() != nil:
+		return canceled(ep, resp.Request.Context().Err())
+	case errors.Is(err, errTruncated):
+		if hr.n == 0 {
+			return malformed(ep, resp.StatusCode, red, "empty body where JSON was expected", nil)
+		}
+		return malformed(ep, resp.StatusCode, red, fmt.Sprintf("truncated JSON: the body ended after %d bytes", hr.n), hr.head)
+	case errors.As(err, &ie):
+		where := fmt.Sprintf("%s item %d", arrayKey, ie.n)
+		if ie.n == 0 {
+			where = "a member beside " + arrayKey
+		}
+		return malformed(ep, resp.StatusCode, red, fmt.Sprintf("invalid JSON at byte %d (%s): %v", ie.off, where, ie.err), hr.head)
+	case errors.As(err, &se):
+		return malformed(ep, resp.StatusCode, red, se.Error(), hr.head)
+	default:
+		return &Error{Kind: KindNetwork, Endpoint: ep.String(), Message: red.safeText(err.Error(), 300)}
+	}
 }

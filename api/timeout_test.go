@@ -116,3 +116,42 @@ func TestCallerDeadlineIsCanceled(t *testing.T) {
 		t.Fatalf("got %v after %d attempts", err, n.Load())
 	}
 }
+
+func TestWaitObserverSeesBudgetRetryAfterAndBackoff(t *testing.T) {
+	var n atomic.Int32
+	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch n.Add(1) {
+		case 2:
+			w.Header().Set("Retry-After", "7")
+			w.WriteHeader(429)
+		case 3:
+			w.WriteHeader(502)
+		default:
+			w.Write([]byte(`{"items":[],"total":0}`))
+		}
+	}), func(c *Config) { c.Limits = Limits{Vault: 1} })
+	var waits []Wait
+	ctx := WithWaitObserver(context.Background(), func(w Wait) { waits = append(waits, w) })
+	for range 2 {
+		if _, err := h.c.RecycleBin(ctx, RecycleBinQuery{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var lines []string
+	for _, w := range waits {
+		lines = append(lines, w.String())
+	}
+	got := strings.Join(lines, "\n")
+	for _, want := range []string{
+		"waiting 1m1s for the vault budget (1 requests a minute)",
+		"waiting 7s: the service asked to retry GET /api/v1/vault/workspace/recycle_bin later (429)",
+		"before retrying GET /api/v1/vault/workspace/recycle_bin (502)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("waits %q lack %q", got, want)
+		}
+	}
+	if waits[0].Until.IsZero() || waits[0].Reason != WaitBudget {
+		t.Errorf("first wait %+v", waits[0])
+	}
+}

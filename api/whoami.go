@@ -39,7 +39,9 @@ func (c *Client) resending(ctx context.Context, ep endpoint, once func() error) 
 		if err == nil || !ep.idempotent || n >= maxTimeoutRetries || !errors.As(err, &te) || te.Kind != KindTimeout || te.Received < 0 {
 			return err
 		}
-		if err := c.clock.Sleep(ctx, min(bo.NextBackOff(), maxBackoff)); err != nil {
+		wait := min(bo.NextBackOff(), maxBackoff)
+		c.observeWait(ctx, Wait{Endpoint: ep.String(), Reason: WaitBackoff, For: wait})
+		if err := c.clock.Sleep(ctx, wait); err != nil {
 			return canceled(ep, err)
 		}
 	}

@@ -36,6 +36,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	scale := fs.String("scale", string(ScaleSmall), "seed data size: small or large (100,000 recycle-bin entries, files and audit entries)")
 	useTLS := fs.Bool("tls", false, "serve HTTPS with a self-signed certificate; prints ca_file <path>")
 	noLimit := fs.Bool("no-rate-limit", false, "disable the per-minute rate limits (for load tests)")
+	recycle := fs.Int("recycle-bin", 0, "seed this many recycle-bin entries instead of the scale's (load tests)")
 	control := fs.Bool("control", false, "enable the unauthenticated /_sim/ control endpoints")
 	stuckShare := fs.Float64("stuck-share", 0.05, "share (0..1) of new uploads that never finish processing")
 	procDelay := fs.Duration("processing-delay", 30*time.Second, "time a new upload spends processing")
@@ -63,7 +64,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	srv := New(Options{Seed: *seed, Scale: Scale(*scale), NoRateLimit: *noLimit, Control: *control,
-		StuckShare: *stuckShare, ProcessingDelay: *procDelay})
+		RecycleBin: *recycle, StuckShare: *stuckShare, ProcessingDelay: *procDelay})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "sim: %v\n", err)

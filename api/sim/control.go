@@ -72,7 +72,7 @@ type ProjectInfo struct {
 func (s *Server) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.st = seedState(s.opts.Seed, s.opts.Scale, s.opts.Now())
+	s.st = seedState(s.opts.Seed, s.opts.Scale, s.opts.RecycleBin, s.opts.Now())
 }
 
 // SetDelimiter sets the workspace's client-matter delimiter ("" or blank: unset).

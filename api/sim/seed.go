@@ -37,7 +37,7 @@ type seeder struct {
 	base time.Time
 }
 
-func seedState(seed int64, scale Scale, now time.Time) *state {
+func seedState(seed int64, scale Scale, recycle int, now time.Time) *state {
 	st := newState(seed)
 	sd := &seeder{st: st, rng: st.rng, base: now.UTC().Truncate(time.Microsecond)}
 	st.workspaceID = uuid4(sd.rng)
@@ -50,6 +50,9 @@ func seedState(seed int64, scale Scale, now time.Time) *state {
 	n := 30
 	if scale == ScaleLarge {
 		n = 100_000
+	}
+	if recycle > 0 {
+		n = recycle
 	}
 	sd.recycleBin(n)
 	na := 500

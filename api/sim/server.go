@@ -43,6 +43,9 @@ type Options struct {
 	Seed        int64
 	Scale       Scale
 	NoRateLimit bool
+	// RecycleBin, when positive, is the number of recycle-bin entries to
+	// seed instead of the scale's (load tests of the client's streaming).
+	RecycleBin int
 	// Control enables the unauthenticated /_sim/ control endpoints.
 	Control bool
 	// Now is the wall clock the simulator clock is based on (default time.Now).
@@ -99,7 +102,7 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts}
 	s.tokens = makeTokens(opts.Seed)
 	s.limiter = newLimiter()
-	s.st = seedState(opts.Seed, opts.Scale, s.opts.Now())
+	s.st = seedState(opts.Seed, opts.Scale, opts.RecycleBin, s.opts.Now())
 	s.routes()
 	return s
 }

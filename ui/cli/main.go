@@ -31,6 +31,7 @@ type Globals struct {
 	CAFile  string
 	Profile string
 	JSON    bool
+	JSONL   bool // --jsonl: listings as JSON Lines, one item a line
 	// Timeout is --timeout: how long to wait for the service's first byte
 	// (0: the profile's setting, else the default).
 	Timeout time.Duration
@@ -71,14 +72,9 @@ type Env struct {
 	Console  Command // bare `vaultdeck`
 	Sim      Command // `vaultdeck sim ...`
 	Demo     Command
-	Serve    Command
 	Login    Command
 	Logout   Command
 	Profiles Command
-
-	// Journal opens the store holding the upload journal and names the
-	// active profile. nil: upload commands are not available.
-	Journal func(profile string) (*store.Store, string, error)
 
 	// Optional plumbing, mostly for tests and for sharing with the console.
 	Budgets    *api.Budgets
@@ -103,8 +99,6 @@ func commands() []command {
 		{"status", "FILE_ID... | -", "show file details and processing status (IDs as arguments, comma lists, or one per line on stdin with -)", (*runner).status},
 		{"recycle-bin", "[--name S] [--client-matter UUID]", "list deleted projects awaiting purge", (*runner).recycleBin},
 		{"audit", "[--type T] [--limit N]", "show the audit log: the earliest entry, then those after it", (*runner).audit},
-		{"upload", "PROJECT_ID PATH... [--mode M] | --resume", "upload files and folders (journaled; --resume finishes interrupted uploads)", (*runner).upload},
-		{"uploads", "", "list the upload journal's runs and their state", (*runner).uploads},
 		{"whoami", "", "show the account behind the token", (*runner).whoami},
 		{"matters", "delete|receipts|receipt|restore ...", "batch-delete client matters from a CSV/TSV file, with receipts and restore", (*runner).matters},
 		{"login", "[--profile P]", "store a token for a profile", lead(func(e Env) Command { return e.Login })},
@@ -112,7 +106,6 @@ func commands() []command {
 		{"profiles", "", "list stored profiles", lead(func(e Env) Command { return e.Profiles })},
 		{"sim", "[flags]", "run the local API simulator", lead(func(e Env) Command { return e.Sim })},
 		{"demo", "", "open the console against a built-in simulator", lead(func(e Env) Command { return e.Demo })},
-		{"serve", "--authorized-keys FILE [flags]", "serve the console over SSH (public keys only)", lead(func(e Env) Command { return e.Serve })},
 		{"help", "[COMMAND]", "show this help", (*runner).help},
 	}
 }
@@ -134,8 +127,11 @@ type runner struct {
 	env Env
 	g   Globals
 	cmd string
-	// flush empties the output buffers and redacting writers (guard).
-	flush []func() error
+	// flush empties the output buffers and redacting writers (guard);
+	// rawOut and rawErr are the streams they wrap (terminal checks, and the
+	// progress line, which is the program's own text).
+	flush          []func() error
+	rawOut, rawErr io.Writer
 
 	conn    *Connection // resolved once by connect
 	connErr error
@@ -246,6 +242,12 @@ func extractGlobals(args []string) (Globals, []string, error) {
 			}
 			g.Timeout = d
 			continue
+		case "jsonl":
+			if hasVal {
+				return g, nil, fmt.Errorf("--jsonl takes no value (got %q)", val)
+			}
+			g.JSONL = true
+			continue
 		case "json":
 			switch {
 			case !hasVal || val == "true" || val == "1":
@@ -294,7 +296,8 @@ Global flags (before or after the command):
   --base-url URL      custom base URL (https; http only to localhost)
   --ca-file FILE      extra PEM CA certificates to trust
   --profile NAME      stored profile to use
-  --json              print the API's own JSON objects
+  --json              print the API's own JSON objects (listings: an array, one item a line)
+  --jsonl             listings as JSON Lines: one item a line, nothing around them
   --timeout 30s       how long to wait for the service to start answering (default 30s)
 
 Console flags (also for demo): --read-only, --theme auto|dark|light|high-contrast|mono,

@@ -116,6 +116,7 @@ func (r *runner) guard(c *api.Client) {
 	if len(r.flush) > 0 {
 		return // already guarded (a command that builds two clients)
 	}
+	r.rawOut, r.rawErr = r.env.Stdout, r.env.Stderr
 	errw := c.RedactingWriter(r.env.Stderr)
 	outw := c.RedactingWriter(r.env.Stdout)
 	buf := bufio.NewWriterSize(outw, 64<<10)

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -260,6 +261,10 @@ func splitList(s string) []string {
 	return out
 }
 
+// recycleBin streams the listing: each entry is printed as it is decoded
+// (JSON: the server's own bytes), so memory stays flat however large the
+// bin. The server sends newest deletion first (spec: deleted_at descending),
+// which is the console's order too, so nothing needs the whole listing.
 func (r *runner) recycleBin(ctx context.Context, args []string) int {
 	fs := r.newFlagSet("recycle-bin", "[--name S] [--client-matter UUID]")
 	name := fs.String("name", "", "only projects whose name contains `S`")
@@ -271,21 +276,37 @@ func (r *runner) recycleBin(ctx context.Context, args []string) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	rb, err := c.RecycleBin(ctx, api.RecycleBinQuery{Name: *name, ClientMatterID: *cm})
+	p := r.listProgress()
+	defer p.done()
+	ctx = api.WithWaitObserver(ctx, p.observe)
+	q := api.RecycleBinQuery{Name: *name, ClientMatterID: *cm}
+	if r.jsonOut() {
+		iw := r.items(`{"items":[`)
+		total, err := c.EachRecycleBin(ctx, q, func(_ *api.RecycleBinEntry, raw []byte) error {
+			p.item()
+			return iw.item(raw)
+		})
+		if err != nil {
+			return r.fail(err)
+		}
+		return r.done(iw.close(fmt.Sprintf(`],"total":%d}`, int64(total))))
+	}
+	t := newTable(r.env.Stdout, "NAME", "PROJECT ID", "FILES", "DELETED", "PURGE SCHEDULED", "DELETED BY")
+	n := 0
+	total, err := c.EachRecycleBin(ctx, q, func(e *api.RecycleBinEntry, _ []byte) error {
+		p.item()
+		n++
+		t.row(e.VaultProject.Name, e.ResourceID, strconv.FormatInt(int64(e.VaultProject.FilesCount), 10),
+			fmtTime(e.DeletedAt), fmtTime(e.RecycleBinPurgedScheduledAt), e.DeletedByUserEmail)
+		return nil
+	})
 	if err != nil {
 		return r.fail(err)
 	}
-	if r.g.JSON {
-		return r.emitJSON(rb)
-	}
-	t := newTable(r.env.Stdout, "NAME", "PROJECT ID", "FILES", "DELETED", "PURGE SCHEDULED", "DELETED BY")
-	for _, e := range rb.Items {
-		t.row(e.VaultProject.Name, e.ResourceID, fmt.Sprint(int64(e.VaultProject.FilesCount)),
-			fmtTime(e.DeletedAt), fmtTime(e.RecycleBinPurgedScheduledAt), e.DeletedByUserEmail)
-	}
+	p.done()
 	if err := t.flush(); err != nil {
 		return r.fail(err)
 	}
-	fmt.Fprintf(r.env.Stdout, "%d of %d shown\n", len(rb.Items), int64(rb.Total))
+	fmt.Fprintf(r.env.Stdout, "%d of %d shown\n", n, int64(total))
 	return ExitOK
 }

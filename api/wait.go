@@ -1,0 +1,62 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// WaitReason says why the client is pausing before a request.
+type WaitReason int
+
+// Why a request waits.
+const (
+	WaitBudget     WaitReason = iota // the client-side per-minute budget is spent
+	WaitRetryAfter                   // the service said when to come back (429/503 Retry-After)
+	WaitBackoff                      // a transient failure, retried after a jittered backoff
+)
+
+// Wait describes one pause, reported before it starts, so that a command
+// can print "waiting 42s for the vault budget (10 requests a minute)" and
+// the console can show a countdown where the data will appear.
+type Wait struct {
+	Endpoint string // "GET /api/v1/vault/workspace/projects"
+	Reason   WaitReason
+	Category Category      // the budget's category (budget waits)
+	Limit    int           // the budget's requests a minute (budget waits)
+	Status   int           // the status being retried (0 after a timeout)
+	For      time.Duration // how long
+	Until    time.Time     // when it ends, on the client's clock
+}
+
+// String is the one line a headless command prints.
+func (w Wait) String() string {
+	d := roundUp(w.For)
+	switch w.Reason {
+	case WaitBudget:
+		return fmt.Sprintf("waiting %s for the %s budget (%d requests a minute)", d, w.Category, w.Limit)
+	case WaitRetryAfter:
+		return fmt.Sprintf("waiting %s: the service asked to retry %s later (%d)", d, w.Endpoint, w.Status)
+	default:
+		if w.Status == 0 {
+			return fmt.Sprintf("waiting %s before retrying %s (it did not answer in time)", d, w.Endpoint)
+		}
+		return fmt.Sprintf("waiting %s before retrying %s (%d)", d, w.Endpoint, w.Status)
+	}
+}
+
+type waitKey struct{}
+
+// WithWaitObserver returns a context whose requests report each wait to fn
+// before it starts. fn runs on the requesting goroutine and must not block
+// (a Bubble Tea program sends a message; a command writes a line).
+func WithWaitObserver(ctx context.Context, fn func(Wait)) context.Context {
+	return context.WithValue(ctx, waitKey{}, fn)
+}
+
+func (c *Client) observeWait(ctx context.Context, w Wait) {
+	if fn, ok := ctx.Value(waitKey{}).(func(Wait)); ok && fn != nil {
+		w.Until = c.clock.Now().Add(w.For)
+		fn(w)
+	}
+}

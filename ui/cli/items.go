@@ -1,0 +1,214 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"golang.org/x/term"
+)
+
+// itemWriter prints listing items as the server sent them (--json: one
+// array, an item a line; --jsonl: JSON Lines), each item's own bytes, never
+// decoded and re-encoded: unknown fields survive and nothing is held back.
+type itemWriter struct {
+	w       io.Writer
+	lines   bool
+	n       int
+	scratch []byte
+}
+
+// items starts the JSON output of a listing; open is what precedes the
+// items in an array (`[` or `{"items":[`), dropped for --jsonl.
+func (r *runner) items(open string) *itemWriter {
+	iw := &itemWriter{w: r.env.Stdout, lines: r.g.JSONL}
+	if !iw.lines {
+		io.WriteString(iw.w, open)
+	}
+	return iw
+}
+
+func (iw *itemWriter) item(raw []byte) error {
+	sep := ",\n"
+	switch {
+	case iw.lines:
+		sep = ""
+	case iw.n == 0:
+		sep = "\n"
+	}
+	iw.n++
+	if _, err := io.WriteString(iw.w, sep); err != nil {
+		return err
+	}
+	iw.scratch = safeRaw(iw.scratch[:0], raw)
+	if iw.lines {
+		iw.scratch = append(iw.scratch, '\n')
+	}
+	_, err := iw.w.Write(iw.scratch)
+	return err
+}
+
+// close ends the array with the closing text (`]` or `],"total":N}`).
+func (iw *itemWriter) close(closing string) error {
+	if iw.lines {
+		return nil
+	}
+	if iw.n > 0 {
+		closing = "\n" + closing
+	}
+	_, err := io.WriteString(iw.w, closing+"\n")
+	return err
+}
+
+// safeRaw appends raw to dst, fit for a terminal and one line: the server's
+// whitespace between tokens removed when it has line breaks, and control
+// characters (raw ones are invalid JSON but a lenient decoder lets them by)
+// and C1 controls (U+0080..U+009F, escape introducers on some terminals)
+// written as \u escapes. The common case, nothing to change, is one scan.
+func safeRaw(dst, raw []byte) []byte {
+	clean := true
+	for _, c := range raw {
+		if c < 0x20 || c == 0xC2 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return append(dst, raw...)
+	}
+	in := false
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case in && c == '\\' && i+1 < len(raw):
+			dst = append(dst, c, raw[i+1])
+			i += 2
+			continue
+		case c == '"':
+			in = !in
+		case !in && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			i++
+			continue
+		case c < 0x20:
+			dst = fmt.Appendf(dst, `\u%04x`, c)
+			i++
+			continue
+		case c == 0xC2:
+			if r, size := utf8.DecodeRune(raw[i:]); r >= 0x80 && r <= 0x9f {
+				dst = fmt.Appendf(dst, `\u%04x`, r)
+				i += size
+				continue
+			}
+		}
+		dst = append(dst, c)
+		i++
+	}
+	return dst
+}
+
+// progress is the status line of a long listing on a terminal's stderr:
+// pages and items so far, and the waits (budget, Retry-After) that would
+// otherwise look like a hang. Counts are drawn only when stdout is not the
+// same terminal (the rows themselves show progress there); wait lines are
+// always shown on a terminal. It writes to the real stderr: its text is the
+// program's own, never the server's.
+type progress struct {
+	mu           sync.Mutex
+	w            io.Writer
+	counts, on   bool
+	pages, items int
+	drawn        bool
+	last         time.Time
+}
+
+func (r *runner) listProgress() *progress {
+	p := &progress{w: r.rawErr}
+	if p.w == nil {
+		p.w = r.env.Stderr
+	}
+	p.on = isTerminal(p.w)
+	p.counts = p.on && !isTerminal(r.rawOut)
+	return p
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// observe is the wait observer of a command's requests.
+func (p *progress) observe(w api.Wait) {
+	if w.For < time.Second {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.on {
+		return
+	}
+	p.clear()
+	fmt.Fprintf(p.w, "vaultdeck: %s\n", w)
+}
+
+func (p *progress) page() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pages++
+	p.draw(true)
+}
+
+func (p *progress) item() {
+	p.items++
+	if p.items%4096 == 0 {
+		p.mu.Lock()
+		p.draw(false)
+		p.mu.Unlock()
+	}
+}
+
+func (p *progress) draw(force bool) {
+	if !p.counts || (!force && time.Since(p.last) < 100*time.Millisecond) {
+		return
+	}
+	p.last = time.Now()
+	fmt.Fprintf(p.w, "\r\x1b[K%d items", p.items)
+	if p.pages > 1 {
+		fmt.Fprintf(p.w, ", %d pages", p.pages)
+	}
+	p.drawn = true
+}
+
+func (p *progress) clear() {
+	if p.drawn {
+		io.WriteString(p.w, "\r\x1b[K")
+		p.drawn = false
+	}
+}
+
+// done removes the status line.
+func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clear()
+}
+
+// jsonOut reports whether the command prints JSON (--json or --jsonl).
+func (r *runner) jsonOut() bool { return r.g.JSON || r.g.JSONL }
+
+// emitItems prints a small, already fetched list as JSON: the same shapes
+// as the streamed listings.
+func (r *runner) emitItems(raws []json.RawMessage) int {
+	iw := r.items("[")
+	for _, raw := range raws {
+		if err := iw.item(bytes.TrimSpace(raw)); err != nil {
+			return r.fail(err)
+		}
+	}
+	return r.done(iw.close("]"))
+}

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/vaultdeck/vaultdeck/api"
+)
+
+func runAgainst(t *testing.T, h http.Handler, args ...string) run {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	var out, errb bytes.Buffer
+	env := Env{Stdout: &out, Stderr: &errb, Limits: api.Limits{Vault: -1, Audit: -1},
+		Getenv: func(k string) string {
+			return map[string]string{"VAULTDECK_TOKEN": "tok-SECRET-123", "VAULTDECK_BASE_URL": srv.URL}[k]
+		}}
+	code := Main(context.Background(), args, env)
+	return run{code, out.String(), errb.String()}
+}
+
+const binBody = `{"total": 2, "items": [
+  {"id": "e1", "deleted_at": "2025-06-01T10:00:00Z", "future_field": {"nested": [1, 2]},
+   "vault_project": {"name": "Alpha \u001b[31m", "files_count": "3", "new_flag": true}},
+  {"id":"e2","deleted_at":"2025-05-01T10:00:00Z","vault_project":{"name":"Beta ` + "\u0085" + `"},"x":null}
+], "server_extra": "ignored"}`
+
+// TestRecycleBinJSONIsLossless: --json writes each item as the server sent
+// it (unknown fields kept, numbers as strings kept), in the server's order,
+// one item a line, and the whole is valid JSON with the total.
+func TestRecycleBinJSONIsLossless(t *testing.T) {
+	r := runAgainst(t, jsonBody(binBody), "recycle-bin", "--json")
+	var got struct {
+		Items []map[string]any `json:"items"`
+		Total int              `json:"total"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &got) != nil {
+		t.Fatalf("exit %d, %q %q", r.code, r.stdout, r.stderr)
+	}
+	if got.Total != 2 || len(got.Items) != 2 || got.Items[0]["id"] != "e1" || got.Items[1]["id"] != "e2" {
+		t.Fatalf("%+v", got)
+	}
+	if _, ok := got.Items[0]["future_field"]; !ok {
+		t.Errorf("unknown field dropped: %v", got.Items[0])
+	}
+	vp := got.Items[0]["vault_project"].(map[string]any)
+	if vp["files_count"] != "3" || vp["new_flag"] != true {
+		t.Errorf("project not as sent: %v", vp)
+	}
+	if _, ok := got.Items[1]["x"]; !ok {
+		t.Errorf("null field dropped: %v", got.Items[1])
+	}
+	if strings.ContainsAny(r.stdout, "\x1b\u0085") {
+		t.Errorf("control characters reached stdout: %q", r.stdout)
+	}
+	if n := strings.Count(r.stdout, "\n"); n != 4 {
+		t.Errorf("%d lines, want 4 (open, two items, close):\n%s", n, r.stdout)
+	}
+}
+
+func TestRecycleBinJSONLines(t *testing.T) {
+	r := runAgainst(t, jsonBody(binBody), "--jsonl", "recycle-bin")
+	if r.code != 0 {
+		t.Fatalf("exit %d %q", r.code, r.stderr)
+	}
+	sc := bufio.NewScanner(strings.NewReader(r.stdout))
+	var ids []string
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("line %q: %v", sc.Text(), err)
+		}
+		ids = append(ids, m["id"].(string))
+	}
+	if strings.Join(ids, ",") != "e1,e2" {
+		t.Errorf("ids %v", ids)
+	}
+}
+
+// The human table keeps the server's order (newest deletion first, as the
+// spec orders it and the console shows it) and sanitises server text.
+func TestRecycleBinTableOrderAndSanitising(t *testing.T) {
+	r := runAgainst(t, jsonBody(binBody), "recycle-bin")
+	if r.code != 0 || strings.Index(r.stdout, "Alpha") > strings.Index(r.stdout, "Beta") || strings.ContainsAny(r.stdout, "\x1b\u0085") {
+		t.Fatalf("exit %d %q", r.code, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "2 of 2 shown") {
+		t.Errorf("%q", r.stdout)
+	}
+}
+
+func jsonBody(body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(body))
+	}
+}
