@@ -207,7 +207,10 @@ type call struct {
 	// called once the transport is done with it and reports a failure of
 	// the body producer, which then wins over the transport's error.
 	body func() (rc io.ReadCloser, contentType string, finish func() error, err error)
-	keep []int // non-2xx statuses the caller interprets itself
+	// length is the body's exact size when known (> 0), sent as
+	// Content-Length instead of a chunked body.
+	length int64
+	keep   []int // non-2xx statuses the caller interprets itself
 }
 
 func (c *Client) token(ctx context.Context, ep endpoint) (string, error) {
@@ -382,6 +385,9 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 	req.Header.Set("User-Agent", c.userAgent)
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)
+	}
+	if cl.length > 0 && body != nil {
+		req.ContentLength = cl.length
 	}
 	start := c.clock.Now()
 	resp, err := c.hc.Do(req)

@@ -2,15 +2,10 @@ package api
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"mime"
-	"mime/multipart"
-	"net/textproto"
 	"net/url"
-	"path"
-	"strings"
+	"time"
 
 	"github.com/dustin/go-humanize"
 )
@@ -73,7 +68,7 @@ func (c *Client) Upload(ctx context.Context, projectID string, files []UploadFil
 			total += files[end].Size
 			end++
 		}
-		r, err := c.uploadBatch(ctx, projectID, files[start:end], mode)
+		r, err := c.uploadBatch(ctx, projectID, files[start:end], mode, nil)
 		if err != nil {
 			if start > 0 {
 				return out, fmt.Errorf("files %d to %d of %d were not uploaded (the first %d were): %w", start+1, len(files), len(files), start, err)
@@ -95,30 +90,49 @@ func tooLarge(ep endpoint, name string, size int64) *Error {
 		clean(name), humanize.Comma(size)+" bytes", humanize.Comma(MaxFileBytes)+" bytes")}
 }
 
-// uploadAborted is how the client stops the body writer once the transport
-// no longer needs the body (the server answered early, or ctx ended).
-type uploadAborted struct{}
-
-func (uploadAborted) Error() string { return "upload body no longer needed" }
-
-func (c *Client) uploadBatch(ctx context.Context, projectID string, files []UploadFile, mode DuplicateMode) (*UploadResult, error) {
+// UploadBatch sends files in exactly one request, whatever their number or
+// size (the caller has batched them), and never repeats it. The body is
+// streamed from each file's Open with an exact Content-Length, so memory
+// stays flat and the server knows the size up front. sent, when not nil, is
+// called with the number of file bytes handed to the transport so far (from
+// the transport's goroutine).
+func (c *Client) UploadBatch(ctx context.Context, projectID string, files []UploadFile, mode DuplicateMode, sent func(int64)) (*UploadResult, error) {
 	ep := epUpload
-	body := func() (io.ReadCloser, string, func() error, error) {
-		pr, pw := io.Pipe()
-		mw := multipart.NewWriter(pw)
-		done := make(chan error, 1)
-		go func() { done <- writeMultipart(ep, mw, pw, files, mode) }()
-		finish := func() error {
-			pr.CloseWithError(uploadAborted{})
-			err := <-done
-			if errors.As(err, new(uploadAborted)) || errors.Is(err, io.ErrClosedPipe) {
-				return nil
-			}
-			return err
-		}
-		return pr, mw.FormDataContentType(), finish, nil
+	if err := requireID(ep, "project ID", projectID); err != nil {
+		return nil, err
 	}
-	resp, red, err := c.send(ctx, call{ep: ep, path: "/api/v1/vault/upload_files/" + url.PathEscape(projectID), body: body})
+	switch mode {
+	case DuplicateSkip, DuplicateReplace, DuplicateKeep:
+	default:
+		return nil, &Error{Kind: KindInvalidRequest, Endpoint: ep.String(),
+			Message: fmt.Sprintf("duplicate mode %q is not one of skip, replace, keep", mode)}
+	}
+	if len(files) == 0 || len(files) > MaxFilesPerUpload {
+		return nil, &Error{Kind: KindInvalidRequest, Endpoint: ep.String(),
+			Message: fmt.Sprintf("a request carries 1 to %d files, not %d", MaxFilesPerUpload, len(files))}
+	}
+	for _, f := range files {
+		if f.Open == nil || f.Name == "" || f.Size < 0 {
+			return nil, &Error{Kind: KindInvalidRequest, Endpoint: ep.String(), Message: fmt.Sprintf("file %q has no name, size or way to open it", clean(f.Name))}
+		}
+		if f.Size > MaxFileBytes {
+			return nil, tooLarge(ep, f.Name, f.Size)
+		}
+	}
+	return c.uploadBatch(ctx, projectID, files, mode, sent)
+}
+
+func (c *Client) uploadBatch(ctx context.Context, projectID string, files []UploadFile, mode DuplicateMode, sent func(int64)) (*UploadResult, error) {
+	ep := epUpload
+	segs, ctype, length, err := multipartFrame(files, mode)
+	if err != nil {
+		return nil, &Error{Kind: KindInvalidRequest, Endpoint: ep.String(), Message: err.Error()}
+	}
+	body := func() (io.ReadCloser, string, func() error, error) {
+		b := &uploadBody{ep: ep, segs: segs, sent: sent}
+		return b, ctype, b.finish, nil
+	}
+	resp, red, err := c.send(ctx, call{ep: ep, path: "/api/v1/vault/upload_files/" + url.PathEscape(projectID), body: body, length: length})
 	if err != nil {
 		return nil, err
 	}
@@ -129,57 +143,50 @@ func (c *Client) uploadBatch(ctx context.Context, projectID string, files []Uplo
 	return &r, nil
 }
 
-// writeMultipart streams the form: duplicate_mode first, then one
-// file_paths value and one files part per file, in the same order.
-func writeMultipart(ep endpoint, mw *multipart.Writer, pw *io.PipeWriter, files []UploadFile, mode DuplicateMode) (err error) {
-	defer func() { pw.CloseWithError(err) }()
-	if err := mw.WriteField("duplicate_mode", string(mode)); err != nil {
-		return err
+// FilesUploadedSince returns a project's files uploaded at or after since
+// (the listing's own upload time, whole seconds), newest first. It asks the
+// listing for newest first and stops at the first older file; if the
+// service turns out to ignore that order, it reads every page instead, so a
+// file is never missed. Resuming an upload uses it to find which files of
+// an interrupted request arrived.
+func (c *Client) FilesUploadedSince(ctx context.Context, projectID string, since time.Time) ([]ProjectFile, error) {
+	ep := epProjectFiles
+	if err := requireID(ep, "project ID", projectID); err != nil {
+		return nil, err
 	}
-	for _, f := range files {
-		p := f.Path
-		if p == "" {
-			p = f.Name
+	floor := since.Truncate(time.Second)
+	path := "/api/v1/vault/projects/" + url.PathEscape(projectID) + "/files"
+	q := url.Values{"limit": {fmt.Sprint(MaxFileLimit)}, "sort_by": {"uploaded_at"}, "sort_order": {"desc"}}
+	var out []ProjectFile
+	descending := true
+	var prev time.Time
+	seen := map[string]bool{}
+	for {
+		var p FilePage
+		if err := c.getContent(ctx, ep, path, q, &p); err != nil {
+			return nil, err
 		}
-		if err := mw.WriteField("file_paths", p); err != nil {
-			return err
+		older := false
+		for _, f := range p.Files {
+			t := f.UploadedAt.Time
+			if !prev.IsZero() && t.After(prev) {
+				descending = false
+			}
+			prev = t
+			if t.Before(floor) {
+				older = true
+				continue
+			}
+			out = append(out, f)
 		}
-	}
-	for _, f := range files {
-		if err := writeFilePart(ep, mw, f); err != nil {
-			return err
+		next := ""
+		if p.Pagination.NextCursor != nil {
+			next = *p.Pagination.NextCursor
 		}
+		if (older && descending) || !p.Pagination.HasMore || next == "" || seen[next] {
+			return out, nil
+		}
+		seen[next] = true
+		q.Set("cursor", next)
 	}
-	return mw.Close()
-}
-
-var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "", "\n", "")
-
-func writeFilePart(ep endpoint, mw *multipart.Writer, f UploadFile) error {
-	h := make(textproto.MIMEHeader)
-	h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="files"; filename="%s"`, quoteEscaper.Replace(f.Name)))
-	ct := mime.TypeByExtension(strings.ToLower(path.Ext(f.Name)))
-	if ct == "" {
-		ct = "application/octet-stream"
-	}
-	h.Set("Content-Type", ct)
-	part, err := mw.CreatePart(h)
-	if err != nil {
-		return err
-	}
-	rc, err := f.Open()
-	if err != nil {
-		return &Error{Kind: KindInvalidRequest, Endpoint: ep.String(), Message: fmt.Sprintf("cannot open %q: %v; nothing more was sent", clean(f.Name), err)}
-	}
-	defer rc.Close()
-	// The declared size may be stale (the file grew): count while copying
-	// and stop at the limit rather than send a file the server will refuse.
-	n, err := io.Copy(part, io.LimitReader(rc, MaxFileBytes+1))
-	if err != nil {
-		return err
-	}
-	if n > MaxFileBytes {
-		return tooLarge(ep, f.Name, n)
-	}
-	return nil
 }

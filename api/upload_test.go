@@ -16,9 +16,23 @@ type uploadLog struct {
 	mu       sync.Mutex
 	requests []map[string][]string // field -> values; "files" -> filenames
 	chunked  []bool
+	exact    []bool // Content-Length given and equal to the bytes received
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 func (u *uploadLog) handler(w http.ResponseWriter, r *http.Request) {
+	cr := &countingReader{r: r.Body}
+	r.Body = io.NopCloser(cr)
 	mr, err := r.MultipartReader()
 	if err != nil {
 		w.WriteHeader(400)
@@ -46,7 +60,9 @@ func (u *uploadLog) handler(w http.ResponseWriter, r *http.Request) {
 	}
 	u.mu.Lock()
 	u.requests = append(u.requests, got)
+	io.Copy(io.Discard, cr)
 	u.chunked = append(u.chunked, r.ContentLength == -1)
+	u.exact = append(u.exact, r.ContentLength > 0 && r.ContentLength == cr.n)
 	u.mu.Unlock()
 	w.WriteHeader(201)
 	json.NewEncoder(w).Encode(UploadResult{ProjectID: r.PathValue("id"), FileIDs: ids})
@@ -82,8 +98,10 @@ func TestUploadStreamsAndBatches(t *testing.T) {
 	if len(first["files"]) != 50 || first["duplicate_mode"][0] != "replace" || first["file_paths"][1] != "/cases/doc-001.pdf" || first["sizes"][0] != fmt.Sprint(5<<20) {
 		t.Errorf("first request: mode %v paths %d sizes %v", first["duplicate_mode"], len(first["file_paths"]), first["sizes"][:2])
 	}
-	if !ul.chunked[0] {
-		t.Error("body was not streamed (has a Content-Length)")
+	for i := range ul.requests {
+		if ul.chunked[i] || !ul.exact[i] {
+			t.Errorf("request %d: chunked %v, exact Content-Length %v", i, ul.chunked[i], ul.exact[i])
+		}
 	}
 	if opened.Load() != 120 {
 		t.Errorf("opened %d", opened.Load())

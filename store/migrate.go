@@ -86,6 +86,48 @@ CREATE TABLE matter_receipt_items (
 	PRIMARY KEY (receipt_id, line)
 ) WITHOUT ROWID;
 `},
+	// The upload journal: a run is one `vaultdeck upload`; a batch is one
+	// request, recorded before it is sent (began_at) and completed with the
+	// returned file IDs in one transaction (done_at). The lease keeps two
+	// processes from sending or resuming the same batch. Files refused before
+	// any request have no batch.
+	{5, "upload journal", `
+CREATE TABLE upload_runs (
+	id         INTEGER PRIMARY KEY,
+	profile    TEXT NOT NULL,
+	project_id TEXT NOT NULL,
+	mode       TEXT NOT NULL CHECK (mode IN ('skip', 'replace', 'keep')),
+	created_at INTEGER NOT NULL -- unix milliseconds
+);
+CREATE INDEX upload_runs_profile ON upload_runs (profile, id);
+CREATE TABLE upload_batches (
+	id          INTEGER PRIMARY KEY,
+	run_id      INTEGER NOT NULL REFERENCES upload_runs (id) ON DELETE CASCADE,
+	began_at    INTEGER NOT NULL, -- unix ms, before the request was sent
+	done_at     INTEGER,          -- unix ms; NULL while the outcome is unknown
+	lease_owner TEXT NOT NULL DEFAULT '',
+	lease_until INTEGER NOT NULL DEFAULT 0, -- unix ms
+	error       TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX upload_batches_open ON upload_batches (run_id) WHERE done_at IS NULL;
+CREATE TABLE upload_files (
+	id          INTEGER PRIMARY KEY,
+	run_id      INTEGER NOT NULL REFERENCES upload_runs (id) ON DELETE CASCADE,
+	batch_id    INTEGER REFERENCES upload_batches (id) ON DELETE CASCADE,
+	local_path  TEXT NOT NULL,
+	file_path   TEXT NOT NULL,
+	name        TEXT NOT NULL,
+	size        INTEGER NOT NULL,
+	sha256      TEXT NOT NULL DEFAULT '',
+	state       TEXT NOT NULL CHECK (state IN ('pending', 'uploaded', 'skipped', 'refused', 'failed', 'replaced')),
+	file_id     TEXT NOT NULL DEFAULT '',
+	reason      TEXT NOT NULL DEFAULT '',
+	status      TEXT NOT NULL DEFAULT '', -- last known processing status, lower case
+	uploaded_at INTEGER NOT NULL DEFAULT 0 -- unix ms: the server's upload time when known, else the request's
+);
+CREATE INDEX upload_files_batch ON upload_files (batch_id);
+CREATE INDEX upload_files_file_id ON upload_files (file_id) WHERE file_id != '';
+`},
 }
 
 const createVersionTable = `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`

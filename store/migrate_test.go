@@ -17,6 +17,9 @@ var fixtures = map[int][]string{
 	3: {`INSERT INTO response_cache (profile, key, body, fetched_at) VALUES ('old', 'k', x'00ff', 3)`},
 	4: {`INSERT INTO matter_receipts (id, action, profile, endpoint, pairs, status, started_at) VALUES (1, 'delete', 'old', 'https://x', 1, 'complete', 4)`,
 		`INSERT INTO matter_receipt_items (receipt_id, line, client_id, matter_id, result) VALUES (1, 2, 'C', 'M', 'deleted')`},
+	5: {`INSERT INTO upload_runs (id, profile, project_id, mode, created_at) VALUES (1, 'old', 'p1', 'keep', 4)`,
+		`INSERT INTO upload_batches (id, run_id, began_at) VALUES (1, 1, 4)`,
+		`INSERT INTO upload_files (run_id, batch_id, local_path, file_path, name, size, state) VALUES (1, 1, '/a.pdf', 'a.pdf', 'a.pdf', 1, 'pending')`},
 }
 
 func TestMigrationsAreOrdered(t *testing.T) {
@@ -91,6 +94,11 @@ func TestMigrateFromEachVersion(t *testing.T) {
 			if from >= 4 {
 				if r, err := s.Receipt(1); err != nil || r.Counts["deleted"] != 1 {
 					t.Fatalf("receipt lost in migration: %+v %v", r, err)
+				}
+			}
+			if from >= 5 {
+				if runs, err := s.UploadRuns("old"); err != nil || len(runs) != 1 || runs[0].Pending != 1 || runs[0].OpenBatches != 1 {
+					t.Fatalf("upload journal lost in migration: %+v %v", runs, err)
 				}
 			}
 			// The latest schema works in full.

@@ -47,6 +47,8 @@ func (k Kind) Describe() string {
 		return "the system keyring"
 	case KindFile:
 		return "a plain-text file"
+	case KindCredential:
+		return "a systemd credential"
 	}
 	return "nowhere"
 }

@@ -51,6 +51,7 @@ type Model struct {
 	status        string
 	statusErr     bool
 	help          bool
+	helpScroll    *widgets.Scroll // help scrolls: at 40x12 it is longer than the body
 	cmdline       *widgets.CommandLine
 	workspace     string
 	tasks         tasks
@@ -215,6 +216,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.help {
 		if key.Matches(msg, k.Help, k.Back, k.Quit) {
 			m.help = false
+		} else if m.helpScroll != nil {
+			m.helpScroll.Update(msg)
 		}
 		return nil
 	}
@@ -227,6 +230,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Quit
 	case key.Matches(msg, k.Help):
 		m.help = true
+		m.helpScroll = widgets.NewScroll(m.env.Theme, k)
 		return nil
 	case key.Matches(msg, k.Command):
 		m.cmdline = widgets.NewCommandLine(m.env.Theme, m.commands())
@@ -277,6 +281,9 @@ func (m *Model) pop() tea.Cmd {
 		a.Deactivate() // leaving for good; stop any armed work at once
 	}
 	delete(m.tasks.owed, m.Top())
+	if c, ok := m.Top().(page.Closer); ok {
+		c.Close() // its requests in flight spend no more budget
+	}
 	m.stack[len(m.stack)-1] = nil
 	m.stack = m.stack[:len(m.stack)-1]
 	m.status, m.statusErr = "", false

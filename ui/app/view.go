@@ -132,7 +132,18 @@ func (m *Model) helpView() string {
 	groups = append(groups,
 		widgets.HelpGroup{Title: "navigation", Bindings: unseen(seen, k.Navigation())},
 		widgets.HelpGroup{Title: "global", Bindings: unseen(seen, global)})
-	return widgets.HelpView(m.env.Theme, m.width, groups)
+	text := widgets.HelpView(m.env.Theme, m.width, groups)
+	if m.helpScroll == nil {
+		return text
+	}
+	_, h := m.bodySize()
+	m.helpScroll.SetSize(m.width, h)
+	m.helpScroll.SetContent(text)
+	if m.helpScroll.Fits() {
+		return text
+	}
+	m.helpScroll.SetSize(m.width, max(h-1, 1)) // a line for the position
+	return m.helpScroll.View() + "\n" + m.helpScroll.Position()
 }
 
 // unseen keeps the enabled bindings whose keys no earlier group listed: a

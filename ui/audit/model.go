@@ -38,9 +38,8 @@ type Model struct {
 	autoPages int  // pages loaded since the last key press
 	paused    bool // auto-loading stopped at maxAutoPages
 
-	detail       bool
-	detailLines  []string
-	detailOffset int
+	detail     bool
+	detailPane *widgets.Pane // the open entry, whole, wrapped and scrolling
 
 	typing    bool
 	typeInput widgets.Input
@@ -59,7 +58,7 @@ func New(env page.Env, arg string) page.Page {
 	}
 	m.spin = m.loader.Start
 	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, columns())
-	m.typeInput = widgets.Input{Prompt: "log type: ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor, CharLimit: 200,
+	m.typeInput = widgets.Input{Prompt: "log type (empty: all): ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor, CharLimit: 200,
 		Placeholder: "e.g. auth:login (empty: all types)"}
 	m.reset(sanitizeType(arg))
 	return m
@@ -88,6 +87,9 @@ func (m *Model) reset(logType string) {
 // Init loads the earliest entry.
 func (m *Model) Init() tea.Cmd { return m.maybeLoad() }
 
+// Close implements page.Closer: a request still in flight is abandoned.
+func (m *Model) Close() { m.req.Stop() }
+
 // ID implements page.Identified.
 func (m *Model) ID() page.ID { return m.id }
 
@@ -98,7 +100,10 @@ func (m *Model) Title() string { return "audit" }
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
 	m.table.SetSize(w, max(h-headerLines, 3))
-	m.typeInput.Width = max(w-14, 1)
+	if m.detailPane != nil {
+		m.detailPane.SetSize(w, max(h-headerLines, 3))
+	}
+	m.typeInput.Width = max(w-26, 1)
 }
 
 // CapturesInput keeps typed keys in the type input or the table filter.
@@ -154,8 +159,8 @@ func (m *Model) maybeLoad() tea.Cmd {
 		return nil
 	}
 	m.pager.begin()
-	tag := m.req.Next(m.id)
-	ctx, b := m.env.Context(), m.env.Backend
+	tag, ctx := m.req.Start(m.env.Context(), m.id)
+	b := m.env.Backend
 	var fetch tea.Cmd
 	if req.Earliest {
 		fetch = page.Fetch(ctx, tag, "earliest", func(ctx context.Context) (*api.AuditEntry, error) {

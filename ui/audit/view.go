@@ -2,7 +2,6 @@ package audit
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // headerLines is the number of lines View puts above the table.
@@ -35,10 +35,26 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.TypeCycle):
 		return m.setType(nextType(observedTypes(m.types), m.pager.logType))
 	case key.Matches(msg, k.TypeFilter):
+		// Empty, with the current type as a hint: typing replaces the
+		// filter rather than appending to it.
 		m.typing = true
-		m.typeInput.SetValue(m.pager.logType)
+		m.typeInput.SetValue("")
+		m.typeInput.Placeholder = m.pager.logType
+		if m.typeInput.Placeholder == "" {
+			m.typeInput.Placeholder = "all types"
+		}
 		m.typeInput.Focus()
 		return nil
+	case key.Matches(msg, k.SortNext, k.SortReverse):
+		// Sorting reorders what is loaded; it is not a request for more
+		// (paging stays as it was), and the status says what was sorted.
+		cmd := m.table.Update(msg)
+		n := len(m.pager.entries)
+		what := "sorted the " + itoa(n) + " loaded entries only; scrolling loads more of the log"
+		if m.pager.done {
+			what = "sorted all " + itoa(n) + " entries of the log"
+		}
+		return tea.Batch(cmd, page.Status(what))
 	case key.Matches(msg, k.Refresh):
 		return m.setType(m.pager.logType)
 	}
@@ -87,35 +103,20 @@ func (m *Model) openDetail() {
 		return
 	}
 	m.detail = true
-	m.detailOffset = 0
-	m.detailLines = strings.Split(strings.TrimRight(detailText(&m.pager.entries[i]), "\n"), "\n")
+	m.detailPane = widgets.NewPane(m.env.Theme, m.env.Keys)
+	m.detailPane.SetSize(m.width, max(m.height-headerLines, 3))
+	m.detailPane.SetContent(strings.TrimRight(detailText(&m.pager.entries[i]), "\n"))
 }
 
 func (m *Model) detailKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.env.Keys
-	h := m.detailHeight()
-	switch {
-	case key.Matches(msg, k.Back), key.Matches(msg, k.Enter):
-		m.detail = false
-	case key.Matches(msg, k.Up):
-		m.detailOffset--
-	case key.Matches(msg, k.Down):
-		m.detailOffset++
-	case key.Matches(msg, k.PageUp):
-		m.detailOffset -= h
-	case key.Matches(msg, k.PageDown):
-		m.detailOffset += h
-	case key.Matches(msg, k.Top):
-		m.detailOffset = 0
-	case key.Matches(msg, k.Bottom):
-		m.detailOffset = len(m.detailLines)
+	if key.Matches(msg, k.Back, k.Enter) {
+		m.detail, m.detailPane = false, nil
+		return nil
 	}
-	m.detailOffset = max(0, min(m.detailOffset, len(m.detailLines)-h))
+	m.detailPane.Update(msg)
 	return nil
 }
-
-// detailHeight is the number of text lines inside the detail pane's border.
-func (m *Model) detailHeight() int { return max(m.height-headerLines-2, 1) }
 
 // View renders the header line and either the table or the detail pane.
 func (m *Model) View() string {
@@ -163,7 +164,7 @@ func (m *Model) headerLine() string {
 	}
 	parts = append(parts, loaded)
 	if m.detail {
-		parts = append(parts, fmt.Sprintf("detail, line %d/%d (↑/↓ scroll, esc close)", m.detailOffset+1, len(m.detailLines)))
+		parts = append(parts, "entry detail")
 	}
 	if s := m.loader.View(); s != "" {
 		parts = append(parts, s+" loading")
@@ -190,19 +191,6 @@ func errorSummary(err error) string {
 	return "loading failed; scroll to retry"
 }
 
-func (m *Model) detailView() string {
-	h := m.detailHeight()
-	end := min(m.detailOffset+h, len(m.detailLines))
-	lines := make([]string, 0, h)
-	w := max(m.width-4, 10) // border and padding
-	for _, l := range m.detailLines[m.detailOffset:end] {
-		lines = append(lines, ansi.Truncate(l, w, "…"))
-	}
-	box := m.env.Theme.Border
-	if m.width > 0 {
-		box = box.Width(max(m.width-2, 10))
-	}
-	return box.Render(strings.Join(lines, "\n"))
-}
+func (m *Model) detailView() string { return m.detailPane.View() }
 
 func itoa(n int) string { return strconv.Itoa(n) }

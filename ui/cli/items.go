@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"golang.org/x/term"
 )
 
 // itemWriter prints listing items as the server sent them (--json: one
@@ -135,11 +133,6 @@ func (r *runner) listProgress() *progress {
 	p.on = isTerminal(p.w)
 	p.counts = p.on && !isTerminal(r.rawOut)
 	return p
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // observe is the wait observer of a command's requests.

@@ -72,9 +72,14 @@ type Env struct {
 	Console  Command // bare `vaultdeck`
 	Sim      Command // `vaultdeck sim ...`
 	Demo     Command
+	Serve    Command
 	Login    Command
 	Logout   Command
 	Profiles Command
+
+	// Journal opens the store holding the upload journal and names the
+	// active profile. nil: upload commands are not available.
+	Journal func(profile string) (*store.Store, string, error)
 
 	// Optional plumbing, mostly for tests and for sharing with the console.
 	Budgets    *api.Budgets
@@ -99,6 +104,8 @@ func commands() []command {
 		{"status", "FILE_ID... | -", "show file details and processing status (IDs as arguments, comma lists, or one per line on stdin with -)", (*runner).status},
 		{"recycle-bin", "[--name S] [--client-matter UUID]", "list deleted projects awaiting purge", (*runner).recycleBin},
 		{"audit", "[--type T] [--limit N]", "show the audit log: the earliest entry, then those after it", (*runner).audit},
+		{"upload", "PROJECT_ID PATH... [--mode M] | --resume", "upload files and folders (journaled; --resume finishes interrupted uploads)", (*runner).upload},
+		{"uploads", "", "list the upload journal's runs and their state", (*runner).uploads},
 		{"whoami", "", "show the account behind the token", (*runner).whoami},
 		{"matters", "delete|receipts|receipt|restore ...", "batch-delete client matters from a CSV/TSV file, with receipts and restore", (*runner).matters},
 		{"login", "[--profile P]", "store a token for a profile", lead(func(e Env) Command { return e.Login })},
@@ -106,6 +113,7 @@ func commands() []command {
 		{"profiles", "", "list stored profiles", lead(func(e Env) Command { return e.Profiles })},
 		{"sim", "[flags]", "run the local API simulator", lead(func(e Env) Command { return e.Sim })},
 		{"demo", "", "open the console against a built-in simulator", lead(func(e Env) Command { return e.Demo })},
+		{"serve", "--authorized-keys FILE [flags]", "serve the console over SSH (public keys only)", lead(func(e Env) Command { return e.Serve })},
 		{"help", "[COMMAND]", "show this help", (*runner).help},
 	}
 }

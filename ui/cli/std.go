@@ -11,6 +11,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/account"
+	"github.com/vaultdeck/vaultdeck/ui/serve"
 )
 
 // Std returns the Env of a real process: its standard streams, the OS
@@ -28,12 +29,17 @@ func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) 
 		Sim: func(ctx context.Context, _ Globals, args []string) int {
 			return sim.Run(ctx, args, stdout, stderr)
 		},
+		Journal:  s.journal,
 		Login:    s.account(account.Login),
 		Logout:   s.account(account.Logout),
 		Profiles: s.account(account.Profiles),
 	}
 	e.Console = func(ctx context.Context, g Globals, args []string) int { return runConsole(ctx, e, s, g, args) }
 	e.Demo = func(ctx context.Context, g Globals, args []string) int { return runDemo(ctx, e, args) }
+	e.Serve = func(ctx context.Context, g Globals, args []string) int {
+		return serve.Run(ctx, args, serve.Env{Stdout: stdout, Stderr: stderr, Getenv: getenv,
+			BaseURL: g.BaseURL, Region: g.Region, CAFile: g.CAFile})
+	}
 	return e
 }
 
@@ -103,4 +109,17 @@ func verifyToken(ctx context.Context, p store.Profile, tok string) (string, erro
 		return "", err
 	}
 	return fmt.Sprintf("%s <%s> in %s", who.Name, who.Email, who.WorkspaceName), nil
+}
+
+// journal opens the database for the upload journal; the caller closes it.
+func (s *stdSeams) journal(profile string) (*store.Store, string, error) {
+	conn, err := s.connect(profile)
+	if err != nil {
+		return nil, "", err
+	}
+	st, err := account.OpenStore(s.acct)
+	if err != nil {
+		return nil, "", err
+	}
+	return st, conn.Profile.Name, nil
 }

@@ -46,6 +46,10 @@ type Options struct {
 	Input  io.Reader // nil = stdin
 	Output io.Writer // nil = stdout
 	Getenv func(string) string
+	// Renderer is the output's renderer when the caller knows the terminal
+	// better than Output does (an SSH session: its TERM and environment);
+	// nil = one made for the output.
+	Renderer *lipgloss.Renderer
 }
 
 // Routes are the views reachable from the command line and from each other.
@@ -70,7 +74,10 @@ func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	renderer := lipgloss.NewRenderer(out)
+	renderer := o.Renderer
+	if renderer == nil {
+		renderer = lipgloss.NewRenderer(out)
+	}
 	th, err := themes.New(renderer, o.Theme, o.NoColor || themes.NoColorFromEnv(getenv))
 	if err != nil {
 		return nil, err

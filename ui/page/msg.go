@@ -74,14 +74,46 @@ func Fetch[T any](ctx context.Context, tag Tag, kind string, fn func(context.Con
 	}
 }
 
-// Requests numbers a view's requests; Current tells whether a response
-// still matters. The zero value is ready.
-type Requests struct{ seq uint64 }
+// Requests numbers a view's requests and owns their contexts; Current
+// tells whether a response still matters. The zero value is ready.
+//
+// A request's context ends when a newer request of the same Requests
+// replaces it or when Stop is called (the page closes): a superseded or
+// abandoned request spends nothing of the shared vault budget, even while
+// it waits for budget.
+type Requests struct {
+	seq    uint64
+	cancel context.CancelFunc
+}
 
-// Next starts a request and returns its tag; earlier tags become stale.
+// Start begins a request: a fresh tag (earlier tags become stale, their
+// contexts are cancelled) and the context to run it with.
+func (r *Requests) Start(parent context.Context, view ID) (Tag, context.Context) {
+	tag := r.Next(view)
+	if parent == nil {
+		parent = context.Background()
+	}
+	var ctx context.Context
+	ctx, r.cancel = context.WithCancel(parent)
+	return tag, ctx
+}
+
+// Next supersedes every earlier request (cancelling its context) and
+// returns a fresh tag; use Start when the request needs a context.
 func (r *Requests) Next(view ID) Tag {
+	r.Stop()
 	r.seq++
 	return Tag{View: view, Seq: r.seq}
+}
+
+// Stop cancels the request in flight, if any; its answer, should one still
+// come, is stale.
+func (r *Requests) Stop() {
+	if r.cancel != nil {
+		r.cancel()
+		r.cancel = nil
+	}
+	r.seq++
 }
 
 // Current reports whether t belongs to the latest request.

@@ -50,6 +50,10 @@ type (
 	// covers this one and Activate when it is on top again (not on the
 	// first push: Init starts the work). Activate may return a command,
 	// e.g. an immediate poll when one fell due while covered.
+	// Closer is a page with requests in flight to abandon when it leaves
+	// the stack for good (esc, or a :view replacing the stack): the root
+	// calls Close, and the page cancels their contexts.
+	Closer      interface{ Close() }
 	Activatable interface {
 		Activate() tea.Cmd
 		Deactivate()
@@ -119,7 +123,8 @@ type Env struct {
 	Output   io.Writer // the program's output, for OSC 52 copies; nil disables `y`
 	IDs      *IDs      // view id source; nil is allowed (IDs then all zero)
 	// Debounce is the pause after the last keystroke before a server-side
-	// filter is sent; 0 means 300ms. Tests set a tiny value.
+	// filter is sent without enter; 0 means 1.5s (long: every filter sent
+	// spends one of 10 vault requests a minute). Tests set a tiny value.
 	Debounce time.Duration
 	// TaskPoll is how often a task checks whether the service has finished
 	// what it accepted (a deleted project reaching the recycle bin); 0
@@ -146,7 +151,7 @@ func (e Env) Clock() time.Time {
 // DebounceDelay returns Debounce or its default.
 func (e Env) DebounceDelay() time.Duration {
 	if e.Debounce <= 0 {
-		return 300 * time.Millisecond
+		return 1500 * time.Millisecond
 	}
 	return e.Debounce
 }

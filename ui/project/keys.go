@@ -25,13 +25,14 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.show((m.tab + 1) % 2)
 	case key.Matches(msg, k.Refresh):
 		m.loaded = [2]bool{}
+		m.complete = false
 		return m.show(m.tab)
 	case key.Matches(msg, k.Delete):
 		// k.Delete never matches in a read-only session (keys.New disables it)
 		return m.askDelete()
 	case m.tab == tabFiles && key.Matches(msg, k.StatusFilter):
 		m.statusIdx = (m.statusIdx + 1) % len(Statuses())
-		return m.loadFiles("")
+		return m.filterFiles()
 	case m.tab == tabFiles && key.Matches(msg, k.SendToFiles, k.Enter):
 		ids := t.MarkedIDs()
 		if len(ids) == 0 {

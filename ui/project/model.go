@@ -34,6 +34,7 @@ type Model struct {
 	files  page.Requests
 
 	fileList  []api.ProjectFile
+	complete  bool   // fileList is the whole unfiltered listing
 	cursor    string // next page of files
 	hasMore   bool
 	loading   bool
@@ -65,6 +66,9 @@ func FromRecord(env page.Env, p api.Project) page.Page {
 	m.tables[tabFiles] = widgets.NewTable(env.Theme, env.Keys, m.id, FileColumns())
 	return m
 }
+
+// Close implements page.Closer: requests still in flight are abandoned.
+func (m *Model) Close() { m.users.Stop(); m.files.Stop() }
 
 // ID implements page.Identified.
 func (m *Model) ID() page.ID { return m.id }
@@ -125,15 +129,15 @@ func (m *Model) show(tab int) tea.Cmd {
 }
 
 func (m *Model) loadUsers() tea.Cmd {
-	tag := m.users.Next(m.id)
+	tag, ctx := m.users.Start(m.env.Context(), m.id)
 	be, id := m.env.Backend, m.proj.ID
-	return tea.Batch(m.loader.Start(), page.Fetch(m.env.Context(), tag, "users",
+	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, "users",
 		func(ctx context.Context) (*api.ProjectUsers, error) { return be.ProjectUsers(ctx, id) }))
 }
 
 // loadFiles asks for a page of files; an empty cursor starts over.
 func (m *Model) loadFiles(cursor string) tea.Cmd {
-	tag := m.files.Next(m.id)
+	tag, ctx := m.files.Start(m.env.Context(), m.id)
 	m.loading = true
 	q := api.FileQuery{Cursor: cursor, Limit: fileLimit}
 	if s := Statuses()[m.statusIdx]; s != "" {
@@ -144,7 +148,7 @@ func (m *Model) loadFiles(cursor string) tea.Cmd {
 	if cursor == "" {
 		kind = "first"
 	}
-	return tea.Batch(m.loader.Start(), page.Fetch(m.env.Context(), tag, kind,
+	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, kind,
 		func(ctx context.Context) (*api.FilePage, error) { return be.ProjectFiles(ctx, id, q) }))
 }
 
@@ -196,8 +200,34 @@ func (m *Model) filesArrived(msg filesLoaded) tea.Cmd {
 	t := m.tables[tabFiles]
 	if msg.Kind == "first" {
 		m.fileList = fp.Files
+		m.complete = false
+	} else {
+		m.fileList = append(m.fileList, fp.Files...)
+	}
+	// The whole unfiltered listing is here: from now on the status filter
+	// is applied locally and spends no vault budget.
+	m.complete = m.statusIdx == 0 && !m.hasMore
+	if msg.Kind == "first" {
 		return t.SetRows(FileRows(fp.Files))
 	}
-	m.fileList = append(m.fileList, fp.Files...)
 	return t.AppendRows(FileRows(fp.Files))
+}
+
+// filterFiles shows the files of the selected status: from the complete
+// listing when it is loaded, else by asking the service.
+func (m *Model) filterFiles() tea.Cmd {
+	if !m.complete {
+		return m.loadFiles("")
+	}
+	want := Statuses()[m.statusIdx]
+	files := m.fileList
+	if want != "" {
+		files = nil
+		for _, f := range m.fileList {
+			if strings.EqualFold(string(f.ProcessingStatus), want) {
+				files = append(files, f)
+			}
+		}
+	}
+	return m.tables[tabFiles].SetRows(FileRows(files))
 }

@@ -68,6 +68,9 @@ func New(env page.Env, arg string) page.Page {
 	return m
 }
 
+// Close implements page.Closer: a request still in flight is abandoned.
+func (m *Model) Close() { m.reqs.Stop() }
+
 // ID implements page.Identified.
 func (m *Model) ID() page.ID { return m.id }
 
@@ -115,14 +118,14 @@ func (m *Model) Init() tea.Cmd {
 
 // load asks for page n; page 1 starts over (and supersedes anything in flight).
 func (m *Model) load(n int) tea.Cmd {
-	tag := m.reqs.Next(m.id)
+	tag, ctx := m.reqs.Start(m.env.Context(), m.id)
 	m.loading = true
 	if n == 1 {
 		m.loader.Reset()
 	}
 	q := api.ProjectQuery{Page: n, PerPage: perPage, Name: m.name}
 	be := m.env.Backend
-	return tea.Batch(m.loader.Start(), page.Fetch(m.env.Context(), tag, "page",
+	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, "page",
 		func(ctx context.Context) (*api.ProjectPage, error) { return be.Projects(ctx, q) }))
 }
 
@@ -209,7 +212,14 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	cmd := m.table.Update(msg)
 	if q := strings.TrimSpace(m.table.Query()); q != m.name {
+		// The name filter is a server request from a budget of 10 a minute:
+		// it is sent on enter (or esc clearing it) at once, else only after
+		// a long pause in typing; a newer one cancels the older.
 		m.typing++
+		if !m.table.Filtering() {
+			m.name, m.cached = q, false
+			return tea.Batch(cmd, m.load(1))
+		}
 		tag := page.Tag{View: m.id, Seq: m.typing}
 		return tea.Batch(cmd, tea.Tick(m.env.DebounceDelay(), func(time.Time) tea.Msg { return debounced{tag, q} }))
 	}

@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -40,7 +38,11 @@ func DetailFields(e api.RecycleBinEntry) [][2]string {
 	}
 }
 
-func (m *Model) detailView(e api.RecycleBinEntry) string {
+// detailText is the detail pane's text for a pane w cells wide: labels
+// padded to one column where that leaves room for values, else each label
+// on its own line above its value. Values are never cut: the pane wraps
+// and scrolls.
+func (m *Model) detailText(e api.RecycleBinEntry, w int) string {
 	th := m.env.Theme
 	var b strings.Builder
 	b.WriteString(th.Title.Render(sanitize.Line(e.VaultProject.Name)))
@@ -52,14 +54,35 @@ func (m *Model) detailView(e api.RecycleBinEntry) string {
 	case widgets.ToneAlarm:
 		style = th.Alarm
 	}
-	b.WriteString("  purge in " + style.Render(purge) + "\n\n")
-	w := max(m.width-6, 20)
+	b.WriteString("\npurge in " + style.Render(purge) + "\n")
+	wide := w >= 42+38 // a label column, and a UUID beside it
 	for _, f := range DetailFields(e) {
-		line := th.HelpKey.Render(padTo(f[0], 42)) + f[1]
-		b.WriteString(ansi.Truncate(line, w, "…") + "\n")
+		if wide {
+			b.WriteString("\n" + th.HelpKey.Render(padTo(f[0], 42)) + f[1])
+		} else {
+			b.WriteString("\n" + th.HelpKey.Render(f[0]) + "\n" + f[1])
+		}
 	}
-	b.WriteString("\n" + th.Muted.Render("esc closes"))
-	return th.Border.Render(b.String())
+	return b.String()
+}
+
+// openDetail shows the selected entry in a scrolling pane.
+func (m *Model) openDetail() {
+	m.detail = m.selected()
+	if m.detail == nil {
+		return
+	}
+	m.pane = widgets.NewPane(m.env.Theme, m.env.Keys)
+	m.sizeDetail()
+}
+
+// sizeDetail fits the pane to the view and lays its text out for the width.
+func (m *Model) sizeDetail() {
+	if m.detail == nil || m.pane == nil {
+		return
+	}
+	m.pane.SetSize(m.width, m.height)
+	m.pane.SetContent(m.detailText(*m.detail, m.width-4))
 }
 
 func padTo(s string, w int) string {

@@ -32,6 +32,7 @@ type Model struct {
 	cached   bool
 
 	detail *api.RecycleBinEntry // open detail pane
+	pane   *widgets.Pane        // its scrolling view
 	matter *widgets.Input       // open client-matter input
 
 	width, height int
@@ -48,6 +49,9 @@ func New(env page.Env, arg string) page.Page {
 	}
 	return m
 }
+
+// Close implements page.Closer: a request still in flight is abandoned.
+func (m *Model) Close() { m.reqs.Stop() }
 
 // ID implements page.Identified.
 func (m *Model) ID() page.ID { return m.id }
@@ -114,6 +118,7 @@ func (m *Model) Reload() tea.Cmd { return m.load() }
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
 	m.table.SetSize(w, max(h-1, 3))
+	m.sizeDetail()
 }
 
 // Init shows cached data when there is some (the vault budget is 10
@@ -130,10 +135,10 @@ func (m *Model) Init() tea.Cmd {
 }
 
 func (m *Model) load() tea.Cmd {
-	tag := m.reqs.Next(m.id)
+	tag, ctx := m.reqs.Start(m.env.Context(), m.id)
 	m.loader.Reset()
 	q, be := m.query, m.env.Backend
-	return tea.Batch(m.loader.Start(), page.Fetch(m.env.Context(), tag, "list",
+	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, "list",
 		func(ctx context.Context) (*api.RecycleBin, error) { return be.RecycleBin(ctx, q) }))
 }
 
@@ -179,7 +184,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.detail != nil {
 		if key.Matches(msg, k.Back, k.Enter) {
-			m.detail = nil
+			m.detail, m.pane = nil, nil
+		} else {
+			m.pane.Update(msg)
 		}
 		return nil
 	}
@@ -188,7 +195,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Enter):
-		m.detail = m.selected()
+		m.openDetail()
 		return nil
 	case key.Matches(msg, k.Refresh):
 		return m.load()
@@ -225,7 +232,7 @@ func (m *Model) updateMatter(msg tea.KeyMsg) tea.Cmd {
 // View implements page.Page.
 func (m *Model) View() string {
 	if m.detail != nil {
-		return m.detailView(*m.detail)
+		return m.pane.View()
 	}
 	return m.infoLine() + "\n" + m.table.View()
 }

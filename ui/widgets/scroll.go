@@ -79,7 +79,7 @@ func (s *Scroll) Fits() bool { return s.vp.TotalLineCount() <= s.vp.Height }
 // View renders the visible lines.
 func (s *Scroll) View() string { return s.vp.View() }
 
-// Position is a short "lines 3-10 of 40 · j/k scroll" hint, empty when the
+// Position is a short "lines 3-10 of 40 (j/k)" hint, empty when the
 // whole text fits.
 func (s *Scroll) Position() string {
 	if s.Fits() {
@@ -87,5 +87,46 @@ func (s *Scroll) Position() string {
 	}
 	first := s.vp.YOffset + 1
 	last := min(s.vp.YOffset+s.vp.Height, s.vp.TotalLineCount())
-	return s.theme.Muted.Render(fmt.Sprintf("lines %d-%d of %d · j/k pgup/pgdn scroll", first, last, s.vp.TotalLineCount()))
+	return s.theme.Muted.Render(fmt.Sprintf("lines %d-%d of %d (j/k)", first, last, s.vp.TotalLineCount()))
+}
+
+// Pane is a bordered Scroll with its position under it: the detail panes
+// (recycle bin, audit) show every value whole, wrapped, and scroll.
+type Pane struct {
+	theme  themes.Theme
+	scroll *Scroll
+	w      int
+}
+
+// NewPane returns an empty pane.
+func NewPane(th themes.Theme, km keys.Map) *Pane {
+	return &Pane{theme: th, scroll: NewScroll(th, km)}
+}
+
+// SetSize gives the pane its outer size: border, text and a position line.
+func (p *Pane) SetSize(w, h int) {
+	p.w = w
+	fw, fh := p.theme.Border.GetHorizontalFrameSize(), p.theme.Border.GetVerticalFrameSize()
+	p.scroll.SetSize(max(w-fw, 1), max(h-fh-1, 1))
+}
+
+// SetContent replaces the text.
+func (p *Pane) SetContent(s string) { p.scroll.SetContent(s) }
+
+// Update scrolls on a navigation key and reports whether it used the key.
+func (p *Pane) Update(msg tea.Msg) bool { return p.scroll.Update(msg) }
+
+// View renders the border, the visible text and the position line.
+func (p *Pane) View() string {
+	box := p.theme.Border
+	if p.w > 0 {
+		box = box.Width(max(p.w-p.theme.Border.GetHorizontalBorderSize(), 1))
+	}
+	hint := p.scroll.Position()
+	if hint == "" {
+		hint = p.theme.Muted.Render("esc closes")
+	} else {
+		hint += p.theme.Muted.Render(" · esc closes")
+	}
+	return box.Render(p.scroll.View()) + "\n" + ansi.Truncate(hint, max(p.w, 1), "…")
 }

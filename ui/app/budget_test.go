@@ -1,0 +1,86 @@
+package app_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/ui/app"
+	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
+	"github.com/vaultdeck/vaultdeck/ui/project"
+	"github.com/vaultdeck/vaultdeck/ui/projects"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+)
+
+// browsingSessionRequests is what TestBrowsingSessionRequests measures;
+// BENCHMARKS.md quotes it. Fewer is better: the vault budget is 10 a minute
+// for the whole organisation.
+const browsingSessionRequests = 6
+
+// TestBrowsingSessionRequests counts the simulator's requests for a
+// scripted session: list projects, filter by name (typed, then enter),
+// clear the filter, open a project, its Files tab, cycle the status filter
+// through every status and back, leave, open the recycle bin.
+func TestBrowsingSessionRequests(t *testing.T) {
+	var n atomic.Int64
+	now := func() time.Time { return pagetest.Now }
+	srv := sim.New(sim.Options{Seed: 1, Now: now})
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		t.Logf("request %d: %s %s", n.Load(), r.Method, r.URL.RequestURI())
+		srv.ServeHTTP(w, r)
+	}))
+	t.Cleanup(hs.Close)
+	c, err := api.New(api.Config{BaseURL: hs.URL, Token: api.StaticToken(srv.Token("admin"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := pagetest.Env(t, c, false)
+	env.Debounce = 0 // the console's own pause before a name filter goes out unasked
+	m := app.New(env, app.Config{Profile: "sim", Region: "local", Workspace: "Sim Workspace", Start: "projects", Routes: []app.Route{
+		{Name: "projects", New: projects.New},
+		{Name: "project", New: project.New},
+		{Name: "bin", New: recyclebin.New},
+	}})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(140, 30))
+	waitFor(t, tm, "12 of 12 loaded")
+	typeSlowly(tm, "/Acme")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, `name contains "Acme"`, "1 of 1 loaded")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	waitFor(t, tm, "12 of 12 loaded")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "Users")
+	tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+	waitFor(t, tm, "status: all")
+	for _, s := range project.Statuses()[1:] {
+		tm.Send(burst("f"))
+		waitFor(t, tm, "status: "+s)
+	}
+	tm.Send(burst("f"))
+	waitFor(t, tm, "status: all")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	tm.Send(burst(":bin"))
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "Recycle bin ·")
+	tm.Send(burst("q"))
+	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	if got := n.Load(); got != browsingSessionRequests {
+		t.Errorf("the session made %d requests, want %d", got, browsingSessionRequests)
+	}
+}
+
+// typeSlowly sends one key message per rune, as a person types.
+func typeSlowly(tm *teatest.TestModel, s string) {
+	for _, r := range strings.Split(s, "") {
+		tm.Send(burst(r))
+	}
+}

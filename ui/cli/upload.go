@@ -1,0 +1,265 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/dustin/go-humanize"
+	"golang.org/x/term"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/uploadplan"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/uploadjob"
+)
+
+// journal opens the store that holds the upload journal, with the name of
+// the active profile (the journal is per profile).
+func (r *runner) journal() (*store.Store, string, error) {
+	if r.env.Journal == nil {
+		return nil, "", errors.New("uploads need the local database for their journal, which this build does not provide")
+	}
+	return r.env.Journal(r.g.Profile)
+}
+
+func (r *runner) upload(ctx context.Context, args []string) int {
+	fs := r.newFlagSet("upload", "PROJECT_ID PATH... [--mode skip|replace|keep] | --resume")
+	mode := fs.String("mode", "skip", "when a file of the same name exists: skip, replace (a new version) or keep (both, the new one renamed)")
+	resume := fs.Bool("resume", false, "finish every interrupted upload of the profile, sending only what did not arrive")
+	pos, code, ok := r.parseFlags(fs, args)
+	if !ok {
+		return code
+	}
+	switch api.DuplicateMode(*mode) {
+	case api.DuplicateSkip, api.DuplicateReplace, api.DuplicateKeep:
+	default:
+		return r.usage(fs, "--mode must be skip, replace or keep, not %q", *mode)
+	}
+	if *resume && len(pos) > 0 {
+		return r.usage(fs, "--resume takes no arguments: it finishes every interrupted upload of the profile")
+	}
+	if !*resume && len(pos) < 2 {
+		return r.usage(fs, "give a project ID and at least one file or folder")
+	}
+	c, err := r.client()
+	if err != nil {
+		return r.fail(err)
+	}
+	st, profile, err := r.journal()
+	if err != nil {
+		return r.fail(err)
+	}
+	defer st.Close()
+	job := &uploadjob.Runner{API: c, Store: st, Profile: profile}
+	var line *progressLine
+	if !r.g.JSON && isTerminal(r.env.Stderr) {
+		line = &progressLine{w: r.env.Stderr}
+		job.Progress = line.update
+	}
+	stopNote := context.AfterFunc(ctx, func() {
+		fmt.Fprintln(r.env.Stderr, "\nvaultdeck upload: stopping after the current request's response (it is needed to avoid duplicates)")
+	})
+	defer stopNote()
+
+	var out uploadjob.Outcome
+	var planNotes []string
+	if *resume {
+		out, err = job.Resume(ctx)
+	} else {
+		plan := uploadplan.Walk(pos[1:])
+		planNotes = plan.Notes
+		if !r.g.JSON {
+			for _, n := range plan.Notes {
+				fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s\n", n)
+			}
+		}
+		if len(plan.Files) == 0 && len(plan.Refused) == 0 {
+			return r.fail(errors.New("nothing to upload: the paths hold no files"))
+		}
+		out, err = job.Upload(ctx, pos[0], plan, api.DuplicateMode(*mode))
+	}
+	line.finish()
+	if err != nil {
+		return r.fail(err)
+	}
+	return r.uploadReport(out, planNotes)
+}
+
+// uploadReport is the --json form of an upload's outcome.
+type uploadReport struct {
+	Runs       []int64      `json:"runs"`
+	Uploaded   []fileReport `json:"uploaded"`
+	Skipped    []fileReport `json:"skipped"`
+	Refused    []fileReport `json:"refused"`
+	Failed     []fileReport `json:"failed"`
+	Unfinished int          `json:"unfinished_batches"`
+	Errors     []string     `json:"errors"`
+	Notes      []string     `json:"notes"`
+}
+
+type fileReport struct {
+	Local  string `json:"local_path"`
+	Path   string `json:"file_path,omitempty"`
+	FileID string `json:"file_id,omitempty"`
+	Size   int64  `json:"size"`
+	Reason string `json:"reason,omitempty"`
+}
+
+func reports(files []store.JournalFile) []fileReport {
+	out := make([]fileReport, 0, len(files))
+	for _, f := range files {
+		out = append(out, fileReport{Local: f.Local, Path: f.Path, FileID: f.FileID, Size: f.Size, Reason: f.Reason})
+	}
+	return out
+}
+
+func (r *runner) uploadReport(o uploadjob.Outcome, notes []string) int {
+	status := ExitOK
+	if o.Partial() {
+		status = ExitPartial
+	}
+	if r.g.JSON {
+		if notes == nil {
+			notes = []string{}
+		}
+		errs := o.Errors
+		if errs == nil {
+			errs = []string{}
+		}
+		if code := r.emitJSON(uploadReport{Runs: append([]int64{}, o.RunIDs...), Uploaded: reports(o.Uploaded), Skipped: reports(o.Skipped),
+			Refused: reports(o.Refused), Failed: reports(o.Failed), Unfinished: o.Unfinished, Errors: errs, Notes: notes}); code != ExitOK {
+			return code
+		}
+		return status
+	}
+	t := newTable(r.env.Stdout, "FILE", "RESULT", "FILE ID / REASON")
+	for _, set := range []struct {
+		files []store.JournalFile
+		label string
+	}{{o.Uploaded, "uploaded"}, {o.Skipped, "skipped"}, {o.Refused, "refused"}, {o.Failed, "failed"}} {
+		for _, f := range set.files {
+			detail := f.FileID
+			if detail == "" {
+				detail = f.Reason
+			}
+			t.row(f.Local, set.label, detail)
+		}
+	}
+	if err := t.flush(); err != nil {
+		return r.fail(err)
+	}
+	fmt.Fprintf(r.env.Stdout, "%d uploaded, %d skipped, %d refused, %d failed\n", len(o.Uploaded), len(o.Skipped), len(o.Refused), len(o.Failed))
+	for _, e := range o.Errors {
+		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s\n", oneLine(e))
+	}
+	if o.Unfinished > 0 {
+		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %d batch(es) unfinished; run `vaultdeck upload --resume` to finish them\n", o.Unfinished)
+	}
+	return status
+}
+
+// uploads lists the journal's runs.
+func (r *runner) uploads(ctx context.Context, args []string) int {
+	fs := r.newFlagSet("uploads", "")
+	if code, ok := r.parseNoArgs(fs, args); !ok {
+		return code
+	}
+	st, profile, err := r.journal()
+	if err != nil {
+		return r.fail(err)
+	}
+	defer st.Close()
+	runs, err := st.UploadRuns(profile)
+	if err != nil {
+		return r.fail(err)
+	}
+	type runJSON struct {
+		ID        int64     `json:"id"`
+		ProjectID string    `json:"project_id"`
+		Mode      string    `json:"mode"`
+		CreatedAt time.Time `json:"created_at"`
+		State     string    `json:"state"`
+		Files     int64     `json:"files"`
+		Bytes     int64     `json:"bytes"`
+		Uploaded  int64     `json:"uploaded"`
+		Skipped   int64     `json:"skipped"`
+		Refused   int64     `json:"refused"`
+		Failed    int64     `json:"failed"`
+		Pending   int64     `json:"pending"`
+		OpenBatch int64     `json:"unfinished_batches"`
+	}
+	list := make([]runJSON, 0, len(runs))
+	for _, x := range runs {
+		state := "finished"
+		if !x.Finished() {
+			state = "unfinished"
+		}
+		list = append(list, runJSON{x.ID, x.ProjectID, x.Mode, x.CreatedAt.UTC(), state, x.Files, x.Bytes,
+			x.Uploaded, x.Skipped, x.Refused, x.Failed, x.Pending, x.OpenBatches})
+	}
+	if r.g.JSON {
+		return r.emitJSON(list)
+	}
+	t := newTable(r.env.Stdout, "RUN", "STARTED", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "SKIPPED", "REFUSED", "FAILED", "PENDING")
+	for _, x := range list {
+		t.row(fmt.Sprint(x.ID), x.CreatedAt.Local().Format("2006-01-02 15:04"), x.ProjectID, x.Mode, x.State, fmt.Sprint(x.Files),
+			humanize.Bytes(uint64(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending))
+	}
+	return r.done(t.flush())
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// progressLine redraws one line on stderr, at most every 200 ms.
+type progressLine struct {
+	w    io.Writer
+	mu   sync.Mutex
+	last time.Time
+	p    uploadjob.Progress
+	any  bool
+}
+
+func (l *progressLine) update(p uploadjob.Progress) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.p = p
+	if now := time.Now(); now.Sub(l.last) >= 200*time.Millisecond {
+		l.last = now
+		l.draw()
+	}
+}
+
+func (l *progressLine) draw() {
+	p := l.p
+	el := time.Since(p.Started).Seconds()
+	rate, eta := 0.0, "?"
+	if el > 0 {
+		rate = float64(p.BytesDone) / el
+	}
+	if rate > 0 && p.Bytes >= p.BytesDone {
+		eta = time.Duration(float64(p.Bytes-p.BytesDone) / rate * float64(time.Second)).Round(time.Second).String()
+	}
+	fmt.Fprintf(l.w, "\r\x1b[Kbatch %d/%d  files %d/%d  %s/%s  %s/s  ETA %s",
+		p.Batch, p.Batches, p.FilesDone, p.Files, humanize.Bytes(uint64(p.BytesDone)), humanize.Bytes(uint64(p.Bytes)), humanize.Bytes(uint64(rate)), eta)
+	l.any = true
+}
+
+func (l *progressLine) finish() {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.any {
+		l.draw()
+		fmt.Fprintln(l.w)
+	}
+}

@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/store"
+)
+
+func newUploadEnv(t *testing.T) (*sim.Server, string, func(args ...string) run) {
+	t.Helper()
+	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	pid, err := s.AddProject(sim.ProjectSpec{Name: "Inbox"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbPath := filepath.Join(t.TempDir(), store.FileName)
+	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	return s, pid, func(args ...string) run {
+		var out, errb bytes.Buffer
+		env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] },
+			Limits: api.Limits{Vault: -1},
+			Journal: func(string) (*store.Store, string, error) {
+				st, err := store.Open(dbPath)
+				return st, "default", err
+			}}
+		code := Main(context.Background(), args, env)
+		return run{code, out.String(), errb.String()}
+	}
+}
+
+func TestUploadCommand(t *testing.T) {
+	s, pid, vd := newUploadEnv(t)
+	dir := t.TempDir()
+	for _, f := range []string{"a.pdf", "sub/b.docx", ".hidden.txt"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
+		os.WriteFile(filepath.Join(dir, f), []byte("content of "+f), 0o644)
+	}
+	// A path that does not exist is refused by name; the rest continue and
+	// the exit status says some files did not make it.
+	r := vd("upload", pid, dir, filepath.Join(dir, "missing.pdf"), "--json", "--mode", "keep")
+	var rep uploadReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != ExitPartial {
+		t.Fatalf("upload: %d %v %q %q", r.code, err, r.stdout, r.stderr)
+	}
+	if len(rep.Uploaded) != 2 || rep.Uploaded[1].Path != "sub/b.docx" || len(rep.Refused) != 1 ||
+		!strings.HasSuffix(rep.Refused[0].Local, "missing.pdf") || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], ".hidden.txt") {
+		t.Errorf("report %+v", rep)
+	}
+	f, ok := s.File(rep.Uploaded[1].FileID)
+	if !ok || f.Name != "b.docx" || f.Path != "sub/b.docx" || f.ProjectID != pid {
+		t.Errorf("sim file %+v", f)
+	}
+	if r.stderr != "" {
+		t.Errorf("stderr under --json, not a terminal: %q", r.stderr)
+	}
+
+	r = vd("upload", pid, filepath.Join(dir, "a.pdf"))
+	if r.code != ExitOK || !strings.Contains(r.stdout, "0 uploaded, 1 skipped") {
+		t.Errorf("skip by default: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+
+	r = vd("uploads", "--json")
+	var runs []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &runs); err != nil || len(runs) != 2 {
+		t.Fatalf("uploads: %v %q", err, r.stdout)
+	}
+	if runs[1]["mode"] != "keep" || runs[1]["uploaded"] != float64(2) || runs[1]["refused"] != float64(1) || runs[1]["state"] != "finished" {
+		t.Errorf("run %v", runs[1])
+	}
+	if r = vd("upload", pid, dir, "--mode", "merge"); r.code != ExitUsage {
+		t.Errorf("bad mode: %d", r.code)
+	}
+	if r = vd("upload", pid); r.code != ExitUsage {
+		t.Errorf("no paths: %d", r.code)
+	}
+	if r = vd("upload", "--resume"); r.code != ExitOK {
+		t.Errorf("resume with nothing to do: %d %q", r.code, r.stderr)
+	}
+}

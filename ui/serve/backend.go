@@ -1,0 +1,174 @@
+package serve
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/token"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/console"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+)
+
+// profileBackend is one bound profile's client, shared by every session
+// on that profile: one token source, one client, so one budget counter in
+// every header and one set of in-flight requests.
+type profileBackend struct {
+	profile store.Profile
+	source  *token.ServiceSource
+	client  *api.SharedClient
+}
+
+// backendFor returns (building once) the backend of a bound profile.
+func (s *Server) backendFor(name string) (*profileBackend, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if b := s.bound[name]; b != nil {
+		return b, nil
+	}
+	p, err := s.st.Profile(name)
+	if err != nil {
+		return nil, fmt.Errorf("profile %q is not configured on this server (run `vaultdeck login --profile %s` as the service's user): %w", name, name, err)
+	}
+	paths, err := store.DefaultPaths(s.cfg.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	src, err := token.NewService(token.ServiceOptions{
+		Profile:        name,
+		CredentialsDir: s.cfg.Getenv(token.CredentialsEnvVar),
+		Dir:            paths.Tokens,
+		AllowFile:      p.TokenStorage == store.StorageFile,
+	})
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.client(p.BaseURL, p.Region, p.CAFile, src)
+	if err != nil {
+		return nil, fmt.Errorf("profile %q: %w", name, err)
+	}
+	b := &profileBackend{profile: p, source: src, client: c}
+	s.bound[name] = b
+	return b, nil
+}
+
+// client builds a client on the server's one budget registry and share.
+func (s *Server) client(baseURL, region, caFile string, ts api.TokenSource) (*api.SharedClient, error) {
+	c, err := api.New(api.Config{
+		BaseURL: baseURL, Region: region, CAFile: caFile, Token: ts,
+		HTTPClient: s.cfg.HTTPClient, Budgets: s.budgets, Limits: s.cfg.Limits,
+		UserAgent: "vaultdeck serve",
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.share.Client(c), nil
+}
+
+// cacheFor is the response cache of a bound profile (the store's, so it
+// outlives the process like the local console's) or, for a session that
+// logged in with its own token, an in-memory one shared only with sessions
+// on that same token.
+func (s *Server) cacheFor(profile, tok string) page.Cache {
+	if profile != "" {
+		return console.StoreCache{Store: s.st, Profile: profile}
+	}
+	sum := sha256.Sum256([]byte(tok))
+	h := hex.EncodeToString(sum[:])
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.caches[h]
+	if c == nil {
+		c = &memCache{m: map[string]memEntry{}}
+		s.caches[h] = c
+	}
+	return c
+}
+
+// memCache is a page.Cache in memory.
+type memCache struct {
+	mu sync.Mutex
+	m  map[string]memEntry
+}
+
+type memEntry struct {
+	body []byte
+	at   time.Time
+}
+
+func (c *memCache) Get(key string) ([]byte, time.Time, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[key]
+	return e.body, e.at, ok
+}
+
+func (c *memCache) Put(key string, body []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[key] = memEntry{body: append([]byte(nil), body...), at: time.Now()}
+}
+
+func (c *memCache) Delete(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, key)
+}
+
+// counting counts a session's API calls for its log line. Methods the
+// Backend gains later are passed through uncounted.
+type counting struct {
+	page.Backend
+	n *atomic.Int64
+}
+
+func (c counting) WhoAmI(ctx context.Context) (*api.WhoAmI, error) {
+	c.n.Add(1)
+	return c.Backend.WhoAmI(ctx)
+}
+
+func (c counting) Projects(ctx context.Context, q api.ProjectQuery) (*api.ProjectPage, error) {
+	c.n.Add(1)
+	return c.Backend.Projects(ctx, q)
+}
+
+func (c counting) ProjectFiles(ctx context.Context, id string, q api.FileQuery) (*api.FilePage, error) {
+	c.n.Add(1)
+	return c.Backend.ProjectFiles(ctx, id, q)
+}
+
+func (c counting) ProjectUsers(ctx context.Context, id string) (*api.ProjectUsers, error) {
+	c.n.Add(1)
+	return c.Backend.ProjectUsers(ctx, id)
+}
+
+func (c counting) RecycleBin(ctx context.Context, q api.RecycleBinQuery) (*api.RecycleBin, error) {
+	c.n.Add(1)
+	return c.Backend.RecycleBin(ctx, q)
+}
+
+func (c counting) GetFiles(ctx context.Context, ids []string) ([]api.FileDetail, error) {
+	c.n.Add(1)
+	return c.Backend.GetFiles(ctx, ids)
+}
+
+func (c counting) AuditEarliest(ctx context.Context, t string) (*api.AuditEntry, error) {
+	c.n.Add(1)
+	return c.Backend.AuditEarliest(ctx, t)
+}
+
+func (c counting) AuditAfter(ctx context.Context, from string, take int) ([]api.AuditEntry, error) {
+	c.n.Add(1)
+	return c.Backend.AuditAfter(ctx, from, take)
+}
+
+func (c counting) DeleteProject(ctx context.Context, id string) (*api.DeleteProjectResult, error) {
+	c.n.Add(1)
+	return c.Backend.DeleteProject(ctx, id)
+}

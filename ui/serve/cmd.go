@@ -1,0 +1,118 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// Env is what the serve command takes from the process.
+type Env struct {
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	// Where login sessions connect (the global --base-url/--region/--ca-file).
+	BaseURL, Region, CAFile string
+}
+
+// Run is `vaultdeck serve [flags]`. It returns the exit status.
+func Run(ctx context.Context, args []string, e Env) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(e.Stderr)
+	var cfg Config
+	var check bool
+	fs.StringVar(&cfg.Listen, "listen", DefaultListen, "address to listen on; a non-loopback address must be given explicitly")
+	fs.StringVar(&cfg.AuthorizedKeys, "authorized-keys", "", "OpenSSH authorized_keys file of the admitted keys (required); bind a key to a profile with vaultdeck-profile=\"NAME\"")
+	fs.StringVar(&cfg.HostKey, "host-key", "", "host key file (default: "+HostKeyName+" in the state directory; generated when missing)")
+	fs.BoolVar(&cfg.AllowWrites, "allow-writes", false, "bind the keys that change the workspace (read-only without it)")
+	fs.IntVar(&cfg.MaxSessions, "max-sessions", DefaultMaxSessions, "most sessions served at once")
+	fs.DurationVar(&cfg.IdleTimeout, "idle-timeout", DefaultIdleTimeout, "close a session after this long without input (0 = never)")
+	fs.StringVar(&cfg.Theme, "theme", "auto", "colour theme of the sessions")
+	fs.DurationVar(&cfg.StuckAfter, "stuck-after", 30*time.Minute, "mark a file stuck after this long in processing")
+	fs.BoolVar(&check, "check", false, "validate the keys file, the host key and every bound profile's token, then exit")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.Stderr, "vaultdeck serve: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "listen" {
+			cfg.ListenExplicit = true
+		}
+		if f.Name == "idle-timeout" && cfg.IdleTimeout == 0 {
+			cfg.IdleTimeout = -1 // 0 on the command line means never
+		}
+	})
+	cfg.Getenv = e.Getenv
+	cfg.BaseURL, cfg.Region, cfg.CAFile = e.BaseURL, e.Region, e.CAFile
+	cfg.Logger = slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+
+	s, err := New(cfg, e.Stderr)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "vaultdeck serve: %v\n", err)
+		return 1
+	}
+	defer s.Close()
+	if check {
+		return s.Check(ctx, e.Stdout)
+	}
+	if err := s.Serve(ctx); err != nil {
+		fmt.Fprintf(e.Stderr, "vaultdeck serve: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// Check validates the set-up without serving: the keys file (already read
+// by New), the host key, and for each bound profile that its token can be
+// read and is accepted by whoami. It prints one line per item and returns
+// 0 only when everything passed.
+func (s *Server) Check(ctx context.Context, w io.Writer) int {
+	failed := false
+	report := func(ok bool, format string, a ...any) {
+		mark := "ok  "
+		if !ok {
+			mark, failed = "FAIL", true
+		}
+		fmt.Fprintf(w, "%s %s\n", mark, fmt.Sprintf(format, a...))
+	}
+	report(len(s.keys.Problems) == 0, "authorized keys %s: %d keys, %d lines skipped", s.cfg.AuthorizedKeys, len(s.keys.List), len(s.keys.Problems))
+	if _, err := os.Stat(s.cfg.HostKey); errors.Is(err, fs.ErrNotExist) {
+		report(true, "host key %s: not there yet; generated on first start", s.cfg.HostKey)
+	} else if signer, _, err := HostKey(s.cfg.HostKey); err != nil {
+		report(false, "host key: %v", err)
+	} else {
+		report(true, "host key %s: %s", s.cfg.HostKey, gossh.FingerprintSHA256(signer.PublicKey()))
+	}
+	for _, name := range s.keys.Profiles() {
+		b, err := s.backendFor(name)
+		if err != nil {
+			report(false, "profile %s: %v", name, err)
+			continue
+		}
+		r, err := b.source.Resolve(ctx)
+		if err != nil {
+			report(false, "profile %s: %v", name, err)
+			continue
+		}
+		who, err := b.client.WhoAmI(ctx)
+		if err != nil {
+			report(false, "profile %s: the token from %s was not accepted: %v", name, r.Source.Describe(), err)
+			continue
+		}
+		report(true, "profile %s: token from %s accepted (%s, workspace %s)", name, r.Source.Describe(), who.Email, who.WorkspaceName)
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}

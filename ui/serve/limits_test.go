@@ -1,0 +1,158 @@
+package serve
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// Only listed public keys get in: an unknown key, a client with no key, a
+// password and keyboard-interactive are all refused at authentication.
+func TestOnlyListedKeysAuthenticate(t *testing.T) {
+	f := startServer(t)
+	stranger, _ := newKey(t)
+	for name, auth := range map[string][]gossh.AuthMethod{
+		"unknown key": {gossh.PublicKeys(stranger)},
+		"no key":      nil,
+		"password":    {gossh.Password(f.sim.Token("admin"))},
+		"keyboard-interactive": {gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) {
+			return []string{"x"}, nil
+		})},
+	} {
+		c, err := f.dial(auth...)
+		if err == nil {
+			c.Close()
+			t.Errorf("%s: admitted", name)
+			continue
+		}
+		if !strings.Contains(err.Error(), "unable to authenticate") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if strings.Contains(f.log.String(), f.sim.Token("admin")) {
+		t.Fatal("a password attempt (the token) reached the log")
+	}
+}
+
+// A session without a pty, or with a command, gets one clear line and
+// exit status 1; nothing runs on the server.
+func TestNoPtyAndCommandsRefused(t *testing.T) {
+	f := startServer(t)
+	c, err := f.dial(gossh.PublicKeys(f.bound))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, tc := range []struct{ cmd, want string }{
+		{"", "the console needs a terminal"},
+		{"cat /etc/passwd", "runs no commands"},
+	} {
+		s, err := c.NewSession()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr, stdout bytes.Buffer
+		s.Stderr, s.Stdout = &stderr, &stdout
+		if tc.cmd == "" {
+			err = s.Shell()
+			if err == nil {
+				err = s.Wait()
+			}
+		} else {
+			err = s.Run(tc.cmd)
+		}
+		var ee *gossh.ExitError
+		if !errors.As(err, &ee) || ee.ExitStatus() != 1 {
+			t.Errorf("%q: want exit status 1, got %v", tc.cmd, err)
+		}
+		if got := stderr.String(); strings.Count(got, "\n") != 1 || !strings.Contains(got, tc.want) {
+			t.Errorf("%q: stderr %q, want one line with %q", tc.cmd, got, tc.want)
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("%q: stdout %q", tc.cmd, stdout.String())
+		}
+	}
+}
+
+// The session over the limit is told so; the others are untouched.
+func TestMaxSessions(t *testing.T) {
+	f := startServer(t, func(c *Config) { c.MaxSessions = 1 })
+	first := f.open(f.bound, nil)
+	first.waitFor("1/12")
+	second := f.open(f.bound, nil)
+	if code := second.exit(); code != 1 {
+		t.Fatalf("the refused session exited %d", code)
+	}
+	if !strings.Contains(second.text(), "maximum of 1 sessions") {
+		t.Fatalf("refused session saw %q", second.text())
+	}
+	first.send("j")
+	first.waitFor("2/12")
+}
+
+// A session without input for the idle timeout is closed with a message.
+func TestIdleTimeout(t *testing.T) {
+	f := startServer(t, func(c *Config) { c.IdleTimeout = 300 * time.Millisecond })
+	tm := f.open(f.bound, nil)
+	tm.waitFor("1/12")
+	if code := tm.exit(); code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(tm.text(), "closed after 300ms without input") {
+		t.Fatalf("screen: %q", tm.text())
+	}
+	waitUntil(t, "the log line", func() bool { return strings.Contains(f.log.String(), "without input") }, f.log.String)
+}
+
+// SIGTERM (the server's context ending) tells each session why it ends,
+// and Serve returns once they are gone.
+func TestShutdownDrainsSessions(t *testing.T) {
+	f := startServer(t)
+	a, b := f.open(f.bound, nil), f.open(f.unbound, nil)
+	a.waitFor("1/12")
+	b.waitFor("API token:")
+	if err := f.stop(); err != nil {
+		t.Fatalf("serve returned %v", err)
+	}
+	for _, tm := range []*term{a, b} {
+		if code := tm.exit(); code != 1 {
+			t.Errorf("exit %d", code)
+		}
+		if !strings.Contains(tm.text(), "the server is shutting down") {
+			t.Errorf("no shutdown message: %q", tm.text())
+		}
+	}
+	if f.srv.Sessions() != 0 {
+		t.Fatalf("%d sessions left", f.srv.Sessions())
+	}
+}
+
+// A key bound to no profile logs in with a token that is never drawn,
+// checked with whoami, and then gets the console; a wrong token is told so.
+func TestLoginScreen(t *testing.T) {
+	f := startServer(t)
+	tm := f.open(f.unbound, nil)
+	tm.waitFor("API token:")
+	tm.waitFor("bob@desk SHA256:")
+	tm.send("not-a-token\r")
+	tm.waitFor("That token was not accepted")
+	tok := f.sim.Token("admin")
+	tm.send(tok + "\r")
+	tm.waitFor("Acme Corp v. Halvorsen")
+	tm.waitFor("login · bob@desk")
+	tm.send("q")
+	if code := tm.exit(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if strings.Contains(tm.out.String(), tok) || strings.Contains(tm.out.String(), "not-a-token") {
+		t.Fatal("the typed token was drawn on the screen")
+	}
+	waitUntil(t, "the log line", func() bool { return strings.Contains(f.log.String(), "profile=login") }, f.log.String)
+	if strings.Contains(f.log.String(), tok) {
+		t.Fatal("the token reached the log")
+	}
+}

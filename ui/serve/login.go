@@ -1,0 +1,148 @@
+package serve
+
+import (
+	"context"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/token"
+	"github.com/vaultdeck/vaultdeck/themes"
+	"github.com/vaultdeck/vaultdeck/ui/console"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// login is the screen of a key bound to no profile: it asks for a token
+// (never echoed), checks it with whoami, and then becomes the console. The
+// token lives in this model and the session's client only; nothing writes
+// it anywhere, and it is gone when the session ends.
+type login struct {
+	ctx  context.Context
+	srv  *Server
+	ss   *session
+	opts console.Options
+	th   themes.Theme
+
+	input    widgets.Input
+	checking bool
+	errText  string
+	size     tea.WindowSizeMsg
+
+	console tea.Model // set once logged in; login then only forwards
+}
+
+type loginResult struct {
+	client    *api.SharedClient
+	tok       string
+	workspace string
+	err       error
+}
+
+func newLogin(ctx context.Context, srv *Server, ss *session, o console.Options) (*login, error) {
+	th, err := themeFor(o.Renderer, o)
+	if err != nil {
+		return nil, err
+	}
+	m := &login{ctx: ctx, srv: srv, ss: ss, opts: o, th: th}
+	m.input = widgets.Input{Prompt: "API token: ", PromptStyle: th.Input, CursorStyle: th.TextCursor, CharLimit: 4096}
+	m.input.Focus()
+	return m, nil
+}
+
+func (m *login) Init() tea.Cmd { return nil }
+
+func (m *login) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.console != nil {
+		var cmd tea.Cmd
+		m.console, cmd = m.console.Update(msg)
+		return m, cmd
+	}
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.size = msg
+	case loginResult:
+		m.checking = false
+		if msg.err != nil {
+			m.errText = "That token was not accepted: " + sanitize.Line(msg.err.Error())
+			return m, nil
+		}
+		m.ss.setProfile("login")
+		cm, err := m.srv.loggedInConsole(m.ctx, m.ss, msg.client, msg.tok, msg.workspace, m.opts)
+		if err != nil {
+			m.errText = sanitize.Line(err.Error())
+			return m, nil
+		}
+		m.console = cm
+		init := cm.Init()
+		var sized tea.Cmd
+		if m.size.Width > 0 {
+			m.console, sized = m.console.Update(m.size)
+		}
+		return m, tea.Batch(init, sized)
+	case tea.KeyMsg:
+		switch msg.Type {
+		case tea.KeyCtrlC, tea.KeyEsc, tea.KeyCtrlD:
+			return m, tea.Quit
+		case tea.KeyEnter:
+			tok := strings.TrimSpace(m.input.Value())
+			m.input.SetValue("")
+			if tok == "" || m.checking {
+				return m, nil
+			}
+			m.checking, m.errText = true, ""
+			return m, m.check(tok)
+		}
+		if !m.checking {
+			m.input.Update(msg)
+		}
+	}
+	return m, nil
+}
+
+// check asks whoami with the token, in a command (no IO in Update).
+func (m *login) check(tok string) tea.Cmd {
+	srv, ctx, cfg := m.srv, m.ctx, m.srv.cfg
+	return func() tea.Msg {
+		c, err := srv.client(cfg.BaseURL, cfg.Region, cfg.CAFile, token.NewFixed(tok))
+		if err != nil {
+			return loginResult{err: err}
+		}
+		who, err := c.WhoAmI(ctx)
+		if err != nil {
+			return loginResult{err: err}
+		}
+		return loginResult{client: c, tok: tok, workspace: who.WorkspaceName}
+	}
+}
+
+func (m *login) View() string {
+	if m.console != nil {
+		return m.console.View()
+	}
+	th := m.th
+	var b strings.Builder
+	b.WriteString(th.Header.Render("vaultdeck") + " " + th.Badge.Render(sanitize.Line(m.ss.key.Label())) + " " +
+		th.Muted.Render(loginEndpoint(m.srv.cfg)) + "\n\n")
+	b.WriteString(th.Title.Render("Log in") + "\n\n")
+	b.WriteString("Your key is bound to no profile on this server. Paste an API token to use for this\n")
+	b.WriteString("session only: it is checked with whoami, kept in memory, and forgotten when you leave.\n\n")
+	// The token is never drawn: only how many characters were typed.
+	hidden := widgets.Input{Prompt: m.input.Prompt, PromptStyle: th.Input, CursorStyle: th.TextCursor}
+	hidden.SetValue(strings.Repeat("•", min(len([]rune(m.input.Value())), 32)))
+	hidden.Focus()
+	b.WriteString(hidden.View() + "\n\n")
+	switch {
+	case m.checking:
+		b.WriteString(th.Muted.Render("Checking the token…") + "\n")
+	case m.errText != "":
+		b.WriteString(th.Error.Render(m.errText) + "\n")
+	}
+	b.WriteString(th.Muted.Render("enter log in · esc quit"))
+	out := b.String()
+	if m.size.Width > 0 {
+		out = th.Renderer.NewStyle().MaxWidth(m.size.Width).Render(out)
+	}
+	return out
+}

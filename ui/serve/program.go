@@ -1,0 +1,134 @@
+package serve
+
+import (
+	"context"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/ssh"
+	bm "github.com/charmbracelet/wish/bubbletea"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/themes"
+	"github.com/vaultdeck/vaultdeck/ui/console"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+)
+
+// sessionEnv reads the environment the SSH client sent (TERM, NO_COLOR,
+// LANG…), never the server's.
+func sessionEnv(sess ssh.Session) func(string) string {
+	env := sess.Environ()
+	return func(k string) string {
+		for i := len(env) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(env[i], k+"="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+}
+
+// program builds the session's console program: its own renderer (the
+// client's TERM, colour profile and NO_COLOR), theme, key map and routes,
+// on the bound profile's shared client, or a login screen first.
+func (s *Server) program(sess ssh.Session) *tea.Program {
+	ss := s.lookup(sess)
+	if ss == nil {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(sess.Context())
+	ss.mu.Lock()
+	ss.cancel = cancel
+	ss.mu.Unlock()
+
+	getenv := sessionEnv(sess)
+	renderer := bm.MakeRenderer(sess)
+	base := console.Options{
+		Theme:      s.cfg.Theme,
+		NoColor:    themes.NoColorFromEnv(getenv),
+		StuckAfter: s.cfg.StuckAfter,
+		ReadOnly:   !s.cfg.AllowWrites,
+		Output:     sess,
+		Getenv:     getenv,
+		Renderer:   renderer,
+	}
+	var model tea.Model
+	if name := ss.key.Profile; name != "" {
+		m, err := s.boundConsole(ctx, ss, name, base)
+		if err != nil {
+			ss.end(err.Error())
+			cancel()
+			return nil
+		}
+		model = m
+	} else {
+		lm, err := newLogin(ctx, s, ss, base)
+		if err != nil {
+			ss.end(err.Error())
+			cancel()
+			return nil
+		}
+		model = lm
+	}
+	in := newIdleInput(sess)
+	p := tea.NewProgram(model, tea.WithInput(in), tea.WithOutput(sess), tea.WithAltScreen(), tea.WithFilter(noSuspendOrExec))
+	ss.mu.Lock()
+	ss.program = p
+	ended := ss.reason != ""
+	ss.mu.Unlock()
+	if ended { // drained while the program was being built
+		go p.Quit()
+	}
+	if s.cfg.IdleTimeout > 0 {
+		go watchIdle(ctx, ss, in, s.cfg.IdleTimeout)
+	}
+	return p
+}
+
+// boundConsole is the console of a key bound to a stored profile.
+func (s *Server) boundConsole(ctx context.Context, ss *session, name string, o console.Options) (tea.Model, error) {
+	b, err := s.backendFor(name)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.source.Resolve(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o.Backend = counting{Backend: b.client, n: &ss.requests}
+	o.Cache = s.cacheFor(name, "")
+	o.Profile = name + " · " + ss.key.Label()
+	o.Region = b.profile.Endpoint()
+	o.ReadOnly = o.ReadOnly || b.profile.ReadOnly
+	o.Warning = r.Warning
+	return console.NewModel(ctx, o, o.Output)
+}
+
+// loggedInConsole is the console of a session that logged in with its own
+// token, kept in memory only, for this session only.
+func (s *Server) loggedInConsole(ctx context.Context, ss *session, c *api.SharedClient, tok, workspace string, o console.Options) (tea.Model, error) {
+	o.Backend = counting{Backend: c, n: &ss.requests}
+	o.Cache = s.cacheFor("", tok)
+	o.Profile = "login · " + ss.key.Label()
+	o.Workspace = workspace
+	o.Region = loginEndpoint(s.cfg)
+	return console.NewModel(ctx, o, o.Output)
+}
+
+func loginEndpoint(cfg Config) string {
+	switch {
+	case cfg.BaseURL != "":
+		return cfg.BaseURL
+	case cfg.Region != "":
+		return "region " + cfg.Region
+	}
+	return "region us"
+}
+
+// themeFor builds the login screen's theme on the session's renderer.
+func themeFor(r *lipgloss.Renderer, o console.Options) (themes.Theme, error) {
+	return themes.New(r, o.Theme, o.NoColor)
+}
+
+var _ page.Backend = counting{}

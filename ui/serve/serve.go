@@ -1,0 +1,261 @@
+// Package serve serves the console over SSH (`vaultdeck serve`), for a
+// jump host where the API tokens live and admins arrive with nothing but
+// ssh: public keys only, one console program per session with that
+// session's size and colours, and one request budget, response cache and
+// set of in-flight requests shared by every session on the same token.
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/ssh"
+	"github.com/charmbracelet/wish"
+	bm "github.com/charmbracelet/wish/bubbletea"
+	"github.com/charmbracelet/wish/logging"
+	"github.com/muesli/termenv"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
+)
+
+// Defaults of the limits.
+const (
+	DefaultListen      = "127.0.0.1:2222"
+	DefaultMaxSessions = 16
+	DefaultIdleTimeout = 30 * time.Minute
+	// drainGrace bounds how long SIGTERM waits for sessions to close after
+	// they were told to.
+	drainGrace = 10 * time.Second
+	// shareReuse is how long an answer fetched for one session also serves
+	// the others on the same token: admins opening the same view within a
+	// couple of seconds of each other cost one request, and nobody sees an
+	// answer older than this unless their view chose its cache.
+	shareReuse = 2 * time.Second
+)
+
+// Config is what `vaultdeck serve` was given.
+type Config struct {
+	Listen         string
+	ListenExplicit bool // --listen was given: only then a non-loopback address is allowed
+	AuthorizedKeys string
+	HostKey        string // "" = StateDir/HostKeyName
+	AllowWrites    bool
+	MaxSessions    int           // 0 = DefaultMaxSessions
+	IdleTimeout    time.Duration // 0 = DefaultIdleTimeout; negative = none
+
+	// Where sessions of keys without a bound profile log in.
+	BaseURL, Region, CAFile string
+
+	Theme      string
+	StuckAfter time.Duration
+
+	Getenv     func(string) string // the server's environment (paths, credentials)
+	Logger     *slog.Logger        // one line per session; never a token
+	HTTPClient *http.Client        // tests
+	Limits     api.Limits
+	// Ready is called once the server listens (tests read the address).
+	Ready func(net.Addr)
+}
+
+// Server is a running (or checked) serve set-up.
+type Server struct {
+	cfg     Config
+	keys    *Keys
+	st      *store.Store
+	log     *slog.Logger
+	budgets *api.Budgets // one registry: sessions on one token share its budget
+	share   *api.Share   // identical in-flight GETs made once
+
+	mu       sync.Mutex
+	bound    map[string]*profileBackend // by profile name
+	caches   map[string]*memCache       // login sessions' caches, by token hash
+	sessions map[ssh.Session]*session
+	draining bool
+	drained  chan struct{} // closed when draining and the last session left
+	srv      *ssh.Server
+}
+
+// New validates the set-up: keys file, host key, listen address, store.
+// It reports skipped key lines to warn. It does not listen.
+func New(cfg Config, warn io.Writer) (*Server, error) {
+	if cfg.Getenv == nil {
+		cfg.Getenv = func(string) string { return "" }
+	}
+	if cfg.Listen == "" {
+		cfg.Listen = DefaultListen
+	}
+	if cfg.MaxSessions <= 0 {
+		cfg.MaxSessions = DefaultMaxSessions
+	}
+	if cfg.IdleTimeout == 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if err := checkListen(cfg.Listen, cfg.ListenExplicit); err != nil {
+		return nil, err
+	}
+	keys, err := LoadKeys(cfg.AuthorizedKeys)
+	if keys != nil {
+		for _, p := range keys.Problems {
+			fmt.Fprintf(warn, "vaultdeck serve: %s: %s\n", cfg.AuthorizedKeys, p)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if cfg.HostKey == "" {
+		dir, err := StateDir(cfg.Getenv)
+		if err != nil {
+			return nil, fmt.Errorf("no place for the host key: %w", err)
+		}
+		cfg.HostKey = filepath.Join(dir, HostKeyName)
+	}
+	paths, err := store.DefaultPaths(cfg.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(paths.Database())
+	if err != nil {
+		return nil, err
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Server{
+		cfg: cfg, keys: keys, st: st, log: log,
+		budgets: api.NewBudgets(), share: api.NewShare(shareReuse),
+		bound: map[string]*profileBackend{}, caches: map[string]*memCache{},
+		sessions: map[ssh.Session]*session{},
+	}, nil
+}
+
+// Close releases the store.
+func (s *Server) Close() error { return s.st.Close() }
+
+// Keys are the accepted authorized keys.
+func (s *Server) Keys() *Keys { return s.keys }
+
+// checkListen refuses a non-loopback address unless it was asked for.
+func checkListen(addr string, explicit bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--listen %q: %w", addr, err)
+	}
+	if explicit || api.IsLoopback(host) {
+		return nil
+	}
+	return fmt.Errorf("refusing to listen on %s, which is not a loopback address: give --listen %s explicitly to serve the network", addr, addr)
+}
+
+// Serve listens and serves until ctx ends, then drains: every session is
+// told the server is going away and ended, and Serve returns once they
+// closed (or after a grace period).
+func (s *Server) Serve(ctx context.Context) error {
+	signer, created, err := HostKey(s.cfg.HostKey)
+	if err != nil {
+		return err
+	}
+	if created {
+		s.log.Info("generated a host key", "path", s.cfg.HostKey)
+	}
+	srv, err := wish.NewServer(
+		wish.WithAddress(s.cfg.Listen),
+		wish.WithVersion("vaultdeck"),
+		func(srv *ssh.Server) error { srv.AddHostKey(signer); return nil },
+		wish.WithPublicKeyAuth(s.authorize),
+		// Passwords and keyboard-interactive are never offered: with no
+		// handler set, the SSH library does not advertise them.
+		wish.WithMiddleware(
+			bm.MiddlewareWithProgramHandler(s.program, termenv.Ascii),
+			logging.MiddlewareWithLogger(debugLog{s.log}),
+			s.gate,
+		),
+	)
+	if err != nil {
+		return err
+	}
+	// No port or agent forwarding, no X11, no subsystems (sftp): the
+	// library refuses channels and requests it has no handler for, and no
+	// forwarding callback is set.
+	srv.LocalPortForwardingCallback = nil
+	srv.ReversePortForwardingCallback = nil
+	srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{}
+
+	ln, err := net.Listen("tcp", s.cfg.Listen)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.srv = srv
+	s.mu.Unlock()
+	s.log.Info("serving the console over SSH", "addr", ln.Addr().String(), "keys", len(s.keys.List),
+		"allow_writes", s.cfg.AllowWrites, "max_sessions", s.cfg.MaxSessions)
+	if s.cfg.Ready != nil {
+		s.cfg.Ready(ln.Addr())
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	return s.drain(srv, done)
+}
+
+// drain stops accepting, tells every session why it ends, waits for them
+// to close (at most drainGrace), then closes the connections: a client
+// multiplexing sessions would otherwise hold its connection open forever.
+func (s *Server) drain(srv *ssh.Server, done chan error) error {
+	s.mu.Lock()
+	s.draining = true
+	s.drained = make(chan struct{})
+	live := make([]*session, 0, len(s.sessions))
+	for _, ss := range s.sessions {
+		live = append(live, ss)
+	}
+	if len(live) == 0 {
+		close(s.drained)
+	}
+	drained := s.drained
+	s.mu.Unlock()
+	s.log.Info("shutting down", "sessions", len(live))
+	for _, ss := range live {
+		ss.end("the server is shutting down; your session was closed")
+	}
+	timer := time.NewTimer(drainGrace)
+	defer timer.Stop()
+	select {
+	case <-drained:
+	case <-timer.C:
+		s.log.Warn("sessions still open after the grace period; closing them", "grace", drainGrace)
+	}
+	err := srv.Close()
+	<-done
+	if errors.Is(err, ssh.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// authorize is the public-key check: the key must be on an accepted line.
+func (s *Server) authorize(_ ssh.Context, key ssh.PublicKey) bool {
+	return s.keys.Lookup(key) != nil
+}
+
+// debugLog routes the wish logging middleware's connect/disconnect lines
+// to debug level: the one info line per session is the server's own.
+type debugLog struct{ l *slog.Logger }
+
+func (d debugLog) Printf(format string, v ...any) {
+	d.l.Debug(fmt.Sprintf(format, v...))
+}

@@ -1,0 +1,214 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/ssh"
+)
+
+// session is what the server keeps of one SSH session.
+type session struct {
+	key     *Key
+	remote  string
+	started time.Time
+	sess    ssh.Session
+
+	requests atomic.Int64 // API calls this session's console made
+	profile  atomic.Value // string: the bound profile, or the one logged in to
+
+	mu      sync.Mutex
+	program *tea.Program
+	reason  string // why the server ended the session ("" = the user quit)
+	cancel  context.CancelFunc
+}
+
+func (ss *session) setProfile(p string) { ss.profile.Store(p) }
+
+func (ss *session) profileName() string {
+	p, _ := ss.profile.Load().(string)
+	return p
+}
+
+// end closes the session's console for a reason the user is told.
+func (ss *session) end(reason string) {
+	ss.mu.Lock()
+	if ss.reason == "" {
+		ss.reason = reason
+	}
+	p := ss.program
+	ss.mu.Unlock()
+	if p != nil {
+		go p.Quit() // Quit waits for the program's loop; never block the caller on it
+	}
+	if ss.cancel != nil {
+		ss.cancel()
+	}
+}
+
+func (ss *session) endReason() string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.reason
+}
+
+// gate runs first for every session: it refuses what this server does not
+// do (commands, sessions without a terminal, more sessions than allowed),
+// registers the session for draining, and writes its one log line.
+func (s *Server) gate(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		ss := &session{key: s.keys.Lookup(sess.PublicKey()), remote: sess.RemoteAddr().String(), started: time.Now(), sess: sess}
+		if ss.key != nil {
+			ss.setProfile(ss.key.Profile)
+		}
+		outcome := "closed"
+		defer func() { s.logSession(ss, outcome) }()
+		refuse := func(why, msg string) {
+			outcome = why
+			fmt.Fprintf(sess.Stderr(), "vaultdeck: %s\n", msg)
+			_ = sess.Exit(1)
+		}
+		if ss.key == nil { // cannot happen past authorize; never serve an unknown key
+			refuse("refused: unknown key", "this key is not authorized")
+			return
+		}
+		if sess.RawCommand() != "" || sess.Subsystem() != "" {
+			refuse("refused: command", "this server only serves the vaultdeck console; it runs no commands (connect without one)")
+			return
+		}
+		if _, _, ok := sess.Pty(); !ok {
+			refuse("refused: no pty", "the console needs a terminal: connect with `ssh -t` from a terminal")
+			return
+		}
+		if why := s.admit(ss); why != "" {
+			refuse("refused: "+why, why)
+			return
+		}
+		defer s.release(ss)
+		next(sess)
+		if r := ss.endReason(); r != "" {
+			outcome = r
+			fmt.Fprintf(sess.Stderr(), "vaultdeck: %s\n", r)
+			_ = sess.Exit(1)
+		}
+	}
+}
+
+// admit counts the session in, or says why not.
+func (s *Server) admit(ss *session) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.draining:
+		return "the server is shutting down; try again in a moment"
+	case len(s.sessions) >= s.cfg.MaxSessions:
+		return fmt.Sprintf("the server already serves its maximum of %d sessions; try again later or ask its operator to raise --max-sessions", s.cfg.MaxSessions)
+	}
+	s.sessions[ss.sess] = ss
+	return ""
+}
+
+func (s *Server) release(ss *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.sessions, ss.sess)
+	if s.draining && len(s.sessions) == 0 {
+		close(s.drained)
+	}
+}
+
+func (s *Server) lookup(sess ssh.Session) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions[sess]
+}
+
+// Sessions is the number of sessions being served.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
+}
+
+// logSession writes the session's one line. Nothing in it can hold a
+// token: the key's fingerprint and comment, the address, the profile name.
+func (s *Server) logSession(ss *session, outcome string) {
+	attrs := []slog.Attr{
+		slog.String("remote", ss.remote),
+		slog.String("profile", ss.profileName()),
+		slog.Duration("duration", time.Since(ss.started).Round(time.Millisecond)),
+		slog.Int64("requests", ss.requests.Load()),
+		slog.String("outcome", outcome),
+	}
+	if ss.key != nil {
+		attrs = append(attrs, slog.String("key", ss.key.Fingerprint), slog.String("key_comment", ss.key.Comment))
+	}
+	s.log.LogAttrs(context.Background(), slog.LevelInfo, "ssh session", attrs...)
+}
+
+// idleInput records when the user last typed, for the idle timeout. Only
+// input counts: a console polling file status still writes while its user
+// has walked away.
+type idleInput struct {
+	r    io.Reader
+	last atomic.Int64 // unix nanoseconds
+}
+
+func newIdleInput(r io.Reader) *idleInput {
+	in := &idleInput{r: r}
+	in.last.Store(time.Now().UnixNano())
+	return in
+}
+
+func (in *idleInput) Read(p []byte) (int, error) {
+	n, err := in.r.Read(p)
+	if n > 0 {
+		in.last.Store(time.Now().UnixNano())
+	}
+	return n, err
+}
+
+func (in *idleInput) idleFor(now time.Time) time.Duration {
+	return now.Sub(time.Unix(0, in.last.Load()))
+}
+
+// watchIdle ends the session after limit without input.
+func watchIdle(ctx context.Context, ss *session, in *idleInput, limit time.Duration) {
+	t := time.NewTimer(limit)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			idle := in.idleFor(now)
+			if idle >= limit {
+				ss.end(fmt.Sprintf("closed after %s without input", limit))
+				return
+			}
+			t.Reset(limit - idle)
+		}
+	}
+}
+
+// noSuspendOrExec drops what would stop the program on the server or
+// start another one there: ctrl+z suspends the server-side program, and an
+// exec would run a program on the jump host. Neither is used by the
+// console; this makes sure no future key brings them in over SSH.
+func noSuspendOrExec(_ tea.Model, msg tea.Msg) tea.Msg {
+	switch msg.(type) {
+	case tea.SuspendMsg:
+		return nil
+	}
+	if strings.HasSuffix(fmt.Sprintf("%T", msg), ".execMsg") {
+		return nil
+	}
+	return msg
+}

@@ -1,0 +1,120 @@
+package serve
+
+import (
+	"strings"
+	"testing"
+)
+
+// A bound key opens the console of its profile: the projects view of the
+// simulator, the key and profile in the header; it moves, filters, quits.
+func TestBoundSessionBrowsesFiltersQuits(t *testing.T) {
+	f := startServer(t)
+	tm := f.open(f.bound, nil)
+	tm.waitFor("Acme Corp v. Halvorsen")
+	tm.waitFor("sim · alice@laptop SHA256:")
+	tm.waitFor("READ-ONLY")
+	tm.waitFor("1/12")
+	tm.send("j")
+	tm.waitFor("2/12")
+	tm.send("jj") // a burst
+	tm.waitFor("4/12")
+	tm.send("/")
+	for _, r := range "Juniper" { // one key at a time
+		tm.send(string(r))
+	}
+	tm.waitFor("1 of 1") // the filtered listing, from the server
+	tm.send("\r")        // leave the filter input (esc followed at once by q would read as alt+q)
+	tm.send("q")
+	if code := tm.exit(); code != 0 {
+		t.Fatalf("exit status %d after q", code)
+	}
+	waitUntil(t, "the session's log line", func() bool { return strings.Contains(f.log.String(), "msg=\"ssh session\"") },
+		f.log.String)
+	line := f.log.String()
+	for _, want := range []string{"profile=sim", "key=SHA256:", "remote=127.0.0.1:", "requests=", "duration="} {
+		if !strings.Contains(line, want) {
+			t.Errorf("log line lacks %s: %s", want, line)
+		}
+	}
+	if tok := f.sim.Token("admin"); strings.Contains(line, tok) || strings.Contains(tm.out.String(), tok) {
+		t.Fatal("the token reached the log or the screen")
+	}
+}
+
+// Without --allow-writes the key map has no mutating binding: D in a
+// project opens nothing and help does not list it; with it, D asks.
+func TestMutatingKeysOnlyWithAllowWrites(t *testing.T) {
+	for _, allow := range []bool{false, true} {
+		f := startServer(t, func(c *Config) { c.AllowWrites = allow })
+		tm := f.open(f.bound, nil)
+		tm.waitFor("Acme Corp v. Halvorsen")
+		tm.send("\r")
+		tm.waitFor("Users")
+		tm.send("?")
+		tm.waitFor("refresh")
+		if got := strings.Contains(tm.text(), "delete project"); got != allow {
+			t.Errorf("allow-writes=%v: help lists delete project: %v", allow, got)
+		}
+		tm.send("?") // help closes
+		tm.send("D")
+		if allow {
+			tm.waitFor("Delete project")
+			continue
+		}
+		tm.send(":bin\r") // a sync point: keys are handled in order, so D was
+		tm.waitFor("Recycle bin ·")
+		if strings.Contains(tm.text(), "Delete project") {
+			t.Error("a read-only session opened the delete dialog")
+		}
+		if !allow && !strings.Contains(tm.text(), "READ-ONLY") {
+			t.Error("no read-only badge")
+		}
+	}
+}
+
+// Sessions on one profile share one budget, one cache and one set of
+// in-flight requests: five sessions opening the recycle bin within a
+// second make one request to the service, and every header shows the one
+// shared counter.
+func TestFiveSessionsOneRecycleBinRequest(t *testing.T) {
+	f := startServer(t)
+	terms := make([]*term, 5)
+	for i := range terms {
+		terms[i] = f.open(f.bound, nil)
+	}
+	for _, tm := range terms {
+		tm.waitFor("Acme Corp v. Halvorsen")
+	}
+	for _, tm := range terms { // within a second: one burst each, back to back
+		tm.send(":bin\r")
+	}
+	for _, tm := range terms {
+		tm.waitFor("Recycle bin · 30 entries")
+	}
+	if n := f.hits.count(binPath); n != 1 {
+		t.Fatalf("the simulator saw %d recycle-bin requests from 5 sessions, want 1", n)
+	}
+	if n := f.hits.count("/api/v1/vault/workspace/projects"); n != 1 {
+		t.Errorf("the simulator saw %d project listings from 5 sessions, want 1", n)
+	}
+	// two vault requests in all (projects, recycle bin): every session's
+	// header shows the shared count once it redraws
+	for _, tm := range terms {
+		tm.send("j")
+		tm.waitFor("vault 8/10")
+	}
+}
+
+// ctrl+z never suspends the server-side program: the session stays live.
+func TestCtrlZDoesNotSuspend(t *testing.T) {
+	f := startServer(t)
+	tm := f.open(f.bound, nil)
+	tm.waitFor("1/12")
+	tm.send("\x1a")
+	tm.send("j")
+	tm.waitFor("2/12")
+	tm.send("q")
+	if code := tm.exit(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}

@@ -1,0 +1,113 @@
+package uploadjob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/vaultdeck/vaultdeck/store"
+)
+
+// Resume finishes every unfinished batch of the profile. A batch never
+// started is simply sent. A batch that began is first reconciled against
+// the project's listing: what arrived is completed with its IDs, and only
+// the rest is re-sent, with the batch's own mode. A batch another live
+// process holds is left to it and reported.
+func (r *Runner) Resume(ctx context.Context) (Outcome, error) {
+	var out Outcome
+	open, err := r.Store.UnfinishedBatches(r.Profile)
+	if err != nil {
+		return out, err
+	}
+	claimedBy := map[string]map[string]bool{} // project -> file IDs the journal already holds
+	var todo []store.JournalBatch
+	runs := map[int64]bool{}
+	for _, b := range open {
+		if err := r.Store.ClaimBatch(b.ID, r.lease()); err != nil {
+			if errors.Is(err, store.ErrLeased) {
+				out.Errors = append(out.Errors, fmt.Sprintf("batch %d of run %d is being worked on by another vaultdeck process; left to it", b.ID, b.Run.ID))
+				out.Unfinished++
+				continue
+			}
+			return out, err
+		}
+		if !runs[b.Run.ID] {
+			runs[b.Run.ID] = true
+			out.RunIDs = append(out.RunIDs, b.Run.ID)
+		}
+		if !b.BeganAt.IsZero() {
+			claimed := claimedBy[b.Run.ProjectID]
+			if claimed == nil {
+				if claimed, err = r.claimedIDs(b.Run.ProjectID); err != nil {
+					return out, err
+				}
+				claimedBy[b.Run.ProjectID] = claimed
+			}
+			found, err := r.reconcile(ctx, b, claimed)
+			if err != nil {
+				_ = r.Store.ReleaseBatch(b.ID, r.owner(), err.Error())
+				out.Unfinished++
+				out.Errors = append(out.Errors, fmt.Sprintf("batch %d: %v", b.ID, err))
+				continue
+			}
+			if len(found) > 0 {
+				wasPending := pendingCount(b)
+				if err := r.Store.CompleteBatch(b.ID, r.owner(), found, ""); err != nil {
+					return out, err
+				}
+				byRow := map[int64]store.FileOutcome{}
+				for _, o := range found {
+					byRow[o.ID] = o
+					claimed[strings.ToLower(o.FileID)] = true
+				}
+				for i, f := range b.Files {
+					if o, ok := byRow[f.ID]; ok {
+						f.State, f.FileID = o.State, o.FileID
+						b.Files[i] = f
+						out.Uploaded = append(out.Uploaded, f)
+					}
+				}
+				if len(found) == wasPending {
+					continue
+				}
+				// CompleteBatch released the lease with files still
+				// pending: take it again for the re-send.
+				if err := r.Store.ClaimBatch(b.ID, r.lease()); err != nil {
+					out.Unfinished++
+					out.Errors = append(out.Errors, fmt.Sprintf("batch %d: %v", b.ID, err))
+					continue
+				}
+			}
+		}
+		todo = append(todo, b)
+	}
+	if r.crash(StepQueued, 0) {
+		return out, ErrCrashed
+	}
+	return out, r.sendAll(ctx, todo, &out)
+}
+
+func pendingCount(b store.JournalBatch) int {
+	n := 0
+	for _, f := range b.Files {
+		if f.State == store.FilePending {
+			n++
+		}
+	}
+	return n
+}
+
+// claimedIDs are the file IDs the journal already attributes to some file
+// of a project: a reconciliation must not hand them to another.
+func (r *Runner) claimedIDs(projectID string) (map[string]bool, error) {
+	files, err := r.Store.ProjectFileIDs(r.Profile, projectID)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]bool{}
+	for _, id := range files {
+		m[strings.ToLower(id)] = true
+	}
+	return m, nil
+}
