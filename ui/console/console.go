@@ -19,6 +19,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/audit"
 	"github.com/vaultdeck/vaultdeck/ui/filestatus"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
+	"github.com/vaultdeck/vaultdeck/ui/matters"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/project"
 	"github.com/vaultdeck/vaultdeck/ui/projects"
@@ -65,6 +66,16 @@ func Routes(stuckAfter time.Duration) []app.Route {
 	}
 }
 
+// mattersRoute is ":matters"; its receipts live in the store behind the
+// response cache (the demo's and a profile's alike).
+func mattersRoute(o Options) app.Route {
+	deps := matters.Deps{Profile: o.Profile}
+	if sc, ok := o.Cache.(StoreCache); ok {
+		deps.Store = sc.Store
+	}
+	return app.Route{Name: "matters", Aliases: []string{"m", "client-matters"}, New: matters.Route(deps)}
+}
+
 // NewModel builds the root model for a program writing to out.
 func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error) {
 	if o.Backend == nil {
@@ -101,7 +112,7 @@ func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 		Region:    o.Region,
 		Workspace: o.Workspace,
 		Warning:   o.Warning,
-		Routes:    Routes(o.StuckAfter),
+		Routes:    append(Routes(o.StuckAfter), mattersRoute(o)),
 		Start:     start,
 		StartArg:  o.StartArg,
 		Getenv:    getenv,

@@ -21,8 +21,11 @@ type Map struct {
 	StatusFilter, MatterFilter, SendToFiles key.Binding
 	PasteIDs                                key.Binding // file status: add/paste file IDs
 	TypeCycle, TypeFilter                   key.Binding // audit: cycle / type the log-type filter
+	CancelRun                               key.Binding // matters: stop a run between requests
 	// mutating: disabled in read-only sessions
 	Delete key.Binding
+	// matters: open a file to delete its pairs, send them, restore a receipt
+	OpenFile, RunDelete, Restore key.Binding
 }
 
 // New returns the key map; readOnly disables every mutating binding.
@@ -61,7 +64,12 @@ func New(readOnly bool) Map {
 		TypeCycle:    b("t", "cycle type filter", "t"),
 		TypeFilter:   b("T", "type a type filter", "T"),
 
-		Delete: b("D", "delete project", "D"),
+		CancelRun: b("c", "cancel after the current request", "c"),
+
+		Delete:    b("D", "delete project", "D"),
+		OpenFile:  b("n", "open a matter file", "n"),
+		RunDelete: b("X", "delete the previewed matters", "X"),
+		Restore:   b("U", "restore the receipt's deleted matters", "U"),
 	}
 	if readOnly {
 		for _, mut := range m.mutating() {
@@ -73,7 +81,13 @@ func New(readOnly bool) Map {
 
 // mutating lists the bindings that change server state. Add new mutating
 // bindings here and read-only sessions lose them automatically.
-func (m *Map) mutating() []*key.Binding { return []*key.Binding{&m.Delete} }
+func (m *Map) mutating() []*key.Binding {
+	return []*key.Binding{&m.Delete, &m.OpenFile, &m.RunDelete, &m.Restore}
+}
+
+// MattersAvailable reports whether the matters view may be used: it exists
+// only to change the workspace, so a read-only session does not get it.
+func (m Map) MattersAvailable() bool { return m.RunDelete.Enabled() }
 
 // Navigation is the help group shared by every table view.
 func (m Map) Navigation() []key.Binding {

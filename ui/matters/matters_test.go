@@ -1,0 +1,241 @@
+package matters
+
+import (
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
+)
+
+type harness struct {
+	t   *testing.T
+	s   *sim.Server
+	st  *store.Store
+	p   page.Page
+	out []tea.Msg
+	dir string
+}
+
+func newHarness(t *testing.T, readOnly bool) *harness {
+	t.Helper()
+	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true, Now: func() time.Time { return pagetest.Now }})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Limits: api.Limits{Matters: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	st, err := store.Open(filepath.Join(dir, "vaultdeck.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	h := &harness{t: t, s: s, st: st, dir: dir}
+	m := New(pagetest.Env(t, c, readOnly), Deps{Store: st, Profile: "work"}, "")
+	m.SetSize(140, 30)
+	h.p, h.out = pagetest.Drive(m, m.Init())
+	return h
+}
+
+func (h *harness) press(keys ...string) {
+	for _, k := range keys {
+		var out []tea.Msg
+		h.p, out = pagetest.Press(h.p, k)
+		h.out = append(h.out, out...)
+	}
+}
+
+// burst sends text as one key message, as a fast typist or a paste does.
+func (h *harness) burst(text string) {
+	var out []tea.Msg
+	h.p, out = pagetest.Drive(h.p, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text)} })
+	h.out = append(h.out, out...)
+}
+
+func (h *harness) typeText(s string) {
+	var out []tea.Msg
+	h.p, out = pagetest.Type(h.p, s)
+	h.out = append(h.out, out...)
+}
+
+// runTasks plays the root for the tasks started so far.
+func (h *harness) runTasks() []page.TaskDone {
+	var done []page.TaskDone
+	h.p, done = pagetest.RunTasks(h.p, h.out)
+	h.out = nil
+	return done
+}
+
+func (h *harness) view() string { return h.p.View() }
+
+func (h *harness) live(n int) []sim.MatterInfo {
+	var out []sim.MatterInfo
+	for _, m := range h.s.Matters() {
+		if !m.V1 && !m.Deleted && !m.ExternallyLinked && m.ClientID != sim.ConflictClientID && !strings.HasPrefix(m.ClientID, "ACME") && len(out) < n {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func (h *harness) writeFile(name, body string) string {
+	p := filepath.Join(h.dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		h.t.Fatal(err)
+	}
+	return p
+}
+
+func TestNotAvailableReadOnly(t *testing.T) {
+	h := newHarness(t, true)
+	h.press("n")
+	if v := h.view(); !strings.Contains(v, "not available in a read-only session") {
+		t.Fatalf("view: %s", v)
+	}
+	if h.p.(*Model).mode != modeList || len(h.p.Help()) != 0 {
+		t.Fatal("keys act in a read-only session")
+	}
+}
+
+// The whole flow by keyboard: open a file with Tab completion, preview,
+// a wrong count refuses, the right count deletes, outcomes filter by
+// outcome and code, restore brings the matters back.
+func TestDeletePreviewReceiptRestore(t *testing.T) {
+	h := newHarness(t, false)
+	ms := h.live(2)
+	body := "\uFEFFclient_id,matter_id,note\r\n"
+	for _, m := range ms {
+		body += m.ClientID + ",\"" + m.MatterID + "\",\"a, b\"\r\n\r\n"
+	}
+	body += sim.LinkedClientID + "," + sim.LinkedMatterID + ",x\r\n" + " ," + "M-9,x\r\n" + ms[0].ClientID + " ," + ms[0].MatterID + ",again\r\n"
+	h.writeFile("matters-2024.csv", body)
+	h.writeFile("matters-2025.csv", "C,M\n")
+	h.writeFile("other.txt", "")
+
+	h.press("n")
+	h.burst(h.dir + "/ma") // a burst (paste) goes whole into the path input
+	h.press("tab")
+	m := h.p.(*Model)
+	if got := m.path.Value(); got != h.dir+"/matters-202" || len(m.matches) != 2 {
+		t.Fatalf("tab: %q %v", got, m.matches)
+	}
+	if v := h.view(); !strings.Contains(v, "matters-2024.csv") || !strings.Contains(v, "matters-2025.csv") {
+		t.Fatalf("candidates not shown:\n%s", v)
+	}
+	h.typeText("4") // one key at a time
+	h.press("tab", "enter")
+	v := h.view()
+	for _, want := range []string{"Preview of matters-2024.csv", "5 pairs · 3 to send in 1 request", "ignored columns: note",
+		"2 refused before sending (duplicate_pair 1, invalid_client_id 1)", "invalid_client_id", "duplicate_pair"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("preview lacks %q:\n%s", want, v)
+		}
+	}
+	h.press("X")
+	h.typeText("2")
+	h.press("enter")
+	if v := h.view(); !strings.Contains(v, "does not match") {
+		t.Fatalf("wrong count accepted:\n%s", v)
+	}
+	if len(h.out) != 0 {
+		t.Fatalf("sent without confirmation: %v", h.out)
+	}
+	h.press("backspace")
+	h.typeText("3")
+	h.press("enter")
+	done := h.runTasks()
+	if len(done) != 1 || done[0].Err != nil || !strings.Contains(done[0].Outcome.Text, "deleted 2, error 3 · receipt 1") {
+		t.Fatalf("task: %+v", done)
+	}
+	v = h.view()
+	if !strings.Contains(v, "Receipt 1") || !strings.Contains(v, "blocked_by_ethical_wall") || !strings.Contains(v, "5 pairs: deleted 2, error 3") {
+		t.Fatalf("receipt view:\n%s", v)
+	}
+	h.press("f") // outcomes present, sorted: deleted, error
+	if v := h.view(); !strings.Contains(v, "showing deleted") || strings.Contains(v, "blocked_by_ethical_wall") {
+		t.Fatalf("outcome filter:\n%s", v)
+	}
+	h.press("f", "t", "t") // error; codes: blocked…, duplicate_pair
+	if v := h.view(); !strings.Contains(v, "code duplicate_pair") || strings.Contains(v, "blocked_by_ethical_wall") || !strings.Contains(v, "repeats the pair on line 2") {
+		t.Fatalf("code filter:\n%s", v)
+	}
+	h.press("U")
+	h.typeText("2")
+	h.press("enter")
+	done = h.runTasks()
+	if len(done) != 1 || done[0].Err != nil || !strings.Contains(done[0].Outcome.Text, "restored 2") {
+		t.Fatalf("restore task: %+v", done)
+	}
+	for _, mi := range h.s.Matters() {
+		for _, x := range ms {
+			if mi.ServiceID == x.ServiceID && mi.Deleted {
+				t.Errorf("not restored: %+v", mi)
+			}
+		}
+	}
+	if v := h.view(); !strings.Contains(v, "Receipt 2") || !strings.Contains(v, "restore of receipt 1") {
+		t.Fatalf("restore receipt:\n%s", v)
+	}
+	// esc goes back to the list, which shows both receipts.
+	h.press("esc")
+	if v := h.view(); !strings.Contains(v, "restore 1") || !strings.Contains(v, "matters-2024.csv") {
+		t.Fatalf("list:\n%s", v)
+	}
+	h.press("enter") // newest first: the restore
+	if h.p.(*Model).receipt.ID != 2 {
+		t.Fatalf("opened receipt %d", h.p.(*Model).receipt.ID)
+	}
+}
+
+func TestMalformedFileNamesTheLine(t *testing.T) {
+	h := newHarness(t, false)
+	p := h.writeFile("bad.csv", "c,m\nC,M\n\"open\n")
+	h.press("n")
+	h.burst(p)
+	h.press("enter")
+	if v := h.view(); !strings.Contains(v, "bad.csv: line 3:") || !strings.Contains(v, "nothing was sent") {
+		t.Fatalf("view:\n%s", v)
+	}
+	if h.p.(*Model).mode != modePath {
+		t.Fatal("left the path prompt")
+	}
+}
+
+// Cancel stops between requests; the receipt lists exactly the lines sent.
+func TestCancelBetweenRequests(t *testing.T) {
+	h := newHarness(t, false)
+	ms := h.live(3)
+	body := ""
+	for _, m := range ms {
+		body += m.ClientID + "," + m.MatterID + "\n"
+	}
+	p := h.writeFile("m.csv", body)
+	h.press("n")
+	h.burst(p)
+	h.press("enter")
+	m := h.p.(*Model)
+	m.plan.BatchSize = 1 // three requests out of three pairs
+	h.press("X")
+	h.typeText("3")
+	h.press("enter")
+	// Cancel before the task runs: it stops before its first request.
+	h.press("c")
+	done := h.runTasks()
+	if len(done) != 1 || done[0].Err == nil || !strings.Contains(done[0].Err.Error(), "lines sent: none") {
+		t.Fatalf("task: %+v", done)
+	}
+	if v := h.view(); !strings.Contains(v, "not sent 3") || !strings.Contains(v, "canceled") {
+		t.Fatalf("receipt:\n%s", v)
+	}
+}

@@ -1,0 +1,116 @@
+package matters
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// Row builders: pure functions of records, tested without a terminal.
+
+func receiptColumns() []widgets.Column {
+	return []widgets.Column{
+		{Title: "id", Width: 4, Numeric: true, Align: widgets.AlignRight},
+		{Title: "action", Width: 10},
+		{Title: "started", Width: 16, Numeric: true},
+		{Title: "file", Width: 12, Grow: 2},
+		{Title: "pairs", Width: 6, Numeric: true, Align: widgets.AlignRight},
+		{Title: "status", Width: 8},
+		{Title: "outcomes", Width: 16, Grow: 3},
+	}
+}
+
+func receiptRows(list []store.Receipt) []widgets.Row {
+	rows := make([]widgets.Row, len(list))
+	for i, r := range list {
+		action := r.Action
+		if r.RestoreOf != 0 {
+			action = fmt.Sprintf("restore %d", r.RestoreOf)
+		}
+		tone := widgets.ToneNone
+		if r.Counts["error"] > 0 || r.Counts["not_sent"] > 0 || r.Status != store.ReceiptComplete {
+			tone = widgets.ToneWarn
+		}
+		rows[i] = widgets.Row{
+			ID: strconv.FormatInt(r.ID, 10),
+			Cells: []string{strconv.FormatInt(r.ID, 10), action, r.StartedAt.UTC().Format("2006-01-02 15:04"),
+				sanitize.Line(r.FileName), strconv.Itoa(r.Pairs), r.Status, countsOf(r.Counts)},
+			Nums:  []float64{float64(r.ID), 0, float64(r.StartedAt.UnixMilli()), 0, float64(r.Pairs), 0, 0},
+			Tones: []widgets.Tone{0, 0, 0, 0, 0, tone, tone},
+		}
+	}
+	return rows
+}
+
+func countsOf(c map[string]int) string {
+	var parts []string
+	for _, k := range []string{"deleted", "already_absent", "restored", "created", "unchanged", "error", "not_sent"} {
+		if c[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", strings.ReplaceAll(k, "_", " "), c[k]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func outcomeColumns() []widgets.Column {
+	return []widgets.Column{
+		{Title: "line", Width: 6, Numeric: true, Align: widgets.AlignRight},
+		{Title: "client_id", Width: 10, Grow: 1},
+		{Title: "matter_id", Width: 10, Grow: 1},
+		{Title: "result", Width: 14},
+		{Title: "code", Width: 23},
+		{Title: "detail", Width: 16, Grow: 4},
+	}
+}
+
+// shown quotes an identifier that is blank or has surrounding whitespace,
+// so "  " does not look like an empty cell.
+func shown(s string) string {
+	if s == "" || strings.TrimSpace(s) != s {
+		return strconv.Quote(s)
+	}
+	return sanitize.Line(s)
+}
+
+func toneOf(result string) widgets.Tone {
+	switch result {
+	case "error":
+		return widgets.ToneAlarm
+	case "not_sent":
+		return widgets.ToneWarn
+	case "already_absent", "unchanged":
+		return widgets.ToneMuted
+	}
+	return widgets.ToneOK
+}
+
+func row(line int, c, m, result, code, detail string) widgets.Row {
+	t := toneOf(result)
+	return widgets.Row{
+		ID:    strconv.Itoa(line),
+		Cells: []string{strconv.Itoa(line), shown(c), shown(m), result, sanitize.Line(code), sanitize.Line(detail)},
+		Nums:  []float64{float64(line), 0, 0, 0, 0, 0},
+		Tones: []widgets.Tone{0, 0, 0, t, t, 0},
+	}
+}
+
+func outcomeRows(outs []matterfile.Outcome) []widgets.Row {
+	rows := make([]widgets.Row, len(outs))
+	for i, o := range outs {
+		rows[i] = row(o.Line, o.ClientID, o.MatterID, string(o.Result), o.Code, o.Detail)
+	}
+	return rows
+}
+
+func itemRows(items []store.ReceiptItem) []widgets.Row {
+	rows := make([]widgets.Row, len(items))
+	for i, it := range items {
+		rows[i] = row(it.Line, it.ClientID, it.MatterID, it.Result, it.Code, it.Detail)
+	}
+	return rows
+}

@@ -1,0 +1,213 @@
+package matters
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/ui/matterrun"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// runState is shared by the page and its task's goroutine: the task writes
+// progress and the receipt id, the page reads them when it redraws. The
+// page closes stop to cancel between requests.
+type runState struct {
+	mu       sync.Mutex
+	action   string
+	progress matterfile.Progress
+	receipt  int64
+	done     bool
+	stop     chan struct{}
+	stopped  bool // stop was closed (page side only)
+}
+
+func (r *runState) set(f func(*runState)) {
+	r.mu.Lock()
+	f(r)
+	r.mu.Unlock()
+}
+
+func (r *runState) snapshot() (matterfile.Progress, int64, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.progress, r.receipt, r.done
+}
+
+func (r *runState) finished() bool {
+	_, _, done := r.snapshot()
+	return done
+}
+
+// tickMsg redraws the progress while a run goes on.
+type tickMsg struct{ view page.ID }
+
+// tick starts only once the root has the task (TaskStarted), so a test
+// harness that runs tasks synchronously never loops on it.
+func (m *Model) tick() tea.Cmd {
+	id := m.id
+	return tea.Tick(250*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{id} })
+}
+
+// service is the part of the backend a run needs; *api.Client has it.
+func (m *Model) service() (matterfile.Service, error) {
+	svc, ok := m.env.Backend.(matterfile.Service)
+	if !ok {
+		return nil, errors.New("this connection cannot change client matters")
+	}
+	if m.deps.Store == nil {
+		return nil, errors.New("no local database for receipts: matters cannot be deleted without one")
+	}
+	return svc, nil
+}
+
+func (m *Model) deps2(svc matterfile.Service) matterrun.Deps {
+	return matterrun.Deps{Service: svc, Store: m.deps.Store, Profile: m.deps.Profile, Endpoint: m.env.Backend.Base()}
+}
+
+// withStop derives a context that ends when the page asks to stop; the
+// run checks it between requests only.
+func withStop(ctx context.Context, stop <-chan struct{}) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
+func (m *Model) startDelete() tea.Cmd {
+	svc, err := m.service()
+	if err != nil {
+		return page.Error(err)
+	}
+	st := &runState{action: "delete", stop: make(chan struct{})}
+	m.run, m.mode = st, modeRun
+	m.layout()
+	d, plan, src := m.deps2(svc), m.plan, matterrun.Source{Name: m.fileName, SHA256: m.file.SHA256}
+	return page.Start(page.StartTask{
+		Name:   "delete matters from " + sanitize.Line(m.fileName),
+		Origin: m.id,
+		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
+			ctx, cancel := withStop(ctx, st.stop)
+			defer cancel()
+			id, rep, err := matterrun.Delete(ctx, d, src, plan, reporter(st, progress))
+			return finish(st, id, rep, err)
+		},
+	})
+}
+
+func (m *Model) askRestore() tea.Cmd {
+	n := m.receipt.Counts["deleted"]
+	switch {
+	case m.receipt.Action != "delete":
+		return page.Status("this receipt is a restore; open the deletion it undid to restore again")
+	case n == 0:
+		return page.Status("this receipt deleted no matters: there is nothing to restore")
+	}
+	msg := fmt.Sprintf("Restore the %d matters receipt %d deleted (from %s) with POST /api/v2/matters? An upsert is never repeated automatically.",
+		n, m.receipt.ID, sanitize.Line(m.receipt.FileName))
+	m.confirm = widgets.NewConfirm(m.env.Theme, "Restore client matters", msg, fmt.Sprint(n))
+	m.pending = m.startRestore
+	return nil
+}
+
+func (m *Model) startRestore() tea.Cmd {
+	svc, err := m.service()
+	if err != nil {
+		return page.Error(err)
+	}
+	st := &runState{action: "restore", stop: make(chan struct{})}
+	m.run, m.mode = st, modeRun
+	m.layout()
+	d, rid := m.deps2(svc), m.receipt.ID
+	return page.Start(page.StartTask{
+		Name:   fmt.Sprintf("restore matters of receipt %d", rid),
+		Origin: m.id,
+		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
+			ctx, cancel := withStop(ctx, st.stop)
+			defer cancel()
+			id, rep, err := matterrun.Restore(ctx, d, rid, reporter(st, progress))
+			return finish(st, id, rep, err)
+		},
+	})
+}
+
+func reporter(st *runState, progress page.Progress) func(matterfile.Progress) {
+	return func(p matterfile.Progress) {
+		st.set(func(r *runState) { r.progress = p })
+		progress(fmt.Sprintf("request %d of %d", p.Request, p.Requests))
+	}
+}
+
+// finish turns a report into the task's outcome: the counts and the
+// receipt in the status line, an error when the run stopped early.
+func finish(st *runState, id int64, rep *matterfile.Report, err error) (page.Outcome, error) {
+	st.set(func(r *runState) { r.receipt, r.done = id, true })
+	if rep == nil {
+		return page.Outcome{}, err
+	}
+	text := countsText(rep.Counts()) + fmt.Sprintf(" · receipt %d", id)
+	switch {
+	case rep.Canceled:
+		return page.Outcome{}, fmt.Errorf("canceled between requests; lines sent: %s; %s", orNone(rep.SentLines), text)
+	case rep.Err != nil:
+		return page.Outcome{}, fmt.Errorf("stopped: %w; lines sent: %s; %s", rep.Err, orNone(rep.SentLines), text)
+	case err != nil:
+		return page.Outcome{}, fmt.Errorf("%s, but the receipt could not be completed: %w", text, err)
+	}
+	return page.Outcome{Text: text}, nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func countsText(c map[matterfile.Result]int) string {
+	var parts []string
+	for _, r := range []matterfile.Result{matterfile.ResultDeleted, matterfile.ResultAlreadyAbsent, matterfile.ResultRestored,
+		matterfile.ResultCreated, matterfile.ResultUnchanged, matterfile.ResultError, matterfile.ResultNotSent} {
+		if c[r] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", strings.ReplaceAll(string(r), "_", " "), c[r]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (m *Model) cancelRun() tea.Cmd {
+	if m.run == nil || m.run.stopped {
+		return nil
+	}
+	m.run.stopped = true
+	close(m.run.stop)
+	return page.Status("stopping after the request on the wire; the receipt will say which lines were sent")
+}
+
+// taskDone opens the receipt of this page's run when it ends.
+func (m *Model) taskDone(d page.TaskDone) tea.Cmd {
+	if d.Origin != m.id || m.run == nil {
+		return nil
+	}
+	_, id, _ := m.run.snapshot()
+	m.run = nil
+	if id == 0 {
+		m.mode = modeList
+		m.layout()
+		return m.loadReceipts()
+	}
+	return m.loadReceipt(id)
+}

@@ -1,0 +1,158 @@
+package matters
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+)
+
+// headLines is how many lines the mode's summary takes above its table.
+func (m *Model) headLines() int { return len(m.head()) }
+
+// head is the mode's summary, one string per line, already sanitized.
+func (m *Model) head() []string {
+	th := m.env.Theme
+	switch m.mode {
+	case modeList:
+		return []string{th.Title.Render("Matter receipts") + th.Muted.Render("  n open a file to delete its pairs · enter open a receipt")}
+	case modePreview:
+		return m.previewHead()
+	case modeReceipt:
+		return m.receiptHead()
+	}
+	return nil
+}
+
+func (m *Model) previewHead() []string {
+	th, f, p := m.env.Theme, m.file, m.plan
+	hdr := "no header: first two columns"
+	if f.Header {
+		hdr = "header"
+	}
+	lines := []string{
+		th.Title.Render("Preview of "+sanitize.Line(m.fileName)) + th.Muted.Render(fmt.Sprintf("  %s, %s, %s · nothing sent yet", f.Encoding, strings.ToUpper(string(f.Format)), hdr)),
+		fmt.Sprintf("%d pairs · %d to send in %d request(s) of at most %d · %s", len(p.Pairs), len(p.Send), p.Requests(), api.MaxPairs, minTime(p)),
+	}
+	if len(f.Ignored) > 0 {
+		lines = append(lines, th.Muted.Render("ignored columns: "+sanitize.Line(strings.Join(f.Ignored, ", "))))
+	}
+	if n := p.RejectedCount(); n > 0 {
+		var parts []string
+		for code, c := range p.CodeCounts() {
+			parts = append(parts, fmt.Sprintf("%s %d", code, c))
+		}
+		slices.Sort(parts)
+		lines = append(lines, th.Warn.Render(fmt.Sprintf("%d refused before sending (%s), listed below", n, strings.Join(parts, ", "))))
+	} else {
+		lines = append(lines, th.OK.Render("no pair is refused by the client's checks"))
+	}
+	k := m.env.Keys
+	lines = append(lines, th.Muted.Render(fmt.Sprintf("%s delete (you will type %d) · %s another file · esc back", k.RunDelete.Help().Key, len(p.Send), k.OpenFile.Help().Key)))
+	return lines
+}
+
+// minTime is the least time the rate limit allows for the plan.
+func minTime(p *matterfile.Plan) string {
+	switch d := p.MinDuration(); {
+	case p.PerMinute >= 1<<30:
+		return "no client-side rate limit"
+	case d == 0:
+		return fmt.Sprintf("under a minute at %d requests a minute", p.PerMinute)
+	default:
+		return fmt.Sprintf("at least %s at %d requests a minute (shared with everything using this token)", d, p.PerMinute)
+	}
+}
+
+func (m *Model) receiptHead() []string {
+	th, r := m.env.Theme, m.receipt
+	what := r.Action
+	if r.RestoreOf != 0 {
+		what = fmt.Sprintf("restore of receipt %d", r.RestoreOf)
+	}
+	status := r.Status
+	if r.Note != "" {
+		status += " (" + sanitize.Line(r.Note) + ")"
+	}
+	filter := "all outcomes"
+	if m.result != "" {
+		filter = m.result
+	}
+	if m.code != "" {
+		filter += ", code " + sanitize.Line(m.code)
+	}
+	lines := []string{
+		th.Title.Render(fmt.Sprintf("Receipt %d", r.ID)) + th.Muted.Render(fmt.Sprintf("  %s · %s · sha256 %.12s… · %s",
+			what, sanitize.Line(r.FileName), r.FileSHA256, r.StartedAt.UTC().Format("2006-01-02 15:04 UTC"))),
+		fmt.Sprintf("%d pairs: %s · %s", r.Pairs, countsOf(r.Counts), status),
+		th.Muted.Render(fmt.Sprintf("showing %s · f outcome · t error code", filter)),
+	}
+	if r.Action == "delete" && r.Counts["deleted"] > 0 {
+		lines[2] += th.Muted.Render(" · " + m.env.Keys.Restore.Help().Key + " restore the deleted")
+	}
+	return lines
+}
+
+// View implements page.Page.
+func (m *Model) View() string {
+	th := m.env.Theme
+	if !m.env.Keys.MattersAvailable() {
+		return th.Warn.Render("The matters view deletes client matters, so it is not available in a read-only session.")
+	}
+	if m.confirm != nil {
+		return th.Renderer.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, m.confirm.ViewSized(m.width, m.height))
+	}
+	switch m.mode {
+	case modePath:
+		return m.pathView()
+	case modeRun:
+		return m.runView()
+	}
+	return strings.Join(append(m.head(), m.table().View()), "\n")
+}
+
+func (m *Model) pathView() string {
+	th := m.env.Theme
+	lines := []string{th.Title.Render("Open a matter file"),
+		th.Muted.Render("CSV or TSV, UTF-8 or UTF-16, a header naming client_id and matter_id or none · tab completes · enter reads · esc back"),
+		"", m.path.View()}
+	if m.pathErr != "" {
+		lines = append(lines, th.Warn.Render(m.pathErr))
+	}
+	for i, c := range m.matches {
+		if i == maxShown {
+			lines = append(lines, th.Muted.Render(fmt.Sprintf("  … and %d more", len(m.matches)-maxShown)))
+			break
+		}
+		lines = append(lines, "  "+sanitize.Line(c))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *Model) runView() string {
+	th := m.env.Theme
+	p, _, done := m.run.snapshot()
+	verb := "Deleting"
+	if m.run.action == "restore" {
+		verb = "Restoring"
+	}
+	line := "waiting for the first answer…"
+	if p.Requests > 0 {
+		line = fmt.Sprintf("request %d of %d answered · %d of %d pairs sent", p.Request, p.Requests, p.Sent, p.ToSend)
+	}
+	lines := []string{th.Title.Render(verb + " client matters"), line}
+	switch {
+	case done:
+		lines = append(lines, th.Muted.Render("finished; opening the receipt…"))
+	case m.run.stopped:
+		lines = append(lines, th.Warn.Render("stopping after the request on the wire…"))
+	default:
+		lines = append(lines, th.Muted.Render(m.env.Keys.CancelRun.Help().Key+" cancel between requests · the run goes on if you leave this view"))
+	}
+	return strings.Join(lines, "\n")
+}
