@@ -138,6 +138,45 @@ func (r redactor) mayContain(b []byte) bool {
 	return false
 }
 
+// couldStart reports whether b is the beginning of a form of the token (or
+// holds a whole one at its start): each character of the token as itself in
+// any case, %XX, \uXXXX, or \/ for a slash.
+func (r redactor) couldStart(b []byte) bool {
+	var match func(b []byte, tok string) bool
+	match = func(b []byte, tok string) bool {
+		if len(tok) == 0 || len(b) == 0 {
+			return true
+		}
+		c, size := utf8.DecodeRuneInString(tok)
+		rest := tok[size:]
+		// as itself
+		lit := []byte(string(c))
+		n := min(len(lit), len(b))
+		if bytes.EqualFold(b[:n], lit[:n]) && (n < len(lit) || match(b[n:], rest)) {
+			return true
+		}
+		// %XX for each of its bytes
+		var pct []byte
+		for _, x := range lit {
+			pct = fmt.Appendf(pct, "%%%02X", x)
+		}
+		if n := min(len(pct), len(b)); bytes.EqualFold(b[:n], pct[:n]) && (n < len(pct) || match(b[n:], rest)) {
+			return true
+		}
+		// \uXXXX, and \/ for a slash
+		for _, esc := range []string{fmt.Sprintf(`\u%04x`, c), map[bool]string{true: `\/`}[c == '/']} {
+			if esc == "" {
+				continue
+			}
+			if n := min(len(esc), len(b)); bytes.EqualFold(b[:n], []byte(esc[:n])) && (n < len(esc) || match(b[n:], rest)) {
+				return true
+			}
+		}
+		return false
+	}
+	return r.secret != "" && len(b) > 0 && match(b, r.secret)
+}
+
 func (r redactor) String(s string) string {
 	if r.secret != "" {
 		re := r.re

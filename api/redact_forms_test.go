@@ -149,3 +149,29 @@ func TestRedactingWriter(t *testing.T) {
 		}
 	}
 }
+
+// A prompt (no newline) reaches the terminal at once; only a tail that
+// could be the start of the token waits for more.
+func TestRedactingWriterPassesPrompts(t *testing.T) {
+	var out bytes.Buffer
+	w := NewRedactingWriter(&out, slashToken)
+	io.WriteString(w, "Type 12 to delete them, anything else to stop: ")
+	if out.String() != "Type 12 to delete them, anything else to stop: " {
+		t.Fatalf("prompt held back: %q", out.String())
+	}
+	out.Reset()
+	io.WriteString(w, "\r3 of 9 files sent")
+	if out.String() != "\r3 of 9 files sent" {
+		t.Fatalf("progress held back: %q", out.String())
+	}
+	out.Reset()
+	io.WriteString(w, " then vd%2FSec")
+	if out.String() != " then " {
+		t.Fatalf("wrote %q, want the possible token start held", out.String())
+	}
+	io.WriteString(w, "ret+Part=42/xyz!")
+	w.Flush()
+	if leaks(out.String()) || !strings.HasSuffix(out.String(), redacted+"!") {
+		t.Fatalf("%q", out.String())
+	}
+}

@@ -9,8 +9,8 @@ import (
 // RedactingWriter is the last line of defence: everything written through
 // it has the token removed, in any of the forms a server may echo it, even
 // when a form is split across writes. It passes complete lines through at
-// once and holds back only the unfinished last line (and of a very long one
-// only the last few dozen bytes), so Flush must be called at the end. Safe
+// once, and of an unfinished line holds back only a tail that could be the
+// beginning of the token, so Flush must be called at the end. Safe
 // for concurrent use.
 type RedactingWriter struct {
 	mu   sync.Mutex
@@ -18,10 +18,6 @@ type RedactingWriter struct {
 	red  func() redactor
 	pend []byte
 }
-
-// holdMax is how long an unfinished line may grow before its start is
-// written out.
-const holdMax = 64 << 10
 
 // NewRedactingWriter wraps w, removing secret (stdout, stderr, a log file).
 func NewRedactingWriter(w io.Writer, secret string) *RedactingWriter {
@@ -45,10 +41,11 @@ func (rw *RedactingWriter) Write(p []byte) (int, error) {
 	defer rw.mu.Unlock()
 	rw.pend = append(rw.pend, p...)
 	red := rw.red()
-	cut := bytes.LastIndexByte(rw.pend, '\n') + 1 // a token never spans a line break
-	if len(rw.pend)-cut > holdMax {
-		cut = rw.safeCut(red, len(rw.pend)-holdTail(red))
-	}
+	// Complete lines go out at once (a token never spans a line break); of
+	// the unfinished line, only a tail that could be the start of the token
+	// is held back, so prompts and \r progress lines still show at once.
+	cut := bytes.LastIndexByte(rw.pend, '\n') + 1
+	cut = rw.safeCut(red, max(cut, heldFrom(red, rw.pend, cut)))
 	if cut == 0 {
 		return len(p), nil
 	}
@@ -58,6 +55,21 @@ func (rw *RedactingWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// heldFrom is where the part of b[from:] that must wait for more input
+// begins: the first position, among the last few dozen bytes, from which
+// the rest could still grow into a form of the token.
+func heldFrom(red redactor, b []byte, from int) int {
+	if red.secret == "" {
+		return len(b)
+	}
+	for p := max(from, len(b)-holdTail(red)); p < len(b); p++ {
+		if red.couldStart(b[p:]) {
+			return p
+		}
+	}
+	return len(b)
 }
 
 // holdTail is longer than any escaped form of the token.

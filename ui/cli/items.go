@@ -135,6 +135,15 @@ func (r *runner) listProgress() *progress {
 	return p
 }
 
+// stderrIsTerminal looks through the redacting writer (guard) at the real
+// stderr.
+func (r *runner) stderrIsTerminal() bool {
+	if r.rawErr != nil {
+		return isTerminal(r.rawErr)
+	}
+	return isTerminal(r.env.Stderr)
+}
+
 // observe is the wait observer of a command's requests.
 func (p *progress) observe(w api.Wait) {
 	if w.For < time.Second {

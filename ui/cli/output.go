@@ -120,9 +120,19 @@ func (r *runner) guard(c *api.Client) {
 	errw := c.RedactingWriter(r.env.Stderr)
 	outw := c.RedactingWriter(r.env.Stdout)
 	buf := bufio.NewWriterSize(outw, 64<<10)
-	r.env.Stdout, r.env.Stderr = buf, errw
+	r.env.Stdout = buf
+	// Whatever goes to stderr (a prompt, a progress line, an error) comes
+	// after what was already printed to stdout, as without the buffer.
+	r.env.Stderr = writerFunc(func(p []byte) (int, error) {
+		_ = buf.Flush()
+		return errw.Write(p)
+	})
 	r.flush = []func() error{buf.Flush, outw.Flush, errw.Flush}
 }
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // finish flushes the guarded writers once a command is done; a failed
 // write to stdout (a closed pipe) turns success into an error.

@@ -57,7 +57,7 @@ func (r *runner) upload(ctx context.Context, args []string) int {
 	defer st.Close()
 	job := &uploadjob.Runner{API: c, Store: st, Profile: profile}
 	var line *progressLine
-	if !r.g.JSON && isTerminal(r.env.Stderr) {
+	if !r.g.JSON && r.stderrIsTerminal() {
 		line = &progressLine{w: r.env.Stderr}
 		job.Progress = line.update
 	}
