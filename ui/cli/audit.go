@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -22,24 +23,28 @@ func (r *runner) audit(ctx context.Context, args []string) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	list := []api.AuditEntry{}
-	for e, err := range c.AuditLog(ctx, *typ) {
-		if err != nil {
-			return r.fail(err)
+	out := r.listing("[", "TIME (UTC)", "TYPE", "USER", "IP", "ID")
+	ctx = api.WithWaitObserver(ctx, out.p.observe)
+	shown := 0
+	errEnough := errors.New("enough")
+	err = c.EachAuditPage(ctx, *typ, func(page []api.Item[api.AuditEntry]) error {
+		if *limit > 0 {
+			page = page[:min(len(page), *limit-shown)]
 		}
-		list = append(list, e)
-		if *limit > 0 && len(list) >= *limit {
-			break
+		shown += len(page)
+		err := out.page(len(page), func(i int) []byte { return page[i].JSON }, func(i int) []string {
+			e := page[i].Value
+			return []string{fmtTime(e.Timestamp), string(e.Type), e.User, e.IP, e.ID}
+		})
+		if err == nil && *limit > 0 && shown >= *limit {
+			return errEnough
 		}
+		return err
+	})
+	if errors.Is(err, errEnough) {
+		err = nil
 	}
-	if r.g.JSON {
-		return r.emitJSON(list)
-	}
-	t := newTable(r.env.Stdout, "TIME (UTC)", "TYPE", "USER", "IP", "ID")
-	for _, e := range list {
-		t.row(fmtTime(e.Timestamp), string(e.Type), e.User, e.IP, e.ID)
-	}
-	return r.done(t.flush())
+	return out.end(err, "]")
 }
 
 func (r *runner) whoami(ctx context.Context, args []string) int {

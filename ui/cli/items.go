@@ -214,3 +214,70 @@ func (r *runner) emitItems(raws []json.RawMessage) int {
 	}
 	return r.done(iw.close("]"))
 }
+
+// listing prints a paged listing as it arrives: each page's rows (the
+// table re-aligned per page, its header once) or items, flushed to stdout
+// before the next page is asked for, with the progress line on a terminal.
+type listing struct {
+	r       *runner
+	p       *progress
+	iw      *itemWriter
+	t       *table
+	headers []string
+}
+
+func (r *runner) listing(open string, headers ...string) *listing {
+	l := &listing{r: r, p: r.listProgress(), headers: headers}
+	if r.jsonOut() {
+		l.iw = r.items(open)
+	}
+	return l
+}
+
+// page prints n items: raw(i) for JSON, cells(i) for the table.
+func (l *listing) page(n int, raw func(int) []byte, cells func(int) []string) error {
+	for i := range n {
+		l.p.item()
+		if l.iw != nil {
+			if err := l.iw.item(raw(i)); err != nil {
+				return err
+			}
+			continue
+		}
+		if l.t == nil {
+			l.t = newTable(l.r.env.Stdout, l.headers...)
+		}
+		l.t.row(cells(i)...)
+	}
+	if l.t != nil {
+		if err := l.t.flush(); err != nil {
+			return err
+		}
+		l.t = &table{tw: l.t.tw} // same writer; the header is not repeated
+	}
+	l.p.page()
+	return l.r.flushOut()
+}
+
+// end closes the output after the last page, or reports err.
+func (l *listing) end(err error, closing string) int {
+	l.p.done()
+	if err != nil {
+		return l.r.fail(err)
+	}
+	if l.iw != nil {
+		return l.r.done(l.iw.close(closing))
+	}
+	if l.t == nil { // no page had a row: the header alone
+		l.t = newTable(l.r.env.Stdout, l.headers...)
+	}
+	return l.r.done(l.t.flush())
+}
+
+// flushOut pushes the stdout buffer through, page by page.
+func (r *runner) flushOut() error {
+	if f, ok := r.env.Stdout.(interface{ Flush() error }); ok {
+		return f.Flush()
+	}
+	return nil
+}

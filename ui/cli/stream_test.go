@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
 )
@@ -100,5 +102,67 @@ func jsonBody(body string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(body))
+	}
+}
+
+// notifyWriter signals once its content holds want.
+type notifyWriter struct {
+	mu   sync.Mutex
+	b    bytes.Buffer
+	want string
+	seen chan struct{}
+}
+
+func (w *notifyWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.b.Write(p)
+	if w.seen != nil && strings.Contains(w.b.String(), w.want) {
+		close(w.seen)
+		w.seen = nil
+	}
+	return len(p), nil
+}
+
+// TestPagedListingPrintsEachPageAsItArrives: page 2 is answered only once
+// page 1's rows are on stdout (a guard turns a hold-everything client into a
+// failure, not a hang). JSON output keeps unknown fields.
+func TestPagedListingPrintsEachPageAsItArrives(t *testing.T) {
+	for _, args := range [][]string{{"projects"}, {"projects", "--json"}, {"projects", "--jsonl"}} {
+		out := &notifyWriter{want: "first-project", seen: make(chan struct{})}
+		seen := out.seen
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Get("page") == "2" {
+				select {
+				case <-seen:
+				case <-time.After(10 * time.Second):
+					w.WriteHeader(500)
+					return
+				}
+				w.Write([]byte(`{"response":{"content":{"pagination":{"page":2,"total_pages":2},"projects":[{"id":"p2","name":"second-project"}]}}}`))
+				return
+			}
+			w.Write([]byte(`{"response":{"content":{"pagination":{"page":1,"total_pages":2},"projects":[{"id":"p1","name":"first-project","brand_new":{"x":1}}]}}}`))
+		}))
+		var errb bytes.Buffer
+		env := Env{Stdout: out, Stderr: &errb, Limits: api.Limits{Vault: -1},
+			Getenv: func(k string) string {
+				return map[string]string{"VAULTDECK_TOKEN": "tok-SECRET-123", "VAULTDECK_BASE_URL": srv.URL}[k]
+			}}
+		code := Main(context.Background(), args, env)
+		srv.Close()
+		got := out.b.String()
+		if code != 0 || !strings.Contains(got, "second-project") {
+			t.Fatalf("%v: exit %d, %q %q", args, code, got, errb.String())
+		}
+		if args[len(args)-1] != "projects" && !strings.Contains(got, `"brand_new":{"x":1}`) {
+			t.Errorf("%v: unknown field dropped: %q", args, got)
+		}
+		if args[len(args)-1] == "--json" {
+			var list []map[string]any
+			if err := json.Unmarshal([]byte(got), &list); err != nil || len(list) != 2 {
+				t.Errorf("--json: %v %q", err, got)
+			}
+		}
 	}
 }

@@ -98,21 +98,15 @@ func (r *runner) projects(ctx context.Context, args []string) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	list := []api.Project{}
-	for p, err := range c.AllProjects(ctx, *name) {
-		if err != nil {
-			return r.fail(err)
-		}
-		list = append(list, p)
-	}
-	if r.g.JSON {
-		return r.emitJSON(list)
-	}
-	t := newTable(r.env.Stdout, "NAME", "ID", "FILES", "SIZE", "UPDATED", "CREATOR", "KB")
-	for _, p := range list {
-		t.row(p.Name, p.ID, fmt.Sprint(int64(p.FilesCount)), fmtSize(p.SizeBytes), fmtTime(p.UpdatedAt), p.CreatorEmail, yesNo(p.IsKnowledgeBaseProject))
-	}
-	return r.done(t.flush())
+	out := r.listing("[", "NAME", "ID", "FILES", "SIZE", "UPDATED", "CREATOR", "KB")
+	ctx = api.WithWaitObserver(ctx, out.p.observe)
+	err = c.EachProjectPage(ctx, *name, func(page []api.Item[api.Project]) error {
+		return out.page(len(page), func(i int) []byte { return page[i].JSON }, func(i int) []string {
+			p := page[i].Value
+			return []string{p.Name, p.ID, fmt.Sprint(int64(p.FilesCount)), fmtSize(p.SizeBytes), fmtTime(p.UpdatedAt), p.CreatorEmail, yesNo(p.IsKnowledgeBaseProject)}
+		})
+	})
+	return out.end(err, "]")
 }
 
 func (r *runner) users(ctx context.Context, args []string) int {
@@ -156,21 +150,15 @@ func (r *runner) files(ctx context.Context, args []string) int {
 		return r.fail(err)
 	}
 	q := api.FileQuery{Name: *name, Statuses: splitList(*status)}
-	list := []api.ProjectFile{}
-	for f, err := range c.AllProjectFiles(ctx, projectID, q) {
-		if err != nil {
-			return r.fail(err)
-		}
-		list = append(list, f)
-	}
-	if r.g.JSON {
-		return r.emitJSON(list)
-	}
-	t := newTable(r.env.Stdout, "NAME", "ID", "STATUS", "SIZE", "UPLOADED", "TYPE")
-	for _, f := range list {
-		t.row(f.Name, f.ID, string(f.ProcessingStatus), fmtSize(f.Size), fmtTime(f.UploadedAt), f.ContentType)
-	}
-	return r.done(t.flush())
+	out := r.listing("[", "NAME", "ID", "STATUS", "SIZE", "UPLOADED", "TYPE")
+	ctx = api.WithWaitObserver(ctx, out.p.observe)
+	err = c.EachProjectFilePage(ctx, projectID, q, func(page []api.Item[api.ProjectFile]) error {
+		return out.page(len(page), func(i int) []byte { return page[i].JSON }, func(i int) []string {
+			f := page[i].Value
+			return []string{f.Name, f.ID, string(f.ProcessingStatus), fmtSize(f.Size), fmtTime(f.UploadedAt), f.ContentType}
+		})
+	})
+	return out.end(err, "]")
 }
 
 func (r *runner) status(ctx context.Context, args []string) int {

@@ -1,0 +1,172 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// Item is a listing record beside the server's own bytes for it, so that
+// `--json` can write what the server sent (unknown fields included) while
+// the table uses the typed record.
+type Item[T any] struct {
+	Value T
+	JSON  json.RawMessage
+}
+
+// decodeItems decodes each raw element of a page.
+func decodeItems[T any](ep endpoint, key string, raws []json.RawMessage) ([]Item[T], error) {
+	items := make([]Item[T], len(raws))
+	for i, raw := range raws {
+		if err := unmarshalItem(raw, &items[i].Value); err != nil {
+			return nil, &Error{Kind: KindMalformed, Endpoint: ep.String(), Status: 200,
+				Message: fmt.Sprintf("%s item %d: %s", key, i+1, truncate(clean(err.Error()), 200))}
+		}
+		items[i].JSON = raw
+	}
+	return items, nil
+}
+
+// EachProjectPage pages through the workspace's projects whose name
+// contains name, 100 a page, handing each page to fn as it arrives. An error
+// from fn stops the listing and is returned as is.
+func (c *Client) EachProjectPage(ctx context.Context, name string, fn func([]Item[Project]) error) error {
+	for page := 1; ; page++ {
+		v := url.Values{"page": {strconv.Itoa(page)}, "per_page": {strconv.Itoa(MaxPerPage)}}
+		if name != "" {
+			v.Set("name", name)
+		}
+		var p struct {
+			Pagination PagePagination    `json:"pagination"`
+			Projects   []json.RawMessage `json:"projects"`
+		}
+		if err := c.getContent(ctx, epProjects, "/api/v1/vault/workspace/projects", v, &p); err != nil {
+			return err
+		}
+		items, err := decodeItems[Project](epProjects, "projects", p.Projects)
+		if err != nil {
+			return err
+		}
+		if err := fn(items); err != nil {
+			return err
+		}
+		if len(items) == 0 || page >= int(p.Pagination.TotalPages) {
+			return nil
+		}
+	}
+}
+
+// EachProjectFilePage pages through a project's files (100 a page unless
+// q.Limit says otherwise), following next_cursor until has_more is false,
+// the cursor is missing, or it repeats.
+func (c *Client) EachProjectFilePage(ctx context.Context, projectID string, q FileQuery, fn func([]Item[ProjectFile]) error) error {
+	if err := requireID(epProjectFiles, "project ID", projectID); err != nil {
+		return err
+	}
+	if q.Limit == 0 {
+		q.Limit = MaxFileLimit
+	}
+	path := "/api/v1/vault/projects/" + url.PathEscape(projectID) + "/files"
+	seen := map[string]bool{}
+	for {
+		v := url.Values{"limit": {strconv.Itoa(min(q.Limit, MaxFileLimit))}}
+		if q.Cursor != "" {
+			v.Set("cursor", q.Cursor)
+		}
+		if q.Name != "" {
+			v.Set("name", q.Name)
+		}
+		for _, s := range q.Statuses {
+			if s = strings.TrimSpace(s); s != "" {
+				v.Add("processing_status", strings.ToUpper(s))
+			}
+		}
+		var p struct {
+			Files      []json.RawMessage `json:"files"`
+			Pagination CursorPagination  `json:"pagination"`
+		}
+		if err := c.getContent(ctx, epProjectFiles, path, v, &p); err != nil {
+			return err
+		}
+		items, err := decodeItems[ProjectFile](epProjectFiles, "files", p.Files)
+		if err != nil {
+			return err
+		}
+		if err := fn(items); err != nil {
+			return err
+		}
+		next := ""
+		if p.Pagination.NextCursor != nil {
+			next = *p.Pagination.NextCursor
+		}
+		if !p.Pagination.HasMore || next == "" || seen[next] {
+			return nil
+		}
+		seen[next] = true
+		q.Cursor = next
+	}
+}
+
+// EachAuditPage pages through the audit log: the earliest entry (of
+// logType, when given) as a page of one, then the entries after it, 1000 a
+// page, until a page is short. The listing has no type filter, so logType
+// is applied here. An empty log hands out nothing.
+func (c *Client) EachAuditPage(ctx context.Context, logType string, fn func([]Item[AuditEntry]) error) error {
+	v := url.Values{}
+	if logType != "" {
+		v.Set("log_type", logType)
+	}
+	var first struct {
+		Log json.RawMessage `json:"log"`
+	}
+	if err := c.getJSON(ctx, epAuditEarliest, "/api/v1/logs/audit/earliest", v, &first); err != nil {
+		if errors.Is(err, KindNotFound) {
+			return nil
+		}
+		return err
+	}
+	if len(first.Log) == 0 || string(first.Log) == "null" {
+		return nil
+	}
+	items, err := decodeItems[AuditEntry](epAuditEarliest, "log", []json.RawMessage{first.Log})
+	if err != nil {
+		return err
+	}
+	if err := fn(items); err != nil {
+		return err
+	}
+	from := items[0].Value.ID
+	for {
+		if err := requireID(epAuditList, "starting audit entry ID", from); err != nil {
+			return err
+		}
+		var raws []json.RawMessage
+		v := url.Values{"from": {from}, "take": {strconv.Itoa(MaxAuditTake)}}
+		if err := c.getJSON(ctx, epAuditList, "/api/v1/logs/audit", v, &raws); err != nil {
+			return err
+		}
+		page, err := decodeItems[AuditEntry](epAuditList, "audit", raws)
+		if err != nil {
+			return err
+		}
+		kept := page[:0:0]
+		for _, e := range page {
+			if logType == "" || strings.EqualFold(string(e.Value.Type), logType) {
+				kept = append(kept, e)
+			}
+		}
+		if len(kept) > 0 {
+			if err := fn(kept); err != nil {
+				return err
+			}
+		}
+		if len(page) < MaxAuditTake || page[len(page)-1].Value.ID == from {
+			return nil
+		}
+		from = page[len(page)-1].Value.ID
+	}
+}
