@@ -1,6 +1,7 @@
 package matters
 
 import (
+	"context"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -236,6 +237,38 @@ func TestCancelBetweenRequests(t *testing.T) {
 		t.Fatalf("task: %+v", done)
 	}
 	if v := h.view(); !strings.Contains(v, "not sent 3") || !strings.Contains(v, "canceled") {
+		t.Fatalf("receipt:\n%s", v)
+	}
+}
+
+// Between the task's end and its receipt arriving from the store, the view
+// still draws (the real root renders after every message; the harness's
+// Drive used to hide the gap).
+func TestViewBetweenTaskDoneAndReceipt(t *testing.T) {
+	h := newHarness(t, false)
+	p := h.writeFile("m.csv", "C-X,M-X\n")
+	h.press("n")
+	h.burst(p)
+	h.press("enter", "X")
+	h.typeText("1")
+	h.press("enter")
+	var st page.StartTask
+	for _, msg := range h.out {
+		if s, ok := msg.(page.StartTask); ok {
+			st = s
+		}
+	}
+	if st.Run == nil {
+		t.Fatal("no task started")
+	}
+	o, err := st.Run(context.Background(), func(string) {})
+	var cmd tea.Cmd
+	h.p, cmd = h.p.Update(page.TaskDone{ID: 1, Origin: h.p.(*Model).id, Name: st.Name, Outcome: o, Err: err})
+	if v := h.view(); !strings.Contains(v, "opening the receipt") {
+		t.Fatalf("view while the receipt loads:\n%s", v)
+	}
+	h.p, _ = pagetest.Drive(h.p, cmd)
+	if v := h.view(); !strings.Contains(v, "Receipt 1") {
 		t.Fatalf("receipt:\n%s", v)
 	}
 }

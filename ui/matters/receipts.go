@@ -73,10 +73,14 @@ func (m *Model) receiptArrived(r receiptLoaded) tea.Cmd {
 		return nil
 	}
 	if r.err != nil {
+		if m.mode == modeRun {
+			m.mode, m.run = modeList, nil
+			m.layout()
+		}
 		return page.Error(fmt.Errorf("the receipt could not be read: %w", r.err))
 	}
 	m.receipt, m.items, m.result, m.code = r.receipt, r.items, "", ""
-	m.mode = modeReceipt
+	m.mode, m.run = modeReceipt, nil
 	m.layout()
 	return m.applyFilter()
 }

@@ -197,14 +197,17 @@ func (m *Model) cancelRun() tea.Cmd {
 	return page.Status("stopping after the request on the wire; the receipt will say which lines were sent")
 }
 
-// taskDone opens the receipt of this page's run when it ends.
+// taskDone opens the receipt of this page's run when it ends. The run
+// stays (marked done) until the receipt arrives: the view is drawn in
+// between and still shows the run.
 func (m *Model) taskDone(d page.TaskDone) tea.Cmd {
 	if d.Origin != m.id || m.run == nil {
 		return nil
 	}
+	m.run.set(func(r *runState) { r.done = true })
 	_, id, _ := m.run.snapshot()
-	m.run = nil
 	if id == 0 {
+		m.run = nil
 		m.mode = modeList
 		m.layout()
 		return m.loadReceipts()
