@@ -118,7 +118,7 @@ CREATE TABLE upload_files (
 	file_path   TEXT NOT NULL,
 	name        TEXT NOT NULL,
 	size        INTEGER NOT NULL,
-	sha256      TEXT NOT NULL DEFAULT '',
+	content_hash TEXT NOT NULL DEFAULT '', -- algorithm-prefixed: crc32c:hex
 	state       TEXT NOT NULL CHECK (state IN ('pending', 'uploaded', 'skipped', 'refused', 'failed', 'replaced')),
 	file_id     TEXT NOT NULL DEFAULT '',
 	reason      TEXT NOT NULL DEFAULT '',

@@ -32,20 +32,20 @@ type UploadRun struct {
 
 // JournalFile is one file row of the journal.
 type JournalFile struct {
-	ID         int64 // row id
-	RunID      int64
-	BatchID    int64 // 0: refused before any batch
-	Local      string
-	Path       string // file_paths value
-	Name       string
-	Size       int64
-	SHA256     string
-	State      string
-	FileID     string
-	Reason     string
-	Status     string    // last known processing status (lower case)
-	UploadedAt time.Time // server upload time when known, else the request's
-	ProjectID  string    // of the run (filled by queries that join it)
+	ID          int64 // row id
+	RunID       int64
+	BatchID     int64 // 0: refused before any batch
+	Local       string
+	Path        string // file_paths value
+	Name        string
+	Size        int64
+	ContentHash string // algorithm-prefixed, e.g. "crc32c:1a2b3c4d"
+	State       string
+	FileID      string
+	Reason      string
+	Status      string    // last known processing status (lower case)
+	UploadedAt  time.Time // server upload time when known, else the request's
+	ProjectID   string    // of the run (filled by queries that join it)
 }
 
 // JournalBatch is one request of a run with its files.
@@ -106,8 +106,8 @@ func (s *Store) RecordBatch(runID int64, files []JournalFile, l Lease) (JournalB
 		}
 		for i := range b.Files {
 			f := &b.Files[i]
-			res, err := tx.Exec(`INSERT INTO upload_files (run_id, batch_id, local_path, file_path, name, size, sha256, state) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')`,
-				runID, b.ID, f.Local, f.Path, f.Name, f.Size, f.SHA256)
+			res, err := tx.Exec(`INSERT INTO upload_files (run_id, batch_id, local_path, file_path, name, size, content_hash, state) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')`,
+				runID, b.ID, f.Local, f.Path, f.Name, f.Size, f.ContentHash)
 			if err != nil {
 				return err
 			}
@@ -138,8 +138,8 @@ func (s *Store) StartBatch(batchID int64, owner string, began time.Time, files [
 			return fmt.Errorf("upload batch %d: %w", batchID, ErrLeased)
 		}
 		for _, f := range files {
-			if _, err := tx.Exec(`UPDATE upload_files SET size = ?, sha256 = ?, state = ?, reason = ? WHERE id = ? AND batch_id = ?`,
-				f.Size, f.SHA256, f.State, f.Reason, f.ID, batchID); err != nil {
+			if _, err := tx.Exec(`UPDATE upload_files SET size = ?, content_hash = ?, state = ?, reason = ? WHERE id = ? AND batch_id = ?`,
+				f.Size, f.ContentHash, f.State, f.Reason, f.ID, batchID); err != nil {
 				return err
 			}
 		}
@@ -261,7 +261,7 @@ WHERE r.profile = ? AND b.done_at IS NULL ORDER BY b.id`, profile)
 	return out, nil
 }
 
-const fileColumns = `f.id, f.run_id, coalesce(f.batch_id, 0), f.local_path, f.file_path, f.name, f.size, f.sha256,
+const fileColumns = `f.id, f.run_id, coalesce(f.batch_id, 0), f.local_path, f.file_path, f.name, f.size, f.content_hash,
 f.state, f.file_id, f.reason, f.status, f.uploaded_at, r.project_id`
 
 func (s *Store) journalFiles(where string, args ...any) ([]JournalFile, error) {
@@ -273,7 +273,7 @@ func (s *Store) journalFiles(where string, args ...any) ([]JournalFile, error) {
 	var out []JournalFile
 	for rows.Next() {
 		var f JournalFile
-		if err := rows.Scan(&f.ID, &f.RunID, &f.BatchID, &f.Local, &f.Path, &f.Name, &f.Size, &f.SHA256,
+		if err := rows.Scan(&f.ID, &f.RunID, &f.BatchID, &f.Local, &f.Path, &f.Name, &f.Size, &f.ContentHash,
 			&f.State, &f.FileID, &f.Reason, &f.Status, msTime{&f.UploadedAt}, &f.ProjectID); err != nil {
 			return nil, err
 		}

@@ -1,0 +1,150 @@
+package uploadjob
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/api/uploadplan"
+	"github.com/vaultdeck/vaultdeck/store"
+)
+
+// benchEnv names the helper role of the test binary: the uploader runs in
+// a process of its own so that its peak RSS is measured alone, exactly as
+// curl's is.
+const benchEnv = "VAULTDECK_UPLOAD_BENCH_HELPER"
+
+// TestUploadBenchHelper is the uploader process of BenchmarkUploadVsCurl;
+// it does nothing in a normal test run.
+func TestUploadBenchHelper(t *testing.T) {
+	if os.Getenv(benchEnv) == "" {
+		t.Skip("helper process of BenchmarkUploadVsCurl")
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	c, err := api.New(api.Config{BaseURL: os.Getenv("BENCH_BASE"), Token: api.StaticToken(os.Getenv("BENCH_TOKEN")), Limits: api.Limits{Vault: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := &Runner{API: c, Store: st, Profile: "bench"}
+	out, err := job.Upload(context.Background(), os.Getenv("BENCH_PROJECT"), uploadplan.Walk([]string{os.Getenv("BENCH_DIR")}), api.DuplicateKeep)
+	if err != nil || out.Partial() {
+		t.Fatalf("%v %v", err, out.Errors)
+	}
+}
+
+// BenchmarkUploadVsCurl uploads the same files to the same simulator with
+// vaultdeck's uploader (journal, hashing, batching included) and with
+// `curl -F` (one curl per batch of the same shape), each in its own
+// process, and reports both throughputs and peak RSS. The total size is
+// VAULTDECK_BENCH_UPLOAD_MB (default 40, so that -benchtime 1x takes
+// seconds); files are a tenth of it, at most 200 MB each. The issue's
+// figure: VAULTDECK_BENCH_UPLOAD_MB=2000.
+func BenchmarkUploadVsCurl(b *testing.B) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		b.Skip("curl is not installed")
+	}
+	total := int64(40)
+	if v := os.Getenv("VAULTDECK_BENCH_UPLOAD_MB"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			b.Fatalf("VAULTDECK_BENCH_UPLOAD_MB=%q", v)
+		}
+		total = n
+	}
+	fileSize := min(total*1_000_000/10, 200_000_000)
+	nFiles := int(total * 1_000_000 / fileSize)
+	dir := b.TempDir()
+	for i := range nFiles {
+		// Sparse files: the page cache serves zeros, so the disk does not
+		// decide the figure for either side.
+		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("exhibit-%02d.pdf", i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := f.Truncate(fileSize); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
+	plan := uploadplan.Walk([]string{dir})
+	batches := uploadplan.Batches(plan.Files, api.MaxFilesPerUpload, uploadplan.MaxBatchBytes)
+	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	tok := s.Token("admin")
+
+	var ours, theirs time.Duration
+	var oursRSS, theirsRSS int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		pa, _ := s.AddProject(sim.ProjectSpec{Name: fmt.Sprintf("bench vaultdeck %d", i)})
+		pc, _ := s.AddProject(sim.ProjectSpec{Name: fmt.Sprintf("bench curl %d", i)})
+
+		runOurs := func() {
+			cmd := exec.Command(os.Args[0], "-test.run", "^TestUploadBenchHelper$", "-test.count", "1")
+			cmd.Env = append(os.Environ(), benchEnv+"=1", "BENCH_BASE="+srv.URL, "BENCH_TOKEN="+tok, "BENCH_PROJECT="+pa, "BENCH_DIR="+dir)
+			start := time.Now()
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("uploader: %v\n%s", err, out)
+			}
+			ours += time.Since(start)
+			oursRSS = max(oursRSS, maxRSS(cmd))
+		}
+		runCurl := func() {
+			start := time.Now()
+			for _, batch := range batches {
+				args := []string{"-sS", "--fail", "-o", os.DevNull, "-H", "Authorization: Bearer " + tok, "-F", "duplicate_mode=keep"}
+				for _, f := range batch {
+					args = append(args, "-F", "file_paths="+f.Path)
+				}
+				for _, f := range batch {
+					args = append(args, "-F", "files=@"+f.Local)
+				}
+				curl := exec.Command("curl", append(args, srv.URL+"/api/v1/vault/upload_files/"+pc)...)
+				if out, err := curl.CombinedOutput(); err != nil {
+					b.Fatalf("curl: %v\n%s", err, out)
+				}
+				theirsRSS = max(theirsRSS, maxRSS(curl))
+			}
+			theirs += time.Since(start)
+		}
+		// Alternate who goes first, so neither always meets a warmer or
+		// busier machine.
+		if i%2 == 0 {
+			runOurs()
+			runCurl()
+		} else {
+			runCurl()
+			runOurs()
+		}
+	}
+	b.StopTimer()
+	mb := float64(fileSize) * float64(nFiles) / 1e6 * float64(b.N)
+	b.ReportMetric(mb/ours.Seconds(), "vaultdeck_MB/s")
+	b.ReportMetric(mb/theirs.Seconds(), "curl_MB/s")
+	b.ReportMetric(theirs.Seconds()/ours.Seconds(), "throughput_ratio")
+	b.ReportMetric(float64(oursRSS)/1e6, "vaultdeck_peak_RSS_MB")
+	b.ReportMetric(float64(theirsRSS)/1e6, "curl_peak_RSS_MB")
+}
+
+// maxRSS is a finished process's peak resident set in bytes (Linux reports
+// kilobytes).
+func maxRSS(cmd *exec.Cmd) int64 {
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		return int64(ru.Maxrss) * 1024
+	}
+	return 0
+}
