@@ -18,20 +18,33 @@ func TestAgeAndStuckAdvanceWithoutPoll(t *testing.T) {
 	fake.set("ready_to_query", "b")
 	r := newRig(t, fake, "a,b", Options{StuckAfter: 20 * time.Minute})
 	r.run(r.m.Init())
-	if v := r.m.View(); strings.Contains(v, "stuck") {
+	if v := r.m.View(); !strings.Contains(v, "stuck 0") || strings.Contains(lineWith(v, "a.pdf"), "stuck") {
 		t.Fatalf("stuck right after the first answer:\n%s", v)
 	}
 	calls := fake.nCalls()
 	r.now = r.now.Add(21 * time.Minute)
 	v := r.m.View()
-	for _, want := range []string{"21m00s", "stuck", "1 stuck (> 20m)"} {
+	for _, want := range []string{"21m00s", "stuck 1", "stuck: > 20m"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}
 	}
+	if !strings.Contains(lineWith(v, "a.pdf"), "stuck") {
+		t.Errorf("row not flagged:\n%s", v)
+	}
 	if fake.nCalls() != calls {
 		t.Errorf("rendering polled the service")
 	}
+}
+
+// lineWith is the first line of v containing s.
+func lineWith(v, s string) string {
+	for _, l := range strings.Split(v, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
 }
 
 // After polling has stopped (here: a fatal error), ages still advance.

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/triage"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
@@ -22,6 +23,11 @@ type Options struct {
 	// BaseInterval is the shortest pause between polls; the budget may make
 	// it longer. 0 means DefaultBaseInterval (10 seconds).
 	BaseInterval time.Duration
+	// UploadedAt holds upload times the opener knows (the Files listing,
+	// the upload journal), by file ID: a file's age in status then counts
+	// from the service's own time, so an old processing file is stuck the
+	// moment it is shown. Files not in it fall back to "first seen".
+	UploadedAt map[string]time.Time
 	// Tick arms the poll timer; nil means tea.Tick. Tests pass one that
 	// returns the message at once, so no test waits on a real clock.
 	Tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
@@ -70,6 +76,12 @@ type Model struct {
 	// stays independent of the number of files.
 	nPending, nChanged, nNotFound int
 	stuck                         stuckClock // the stuck count advances with the clock
+	// Triage counts as of the last rebuild; stuck and processing split the
+	// non-final files at render time (stuck advances with the clock).
+	counts   triage.Counts
+	nonFinal int
+	seenOnly bool  // some age is only "since first seen"
+	group    group // the triage group shown, or allGroups
 
 	pasting bool
 	paste   widgets.Input
@@ -85,12 +97,14 @@ func New(env page.Env, arg string, opts Options) page.Page {
 		id:     env.NewID(),
 		opts:   opts.withDefaults(),
 		tr:     newTracker(ParseIDs(arg)),
+		group:  allGroups,
 		loader: widgets.NewLoader(env.Theme),
 	}
 	m.spin = m.loader.Start
 	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, m.liveColumns(columns()))
 	m.paste = widgets.Input{Prompt: "file IDs: ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor,
 		Placeholder: "paste IDs separated by commas, spaces or lines"}
+	m.tr.setUploaded(opts.UploadedAt)
 	m.rebuild(env.Clock())
 	if len(m.tr.files) == 0 {
 		m.openPaste()
@@ -134,7 +148,7 @@ func (m *Model) MarkedIDs() []string { return m.table.MarkedIDs() }
 // Help lists the view's own bindings.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
-	return append(k.Navigation(), k.PasteIDs, withHelp(k.Refresh, "poll now"))
+	return append(k.Navigation(), k.PasteIDs, k.GroupFilter, withHelp(k.Refresh, "poll now"))
 }
 
 func withHelp(b key.Binding, desc string) key.Binding {
@@ -177,6 +191,12 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, m.env.Keys.Refresh):
 		return m.startPoll(true)
+	case key.Matches(msg, m.env.Keys.GroupFilter) && len(msg.Runes) == 1:
+		m.group = group(msg.Runes[0] - '0')
+		if m.group == 0 {
+			m.group = allGroups
+		}
+		return m.rebuild(m.env.Clock())
 	}
 	return m.table.Update(msg)
 }
@@ -233,13 +253,26 @@ func (m *Model) addIDs(text string) tea.Cmd {
 // runs after each poll, not per frame; the clock-dependent cells and the
 // stuck count are derived at render time instead (live.go).
 func (m *Model) rebuild(now time.Time) tea.Cmd {
-	rows := make([]widgets.Row, len(m.tr.files))
+	rows := make([]widgets.Row, 0, len(m.tr.files))
 	m.nPending, m.nChanged, m.nNotFound = 0, 0, 0
+	m.counts, m.nonFinal, m.seenOnly = triage.Counts{}, 0, false
 	m.stuck = newStuckClock(m.tr.files, m.opts.StuckAfter)
 	for i := range m.tr.files {
 		f := &m.tr.files[i]
 		changed := m.tr.changed(f)
-		rows[i] = buildRow(f, changed, now, m.opts.StuckAfter)
+		g := groupOf(f, now, m.opts.StuckAfter)
+		if f.Seen {
+			switch g {
+			case triage.Processing, triage.Stuck:
+				m.nonFinal++
+			default:
+				m.counts[g]++
+			}
+		}
+		m.seenOnly = m.seenOnly || (f.Seen && f.SinceSeen)
+		if m.group.shows(g) {
+			rows = append(rows, buildRow(f, changed, now, m.opts.StuckAfter))
+		}
 		switch {
 		case !f.terminal():
 			m.nPending++

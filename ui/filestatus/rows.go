@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/triage"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
@@ -59,7 +60,11 @@ func ageCell(f *fileState, now time.Time) (string, float64) {
 	if !f.Seen || f.Since.IsZero() {
 		return "", 0
 	}
-	return formatAge(max(0, now.Sub(f.Since))), -float64(f.Since.UnixMilli())
+	age := formatAge(max(0, now.Sub(f.Since)))
+	if f.SinceSeen {
+		age = "≥" + age // at least: counted from when this console first saw it
+	}
+	return age, -float64(f.Since.UnixMilli())
 }
 
 // statusTone colours the status cell: done is green, failures amber, IDs
@@ -91,7 +96,47 @@ func statusText(f *fileState) string {
 	case f.Status == "":
 		return "unknown"
 	}
-	return lowerASCII(string(f.Status))
+	return triage.Word(f.Status)
+}
+
+// group is the triage filter of the view: allGroups, or one of the keys'
+// groups (1 ready, 2 processing, 3 stuck, 4 failed, 5 missing).
+type group int
+
+const allGroups group = -1
+
+func (g group) shows(t triage.Group) bool {
+	switch g {
+	case allGroups:
+		return true
+	case 1:
+		return t == triage.Ready
+	case 2:
+		return t == triage.Processing
+	case 3:
+		return t == triage.Stuck
+	case 4:
+		return t == triage.FailedRecoverable || t == triage.FailedUnrecoverable
+	case 5:
+		return t == triage.Missing
+	}
+	return true
+}
+
+func (g group) String() string {
+	return [...]string{"", "ready", "processing", "stuck", "failed", "missing"}[max(0, min(int(g), 5))]
+}
+
+// groupOf puts a file in its triage group (waiting files count as
+// processing).
+func groupOf(f *fileState, now time.Time, stuckAfter time.Duration) triage.Group {
+	if !f.Seen {
+		return triage.Processing
+	}
+	if f.ErrText != "" {
+		return triage.Missing
+	}
+	return triage.Classify(f.Status, f.NotFound || f.Missing, f.Since, now, stuckAfter)
 }
 
 // isStuck reports whether f has sat in a non-terminal status for longer than
@@ -117,21 +162,4 @@ func formatAge(d time.Duration) string {
 		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 	}
 	return fmt.Sprintf("%dd%02dh", int(d.Hours())/24, int(d.Hours())%24)
-}
-
-// lowerASCII lower-cases status words without allocating when they are
-// already lower case (get_files sends them so).
-func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 'A' && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if b[j] >= 'A' && b[j] <= 'Z' {
-					b[j] += 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
 }

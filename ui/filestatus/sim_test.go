@@ -44,7 +44,7 @@ func TestAgainstSimulator(t *testing.T) {
 		}
 	}
 	v := r.m.View()
-	for _, want := range []string{"slow.pdf", "processing", "done.pdf", "ready_to_query", "not found", "1 pending"} {
+	for _, want := range []string{"slow.pdf", "processing", "done.pdf", "ready_to_query", "not found", "processing 1"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("first poll: view lacks %q:\n%s", want, v)
 		}
@@ -54,7 +54,7 @@ func TestAgainstSimulator(t *testing.T) {
 	}
 	s.Advance(61 * time.Second)
 	r.deliver()
-	if v := r.m.View(); !strings.Contains(v, "all settled") || strings.Contains(v, " processing ") {
+	if v := r.m.View(); !strings.Contains(v, "all settled") || !strings.Contains(v, "processing 0 ·") || strings.Contains(v, " processing  ") {
 		t.Errorf("second poll: view\n%s", v)
 	}
 	if len(r.ticks) != 0 {

@@ -1,6 +1,7 @@
 package filestatus
 
 import (
+	"strings"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -22,6 +23,12 @@ type fileState struct {
 	// Since is when the file was first seen in its current status. The API has
 	// no status timestamp, so "time in status" is measured by this console.
 	Since time.Time
+	// Uploaded is the file's upload time in the service's clock, when the
+	// opener knew it (listing, journal); it dates the first status seen.
+	Uploaded time.Time
+	// SinceSeen: Since is only when this console first saw the file (no
+	// upload time known, status unchanged since), shown as such.
+	SinceSeen bool
 	// ChangedPoll is the poll number in which the status last changed; the row
 	// is marked while it equals the latest poll.
 	ChangedPoll int
@@ -163,11 +170,17 @@ func (t *tracker) update(f *fileState, d api.FileDetail, now time.Time) bool {
 		}
 	}
 	if first {
-		f.Since = now
+		// A file has been in its first status we see at least since it was
+		// uploaded: with the upload time the age is the service's, and an
+		// old processing file is stuck at once; without it, first seen.
+		f.Since, f.SinceSeen = now, true
+		if !f.Uploaded.IsZero() && !f.NotFound {
+			f.Since, f.SinceSeen = f.Uploaded, false
+		}
 		return false // a first answer is not a change the user needs flagged
 	}
 	if !sameLabel(prev, f.label()) {
-		f.Since = now
+		f.Since, f.SinceSeen = now, false
 		f.ChangedPoll = t.poll
 		return true
 	}
@@ -194,3 +207,26 @@ func sameLabel(a, b string) bool { return api.Status(a).Is(api.Status(b)) }
 
 // changed reports whether f changed status in the latest poll.
 func (t *tracker) changed(f *fileState) bool { return f.ChangedPoll != 0 && f.ChangedPoll == t.poll }
+
+// setUploaded records known upload times (by ID, any case). A file already
+// shown with a first-seen age and the same status since is re-dated.
+func (t *tracker) setUploaded(times map[string]time.Time) {
+	if len(times) == 0 {
+		return
+	}
+	lower := make(map[string]time.Time, len(times))
+	for id, at := range times {
+		lower[strings.ToLower(id)] = at
+	}
+	for i := range t.files {
+		f := &t.files[i]
+		at, ok := lower[strings.ToLower(f.ID)]
+		if !ok || at.IsZero() {
+			continue
+		}
+		f.Uploaded = at
+		if f.Seen && f.SinceSeen && !f.NotFound {
+			f.Since, f.SinceSeen = at, false
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vaultdeck/vaultdeck/ui/triage"
 )
 
 // headerLines is the number of lines View puts above the table.
@@ -37,19 +39,30 @@ func (m *Model) View() string {
 func (m *Model) summaryLine() string {
 	th := m.env.Theme
 	parts := []string{th.Title.Render("File status"), plural(len(m.tr.files), "file")}
-	if m.nPending > 0 {
-		parts = append(parts, itoa(m.nPending)+" pending")
-	} else if len(m.tr.files) > 0 {
+	if m.nPending == 0 && len(m.tr.files) > 0 {
 		parts = append(parts, th.OK.Render("all settled"))
 	}
-	if n := m.stuck.count(m.env.Clock()); n > 0 {
-		parts = append(parts, th.Alarm.Render(fmt.Sprintf("%d stuck (> %s)", n, shortDur(m.opts.StuckAfter))))
+	// The triage groups: stuck and processing split the non-final files
+	// now, as the clock moves.
+	c := m.counts
+	c[triage.Stuck] = min(m.stuck.count(m.env.Clock()), m.nonFinal)
+	c[triage.Processing] = m.nonFinal - c[triage.Stuck]
+	line := c.Line()
+	if c[triage.Stuck] > 0 {
+		line = th.Alarm.Render(line)
+	}
+	parts = append(parts, line)
+	if c[triage.Stuck] > 0 {
+		parts = append(parts, th.Alarm.Render(fmt.Sprintf("stuck: > %s", shortDur(m.opts.StuckAfter))))
+	}
+	if m.group != allGroups {
+		parts = append(parts, th.Changed.Render("showing "+m.group.String()+" (0 all)"))
+	}
+	if m.seenOnly {
+		parts = append(parts, th.Muted.Render("≥ since first seen"))
 	}
 	if m.nChanged > 0 {
 		parts = append(parts, th.Changed.Render(itoa(m.nChanged)+" changed"))
-	}
-	if m.nNotFound > 0 {
-		parts = append(parts, th.Muted.Render(itoa(m.nNotFound)+" not found"))
 	}
 	return m.clip(strings.Join(parts, " · "))
 }

@@ -1,0 +1,82 @@
+package filestatus
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestStuckOnFirstDisplayFromUploadTime: a file uploaded ten hours ago and
+// still processing is flagged stuck the moment it is first shown, its age
+// counted from the upload time; a file whose upload time is unknown shows
+// its age since first seen, marked as such.
+func TestStuckOnFirstDisplayFromUploadTime(t *testing.T) {
+	fake := newFake()
+	fake.set("processing", "old", "unknown")
+	r := newRig(t, fake, "old,unknown", Options{
+		StuckAfter: 30 * time.Minute,
+		UploadedAt: map[string]time.Time{"old": t0.Add(-10 * time.Hour)},
+	})
+	r.run(r.m.Init())
+	v := r.m.View()
+	var oldLine, unknownLine string
+	for _, l := range strings.Split(v, "\n") {
+		switch {
+		case strings.Contains(l, "old.pdf"):
+			oldLine = l
+		case strings.Contains(l, "unknown.pdf"):
+			unknownLine = l
+		}
+	}
+	if !strings.Contains(oldLine, "10h00m") || !strings.Contains(oldLine, "stuck") {
+		t.Errorf("old processing file not flagged stuck at once: %q\n%s", oldLine, v)
+	}
+	if !strings.Contains(unknownLine, "≥0s") || strings.Contains(unknownLine, "stuck") {
+		t.Errorf("first-seen age not marked: %q", unknownLine)
+	}
+	if !strings.Contains(v, "stuck 1") || !strings.Contains(v, "processing 1") {
+		t.Errorf("summary:\n%s", v)
+	}
+}
+
+// TestGroupsSummaryAndFilterKeys: the summary line counts every group and
+// a digit key shows one group only.
+func TestGroupsSummaryAndFilterKeys(t *testing.T) {
+	fake := newFake()
+	fake.set("ready_to_query", "r1", "r2")
+	fake.set("processing", "p1", "s1")
+	fake.set("recoverable_failure", "f1")
+	fake.set("unrecoverable_failure", "f2")
+	r := newRig(t, fake, "r1,r2,p1,s1,f1,f2,gone", Options{
+		StuckAfter: 30 * time.Minute,
+		UploadedAt: map[string]time.Time{"s1": t0.Add(-time.Hour)},
+	})
+	r.run(r.m.Init())
+	want := "ready 2 · processing 1 · stuck 1 · failed 2 (recoverable 1, unrecoverable 1) · missing 1"
+	if v := r.m.View(); !strings.Contains(v, want) {
+		t.Fatalf("summary lacks %q:\n%s", want, v)
+	}
+	for _, c := range []struct {
+		key         string
+		show, avoid []string
+	}{
+		{"3", []string{"s1.pdf"}, []string{"p1.pdf", "r1.pdf"}},
+		{"4", []string{"f1.pdf", "f2.pdf"}, []string{"s1.pdf"}},
+		{"1", []string{"r1.pdf", "r2.pdf"}, []string{"f1.pdf"}},
+		{"5", []string{"gone"}, []string{"r1.pdf"}},
+		{"0", []string{"r1.pdf", "s1.pdf", "f2.pdf"}, nil},
+	} {
+		r.key(runes(c.key))
+		v := r.m.View()
+		for _, s := range c.show {
+			if !strings.Contains(v, s) {
+				t.Errorf("key %s: %s not shown:\n%s", c.key, s, v)
+			}
+		}
+		for _, s := range c.avoid {
+			if strings.Contains(v, s) {
+				t.Errorf("key %s: %s shown:\n%s", c.key, s, v)
+			}
+		}
+	}
+}

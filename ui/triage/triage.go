@@ -1,0 +1,79 @@
+// Package triage sorts files into what a vault admin acts on: ready,
+// processing, stuck, failed (recoverable or not) and missing, and spells
+// statuses one way everywhere (the console's Files tab and File status, and
+// the CLI's tables). Pure functions: no IO, no Bubble Tea.
+package triage
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+)
+
+// Word is the one spelling of a processing status on screen: lower case,
+// as get_files sends it (the project listing sends upper case). The API's
+// own value is kept in --json output.
+func Word(s api.Status) string {
+	if strings.TrimSpace(string(s)) == "" {
+		return "unknown"
+	}
+	return strings.ToLower(string(s))
+}
+
+// Group is a triage group.
+type Group int
+
+// The groups, in the order the summary line shows them.
+const (
+	Ready Group = iota
+	Processing
+	Stuck
+	FailedRecoverable
+	FailedUnrecoverable
+	Missing
+	NumGroups
+)
+
+var names = [NumGroups]string{"ready", "processing", "stuck", "failed (recoverable)", "failed (unrecoverable)", "missing"}
+
+func (g Group) String() string {
+	if g < 0 || g >= NumGroups {
+		return "unknown"
+	}
+	return names[g]
+}
+
+// Classify puts a file in its group. since is when its current status began
+// (its upload time when known); a non-final status held longer than
+// stuckAfter is stuck. notFound is get_files' not_found.
+func Classify(s api.Status, notFound bool, since, now time.Time, stuckAfter time.Duration) Group {
+	switch {
+	case notFound:
+		return Missing
+	case s.Is(api.StatusReadyToQuery), s.Is(api.StatusReadyToReview):
+		return Ready
+	case s.Is(api.StatusRecoverableFailure):
+		return FailedRecoverable
+	case s.Is(api.StatusUnrecoverableFailure):
+		return FailedUnrecoverable
+	}
+	if stuckAfter > 0 && !since.IsZero() && now.Sub(since) > stuckAfter {
+		return Stuck
+	}
+	return Processing
+}
+
+// Counts is how many files each group holds.
+type Counts [NumGroups]int
+
+// Line is the summary line: every group, failures split by kind when
+// there are any.
+func (c Counts) Line() string {
+	if c[FailedRecoverable]+c[FailedUnrecoverable] == 0 {
+		return fmt.Sprintf("ready %d · processing %d · stuck %d · failed 0 · missing %d", c[Ready], c[Processing], c[Stuck], c[Missing])
+	}
+	return fmt.Sprintf("ready %d · processing %d · stuck %d · failed %d (recoverable %d, unrecoverable %d) · missing %d",
+		c[Ready], c[Processing], c[Stuck], c[FailedRecoverable]+c[FailedUnrecoverable], c[FailedRecoverable], c[FailedUnrecoverable], c[Missing])
+}

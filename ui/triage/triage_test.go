@@ -1,0 +1,50 @@
+package triage
+
+import (
+	"testing"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+)
+
+func TestWordIsOneCasing(t *testing.T) {
+	for _, s := range []api.Status{"READY_TO_QUERY", "ready_to_query", "Ready_To_Query"} {
+		if Word(s) != "ready_to_query" {
+			t.Errorf("%q -> %q", s, Word(s))
+		}
+	}
+	if Word("") != "unknown" {
+		t.Error("empty status")
+	}
+}
+
+func TestClassify(t *testing.T) {
+	now := time.Date(2026, 1, 2, 12, 0, 0, 0, time.UTC)
+	old, fresh := now.Add(-10*time.Hour), now.Add(-time.Minute)
+	cases := []struct {
+		s        api.Status
+		notFound bool
+		since    time.Time
+		want     Group
+	}{
+		{"READY_TO_QUERY", false, old, Ready},
+		{"ready_to_review", false, old, Ready},
+		{"processing", false, fresh, Processing},
+		{"PROCESSING", false, old, Stuck},
+		{"uploaded", false, old, Stuck},
+		{"processing", false, time.Time{}, Processing},
+		{"recoverable_failure", false, old, FailedRecoverable},
+		{"UNRECOVERABLE_FAILURE", false, old, FailedUnrecoverable},
+		{"", true, old, Missing},
+	}
+	for _, c := range cases {
+		if g := Classify(c.s, c.notFound, c.since, now, 30*time.Minute); g != c.want {
+			t.Errorf("%q notFound=%v since=%v: %v, want %v", c.s, c.notFound, c.since, g, c.want)
+		}
+	}
+	var n Counts
+	n[Ready], n[Stuck], n[FailedRecoverable], n[FailedUnrecoverable] = 2, 1, 1, 2
+	if got := n.Line(); got != "ready 2 · processing 0 · stuck 1 · failed 3 (recoverable 1, unrecoverable 2) · missing 0" {
+		t.Errorf("line %q", got)
+	}
+}
