@@ -125,7 +125,7 @@ func (r *runner) mattersDelete(ctx context.Context, args []string) int {
 		return r.fail(err)
 	}
 	defer st.Close()
-	id, rep, err := matterrun.Delete(ctx, r.deps(c, st), matterrun.Source{Name: displayName(name), SHA256: file.SHA256}, plan, r.progress)
+	id, rep, err := matterrun.Delete(r.observeWaits(ctx), r.deps(c, st), matterrun.Source{Name: displayName(name), SHA256: file.SHA256}, plan, r.progress)
 	return r.report(id, rep, err, "matters restore --receipt")
 }
 
@@ -154,6 +154,16 @@ func (r *runner) deps(c *api.Client, st *store.Store) matterrun.Deps {
 		prof = "(environment)"
 	}
 	return matterrun.Deps{Service: c, Store: st, Profile: prof, Endpoint: c.Base()}
+}
+
+// observeWaits says each wait of a second or more (the client-matters
+// budget, a Retry-After) on stderr, so a long run does not look hung.
+func (r *runner) observeWaits(ctx context.Context) context.Context {
+	return api.WithWaitObserver(ctx, func(w api.Wait) {
+		if w.For >= time.Second {
+			fmt.Fprintf(r.env.Stderr, "vaultdeck: %s\n", w)
+		}
+	})
 }
 
 // progress is one stderr line per request, for people and logs alike.
@@ -328,6 +338,6 @@ func (r *runner) mattersRestore(ctx context.Context, args []string) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	id, rep, err := matterrun.Restore(ctx, r.deps(c, st), *rid, r.progress)
+	id, rep, err := matterrun.Restore(r.observeWaits(ctx), r.deps(c, st), *rid, r.progress)
 	return r.report(id, rep, err, "")
 }

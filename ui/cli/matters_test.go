@@ -9,9 +9,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/sim"
@@ -215,5 +217,42 @@ func TestMatters401NamesPermission(t *testing.T) {
 	code := Main(context.Background(), []string{"matters", "delete", p, "--yes"}, env)
 	if code != ExitError || !strings.Contains(errb.String(), "Client matters admin") {
 		t.Fatalf("%d %q", code, errb.String())
+	}
+}
+
+// instantClock sleeps by moving its own time forward.
+type instantClock struct{ now time.Time }
+
+func (c *instantClock) Now() time.Time { return c.now }
+func (c *instantClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.now = c.now.Add(d)
+	return ctx.Err()
+}
+
+// A wait for the client-matters budget is said on stderr, so a long run
+// does not look hung.
+func TestMattersDeleteSaysBudgetWaits(t *testing.T) {
+	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true, Now: fixedNow})
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	var b strings.Builder
+	for i := range api.MaxPairs + 1 {
+		b.WriteString("C-" + strconv.Itoa(i) + ",M\n")
+	}
+	p := filepath.Join(t.TempDir(), "m.csv")
+	os.WriteFile(p, []byte(b.String()), 0o600)
+	var out, errb bytes.Buffer
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(k string) string {
+			return map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}[k]
+		},
+		Limits: api.Limits{Matters: 1}, Clock: &instantClock{now: fixedNow()},
+		OpenStore: func() (*store.Store, error) { return store.Open(filepath.Join(t.TempDir(), "x.db")) }}
+	code := Main(context.Background(), []string{"matters", "delete", p, "--yes"}, env)
+	if code != 0 || !strings.Contains(errb.String(), "request 2/2") {
+		t.Fatalf("%d %q", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "vaultdeck: waiting") {
+		t.Fatalf("no wait line in %q", errb.String())
 	}
 }

@@ -28,11 +28,17 @@ type harness struct {
 }
 
 func newHarness(t *testing.T, readOnly bool) *harness {
+	return newHarnessWith(t, readOnly, api.Config{Limits: api.Limits{Matters: -1}})
+}
+
+// newHarnessWith takes the client's limits and clock from cfg.
+func newHarnessWith(t *testing.T, readOnly bool, cfg api.Config) *harness {
 	t.Helper()
 	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true, Now: func() time.Time { return pagetest.Now }})
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Limits: api.Limits{Matters: -1}})
+	cfg.BaseURL, cfg.Token = srv.URL, api.StaticToken(s.Token("admin"))
+	c, err := api.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,5 +276,41 @@ func TestViewBetweenTaskDoneAndReceipt(t *testing.T) {
 	h.p, _ = pagetest.Drive(h.p, cmd)
 	if v := h.view(); !strings.Contains(v, "Receipt 1") {
 		t.Fatalf("receipt:\n%s", v)
+	}
+}
+
+type instantClock struct{ now time.Time }
+
+func (c *instantClock) Now() time.Time { return c.now }
+func (c *instantClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.now = c.now.Add(d)
+	return ctx.Err()
+}
+
+// A wait for the client-matters budget shows in the task's footer text
+// (and the run view), so a long run does not look hung.
+func TestRunSaysBudgetWaits(t *testing.T) {
+	h := newHarnessWith(t, false, api.Config{Limits: api.Limits{Matters: 1}, Clock: &instantClock{now: pagetest.Now}})
+	p := h.writeFile("m.csv", "C-1,M\nC-2,M\n")
+	h.press("n")
+	h.burst(p)
+	h.press("enter")
+	h.p.(*Model).plan.BatchSize = 1
+	h.press("X")
+	h.typeText("2")
+	h.press("enter")
+	var st page.StartTask
+	for _, msg := range h.out {
+		if s, ok := msg.(page.StartTask); ok {
+			st = s
+		}
+	}
+	var texts []string
+	if _, err := st.Run(context.Background(), func(s string) { texts = append(texts, s) }); err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(texts, "\n")
+	if !strings.Contains(joined, "waiting 1m1s for the matters budget") || !strings.Contains(joined, "request 2 of 2") {
+		t.Fatalf("footer texts: %q", texts)
 	}
 }

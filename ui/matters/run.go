@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/matterfile"
 	"github.com/vaultdeck/vaultdeck/ui/matterrun"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -26,6 +27,7 @@ type runState struct {
 	progress matterfile.Progress
 	receipt  int64
 	done     bool
+	wait     string // the wait in progress (budget, Retry-After), "" when none
 	stop     chan struct{}
 	stopped  bool // stop was closed (page side only)
 }
@@ -34,6 +36,20 @@ func (r *runState) set(f func(*runState)) {
 	r.mu.Lock()
 	f(r)
 	r.mu.Unlock()
+}
+
+func (r *runState) waiting() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.wait
+}
+
+// observe carries waits of the run's requests to the view and the footer.
+func (r *runState) observe(ctx context.Context, progress page.Progress) context.Context {
+	return api.WithWaitObserver(ctx, func(w api.Wait) {
+		r.set(func(r *runState) { r.wait = w.String() })
+		progress(w.String())
+	})
 }
 
 func (r *runState) snapshot() (matterfile.Progress, int64, bool) {
@@ -102,7 +118,7 @@ func (m *Model) startDelete() tea.Cmd {
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			ctx, cancel := withStop(ctx, st.stop)
 			defer cancel()
-			id, rep, err := matterrun.Delete(ctx, d, src, plan, reporter(st, progress))
+			id, rep, err := matterrun.Delete(st.observe(ctx, progress), d, src, plan, reporter(st, progress))
 			return finish(st, id, rep, err)
 		},
 	})
@@ -138,7 +154,7 @@ func (m *Model) startRestore() tea.Cmd {
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			ctx, cancel := withStop(ctx, st.stop)
 			defer cancel()
-			id, rep, err := matterrun.Restore(ctx, d, rid, reporter(st, progress))
+			id, rep, err := matterrun.Restore(st.observe(ctx, progress), d, rid, reporter(st, progress))
 			return finish(st, id, rep, err)
 		},
 	})
@@ -146,7 +162,7 @@ func (m *Model) startRestore() tea.Cmd {
 
 func reporter(st *runState, progress page.Progress) func(matterfile.Progress) {
 	return func(p matterfile.Progress) {
-		st.set(func(r *runState) { r.progress = p })
+		st.set(func(r *runState) { r.progress, r.wait = p, "" })
 		progress(fmt.Sprintf("request %d of %d", p.Request, p.Requests))
 	}
 }

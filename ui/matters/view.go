@@ -146,6 +146,9 @@ func (m *Model) runView() string {
 		line = fmt.Sprintf("request %d of %d answered · %d of %d pairs sent", p.Request, p.Requests, p.Sent, p.ToSend)
 	}
 	lines := []string{th.Title.Render(verb + " client matters"), line}
+	if w := m.run.waiting(); w != "" && !done {
+		lines = append(lines, th.Warn.Render(sanitize.Line(w)))
+	}
 	switch {
 	case done:
 		lines = append(lines, th.Muted.Render("finished; opening the receipt…"))
