@@ -9,8 +9,10 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/triage"
 )
 
 // parseFlags parses a subcommand's flags, allowing them between positional
@@ -155,14 +157,16 @@ func (r *runner) files(ctx context.Context, args []string) int {
 	err = c.EachProjectFilePage(ctx, projectID, q, func(page []api.Item[api.ProjectFile]) error {
 		return out.page(len(page), func(i int) []byte { return page[i].JSON }, func(i int) []string {
 			f := page[i].Value
-			return []string{f.Name, f.ID, string(f.ProcessingStatus), fmtSize(f.Size), fmtTime(f.UploadedAt), f.ContentType}
+			return []string{f.Name, f.ID, triage.Word(f.ProcessingStatus), fmtSize(f.Size), fmtTime(f.UploadedAt), f.ContentType}
 		})
 	})
 	return out.end(err, "]")
 }
 
 func (r *runner) status(ctx context.Context, args []string) int {
-	fs := r.newFlagSet("status", "FILE_ID... | -")
+	fs := r.newFlagSet("status", "FILE_ID... | - [--watch [--stuck-after D]]")
+	watch := fs.Bool("watch", false, "poll until every file is ready, failed or missing, printing changes (NDJSON with --json)")
+	stuckAfter := fs.Duration("stuck-after", 30*time.Minute, "with --watch: a file processing longer than `D` is stuck")
 	pos, code, ok := r.parseFlags(fs, args)
 	if !ok {
 		return code
@@ -190,6 +194,9 @@ func (r *runner) status(ctx context.Context, args []string) int {
 	if err != nil {
 		return r.fail(err)
 	}
+	if *watch {
+		return r.watch(ctx, c, ids, *stuckAfter)
+	}
 	recs, err := c.GetFiles(ctx, ids)
 	if err != nil {
 		return r.fail(err)
@@ -206,7 +213,7 @@ func (r *runner) status(ctx context.Context, args []string) int {
 	} else {
 		t := newTable(r.env.Stdout, "FILE ID", "NAME", "STATUS", "TYPE", "DELETED")
 		for _, f := range recs {
-			st := string(f.ProcessingStatus)
+			st := triage.Word(f.ProcessingStatus)
 			if f.Failed() {
 				st = "error: " + f.Error
 			}

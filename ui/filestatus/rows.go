@@ -23,8 +23,8 @@ const (
 // columns are the table's columns; "In status" sorts by duration.
 func columns() []widgets.Column {
 	return []widgets.Column{
-		colName:     {Title: "Name", Width: 16, Grow: 3},
-		colStatus:   {Title: "Status", Width: 14, Grow: 1},
+		colName:     {Title: "Name", Width: 12, Grow: 3},
+		colStatus:   {Title: "Status", Width: 21}, // an enum: never truncated (unrecoverable_failure)
 		colInStatus: {Title: "In status", Width: 9, Align: widgets.AlignRight, Numeric: true},
 		colFlag:     {Title: "Flag", Width: 5},
 		colID:       {Title: "ID", Width: 12, Grow: 2},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/triage"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
@@ -43,9 +44,11 @@ func UserRows(us []api.ProjectUser, creatorEmail string) []widgets.Row {
 // FileColumns of the files tab.
 func FileColumns() []widgets.Column {
 	return []widgets.Column{
-		{Title: "name", Width: 18, Grow: 3},
-		{Title: "status", Width: 14},
-		{Title: "type", Width: 10, Grow: 1},
+		// The status never truncates (the longest is unrecoverable_failure);
+		// name and type, free text, give way first.
+		{Title: "name", Width: 16, Grow: 3},
+		{Title: "status", Width: 21},
+		{Title: "type", Width: 8, Grow: 1},
 		{Title: "uploaded", Width: 16, Numeric: true},
 		{Title: "size", Width: 9, Align: widgets.AlignRight, Numeric: true},
 	}
@@ -62,7 +65,7 @@ func FileRows(fs []api.ProjectFile) []widgets.Row {
 		rows[i] = widgets.Row{
 			ID: f.ID,
 			Cells: []string{
-				sanitize.Line(f.Name), sanitize.Line(string(f.ProcessingStatus)), sanitize.Line(f.ContentType),
+				sanitize.Line(f.Name), sanitize.Line(triage.Word(f.ProcessingStatus)), sanitize.Line(f.ContentType),
 				up, humanize.Bytes(uint64(max(f.Size, 0))),
 			},
 			Nums:  []float64{0, 0, 0, float64(f.UploadedAt.Unix()), float64(f.Size)},
