@@ -22,7 +22,10 @@ import (
 // Format is the field separator of the file.
 type Format string
 
-// Formats. Auto sniffs the first line: tabs outnumbering commas mean TSV.
+// Formats. Auto sniffs the first line: tabs outnumbering commas and
+// semicolons mean TSV. A CSV's separator is a comma, or a semicolon when
+// the first line has more of those (Excel's export in locales whose decimal
+// mark is a comma).
 const (
 	Auto Format = ""
 	CSV  Format = "csv"
@@ -53,9 +56,10 @@ type Pair struct {
 
 // File is what Read found.
 type File struct {
-	Pairs    []Pair
-	Format   Format
-	Encoding Encoding
+	Pairs     []Pair
+	Format    Format
+	Separator rune // ',' or ';' for CSV, '\t' for TSV
+	Encoding  Encoding
 	// Header is set when the first row named the columns.
 	Header               bool
 	ClientCol, MatterCol int // zero-based
@@ -102,16 +106,22 @@ func Read(r io.Reader, format Format) (*File, error) {
 		text = &utf16Reader{src: raw, big: enc == UTF16BE}
 	}
 	br := bufio.NewReaderSize(text, 64<<10)
-	if format == Auto {
-		format = sniff(br)
+	sniffed, sep := sniff(br)
+	switch format {
+	case Auto:
+		format = sniffed
+	case TSV:
+		sep = '\t'
+	case CSV:
+		if sep == '\t' {
+			sep = ','
+		}
 	}
-	f := &File{Format: format, Encoding: enc}
+	f := &File{Format: format, Separator: sep, Encoding: enc}
 	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
-	if format == TSV {
-		cr.Comma = '\t'
-	}
+	cr.Comma = sep
 	first := true
 	for {
 		rec, err := cr.Read()
@@ -153,31 +163,37 @@ func Read(r io.Reader, format Format) (*File, error) {
 	return f, nil
 }
 
-// sniff decides between CSV and TSV from the first line (outside quotes).
-func sniff(br *bufio.Reader) Format {
+// sniff decides the format and separator from the first line (outside
+// quotes).
+func sniff(br *bufio.Reader) (Format, rune) {
 	head, _ := br.Peek(4096)
-	commas, tabs, quoted := 0, 0, false
+	commas, semis, tabs, quoted := 0, 0, 0, false
 	for _, b := range head {
 		switch {
 		case b == '"':
 			quoted = !quoted
 		case quoted:
 		case b == '\n':
-			return pick(commas, tabs)
+			return pick(commas, semis, tabs)
 		case b == ',':
 			commas++
+		case b == ';':
+			semis++
 		case b == '\t':
 			tabs++
 		}
 	}
-	return pick(commas, tabs)
+	return pick(commas, semis, tabs)
 }
 
-func pick(commas, tabs int) Format {
-	if tabs > commas {
-		return TSV
+func pick(commas, semis, tabs int) (Format, rune) {
+	switch {
+	case tabs > commas && tabs > semis:
+		return TSV, '\t'
+	case semis > commas:
+		return CSV, ';'
 	}
-	return CSV
+	return CSV, ','
 }
 
 // blank is a row with nothing but whitespace: spreadsheets export empty
@@ -280,4 +296,12 @@ func parseError(err error) error {
 		line = pe.Line
 	}
 	return &LineError{Line: line, Reason: reason}
+}
+
+// Describe names the format as a person reads it: "CSV", "CSV (;)", "TSV".
+func (f *File) Describe() string {
+	if f.Format == CSV && f.Separator == ';' {
+		return "CSV (;)"
+	}
+	return strings.ToUpper(string(f.Format))
 }

@@ -172,3 +172,15 @@ func TestReadStreams(t *testing.T) {
 		t.Errorf("pairs = %d", len(f.Pairs))
 	}
 }
+
+// Excel in locales whose decimal mark is a comma exports "CSV" with
+// semicolons; a comma inside a value must then stay part of it.
+func TestReadSemicolonCSV(t *testing.T) {
+	in := "\uFEFFclient_id;matter_id;note\r\nACME, Inc;M-1;\"a; b\"\r\n"
+	for _, f := range []Format{Auto, CSV} {
+		got := mustRead(t, in, f)
+		if got.Format != CSV || got.Separator != ';' || got.Pairs[0] != (Pair{2, "ACME, Inc", "M-1"}) {
+			t.Fatalf("format %q: %+v", f, got)
+		}
+	}
+}

@@ -25,15 +25,28 @@ func (r *runner) matters(ctx context.Context, args []string) int {
 	subs := map[string]func(context.Context, []string) int{
 		"delete": r.mattersDelete, "receipts": r.mattersReceipts, "receipt": r.mattersReceipt, "restore": r.mattersRestore,
 	}
-	if len(args) == 0 || subs[args[0]] == nil {
-		if len(args) == 0 {
-			return r.usageError(errors.New("matters needs a subcommand: delete, receipts, receipt or restore"))
-		}
-		return r.usageError(fmt.Errorf("unknown matters subcommand %q (delete, receipts, receipt, restore)", args[0]))
+	switch {
+	case len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help"):
+		fmt.Fprint(r.env.Stdout, mattersUsage)
+		return ExitOK
+	case len(args) == 0:
+		fmt.Fprint(r.env.Stderr, "vaultdeck matters: give a subcommand\n"+mattersUsage)
+		return ExitUsage
+	case subs[args[0]] == nil:
+		fmt.Fprintf(r.env.Stderr, "vaultdeck matters: unknown subcommand %q\n%s", args[0], mattersUsage)
+		return ExitUsage
 	}
 	r.cmd = "matters " + args[0]
 	return subs[args[0]](ctx, args[1:])
 }
+
+const mattersUsage = `Usage:
+  vaultdeck matters delete FILE|- [--dry-run] [--format csv|tsv] [--yes]
+  vaultdeck matters receipts
+  vaultdeck matters receipt ID [--export csv|json] [--result R]
+  vaultdeck matters restore --receipt ID [--dry-run] [--yes]
+Exit status 3 when any pair is in errors or was not sent.
+`
 
 // openStore opens the receipts' database.
 func (r *runner) openStore() (*store.Store, error) {
@@ -179,7 +192,7 @@ func (r *runner) printPreview(w io.Writer, name string, f *matterfile.File, plan
 			rej = []matterfile.Outcome{}
 		}
 		return r.emitJSON(map[string]any{
-			"file": displayName(name), "sha256": f.SHA256, "encoding": f.Encoding, "format": f.Format, "header": f.Header,
+			"file": displayName(name), "sha256": f.SHA256, "encoding": f.Encoding, "format": f.Format, "separator": string(f.Separator), "header": f.Header,
 			"ignored_columns": orEmpty(f.Ignored), "pairs": len(plan.Pairs), "to_send": len(plan.Send),
 			"requests": plan.Requests(), "min_seconds": plan.MinDuration().Seconds(), "refused": rej,
 		})
@@ -188,7 +201,7 @@ func (r *runner) printPreview(w io.Writer, name string, f *matterfile.File, plan
 	if f.Header {
 		hdr = "header"
 	}
-	fmt.Fprintf(w, "file      %s (%s, %s, %s)\n", sanitizeName(displayName(name)), f.Encoding, strings.ToUpper(string(f.Format)), hdr)
+	fmt.Fprintf(w, "file      %s (%s, %s, %s)\n", sanitizeName(displayName(name)), f.Encoding, f.Describe(), hdr)
 	if len(f.Ignored) > 0 {
 		fmt.Fprintf(w, "ignored   columns %s\n", sanitizeName(strings.Join(f.Ignored, ", ")))
 	}

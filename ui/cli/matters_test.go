@@ -256,3 +256,16 @@ func TestMattersDeleteSaysBudgetWaits(t *testing.T) {
 		t.Fatalf("no wait line in %q", errb.String())
 	}
 }
+
+func TestMattersUsage(t *testing.T) {
+	e := newMattersEnv(t)
+	if r := e.vd("", "matters"); r.code != ExitUsage || !strings.Contains(r.stderr, "matters restore --receipt ID") {
+		t.Fatalf("%d %q", r.code, r.stderr)
+	}
+	if r := e.vd("", "matters", "--help"); r.code != 0 || !strings.Contains(r.stdout, "matters delete FILE|-") {
+		t.Fatalf("%d %q", r.code, r.stdout)
+	}
+	if r := e.vd("", "matters", "purge"); r.code != ExitUsage || !strings.Contains(r.stderr, `unknown subcommand "purge"`) {
+		t.Fatalf("%d %q", r.code, r.stderr)
+	}
+}

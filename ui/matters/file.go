@@ -69,6 +69,9 @@ func (m *Model) pathKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return m.readFile()
 	case key.Matches(msg, k.NextTab):
+		if m.path.Value() == "~" {
+			m.path.SetValue("~/")
+		}
 		tag := m.reqs.Next(m.id)
 		return complete(tag, m.path.Value())
 	}

@@ -36,7 +36,7 @@ func (m *Model) previewHead() []string {
 		hdr = "header"
 	}
 	lines := []string{
-		th.Title.Render("Preview of "+sanitize.Line(m.fileName)) + th.Muted.Render(fmt.Sprintf("  %s, %s, %s · nothing sent yet", f.Encoding, strings.ToUpper(string(f.Format)), hdr)),
+		th.Title.Render("Preview of "+sanitize.Line(m.fileName)) + th.Muted.Render(fmt.Sprintf("  %s, %s, %s · nothing sent yet", f.Encoding, f.Describe(), hdr)),
 		fmt.Sprintf("%d pairs · %d to send in %d request(s) of at most %d · %s", len(p.Pairs), len(p.Send), p.Requests(), api.MaxPairs, minTime(p)),
 	}
 	if len(f.Ignored) > 0 {
