@@ -75,6 +75,7 @@ func runConsole(ctx context.Context, e Env, s *stdSeams, g Globals, args []strin
 	}
 	defer st.Close()
 	o.Cache = console.StoreCache{Store: st, Profile: conn.Profile.Name}
+	o.Journal, o.JournalProfile = st, conn.Profile.Name
 	if err := console.Run(ctx, o); err != nil {
 		return r.fail(err)
 	}

@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/audit"
@@ -30,6 +31,9 @@ import (
 type Options struct {
 	Backend page.Backend
 	Cache   page.Cache // optional: responses kept between visits
+	// Journal is the upload journal, kept for JournalProfile (optional).
+	Journal        *store.Store
+	JournalProfile string
 
 	Profile   string // the stored profile in use, shown in the header; "" when none is
 	Region    string // "region eu" for a regional endpoint, else the custom host; shown in the header
@@ -104,6 +108,8 @@ func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 		Keys:     keys.New(o.ReadOnly), // the one place read-only removes mutating keys
 		ReadOnly: o.ReadOnly,
 		Cache:    o.Cache,
+		Journal:  o.Journal,
+		Profile:  o.JournalProfile,
 		Output:   out,
 		IDs:      &page.IDs{},
 	}

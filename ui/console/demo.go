@@ -68,6 +68,7 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 	c := o.Console
 	c.Backend = client
 	c.Cache = StoreCache{Store: st, Profile: "demo"}
+	c.Journal, c.JournalProfile = st, "demo"
 	c.Profile = "demo"
 	if c.Region == "" {
 		c.Region = "simulator"

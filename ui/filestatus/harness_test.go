@@ -128,8 +128,19 @@ func newRig(tb testing.TB, fake *fakeBackend, arg string, opts Options) *rig {
 	return newRigWith(tb, fake, fake, arg, opts)
 }
 
+type pageEnv = page.Env
+
+// newRigEnv is newRig with the env adjusted (a journal, say) before New.
+func newRigEnv(tb testing.TB, fake *fakeBackend, arg string, opts Options, adjust func(*page.Env)) *rig {
+	return newRigFull(tb, fake, fake, arg, opts, adjust)
+}
+
 // newRigWith builds a rig over any backend (the real client in sim tests).
 func newRigWith(tb testing.TB, b page.Backend, fake *fakeBackend, arg string, opts Options) *rig {
+	return newRigFull(tb, b, fake, arg, opts, nil)
+}
+
+func newRigFull(tb testing.TB, b page.Backend, fake *fakeBackend, arg string, opts Options, adjust func(*page.Env)) *rig {
 	r := &rig{tb: tb, fake: fake, now: t0}
 	opts.Tick = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
 		r.waits = append(r.waits, d)
@@ -137,6 +148,9 @@ func newRigWith(tb testing.TB, b page.Backend, fake *fakeBackend, arg string, op
 	}
 	env := page.Env{Backend: b, Theme: testTheme(tb), Keys: keys.New(false),
 		Now: func() time.Time { return r.now }, IDs: &page.IDs{}}
+	if adjust != nil {
+		adjust(&env)
+	}
 	r.m = New(env, arg, opts).(*Model)
 	r.m.spin = func() tea.Cmd { r.m.loader.Start(); return nil } // no real-time spinner ticks
 	r.m.SetSize(120, 30)

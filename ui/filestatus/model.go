@@ -85,6 +85,10 @@ type Model struct {
 
 	pasting bool
 	paste   widgets.Input
+	// fromJournal: opened without IDs, the journal's tracked files are
+	// being read (the paste input waits for the answer).
+	fromJournal bool
+	quiet       int // polls in a row that changed nothing (backoff)
 
 	width, height int
 }
@@ -106,14 +110,30 @@ func New(env page.Env, arg string, opts Options) page.Page {
 		Placeholder: "paste IDs separated by commas, spaces or lines"}
 	m.tr.setUploaded(opts.UploadedAt)
 	m.rebuild(env.Clock())
-	if len(m.tr.files) == 0 {
+	switch {
+	case len(m.tr.files) == 0 && env.Journal != nil:
+		m.fromJournal = true
+	case len(m.tr.files) == 0:
 		m.openPaste()
 	}
 	return m
 }
 
-// Init starts the first poll.
-func (m *Model) Init() tea.Cmd { return m.startPoll(false) }
+// Init starts the first poll, and asks the journal for upload times (or,
+// opened without IDs, for the files it still tracks).
+func (m *Model) Init() tea.Cmd {
+	if st := m.env.Journal; st != nil {
+		if m.fromJournal {
+			return loadJournal(st, m.env.Profile, m.id, true, nil)
+		}
+		ids := make([]string, len(m.tr.files))
+		for i, f := range m.tr.files {
+			ids[i] = f.ID
+		}
+		return tea.Batch(m.startPoll(false), loadJournal(st, m.env.Profile, m.id, false, ids))
+	}
+	return m.startPoll(false)
+}
 
 // ID implements page.Identified so the root routes ticks and results here.
 func (m *Model) ID() page.ID { return m.id }
@@ -170,6 +190,11 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.finishPoll(msg)
+	case journalMsg:
+		if msg.View != m.id {
+			return m, nil
+		}
+		return m, m.onJournal(msg)
 	case tea.KeyMsg:
 		return m, m.key(msg)
 	case widgets.FilterResult:

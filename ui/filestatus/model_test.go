@@ -177,7 +177,9 @@ func TestBackoffKeepsDataAndHonoursRetryAfter(t *testing.T) {
 		t.Errorf("second failure: wait %v, want 40s (10s << 2)", got)
 	}
 	r.deliver()
-	if got := r.waits[len(r.waits)-1]; got != 12*time.Second || r.m.failures != 0 {
+	// The successful poll found nothing new: the quiet backoff (20s), not
+	// the error backoff, decides the pause.
+	if got := r.waits[len(r.waits)-1]; got != 20*time.Second || r.m.failures != 0 {
 		t.Errorf("after success: wait %v failures %d", got, r.m.failures)
 	}
 }

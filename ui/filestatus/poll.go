@@ -132,9 +132,15 @@ func (m *Model) finishPoll(msg pollMsg) tea.Cmd {
 	now := m.env.Clock()
 	var cmds []tea.Cmd
 	if len(msg.Requested) > 0 {
-		m.tr.apply(msg.Requested, msg.Details, now)
+		unseen := m.tr.unseen()
+		changed := m.tr.apply(msg.Requested, msg.Details, now)
+		if changed > 0 || m.tr.unseen() != unseen {
+			m.quiet = 0
+		} else {
+			m.quiet++
+		}
 		m.lastPoll = now
-		cmds = append(cmds, m.rebuild(now))
+		cmds = append(cmds, m.rebuild(now), m.saveStatuses(msg.Details))
 	}
 	if msg.Err != nil {
 		m.failures++
@@ -149,7 +155,7 @@ func (m *Model) finishPoll(msg pollMsg) tea.Cmd {
 		m.failures, m.retryAfter, m.lastErr = 0, 0, nil
 	}
 	p := planPoll(m.tr.pending(), vaultBudget(m.env.Backend), m.opts.BaseInterval, m.failures, m.retryAfter)
-	cmds = append(cmds, m.arm(p))
+	cmds = append(cmds, m.arm(quietBackoff(p, m.quiet, m.opts.BaseInterval)))
 	return tea.Batch(cmds...)
 }
 

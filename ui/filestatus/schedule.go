@@ -84,6 +84,26 @@ func planPoll(pending int, b budget, base time.Duration, failures int, retryAfte
 	return p
 }
 
+// maxQuietWait caps the pause while polls keep finding nothing new.
+const maxQuietWait = 2 * time.Minute
+
+// quietBackoff lengthens the pause after quiet polls in a row that changed
+// nothing: base doubled per quiet poll, up to maxQuietWait, never shorter
+// than p asked. Files stuck for hours do not need a poll every 10 seconds
+// from a budget of 10 a minute the whole organisation shares.
+func quietBackoff(p plan, quiet int, base time.Duration) plan {
+	if quiet <= 0 || p.Calls == 0 {
+		return p
+	}
+	if base <= 0 {
+		base = DefaultBaseInterval
+	}
+	if w := min(base<<min(quiet, 10), maxQuietWait); w > p.Wait {
+		p.Wait, p.Reason = w, "nothing changed, backing off"
+	}
+	return p
+}
+
 // manualCalls is how many requests a user-requested refresh may make: unlike
 // the automatic poll it may use the reserve (the refresh is the user's own
 // action), but never more than remains or half a minute's budget.

@@ -83,6 +83,17 @@ func (t *tracker) add(ids []string) int {
 	return n
 }
 
+// unseen counts IDs the service has not answered for yet.
+func (t *tracker) unseen() int {
+	n := 0
+	for i := range t.files {
+		if !t.files[i].Seen {
+			n++
+		}
+	}
+	return n
+}
+
 // pending counts IDs that still need polling.
 func (t *tracker) pending() int {
 	n := 0

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
 )
@@ -130,6 +131,11 @@ type Env struct {
 	// what it accepted (a deleted project reaching the recycle bin); 0
 	// means 5s. Tests set a tiny value.
 	TaskPoll time.Duration
+	// Journal is the upload journal and Profile the profile it is kept
+	// for (optional: without it there is no upload, re-upload or :files
+	// from the journal).
+	Journal *store.Store
+	Profile string
 }
 
 // Context returns Ctx or Background.

@@ -1,0 +1,81 @@
+package filestatus
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/store"
+)
+
+// Polls that change nothing back off: 10s doubled per quiet poll up to two
+// minutes (the budget floor here is 12s); a change resets the pause.
+func TestPollingBacksOffWhenNothingChanges(t *testing.T) {
+	fake := newFake()
+	fake.set("processing", "a", "b")
+	r := newRig(t, fake, "a,b", Options{})
+	r.run(r.m.Init())
+	var got []time.Duration
+	for range 5 {
+		r.deliver()
+		got = append(got, r.waits[len(r.waits)-1])
+	}
+	want := []time.Duration{20 * time.Second, 40 * time.Second, 80 * time.Second, 2 * time.Minute, 2 * time.Minute}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("quiet pauses %v, want %v", got, want)
+		}
+	}
+	if v := r.m.View(); !strings.Contains(v, "nothing changed, backing off") {
+		t.Errorf("reason not shown:\n%s", v)
+	}
+	fake.set("ready_to_query", "a")
+	r.deliver()
+	if w := r.waits[len(r.waits)-1]; w != 12*time.Second {
+		t.Errorf("after a change: %v, want 12s", w)
+	}
+}
+
+// `:files` with no IDs opens the journal's files still processing, dated
+// by their upload time, and each poll's answer is written back: a file
+// that became ready is no longer tracked next time.
+func TestFilesFromJournal(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	run, _ := st.CreateRun(store.UploadRun{Profile: "p", ProjectID: "proj", Mode: "skip"})
+	b, _ := st.RecordBatch(run, []store.JournalFile{{Local: "/d/a.pdf", Path: "a.pdf", Name: "a.pdf"}, {Local: "/d/b.pdf", Path: "b.pdf", Name: "b.pdf"}},
+		store.Lease{Owner: "me", Until: t0.Add(time.Hour)})
+	st.CompleteBatch(b.ID, "me", []store.FileOutcome{
+		{ID: b.Files[0].ID, State: store.FileUploaded, FileID: "a", UploadedAt: t0.Add(-3 * time.Hour)},
+		{ID: b.Files[1].ID, State: store.FileUploaded, FileID: "b", UploadedAt: t0.Add(-time.Minute)},
+	}, "")
+
+	fake := newFake()
+	fake.set("processing", "a")
+	fake.set("ready_to_query", "b")
+	r := newRigEnv(t, fake, "", Options{}, func(e *pageEnv) { e.Journal, e.Profile = st, "p" })
+	if r.m.pasting {
+		t.Fatal("paste input opened although the journal may have files")
+	}
+	r.run(r.m.Init())
+	v := r.m.View()
+	if !strings.Contains(lineWith(v, "a.pdf"), "3h00m") || !strings.Contains(lineWith(v, "a.pdf"), "stuck") || !strings.Contains(v, "ready 1") {
+		t.Errorf("journal files not shown with upload-time ages:\n%s", v)
+	}
+	tracked, _ := st.TrackedFiles("p")
+	if len(tracked) != 1 || tracked[0].FileID != "a" || tracked[0].Status != "processing" {
+		t.Errorf("after the poll the journal tracks %+v", tracked)
+	}
+
+	// An empty journal opens the paste input.
+	st.SetFileStatuses(map[string]string{"a": "ready_to_query"})
+	r2 := newRigEnv(t, newFake(), "", Options{}, func(e *pageEnv) { e.Journal, e.Profile = st, "p" })
+	r2.run(r2.m.Init())
+	if !r2.m.pasting {
+		t.Error("no journal files: the paste input should open")
+	}
+}
