@@ -46,6 +46,10 @@ func runConsole(ctx context.Context, e Env, s *stdSeams, g Globals, args []strin
 		return ExitUsage
 	}
 	r := &runner{env: e, g: g, cmd: "console"}
+	if err := needTerminal(e.Stdin, e.Stdout); err != nil {
+		fmt.Fprintf(e.Stderr, "vaultdeck: %v\n", err)
+		return ExitUsage
+	}
 	c, err := r.connect()
 	if err != nil {
 		return r.fail(err)
@@ -95,6 +99,10 @@ func runDemo(ctx context.Context, e Env, args []string) int {
 	}
 	if *scale != string(sim.ScaleSmall) && *scale != string(sim.ScaleLarge) {
 		fmt.Fprintf(e.Stderr, "vaultdeck demo: --scale must be small or large, not %q\n", *scale)
+		return ExitUsage
+	}
+	if err := needTerminal(e.Stdin, e.Stdout); err != nil {
+		fmt.Fprintf(e.Stderr, "vaultdeck: %v\n", err)
 		return ExitUsage
 	}
 	err := console.Demo(ctx, console.DemoOptions{
