@@ -122,6 +122,7 @@ type rig struct {
 	waits []time.Duration // every tick armed, in order
 	ticks []tickMsg       // tick messages produced and not yet delivered
 	stat  []page.StatusMsg
+	tasks []page.StartTask // tasks handed to the root, not run
 }
 
 func newRig(tb testing.TB, fake *fakeBackend, arg string, opts Options) *rig {
@@ -174,6 +175,8 @@ func (r *rig) run(cmd tea.Cmd) {
 			r.ticks = append(r.ticks, msg)
 		case page.StatusMsg:
 			r.stat = append(r.stat, msg)
+		case page.StartTask:
+			r.tasks = append(r.tasks, msg)
 		case nil:
 		default:
 			_, next := r.m.Update(msg)

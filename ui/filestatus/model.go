@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/triage"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -88,7 +89,9 @@ type Model struct {
 	// fromJournal: opened without IDs, the journal's tracked files are
 	// being read (the paste input waits for the answer).
 	fromJournal bool
-	quiet       int // polls in a row that changed nothing (backoff)
+	confirm     *widgets.Confirm    // the re-upload confirmation, when open
+	reupload    []store.JournalFile // what the open confirmation would re-upload
+	quiet       int                 // polls in a row that changed nothing (backoff)
 
 	width, height int
 }
@@ -149,10 +152,10 @@ func (m *Model) SetSize(w, h int) {
 }
 
 // CapturesInput keeps typed keys in the paste input or the table filter.
-func (m *Model) CapturesInput() bool { return m.pasting || m.table.Filtering() }
+func (m *Model) CapturesInput() bool { return m.pasting || m.confirm != nil || m.table.Filtering() }
 
 // WantsEsc: esc first closes the paste input or clears the filter.
-func (m *Model) WantsEsc() bool { return m.pasting || m.table.WantsEsc() }
+func (m *Model) WantsEsc() bool { return m.pasting || m.confirm != nil || m.table.WantsEsc() }
 
 // SelectedID is the file ID under the cursor, for `y`.
 func (m *Model) SelectedID() string {
@@ -168,7 +171,7 @@ func (m *Model) MarkedIDs() []string { return m.table.MarkedIDs() }
 // Help lists the view's own bindings.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
-	return append(k.Navigation(), k.PasteIDs, k.GroupFilter, withHelp(k.Refresh, "poll now"))
+	return append(k.Navigation(), k.PasteIDs, k.GroupFilter, k.Reupload, withHelp(k.Refresh, "poll now"))
 }
 
 func withHelp(b key.Binding, desc string) key.Binding {
@@ -190,6 +193,13 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.finishPoll(msg)
+	case reuploadRows:
+		if msg.View != m.id {
+			return m, nil
+		}
+		return m, m.onReuploadRows(msg)
+	case Reuploaded:
+		return m, m.onReuploaded(msg)
 	case journalMsg:
 		if msg.View != m.id {
 			return m, nil
@@ -204,6 +214,9 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 }
 
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	if m.confirm != nil {
+		return m.confirmKey(msg)
+	}
 	if m.pasting {
 		return m.pasteKey(msg)
 	}
@@ -216,6 +229,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, m.env.Keys.Refresh):
 		return m.startPoll(true)
+	case key.Matches(msg, m.env.Keys.Reupload):
+		return m.askReupload()
 	case key.Matches(msg, m.env.Keys.GroupFilter) && len(msg.Runes) == 1:
 		m.group = group(msg.Runes[0] - '0')
 		if m.group == 0 {

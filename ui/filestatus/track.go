@@ -241,3 +241,19 @@ func (t *tracker) setUploaded(times map[string]time.Time) {
 		}
 	}
 }
+
+// remove forgets the given IDs (replaced by a re-upload).
+func (t *tracker) remove(ids map[string]bool) {
+	kept := t.files[:0]
+	for _, f := range t.files {
+		if !ids[f.ID] {
+			kept = append(kept, f)
+		}
+	}
+	t.files = kept
+	t.byID = make(map[string]int, len(kept))
+	for i, f := range kept {
+		t.byID[f.ID] = i
+	}
+	t.cursor = 0
+}

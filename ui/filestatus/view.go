@@ -17,6 +17,9 @@ const headerLines = 2
 // does not depend on the number of files: counts are kept by rebuild and
 // the table renders only its window.
 func (m *Model) View() string {
+	if m.confirm != nil {
+		return m.confirmView()
+	}
 	var b strings.Builder
 	b.WriteString(m.summaryLine())
 	b.WriteByte('\n')

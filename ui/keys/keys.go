@@ -27,6 +27,8 @@ type Map struct {
 	Delete key.Binding
 	// matters: open a file to delete its pairs, send them, restore a receipt
 	OpenFile, RunDelete, Restore key.Binding
+	Upload                       key.Binding // project: upload files and folders
+	Reupload                     key.Binding // file status: re-upload stuck or failed files (replace)
 }
 
 // New returns the key map; readOnly disables every mutating binding.
@@ -72,6 +74,8 @@ func New(readOnly bool) Map {
 		OpenFile:  b("n", "open a matter file", "n"),
 		RunDelete: b("X", "delete the previewed matters", "X"),
 		Restore:   b("U", "restore the receipt's deleted matters", "U"),
+		Upload:    b("u", "upload files", "u"),
+		Reupload:  b("R", "re-upload stuck/failed (replace)", "R"),
 	}
 	if readOnly {
 		for _, mut := range m.mutating() {
@@ -84,7 +88,7 @@ func New(readOnly bool) Map {
 // mutating lists the bindings that change server state. Add new mutating
 // bindings here and read-only sessions lose them automatically.
 func (m *Map) mutating() []*key.Binding {
-	return []*key.Binding{&m.Delete, &m.OpenFile, &m.RunDelete, &m.Restore}
+	return []*key.Binding{&m.Delete, &m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload}
 }
 
 // MattersAvailable reports whether the matters view may be used: it exists

@@ -211,3 +211,35 @@ func TestResumeRefusesAFileChangedSinceItWasJournaled(t *testing.T) {
 
 var _ = uploadplan.Walk
 var _ = fmt.Sprint
+
+func TestReuploadReplacesFromJournaledPaths(t *testing.T) {
+	r := newRig(t)
+	plan := r.files(3, 10)
+	out, err := r.runner("a").Upload(context.Background(), r.project, plan, api.DuplicateSkip)
+	if err != nil || len(out.Uploaded) != 3 {
+		t.Fatal(err)
+	}
+	old := out.Uploaded[:2]
+	for i := range old {
+		old[i].ProjectID = r.project
+	}
+	ro, replaced, err := r.runner("a").Reupload(context.Background(), old)
+	if err != nil || len(ro.Uploaded) != 2 || len(replaced) != 2 {
+		t.Fatalf("%v %d %v", err, len(ro.Uploaded), replaced)
+	}
+	for _, f := range old {
+		nf, ok := r.sim.File(replaced[f.FileID])
+		if !ok || nf.RootFileID != f.FileID || nf.Name != f.Name {
+			t.Errorf("%s: new %+v", f.Name, nf)
+		}
+	}
+	// The journal tracks the new IDs, not the old.
+	tracked, _ := r.store.TrackedFiles("default")
+	ids := map[string]bool{}
+	for _, f := range tracked {
+		ids[f.FileID] = true
+	}
+	if len(tracked) != 3 || ids[old[0].FileID] || !ids[replaced[old[0].FileID]] {
+		t.Errorf("tracked %v", ids)
+	}
+}

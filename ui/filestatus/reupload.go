@@ -1,0 +1,168 @@
+package filestatus
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/triage"
+	"github.com/vaultdeck/vaultdeck/ui/uploadjob"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// R: the selected (marked, else the cursor's) stuck or failed files are
+// uploaded again from the local paths the journal recorded, with mode
+// replace, as a task owned by the root; a confirmation names the count.
+// When it ends, the view swaps the old IDs for the new ones.
+
+// Reuploaded is broadcast when a re-upload finishes: old file ID -> new.
+type Reuploaded struct {
+	Replaced map[string]string
+	At       time.Time
+}
+
+// reuploadRows carries the journal rows of the files to re-upload.
+type reuploadRows struct {
+	View  page.ID
+	Asked int
+	Rows  []store.JournalFile
+	Err   error
+}
+
+// Target routes the rows to the view that asked.
+func (m reuploadRows) Target() page.ID { return m.View }
+
+func (m *Model) askReupload() tea.Cmd {
+	ids := m.table.MarkedIDs()
+	if len(ids) == 0 {
+		if id := m.SelectedID(); id != "" {
+			ids = []string{id}
+		}
+	}
+	now := m.env.Clock()
+	var pick []string
+	for _, id := range ids {
+		i, ok := m.tr.byID[id]
+		if !ok {
+			continue
+		}
+		switch groupOf(&m.tr.files[i], now, m.opts.StuckAfter) {
+		case triage.Stuck, triage.FailedRecoverable, triage.FailedUnrecoverable:
+			pick = append(pick, id)
+		}
+	}
+	switch {
+	case len(pick) == 0:
+		return page.Status("R re-uploads stuck or failed files: select one, or mark several with x")
+	case m.env.Journal == nil:
+		return page.Status("re-upload needs the upload journal, which this session does not have")
+	}
+	st, profile, view := m.env.Journal, m.env.Profile, m.id
+	return func() tea.Msg {
+		rows, err := st.FilesByID(profile, pick)
+		return reuploadRows{View: view, Asked: len(pick), Rows: rows, Err: err}
+	}
+}
+
+func (m *Model) onReuploadRows(msg reuploadRows) tea.Cmd {
+	if msg.Err != nil {
+		return page.Error(msg.Err)
+	}
+	if len(msg.Rows) == 0 {
+		return page.Status(fmt.Sprintf("none of the %s was uploaded by vaultdeck here: no local path is known", plural(msg.Asked, "selected file")))
+	}
+	m.reupload = msg.Rows
+	n := len(msg.Rows)
+	text := fmt.Sprintf("Re-upload %s from their local paths with mode replace (each becomes a new version)?", plural(n, "stuck or failed file"))
+	if skipped := msg.Asked - n; skipped > 0 {
+		text += fmt.Sprintf(" %d selected file(s) have no journaled local path and are left out.", skipped)
+	}
+	m.confirm = widgets.NewConfirm(m.env.Theme, "Re-upload", text+" Type "+strconv.Itoa(n)+" to confirm.", strconv.Itoa(n))
+	return nil
+}
+
+func (m *Model) confirmKey(msg tea.KeyMsg) tea.Cmd {
+	switch m.confirm.Update(msg) {
+	case widgets.Cancelled:
+		m.confirm, m.reupload = nil, nil
+		return page.Status("nothing was re-uploaded")
+	case widgets.Confirmed:
+		rows := m.reupload
+		m.confirm, m.reupload = nil, nil
+		if m.env.ReadOnly { // the key map already refuses; never mutate read-only
+			return nil
+		}
+		return page.Start(ReuploadTask(m.env, m.id, rows))
+	}
+	return nil
+}
+
+// ReuploadTask re-uploads rows as a root-owned task.
+func ReuploadTask(env page.Env, origin page.ID, rows []store.JournalFile) page.StartTask {
+	be, st, profile, clock := env.Backend, env.Journal, env.Profile, env.Clock
+	return page.StartTask{
+		Name:   "re-upload " + plural(len(rows), "file"),
+		Origin: origin,
+		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
+			api, ok := be.(uploadjob.Backend)
+			if !ok {
+				return page.Outcome{}, errors.New("this connection cannot upload")
+			}
+			run := &uploadjob.Runner{API: api, Store: st, Profile: profile, Progress: func(p uploadjob.Progress) {
+				progress(fmt.Sprintf("%d of %d files", p.FilesDone, p.Files))
+			}}
+			out, replaced, err := run.Reupload(ctx, rows)
+			done := page.Outcome{Text: "re-upload: " + out.Summary(), Broadcast: Reuploaded{Replaced: replaced, At: clock()}}
+			if err == nil && len(out.Errors) > 0 {
+				err = errors.New(strings.Join(out.Errors, "; "))
+			}
+			if err != nil && len(replaced) == 0 {
+				return page.Outcome{}, err
+			}
+			if err != nil {
+				done.Text += " · " + err.Error()
+			}
+			return done, nil
+		},
+	}
+}
+
+// onReuploaded swaps the replaced IDs for the new ones and polls them.
+func (m *Model) onReuploaded(msg Reuploaded) tea.Cmd {
+	var fresh []string
+	times := map[string]time.Time{}
+	old := map[string]bool{}
+	for o, n := range msg.Replaced {
+		if _, ok := m.tr.byID[o]; !ok {
+			continue
+		}
+		old[o] = true
+		fresh = append(fresh, n)
+		times[n] = msg.At
+	}
+	if len(fresh) == 0 {
+		return nil
+	}
+	m.tr.remove(old)
+	m.tr.add(fresh)
+	m.tr.setUploaded(times)
+	m.stopped = false
+	cmds := []tea.Cmd{m.rebuild(m.env.Clock())}
+	if !m.inFlight {
+		cmds = append(cmds, m.startPoll(false))
+	}
+	return tea.Batch(cmds...)
+}
+
+// confirmView centres the dialog over the view.
+func (m *Model) confirmView() string {
+	return m.env.Theme.Renderer.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, m.confirm.ViewSized(m.width, m.height))
+}
