@@ -128,6 +128,18 @@ CREATE TABLE upload_files (
 CREATE INDEX upload_files_batch ON upload_files (batch_id);
 CREATE INDEX upload_files_file_id ON upload_files (file_id) WHERE file_id != '';
 `},
+	// Per-profile defaults of the console and the client (theme,
+	// stuck-after, timeout), set with `vaultdeck config set`; flags win.
+	// Read-only stays the profiles.read_only column. Values are stored as
+	// typed (validated by the CLI before they get here).
+	{6, "profile settings", `
+CREATE TABLE profile_settings (
+	profile TEXT NOT NULL,
+	key     TEXT NOT NULL,
+	value   TEXT NOT NULL,
+	PRIMARY KEY (profile, key)
+);
+`},
 }
 
 const createVersionTable = `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`

@@ -20,6 +20,7 @@ var fixtures = map[int][]string{
 	5: {`INSERT INTO upload_runs (id, profile, project_id, mode, created_at) VALUES (1, 'old', 'p1', 'keep', 4)`,
 		`INSERT INTO upload_batches (id, run_id, began_at) VALUES (1, 1, 4)`,
 		`INSERT INTO upload_files (run_id, batch_id, local_path, file_path, name, size, state) VALUES (1, 1, '/a.pdf', 'a.pdf', 'a.pdf', 1, 'pending')`},
+	6: {`INSERT INTO profile_settings (profile, key, value) VALUES ('old', 'theme', 'mono')`},
 }
 
 func TestMigrationsAreOrdered(t *testing.T) {

@@ -221,7 +221,8 @@ func (s *Store) DeleteProfile(name string) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("there is no profile named %q: %w", name, ErrNotFound)
 		}
-		for _, q := range []string{`DELETE FROM bookmarks WHERE profile = ?`, `DELETE FROM response_cache WHERE profile = ?`} {
+		for _, q := range []string{`DELETE FROM bookmarks WHERE profile = ?`, `DELETE FROM response_cache WHERE profile = ?`,
+			`DELETE FROM profile_settings WHERE profile = ?`} {
 			if _, err := tx.Exec(q, name); err != nil {
 				return fmt.Errorf("the data of profile %q could not be deleted: %w", name, err)
 			}

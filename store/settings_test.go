@@ -1,0 +1,47 @@
+package store
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestProfileSettings(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.SetSetting("nope", "theme", "mono"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("setting on a missing profile: %v", err)
+	}
+	if err := s.SaveProfile(Profile{Name: "eu", Region: "eu", CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range [][2]string{{"theme", "dark"}, {"theme", "mono"}, {"stuck-after", "45m"}} {
+		if err := s.SetSetting("eu", kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.Settings("eu")
+	if err != nil || got["theme"] != "mono" || got["stuck-after"] != "45m" || len(got) != 2 {
+		t.Fatalf("settings %v, %v", got, err)
+	}
+	if err := s.SetSetting("eu", "theme", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetReadOnly("eu", true); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := s.Profile("eu")
+	if got, _ := s.Settings("eu"); got["theme"] != "" || !p.ReadOnly {
+		t.Errorf("after unset: %v, read-only %v", got, p.ReadOnly)
+	}
+	if err := s.DeleteProfile("eu"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Settings("eu"); len(got) != 0 {
+		t.Errorf("settings outlived their profile: %v", got)
+	}
+}
