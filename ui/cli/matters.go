@@ -242,14 +242,6 @@ func orEmpty(s []string) []string {
 	return s
 }
 
-func printOutcomes(w io.Writer, outs []matterfile.Outcome) {
-	t := newTable(w, "LINE", "CLIENT_ID", "MATTER_ID", "RESULT", "CODE", "DETAIL")
-	for _, o := range outs {
-		t.row(strconv.Itoa(o.Line), quoteBlank(o.ClientID), quoteBlank(o.MatterID), string(o.Result), o.Code, o.Detail)
-	}
-	t.flush()
-}
-
 // quoteBlank shows an identifier with surrounding or only whitespace in
 // quotes, so "  " does not look like a missing cell.
 func quoteBlank(s string) string {
@@ -267,8 +259,7 @@ func (r *runner) report(id int64, rep *matterfile.Report, err error, undo string
 		return r.fail(err)
 	}
 	if r.g.JSON {
-		writeJSON(r.env.Stdout, map[string]any{"receipt": id, "counts": rep.Counts(), "sent_lines": rep.SentLines,
-			"canceled": rep.Canceled, "outcomes": rep.Outcomes})
+		writeReportJSON(r.env.Stdout, id, rep)
 	} else {
 		printOutcomes(r.env.Stdout, rep.Outcomes)
 	}

@@ -141,11 +141,17 @@ func (r *runner) mattersReceipt(_ context.Context, args []string) int {
 		fmt.Fprintf(w, " (%s)", sanitizeName(rc.Note))
 	}
 	fmt.Fprintf(w, "\npairs     %d: %s\n\n", rc.Pairs, countsLine(rc.Counts))
-	t := newTable(w, "LINE", "CLIENT_ID", "MATTER_ID", "RESULT", "CODE", "DETAIL")
-	err = st.ReceiptItems(id, *result, func(it store.ReceiptItem) error {
-		t.row(strconv.Itoa(it.Line), quoteBlank(it.ClientID), quoteBlank(it.MatterID), it.Result, it.Code, it.Detail)
-		return nil
-	})
+	// Two passes over the store: widths first, then rows, so a million
+	// items stream instead of sitting in memory.
+	cells := func(it store.ReceiptItem) [6]string {
+		return outcomeCells(it.Line, it.ClientID, it.MatterID, it.Result, it.Code, it.Detail)
+	}
+	widths := newOutcomeWidths()
+	if err := st.ReceiptItems(id, *result, func(it store.ReceiptItem) error { widths.add(cells(it)); return nil }); err != nil {
+		return r.fail(err)
+	}
+	t := newOutcomeTable(w, widths)
+	err = st.ReceiptItems(id, *result, func(it store.ReceiptItem) error { t.row(cells(it)); return nil })
 	return r.done(errorsJoin(err, t.flush()))
 }
 
