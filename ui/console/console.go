@@ -25,6 +25,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/project"
 	"github.com/vaultdeck/vaultdeck/ui/projects"
 	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+	"github.com/vaultdeck/vaultdeck/ui/upload"
 )
 
 // Options describe one console program.
@@ -67,6 +68,7 @@ func Routes(stuckAfter time.Duration) []app.Route {
 			return filestatus.New(env, arg, filestatus.Options{StuckAfter: stuckAfter})
 		}},
 		{Name: "audit", Aliases: []string{"log"}, New: audit.New},
+		{Name: "upload", Aliases: []string{"up"}, New: upload.New},
 	}
 }
 

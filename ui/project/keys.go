@@ -27,6 +27,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.loaded = [2]bool{}
 		m.complete = false
 		return m.show(m.tab)
+	case key.Matches(msg, k.Upload):
+		// k.Upload never matches in a read-only session (keys.New disables it)
+		return page.OpenRoute("upload", strings.TrimSpace(m.proj.ID+" "+m.proj.Name))
 	case key.Matches(msg, k.Delete):
 		// k.Delete never matches in a read-only session (keys.New disables it)
 		return m.askDelete()

@@ -84,7 +84,7 @@ func (m *Model) Title() string {
 // Help lists this page's keys; Delete is absent when read-only.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
-	return []key.Binding{k.NextTab, k.PrevTab, k.StatusFilter, k.SendToFiles, k.Mark, k.Refresh, k.Copy, k.Delete}
+	return []key.Binding{k.NextTab, k.PrevTab, k.StatusFilter, k.SendToFiles, k.Mark, k.Refresh, k.Copy, k.Upload, k.Delete}
 }
 
 // CapturesInput is true while the dialog or a filter has the keyboard.

@@ -243,3 +243,29 @@ func TestReuploadReplacesFromJournaledPaths(t *testing.T) {
 		t.Errorf("tracked %v", ids)
 	}
 }
+
+// Cancelling (Ctrl-C in the CLI, esc in the console) while a batch is on
+// the wire stops after that batch's response: it is journaled complete,
+// the batches not started stay in the journal, and a resume sends them.
+func TestCancelStopsAfterTheCurrentBatch(t *testing.T) {
+	r := newRig(t)
+	plan := r.files(120, 64<<10)
+	ctx, cancel := context.WithCancel(context.Background())
+	run := r.runner("a")
+	run.Progress = func(p Progress) {
+		if p.BytesDone > 0 {
+			cancel() // mid-body of the first batch
+		}
+	}
+	out, err := run.Upload(ctx, r.project, plan, api.DuplicateKeep)
+	if err != nil || len(out.Uploaded) != 50 || out.Unfinished != 2 {
+		t.Fatalf("err %v, %d uploaded, %d unfinished", err, len(out.Uploaded), out.Unfinished)
+	}
+	if n := len(r.listed()); n != 50 {
+		t.Fatalf("project holds %d files after the stop, want the first batch's 50", n)
+	}
+	out, err = r.runner("b").Resume(context.Background())
+	if err != nil || len(out.Uploaded) != 70 || len(r.listed()) != 120 {
+		t.Fatalf("resume: %v, %d uploaded, %d listed", err, len(out.Uploaded), len(r.listed()))
+	}
+}

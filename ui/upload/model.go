@@ -1,0 +1,212 @@
+// Package upload is the console's upload: a dialog (a path with Tab
+// completion, the duplicate mode, a summary of what will be sent) and a
+// progress page with a bar, bytes, files, rate and ETA. The upload itself
+// runs as a task owned by the root through ui/uploadjob, journaled like
+// `vaultdeck upload`, so leaving the page does not stop it and an
+// interrupted run can be finished with `vaultdeck upload --resume`.
+package upload
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/progress"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/dustin/go-humanize"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/uploadplan"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+type stage int
+
+const (
+	stagePath    stage = iota // typing the path
+	stageScan                 // walking it (a command)
+	stageConfirm              // summary shown; enter starts
+	stageRun                  // the task runs; the bar moves
+	stageDone                 // finished or stopped
+)
+
+var modes = []api.DuplicateMode{api.DuplicateSkip, api.DuplicateReplace, api.DuplicateKeep}
+
+// Model is the upload page of one project.
+type Model struct {
+	env     page.Env
+	id      page.ID
+	project string // ID
+	name    string // shown; may be empty
+
+	stage   stage
+	path    widgets.Input
+	mode    int // index into modes
+	hint    []string
+	plan    uploadplan.Plan
+	err     string
+	shared  *shared
+	bar     progress.Model
+	outcome string
+
+	width, height int
+}
+
+// New opens the upload page; arg is "PROJECT_ID" or "PROJECT_ID NAME".
+func New(env page.Env, arg string) page.Page {
+	id, name, _ := strings.Cut(strings.TrimSpace(arg), " ")
+	m := &Model{env: env, id: env.NewID(), project: id, name: sanitize.Line(name)}
+	m.path = widgets.Input{Prompt: "path: ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor,
+		Placeholder: "a file or folder (Tab completes)", CharLimit: 4096}
+	m.path.Focus()
+	m.bar = progress.New(progress.WithoutPercentage(), progress.WithSolidFill("#5fafd7"),
+		progress.WithColorProfile(env.Theme.Renderer.ColorProfile()))
+	switch {
+	case !env.Keys.Upload.Enabled():
+		// Read-only is decided in ui/keys: without the key, no upload,
+		// however the page was reached (:upload on the command line).
+		m.stage, m.err = stageDone, "this session is read-only: uploads are disabled"
+	case id == "":
+		m.stage, m.err = stageDone, "no project: open a project and press u, or :upload PROJECT_ID"
+	case env.Journal == nil:
+		m.stage, m.err = stageDone, "uploads need the upload journal, which this session does not have"
+	}
+	return m
+}
+
+// Init does nothing: the page waits for a path.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// ID implements page.Identified.
+func (m *Model) ID() page.ID { return m.id }
+
+// Title is the breadcrumb segment.
+func (m *Model) Title() string { return "upload" }
+
+// SetSize gives the page its area.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.path.Width = max(w-8, 1)
+	m.bar.Width = max(min(w-4, 80), 10)
+}
+
+// CapturesInput: while the path is typed, every key is the page's.
+func (m *Model) CapturesInput() bool { return m.stage == stagePath || m.stage == stageConfirm }
+
+// WantsEsc: esc steps back in the dialog and stops a running upload
+// (after the current request's response) instead of leaving the page.
+func (m *Model) WantsEsc() bool {
+	return m.stage == stagePath || m.stage == stageConfirm || (m.stage == stageRun && !m.shared.stopping())
+}
+
+// Help lists the page's keys.
+func (m *Model) Help() []key.Binding {
+	b := func(k, d string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, d)) }
+	return []key.Binding{b("tab", "complete the path"), b("ctrl+t", "next duplicate mode"), b("enter", "continue / start"),
+		b("esc", "back; while uploading: stop after the current request")}
+}
+
+// Update handles keys, completions, the scan result, progress ticks and
+// the task's end.
+func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	case completionMsg:
+		if msg.View == m.id && m.stage == stagePath && msg.For == m.path.Value() {
+			value, hint := completion(msg.For, msg.Matches)
+			m.path.SetValue(value)
+			m.hint = hint
+		}
+	case scanMsg:
+		if msg.View == m.id && m.stage == stageScan {
+			m.plan, m.stage = msg.Plan, stageConfirm
+		}
+	case tickMsg:
+		if msg.View == m.id && m.stage == stageRun {
+			return m, m.tick()
+		}
+	case page.TaskStarted:
+		return m, nil
+	case page.TaskDone:
+		if msg.Origin == m.id && m.stage == stageRun {
+			m.stage = stageDone
+			if msg.Err != nil {
+				m.outcome = "upload failed: " + sanitize.Line(msg.Err.Error())
+			} else {
+				m.outcome = msg.Outcome.Text
+			}
+		}
+	}
+	return m, nil
+}
+
+func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	switch m.stage {
+	case stagePath:
+		switch msg.Type {
+		case tea.KeyEsc:
+			return func() tea.Msg { return page.Pop{} }
+		case tea.KeyTab:
+			return completeCmd(m.id, m.path.Value())
+		case tea.KeyCtrlT:
+			m.mode = (m.mode + 1) % len(modes)
+			return nil
+		case tea.KeyEnter:
+			p := strings.TrimSpace(m.path.Value())
+			if p == "" {
+				return page.Status("type the path of a file or folder to upload")
+			}
+			m.stage, m.hint = stageScan, nil
+			return scanCmd(m.id, expandHome(p))
+		}
+		m.path.Update(msg)
+		m.hint = nil
+	case stageConfirm:
+		switch msg.Type {
+		case tea.KeyEsc:
+			m.stage = stagePath
+		case tea.KeyCtrlT:
+			m.mode = (m.mode + 1) % len(modes)
+		case tea.KeyEnter:
+			if len(m.plan.Files) == 0 {
+				return page.Status("nothing to upload there")
+			}
+			return m.start()
+		}
+	case stageRun:
+		if msg.Type == tea.KeyEsc && !m.shared.stopping() {
+			m.shared.stop()
+			return page.Status("stopping after the current request's response (it is needed to avoid duplicates)")
+		}
+	}
+	return nil
+}
+
+func (m *Model) target() string {
+	if m.name != "" {
+		return fmt.Sprintf("%q", m.name)
+	}
+	return m.project
+}
+
+func (m *Model) summary() string {
+	p := m.plan
+	s := fmt.Sprintf("%s, %s → project %s, duplicate mode %s", plural(len(p.Files), "file"), humanize.Bytes(uint64(p.Bytes)), m.target(), modes[m.mode])
+	if n := len(p.Refused); n > 0 {
+		s += fmt.Sprintf(" · %d refused", n)
+	}
+	if n := len(p.Notes); n > 0 {
+		s += fmt.Sprintf(" · %d skipped (hidden or links)", n)
+	}
+	return s
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,194 @@
+package upload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/dustin/go-humanize"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/uploadplan"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/uploadjob"
+)
+
+// scanMsg is the walk of the typed path.
+type scanMsg struct {
+	View page.ID
+	Plan uploadplan.Plan
+}
+
+// Target routes the walk to the view that asked.
+func (m scanMsg) Target() page.ID { return m.View }
+
+func scanCmd(view page.ID, path string) tea.Cmd {
+	return func() tea.Msg { return scanMsg{View: view, Plan: uploadplan.Walk([]string{path})} }
+}
+
+// tickMsg redraws the progress while the task runs.
+type tickMsg struct{ View page.ID }
+
+// Target routes the tick to its view.
+func (m tickMsg) Target() page.ID { return m.View }
+
+const tickEvery = 250 * time.Millisecond
+
+// shared is what the task's goroutine and the page both see: the latest
+// progress and the stop request. The page only reads it on its ticks.
+type shared struct {
+	mu      sync.Mutex
+	p       uploadjob.Progress
+	cancel  context.CancelFunc
+	stopped bool
+}
+
+func (s *shared) set(p uploadjob.Progress) { s.mu.Lock(); s.p = p; s.mu.Unlock() }
+func (s *shared) get() uploadjob.Progress  { s.mu.Lock(); defer s.mu.Unlock(); return s.p }
+
+func (s *shared) stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stopped = true
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
+func (s *shared) stopping() bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopped
+}
+
+// start hands the upload to the root as a task and starts the ticks.
+func (m *Model) start() tea.Cmd {
+	m.stage = stageRun
+	m.shared = &shared{}
+	return tea.Batch(page.Start(Task(m.env, m.id, m.project, m.target(), m.plan, modes[m.mode], m.shared)), m.tickCmd())
+}
+
+func (m *Model) tickCmd() tea.Cmd {
+	view := m.id
+	return tea.Tick(tickEvery, func(time.Time) tea.Msg { return tickMsg{View: view} })
+}
+
+func (m *Model) tick() tea.Cmd { return m.tickCmd() }
+
+// Task is the upload as a root-owned task. Its context is the program's;
+// the page's esc cancels only the run's own context, which the uploader
+// checks between requests: a request already sent keeps its response.
+func Task(env page.Env, origin page.ID, projectID, target string, plan uploadplan.Plan, mode api.DuplicateMode, sh *shared) page.StartTask {
+	be, st, profile := env.Backend, env.Journal, env.Profile
+	return page.StartTask{
+		Name:        fmt.Sprintf("upload %s to %s", plural(len(plan.Files), "file"), target),
+		Origin:      origin,
+		Invalidates: []string{page.CacheProjects},
+		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
+			client, ok := be.(uploadjob.Backend)
+			if !ok {
+				return page.Outcome{}, errors.New("this connection cannot upload")
+			}
+			runCtx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			sh.mu.Lock()
+			sh.cancel = cancel
+			if sh.stopped {
+				cancel()
+			}
+			sh.mu.Unlock()
+			run := &uploadjob.Runner{API: client, Store: st, Profile: profile, Progress: func(p uploadjob.Progress) {
+				sh.set(p)
+				progress(fmt.Sprintf("%d of %d files, %s of %s", p.FilesDone, p.Files, humanize.Bytes(uint64(p.BytesDone)), humanize.Bytes(uint64(p.Bytes))))
+			}}
+			out, err := run.Upload(runCtx, projectID, plan, mode)
+			if err != nil {
+				return page.Outcome{}, err
+			}
+			text := "upload: " + out.Summary()
+			if len(out.Errors) > 0 {
+				text += " · " + sanitize.Line(strings.Join(out.Errors, "; "))
+			}
+			return page.Outcome{Text: text}, nil
+		},
+	}
+}
+
+// View draws the stage.
+func (m *Model) View() string {
+	th := m.env.Theme
+	var b strings.Builder
+	b.WriteString(th.Title.Render("Upload to " + m.target()))
+	b.WriteString("\n\n")
+	switch m.stage {
+	case stagePath:
+		b.WriteString(m.path.View())
+		b.WriteString("\n")
+		if len(m.hint) > 0 {
+			shown := m.hint[:min(len(m.hint), max(m.height-8, 3))]
+			b.WriteString(th.Muted.Render(sanitize.Line(strings.Join(shown, "  "))))
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "\nduplicate mode: %s  %s\n", th.Title.Render(string(modes[m.mode])), th.Muted.Render("(ctrl+t: skip / replace / keep)"))
+		b.WriteString(th.Muted.Render("tab completes · enter continues · esc leaves"))
+	case stageScan:
+		b.WriteString("reading " + sanitize.Line(m.path.Value()) + " …")
+	case stageConfirm:
+		b.WriteString(sanitize.Line(m.summary()))
+		b.WriteString("\n")
+		for i, r := range m.plan.Refused {
+			if i == 5 {
+				fmt.Fprintf(&b, "… and %d more refused\n", len(m.plan.Refused)-5)
+				break
+			}
+			b.WriteString(th.Warn.Render("refused: " + sanitize.Line(r.Local) + ": " + sanitize.Line(r.Reason)))
+			b.WriteString("\n")
+		}
+		b.WriteString("\n" + th.Muted.Render("enter uploads · ctrl+t changes the duplicate mode · esc goes back"))
+	case stageRun, stageDone:
+		m.progressView(&b)
+	}
+	return b.String()
+}
+
+func (m *Model) progressView(b *strings.Builder) {
+	th := m.env.Theme
+	if m.err != "" {
+		b.WriteString(th.Warn.Render(m.err))
+		return
+	}
+	p := m.shared.get()
+	frac := 0.0
+	if p.Bytes > 0 {
+		frac = float64(p.BytesDone) / float64(p.Bytes)
+	}
+	b.WriteString(m.bar.ViewAs(frac))
+	fmt.Fprintf(b, " %3.0f%%\n\n", frac*100)
+	el := time.Since(p.Started).Seconds()
+	rate, eta := 0.0, "–"
+	if el > 0 && !p.Started.IsZero() {
+		rate = float64(p.BytesDone) / el
+	}
+	if rate > 0 && p.Bytes > p.BytesDone {
+		eta = time.Duration(float64(p.Bytes-p.BytesDone) / rate * float64(time.Second)).Round(time.Second).String()
+	}
+	fmt.Fprintf(b, "bytes  %s of %s\nfiles  %d of %d   (request %d of %d)\nrate   %s/s   ETA %s\n",
+		humanize.Bytes(uint64(p.BytesDone)), humanize.Bytes(uint64(p.Bytes)), p.FilesDone, p.Files, p.Batch, p.Batches,
+		humanize.Bytes(uint64(rate)), eta)
+	switch {
+	case m.stage == stageDone:
+		b.WriteString("\n" + sanitize.Line(m.outcome) + "\n" + th.Muted.Render("esc leaves"))
+	case m.shared.stopping():
+		b.WriteString("\n" + th.Warn.Render("stopping after the current request's response…"))
+	default:
+		b.WriteString("\n" + th.Muted.Render("esc stops after the current request (the rest stays in the journal for vaultdeck upload --resume)"))
+	}
+}
