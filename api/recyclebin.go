@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 )
 
@@ -151,7 +152,7 @@ func (c *Client) streamItems(ctx context.Context, ep endpoint, path string, q ur
 		return asTimeout(ep, err)
 	case resp.Request.Context().Err() != nil:
 		return canceled(ep, resp.Request.Context().Err())
-	case errors.Is(err, errTruncated):
+	case errors.Is(err, errTruncated), errors.Is(err, io.ErrUnexpectedEOF):
 		if hr.n == 0 {
 			return malformed(ep, resp.StatusCode, red, "empty body where JSON was expected", nil)
 		}

@@ -83,7 +83,10 @@ func (r *runner) resolve() (*Connection, error) {
 		Limits:     r.env.Limits,
 		Clock:      r.env.Clock,
 	}
+	// One setting for how long the service may stay silent: before its
+	// first byte and within a body (0: the defaults).
 	cfg.Timeouts.FirstByte = cmp.Or(r.g.Timeout, prof.Timeout)
+	cfg.Timeouts.BodyStall = cfg.Timeouts.FirstByte
 	if r.g.BaseURL != "" && r.g.Region != "" {
 		return nil, errors.New("give either --base-url or --region, not both")
 	}

@@ -306,7 +306,7 @@ Global flags (before or after the command):
   --profile NAME      stored profile to use
   --json              print the API's own JSON objects (listings: an array, one item a line)
   --jsonl             listings as JSON Lines: one item a line, nothing around them
-  --timeout 30s       how long to wait for the service to start answering (default 30s)
+  --timeout 30s       how long the service may stay silent, before answering or within an answer (default 30s)
 
 Console flags (also for demo): --read-only, --theme auto|dark|light|high-contrast|mono,
   --no-color, --stuck-after 30m, --open projects|bin|files|audit

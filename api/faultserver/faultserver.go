@@ -1,0 +1,259 @@
+// Package faultserver is a scripted misbehaving API for tests: it answers
+// every read endpoint of the service with a small valid workspace, except
+// that each request first meets the fault the test chose (a hung gateway, a
+// stalled or truncated body, redirects, transient statuses, the token echoed
+// back in every form, a very large listing). It drives the api package's
+// tests and the built binary's alike.
+package faultserver
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Fault is what the server does to a request.
+type Fault string
+
+// The scripted faults.
+const (
+	None          Fault = "none"
+	Hung          Fault = "hung"           // accept, never answer
+	Stall         Fault = "stall"          // headers and the start of the body, then silence
+	Truncate      Fault = "truncate"       // Content-Length promises more than is sent
+	RedirectSame  Fault = "redirect-same"  // 307 to the same path with a trailing marker, same origin
+	RedirectCross Fault = "redirect-cross" // 302 to the other listener (same host, another port)
+	RedirectHost  Fault = "redirect-host"  // 302 to localhost instead of 127.0.0.1
+	Status429     Fault = "429"            // once, then normal
+	Status502     Fault = "502"            // once, an HTML gateway page, then normal
+	Status503     Fault = "503"
+	Status504     Fault = "504"
+	EchoError     Fault = "echo-error"  // 403 whose body echoes the token in every form
+	EchoHeader    Fault = "echo-header" // normal answers with the token in headers
+	EchoData      Fault = "echo-data"   // normal answers with the token inside the data
+	Big           Fault = "big"         // the recycle bin holds BigN entries
+)
+
+// Transient lists the faults a client should get over by retrying.
+var Transient = []Fault{Status429, Status502, Status503, Status504}
+
+// BigN is the size of the Big recycle bin.
+const BigN = 200_000
+
+// Server is a running fault server. Other is a second listener that records
+// what reached it (nothing may, when a redirect is refused).
+type Server struct {
+	URL   string
+	Other *Recorder
+	srv   *httptest.Server
+	fault Fault
+	n     atomic.Int32
+	stop  chan struct{}
+	once  sync.Once
+	big   []byte
+}
+
+// Recorder is a listener that counts requests and keeps their
+// Authorization headers.
+type Recorder struct {
+	URL   string
+	mu    sync.Mutex
+	auths []string
+	srv   *httptest.Server
+}
+
+// Auths returns the Authorization headers received, one per request.
+func (r *Recorder) Auths() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.auths...)
+}
+
+// Start serves fault. Close it when done (it releases hung requests).
+func Start(fault Fault) *Server {
+	s := &Server{fault: fault, stop: make(chan struct{})}
+	rec := &Recorder{}
+	rec.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec.mu.Lock()
+		rec.auths = append(rec.auths, r.Header.Get("Authorization"))
+		rec.mu.Unlock()
+		writeJSON(w, 200, `{"user_id":"elsewhere","email":"elsewhere@evil.example"}`)
+	}))
+	rec.URL = rec.srv.URL
+	s.Other = rec
+	if fault == Big {
+		s.big = bigBin(BigN)
+	}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.URL = s.srv.URL
+	return s
+}
+
+// Requests is how many requests reached the main listener.
+func (s *Server) Requests() int { return int(s.n.Load()) }
+
+// Close stops both listeners.
+func (s *Server) Close() {
+	s.once.Do(func() { close(s.stop) })
+	s.srv.CloseClientConnections()
+	s.srv.Close()
+	s.Other.srv.Close()
+}
+
+func (s *Server) wait(r *http.Request) {
+	select {
+	case <-r.Context().Done():
+	case <-s.stop:
+	}
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	n := s.n.Add(1)
+	tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+	path := strings.TrimSuffix(r.URL.Path, "/_moved")
+	switch s.fault {
+	case Hung:
+		s.wait(r)
+		return
+	case Stall:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(200)
+		w.Write([]byte(`{"`))
+		w.(http.Flusher).Flush()
+		s.wait(r)
+		return
+	case Truncate:
+		body := s.body(path, r.URL.Query(), "")
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)+100))
+		w.WriteHeader(200)
+		w.Write([]byte(body[:len(body)/2]))
+		return
+	case RedirectSame:
+		if !strings.HasSuffix(r.URL.Path, "/_moved") {
+			to := *r.URL
+			to.Path = r.URL.Path + "/_moved"
+			http.Redirect(w, r, to.String(), http.StatusTemporaryRedirect)
+			return
+		}
+		if tok == "" {
+			writeJSON(w, 401, `{"error":"the redirect lost the token"}`)
+			return
+		}
+	case RedirectCross, RedirectHost:
+		base := s.Other.URL
+		if s.fault == RedirectHost {
+			base = strings.Replace(base, "127.0.0.1", "localhost", 1)
+		}
+		http.Redirect(w, r, base+r.URL.RequestURI(), http.StatusFound)
+		return
+	case Status429, Status502, Status503, Status504:
+		if n == 1 {
+			w.Header().Set("Retry-After", "0")
+			if s.fault == Status502 {
+				w.Header().Set("Content-Type", "text/html")
+				w.WriteHeader(502)
+				fmt.Fprint(w, "<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1>"+strings.Repeat("<p>x</p>", 50)+"</body></html>")
+				return
+			}
+			code := map[Fault]int{Status429: 429, Status503: 503, Status504: 504}[s.fault]
+			writeJSON(w, code, `{"error":"try again"}`)
+			return
+		}
+	case EchoError:
+		forms := EchoForms(tok)
+		w.Header().Set("X-Echo", r.Header.Get("Authorization"))
+		writeJSON(w, 403, fmt.Sprintf(`{"error":"token %s not allowed","detail":[{"loc":["header","authorization"],"msg":"bad %s","input":"%s"}],"more":{"url":"%s","lower":"%s","upper":"%s"}}`,
+			forms["json-slash"], forms["json-u002f"], forms["raw"], forms["query"], forms["lower"], forms["upper"]))
+		return
+	case EchoHeader:
+		w.Header().Set("X-Echo", r.Header.Get("Authorization"))
+		w.Header().Set("WWW-Authenticate", `Bearer token="`+tok+`"`)
+	case Big:
+		if path == "/api/v1/vault/workspace/recycle_bin" {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(s.big)
+			return
+		}
+	}
+	echo := ""
+	if s.fault == EchoData {
+		echo = EchoForms(tok)["json-slash"]
+	}
+	body := s.body(path, r.URL.Query(), echo)
+	if body == "" {
+		writeJSON(w, 404, `{"error":"Not found"}`)
+		return
+	}
+	writeJSON(w, 200, body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, body string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	fmt.Fprint(w, body)
+}
+
+// EchoForms are the ways a server has been seen to echo a token, as JSON
+// string contents.
+func EchoForms(tok string) map[string]string {
+	return map[string]string{
+		"raw":        tok,
+		"json-slash": strings.ReplaceAll(tok, "/", `\/`),
+		"json-u002f": strings.ReplaceAll(tok, "/", `\u002f`),
+		"query":      url.QueryEscape(tok),
+		"lower":      strings.ToLower(tok),
+		"upper":      strings.ToUpper(tok),
+	}
+}
+
+// IDs of the small workspace.
+const (
+	ProjectID = "3f1c2d3e-0000-4000-8000-000000000001"
+	FileID    = "4f1c2d3e-0000-4000-8000-000000000002"
+)
+
+// body is the normal answer of an endpoint; echo, when set, is put into a
+// name field of the data.
+func (s *Server) body(path string, q url.Values, echo string) string {
+	name := "Share Purchase " + echo
+	switch path {
+	case "/api/whoami":
+		return `{"user_id":"u1","email":"admin@harrowgate-law.com","name":"` + name + `","workspace_name":"Harrowgate LLP","permissions":["Vault API","View workspace projects"]}`
+	case "/api/v1/vault/workspace/projects":
+		return `{"response":{"content":{"pagination":{"page":1,"per_page":100,"total":1,"total_pages":1},"projects":[{"id":"` + ProjectID + `","name":"` + name + `","files_count":1,"size_bytes":"1000","updated_at":"2025-06-01T10:00:00Z"}]}}}`
+	case "/api/v1/vault/projects/" + ProjectID + "/users":
+		return `{"status":"success","data":{"project_id":"` + ProjectID + `","users":[{"user_id":"u1","email":"a@harrowgate-law.com","name":"` + name + `","access_level":"edit"}]}}`
+	case "/api/v1/vault/projects/" + ProjectID + "/files":
+		return `{"response":{"content":{"files":[{"id":"` + FileID + `","name":"` + name + `.pdf","processing_status":"READY_TO_QUERY","size":1000,"uploaded_at":"2025-06-01T10:00:00Z"}],"pagination":{"page_size":100,"has_more":false,"next_cursor":null,"total_count":1}}}}`
+	case "/api/v1/vault/get_files":
+		return `{"response":{"content":[{"file_id":"` + FileID + `","file_name":"` + name + `.pdf","processing_status":"ready_to_query","content_type":"application/pdf"}]}}`
+	case "/api/v1/vault/workspace/recycle_bin":
+		return `{"items":[{"id":"e1","resource_id":"` + ProjectID + `","deleted_at":"2025-06-01T10:00:00Z","deleted_by_user_email":"a@harrowgate-law.com","vault_project":{"id":"` + ProjectID + `","name":"` + name + `","files_count":1}}],"total":1}`
+	case "/api/v1/logs/audit/earliest":
+		return `{"log":{"id":"a1","timestamp":"2025-06-01T10:00:00Z","type":"auth:login","user":"` + name + `","ip":"10.0.0.1"}}`
+	case "/api/v1/logs/audit":
+		return `[]`
+	}
+	return ""
+}
+
+func bigBin(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"items":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":"6f1c2d3e-0000-4000-8000-%012d","resource_id":"7a1c2d3e-0000-4000-8000-%012d","resource_type":"vault_project",`+
+			`"recycle_bin_status":"deleted","deleted_at":"2025-01-02T03:04:05.123456Z","recycle_bin_purged_scheduled_at":"2025-02-01T03:04:05.123456Z",`+
+			`"delete_source":"customer_delete","deleted_source_id":"8b1c2d3e-0000-4000-8000-%012d","deleted_by_user_email":"user%d@harrowgate-law.com",`+
+			`"vault_project":{"id":"7a1c2d3e-0000-4000-8000-%012d","name":"Project %d — Share Purchase","created_at":"2024-01-15T10:30:00.000000",`+
+			`"creator_email":"creator%d@harrowgate-law.com","files_count":%d,"is_knowledge_base_project":false}}`, i, i, i, i%97, i, i, i%50, i%300)
+	}
+	fmt.Fprintf(&b, `],"total":%d}`, n)
+	return []byte(b.String())
+}

@@ -1,0 +1,124 @@
+package e2e
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/vaultdeck/vaultdeck/api/faultserver"
+)
+
+const faultToken = "vd/Secret+Part=42/xyz"
+
+// TestHeadlessCommandsAgainstFaults runs every headless command of the built
+// binary against every scripted fault: each ends, within its timeout, with
+// exit 1 and one clear line, or succeeds after a transient fault; the token
+// reaches no output in any form, and a refused redirect reaches nobody.
+func TestHeadlessCommandsAgainstFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	bin := buildBinary(t)
+	commands := [][]string{
+		{"whoami"}, {"projects"}, {"users", faultserver.ProjectID}, {"files", faultserver.ProjectID},
+		{"status", faultserver.FileID}, {"recycle-bin"}, {"audit", "--limit", "5"}, {"recycle-bin", "--json"},
+	}
+	// "" means success; otherwise the phrase the one error line must hold.
+	faults := map[faultserver.Fault]string{
+		faultserver.None: "", faultserver.RedirectSame: "", faultserver.EchoHeader: "", faultserver.EchoData: "",
+		faultserver.Status429: "", faultserver.Status502: "", faultserver.Status503: "", faultserver.Status504: "",
+		faultserver.Hung: "no answer from GET /api/", faultserver.Stall: "stopped sending after",
+		faultserver.Truncate: "truncated", faultserver.EchoError: "lacks",
+		faultserver.RedirectCross: "refused to follow a redirect from http://127.0.0.1:",
+		faultserver.RedirectHost:  "refused to follow a redirect from http://127.0.0.1:",
+	}
+	for fault, want := range faults {
+		t.Run(string(fault), func(t *testing.T) {
+			t.Parallel()
+			s := faultserver.Start(fault)
+			t.Cleanup(func() {
+				s.Close()
+				if n := len(s.Other.Auths()); n != 0 {
+					t.Errorf("the other origin received %d requests", n)
+				}
+			})
+			// The commands run at once (not as parallel subtests, which
+			// -parallel caps at the core count): against a hung server each
+			// costs three timeouts and two backoffs.
+			var wg sync.WaitGroup
+			for _, args := range commands {
+				wg.Go(func() {
+					cmd := exec.Command(bin, append([]string{"--base-url", s.URL, "--timeout", "300ms"}, args...)...)
+					cmd.Env = append(os.Environ(), "VAULTDECK_TOKEN="+faultToken, "VAULTDECK_HOME="+t.TempDir())
+					var out, errb bytes.Buffer
+					cmd.Stdout, cmd.Stderr = &out, &errb
+					err := cmd.Run()
+					code := 0
+					if ee, ok := err.(*exec.ExitError); ok {
+						code = ee.ExitCode()
+					} else if err != nil {
+						t.Error(err)
+						return
+					}
+					all := out.String() + errb.String()
+					if strings.Contains(strings.ToLower(all), "secret") {
+						t.Errorf("%v: the token reached the output: %q", args, all)
+					}
+					if want == "" {
+						if code != 0 || out.Len() == 0 || errb.Len() != 0 {
+							t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out.String(), errb.String())
+						}
+						return
+					}
+					line := errb.String()
+					if code != 1 || strings.Count(line, "\n") != 1 || !strings.HasPrefix(line, "vaultdeck "+args[0]+": ") || !strings.Contains(line, want) {
+						t.Errorf("%v: exit %d, stderr %q, want one line with %q", args, code, line, want)
+					}
+				})
+			}
+			wg.Wait()
+		})
+	}
+}
+
+// TestRecycleBinJSON200kBoundedMemory: 200,000 entries from the simulator
+// (its own process, so that the test process stays small: a child's peak RSS
+// as the kernel reports it includes what it shared with its parent before
+// exec) through the binary's `recycle-bin --json`, every item out, with a
+// peak RSS under twice the body.
+func TestRecycleBinJSON200kBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	bin := buildBinary(t)
+	sp := startSim(t, bin, "--no-rate-limit", "--recycle-bin", "200000")
+	cmd := exec.Command(bin, "--base-url", sp.base, "recycle-bin", "--json")
+	cmd.Env = append(os.Environ(), "VAULTDECK_TOKEN="+sp.tokens["admin"], "VAULTDECK_HOME="+t.TempDir())
+	var errb bytes.Buffer
+	counter := &lineCounter{}
+	cmd.Stdout, cmd.Stderr = counter, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	if counter.lines != 200_000+2 {
+		t.Errorf("%d lines, want 200,000 items plus the opening and closing lines", counter.lines)
+	}
+	rssKB := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+	bodyKB := int64(counter.bytes / 1024)
+	t.Logf("body about %d MB, peak RSS %d MB", bodyKB>>10, rssKB>>10)
+	if rssKB > 2*bodyKB {
+		t.Errorf("peak RSS %d KB, over twice the body (%d KB)", rssKB, bodyKB)
+	}
+}
+
+type lineCounter struct{ lines, bytes int }
+
+func (c *lineCounter) Write(p []byte) (int, error) {
+	c.lines += bytes.Count(p, []byte{'\n'})
+	c.bytes += len(p)
+	return len(p), nil
+}
