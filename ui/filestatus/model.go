@@ -99,11 +99,12 @@ type Model struct {
 // New returns the view for the IDs in arg ("id1,id2,...", or anything
 // ParseIDs accepts). With no IDs it opens the paste input at once.
 func New(env page.Env, arg string, opts Options) page.Page {
+	ids, times := parseArg(arg)
 	m := &Model{
 		env:    env,
 		id:     env.NewID(),
 		opts:   opts.withDefaults(),
-		tr:     newTracker(ParseIDs(arg)),
+		tr:     newTracker(ids),
 		group:  allGroups,
 		loader: widgets.NewLoader(env.Theme),
 	}
@@ -111,6 +112,7 @@ func New(env page.Env, arg string, opts Options) page.Page {
 	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, m.liveColumns(columns()))
 	m.paste = widgets.Input{Prompt: "file IDs: ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor,
 		Placeholder: "paste IDs separated by commas, spaces or lines"}
+	m.tr.setUploaded(times)
 	m.tr.setUploaded(opts.UploadedAt)
 	m.rebuild(env.Clock())
 	switch {

@@ -1,6 +1,7 @@
 package filestatus
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -78,5 +79,20 @@ func TestGroupsSummaryAndFilterKeys(t *testing.T) {
 				t.Errorf("key %s: %s shown:\n%s", c.key, s, v)
 			}
 		}
+	}
+}
+
+// The Files tab hands IDs over as ID@UPLOADED (epoch seconds, the
+// listing's own time): the age comes from the service at once.
+func TestUploadTimesInTheArgument(t *testing.T) {
+	fake := newFake()
+	fake.set("processing", "old")
+	r := newRig(t, fake, fmt.Sprintf("old@%d", t0.Add(-5*time.Hour).Unix()), Options{})
+	r.run(r.m.Init())
+	if l := lineWith(r.m.View(), "old.pdf"); !strings.Contains(l, "5h00m") || !strings.Contains(l, "stuck") {
+		t.Errorf("row %q", l)
+	}
+	if len(fake.calls) == 0 || fake.calls[0][0] != "old" {
+		t.Errorf("asked for %v", fake.calls)
 	}
 }

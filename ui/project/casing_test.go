@@ -2,6 +2,7 @@ package project
 
 import (
 	"testing"
+	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
 )
@@ -25,5 +26,16 @@ func TestFilesTabStatusOneCasingNeverTruncated(t *testing.T) {
 	}
 	if cols[1].Width < len("unrecoverable_failure") || cols[1].Grow != 0 {
 		t.Errorf("status column %+v would truncate", cols[1])
+	}
+}
+
+// Sending files to File status carries each file's upload time from the
+// listing, so File status dates ages by the service's clock.
+func TestFilesArgCarriesUploadTimes(t *testing.T) {
+	var up api.Time
+	up.Time = time.Unix(1700000000, 0)
+	got := FilesArg([]string{"a", "b"}, []api.ProjectFile{{ID: "a", UploadedAt: up}, {ID: "b"}})
+	if got != "a@1700000000,b" {
+		t.Errorf("arg %q", got)
 	}
 }

@@ -44,7 +44,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		if len(ids) == 0 {
 			return page.Status("no files to show")
 		}
-		return page.OpenRoute("files", strings.Join(ids, ","))
+		return page.OpenRoute("files", FilesArg(ids, m.fileList))
 	}
 	cmd := t.Update(msg)
 	if m.tab == tabFiles && m.hasMore && !m.loading && t.Cursor() >= t.Len()-prefetch {

@@ -54,6 +54,26 @@ func FileColumns() []widgets.Column {
 	}
 }
 
+// FilesArg is the File status argument for ids: each with @EPOCH_SECONDS,
+// its upload time from the listing, when known, so File status counts ages
+// from the service's time and flags an old processing file at once.
+func FilesArg(ids []string, files []api.ProjectFile) string {
+	up := make(map[string]int64, len(files))
+	for _, f := range files {
+		if !f.UploadedAt.IsZero() {
+			up[f.ID] = f.UploadedAt.Unix()
+		}
+	}
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = id
+		if s, ok := up[id]; ok && s > 0 {
+			parts[i] += "@" + strconv.FormatInt(s, 10)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
 // FileRows builds the files tab; failures are red, work in progress amber.
 func FileRows(fs []api.ProjectFile) []widgets.Row {
 	rows := make([]widgets.Row, len(fs))
