@@ -148,6 +148,7 @@ func startServer(t *testing.T, mod ...func(*Config)) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.srv.closeGrace = 0 // the test client keeps its connection; nothing to wait for
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- f.srv.Serve(ctx) }()

@@ -72,7 +72,12 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		model = lm
 	}
 	in := newIdleInput(sess)
-	p := tea.NewProgram(model, tea.WithInput(in), tea.WithOutput(sess), tea.WithAltScreen(), tea.WithFilter(noSuspendOrExec))
+	// WithoutSignalHandler: the server's SIGINT/SIGTERM are the server's to
+	// handle (drain). Left on, every session's program would catch them,
+	// and one already told to quit would block its shutdown forever sending
+	// the signal's message to an event loop that has stopped.
+	p := tea.NewProgram(model, tea.WithInput(in), tea.WithOutput(sess), tea.WithAltScreen(),
+		tea.WithFilter(noSuspendOrExec), tea.WithoutSignalHandler())
 	ss.mu.Lock()
 	ss.program = p
 	ended := ss.reason != ""

@@ -81,6 +81,9 @@ type Server struct {
 	sessions map[ssh.Session]*session
 	draining bool
 	drained  chan struct{} // closed when draining and the last session left
+	// closeGrace is how long a drained server waits for clients to close
+	// their connections before it closes them.
+	closeGrace time.Duration
 	srv      *ssh.Server
 }
 
@@ -134,7 +137,7 @@ func New(cfg Config, warn io.Writer) (*Server, error) {
 		cfg: cfg, keys: keys, st: st, log: log,
 		budgets: api.NewBudgets(), share: api.NewShare(shareReuse),
 		bound: map[string]*profileBackend{}, caches: map[string]*memCache{},
-		sessions: map[ssh.Session]*session{},
+		sessions: map[ssh.Session]*session{}, closeGrace: 2 * time.Second,
 	}, nil
 }
 
@@ -239,7 +242,14 @@ func (s *Server) drain(srv *ssh.Server, done chan error) error {
 	case <-timer.C:
 		s.log.Warn("sessions still open after the grace period; closing them", "grace", drainGrace)
 	}
-	err := srv.Close()
+	// Clients close their connection once their last session is gone; give
+	// them a moment, so they see an orderly end rather than a reset.
+	ctx, cancel := context.WithTimeout(context.Background(), s.closeGrace)
+	defer cancel()
+	err := srv.Shutdown(ctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = srv.Close()
+	}
 	<-done
 	if errors.Is(err, ssh.ErrServerClosed) {
 		err = nil

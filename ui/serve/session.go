@@ -95,7 +95,10 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 		next(sess)
 		if r := ss.endReason(); r != "" {
 			outcome = r
-			fmt.Fprintf(sess.Stderr(), "vaultdeck: %s\n", r)
+			// On stdout, after the program left the alternate screen on
+			// stdout: the client orders the two streams independently, and a
+			// line on stderr could land on the alternate screen and vanish.
+			fmt.Fprintf(sess, "vaultdeck: %s\n", r)
 			_ = sess.Exit(1)
 		}
 	}
