@@ -3,10 +3,10 @@ package e2e
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/pem"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"

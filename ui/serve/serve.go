@@ -84,7 +84,7 @@ type Server struct {
 	// closeGrace is how long a drained server waits for clients to close
 	// their connections before it closes them.
 	closeGrace time.Duration
-	srv      *ssh.Server
+	srv        *ssh.Server
 }
 
 // New validates the set-up: keys file, host key, listen address, store.
