@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"strconv"
 	"strings"
@@ -66,6 +67,20 @@ func (c *Client) ProjectFiles(ctx context.Context, projectID string, q FileQuery
 // (duplicates repeated, blanks skipped). An unknown ID is a record with
 // Error "not_found", not an error.
 func (c *Client) GetFiles(ctx context.Context, ids []string) ([]FileDetail, error) {
+	items, err := c.GetFileItems(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]FileDetail, len(items))
+	for i, it := range items {
+		out[i] = it.Value
+	}
+	return out, nil
+}
+
+// GetFileItems is GetFiles with each record beside the server's own JSON
+// for it (a record the server left out, made up here, is marshalled).
+func (c *Client) GetFileItems(ctx context.Context, ids []string) ([]Item[FileDetail], error) {
 	wanted := make([]string, 0, len(ids))
 	unique := make([]string, 0, len(ids))
 	seen := make(map[string]struct{}, len(ids))
@@ -81,26 +96,31 @@ func (c *Client) GetFiles(ctx context.Context, ids []string) ([]FileDetail, erro
 			unique = append(unique, id)
 		}
 	}
-	got := make(map[string]FileDetail, len(unique))
+	got := make(map[string]Item[FileDetail], len(unique))
 	for start := 0; start < len(unique); start += MaxFileIDs {
 		chunk := unique[start:min(start+MaxFileIDs, len(unique))]
-		var recs []FileDetail
+		var raws []json.RawMessage
 		v := url.Values{"file_ids": {strings.Join(chunk, ",")}}
-		if err := c.getContent(ctx, epGetFiles, "/api/v1/vault/get_files", v, &recs); err != nil {
+		if err := c.getContent(ctx, epGetFiles, "/api/v1/vault/get_files", v, &raws); err != nil {
+			return nil, err
+		}
+		recs, err := decodeItems[FileDetail](epGetFiles, "content", raws)
+		if err != nil {
 			return nil, err
 		}
 		for _, r := range recs {
-			k := strings.ToLower(r.FileID)
+			k := strings.ToLower(r.Value.FileID)
 			if _, ok := got[k]; !ok {
 				got[k] = r
 			}
 		}
 	}
-	out := make([]FileDetail, len(wanted))
+	out := make([]Item[FileDetail], len(wanted))
 	for i, id := range wanted {
 		r, ok := got[strings.ToLower(id)]
 		if !ok {
-			r = FileDetail{FileID: id, Error: NotReturned}
+			r.Value = FileDetail{FileID: id, Error: NotReturned}
+			r.JSON, _ = json.Marshal(r.Value)
 		}
 		out[i] = r
 	}

@@ -170,3 +170,21 @@ func (c *Client) EachAuditPage(ctx context.Context, logType string, fn func([]It
 		from = page[len(page)-1].Value.ID
 	}
 }
+
+// ProjectUserItems lists users with access to a project, each beside the
+// server's own JSON for it (GET /api/v1/vault/projects/{project_id}/users).
+func (c *Client) ProjectUserItems(ctx context.Context, projectID string) ([]Item[ProjectUser], error) {
+	if err := requireID(epProjectUsers, "project ID", projectID); err != nil {
+		return nil, err
+	}
+	var u struct {
+		Data struct {
+			Users []json.RawMessage `json:"users"`
+		} `json:"data"`
+	}
+	path := "/api/v1/vault/projects/" + url.PathEscape(projectID) + "/users"
+	if err := c.getJSON(ctx, epProjectUsers, path, nil, &u); err != nil {
+		return nil, err
+	}
+	return decodeItems[ProjectUser](epProjectUsers, "users", u.Data.Users)
+}

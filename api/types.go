@@ -1,6 +1,9 @@
 package api
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Records use the spec's JSON names exactly, so `--json` output is the API's own
 // objects. Enum-like fields are plain strings: production may send values the
@@ -256,4 +259,6 @@ type WhoAmI struct {
 	WorkspaceName string   `json:"workspace_name,omitempty"`
 	TokenName     string   `json:"token_name,omitempty"`
 	Permissions   []string `json:"permissions,omitempty"`
+	// Raw is the body as the server sent it (--json prints it).
+	Raw json.RawMessage `json:"-"`
 }

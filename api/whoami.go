@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/url"
 )
@@ -50,9 +51,14 @@ func (c *Client) resending(ctx context.Context, ep endpoint, once func() error) 
 // WhoAmI returns the account behind the token (GET /api/whoami). It is the
 // cheapest way to test a token: it costs no rate-limited budget.
 func (c *Client) WhoAmI(ctx context.Context) (*WhoAmI, error) {
-	var w WhoAmI
-	if err := c.getJSON(ctx, epWhoAmI, "/api/whoami", nil, &w); err != nil {
+	var raw json.RawMessage
+	if err := c.getJSON(ctx, epWhoAmI, "/api/whoami", nil, &raw); err != nil {
 		return nil, err
 	}
+	var w WhoAmI
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, malformed(epWhoAmI, 200, c.currentRedactor(), describeDecodeError(err, int64(len(raw))), headOf(raw))
+	}
+	w.Raw = raw
 	return &w, nil
 }

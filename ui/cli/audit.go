@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -60,8 +61,10 @@ func (r *runner) whoami(ctx context.Context, args []string) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	if r.g.JSON {
-		return r.emitJSON(w)
+	if r.jsonOut() {
+		// The server's own object, unknown fields included, on one line.
+		_, err := r.env.Stdout.Write(append(safeRaw(nil, bytes.TrimSpace(w.Raw)), '\n'))
+		return r.done(err)
 	}
 	t := newTable(r.env.Stdout, "FIELD", "VALUE")
 	t.row("name", w.Name)

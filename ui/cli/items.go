@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sync"
@@ -203,12 +202,12 @@ func (p *progress) done() {
 // jsonOut reports whether the command prints JSON (--json or --jsonl).
 func (r *runner) jsonOut() bool { return r.g.JSON || r.g.JSONL }
 
-// emitItems prints a small, already fetched list as JSON: the same shapes
-// as the streamed listings.
-func (r *runner) emitItems(raws []json.RawMessage) int {
+// emitItems prints a small, already fetched list as JSON, in the same
+// shapes as the streamed listings.
+func emitItems[T any](r *runner, list []T, raw func(T) []byte) int {
 	iw := r.items("[")
-	for _, raw := range raws {
-		if err := iw.item(bytes.TrimSpace(raw)); err != nil {
+	for _, x := range list {
+		if err := iw.item(bytes.TrimSpace(raw(x))); err != nil {
 			return r.fail(err)
 		}
 	}

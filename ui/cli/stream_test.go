@@ -166,3 +166,32 @@ func TestPagedListingPrintsEachPageAsItArrives(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallCommandsJSONIsLossless: users, status and whoami also print what
+// the server sent, fields the client does not know included.
+func TestSmallCommandsJSONIsLossless(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/api/whoami":
+			w.Write([]byte(`{"user_id":"u1","org_unit":{"id":7}}`))
+		case strings.HasSuffix(r.URL.Path, "/users"):
+			w.Write([]byte(`{"status":"success","data":{"project_id":"p","users":[{"user_id":"u1","via_group":"legal"}]}}`))
+		case r.URL.Path == "/api/v1/vault/get_files":
+			w.Write([]byte(`{"response":{"content":[{"file_id":"f1","processing_status":"ready_to_query","page_count":12}]}}`))
+		}
+	})
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"whoami", "--json"}, `"org_unit":{"id":7}`},
+		{[]string{"users", "p", "--json"}, `"via_group":"legal"`},
+		{[]string{"status", "f1", "--json"}, `"page_count":12`},
+		{[]string{"status", "f1", "f2", "--jsonl"}, `"error":"not_returned"`},
+	} {
+		r := runAgainst(t, h, tc.args...)
+		if !strings.Contains(r.stdout, tc.want) {
+			t.Errorf("%v: exit %d, %q lacks %s (%q)", tc.args, r.code, r.stdout, tc.want, r.stderr)
+		}
+	}
+}

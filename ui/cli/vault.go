@@ -121,19 +121,16 @@ func (r *runner) users(ctx context.Context, args []string) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	u, err := c.ProjectUsers(ctx, projectID)
+	users, err := c.ProjectUserItems(ctx, projectID)
 	if err != nil {
 		return r.fail(err)
 	}
-	users := u.Data.Users
-	if users == nil {
-		users = []api.ProjectUser{}
-	}
-	if r.g.JSON {
-		return r.emitJSON(users)
+	if r.jsonOut() {
+		return emitItems(r, users, func(u api.Item[api.ProjectUser]) []byte { return u.JSON })
 	}
 	t := newTable(r.env.Stdout, "NAME", "EMAIL", "ACCESS", "USER ID")
-	for _, x := range users {
+	for _, u := range users {
+		x := u.Value
 		t.row(x.Name, x.Email, x.AccessLevel, x.UserID)
 	}
 	return r.done(t.flush())
@@ -197,22 +194,23 @@ func (r *runner) status(ctx context.Context, args []string) int {
 	if *watch {
 		return r.watch(ctx, c, ids, *stuckAfter)
 	}
-	recs, err := c.GetFiles(ctx, ids)
+	recs, err := c.GetFileItems(ctx, ids)
 	if err != nil {
 		return r.fail(err)
 	}
 	failed := 0
 	for _, f := range recs {
-		if f.Failed() {
+		if f.Value.Failed() {
 			failed++
 		}
 	}
 	var rc int
-	if r.g.JSON {
-		rc = r.emitJSON(recs)
+	if r.jsonOut() {
+		rc = emitItems(r, recs, func(f api.Item[api.FileDetail]) []byte { return f.JSON })
 	} else {
 		t := newTable(r.env.Stdout, "FILE ID", "NAME", "STATUS", "TYPE", "DELETED")
-		for _, f := range recs {
+		for _, it := range recs {
+			f := it.Value
 			st := triage.Word(f.ProcessingStatus)
 			if f.Failed() {
 				st = "error: " + f.Error
