@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api/sim"
@@ -26,8 +28,48 @@ func (c *consoleFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.readOnly, "read-only", false, "bind no key that changes the workspace")
 	fs.StringVar(&c.theme, "theme", "auto", fmt.Sprintf("colour theme: %v", themes.Names()))
 	fs.BoolVar(&c.noColor, "no-color", false, "no colours (also when NO_COLOR is set)")
-	fs.DurationVar(&c.stuckAfter, "stuck-after", 30*time.Minute, "mark a file stuck after this long in processing")
+	durationFlag(fs, &c.stuckAfter, "stuck-after", 30*time.Minute, "mark a file stuck after this long in processing")
 	fs.StringVar(&c.start, "open", "projects", "view to open first: projects, bin, files, audit")
+}
+
+// parse parses and checks the console's flags before anything is drawn or
+// requested; a bad value is one line naming it, exit 2.
+func (c *consoleFlags) parse(fs *flag.FlagSet, args []string, e Env, cmd string) (int, bool) {
+	if code, ok := parseQuietly(fs, args, e.Stdout, e.Stderr, cmd); !ok {
+		return code, false
+	}
+	if !slices.Contains(themes.Names(), c.theme) {
+		return oneLineUsage(e.Stderr, cmd, usagef("there is no theme %q; choose one of %s", c.theme, strings.Join(themes.Names(), ", "))), false
+	}
+	if !slices.Contains(startViews(), c.start) {
+		return oneLineUsage(e.Stderr, cmd, usagef("--open takes one of %s (got %q)", strings.Join(startViews(), ", "), c.start)), false
+	}
+	return 0, true
+}
+
+// applySettings fills in the profile's stored defaults (`vaultdeck config`)
+// for the flags not given on the command line: flags win.
+func (c *consoleFlags) applySettings(fs *flag.FlagSet, settings map[string]string) {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if v := settings[settingTheme]; v != "" && !given["theme"] && slices.Contains(themes.Names(), v) {
+		c.theme = v
+	}
+	if d := parseSettingDuration(settings, settingStuckAfter); d > 0 && !given["stuck-after"] {
+		c.stuckAfter = d
+	}
+}
+
+// startViews are the views --open accepts: every route but the project
+// page, which needs an ID.
+func startViews() []string {
+	var out []string
+	for _, r := range console.Routes(0) {
+		if r.Name != "project" {
+			out = append(append(out, r.Name), r.Aliases...)
+		}
+	}
+	return out
 }
 
 func (c consoleFlags) options(e Env) console.Options {
@@ -42,8 +84,8 @@ func runConsole(ctx context.Context, e Env, s *stdSeams, g Globals, args []strin
 	fs := flag.NewFlagSet("vaultdeck", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
 	cf.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
+	if code, ok := cf.parse(fs, args, e, "console"); !ok {
+		return code
 	}
 	r := &runner{env: e, g: g, cmd: "console"}
 	if err := needTerminal(e.Stdin, e.Stdout); err != nil {
@@ -60,6 +102,7 @@ func runConsole(ctx context.Context, e Env, s *stdSeams, g Globals, args []strin
 	if err != nil {
 		return r.fail(err)
 	}
+	cf.applySettings(fs, s.settings)
 	o := cf.options(e)
 	o.Backend = c.Client
 	o.Profile = c.Profile
@@ -94,12 +137,11 @@ func runDemo(ctx context.Context, e Env, args []string) int {
 	seed := fs.Int64("seed", sim.DefaultSeed, "simulator seed (the same as `vaultdeck sim`'s default)")
 	scale := fs.String("scale", string(sim.ScaleSmall), "seed data size: small or large (100,000 entries)")
 	noLimit := fs.Bool("no-rate-limit", false, "turn the simulator's per-minute limits off")
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
+	if code, ok := cf.parse(fs, args, e, "demo"); !ok {
+		return code
 	}
 	if *scale != string(sim.ScaleSmall) && *scale != string(sim.ScaleLarge) {
-		fmt.Fprintf(e.Stderr, "vaultdeck demo: --scale must be small or large, not %q\n", *scale)
-		return ExitUsage
+		return oneLineUsage(e.Stderr, "demo", usagef("--scale must be small or large (got %q)", *scale))
 	}
 	if err := needTerminal(e.Stdin, e.Stdout); err != nil {
 		fmt.Fprintf(e.Stderr, "vaultdeck: %v\n", err)

@@ -114,6 +114,9 @@ func commands() []command {
 		{"sim", "[flags]", "run the local API simulator", lead(func(e Env) Command { return e.Sim })},
 		{"demo", "", "open the console against a built-in simulator", lead(func(e Env) Command { return e.Demo })},
 		{"serve", "--authorized-keys FILE [flags]", "serve the console over SSH (public keys only)", lead(func(e Env) Command { return e.Serve })},
+		{"config", "get [KEY] | set KEY VALUE | unset KEY", "per-profile defaults: theme, stuck-after, read-only, timeout", (*runner).config},
+		{"completion", "bash|zsh|fish", "print a shell completion script (commands, flags, profile names)", (*runner).completion},
+		{"version", "", "print the version and VCS revision of this build (--json too)", (*runner).version},
 		{"help", "[COMMAND]", "show this help", (*runner).help},
 	}
 }
@@ -159,6 +162,13 @@ func Main(ctx context.Context, args []string, env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = func(string) string { return "" }
 	}
+	if len(args) > 0 && args[0] == "__complete" {
+		// The completion scripts' callback: its words are the user's
+		// half-typed command line, global flags included, so they are
+		// not parsed as this invocation's own.
+		r := &runner{env: env, cmd: "__complete"}
+		return r.complete(ctx, args[1:])
+	}
 	g, rest, err := extractGlobals(args)
 	r := &runner{env: env, g: g}
 	if err != nil {
@@ -170,6 +180,10 @@ func Main(ctx context.Context, args []string, env Env) int {
 		if a == "-h" || a == "--help" || a == "-help" {
 			r.printUsage(env.Stdout)
 			return ExitOK
+		}
+		if a == "--version" || a == "-version" {
+			r.cmd = "version"
+			return r.version(ctx, nil)
 		}
 		if strings.HasPrefix(a, "-") && a != "-" {
 			// Flags that are not global, before any command, belong to the
@@ -194,7 +208,8 @@ func (r *runner) console(ctx context.Context, args []string) int {
 		return ExitError
 	}
 	if len(args) > 0 && args[0] != "-h" && args[0] != "--help" && !isConsoleFlag(args[0]) {
-		return r.usageError(fmt.Errorf("unknown flag %s", args[0]))
+		name, _, _ := strings.Cut(strings.TrimLeft(args[0], "-"), "=")
+		return r.usageError(fmt.Errorf("unknown flag --%s", name))
 	}
 	return r.env.Console(ctx, r.g, args)
 }
@@ -282,11 +297,9 @@ func extractGlobals(args []string) (Globals, []string, error) {
 	return g, rest, nil
 }
 
-func (r *runner) usageError(err error) int {
-	fmt.Fprintf(r.env.Stderr, "vaultdeck: %v\n\n", err)
-	r.printUsage(r.env.Stderr)
-	return ExitUsage
-}
+// usageError reports a wrong command line (unknown command, bad global
+// flag) in one line naming it and pointing at `vaultdeck help` (exit 2).
+func (r *runner) usageError(err error) int { return oneLineUsage(r.env.Stderr, "", err) }
 
 func (r *runner) printUsage(w io.Writer) {
 	fmt.Fprint(w, `Usage:

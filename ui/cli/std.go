@@ -47,9 +47,10 @@ func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) 
 type stdSeams struct {
 	acct account.Env
 
-	once sync.Once
-	conn account.Connection
-	err  error
+	once     sync.Once
+	conn     account.Connection
+	settings map[string]string // the profile's `vaultdeck config` settings
+	err      error
 }
 
 func (s *stdSeams) connect(profile string) (account.Connection, error) {
@@ -61,6 +62,9 @@ func (s *stdSeams) connect(profile string) (account.Connection, error) {
 		}
 		defer st.Close()
 		s.conn, s.err = account.Connect(s.acct, st, profile)
+		if s.err == nil && s.conn.ChosenBy != account.ChosenByToken {
+			s.settings, s.err = st.Settings(s.conn.Profile.Name)
+		}
 	})
 	return s.conn, s.err
 }
@@ -78,7 +82,8 @@ func (s *stdSeams) resolveProfile(profile string) (Profile, error) {
 	if err != nil {
 		return Profile{}, err
 	}
-	return Profile{Name: conn.Profile.Name, Stored: conn.ChosenBy != account.ChosenByToken, BaseURL: conn.Profile.BaseURL, Region: conn.Profile.Region, CAFile: conn.Profile.CAFile}, nil
+	return Profile{Name: conn.Profile.Name, Stored: conn.ChosenBy != account.ChosenByToken, BaseURL: conn.Profile.BaseURL, Region: conn.Profile.Region, CAFile: conn.Profile.CAFile,
+		Timeout: parseSettingDuration(s.settings, settingTimeout)}, nil
 }
 
 // account adapts an account command: the global flags it also understands

@@ -20,7 +20,7 @@ import (
 // positional. It returns the positionals, or an exit status when parsing
 // ended the command (usage error, or -h).
 func (r *runner) parseFlags(fs *flag.FlagSet, args []string) ([]string, int, bool) {
-	fs.SetOutput(r.env.Stderr)
+	fs.SetOutput(io.Discard) // errors are reported in one line below
 	var tail []string
 	for i, a := range args {
 		if a == "--" {
@@ -32,9 +32,11 @@ func (r *runner) parseFlags(fs *flag.FlagSet, args []string) ([]string, int, boo
 	for {
 		if err := fs.Parse(args); err != nil {
 			if err == flag.ErrHelp {
+				fs.SetOutput(r.env.Stdout)
+				fs.Usage()
 				return nil, ExitOK, false
 			}
-			return nil, ExitUsage, false
+			return nil, oneLineUsage(r.env.Stderr, r.cmd, parseError(err)), false
 		}
 		if fs.NArg() == 0 {
 			break
@@ -81,13 +83,16 @@ func (r *runner) parseProjectID(fs *flag.FlagSet, args []string) (string, int, b
 	if len(pos) != 1 {
 		return "", r.usage(fs, "give exactly one project ID"), false
 	}
+	if err := checkUUID("project ID", pos[0]); err != nil {
+		return "", oneLineUsage(r.env.Stderr, r.cmd, err), false
+	}
 	return pos[0], 0, true
 }
 
-func (r *runner) usage(fs *flag.FlagSet, format string, a ...any) int {
-	fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, fmt.Sprintf(format, a...))
-	fs.Usage()
-	return ExitUsage
+// usage reports a usage error in one line naming the problem and the
+// command's help (exit 2).
+func (r *runner) usage(_ *flag.FlagSet, format string, a ...any) int {
+	return oneLineUsage(r.env.Stderr, r.cmd, usagef(format, a...))
 }
 
 func (r *runner) projects(ctx context.Context, args []string) int {
@@ -163,7 +168,8 @@ func (r *runner) files(ctx context.Context, args []string) int {
 func (r *runner) status(ctx context.Context, args []string) int {
 	fs := r.newFlagSet("status", "FILE_ID... | - [--watch [--stuck-after D]]")
 	watch := fs.Bool("watch", false, "poll until every file is ready, failed or missing, printing changes (NDJSON with --json)")
-	stuckAfter := fs.Duration("stuck-after", 30*time.Minute, "with --watch: a file processing longer than `D` is stuck")
+	stuckAfter := new(time.Duration)
+	durationFlag(fs, stuckAfter, "stuck-after", 30*time.Minute, "with --watch: a file processing longer than `D` is stuck")
 	pos, code, ok := r.parseFlags(fs, args)
 	if !ok {
 		return code
@@ -186,6 +192,11 @@ func (r *runner) status(ctx context.Context, args []string) int {
 	}
 	if len(ids) == 0 {
 		return r.usage(fs, "give at least one file ID (or - to read them from stdin)")
+	}
+	for _, id := range ids {
+		if err := checkUUID("file ID", id); err != nil {
+			return oneLineUsage(r.env.Stderr, r.cmd, err)
+		}
 	}
 	c, err := r.client()
 	if err != nil {
@@ -264,6 +275,11 @@ func (r *runner) recycleBin(ctx context.Context, args []string) int {
 	cm := fs.String("client-matter", "", "only projects of the client matter with this `UUID`")
 	if code, ok := r.parseNoArgs(fs, args); !ok {
 		return code
+	}
+	if *cm = strings.TrimSpace(*cm); *cm != "" {
+		if err := checkUUID("client-matter ID", *cm); err != nil {
+			return oneLineUsage(r.env.Stderr, r.cmd, err)
+		}
 	}
 	c, err := r.client()
 	if err != nil {

@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+)
+
+// versionInfo is what `vaultdeck version` reports, from the build info the
+// Go toolchain stamps into the binary (module version, VCS revision).
+type versionInfo struct {
+	Version  string `json:"version"`
+	Revision string `json:"revision,omitempty"`
+	Time     string `json:"time,omitempty"`
+	Modified bool   `json:"modified,omitempty"`
+	Go       string `json:"go"`
+	Platform string `json:"platform"`
+}
+
+func buildVersion() versionInfo {
+	v := versionInfo{Version: "(unknown)", Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return v
+	}
+	if bi.Main.Version != "" {
+		v.Version = bi.Main.Version
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			v.Revision = s.Value
+		case "vcs.time":
+			v.Time = s.Value
+		case "vcs.modified":
+			v.Modified = s.Value == "true"
+		}
+	}
+	return v
+}
+
+// String is the one line of `vaultdeck --version`.
+func (v versionInfo) String() string {
+	s := "vaultdeck " + v.Version
+	if v.Revision != "" {
+		s += " " + v.Revision[:min(len(v.Revision), 12)]
+		if v.Modified {
+			s += "+modified"
+		}
+		if v.Time != "" {
+			s += " (" + v.Time + ")"
+		}
+	}
+	return s + " " + v.Go + " " + v.Platform
+}
+
+func (r *runner) version(_ context.Context, args []string) int {
+	fs := r.newFlagSet("version", "")
+	if code, ok := r.parseNoArgs(fs, args); !ok {
+		return code
+	}
+	v := buildVersion()
+	if r.g.JSON || r.g.JSONL {
+		b, _ := json.Marshal(v)
+		fmt.Fprintln(r.env.Stdout, string(b))
+		return ExitOK
+	}
+	fmt.Fprintln(r.env.Stdout, v.String())
+	return ExitOK
+}

@@ -1,0 +1,178 @@
+package e2e
+
+import (
+	"encoding/json"
+	"net"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestCLIValidationAndConventions runs the built binary the way a script or
+// a person at a shell does. Nothing listens on the base URL: a value that
+// reached the network would fail with exit 1, so exit 2 naming the value
+// proves it was refused before any request.
+func TestCLIValidationAndConventions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	bin := buildBinary(t)
+	home := t.TempDir()
+	env := []string{"VAULTDECK_HOME=" + home, "VAULTDECK_TOKEN=x", "VAULTDECK_BASE_URL=http://127.0.0.1:9"}
+	const id = "0f8fad5b-d9cb-469f-a165-70867728950e"
+
+	t.Run("refused before any request", func(t *testing.T) {
+		for _, c := range []struct {
+			args []string
+			name string // the offending value the message must name
+		}{
+			{[]string{"users", "not-a-uuid"}, "not-a-uuid"},
+			{[]string{"files", "1234"}, "1234"},
+			{[]string{"status", id + ",not-a-uuid"}, "not-a-uuid"},
+			{[]string{"status", "--watch", "--stuck-after", "0", id}, "0"},
+			{[]string{"status", "--watch", "--stuck-after", "-5m", id}, "-5m"},
+			{[]string{"recycle-bin", "--client-matter", "xyz"}, "xyz"},
+			{[]string{"--theme", "neon"}, "neon"},
+			{[]string{"demo", "--theme", "neon"}, "neon"},
+			{[]string{"--open", "nonsense"}, "nonsense"},
+			{[]string{"demo", "--open", "nonsense"}, "nonsense"},
+			{[]string{"--stuck-after", "0"}, "0"},
+			{[]string{"demo", "--stuck-after", "-5m"}, "-5m"},
+			{[]string{"audit", "--limit", "many"}, "many"},
+		} {
+			out, stderr, code := vd(t, bin, env, "", c.args...)
+			if code != 2 || !strings.Contains(stderr, `"`+c.name+`"`) || out != "" {
+				t.Errorf("%v: code %d, stderr %q, stdout %q", c.args, code, stderr, out)
+			}
+			if strings.Contains(stderr, "connection refused") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("%v: not one line before any request: %q", c.args, stderr)
+			}
+		}
+	})
+
+	t.Run("one form for unknown flags and commands", func(t *testing.T) {
+		for _, c := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"projects", "--nope"}, "vaultdeck projects: unknown flag --nope (see `vaultdeck help projects`)"},
+			{[]string{"status", "--nope", id}, "vaultdeck status: unknown flag --nope (see `vaultdeck help status`)"},
+			{[]string{"--nope"}, "vaultdeck: unknown flag --nope (see `vaultdeck help`)"},
+			{[]string{"demo", "--nope"}, "vaultdeck demo: unknown flag --nope (see `vaultdeck help demo`)"},
+			{[]string{"bogus"}, "vaultdeck: unknown command \"bogus\" (see `vaultdeck help`)"},
+		} {
+			_, stderr, code := vd(t, bin, env, "", c.args...)
+			if code != 2 || strings.TrimSpace(stderr) != c.want {
+				t.Errorf("%v: code %d, stderr %q, want %q", c.args, code, stderr, c.want)
+			}
+		}
+	})
+
+	t.Run("version", func(t *testing.T) {
+		for _, args := range [][]string{{"--version"}, {"version"}} {
+			out, stderr, code := vd(t, bin, env, "", args...)
+			if code != 0 || !strings.HasPrefix(out, "vaultdeck ") || !strings.Contains(out, "go1.") {
+				t.Errorf("%v: code %d, %q %q", args, code, out, stderr)
+			}
+		}
+		out, _, code := vd(t, bin, env, "", "version", "--json")
+		var v struct{ Version, Revision, Go string }
+		if code != 0 || json.Unmarshal([]byte(out), &v) != nil || v.Version == "" || !strings.HasPrefix(v.Go, "go1.") {
+			t.Errorf("version --json: code %d, %q", code, out)
+		}
+		if rev, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil && v.Revision != "" &&
+			!strings.HasPrefix(string(rev), strings.TrimSuffix(v.Revision, "+dirty")[:12]) {
+			t.Errorf("revision %q is not this checkout's %s", v.Revision, rev)
+		}
+	})
+
+	t.Run("config and completion", func(t *testing.T) {
+		sp := startSim(t, bin)
+		penv := []string{"VAULTDECK_HOME=" + home, "VAULTDECK_TOKEN="}
+		if _, stderr, code := vd(t, bin, penv, sp.tokens["admin"]+"\n", "login", "--profile", "eu-test",
+			"--base-url", sp.base, "--insecure-storage"); code != 0 {
+			t.Fatalf("login: %d %s", code, stderr)
+		}
+		for _, kv := range [][]string{{"theme", "mono"}, {"stuck-after", "45m"}, {"read-only", "true"}, {"timeout", "10s"}} {
+			if _, stderr, code := vd(t, bin, penv, "", "config", "set", kv[0], kv[1]); code != 0 {
+				t.Errorf("config set %v: %d %s", kv, code, stderr)
+			}
+		}
+		out, _, code := vd(t, bin, penv, "", "config", "get", "stuck-after")
+		if code != 0 || strings.TrimSpace(out) != "45m0s" {
+			t.Errorf("config get stuck-after: %d %q", code, out)
+		}
+		out, _, _ = vd(t, bin, penv, "", "config", "get")
+		for _, w := range []string{"theme", "mono", "read-only", "true", "timeout", "10s"} {
+			if !strings.Contains(out, w) {
+				t.Errorf("config get lacks %q:\n%s", w, out)
+			}
+		}
+		for _, args := range [][]string{{"config", "set", "theme", "neon"}, {"config", "set", "stuck-after", "0"},
+			{"config", "set", "read-only", "perhaps"}, {"config", "set", "colour", "red"}, {"config", "set", "timeout", "-1s"}} {
+			if _, stderr, code := vd(t, bin, penv, "", args...); code != 2 || !strings.Contains(stderr, `"`+args[3]+`"`) && !strings.Contains(stderr, `"`+args[2]+`"`) {
+				t.Errorf("%v: code %d, %q", args, code, stderr)
+			}
+		}
+
+		// The profile's timeout reaches the client; --timeout wins over it.
+		// The service here accepts connections and never answers.
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				defer c.Close()
+			}
+		}()
+		silent := append(penv, "VAULTDECK_BASE_URL=http://"+ln.Addr().String())
+		if _, stderr, code := vd(t, bin, penv, "", "config", "set", "timeout", "1s"); code != 0 {
+			t.Fatal(stderr)
+		}
+		if _, stderr, code := vd(t, bin, silent, "", "whoami"); code != 1 || !strings.Contains(stderr, "after 1s") {
+			t.Errorf("profile timeout not applied: %d %q", code, stderr)
+		}
+		if _, stderr, code := vd(t, bin, silent, "", "whoami", "--timeout", "2s"); code != 1 || !strings.Contains(stderr, "after 2s") {
+			t.Errorf("--timeout does not win: %d %q", code, stderr)
+		}
+
+		for _, sh := range []string{"bash", "zsh", "fish"} {
+			out, stderr, code := vd(t, bin, penv, "", "completion", sh)
+			if code != 0 || !strings.Contains(out, "vaultdeck") {
+				t.Errorf("completion %s: %d %q", sh, code, stderr)
+			}
+		}
+		if _, _, code := vd(t, bin, penv, "", "completion", "tcsh"); code != 2 {
+			t.Errorf("completion tcsh: %d", code)
+		}
+		// Drive the bash completion as bash does.
+		complete := func(words ...string) string {
+			script := `source <("$VD" completion bash); COMP_WORDS=(` + strings.Join(words, " ") + `); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); _vaultdeck; printf '%s\n' "${COMPREPLY[@]}"`
+			cmd := exec.Command("bash", "-c", script)
+			cmd.Env = append(penv, "VD="+bin, "PATH="+strings.TrimSuffix(bin, "/vaultdeck")+":/usr/bin:/bin")
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("bash completion: %v\n%s", err, out)
+			}
+			return string(out)
+		}
+		if got := complete("vaultdeck", "rec"); strings.TrimSpace(got) != "recycle-bin" {
+			t.Errorf("commands: %q", got)
+		}
+		if got := complete("vaultdeck", "--profile", "''"); !strings.Contains(got, "eu-test") {
+			t.Errorf("profile names: %q", got)
+		}
+		if got := complete("vaultdeck", "recycle-bin", "--cl"); strings.TrimSpace(got) != "--client-matter" {
+			t.Errorf("flags of a command: %q", got)
+		}
+		if got := complete("vaultdeck", "--theme", "''"); !strings.Contains(got, "high-contrast") {
+			t.Errorf("theme names: %q", got)
+		}
+	})
+}
