@@ -53,6 +53,9 @@ type Progress struct {
 type Hooks struct {
 	Batch    func(request int, outs []Outcome) error
 	Progress func(Progress)
+	// Wait is told of each pause before a request (the client-matters
+	// budget, a Retry-After), so a long run does not look hung.
+	Wait func(api.Wait)
 }
 
 // Report is the end of a run. Outcomes are in input order, every pair
@@ -88,7 +91,9 @@ func (r *Report) Errors() bool {
 
 // Delete sends the plan. Cancelling ctx stops between requests: a request
 // already on the wire is allowed to finish (its context does not carry the
-// cancel), so that the report can say exactly which lines were sent.
+// cancel), so that the report can say exactly which lines were sent; one
+// still waiting for the budget or a Retry-After is dropped at once and
+// reported not sent (waitGate).
 // DELETE is repeatable (rule 7): the api client waits out 429 and 503.
 func Delete(ctx context.Context, svc Service, plan *Plan, h Hooks) *Report {
 	rep := &Report{Outcomes: make([]Outcome, len(plan.Pairs))}
@@ -115,7 +120,13 @@ func Delete(ctx context.Context, svc Service, plan *Plan, h Hooks) *Report {
 		for i, j := range idx {
 			pairs[i] = api.MatterPair{ClientID: plan.Pairs[j].ClientID, MatterID: plan.Pairs[j].MatterID}
 		}
-		res, err := svc.DeleteMatters(context.WithoutCancel(ctx), pairs)
+		reqCtx, gate, release := sendContext(ctx, h.Wait)
+		res, err := svc.DeleteMatters(reqCtx, pairs)
+		release()
+		if err != nil && gate.unsent(err) {
+			rep.Canceled = true
+			break
+		}
 		outs := make([]Outcome, len(idx))
 		for i, j := range idx {
 			pr := plan.Pairs[j]
@@ -145,13 +156,18 @@ func Delete(ctx context.Context, svc Service, plan *Plan, h Hooks) *Report {
 			break
 		}
 	}
+	finishReport(rep, plan, ranges)
+	return rep
+}
+
+// finishReport names the lines sent and marks the rest not sent.
+func finishReport(rep *Report, plan *Plan, ranges []string) {
 	rep.SentLines = strings.Join(ranges, ", ")
 	why := "not sent: the run stopped before this request"
 	if rep.Canceled {
-		why = "not sent: canceled before this request"
+		why = "not sent: canceled before this request was sent (while waiting for the rate limit, or between requests)"
 	}
 	markUnsent(rep, plan, rep.Sent, why)
-	return rep
 }
 
 // markUnsent fills the outcomes of requests from..end, which never went.
@@ -300,7 +316,13 @@ func Restore(ctx context.Context, svc Service, pairs []Pair, h Hooks) *Report {
 			body[i] = api.MatterPair{ClientID: strings.TrimSpace(pr.ClientID), MatterID: strings.TrimSpace(pr.MatterID)}
 			outs[i] = Outcome{Line: pr.Line, ClientID: pr.ClientID, MatterID: pr.MatterID, Request: k + 1}
 		}
-		res, err := svc.UpsertMatters(context.WithoutCancel(ctx), body)
+		reqCtx, gate, release := sendContext(ctx, h.Wait)
+		res, err := svc.UpsertMatters(reqCtx, body)
+		release()
+		if err != nil && gate.unsent(err) {
+			rep.Canceled = true
+			break
+		}
 		switch {
 		case err == nil:
 			applyUpsert(outs, res)
@@ -331,12 +353,7 @@ func Restore(ctx context.Context, svc Service, pairs []Pair, h Hooks) *Report {
 			break
 		}
 	}
-	rep.SentLines = strings.Join(ranges, ", ")
-	why := "not sent: the run stopped before this request"
-	if rep.Canceled {
-		why = "not sent: canceled before this request"
-	}
-	markUnsent(rep, plan, rep.Sent, why)
+	finishReport(rep, plan, ranges)
 	return rep
 }
 

@@ -173,21 +173,23 @@ func TestRequestsStayWithinTheBudget(t *testing.T) {
 	}
 }
 
-// A 429 from the service (its window disagrees with ours) is waited out
-// with Retry-After; DELETE may be repeated.
-func TestDelete429RetryAfter(t *testing.T) {
-	e := newEnv(t, "admin", sim.Options{Seed: 1}, api.Limits{})
-	e.intercept = func(n int64, w http.ResponseWriter, r *http.Request) bool {
-		if n == 1 {
-			w.Header().Set("Retry-After", "7")
-			w.WriteHeader(http.StatusTooManyRequests)
-			return true
+// A 429 from the service (its window disagrees with ours) or a 503 is
+// waited out with Retry-After; DELETE may be repeated (rule 7).
+func TestDeleteRetriedOn429And503(t *testing.T) {
+	for _, status := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable} {
+		e := newEnv(t, "admin", sim.Options{Seed: 1}, api.Limits{})
+		e.intercept = func(n int64, w http.ResponseWriter, r *http.Request) bool {
+			if n == 1 {
+				w.Header().Set("Retry-After", "7")
+				w.WriteHeader(status)
+				return true
+			}
+			return false
 		}
-		return false
-	}
-	rep := matterfile.Delete(context.Background(), e.c, matterfile.NewPlan(read(t, csvOf(live(t, e.s, 1))), 0), matterfile.Hooks{})
-	if rep.Err != nil || rep.Counts()[matterfile.ResultDeleted] != 1 || e.requests.Load() != 2 {
-		t.Fatalf("%v %v requests %d", rep.Counts(), rep.Err, e.requests.Load())
+		rep := matterfile.Delete(context.Background(), e.c, matterfile.NewPlan(read(t, csvOf(live(t, e.s, 1))), 0), matterfile.Hooks{})
+		if rep.Err != nil || rep.Counts()[matterfile.ResultDeleted] != 1 || e.requests.Load() != 2 {
+			t.Fatalf("%d: %v %v requests %d", status, rep.Counts(), rep.Err, e.requests.Load())
+		}
 	}
 }
 

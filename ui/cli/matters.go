@@ -138,7 +138,7 @@ func (r *runner) mattersDelete(ctx context.Context, args []string) int {
 		return r.fail(err)
 	}
 	defer st.Close()
-	id, rep, err := matterrun.Delete(r.observeWaits(ctx), r.deps(c, st), matterrun.Source{Name: displayName(name), SHA256: file.SHA256}, plan, r.progress)
+	id, rep, err := matterrun.Delete(ctx, r.deps(c, st), matterrun.Source{Name: displayName(name), SHA256: file.SHA256}, plan, r.mattersWatch())
 	return r.report(id, rep, err, "matters restore --receipt")
 }
 
@@ -169,14 +169,15 @@ func (r *runner) deps(c *api.Client, st *store.Store) matterrun.Deps {
 	return matterrun.Deps{Service: c, Store: st, Profile: prof, Endpoint: c.Base()}
 }
 
-// observeWaits says each wait of a second or more (the client-matters
-// budget, a Retry-After) on stderr, so a long run does not look hung.
-func (r *runner) observeWaits(ctx context.Context) context.Context {
-	return api.WithWaitObserver(ctx, func(w api.Wait) {
+// mattersWatch prints one stderr line per request, and each wait of a second or
+// more (the client-matters budget, a Retry-After), so a long run does not
+// look hung; Ctrl-C during a wait drops the waiting request at once.
+func (r *runner) mattersWatch() matterrun.Watch {
+	return matterrun.Watch{Progress: r.progress, Wait: func(w api.Wait) {
 		if w.For >= time.Second {
-			fmt.Fprintf(r.env.Stderr, "vaultdeck: %s\n", w)
+			fmt.Fprintf(r.env.Stderr, "vaultdeck: %s (Ctrl-C stops here; nothing of this request was sent yet)\n", w)
 		}
-	})
+	}}
 }
 
 // progress is one stderr line per request, for people and logs alike.
@@ -342,6 +343,6 @@ func (r *runner) mattersRestore(ctx context.Context, args []string) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	id, rep, err := matterrun.Restore(r.observeWaits(ctx), r.deps(c, st), *rid, r.progress)
+	id, rep, err := matterrun.Restore(ctx, r.deps(c, st), *rid, r.mattersWatch())
 	return r.report(id, rep, err, "")
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/matterfile"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -21,6 +22,13 @@ type Deps struct {
 	Endpoint string // the client's base URL, for the receipt
 }
 
+// Watch is how a caller follows a run: progress after each request, and
+// each wait (budget, Retry-After) before one.
+type Watch struct {
+	Progress func(matterfile.Progress)
+	Wait     func(api.Wait)
+}
+
 // Source names the input file on the receipt.
 type Source struct {
 	Name, SHA256 string
@@ -29,19 +37,19 @@ type Source struct {
 // Delete sends the plan and records it. The receipt id is returned even
 // when the run stopped early; err is only for a receipt that could not be
 // started (nothing was sent then).
-func Delete(ctx context.Context, d Deps, src Source, plan *matterfile.Plan, progress func(matterfile.Progress)) (int64, *matterfile.Report, error) {
+func Delete(ctx context.Context, d Deps, src Source, plan *matterfile.Plan, w Watch) (int64, *matterfile.Report, error) {
 	id, err := d.Store.StartReceipt(store.Receipt{Action: "delete", Profile: d.Profile, Endpoint: d.Endpoint,
 		FileName: src.Name, FileSHA256: src.SHA256, Pairs: len(plan.Pairs)})
 	if err != nil {
 		return 0, nil, err
 	}
-	rep := matterfile.Delete(ctx, d.Service, plan, hooks(d.Store, id, progress))
+	rep := matterfile.Delete(ctx, d.Service, plan, hooks(d.Store, id, w))
 	return id, rep, finish(d.Store, id, rep)
 }
 
 // Restore re-creates exactly the pairs receipt id deleted, and records the
 // restore as a receipt of its own that names the one it undid.
-func Restore(ctx context.Context, d Deps, id int64, progress func(matterfile.Progress)) (int64, *matterfile.Report, error) {
+func Restore(ctx context.Context, d Deps, id int64, w Watch) (int64, *matterfile.Report, error) {
 	pairs, src, err := Deleted(d.Store, id)
 	if err != nil {
 		return 0, nil, err
@@ -54,7 +62,7 @@ func Restore(ctx context.Context, d Deps, id int64, progress func(matterfile.Pro
 	if err != nil {
 		return 0, nil, err
 	}
-	rep := matterfile.Restore(ctx, d.Service, pairs, hooks(d.Store, rid, progress))
+	rep := matterfile.Restore(ctx, d.Service, pairs, hooks(d.Store, rid, w))
 	return rid, rep, finish(d.Store, rid, rep)
 }
 
@@ -76,10 +84,11 @@ func Deleted(st *store.Store, id int64) ([]matterfile.Pair, store.Receipt, error
 	return out, r, err
 }
 
-func hooks(st *store.Store, id int64, progress func(matterfile.Progress)) matterfile.Hooks {
+func hooks(st *store.Store, id int64, w Watch) matterfile.Hooks {
 	return matterfile.Hooks{
 		Batch:    func(_ int, outs []matterfile.Outcome) error { return st.AddReceiptItems(id, Items(outs)) },
-		Progress: progress,
+		Progress: w.Progress,
+		Wait:     w.Wait,
 	}
 }
 

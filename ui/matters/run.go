@@ -44,12 +44,18 @@ func (r *runState) waiting() string {
 	return r.wait
 }
 
-// observe carries waits of the run's requests to the view and the footer.
-func (r *runState) observe(ctx context.Context, progress page.Progress) context.Context {
-	return api.WithWaitObserver(ctx, func(w api.Wait) {
-		r.set(func(r *runState) { r.wait = w.String() })
-		progress(w.String())
-	})
+// watch carries progress and waits of the run to the view and the footer.
+func (r *runState) watch(progress page.Progress) matterrun.Watch {
+	return matterrun.Watch{
+		Progress: func(p matterfile.Progress) {
+			r.set(func(r *runState) { r.progress, r.wait = p, "" })
+			progress(fmt.Sprintf("request %d of %d", p.Request, p.Requests))
+		},
+		Wait: func(w api.Wait) {
+			r.set(func(r *runState) { r.wait = w.String() })
+			progress(w.String())
+		},
+	}
 }
 
 func (r *runState) snapshot() (matterfile.Progress, int64, bool) {
@@ -118,7 +124,7 @@ func (m *Model) startDelete() tea.Cmd {
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			ctx, cancel := withStop(ctx, st.stop)
 			defer cancel()
-			id, rep, err := matterrun.Delete(st.observe(ctx, progress), d, src, plan, reporter(st, progress))
+			id, rep, err := matterrun.Delete(ctx, d, src, plan, st.watch(progress))
 			return finish(st, id, rep, err)
 		},
 	})
@@ -154,17 +160,10 @@ func (m *Model) startRestore() tea.Cmd {
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			ctx, cancel := withStop(ctx, st.stop)
 			defer cancel()
-			id, rep, err := matterrun.Restore(st.observe(ctx, progress), d, rid, reporter(st, progress))
+			id, rep, err := matterrun.Restore(ctx, d, rid, st.watch(progress))
 			return finish(st, id, rep, err)
 		},
 	})
-}
-
-func reporter(st *runState, progress page.Progress) func(matterfile.Progress) {
-	return func(p matterfile.Progress) {
-		st.set(func(r *runState) { r.progress, r.wait = p, "" })
-		progress(fmt.Sprintf("request %d of %d", p.Request, p.Requests))
-	}
 }
 
 // finish turns a report into the task's outcome: the counts and the

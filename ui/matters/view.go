@@ -155,7 +155,7 @@ func (m *Model) runView() string {
 	case m.run.stopped:
 		lines = append(lines, th.Warn.Render("stopping after the request on the wire…"))
 	default:
-		lines = append(lines, th.Muted.Render(m.env.Keys.CancelRun.Help().Key+" cancel between requests · the run goes on if you leave this view"))
+		lines = append(lines, th.Muted.Render(m.env.Keys.CancelRun.Help().Key+" cancel (between requests; at once while waiting for the rate limit) · the run goes on if you leave this view"))
 	}
 	return strings.Join(lines, "\n")
 }
