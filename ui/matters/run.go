@@ -99,6 +99,12 @@ func (m *Model) deps2(svc matterfile.Service) matterrun.Deps {
 // run checks it between requests only.
 func withStop(ctx context.Context, stop <-chan struct{}) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
+	select {
+	case <-stop: // asked before the task started: no request may go
+		cancel()
+		return ctx, cancel
+	default:
+	}
 	go func() {
 		select {
 		case <-stop:
