@@ -177,7 +177,7 @@ func TestSmallCommandsJSONIsLossless(t *testing.T) {
 		case strings.HasSuffix(r.URL.Path, "/users"):
 			w.Write([]byte(`{"status":"success","data":{"project_id":"p","users":[{"user_id":"u1","via_group":"legal"}]}}`))
 		case r.URL.Path == "/api/v1/vault/get_files":
-			w.Write([]byte(`{"response":{"content":[{"file_id":"f1","processing_status":"ready_to_query","page_count":12}]}}`))
+			w.Write([]byte(`{"response":{"content":[{"file_id":"0f8fad5b-d9cb-469f-a165-70867728950e","processing_status":"ready_to_query","page_count":12}]}}`))
 		}
 	})
 	for _, tc := range []struct {
@@ -185,9 +185,9 @@ func TestSmallCommandsJSONIsLossless(t *testing.T) {
 		want string
 	}{
 		{[]string{"whoami", "--json"}, `"org_unit":{"id":7}`},
-		{[]string{"users", "p", "--json"}, `"via_group":"legal"`},
-		{[]string{"status", "f1", "--json"}, `"page_count":12`},
-		{[]string{"status", "f1", "f2", "--jsonl"}, `"error":"not_returned"`},
+		{[]string{"users", "2f8fad5b-d9cb-469f-a165-70867728950e", "--json"}, `"via_group":"legal"`},
+		{[]string{"status", "0f8fad5b-d9cb-469f-a165-70867728950e", "--json"}, `"page_count":12`},
+		{[]string{"status", "0f8fad5b-d9cb-469f-a165-70867728950e", "1f8fad5b-d9cb-469f-a165-70867728950e", "--jsonl"}, `"error":"not_returned"`},
 	} {
 		r := runAgainst(t, h, tc.args...)
 		if !strings.Contains(r.stdout, tc.want) {
