@@ -8,6 +8,7 @@ package matterfile
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
@@ -106,6 +107,9 @@ func Read(r io.Reader, format Format) (*File, error) {
 		text = &utf16Reader{src: raw, big: enc == UTF16BE}
 	}
 	br := bufio.NewReaderSize(text, 64<<10)
+	if crOnly(br) {
+		br = bufio.NewReaderSize(crToLF{br}, 64<<10)
+	}
 	sniffed, sep := sniff(br)
 	switch format {
 	case Auto:
@@ -161,6 +165,26 @@ func Read(r io.Reader, format Format) (*File, error) {
 	}
 	f.SHA256, f.Bytes = hex.EncodeToString(sum.h.Sum(nil)), sum.n
 	return f, nil
+}
+
+// crOnly reports whether lines end in a lone CR (Excel for Mac's "CSV
+// (Macintosh)"): the first 4 KB has a CR and no LF.
+func crOnly(br *bufio.Reader) bool {
+	head, _ := br.Peek(4096)
+	return bytes.IndexByte(head, '\r') >= 0 && bytes.IndexByte(head, '\n') < 0
+}
+
+// crToLF turns every CR into LF as the file streams through.
+type crToLF struct{ r io.Reader }
+
+func (c crToLF) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\r' {
+			p[i] = '\n'
+		}
+	}
+	return n, err
 }
 
 // sniff decides the format and separator from the first line (outside

@@ -184,3 +184,12 @@ func TestReadSemicolonCSV(t *testing.T) {
 		}
 	}
 }
+
+// Excel for Mac's "CSV (Macintosh)" ends lines with a lone CR.
+func TestReadClassicMacLineEnds(t *testing.T) {
+	f := mustRead(t, "client_id,matter_id\rC-1,M-1\r\"C,2\",M-2\r", Auto)
+	want := []Pair{{2, "C-1", "M-1"}, {3, "C,2", "M-2"}}
+	if !reflect.DeepEqual(f.Pairs, want) {
+		t.Fatalf("pairs = %+v", f.Pairs)
+	}
+}

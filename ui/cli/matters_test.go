@@ -133,6 +133,14 @@ func TestMattersDeleteNeedsConfirmation(t *testing.T) {
 	if r.code != ExitPartial || !strings.Contains(r.stderr, "Type 2") || e.requests.Load() != 1 {
 		t.Fatalf("typed count: %d %q", r.code, r.stderr)
 	}
+	// The file on stdin with --yes: read, sent, and named (stdin) on the receipt.
+	r = e.vd(in, "matters", "delete", "-", "--yes", "--json")
+	if r.code != ExitPartial || e.requests.Load() != 2 || !strings.Contains(r.stdout, `"already_absent": 1`) {
+		t.Fatalf("stdin: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r = e.vd("", "matters", "receipts"); !strings.Contains(r.stdout, "(stdin)") {
+		t.Fatalf("receipts: %q", r.stdout)
+	}
 }
 
 // The whole story: delete from a spreadsheet export, the receipt matches the
