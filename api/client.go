@@ -75,6 +75,8 @@ type Client struct {
 	// red is the redactor of the current token (its pattern is built once
 	// per token, not per request).
 	red atomic.Pointer[redactor]
+	// perms caches whoami's permissions, for naming what a 403 lacks.
+	perms atomic.Pointer[permCache]
 	// tokenOK records that some request with the current token succeeded,
 	// which narrows an ambiguous matter 401 down to a missing permission.
 	tokenOK atomic.Bool
@@ -301,6 +303,7 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 		body := readErrorBody(resp)
 		apiErr := c.statusError(cl.ep, resp.StatusCode, body, red)
 		if !retryable(resp.StatusCode) {
+			c.refineForbidden(ctx, cl.ep, apiErr)
 			return nil, red, apiErr
 		}
 		now := c.clock.Now()

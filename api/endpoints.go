@@ -45,3 +45,14 @@ var (
 	epDeleteMatters = endpoint{http.MethodDelete, "/api/v2/matters", CategoryMatters, permMatters, true, true}
 	epUpsertMatters = endpoint{http.MethodPost, "/api/v2/matters", CategoryMatters, permMatters, true, false}
 )
+
+// needs maps each permission sentence to whoami's names for it: every
+// group is required, any one permission of a group satisfies it.
+var needs = map[string][][]string{
+	permVaultAPI: {{"Vault API"}},
+	permView:     {{"View workspace projects"}},
+	permModify:   {{"Vault API"}, {"Modify workspace projects"}},
+	permSharing:  {{"Vault API"}, {"Vault sharing (view only)", "Vault sharing"}},
+	permAudit:    {{"Territory admin", "Organization admin"}},
+	permMatters:  {{"Client matters admin"}},
+}

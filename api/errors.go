@@ -57,6 +57,10 @@ type Error struct {
 	// TokenWorked is set when another request with the same token succeeded,
 	// which narrows an ambiguous matter 401 down to a missing permission.
 	TokenWorked bool
+	// HasPermissions is set on a 403 when whoami lists every permission the
+	// endpoint needs: the refusal is about this item (sharing, an ethical
+	// wall), not the token.
+	HasPermissions bool
 	// After is how long the client waited for the service (KindTimeout);
 	// Received is how much of the body had arrived when it stalled, -1 when
 	// no answer arrived at all.
@@ -99,6 +103,10 @@ func (e *Error) Error() string {
 			fmt.Fprintf(&b, "the API token was rejected (401) by %s%s. It is invalid, expired or revoked: create a new token under API Tokens in the workspace settings and log in again", ep, said)
 		}
 	case KindForbidden:
+		if e.HasPermissions {
+			fmt.Fprintf(&b, "%s was refused (403)%s, although the token has every permission %s requires (%s). The item's sharing or an ethical wall may exclude this account; ask a workspace admin", ep, said, ep, e.Permission)
+			break
+		}
 		fmt.Fprintf(&b, "this token lacks %s, which %s requires (403)%s. Ask a workspace admin to add the permission to the token under API Tokens", orUnknown(e.Permission), ep, said)
 	case KindNotFound:
 		fmt.Fprintf(&b, "%s: not found (%d)%s. Check the ID; the item may have been deleted", ep, e.Status, said)

@@ -85,7 +85,9 @@ func (c *Client) DeleteProject(ctx context.Context, projectID string) (*DeletePr
 	if strings.Contains(strings.ToLower(msg), "example") {
 		return &DeleteProjectResult{Error: red.String(msg)}, nil
 	}
-	return nil, c.statusError(ep, resp.StatusCode, body, red)
+	e := c.statusError(ep, resp.StatusCode, body, red)
+	c.refineForbidden(ctx, ep, e)
+	return nil, e
 }
 
 func requireID(ep endpoint, what, id string) error {
