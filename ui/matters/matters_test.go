@@ -177,6 +177,12 @@ func TestDeletePreviewReceiptRestore(t *testing.T) {
 	if v := h.view(); !strings.Contains(v, "code duplicate_pair") || strings.Contains(v, "blocked_by_ethical_wall") || !strings.Contains(v, "repeats the pair on line 2") {
 		t.Fatalf("code filter:\n%s", v)
 	}
+	h.out = nil
+	h.press("enter") // the selected row's whole detail, which the table cuts
+	if len(h.out) != 1 || !strings.Contains(h.out[0].(page.StatusMsg).Text, "repeats the pair on line 2 after trimming; not sent (that line is processed)") {
+		t.Fatalf("enter: %v", h.out)
+	}
+	h.out = nil
 	h.press("U")
 	h.typeText("2")
 	h.press("enter")

@@ -7,6 +7,8 @@
 package matters
 
 import (
+	"fmt"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -105,11 +107,11 @@ func (m *Model) Help() []key.Binding {
 	case modePath:
 		return []key.Binding{rename(k.NextTab, "complete path"), rename(k.Enter, "read the file"), k.Back}
 	case modePreview:
-		return []key.Binding{k.RunDelete, k.OpenFile, k.Back}
+		return []key.Binding{k.RunDelete, rename(k.Enter, "whole detail"), k.OpenFile, k.Back}
 	case modeRun:
 		return []key.Binding{k.CancelRun}
 	}
-	return []key.Binding{rename(k.StatusFilter, "cycle outcome filter"), rename(k.TypeCycle, "cycle error-code filter"), k.Restore, k.Back}
+	return []key.Binding{rename(k.Enter, "whole detail"), rename(k.StatusFilter, "cycle outcome filter"), rename(k.TypeCycle, "cycle error-code filter"), k.Restore, k.Back}
 }
 
 // rename gives a shared binding this view's wording in help.
@@ -238,6 +240,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		switch {
 		case key.Matches(msg, k.RunDelete):
 			return m.askDelete()
+		case key.Matches(msg, k.Enter):
+			return m.showSelected(m.refused)
 		case key.Matches(msg, k.OpenFile):
 			m.openPath(m.pathValue())
 			return nil
@@ -246,6 +250,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	case modeReceipt:
 		switch {
+		case key.Matches(msg, k.Enter):
+			return m.showSelected(m.outcomes)
 		case key.Matches(msg, k.StatusFilter):
 			m.result = nextOf(resultsIn(m.items), m.result)
 			return m.applyFilter()
@@ -259,6 +265,17 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	}
 	return m.table().Update(msg)
+}
+
+// showSelected puts the selected outcome's whole detail in the status
+// line: the table cuts long details.
+func (m *Model) showSelected(t *widgets.Table) tea.Cmd {
+	r, ok := t.Selected()
+	if !ok {
+		return nil
+	}
+	c := r.Cells
+	return page.Status(fmt.Sprintf("line %s: %s %s %s", c[0], c[3], c[4], c[5]))
 }
 
 func (m *Model) backToList() tea.Cmd {
