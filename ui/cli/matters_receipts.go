@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/matterrun"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -66,7 +67,7 @@ func (r *runner) mattersReceipts(_ context.Context, args []string) int {
 			action = fmt.Sprintf("restore of %d", rc.RestoreOf)
 		}
 		t.row(strconv.FormatInt(rc.ID, 10), action, rc.StartedAt.UTC().Format(timeLayout), rc.Profile, rc.FileName,
-			strconv.Itoa(rc.Pairs), rc.Status, countsLine(rc.Counts))
+			strconv.Itoa(rc.Pairs), matterrun.Status(rc), countsLine(rc.Counts))
 	}
 	return r.done(t.flush())
 }
@@ -136,7 +137,7 @@ func (r *runner) mattersReceipt(_ context.Context, args []string) int {
 	if !rc.FinishedAt.IsZero() {
 		fmt.Fprintf(w, "finished  %s\n", rc.FinishedAt.UTC().Format(time.RFC3339))
 	}
-	fmt.Fprintf(w, "status    %s", rc.Status)
+	fmt.Fprintf(w, "status    %s", matterrun.Status(rc))
 	if rc.Note != "" {
 		fmt.Fprintf(w, " (%s)", sanitizeName(rc.Note))
 	}

@@ -126,3 +126,18 @@ func Items(outs []matterfile.Outcome) []store.ReceiptItem {
 	}
 	return items
 }
+
+// Status reads a receipt's status as a person needs it. A receipt still
+// "running" is either in progress in some vaultdeck or was interrupted (the
+// process killed): the recorded count tells how far it got, and re-running
+// the file is safe (rule 7).
+func Status(r store.Receipt) string {
+	if r.Status != store.ReceiptRunning {
+		return r.Status
+	}
+	n := 0
+	for _, c := range r.Counts {
+		n += c
+	}
+	return fmt.Sprintf("running or interrupted: %d of %d pairs recorded (re-running the file is safe)", n, r.Pairs)
+}

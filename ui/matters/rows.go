@@ -7,6 +7,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/matterfile"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/matterrun"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -39,7 +40,7 @@ func receiptRows(list []store.Receipt) []widgets.Row {
 		rows[i] = widgets.Row{
 			ID: strconv.FormatInt(r.ID, 10),
 			Cells: []string{strconv.FormatInt(r.ID, 10), action, r.StartedAt.UTC().Format("2006-01-02 15:04"),
-				sanitize.Line(r.FileName), strconv.Itoa(r.Pairs), r.Status, countsOf(r.Counts)},
+				sanitize.Line(r.FileName), strconv.Itoa(r.Pairs), matterrun.Status(r), countsOf(r.Counts)},
 			Nums:  []float64{float64(r.ID), 0, float64(r.StartedAt.UnixMilli()), 0, float64(r.Pairs), 0, 0},
 			Tones: []widgets.Tone{0, 0, 0, 0, 0, tone, tone},
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/ui/matterrun"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -75,7 +76,7 @@ func (m *Model) receiptHead() []string {
 	if r.RestoreOf != 0 {
 		what = fmt.Sprintf("restore of receipt %d", r.RestoreOf)
 	}
-	status := r.Status
+	status := matterrun.Status(r)
 	if r.Note != "" {
 		status += " (" + sanitize.Line(r.Note) + ")"
 	}
