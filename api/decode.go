@@ -177,11 +177,23 @@ func (h *headReader) Read(p []byte) (int, error) {
 // becomes a KindMalformed error naming the endpoint, status and what was
 // wrong, with the start of the body (cleaned, token removed).
 func (c *Client) decodeJSON(resp *http.Response, ep endpoint, red redactor, v any) error {
+	return c.decodeJSONBody(resp, ep, red, v, true)
+}
+
+// decodeJSONBody is decodeJSON; copy says whether the body goes to a
+// WithBodyCopy consumer (not for an envelope: decodeContent offers the
+// content).
+func (c *Client) decodeJSONBody(resp *http.Response, ep endpoint, red redactor, v any, copy bool) error {
 	defer resp.Body.Close()
-	hr := &headReader{r: resp.Body}
+	body, kept := io.Reader(resp.Body), func() {}
+	if copy {
+		body, kept = tapBody(resp.Request.Context(), resp.Body) // WithBodyCopy (bodytap.go)
+	}
+	hr := &headReader{r: body}
 	dec := json.NewDecoder(hr)
 	err := dec.Decode(v)
 	if err == nil {
+		kept()
 		return nil
 	}
 	if te := asTimeout(ep, err); te != nil {
@@ -230,7 +242,7 @@ type envelope struct {
 func (c *Client) decodeContent(resp *http.Response, ep endpoint, red redactor, v any) error {
 	status := resp.StatusCode
 	var env envelope
-	if err := c.decodeJSON(resp, ep, red, &env); err != nil {
+	if err := c.decodeJSONBody(resp, ep, red, &env, false); err != nil {
 		return err
 	}
 	if env.Response == nil || len(env.Response.Content) == 0 {
@@ -239,6 +251,7 @@ func (c *Client) decodeContent(resp *http.Response, ep endpoint, red redactor, v
 	if err := json.Unmarshal(env.Response.Content, v); err != nil {
 		return malformed(ep, status, red, "response.content: "+describeDecodeError(err, int64(len(env.Response.Content))), headOf(env.Response.Content))
 	}
+	OfferBody(resp.Request.Context(), env.Response.Content) // the content as received
 	return nil
 }
 

@@ -63,7 +63,7 @@ func TestSimProjectsGolden(t *testing.T) {
 
 func TestSimRecycleBinGolden(t *testing.T) {
 	tm := teatest.NewTestModel(t, realApp(t, "rb"), teatest.WithInitialTermSize(110, 16))
-	waitFor(t, tm, "entries")
+	waitFor(t, tm, "30 entries") // not "0 entries · loading"
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 	golden.RequireEqual(t, []byte(fm.View()))

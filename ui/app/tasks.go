@@ -79,10 +79,7 @@ func (m *Model) finishTask(f taskFinished) tea.Cmd {
 		m.setStatus(page.StatusMsg{Text: st.Name + " done"})
 	}
 	var cmds []tea.Cmd
-	if c := m.env.Cache; c != nil && len(st.Invalidates) > 0 {
-		keys := st.Invalidates
-		cmds = append(cmds, func() tea.Msg { page.Forget(c, keys...); return nil })
-	}
+	cmds = append(cmds, page.ForgetCmd(m.env.Cache, st.Invalidates...))
 	done := page.TaskDone{ID: f.t.id, Origin: st.Origin, Name: st.Name, Outcome: f.out, Err: f.err}
 	cmds = append(cmds, m.broadcast(done))
 	if f.out.Broadcast != nil {

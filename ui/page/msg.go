@@ -2,9 +2,7 @@ package page
 
 import (
 	"context"
-	"encoding/json"
 	"sync/atomic"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -134,27 +132,3 @@ func OpenRoute(route, arg string) tea.Cmd {
 
 // PushPage returns a command that pushes p.
 func PushPage(p Page) tea.Cmd { return func() tea.Msg { return Push{Page: p} } }
-
-// Cached reads a JSON value stored with Remember; ok is false when the
-// cache is absent, empty under key, or holds something undecodable.
-func Cached(c Cache, key string, v any) (fetchedAt time.Time, ok bool) {
-	if c == nil {
-		return time.Time{}, false
-	}
-	body, at, ok := c.Get(key)
-	if !ok || json.Unmarshal(body, v) != nil {
-		return time.Time{}, false
-	}
-	return at, true
-}
-
-// Remember stores v as JSON under key; a nil cache is a no-op. Only
-// response data goes in, never anything carrying a token.
-func Remember(c Cache, key string, v any) {
-	if c == nil {
-		return
-	}
-	if body, err := json.Marshal(v); err == nil {
-		c.Put(key, body)
-	}
-}

@@ -101,15 +101,6 @@ const (
 	CacheRecycleBin = "recyclebin"
 )
 
-// Forget drops keys from c; a nil cache or one without Delete is a no-op.
-func Forget(c Cache, keys ...string) {
-	if d, ok := c.(CacheDeleter); ok {
-		for _, k := range keys {
-			d.Delete(k)
-		}
-	}
-}
-
 // Env is everything a view gets from outside. It is passed by value; the
 // only shared mutable things behind it are the Backend, the Cache and IDs,
 // which are safe for concurrent use.

@@ -1,8 +1,13 @@
 package page
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"testing"
 	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
 )
 
 type mapCache map[string][]byte
@@ -22,14 +27,22 @@ func TestRequestsDropSuperseded(t *testing.T) {
 	}
 }
 
-func TestCachedRoundTrip(t *testing.T) {
+func TestCacheRoundTripInCommands(t *testing.T) {
 	c := mapCache{}
-	Remember(c, "k", []int{1, 2})
-	var got []int
-	if _, ok := Cached(c, "k", &got); !ok || len(got) != 2 {
-		t.Fatal("round trip failed")
+	ctx := KeepBody(context.Background(), c, "k")
+	api.OfferBody(ctx, []byte(`[1, 2]`)) // what the client does with a body as received
+	if string(c["k"]) != `[1, 2]` {
+		t.Fatalf("kept %q", c["k"])
 	}
-	if _, ok := Cached(nil, "k", &got); ok {
+	decode := func(b []byte, _ time.Time) ([]int, error) {
+		var v []int
+		return v, json.Unmarshal(b, &v)
+	}
+	r := ReadCache(c, "k", Tag{View: 1}, decode)().(Result[Cached[[]int]])
+	if r.Err != nil || len(r.Value.Value) != 2 || r.Kind != "cache" {
+		t.Fatalf("read %+v", r)
+	}
+	if r := ReadCache(nil, "k", Tag{}, decode)().(Result[Cached[[]int]]); !errors.Is(r.Err, ErrNotCached) {
 		t.Error("nil cache hit")
 	}
 	var ids IDs

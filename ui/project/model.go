@@ -51,7 +51,7 @@ type Model struct {
 
 type (
 	usersLoaded = page.Result[*api.ProjectUsers]
-	filesLoaded = page.Result[*api.FilePage]
+	filesLoaded = page.Result[filePage]
 )
 
 // New is the route constructor: arg is a project ID.
@@ -149,7 +149,20 @@ func (m *Model) loadFiles(cursor string) tea.Cmd {
 		kind = "first"
 	}
 	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, kind,
-		func(ctx context.Context) (*api.FilePage, error) { return be.ProjectFiles(ctx, id, q) }))
+		func(ctx context.Context) (filePage, error) {
+			fp, err := be.ProjectFiles(ctx, id, q)
+			if err != nil {
+				return filePage{}, err
+			}
+			// rows and their haystacks are built here, off the event loop
+			return filePage{FilePage: fp, rows: widgets.Prepare(FileRows(fp.Files))}, nil
+		}))
+}
+
+// filePage is a page of files with its table rows made ready.
+type filePage struct {
+	*api.FilePage
+	rows widgets.Prepared
 }
 
 // Update implements page.Page.
@@ -208,9 +221,9 @@ func (m *Model) filesArrived(msg filesLoaded) tea.Cmd {
 	// is applied locally and spends no vault budget.
 	m.complete = m.statusIdx == 0 && !m.hasMore
 	if msg.Kind == "first" {
-		return t.SetRows(FileRows(fp.Files))
+		return t.SetPrepared(fp.rows)
 	}
-	return t.AppendRows(FileRows(fp.Files))
+	return t.AppendPrepared(fp.rows)
 }
 
 // filterFiles shows the files of the selected status: from the complete

@@ -2,6 +2,7 @@ package projects
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -53,6 +54,7 @@ type Model struct {
 
 type (
 	pageLoaded = page.Result[*api.ProjectPage]
+	fromCache  = page.Result[page.Cached[*api.ProjectPage]]
 	// debounced fires after a pause in typing; only the latest one counts.
 	debounced struct {
 		page.Tag
@@ -104,21 +106,27 @@ func (m *Model) SetSize(w, h int) {
 	m.table.SetSize(w, max(h-1, 3))
 }
 
-// Init shows the cached list when there is one, else loads page 1.
+// Init shows the cached first page when there is one (read in a
+// command), else loads page 1.
 func (m *Model) Init() tea.Cmd {
-	if m.name == "" {
-		var s snapshot
-		if at, ok := page.Cached(m.env.Cache, cacheKey, &s); ok {
-			m.data, m.loadedAt, m.cached = s, at, true
-			return m.table.SetRows(Rows(s.Projects))
-		}
+	if m.name == "" && m.env.Cache != nil {
+		tag := m.reqs.Next(m.id)
+		return page.ReadCache(m.env.Cache, cacheKey, tag, func(body []byte, _ time.Time) (*api.ProjectPage, error) {
+			var pg api.ProjectPage
+			err := json.Unmarshal(body, &pg)
+			return &pg, err
+		})
 	}
 	return m.load(1)
 }
 
-// load asks for page n; page 1 starts over (and supersedes anything in flight).
+// load asks for page n; page 1 starts over (and supersedes anything in
+// flight). The unfiltered first page is cached as received.
 func (m *Model) load(n int) tea.Cmd {
 	tag, ctx := m.reqs.Start(m.env.Context(), m.id)
+	if n == 1 && m.name == "" {
+		ctx = page.KeepBody(ctx, m.env.Cache, cacheKey)
+	}
 	m.loading = true
 	if n == 1 {
 		m.loader.Reset()
@@ -132,6 +140,16 @@ func (m *Model) load(n int) tea.Cmd {
 // Update implements page.Page.
 func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 	switch msg := msg.(type) {
+	case fromCache:
+		if !m.reqs.Current(msg.Tag) {
+			return m, nil
+		}
+		if msg.Err != nil {
+			return m, m.load(1) // nothing usable cached
+		}
+		cmd := m.apply(msg.Value.Value)
+		m.loadedAt, m.cached = msg.Value.At, true
+		return m, cmd
 	case pageLoaded:
 		if !m.reqs.Current(msg.Tag) {
 			return m, nil
@@ -183,9 +201,6 @@ func (m *Model) apply(pg *api.ProjectPage) tea.Cmd {
 		cmd = m.table.AppendRows(Rows(pg.Projects))
 	}
 	m.data, m.loadedAt, m.cached = d, m.env.Clock(), false
-	if m.name == "" {
-		page.Remember(m.env.Cache, cacheKey, m.data)
-	}
 	return tea.Batch(cmd, m.maybeMore())
 }
 

@@ -2,6 +2,7 @@ package recyclebin
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -38,7 +39,10 @@ type Model struct {
 	width, height int
 }
 
-type loaded = page.Result[*api.RecycleBin]
+type (
+	loaded    = page.Result[prepared]
+	fromCache = page.Result[page.Cached[prepared]]
+)
 
 // New builds the page; arg, when a UUID, is a client-matter filter.
 func New(env page.Env, arg string) page.Page {
@@ -122,40 +126,77 @@ func (m *Model) SetSize(w, h int) {
 }
 
 // Init shows cached data when there is some (the vault budget is 10
-// requests a minute), else loads.
+// requests a minute), else loads. The cache is read in a command.
 func (m *Model) Init() tea.Cmd {
-	if m.query == (api.RecycleBinQuery{}) {
-		var rb api.RecycleBin
-		if at, ok := page.Cached(m.env.Cache, cacheKey, &rb); ok {
-			m.cached = true
-			return m.apply(&rb, at)
-		}
+	if m.query == (api.RecycleBinQuery{}) && m.env.Cache != nil {
+		tag := m.reqs.Next(m.id)
+		now := m.env.Clock
+		return page.ReadCache(m.env.Cache, cacheKey, tag, func(body []byte, at time.Time) (prepared, error) {
+			var rb api.RecycleBin
+			if err := json.Unmarshal(body, &rb); err != nil {
+				return prepared{}, err
+			}
+			return prepare(&rb, at, now()), nil
+		})
 	}
 	return m.load()
 }
 
 func (m *Model) load() tea.Cmd {
 	tag, ctx := m.reqs.Start(m.env.Context(), m.id)
+	if m.query == (api.RecycleBinQuery{}) {
+		ctx = page.KeepBody(ctx, m.env.Cache, cacheKey) // the body as received, written off the event loop
+	}
 	m.loader.Reset()
-	q, be := m.query, m.env.Backend
+	q, be, now := m.query, m.env.Backend, m.env.Clock
 	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, "list",
-		func(ctx context.Context) (*api.RecycleBin, error) { return be.RecycleBin(ctx, q) }))
+		func(ctx context.Context) (prepared, error) {
+			rb, err := be.RecycleBin(ctx, q)
+			if err != nil {
+				return prepared{}, err
+			}
+			t := now()
+			return prepare(rb, t, t), nil
+		}))
 }
 
-func (m *Model) apply(rb *api.RecycleBin, at time.Time) tea.Cmd {
-	items := append([]api.RecycleBinEntry(nil), rb.Items...)
+// prepared is a response made ready for the table in the command that
+// fetched or read it: sorted, indexed, rows and haystacks built. Applying
+// it in Update only swaps slices in.
+type prepared struct {
+	items []api.RecycleBinEntry // newest first
+	byID  map[string]int
+	rows  widgets.Prepared
+	at    time.Time
+}
+
+func prepare(rb *api.RecycleBin, at, now time.Time) prepared {
+	items := rb.Items // the response is this view's own: sorted in place, not copied
 	SortNewestFirst(items)
-	m.items, m.loadedAt = items, at
-	m.byID = make(map[string]int, len(items))
+	byID := make(map[string]int, len(items))
 	for i, e := range items {
-		m.byID[e.ID] = i
+		byID[e.ID] = i
 	}
-	return m.table.SetRows(Rows(items, m.env.Clock()))
+	return prepared{items: items, byID: byID, rows: widgets.Prepare(Rows(items, now)), at: at}
+}
+
+func (m *Model) apply(p prepared) tea.Cmd {
+	m.items, m.byID, m.loadedAt = p.items, p.byID, p.at
+	return m.table.SetPrepared(p.rows)
 }
 
 // Update implements page.Page.
 func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 	switch msg := msg.(type) {
+	case fromCache:
+		if !m.reqs.Current(msg.Tag) {
+			return m, nil
+		}
+		if msg.Err != nil {
+			return m, m.load() // nothing usable cached
+		}
+		m.cached = true
+		return m, m.apply(msg.Value.Value)
 	case loaded:
 		if !m.reqs.Current(msg.Tag) {
 			return m, nil // superseded by a newer filter or refresh
@@ -165,10 +206,7 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 			return m, page.Error(fmt.Errorf("the recycle bin could not be loaded: %w", msg.Err))
 		}
 		m.cached = false
-		if m.query == (api.RecycleBinQuery{}) {
-			page.Remember(m.env.Cache, cacheKey, msg.Value)
-		}
-		return m, m.apply(msg.Value, m.env.Clock())
+		return m, m.apply(msg.Value)
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
 	case widgets.FilterResult:

@@ -2,6 +2,7 @@ package recyclebin
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -131,7 +132,7 @@ func TestStaleResponseDropped(t *testing.T) {
 	p, _ = pagetest.Drive(p, second)
 	// the late answer to request 1 claims an empty bin: it must not win
 	m := p.(*Model)
-	stale := loaded{Tag: page.Tag{View: m.id, Seq: 1}, Value: &api.RecycleBin{}}
+	stale := loaded{Tag: page.Tag{View: m.id, Seq: 1}, Value: prepared{}}
 	p, _ = p.Update(stale)
 	_ = first
 	if !strings.Contains(p.View(), "3 entries") {
@@ -158,7 +159,8 @@ func TestHostileNamesRenderInert(t *testing.T) {
 
 func TestCachedDataShownWithoutRequest(t *testing.T) {
 	cache := &pagetest.MapCache{At: pagetest.Now.Add(-5 * time.Minute)}
-	page.Remember(cache, cacheKey, fixture())
+	body, _ := json.Marshal(fixture())
+	cache.Put(cacheKey, body)
 	fake := &pagetest.Fake{RecycleBinFn: func(context.Context, api.RecycleBinQuery) (*api.RecycleBin, error) { return fixture(), nil }}
 	env := pagetest.Env(t, fake, false)
 	env.Cache = cache

@@ -38,6 +38,47 @@ func (t *Table) SetRows(rows []Row) tea.Cmd {
 	return t.reindex(keep)
 }
 
+// Prepared is rows with their filter haystacks built: the costly part of
+// SetRows, done by Prepare in a command so that a view applying 100,000
+// rows blocks the event loop for no more than SetPrepared's reindex.
+type Prepared struct {
+	rows []Row
+	hay  []string
+}
+
+// Prepare builds the haystacks of rows; safe to call off the event loop.
+func Prepare(rows []Row) Prepared {
+	hay := make([]string, len(rows))
+	for i := range rows {
+		hay[i] = haystack(rows[i].Cells)
+	}
+	return Prepared{rows: rows, hay: hay}
+}
+
+// Len is the number of prepared rows.
+func (p Prepared) Len() int { return len(p.rows) }
+
+// SetPrepared is SetRows for rows made ready by Prepare.
+func (t *Table) SetPrepared(p Prepared) tea.Cmd {
+	var keep string
+	if r, ok := t.Selected(); ok {
+		keep = r.ID
+	}
+	t.rows, t.hay = p.rows, p.hay
+	return t.reindex(keep)
+}
+
+// AppendPrepared is AppendRows for rows made ready by Prepare.
+func (t *Table) AppendPrepared(p Prepared) tea.Cmd {
+	var keep string
+	if r, ok := t.Selected(); ok {
+		keep = r.ID
+	}
+	t.rows = append(t.rows, p.rows...)
+	t.hay = append(t.hay, p.hay...)
+	return t.reindex(keep)
+}
+
 // AppendRows adds rows (the next server page) after the loaded ones.
 func (t *Table) AppendRows(rows []Row) tea.Cmd {
 	var keep string

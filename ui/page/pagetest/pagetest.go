@@ -5,6 +5,7 @@ package pagetest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"sync"
@@ -71,11 +72,23 @@ func call[T any](f *Fake, name string, fn func() (T, error), set bool) (T, error
 	return fn()
 }
 
+// kept plays the HTTP client's part for a request that asked for its body
+// (page.KeepBody): the fake's answer, encoded, is offered as the body.
+func kept[T any](ctx context.Context, v T, err error) (T, error) {
+	if err == nil {
+		if body, jerr := json.Marshal(v); jerr == nil {
+			api.OfferBody(ctx, body)
+		}
+	}
+	return v, err
+}
+
 func (f *Fake) WhoAmI(ctx context.Context) (*api.WhoAmI, error) {
 	return call(f, "WhoAmI", func() (*api.WhoAmI, error) { return f.WhoAmIFn(ctx) }, f.WhoAmIFn != nil)
 }
 func (f *Fake) Projects(ctx context.Context, q api.ProjectQuery) (*api.ProjectPage, error) {
-	return call(f, "Projects", func() (*api.ProjectPage, error) { return f.ProjectsFn(ctx, q) }, f.ProjectsFn != nil)
+	v, err := call(f, "Projects", func() (*api.ProjectPage, error) { return f.ProjectsFn(ctx, q) }, f.ProjectsFn != nil)
+	return kept(ctx, v, err)
 }
 func (f *Fake) ProjectFiles(ctx context.Context, id string, q api.FileQuery) (*api.FilePage, error) {
 	return call(f, "ProjectFiles", func() (*api.FilePage, error) { return f.ProjectFilesFn(ctx, id, q) }, f.ProjectFilesFn != nil)
@@ -84,7 +97,8 @@ func (f *Fake) ProjectUsers(ctx context.Context, id string) (*api.ProjectUsers, 
 	return call(f, "ProjectUsers", func() (*api.ProjectUsers, error) { return f.ProjectUsersFn(ctx, id) }, f.ProjectUsersFn != nil)
 }
 func (f *Fake) RecycleBin(ctx context.Context, q api.RecycleBinQuery) (*api.RecycleBin, error) {
-	return call(f, "RecycleBin", func() (*api.RecycleBin, error) { return f.RecycleBinFn(ctx, q) }, f.RecycleBinFn != nil)
+	v, err := call(f, "RecycleBin", func() (*api.RecycleBin, error) { return f.RecycleBinFn(ctx, q) }, f.RecycleBinFn != nil)
+	return kept(ctx, v, err)
 }
 func (f *Fake) GetFiles(ctx context.Context, ids []string) ([]api.FileDetail, error) {
 	return call(f, "GetFiles", func() ([]api.FileDetail, error) { return f.GetFilesFn(ctx, ids) }, f.GetFilesFn != nil)
@@ -153,7 +167,15 @@ func (c *MapCache) Put(k string, b []byte) {
 // command is left. Spinner ticks are dropped (they would loop while loading)
 // and messages meant for the root (Push, Open, StatusMsg...) are collected.
 func Drive(p page.Page, cmd tea.Cmd) (page.Page, []tea.Msg) {
+	p, out, _ := DriveTimed(p, cmd)
+	return p, out
+}
+
+// DriveTimed is Drive that also reports the longest single Update: the
+// event loop is blocked that long (goal: one frame, 16 ms).
+func DriveTimed(p page.Page, cmd tea.Cmd) (page.Page, []tea.Msg, time.Duration) {
 	var out []tea.Msg
+	var longest time.Duration
 	queue := []tea.Cmd{cmd}
 	for len(queue) > 0 {
 		c := queue[0]
@@ -173,10 +195,12 @@ func Drive(p page.Page, cmd tea.Cmd) (page.Page, []tea.Msg) {
 			continue
 		}
 		var next tea.Cmd
+		start := time.Now()
 		p, next = p.Update(msg)
+		longest = max(longest, time.Since(start))
 		queue = append(queue, next)
 	}
-	return p, out
+	return p, out, longest
 }
 
 // Key returns the KeyMsg for a key name ("down", "enter", "esc", "tab",
