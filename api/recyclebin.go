@@ -120,7 +120,8 @@ func (c *Client) streamItems(ctx context.Context, ep endpoint, path string, q ur
 		return err
 	}
 	defer resp.Body.Close()
-	hr := &headReader{r: resp.Body}
+	body, kept := tapBody(ctx, resp.Body) // WithBodyCopy (bodytap.go)
+	hr := &headReader{r: body}
 	sc := newScanner(hr)
 	n := 0
 	err = sc.object(arrayKey, func(raw []byte) error {
@@ -140,6 +141,7 @@ func (c *Client) streamItems(ctx context.Context, ep endpoint, path string, q ur
 		return nil
 	})
 	if err == nil {
+		kept()
 		return nil
 	}
 	var ce callerError
