@@ -320,3 +320,26 @@ func TestRunSaysBudgetWaits(t *testing.T) {
 		t.Fatalf("footer texts: %q", texts)
 	}
 }
+
+// A backend that cannot change matters (a wrapper, a fake) gets no file
+// picker: a file would be read for nothing, and over SSH it would be a file
+// of the server's.
+func TestNoFilePickerWithoutService(t *testing.T) {
+	m := New(pagetest.Env(t, &pagetest.Fake{}, false), Deps{}, "/etc/passwd")
+	m.SetSize(100, 20)
+	p, out := pagetest.Drive(m, m.Init())
+	p, more := pagetest.Press(p, "n")
+	out = append(out, more...)
+	if p.(*Model).mode != modeList {
+		t.Fatalf("mode %d: a file picker opened", p.(*Model).mode)
+	}
+	found := false
+	for _, msg := range out {
+		if s, ok := msg.(page.StatusMsg); ok && s.Err != nil && strings.Contains(s.Err.Error(), "cannot change client matters") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no explanation: %v", out)
+	}
+}

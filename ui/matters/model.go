@@ -83,7 +83,7 @@ func New(env page.Env, deps Deps, arg string) *Model {
 	m.receipts = widgets.NewTable(env.Theme, env.Keys, m.id, receiptColumns())
 	m.refused = widgets.NewTable(env.Theme, env.Keys, m.id, outcomeColumns())
 	m.outcomes = widgets.NewTable(env.Theme, env.Keys, m.id, outcomeColumns())
-	if arg != "" {
+	if _, err := m.service(); arg != "" && err == nil {
 		m.openPath(arg)
 	}
 	return m
@@ -162,6 +162,9 @@ func (m *Model) Init() tea.Cmd {
 	if m.mode == modePath && m.path.Value() != "" {
 		return m.readFile()
 	}
+	if _, err := m.service(); err != nil {
+		return tea.Batch(m.loadReceipts(), page.Error(err))
+	}
 	return m.loadReceipts()
 }
 
@@ -226,6 +229,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case modeList:
 		switch {
 		case key.Matches(msg, k.OpenFile):
+			if _, err := m.service(); err != nil {
+				return page.Error(err)
+			}
 			m.openPath("")
 			return nil
 		case key.Matches(msg, k.Enter):

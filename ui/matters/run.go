@@ -83,7 +83,7 @@ func (m *Model) tick() tea.Cmd {
 func (m *Model) service() (matterfile.Service, error) {
 	svc, ok := m.env.Backend.(matterfile.Service)
 	if !ok {
-		return nil, errors.New("this connection cannot change client matters")
+		return nil, errors.New("this connection cannot change client matters, so no file is opened here (receipts can still be read)")
 	}
 	if m.deps.Store == nil {
 		return nil, errors.New("no local database for receipts: matters cannot be deleted without one")
