@@ -32,6 +32,7 @@ const (
 	Status502     Fault = "502"            // once, an HTML gateway page, then normal
 	Status503     Fault = "503"
 	Status504     Fault = "504"
+	SlowDown      Fault = "slow-down"   // once a 429 with Retry-After: 2, then normal
 	EchoError     Fault = "echo-error"  // 403 whose body echoes the token in every form
 	EchoHeader    Fault = "echo-header" // normal answers with the token in headers
 	EchoData      Fault = "echo-data"   // normal answers with the token inside the data
@@ -150,6 +151,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		http.Redirect(w, r, base+r.URL.RequestURI(), http.StatusFound)
 		return
+	case SlowDown:
+		if n == 1 {
+			w.Header().Set("Retry-After", "2")
+			writeJSON(w, 429, `{"error":"Rate limit exceeded"}`)
+			return
+		}
 	case Status429, Status502, Status503, Status504:
 		if n == 1 {
 			w.Header().Set("Retry-After", "0")

@@ -57,6 +57,7 @@ func (r *runner) whoami(ctx context.Context, args []string) int {
 	if err != nil {
 		return r.fail(err)
 	}
+	ctx = api.WithWaitObserver(ctx, r.listProgress().observe)
 	w, err := c.WhoAmI(ctx)
 	if err != nil {
 		return r.fail(err)

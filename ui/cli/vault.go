@@ -126,6 +126,7 @@ func (r *runner) users(ctx context.Context, args []string) int {
 	if err != nil {
 		return r.fail(err)
 	}
+	ctx = api.WithWaitObserver(ctx, r.listProgress().observe)
 	users, err := c.ProjectUserItems(ctx, projectID)
 	if err != nil {
 		return r.fail(err)
@@ -205,6 +206,9 @@ func (r *runner) status(ctx context.Context, args []string) int {
 	if *watch {
 		return r.watch(ctx, c, ids, *stuckAfter)
 	}
+	// 1000 IDs a request at the vault's 10 requests a minute: say so
+	// when the budget makes it wait.
+	ctx = api.WithWaitObserver(ctx, r.listProgress().observe)
 	recs, err := c.GetFileItems(ctx, ids)
 	if err != nil {
 		return r.fail(err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -121,4 +122,24 @@ func (c *lineCounter) Write(p []byte) (int, error) {
 	c.lines += bytes.Count(p, []byte{'\n'})
 	c.bytes += len(p)
 	return len(p), nil
+}
+
+// TestWaitLineOnTerminal: on a terminal, a Retry-After wait of two seconds
+// is announced on stderr (stdout goes to a file), so the command does not
+// look hung; the listing then completes.
+func TestWaitLineOnTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	bin := buildBinary(t)
+	s := faultserver.Start(faultserver.SlowDown)
+	defer s.Close()
+	out := filepath.Join(t.TempDir(), "bin.json")
+	ts := startTmux(t, []string{"VAULTDECK_TOKEN=" + faultToken, "VAULTDECK_HOME=" + t.TempDir()},
+		"sh", "-c", bin+" --base-url "+s.URL+" recycle-bin --json > "+out)
+	ts.waitForText("vaultdeck: waiting 2s: the service asked to retry GET /api/v1/vault/workspace/recycle_bin later (429)")
+	ts.waitFor("the command to finish", func(string) bool { dead, _ := ts.paneDead(); return dead })
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), `"total":1`) {
+		t.Errorf("output %q %v; screen:\n%s", b, err, ts.screen())
+	}
 }
