@@ -3,6 +3,7 @@ package matterfile
 import (
 	"bytes"
 	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -191,5 +192,30 @@ func TestReadClassicMacLineEnds(t *testing.T) {
 	want := []Pair{{2, "C-1", "M-1"}, {3, "C,2", "M-2"}}
 	if !reflect.DeepEqual(f.Pairs, want) {
 		t.Fatalf("pairs = %+v", f.Pairs)
+	}
+}
+
+// A regular file's size sizes the pairs up front; a wrong guess only
+// costs a regrow.
+func TestReadPresizesFromAFile(t *testing.T) {
+	var b strings.Builder
+	for i := range 50000 {
+		b.WriteString("C-" + strings.Repeat("x", i%5) + ",M\n")
+	}
+	p := t.TempDir() + "/m.csv"
+	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fh, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	f, err := Read(fh, Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Pairs) != 50000 || cap(f.Pairs) < 50000 || cap(f.Pairs) > 60000 {
+		t.Fatalf("len %d cap %d", len(f.Pairs), cap(f.Pairs))
 	}
 }
