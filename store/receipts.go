@@ -179,9 +179,15 @@ func (s *Store) receiptCounts(id int64) (map[string]int, error) {
 // so that a million-pair receipt is never held in memory at once. result,
 // when not empty, keeps only items with that result.
 func (s *Store) ReceiptItems(id int64, result string, fn func(ReceiptItem) error) error {
+	return s.ReceiptItemsWhere(id, result, "", fn)
+}
+
+// ReceiptItemsWhere is ReceiptItems that also keeps only one error code
+// when code is not empty.
+func (s *Store) ReceiptItemsWhere(id int64, result, code string, fn func(ReceiptItem) error) error {
 	rows, err := s.db.Query(`
 SELECT line, client_id, matter_id, result, code, detail, request FROM matter_receipt_items
-WHERE receipt_id = ? AND (? = '' OR result = ?) ORDER BY line`, id, result, result)
+WHERE receipt_id = ? AND (? = '' OR result = ?) AND (? = '' OR code = ?) ORDER BY line`, id, result, result, code, code)
 	if err != nil {
 		return fmt.Errorf("receipt %d could not be read: %w", id, err)
 	}
@@ -196,4 +202,24 @@ WHERE receipt_id = ? AND (? = '' OR result = ?) ORDER BY line`, id, result, resu
 		}
 	}
 	return rows.Err()
+}
+
+// ReceiptCodes counts a receipt's items by error code (items without one
+// are left out).
+func (s *Store) ReceiptCodes(id int64) (map[string]int, error) {
+	rows, err := s.db.Query(`SELECT code, count(*) FROM matter_receipt_items WHERE receipt_id = ? AND code != '' GROUP BY code`, id)
+	if err != nil {
+		return nil, fmt.Errorf("receipt %d could not be counted: %w", id, err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var code string
+		var n int
+		if err := rows.Scan(&code, &n); err != nil {
+			return nil, err
+		}
+		out[code] = n
+	}
+	return out, rows.Err()
 }

@@ -41,6 +41,15 @@ func TestReceiptRoundTrip(t *testing.T) {
 	if len(del) != 1 || del[0].ClientID != "C" || del[0].Request != 1 {
 		t.Fatalf("%+v", del)
 	}
+	codes, err := s.ReceiptCodes(id)
+	if err != nil || len(codes) != 1 || codes["invalid_client_id"] != 1 {
+		t.Fatalf("codes %v %v", codes, err)
+	}
+	var errs []int
+	s.ReceiptItemsWhere(id, "error", "invalid_client_id", func(it ReceiptItem) error { errs = append(errs, it.Line); return nil })
+	if len(errs) != 1 || errs[0] != 4 {
+		t.Fatalf("filtered %v", errs)
+	}
 	rid, err := s.StartReceipt(Receipt{Action: "restore", RestoreOf: id, Profile: "p", Endpoint: "https://api", Pairs: 1})
 	if err != nil {
 		t.Fatal(err)

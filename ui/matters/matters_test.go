@@ -343,3 +343,26 @@ func TestNoFilePickerWithoutService(t *testing.T) {
 		t.Fatalf("no explanation: %v", out)
 	}
 }
+
+// A huge receipt is not loaded whole: the view holds at most maxItems rows
+// and says where the rest are; filters query the store.
+func TestReceiptViewIsBounded(t *testing.T) {
+	h := newHarness(t, false)
+	p := h.writeFile("m.csv", "A,1\nB,2\n ,3\nD,4\n")
+	h.press("n")
+	h.burst(p)
+	h.press("enter", "X")
+	h.typeText("3")
+	h.press("enter")
+	h.runTasks()
+	m := h.p.(*Model)
+	m.maxItems = 2
+	h.press("esc", "enter") // back to the list, reopen the receipt
+	if v := h.view(); !strings.Contains(v, "the first 2 of 4") || !strings.Contains(v, "matters receipt 1 --export csv") {
+		t.Fatalf("view:\n%s", v)
+	}
+	h.press("f", "f") // already_absent, then error
+	if v := h.view(); !strings.Contains(v, "showing error") || strings.Contains(v, "the first") || !strings.Contains(v, "invalid_client_id") {
+		t.Fatalf("filtered:\n%s", v)
+	}
+}

@@ -64,6 +64,9 @@ type Model struct {
 
 	receipt  store.Receipt // modeReceipt
 	items    []store.ReceiptItem
+	matched  int            // items passing the filters (items holds at most maxItems)
+	codes    map[string]int // the receipt's error codes and their counts
+	maxItems int
 	outcomes *widgets.Table
 	result   string // outcome filter ("" = all)
 	code     string // error-code filter ("" = all)
@@ -79,7 +82,7 @@ func Route(deps Deps) func(env page.Env, arg string) page.Page {
 
 // New builds the page.
 func New(env page.Env, deps Deps, arg string) *Model {
-	m := &Model{env: env, deps: deps, id: env.NewID()}
+	m := &Model{env: env, deps: deps, id: env.NewID(), maxItems: maxItems}
 	m.receipts = widgets.NewTable(env.Theme, env.Keys, m.id, receiptColumns())
 	m.refused = widgets.NewTable(env.Theme, env.Keys, m.id, outcomeColumns())
 	m.outcomes = widgets.NewTable(env.Theme, env.Keys, m.id, outcomeColumns())
@@ -236,7 +239,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		case key.Matches(msg, k.Enter):
 			if r, ok := m.receipts.Selected(); ok {
-				return m.loadReceipt(parseID(r.ID))
+				return m.openReceipt(parseID(r.ID))
 			}
 			return nil
 		case key.Matches(msg, k.Refresh):
@@ -259,11 +262,11 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		case key.Matches(msg, k.Enter):
 			return m.showSelected(m.outcomes)
 		case key.Matches(msg, k.StatusFilter):
-			m.result = nextOf(resultsIn(m.items), m.result)
-			return m.applyFilter()
+			m.result = nextOf(sortedKeys(m.receipt.Counts), m.result)
+			return m.loadReceipt(m.receipt.ID)
 		case key.Matches(msg, k.TypeCycle):
-			m.code = nextOf(codesIn(m.items), m.code)
-			return m.applyFilter()
+			m.code = nextOf(sortedKeys(m.codes), m.code)
+			return m.loadReceipt(m.receipt.ID)
 		case key.Matches(msg, k.Restore):
 			return m.askRestore()
 		case key.Matches(msg, k.Back) && !m.outcomes.WantsEsc():

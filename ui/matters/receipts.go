@@ -21,7 +21,9 @@ type (
 	receiptLoaded struct {
 		page.Tag
 		receipt store.Receipt
-		items   []store.ReceiptItem
+		items   []store.ReceiptItem // at most maxItems of those matched
+		matched int
+		codes   map[string]int
 		err     error
 	}
 )
@@ -51,9 +53,21 @@ func (m *Model) receiptsArrived(r receiptsLoaded) tea.Cmd {
 	return m.receipts.SetRows(receiptRows(r.list))
 }
 
-// loadReceipt reads one receipt and all its items.
+// maxItems rows of one receipt are loaded into the view; the command
+// line's export has them all.
+const maxItems = 100_000
+
+// openReceipt shows receipt id from the start: every outcome.
+func (m *Model) openReceipt(id int64) tea.Cmd {
+	m.result, m.code = "", ""
+	return m.loadReceipt(id)
+}
+
+// loadReceipt reads one receipt and the items that pass the filters, at
+// most maxItems of them, straight from the store (a million-pair receipt
+// is never held whole).
 func (m *Model) loadReceipt(id int64) tea.Cmd {
-	tag, st := m.reqs.Next(m.id), m.deps.Store
+	tag, st, result, code, limit := m.reqs.Next(m.id), m.deps.Store, m.result, m.code, m.maxItems
 	return func() tea.Msg {
 		if st == nil {
 			return receiptLoaded{Tag: tag, err: errNoStore}
@@ -62,9 +76,19 @@ func (m *Model) loadReceipt(id int64) tea.Cmd {
 		if err != nil {
 			return receiptLoaded{Tag: tag, err: err}
 		}
-		var items []store.ReceiptItem
-		err = st.ReceiptItems(id, "", func(it store.ReceiptItem) error { items = append(items, it); return nil })
-		return receiptLoaded{Tag: tag, receipt: rc, items: items, err: err}
+		codes, err := st.ReceiptCodes(id)
+		if err != nil {
+			return receiptLoaded{Tag: tag, err: err}
+		}
+		out := receiptLoaded{Tag: tag, receipt: rc, codes: codes}
+		out.err = st.ReceiptItemsWhere(id, result, code, func(it store.ReceiptItem) error {
+			out.matched++
+			if len(out.items) < limit {
+				out.items = append(out.items, it)
+			}
+			return nil
+		})
+		return out
 	}
 }
 
@@ -79,40 +103,19 @@ func (m *Model) receiptArrived(r receiptLoaded) tea.Cmd {
 		}
 		return page.Error(fmt.Errorf("the receipt could not be read: %w", r.err))
 	}
-	m.receipt, m.items, m.result, m.code = r.receipt, r.items, "", ""
+	m.receipt, m.items, m.codes, m.matched = r.receipt, r.items, r.codes, r.matched
 	m.mode, m.run = modeReceipt, nil
 	m.layout()
-	return m.applyFilter()
+	return m.outcomes.SetRows(itemRows(r.items))
 }
 
-// applyFilter shows the items of the chosen outcome and error code.
-func (m *Model) applyFilter() tea.Cmd {
-	var shown []store.ReceiptItem
-	for _, it := range m.items {
-		if (m.result == "" || it.Result == m.result) && (m.code == "" || it.Code == m.code) {
-			shown = append(shown, it)
-		}
-	}
-	return m.outcomes.SetRows(itemRows(shown))
-}
-
-// resultsIn and codesIn list the values present, in a stable order, for
-// the filters to cycle through.
-func resultsIn(items []store.ReceiptItem) []string {
-	return distinct(items, func(it store.ReceiptItem) string { return it.Result })
-}
-
-func codesIn(items []store.ReceiptItem) []string {
-	return distinct(items, func(it store.ReceiptItem) string { return it.Code })
-}
-
-func distinct(items []store.ReceiptItem, f func(store.ReceiptItem) string) []string {
-	seen := map[string]bool{}
+// sortedKeys lists the values present, in a stable order, for the filters
+// to cycle through.
+func sortedKeys(counts map[string]int) []string {
 	var out []string
-	for _, it := range items {
-		if v := f(it); v != "" && !seen[v] {
-			seen[v] = true
-			out = append(out, v)
+	for k, n := range counts {
+		if n > 0 {
+			out = append(out, k)
 		}
 	}
 	slices.Sort(out)

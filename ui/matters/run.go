@@ -233,5 +233,5 @@ func (m *Model) taskDone(d page.TaskDone) tea.Cmd {
 		m.layout()
 		return m.loadReceipts()
 	}
-	return m.loadReceipt(id)
+	return m.openReceipt(id)
 }

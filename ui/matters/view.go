@@ -91,7 +91,11 @@ func (m *Model) receiptHead() []string {
 		th.Title.Render(fmt.Sprintf("Receipt %d", r.ID)) + th.Muted.Render(fmt.Sprintf("  %s · %s · sha256 %.12s… · %s",
 			what, sanitize.Line(r.FileName), r.FileSHA256, r.StartedAt.UTC().Format("2006-01-02 15:04 UTC"))),
 		fmt.Sprintf("%d pairs: %s · %s", r.Pairs, countsOf(r.Counts), status),
-		th.Muted.Render(fmt.Sprintf("showing %s · f outcome · t error code", filter)),
+		th.Muted.Render(fmt.Sprintf("showing %s · f outcome · t error code · enter whole detail", filter)),
+	}
+	if m.matched > len(m.items) {
+		lines[2] += th.Warn.Render(fmt.Sprintf(" · the first %d of %d: filter, or `vaultdeck matters receipt %d --export csv` for all",
+			len(m.items), m.matched, r.ID))
 	}
 	if r.Action == "delete" && r.Counts["deleted"] > 0 {
 		lines[2] += th.Muted.Render(" · " + m.env.Keys.Restore.Help().Key + " restore the deleted")
