@@ -200,7 +200,7 @@ func (m *Model) handleKeys(msg tea.KeyMsg) tea.Cmd {
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.env.Keys
 	if msg.Type == tea.KeyCtrlC {
-		return tea.Quit
+		return m.quit()
 	}
 	if m.cmdline != nil {
 		line, done, cancelled := m.cmdline.Update(msg)
@@ -227,7 +227,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		return tea.Quit
+		return m.quit()
 	case key.Matches(msg, k.Help):
 		m.help = true
 		m.helpScroll = widgets.NewScroll(m.env.Theme, k)
@@ -329,7 +329,7 @@ func (m *Model) commands() []string {
 func (m *Model) runCommand(line string) tea.Cmd {
 	name, arg, _ := strings.Cut(line, " ")
 	if name == "quit" || name == "q" {
-		return tea.Quit
+		return m.quit()
 	}
 	return m.open(name, strings.TrimSpace(arg))
 }

@@ -37,6 +37,37 @@ type tasks struct {
 	ticking bool
 	// owed are reloads of covered pages, run when the page is on top again.
 	owed map[page.Page]bool
+	// quitting: the user quit while tasks with a Stop were running; the
+	// program ends when the last of them returns.
+	quitting bool
+}
+
+// quit ends the program, unless tasks that can wind down are running (an
+// upload's request in flight): those are asked to stop and the program
+// ends when they have returned, so no response is lost. Quitting again
+// while waiting ends it at once.
+func (m *Model) quit() tea.Cmd {
+	if m.tasks.quitting || !m.draining() {
+		return tea.Quit
+	}
+	m.tasks.quitting = true
+	for _, t := range m.tasks.running {
+		if t.start.Stop != nil {
+			t.start.Stop()
+		}
+	}
+	m.setStatus(page.StatusMsg{Text: "quitting once the running upload's current request is answered (ctrl+c again quits now)"})
+	return nil
+}
+
+// draining reports whether a running task can wind down.
+func (m *Model) draining() bool {
+	for _, t := range m.tasks.running {
+		if t.start.Stop != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *Model) startTask(st page.StartTask) tea.Cmd {
@@ -86,6 +117,9 @@ func (m *Model) finishTask(f taskFinished) tea.Cmd {
 		cmds = append(cmds, m.broadcast(f.out.Broadcast))
 	}
 	cmds = append(cmds, m.reload(st.Reloads))
+	if m.tasks.quitting && !m.draining() {
+		return tea.Batch(append(cmds, tea.Quit)...)
+	}
 	if f.err == nil && f.out.Then != nil {
 		cmds = append(cmds, m.startTask(*f.out.Then))
 	}

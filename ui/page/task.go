@@ -57,6 +57,11 @@ type (
 		Invalidates []string
 		// Reloads are cache keys whose open pages must reload afterwards.
 		Reloads []string
+		// Stop, when set, asks Run to wind down without losing what is in
+		// flight (an upload finishes its current request and returns). On
+		// quit the root calls it and waits for Run; a second ctrl+c quits
+		// at once.
+		Stop func()
 	}
 
 	// Outcome is what a finished task reports.

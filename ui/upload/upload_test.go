@@ -3,6 +3,8 @@ package upload_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -119,4 +121,58 @@ func TestUploadRefusedReadOnly(t *testing.T) {
 	}
 	_ = context.Background
 	_ = strings.Contains
+}
+
+// Ctrl-C while a request is on the wire does not drop its response: the
+// console says it waits, ends once the response is journaled, and the
+// requests not started stay in the journal for upload --resume.
+func TestCtrlCWaitsForTheCurrentRequest(t *testing.T) {
+	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
+	arrived, release := make(chan struct{}, 10), make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "upload_files") {
+			arrived <- struct{}{}
+			<-release
+		}
+		s.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	released := false
+	t.Cleanup(func() { // before srv.Close, which waits for a blocked handler
+		if !released {
+			close(release)
+		}
+	})
+	client, _ := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Limits: api.Limits{Vault: -1}})
+	st, _ := store.Open(filepath.Join(t.TempDir(), store.FileName))
+	t.Cleanup(func() { st.Close() })
+	pid, _ := s.AddProject(sim.ProjectSpec{Name: "Inbox"})
+	dir := t.TempDir()
+	for i := range 60 {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("d%02d.pdf", i)), []byte("x"), 0o644)
+	}
+	env := pagetest.Env(t, client, false)
+	env.Journal, env.Profile, env.Now = st, "p", nil
+	m := app.New(env, app.Config{Profile: "p", Region: "sim", Workspace: "W", Start: "upload", StartArg: pid,
+		Routes: []app.Route{{Name: "upload", New: upload.New}}})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 24))
+	waitFor(t, tm, "duplicate mode: skip")
+	tm.Type(dir)
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "60 files")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	<-arrived
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	waitFor(t, tm, "quitting once the running upload's current request is answered")
+	close(release)
+	released = true
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+
+	runs, _ := st.UploadRuns("p")
+	if len(runs) != 1 || runs[0].Uploaded != 50 || runs[0].Pending != 10 || runs[0].Finished() {
+		t.Fatalf("journal after ctrl-c: %+v", runs)
+	}
+	if len(arrived) != 0 {
+		t.Error("a second request was sent after ctrl-c")
+	}
 }
