@@ -12,10 +12,17 @@ import (
 	"syscall"
 
 	"github.com/vaultdeck/vaultdeck/ui/cli"
+	"github.com/vaultdeck/vaultdeck/ui/termquery"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// Bubble Tea's init has run without asking the terminal anything (see
+	// ui/termquery); the terminal type is needed again from here on.
+	termquery.Release()
+	// SIGHUP (terminal closed, tmux session killed) and SIGTERM end the
+	// program like q does, so deferred clean-up (the demo's temporary home)
+	// runs.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	code := cli.Main(ctx, os.Args[1:], cli.Std(os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 	stop()
 	os.Exit(code)

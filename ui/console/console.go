@@ -141,7 +141,12 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	// Mouse stays off: terminal selection keeps working, as users of k9s expect.
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen())
+	// Signals are the process's (main cancels ctx on SIGINT, SIGTERM and
+	// SIGHUP): Bubble Tea's own handler would catch SIGTERM too and then
+	// block its shutdown forever, sending a QuitMsg to an event loop that
+	// ctx had already stopped, so the demo's home was never removed.
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen(),
+		tea.WithoutSignalHandler())
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted by a signal: a normal way to leave
