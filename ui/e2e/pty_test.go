@@ -13,7 +13,7 @@ import (
 )
 
 const (
-	bgQuery  = "\x1b]11;?"                                   // OSC 11: what is your background colour?
+	bgQuery  = "\x1b]11;?"                                      // OSC 11: what is your background colour?
 	bgAnswer = "\x1b]11;rgb:0000/0000/0000\x1b\\" + "\x1b[1;1R" // a dark background, then the cursor report termenv also asks for
 )
 
