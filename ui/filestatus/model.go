@@ -92,6 +92,7 @@ type Model struct {
 	confirm     *widgets.Confirm    // the re-upload confirmation, when open
 	reupload    []store.JournalFile // what the open confirmation would re-upload
 	quiet       int                 // polls in a row that changed nothing (backoff)
+	wholeIDs    bool                // `i`: the ID column at a UUID's width
 
 	width, height int
 }
@@ -173,7 +174,7 @@ func (m *Model) MarkedIDs() []string { return m.table.MarkedIDs() }
 // Help lists the view's own bindings.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
-	return append(k.Navigation(), k.PasteIDs, k.GroupFilter, k.Reupload, withHelp(k.Refresh, "poll now"))
+	return append(k.Navigation(), k.PasteIDs, k.GroupFilter, k.ToggleIDs, k.Reupload, withHelp(k.Refresh, "poll now"))
 }
 
 func withHelp(b key.Binding, desc string) key.Binding {
@@ -233,6 +234,14 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.startPoll(true)
 	case key.Matches(msg, m.env.Keys.Reupload):
 		return m.askReupload()
+	case key.Matches(msg, m.env.Keys.ToggleIDs):
+		m.wholeIDs = !m.wholeIDs
+		cols := columns()
+		if m.wholeIDs {
+			cols = idColumns()
+		}
+		m.table.SetColumns(m.liveColumns(cols))
+		return nil
 	case key.Matches(msg, m.env.Keys.GroupFilter) && len(msg.Runes) == 1:
 		m.group = group(msg.Runes[0] - '0')
 		if m.group == 0 {

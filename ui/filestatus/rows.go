@@ -31,6 +31,15 @@ func columns() []widgets.Column {
 	}
 }
 
+// idColumns is the layout with IDs whole (`i`): the ID takes a UUID's
+// width, the free-text name gives way first, the status stays whole.
+func idColumns() []widgets.Column {
+	cols := columns()
+	cols[colName] = widgets.Column{Title: "Name", Width: 0, Grow: 1}
+	cols[colID] = widgets.Column{Title: "ID", Width: 36}
+	return cols
+}
+
 const flagStuck = "stuck"
 
 // buildRow turns one file's state into a table row. Names were sanitised

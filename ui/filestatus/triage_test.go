@@ -96,3 +96,32 @@ func TestUploadTimesInTheArgument(t *testing.T) {
 		t.Errorf("asked for %v", fake.calls)
 	}
 }
+
+// At 80 columns the ID column is cut; `i` shows IDs whole (the name gives
+// way), `i` again goes back. The status never truncates in either layout.
+func TestIDColumnToggleAt80(t *testing.T) {
+	fake := newFake()
+	id := "3f2b8c1e-9a4d-4e6f-8b2a-1c5d7e9f0a3b"
+	fake.set("unrecoverable_failure", id)
+	r := newRig(t, fake, id, Options{})
+	r.m.SetSize(80, 20)
+	r.run(r.m.Init())
+	v := r.m.View()
+	if strings.Contains(v, id) || !strings.Contains(v, "unrecoverable_failure") {
+		t.Fatalf("at 80 columns (before i):\n%s", v)
+	}
+	r.key(runes("i"))
+	v = r.m.View()
+	if !strings.Contains(v, id) || !strings.Contains(v, "unrecoverable_failure") {
+		t.Errorf("after i the ID is not whole:\n%s", v)
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if len([]rune(l)) > 80 {
+			t.Errorf("line wider than 80: %q", l)
+		}
+	}
+	r.key(runes("i"))
+	if v := r.m.View(); strings.Contains(v, id) {
+		t.Errorf("i again should give the name its room back:\n%s", v)
+	}
+}

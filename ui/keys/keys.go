@@ -23,6 +23,7 @@ type Map struct {
 	TypeCycle, TypeFilter                   key.Binding // audit: cycle / type the log-type filter
 	CancelRun                               key.Binding // matters: stop a run between requests
 	GroupFilter                             key.Binding // file status: 0 all, 1-5 one triage group
+	ToggleIDs                               key.Binding // file status: IDs whole, names giving way
 	// mutating: disabled in read-only sessions
 	Delete key.Binding
 	// matters: open a file to delete its pairs, send them, restore a receipt
@@ -66,6 +67,7 @@ func New(readOnly bool) Map {
 		PasteIDs:     b("a", "add/paste file IDs", "a"),
 		TypeCycle:    b("t", "cycle type filter", "t"),
 		TypeFilter:   b("T", "type a type filter", "T"),
+		ToggleIDs:    b("i", "show IDs whole (names give way) / back", "i"),
 		GroupFilter:  b("0-5", "show all / ready / processing / stuck / failed / missing", "0", "1", "2", "3", "4", "5"),
 
 		CancelRun: b("c", "cancel after the current request", "c"),

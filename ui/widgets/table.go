@@ -115,6 +115,13 @@ func (t *Table) SetSize(w, h int) {
 	t.clampCursor()
 }
 
+// SetColumns replaces the columns (same number and meaning, other widths:
+// a view switching layouts) and lays them out again.
+func (t *Table) SetColumns(cols []Column) {
+	t.cols = cols
+	t.widths = fitWidths(t.cols, t.width-gutter)
+}
+
 // Len is the number of visible (filtered) rows; Total the number loaded.
 func (t *Table) Len() int   { return len(t.visible) }
 func (t *Table) Total() int { return len(t.rows) }
