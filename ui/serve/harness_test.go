@@ -77,7 +77,7 @@ const binPath = "/api/v1/vault/workspace/recycle_bin"
 // from a systemd credential) and two client keys: bound to "sim", and not
 // bound (login screen).
 type fixture struct {
-	t       *testing.T
+	t       testing.TB
 	sim     *sim.Server
 	hits    *counter
 	srv     *Server
@@ -87,9 +87,10 @@ type fixture struct {
 	unbound gossh.Signer
 	stop    func() error // SIGTERM
 	home    string
+	baseURL string // the simulator's
 }
 
-func newKey(t *testing.T) (gossh.Signer, string) {
+func newKey(t testing.TB) (gossh.Signer, string) {
 	t.Helper()
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -102,13 +103,19 @@ func newKey(t *testing.T) (gossh.Signer, string) {
 	return s, strings.TrimSpace(string(gossh.MarshalAuthorizedKey(s.PublicKey())))
 }
 
-func startServer(t *testing.T, mod ...func(*Config)) *fixture {
+func startServer(t testing.TB, mod ...func(*Config)) *fixture {
+	return startServerSim(t, sim.Options{Seed: sim.DefaultSeed}, mod...)
+}
+
+// startServerSim is startServer on a simulator with opts.
+func startServerSim(t testing.TB, opts sim.Options, mod ...func(*Config)) *fixture {
 	t.Helper()
 	f := &fixture{t: t, log: &syncBuf{}, home: t.TempDir()}
-	f.sim = sim.New(sim.Options{Seed: sim.DefaultSeed})
+	f.sim = sim.New(opts)
 	f.hits = &counter{h: f.sim, n: map[string]int{}}
 	hs := httptest.NewServer(f.hits)
 	t.Cleanup(hs.Close)
+	f.baseURL = hs.URL
 
 	st, err := store.Open(filepath.Join(f.home, store.FileName))
 	if err != nil {
@@ -178,7 +185,7 @@ func (f *fixture) dial(auth ...gossh.AuthMethod) (*gossh.Client, error) {
 
 // term is one pty session seen from the client side.
 type term struct {
-	t    *testing.T
+	t    testing.TB
 	sess *gossh.Session
 	in   io.WriteCloser
 	out  *syncBuf
@@ -196,7 +203,7 @@ func (f *fixture) open(key gossh.Signer, env map[string]string) *term {
 	return openPty(f.t, c, env)
 }
 
-func openPty(t *testing.T, c *gossh.Client, env map[string]string) *term {
+func openPty(t testing.TB, c *gossh.Client, env map[string]string) *term {
 	t.Helper()
 	s, err := c.NewSession()
 	if err != nil {
@@ -280,7 +287,7 @@ func (tm *term) exit() int {
 	return -1
 }
 
-func waitUntil(t *testing.T, what string, cond func() bool, show func() string) {
+func waitUntil(t testing.TB, what string, cond func() bool, show func() string) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for !cond() {

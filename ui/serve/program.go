@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"io"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -44,12 +45,16 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 
 	getenv := sessionEnv(sess)
 	renderer := bm.MakeRenderer(sess)
+	var out io.Writer = sess
+	if pty, _, ok := sess.Pty(); ok && pty.Slave != nil {
+		out = pty.Slave // OSC 52 copies go the program's way, in order with its frames
+	}
 	base := console.Options{
 		Theme:      s.cfg.Theme,
 		NoColor:    themes.NoColorFromEnv(getenv),
 		StuckAfter: s.cfg.StuckAfter,
 		ReadOnly:   !s.cfg.AllowWrites,
-		Output:     sess,
+		Output:     out,
 		Getenv:     getenv,
 		Renderer:   renderer,
 	}
@@ -71,13 +76,13 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		}
 		model = lm
 	}
-	in := newIdleInput(sess)
+	activity := newActivity()
 	// WithoutSignalHandler: the server's SIGINT/SIGTERM are the server's to
 	// handle (drain). Left on, every session's program would catch them,
 	// and one already told to quit would block its shutdown forever sending
 	// the signal's message to an event loop that has stopped.
-	p := tea.NewProgram(model, tea.WithInput(in), tea.WithOutput(sess), tea.WithAltScreen(),
-		tea.WithFilter(noSuspendOrExec), tea.WithoutSignalHandler())
+	opts := append(bm.MakeOptions(sess), tea.WithAltScreen(), tea.WithFilter(activity.filter), tea.WithoutSignalHandler())
+	p := tea.NewProgram(model, opts...)
 	ss.mu.Lock()
 	ss.program = p
 	ended := ss.reason != ""
@@ -86,7 +91,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		go p.Quit()
 	}
 	if s.cfg.IdleTimeout > 0 {
-		go watchIdle(ctx, ss, in, s.cfg.IdleTimeout)
+		go watchIdle(ctx, ss, activity, s.cfg.IdleTimeout)
 	}
 	return p
 }

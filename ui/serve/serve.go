@@ -175,6 +175,11 @@ func (s *Server) Serve(ctx context.Context) error {
 		wish.WithVersion("vaultdeck"),
 		func(srv *ssh.Server) error { srv.AddHostKey(signer); return nil },
 		wish.WithPublicKeyAuth(s.authorize),
+		// A real pty per session, as sshd gives: the program puts it in raw
+		// mode and its output reaches the client byte for byte. The library's
+		// emulated pty instead rewrites every "\n" as "\r\n", a byte per
+		// unchanged line of every frame on the wire.
+		ssh.AllocatePty(),
 		// Passwords and keyboard-interactive are never offered: with no
 		// handler set, the SSH library does not advertise them.
 		wish.WithMiddleware(

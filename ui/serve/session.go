@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"strings"
 	"sync"
@@ -156,34 +155,43 @@ func (s *Server) logSession(ss *session, outcome string) {
 	s.log.LogAttrs(context.Background(), slog.LevelInfo, "ssh session", attrs...)
 }
 
-// idleInput records when the user last typed, for the idle timeout. Only
-// input counts: a console polling file status still writes while its user
-// has walked away.
-type idleInput struct {
-	r    io.Reader
+// activity records when the user last typed (or clicked), for the idle
+// timeout. Only input counts: a console polling file status still writes
+// while its user has walked away.
+type activity struct {
 	last atomic.Int64 // unix nanoseconds
 }
 
-func newIdleInput(r io.Reader) *idleInput {
-	in := &idleInput{r: r}
-	in.last.Store(time.Now().UnixNano())
-	return in
+func newActivity() *activity {
+	a := &activity{}
+	a.last.Store(time.Now().UnixNano())
+	return a
 }
 
-func (in *idleInput) Read(p []byte) (int, error) {
-	n, err := in.r.Read(p)
-	if n > 0 {
-		in.last.Store(time.Now().UnixNano())
+func (a *activity) idleFor(now time.Time) time.Duration {
+	return now.Sub(time.Unix(0, a.last.Load()))
+}
+
+// filter sees every message before the model: it notes input, and drops
+// what would stop the program on the server or start another one there
+// (ctrl+z suspends the server-side program; an exec would run a program on
+// the jump host). The console uses neither; this keeps any future key from
+// bringing them in over SSH.
+func (a *activity) filter(_ tea.Model, msg tea.Msg) tea.Msg {
+	switch msg.(type) {
+	case tea.KeyMsg, tea.MouseMsg:
+		a.last.Store(time.Now().UnixNano())
+	case tea.SuspendMsg:
+		return nil
 	}
-	return n, err
-}
-
-func (in *idleInput) idleFor(now time.Time) time.Duration {
-	return now.Sub(time.Unix(0, in.last.Load()))
+	if strings.HasSuffix(fmt.Sprintf("%T", msg), ".execMsg") {
+		return nil
+	}
+	return msg
 }
 
 // watchIdle ends the session after limit without input.
-func watchIdle(ctx context.Context, ss *session, in *idleInput, limit time.Duration) {
+func watchIdle(ctx context.Context, ss *session, in *activity, limit time.Duration) {
 	t := time.NewTimer(limit)
 	defer t.Stop()
 	for {
@@ -199,19 +207,4 @@ func watchIdle(ctx context.Context, ss *session, in *idleInput, limit time.Durat
 			t.Reset(limit - idle)
 		}
 	}
-}
-
-// noSuspendOrExec drops what would stop the program on the server or
-// start another one there: ctrl+z suspends the server-side program, and an
-// exec would run a program on the jump host. Neither is used by the
-// console; this makes sure no future key brings them in over SSH.
-func noSuspendOrExec(_ tea.Model, msg tea.Msg) tea.Msg {
-	switch msg.(type) {
-	case tea.SuspendMsg:
-		return nil
-	}
-	if strings.HasSuffix(fmt.Sprintf("%T", msg), ".execMsg") {
-		return nil
-	}
-	return msg
 }

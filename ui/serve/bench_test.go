@@ -1,0 +1,166 @@
+package serve
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/bubbles/table"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/ssh"
+	"github.com/charmbracelet/wish"
+	bm "github.com/charmbracelet/wish/bubbletea"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/sim"
+)
+
+// moveBytes measures what one cursor move costs on the SSH channel: it
+// sends key, waits until the frame showing marker has arrived (the status
+// line is the frame's last line), and returns the bytes received since.
+func moveBytes(tb testing.TB, tm *term, key, marker string) int {
+	tb.Helper()
+	before := tm.out.Len()
+	tm.send(key)
+	waitUntil(tb, marker, func() bool {
+		s := tm.out.String()
+		return len(s) > before && strings.Contains(s[before:], marker)
+	}, tm.text)
+	return tm.out.Len() - before
+}
+
+// The stock bubbles table, served the same way: the same rows, columns,
+// size and session renderer, and a position line as ours has.
+type stockModel struct {
+	t table.Model
+	n int
+}
+
+func (m stockModel) Init() tea.Cmd { return nil }
+
+func (m stockModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && k.String() == "q" {
+		return m, tea.Quit
+	}
+	var cmd tea.Cmd
+	m.t, cmd = m.t.Update(msg)
+	return m, cmd
+}
+
+func (m stockModel) View() string {
+	return m.t.View() + "\n" + fmt.Sprintf("%d/%d", m.t.Cursor()+1, m.n)
+}
+
+func stockServer(tb testing.TB, rows []table.Row, cols []table.Column) string {
+	tb.Helper()
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	block, _ := gossh.MarshalPrivateKey(priv, "")
+	srv, err := wish.NewServer(
+		wish.WithHostKeyPEM(pem.EncodeToMemory(block)),
+		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
+		ssh.AllocatePty(), // the same transport as vaultdeck serve
+		wish.WithMiddleware(bm.Middleware(func(sess ssh.Session) (tea.Model, []tea.ProgramOption) {
+			r := bm.MakeRenderer(sess)
+			st := table.DefaultStyles()
+			st.Header = r.NewStyle().Padding(0, 1).BorderStyle(lipgloss.NormalBorder()).
+				BorderForeground(lipgloss.Color("240")).BorderBottom(true).Bold(false)
+			st.Cell = r.NewStyle().Padding(0, 1)
+			st.Selected = r.NewStyle().Bold(true).Foreground(lipgloss.Color("229")).Background(lipgloss.Color("57"))
+			t := table.New(table.WithColumns(cols), table.WithRows(rows), table.WithFocused(true),
+				table.WithHeight(40-3), table.WithWidth(120), table.WithStyles(st))
+			return stockModel{t: t, n: len(rows)}, []tea.ProgramOption{tea.WithAltScreen()}
+		})),
+	)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	go func() { _ = srv.Serve(ln) }()
+	tb.Cleanup(func() { srv.Close() })
+	return ln.Addr().String()
+}
+
+// stockRows are the recycle bin as the stock table shows it: the same
+// columns, widths and text as vaultdeck's view.
+func stockRows(tb testing.TB, base, tok string) ([]table.Row, []table.Column) {
+	tb.Helper()
+	c, err := api.New(api.Config{BaseURL: base, Token: api.StaticToken(tok), Limits: api.Limits{Vault: -1}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rb, err := c.RecycleBin(context.Background(), api.RecycleBinQuery{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cols := []table.Column{{Title: "project", Width: 46}, {Title: "deleted by", Width: 34}, {Title: "deleted at", Width: 16},
+		{Title: "purge in", Width: 8}, {Title: "files", Width: 5}, {Title: "KB", Width: 2}}
+	rows := make([]table.Row, len(rb.Items))
+	for i, e := range rb.Items {
+		kb := ""
+		if e.VaultProject.IsKnowledgeBaseProject {
+			kb = "✓"
+		}
+		rows[i] = table.Row{e.VaultProject.Name, e.DeletedByUserEmail, e.DeletedAt.Format("2006-01-02 15:04"),
+			"29d", fmt.Sprint(int64(e.VaultProject.FilesCount)), kb}
+	}
+	return rows, cols
+}
+
+// BenchmarkSSHCursorMove reports the bytes written to the SSH channel for
+// one cursor move at 120x40 in the recycle bin (100,000 entries), within the
+// window and one that scrolls it, next to the stock bubbles table with the
+// same rows in the same run; and the time from connect to the first frame
+// (the projects view, loaded over the API).
+func BenchmarkSSHCursorMove(b *testing.B) {
+	f := startServerSim(b, sim.Options{Seed: sim.DefaultSeed, Scale: sim.ScaleLarge, NoRateLimit: true},
+		func(c *Config) { c.Limits.Vault = -1 })
+	rows, cols := stockRows(b, f.baseURL, f.sim.Token("admin"))
+	stockAddr := stockServer(b, rows, cols)
+	n := len(rows)
+	measure := func(tm *term) (within, scroll float64) {
+		within = float64(moveBytes(b, tm, "j", fmt.Sprintf("2/%d", n)))
+		tm.send(strings.Repeat("\x1b[B", 58)) // down arrows, well past the window's last row
+		tm.waitFor(fmt.Sprintf("60/%d", n))
+		scroll = float64(moveBytes(b, tm, "j", fmt.Sprintf("61/%d", n)))
+		return within, scroll
+	}
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		tm := f.open(f.bound, nil)
+		tm.waitFor("Acme Corp v. Halvorsen")
+		b.ReportMetric(float64(time.Since(start).Microseconds())/1000, "ms-first-frame")
+		tm.send(":bin\r")
+		tm.waitFor(fmt.Sprintf("1/%d", n))
+		w, s := measure(tm)
+		b.ReportMetric(w, "B/move-vaultdeck")
+		b.ReportMetric(s, "B/scroll-vaultdeck")
+		tm.send("q")
+		tm.exit()
+
+		c, err := gossh.Dial("tcp", stockAddr, &gossh.ClientConfig{User: "bench", Auth: []gossh.AuthMethod{gossh.PublicKeys(f.bound)},
+			HostKeyCallback: gossh.InsecureIgnoreHostKey()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		st := openPty(b, c, nil)
+		st.waitFor(fmt.Sprintf("1/%d", n))
+		w, s = measure(st)
+		b.ReportMetric(w, "B/move-stock")
+		b.ReportMetric(s, "B/scroll-stock")
+		st.send("q")
+		st.exit()
+		c.Close()
+	}
+}
