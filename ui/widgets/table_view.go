@@ -185,12 +185,14 @@ func (t *Table) infoLine() string {
 	if t.filtering {
 		return t.input.View()
 	}
-	parts := []string{}
+	// The position changes with every cursor move, so this line is redrawn
+	// on each one: it is written unstyled (15 bytes less per key press over
+	// SSH), and only the rest of the line is muted.
+	pos := "0/0"
 	if n := len(t.visible); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d/%d", t.cursor+1, n))
-	} else {
-		parts = append(parts, "0/0")
+		pos = fmt.Sprintf("%d/%d", t.cursor+1, n)
 	}
+	parts := []string{}
 	if !t.remote && len(t.visible) != len(t.rows) {
 		parts = append(parts, fmt.Sprintf("of %d loaded", len(t.rows)))
 	}
@@ -211,5 +213,9 @@ func (t *Table) infoLine() string {
 	if n := len(t.marked); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d marked", n))
 	}
-	return t.theme.Muted.Render(ansi.Truncate(strings.Join(parts, " · "), max(t.width, 1), "…"))
+	if len(parts) == 0 {
+		return ansi.Truncate(pos, max(t.width, 1), "…")
+	}
+	rest := ansi.Truncate(" · "+strings.Join(parts, " · "), max(t.width-ansi.StringWidth(pos), 0), "…")
+	return pos + t.theme.Muted.Render(rest)
 }
