@@ -109,7 +109,7 @@ func Delete(ctx context.Context, svc Service, plan *Plan, h Hooks) *Report {
 		}
 	}
 	n := plan.Requests()
-	var ranges []string
+	sent := make([]bool, n)
 	for k := 0; k < n; k++ {
 		if ctx.Err() != nil {
 			rep.Canceled = true
@@ -142,7 +142,7 @@ func Delete(ctx context.Context, svc Service, plan *Plan, h Hooks) *Report {
 		}
 		if err == nil || !refused(err) {
 			rep.Sent++
-			ranges = append(ranges, lineRange(plan, idx))
+			sent[k] = true
 		}
 		var herr error
 		if h.Batch != nil {
@@ -156,13 +156,13 @@ func Delete(ctx context.Context, svc Service, plan *Plan, h Hooks) *Report {
 			break
 		}
 	}
-	finishReport(rep, plan, ranges)
+	finishReport(rep, plan, sent)
 	return rep
 }
 
 // finishReport names the lines sent and marks the rest not sent.
-func finishReport(rep *Report, plan *Plan, ranges []string) {
-	rep.SentLines = strings.Join(ranges, ", ")
+func finishReport(rep *Report, plan *Plan, sent []bool) {
+	rep.SentLines = sentLines(rep, plan, sent)
 	why := "not sent: the run stopped before this request"
 	if rep.Canceled {
 		why = "not sent: canceled before this request was sent (while waiting for the rate limit, or between requests)"
@@ -197,12 +197,34 @@ func lineIndex(plan *Plan, line int) int {
 	return lo
 }
 
-func lineRange(plan *Plan, idx []int32) string {
-	a, b := plan.Pairs[idx[0]].Line, plan.Pairs[idx[len(idx)-1]].Line
-	if a == b {
-		return fmt.Sprint(a)
+// sentLines lists the lines of the pairs that went out, as ranges that a
+// pair refused before sending (or never sent) breaks: "2-4, 6-10001". Lines
+// without a pair (blank rows) do not break a range.
+func sentLines(rep *Report, plan *Plan, sent []bool) string {
+	var out []string
+	from, to := 0, 0
+	flush := func() {
+		switch {
+		case from == 0:
+		case from == to:
+			out = append(out, fmt.Sprint(from))
+		default:
+			out = append(out, fmt.Sprintf("%d-%d", from, to))
+		}
+		from = 0
 	}
-	return fmt.Sprintf("%d-%d", a, b)
+	for j, o := range rep.Outcomes {
+		if o.Request > 0 && sent[o.Request-1] {
+			if from == 0 {
+				from = plan.Pairs[j].Line
+			}
+			to = plan.Pairs[j].Line
+			continue
+		}
+		flush()
+	}
+	flush()
+	return strings.Join(out, ", ")
 }
 
 func key(c, m string) pairKey { return pairKey{strings.TrimSpace(c), strings.TrimSpace(m)} }
@@ -302,7 +324,7 @@ func Restore(ctx context.Context, svc Service, pairs []Pair, h Hooks) *Report {
 	}
 	rep := &Report{Outcomes: make([]Outcome, len(pairs))}
 	n := plan.Requests()
-	var ranges []string
+	sent := make([]bool, n)
 	for k := 0; k < n; k++ {
 		if ctx.Err() != nil {
 			rep.Canceled = true
@@ -339,7 +361,7 @@ func Restore(ctx context.Context, svc Service, pairs []Pair, h Hooks) *Report {
 		}
 		if err == nil || !refused(err) {
 			rep.Sent++
-			ranges = append(ranges, lineRange(plan, idx))
+			sent[k] = true
 		}
 		var herr error
 		if h.Batch != nil {
@@ -353,7 +375,7 @@ func Restore(ctx context.Context, svc Service, pairs []Pair, h Hooks) *Report {
 			break
 		}
 	}
-	finishReport(rep, plan, ranges)
+	finishReport(rep, plan, sent)
 	return rep
 }
 

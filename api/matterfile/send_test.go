@@ -205,3 +205,12 @@ func TestRestoreNotRetried(t *testing.T) {
 		t.Fatalf("err %v requests %d outcome %+v", rep.Err, e.requests.Load(), rep.Outcomes[0])
 	}
 }
+
+// "Lines sent" is exact: a pair refused before sending breaks the range.
+func TestSentLinesSkipRefusedPairs(t *testing.T) {
+	e := newEnv(t, "admin", sim.Options{Seed: 1}, api.Limits{})
+	rep := matterfile.Delete(context.Background(), e.c, matterfile.NewPlan(read(t, "A,1\nA,1\nB,2\n\nC,3\n"), 0), matterfile.Hooks{})
+	if rep.Err != nil || rep.SentLines != "1, 3-5" {
+		t.Fatalf("sent lines %q, want \"1, 3-5\" (line 2 repeats line 1; line 4 is blank)", rep.SentLines)
+	}
+}
