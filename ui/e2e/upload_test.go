@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -125,4 +126,32 @@ func countFiles(t *testing.T, sp simProcess, pid string) int {
 		t.Fatal(err)
 	}
 	return body.Response.Content.Pagination.TotalCount
+}
+
+// On a terminal the CLI draws one progress line on stderr; into a pipe or
+// under --json it draws nothing (TestUploadCommand checks that side).
+func TestUploadProgressLineOnATerminal(t *testing.T) {
+	requireTmux(t)
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	bin := buildBinary(t)
+	sp := startSim(t, bin, "--no-rate-limit")
+	home := t.TempDir()
+	env := []string{"VAULTDECK_TOKEN=" + sp.tokens["admin"], "VAULTDECK_HOME=" + home, "VAULTDECK_BASE_URL=" + sp.base}
+	out, _, _ := vd(t, bin, env, "", "projects", "--json")
+	var projects []struct{ ID string }
+	if err := json.Unmarshal([]byte(out), &projects); err != nil || len(projects) == 0 {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for i := range 3 {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("tty-%d.pdf", i)), []byte("x"), 0o644)
+	}
+	s := startTmux(t, append(env, "TERM=xterm-256color"), "sh", "-c",
+		bin+" upload "+projects[0].ID+" "+dir+` >/dev/null; echo "EXITED $?"; sleep 600`)
+	sc := s.waitForText("EXITED")
+	if !strings.Contains(sc, "EXITED 0") || !strings.Contains(sc, "files 3/3") || !strings.Contains(sc, "batch 1/1") {
+		t.Errorf("no progress line on the terminal:\n%s", sc)
+	}
 }
