@@ -63,7 +63,7 @@ func TestBrowsingSessionRequests(t *testing.T) {
 	waitFor(t, tm, "status: all")
 	for _, s := range project.Statuses()[1:] {
 		tm.Send(burst("f"))
-		waitFor(t, tm, "status: "+s)
+		waitFor(t, tm, "status: "+strings.ToLower(s)) // one casing everywhere
 	}
 	tm.Send(burst("f"))
 	waitFor(t, tm, "status: all")

@@ -61,7 +61,7 @@ func TestUsersTabMarksOwnerAndFilesLoadLazily(t *testing.T) {
 		t.Fatalf("files tab not sanitized:\n%q", v)
 	}
 	p, _ = pagetest.Press(p, "f")
-	if v := p.View(); strings.Contains(v, "memo.pdf") || !strings.Contains(v, "status: UPLOADED") {
+	if v := p.View(); strings.Contains(v, "memo.pdf") || !strings.Contains(v, "status: uploaded") {
 		t.Errorf("status filter:\n%s", v)
 	}
 }

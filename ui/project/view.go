@@ -5,6 +5,9 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/triage"
 )
 
 // View implements page.Page.
@@ -40,9 +43,9 @@ func (m *Model) View() string {
 	}
 	bar := strings.Join(tabs, " ")
 	if m.tab == tabFiles {
-		status := Statuses()[m.statusIdx]
-		if status == "" {
-			status = "all"
+		status := "all"
+		if s := Statuses()[m.statusIdx]; s != "" {
+			status = triage.Word(api.Status(s)) // one casing everywhere
 		}
 		bar += "  " + th.Muted.Render("status: "+status+" (f cycles) · s/enter: file status")
 	}
