@@ -176,3 +176,19 @@ func TestCtrlCWaitsForTheCurrentRequest(t *testing.T) {
 		t.Error("a second request was sent after ctrl-c")
 	}
 }
+
+// A path pasted (or typed fast over SSH) arrives as one key message with
+// many runes: it lands whole in the path input, and the rest of the
+// dialog works as when typed slowly.
+func TestUploadPathAsOneBurst(t *testing.T) {
+	r := newRig(t, false)
+	tm := teatest.NewTestModel(t, r.app, teatest.WithInitialTermSize(100, 24))
+	waitFor(t, tm, "duplicate mode: skip")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(filepath.Join(r.dir, "exports", "sub"))})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "1 file, 26 B")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "upload: 1 uploaded")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
