@@ -6,7 +6,7 @@ import (
 )
 
 // Two different pairs with the same 64-bit hash must not be taken for
-// duplicates: the second goes to the exact map.
+// repeats of each other: the second goes to the exact map.
 func TestDedupHashCollision(t *testing.T) {
 	pairs := []Pair{{1, "A", "1"}, {2, "B", "2"}, {3, " B", "2 "}}
 	d := newDedup(3)
