@@ -1,10 +1,13 @@
 package project
 
 import (
+	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
 
 // The Files tab spells statuses as File status and the CLI do, and the
@@ -37,5 +40,36 @@ func TestFilesArgCarriesUploadTimes(t *testing.T) {
 	got := FilesArg([]string{"a", "b"}, []api.ProjectFile{{ID: "a", UploadedAt: up}, {ID: "b"}})
 	if got != "a@1700000000,b" {
 		t.Errorf("arg %q", got)
+	}
+}
+
+// At 80 columns the Files tab has no room for IDs; `i` shows them whole
+// (type and upload time give way, the status stays whole), `i` again
+// goes back.
+func TestFilesTabIDToggleAt80(t *testing.T) {
+	id := "3f2b8c1e-9a4d-4e6f-8b2a-1c5d7e9f0a3b"
+	f := fake()
+	f.ProjectFilesFn = func(context.Context, string, api.FileQuery) (*api.FilePage, error) {
+		return &api.FilePage{Files: []api.ProjectFile{{ID: id, Name: "brief.pdf", ProcessingStatus: "UNRECOVERABLE_FAILURE"}}}, nil
+	}
+	p := openProject(t, f, false)
+	p.SetSize(80, 20)
+	p, _ = pagetest.Press(p, "tab")
+	if v := p.View(); strings.Contains(v, id) || !strings.Contains(v, "unrecoverable_failure") {
+		t.Fatalf("before i:\n%s", v)
+	}
+	p, _ = pagetest.Press(p, "i")
+	v := p.View()
+	if !strings.Contains(v, id) || !strings.Contains(v, "unrecoverable_failure") {
+		t.Errorf("after i:\n%s", v)
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if len([]rune(l)) > 80 {
+			t.Errorf("wider than 80: %q", l)
+		}
+	}
+	p, _ = pagetest.Press(p, "i")
+	if strings.Contains(p.View(), id) {
+		t.Error("i again should hide the IDs")
 	}
 }

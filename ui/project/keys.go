@@ -33,6 +33,14 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Delete):
 		// k.Delete never matches in a read-only session (keys.New disables it)
 		return m.askDelete()
+	case m.tab == tabFiles && key.Matches(msg, k.ToggleIDs):
+		m.wholeIDs = !m.wholeIDs
+		cols := FileColumns()
+		if m.wholeIDs {
+			cols = FileColumnsWithIDs()
+		}
+		t.SetColumns(cols)
+		return nil
 	case m.tab == tabFiles && key.Matches(msg, k.StatusFilter):
 		m.statusIdx = (m.statusIdx + 1) % len(Statuses())
 		return m.filterFiles()

@@ -39,6 +39,7 @@ type Model struct {
 	hasMore   bool
 	loading   bool
 	statusIdx int
+	wholeIDs  bool // files tab: `i` shows IDs whole
 
 	confirm  *widgets.Confirm
 	outcome  string // what the service said to a deletion
@@ -84,7 +85,7 @@ func (m *Model) Title() string {
 // Help lists this page's keys; Delete is absent when read-only.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
-	return []key.Binding{k.NextTab, k.PrevTab, k.StatusFilter, k.SendToFiles, k.Mark, k.Refresh, k.Copy, k.Upload, k.Delete}
+	return []key.Binding{k.NextTab, k.PrevTab, k.StatusFilter, k.SendToFiles, k.Mark, k.ToggleIDs, k.Refresh, k.Copy, k.Upload, k.Delete}
 }
 
 // CapturesInput is true while the dialog or a filter has the keyboard.

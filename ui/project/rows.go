@@ -51,7 +51,20 @@ func FileColumns() []widgets.Column {
 		{Title: "type", Width: 8, Grow: 1},
 		{Title: "uploaded", Width: 16, Numeric: true},
 		{Title: "size", Width: 9, Align: widgets.AlignRight, Numeric: true},
+		{Title: "", Width: 0}, // the ID, shown with `i` (FileColumnsWithIDs)
 	}
+}
+
+// FileColumnsWithIDs is the files tab with IDs whole (`i`): the ID takes a
+// UUID's width; type and upload time give way, the name takes what is
+// left, the status stays whole.
+func FileColumnsWithIDs() []widgets.Column {
+	cols := FileColumns()
+	cols[0] = widgets.Column{Title: "name", Width: 0, Grow: 1}
+	cols[2] = widgets.Column{Title: "", Width: 0}
+	cols[3] = widgets.Column{Title: "", Width: 0, Numeric: true}
+	cols[5] = widgets.Column{Title: "id", Width: 36}
+	return cols
 }
 
 // FilesArg is the File status argument for ids: each with @EPOCH_SECONDS,
@@ -86,9 +99,9 @@ func FileRows(fs []api.ProjectFile) []widgets.Row {
 			ID: f.ID,
 			Cells: []string{
 				sanitize.Line(f.Name), sanitize.Line(triage.Word(f.ProcessingStatus)), sanitize.Line(f.ContentType),
-				up, humanize.Bytes(uint64(max(f.Size, 0))),
+				up, humanize.Bytes(uint64(max(f.Size, 0))), sanitize.Line(f.ID),
 			},
-			Nums:  []float64{0, 0, 0, float64(f.UploadedAt.Unix()), float64(f.Size)},
+			Nums:  []float64{0, 0, 0, float64(f.UploadedAt.Unix()), float64(f.Size), 0},
 			Tones: []widgets.Tone{1: statusTone(f.ProcessingStatus)},
 		}
 	}
