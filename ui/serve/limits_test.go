@@ -156,3 +156,27 @@ func TestLoginScreen(t *testing.T) {
 		t.Fatal("the token reached the log")
 	}
 }
+
+// No port forwarding either way: the server opens no connection for a
+// client and listens on nothing for one.
+func TestNoPortForwarding(t *testing.T) {
+	f := startServer(t)
+	c, err := f.dial(gossh.PublicKeys(f.bound))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if conn, err := c.Dial("tcp", f.addr); err == nil {
+		conn.Close()
+		t.Error("local port forwarding (direct-tcpip) was allowed")
+	}
+	if ln, err := c.Listen("tcp", "127.0.0.1:0"); err == nil {
+		ln.Close()
+		t.Error("remote port forwarding (tcpip-forward) was allowed")
+	}
+	if ok, _, err := c.SendRequest("auth-agent-req@openssh.com", true, nil); err == nil && ok {
+		// a connection-level agent request; the session-level one is
+		// acknowledged by the SSH library, but no agent channel is ever opened
+		t.Error("agent forwarding request accepted at connection level")
+	}
+}

@@ -85,6 +85,7 @@ type Server struct {
 	// their connections before it closes them.
 	closeGrace time.Duration
 	srv        *ssh.Server
+	guard      *ptyGuard
 }
 
 // New validates the set-up: keys file, host key, listen address, store.
@@ -194,6 +195,12 @@ func (s *Server) Serve(ctx context.Context) error {
 	// No port or agent forwarding, no X11, no subsystems (sftp): the
 	// library refuses channels and requests it has no handler for, and no
 	// forwarding callback is set.
+	guard := newPtyGuard()
+	srv.PtyHandler = guard.wrap(srv.PtyHandler)
+	srv.SessionRequestCallback = guard.started
+	s.mu.Lock()
+	s.guard = guard
+	s.mu.Unlock()
 	srv.LocalPortForwardingCallback = nil
 	srv.ReversePortForwardingCallback = nil
 	srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{}

@@ -69,6 +69,7 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 		}
 		outcome := "closed"
 		defer func() { s.logSession(ss, outcome) }()
+		defer s.guard.finished(sess) // the pty may close now
 		refuse := func(why, msg string) {
 			outcome = why
 			fmt.Fprintf(sess.Stderr(), "vaultdeck: %s\n", msg)
