@@ -122,6 +122,9 @@ type Env struct {
 	// what it accepted (a deleted project reaching the recycle bin); 0
 	// means 5s. Tests set a tiny value.
 	TaskPoll time.Duration
+	// ClockEvery is the period of the tick that refreshes time-based text
+	// (ages, countdowns); 0 means 1s. Tests set a tiny value.
+	ClockEvery time.Duration
 	// Journal is the upload journal and Profile the profile it is kept
 	// for (optional: without it there is no upload, re-upload or :files
 	// from the journal).

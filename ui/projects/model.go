@@ -10,7 +10,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/dustin/go-humanize"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -42,12 +41,12 @@ type Model struct {
 	loader *widgets.Loader
 	reqs   page.Requests
 
-	data     snapshot
-	name     string // server-side name filter in effect
-	typing   uint64 // debounce generation of the name filter
-	loading  bool
-	loadedAt time.Time
-	cached   bool
+	data    snapshot
+	name    string // server-side name filter in effect
+	typing  uint64 // debounce generation of the name filter
+	loading bool
+	state   page.LoadState // loading / loaded (age) / empty / failed
+	clock   page.Clock     // 1-second tick while an age is shown
 
 	width, height int
 }
@@ -72,6 +71,12 @@ func New(env page.Env, arg string) page.Page {
 
 // Close implements page.Closer: a request still in flight is abandoned.
 func (m *Model) Close() { m.reqs.Stop() }
+
+// Deactivate implements page.Activatable: a covered page needs no tick.
+func (m *Model) Deactivate() { m.clock.Pause() }
+
+// Activate implements page.Activatable.
+func (m *Model) Activate() tea.Cmd { return m.clock.Resume(m.env, m.id, m.state.Timed()) }
 
 // ID implements page.Identified.
 func (m *Model) ID() page.ID { return m.id }
@@ -130,6 +135,7 @@ func (m *Model) load(n int) tea.Cmd {
 	m.loading = true
 	if n == 1 {
 		m.loader.Reset()
+		ctx = m.state.Begin(ctx) // budget and Retry-After waits are shown as such
 	}
 	q := api.ProjectQuery{Page: n, PerPage: perPage, Name: m.name}
 	be := m.env.Backend
@@ -148,8 +154,8 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 			return m, m.load(1) // nothing usable cached
 		}
 		cmd := m.apply(msg.Value.Value)
-		m.loadedAt, m.cached = msg.Value.At, true
-		return m, cmd
+		m.state.Loaded(msg.Value.At, true)
+		return m, tea.Batch(cmd, m.clock.Keep(m.env, m.id, m.state.Timed()))
 	case pageLoaded:
 		if !m.reqs.Current(msg.Tag) {
 			return m, nil
@@ -157,7 +163,9 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 		m.loader.Done()
 		m.loading = false
 		if msg.Err != nil {
-			return m, page.Error(fmt.Errorf("projects could not be loaded: %w", msg.Err))
+			m.state.Failed(msg.Err) // on the page; rows already shown stay, marked stale
+			return m, tea.Batch(page.Error(fmt.Errorf("projects could not be loaded: %w", msg.Err)),
+				m.clock.Keep(m.env, m.id, m.state.Timed()))
 		}
 		return m, m.apply(msg.Value)
 	case debounced:
@@ -165,8 +173,9 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 			return m, nil
 		}
 		m.name = msg.query
-		m.cached = false
 		return m, m.load(1)
+	case page.ClockTick:
+		return m, m.clock.Tick(m.env, m.id, m.state.Timed())
 	case widgets.FilterResult:
 		return m, m.table.Update(msg)
 	case page.ProjectDeleted:
@@ -200,7 +209,10 @@ func (m *Model) apply(pg *api.ProjectPage) tea.Cmd {
 		d.Projects = append(m.data.Projects, pg.Projects...)
 		cmd = m.table.AppendRows(Rows(pg.Projects))
 	}
-	m.data, m.loadedAt, m.cached = d, m.env.Clock(), false
+	m.data = d
+	if n <= 1 {
+		m.state.Loaded(m.env.Clock(), false)
+	}
 	return tea.Batch(cmd, m.maybeMore())
 }
 
@@ -232,7 +244,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		// a long pause in typing; a newer one cancels the older.
 		m.typing++
 		if !m.table.Filtering() {
-			m.name, m.cached = q, false
+			m.name = q
 			return tea.Batch(cmd, m.load(1))
 		}
 		tag := page.Tag{View: m.id, Seq: m.typing}
@@ -258,15 +270,26 @@ func (m *Model) selectedIndex() int {
 func (m *Model) View() string {
 	th := m.env.Theme
 	parts := []string{th.Title.Render("Projects")}
-	parts = append(parts, fmt.Sprintf("%d of %d loaded", len(m.data.Projects), m.data.Total))
+	if !m.state.FailedEmpty() {
+		parts = append(parts, fmt.Sprintf("%d of %d loaded", len(m.data.Projects), m.data.Total))
+	}
 	if m.name != "" {
 		parts = append(parts, "name contains \""+m.name+"\"")
 	}
-	if m.cached && !m.loadedAt.IsZero() {
-		parts = append(parts, th.Muted.Render("cached "+humanize.RelTime(m.loadedAt, m.env.Clock(), "ago", "from now")+" · r refreshes"))
-	}
+	label := m.state.Label(m.env.Clock())
 	if v := m.loader.View(); v != "" {
-		parts = append(parts, v+" loading")
+		label = v + " " + label
 	}
-	return strings.Join(parts, " · ") + "\n" + m.table.View()
+	if label != "" {
+		style := th.Muted
+		if m.state.Err() != nil {
+			style = th.Error
+		}
+		parts = append(parts, style.Render(label))
+	}
+	head := strings.Join(parts, " · ")
+	if m.state.FailedEmpty() {
+		return head + "\n" + th.Error.Render(m.state.FailedView("The projects"))
+	}
+	return head + "\n" + m.table.View()
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/dustin/go-humanize"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -26,11 +25,11 @@ type Model struct {
 	loader *widgets.Loader
 	reqs   page.Requests
 
-	query    api.RecycleBinQuery
-	items    []api.RecycleBinEntry // newest first; rows index into it by ID
-	byID     map[string]int
-	loadedAt time.Time
-	cached   bool
+	query api.RecycleBinQuery
+	items []api.RecycleBinEntry // newest first; rows index into it by ID
+	byID  map[string]int
+	state page.LoadState // loading / loaded (age) / empty / failed
+	clock page.Clock     // 1-second tick while the age is shown
 
 	detail *api.RecycleBinEntry // open detail pane
 	pane   *widgets.Pane        // its scrolling view
@@ -112,6 +111,12 @@ func (m *Model) selected() *api.RecycleBinEntry {
 	return nil
 }
 
+// Deactivate implements page.Activatable: a covered page needs no tick.
+func (m *Model) Deactivate() { m.clock.Pause() }
+
+// Activate implements page.Activatable.
+func (m *Model) Activate() tea.Cmd { return m.clock.Resume(m.env, m.id, m.state.Timed()) }
+
 // Shows implements page.Reloader: the bin shows what is cached under its key.
 func (m *Model) Shows(key string) bool { return key == cacheKey }
 
@@ -144,6 +149,7 @@ func (m *Model) Init() tea.Cmd {
 
 func (m *Model) load() tea.Cmd {
 	tag, ctx := m.reqs.Start(m.env.Context(), m.id)
+	ctx = m.state.Begin(ctx) // budget and Retry-After waits are shown as such
 	if m.query == (api.RecycleBinQuery{}) {
 		ctx = page.KeepBody(ctx, m.env.Cache, cacheKey) // the body as received, written off the event loop
 	}
@@ -181,7 +187,7 @@ func prepare(rb *api.RecycleBin, at, now time.Time) prepared {
 }
 
 func (m *Model) apply(p prepared) tea.Cmd {
-	m.items, m.byID, m.loadedAt = p.items, p.byID, p.at
+	m.items, m.byID = p.items, p.byID
 	return m.table.SetPrepared(p.rows)
 }
 
@@ -195,18 +201,22 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 		if msg.Err != nil {
 			return m, m.load() // nothing usable cached
 		}
-		m.cached = true
-		return m, m.apply(msg.Value.Value)
+		m.state.Loaded(msg.Value.At, true)
+		return m, tea.Batch(m.apply(msg.Value.Value), m.clock.Keep(m.env, m.id, m.state.Timed()))
 	case loaded:
 		if !m.reqs.Current(msg.Tag) {
 			return m, nil // superseded by a newer filter or refresh
 		}
 		m.loader.Done()
 		if msg.Err != nil {
-			return m, page.Error(fmt.Errorf("the recycle bin could not be loaded: %w", msg.Err))
+			m.state.Failed(msg.Err) // shown on the page; rows already shown stay, marked stale
+			return m, tea.Batch(page.Error(fmt.Errorf("the recycle bin could not be loaded: %w", msg.Err)),
+				m.clock.Keep(m.env, m.id, m.state.Timed()))
 		}
-		m.cached = false
+		m.state.Loaded(msg.Value.at, false)
 		return m, m.apply(msg.Value)
+	case page.ClockTick:
+		return m, m.clock.Tick(m.env, m.id, m.state.Timed())
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
 	case widgets.FilterResult:
@@ -261,7 +271,9 @@ func (m *Model) updateMatter(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		m.query.ClientMatterID = v
-		return m.load()
+		// the old rows do not answer the new filter: none are shown until it has
+		m.state = page.LoadState{}
+		return tea.Batch(m.apply(prepared{byID: map[string]int{}}), m.load())
 	}
 	m.matter.Update(msg)
 	return nil
@@ -272,6 +284,9 @@ func (m *Model) View() string {
 	if m.detail != nil {
 		return m.pane.View()
 	}
+	if m.state.FailedEmpty() {
+		return m.infoLine() + "\n" + m.env.Theme.Error.Render(m.state.FailedView("The recycle bin"))
+	}
 	return m.infoLine() + "\n" + m.table.View()
 }
 
@@ -281,15 +296,22 @@ func (m *Model) infoLine() string {
 		return m.matter.View()
 	}
 	parts := []string{th.Title.Render("Recycle bin")}
-	parts = append(parts, fmt.Sprintf("%d entries", len(m.items)))
+	if !m.state.FailedEmpty() && (!m.state.Loading() || len(m.items) > 0) {
+		parts = append(parts, fmt.Sprintf("%d entries", len(m.items)))
+	}
 	if m.query.ClientMatterID != "" {
 		parts = append(parts, "client-matter "+m.query.ClientMatterID)
 	}
-	if m.cached && !m.loadedAt.IsZero() {
-		parts = append(parts, th.Muted.Render("cached "+humanize.RelTime(m.loadedAt, m.env.Clock(), "ago", "from now")+" · r refreshes"))
-	}
+	label := m.state.Label(m.env.Clock())
 	if v := m.loader.View(); v != "" {
-		parts = append(parts, v+" loading")
+		label = v + " " + label
+	}
+	if label != "" {
+		style := th.Muted
+		if m.state.Err() != nil {
+			style = th.Error
+		}
+		parts = append(parts, style.Render(label))
 	}
 	return strings.Join(parts, " · ")
 }

@@ -130,7 +130,7 @@ func Theme(tb testing.TB) themes.Theme {
 // Env returns an environment over be with a pinned clock.
 func Env(tb testing.TB, be page.Backend, readOnly bool) page.Env {
 	return page.Env{Backend: be, Theme: Theme(tb), Keys: keys.New(readOnly), Now: func() time.Time { return Now },
-		ReadOnly: readOnly, IDs: &page.IDs{}, Debounce: time.Millisecond}
+		ReadOnly: readOnly, IDs: &page.IDs{}, Debounce: time.Millisecond, ClockEvery: time.Millisecond}
 }
 
 // MapCache is an in-memory page.Cache stamping entries with Now.
@@ -185,8 +185,8 @@ func DriveTimed(p page.Page, cmd tea.Cmd) (page.Page, []tea.Msg, time.Duration) 
 		}
 		msg := c()
 		switch msg := msg.(type) {
-		case nil, spinner.TickMsg:
-			continue
+		case nil, spinner.TickMsg, page.ClockTick:
+			continue // ticks re-arm while something is shown; a synchronous driver stops them
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
 			continue
