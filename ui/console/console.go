@@ -56,6 +56,9 @@ type Options struct {
 	// better than Output does (an SSH session: its TERM and environment);
 	// nil = one made for the output.
 	Renderer *lipgloss.Renderer
+	// NoLocalFiles leaves out the views that read local files (upload,
+	// matter files): over SSH the local file system is the server's.
+	NoLocalFiles bool
 }
 
 // Routes are the views reachable from the command line and from each other.
@@ -80,6 +83,20 @@ func mattersRoute(o Options) app.Route {
 		deps.Store = sc.Store
 	}
 	return app.Route{Name: "matters", Aliases: []string{"m", "client-matters"}, New: matters.Route(deps)}
+}
+
+func routes(o Options) []app.Route {
+	all := append(Routes(o.StuckAfter), mattersRoute(o))
+	if !o.NoLocalFiles {
+		return all
+	}
+	out := all[:0]
+	for _, r := range all {
+		if r.Name != "upload" && r.Name != "matters" {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // NewModel builds the root model for a program writing to out.
@@ -120,7 +137,7 @@ func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 		Region:    o.Region,
 		Workspace: o.Workspace,
 		Warning:   o.Warning,
-		Routes:    append(Routes(o.StuckAfter), mattersRoute(o)),
+		Routes:    routes(o),
 		Start:     start,
 		StartArg:  o.StartArg,
 		Getenv:    getenv,

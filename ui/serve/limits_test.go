@@ -143,7 +143,8 @@ func TestLoginScreen(t *testing.T) {
 	tok := f.sim.Token("admin")
 	tm.send(tok + "\r")
 	tm.waitFor("Acme Corp v. Halvorsen")
-	tm.waitFor("login · bob@desk")
+	tm.waitFor("login · http://127.0.0.1:")
+	tm.waitFor("bob@desk SHA256:")
 	tm.send("q")
 	if code := tm.exit(); code != 0 {
 		t.Fatalf("exit %d", code)

@@ -55,8 +55,10 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		StuckAfter: s.cfg.StuckAfter,
 		ReadOnly:   !s.cfg.AllowWrites,
 		Output:     out,
-		Getenv:     getenv,
-		Renderer:   renderer,
+		// The session's files would be the server's (its credentials among them).
+		NoLocalFiles: true,
+		Getenv:       getenv,
+		Renderer:     renderer,
 	}
 	var model tea.Model
 	if name := ss.key.Profile; name != "" {
@@ -108,8 +110,8 @@ func (s *Server) boundConsole(ctx context.Context, ss *session, name string, o c
 	}
 	o.Backend = counting{Backend: b.client, n: &ss.requests}
 	o.Cache = s.cacheFor(name, "")
-	o.Profile = name + " · " + ss.key.Label()
-	o.Region = b.profile.Endpoint()
+	o.Profile = name
+	o.Region = b.profile.Endpoint() + " · " + ss.key.Label()
 	o.ReadOnly = o.ReadOnly || b.profile.ReadOnly
 	o.Warning = r.Warning
 	return console.NewModel(ctx, o, o.Output)
@@ -120,9 +122,9 @@ func (s *Server) boundConsole(ctx context.Context, ss *session, name string, o c
 func (s *Server) loggedInConsole(ctx context.Context, ss *session, c *api.SharedClient, tok, workspace string, o console.Options) (tea.Model, error) {
 	o.Backend = counting{Backend: c, n: &ss.requests}
 	o.Cache = s.cacheFor("", tok)
-	o.Profile = "login · " + ss.key.Label()
+	o.Profile = "" // no stored profile: the session's own token
 	o.Workspace = workspace
-	o.Region = loginEndpoint(s.cfg)
+	o.Region = "login · " + loginEndpoint(s.cfg) + " · " + ss.key.Label()
 	return console.NewModel(ctx, o, o.Output)
 }
 

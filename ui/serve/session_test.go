@@ -11,7 +11,8 @@ func TestBoundSessionBrowsesFiltersQuits(t *testing.T) {
 	f := startServer(t)
 	tm := f.open(f.bound, nil)
 	tm.waitFor("Acme Corp v. Halvorsen")
-	tm.waitFor("sim · alice@laptop SHA256:")
+	tm.waitFor("vaultdeck  sim  http://127.0.0.1:")
+	tm.waitFor(" · alice@laptop SHA256:")
 	tm.waitFor("READ-ONLY")
 	tm.waitFor("1/12")
 	tm.send("j")
@@ -116,5 +117,26 @@ func TestCtrlZDoesNotSuspend(t *testing.T) {
 	tm.send("q")
 	if code := tm.exit(); code != 0 {
 		t.Fatalf("exit %d", code)
+	}
+}
+
+// A session's files would be the server's: no upload (it could send the
+// credentials directory to a vault project) and no matter files (Tab
+// completion would list the server's file system), even with --allow-writes.
+func TestNoServerFilesReachable(t *testing.T) {
+	f := startServer(t, func(c *Config) { c.AllowWrites = true })
+	tm := f.open(f.bound, nil)
+	tm.waitFor("1/12")
+	for _, cmd := range []string{"upload", "matters"} {
+		tm.send(":" + cmd + "\r")
+		tm.waitFor(`there is no command "` + cmd + `"`)
+	}
+	tm.send("\r") // open the first project, then u (upload) must do nothing
+	tm.waitFor("Users")
+	tm.send("u")
+	tm.send(":bin\r")
+	tm.waitFor("Recycle bin ·")
+	if strings.Contains(tm.text(), "Upload") {
+		t.Fatalf("an upload view opened over SSH:\n%s", tm.text())
 	}
 }
