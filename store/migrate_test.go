@@ -47,7 +47,7 @@ func TestMigrateFromEachVersion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := migrate(context.Background(), raw.db, from); err != nil {
+			if err := migrate(context.Background(), raw.db.db, from); err != nil {
 				t.Fatal(err)
 			}
 			for v := 1; v <= from; v++ {

@@ -45,3 +45,30 @@ func TestProfileSettings(t *testing.T) {
 		t.Errorf("settings outlived their profile: %v", got)
 	}
 }
+
+// TestOpenScratchWaitsForItsSchema: the background-opened database answers
+// its first callers only once migrated; a path that cannot be opened is
+// reported by the calls, and Close is harmless.
+func TestOpenScratchWaitsForItsSchema(t *testing.T) {
+	s := OpenScratch(filepath.Join(t.TempDir(), FileName))
+	if err := s.SaveProfile(Profile{Name: "demo", Region: "us", CreatedAt: time.Now()}); err != nil {
+		t.Fatalf("first call on a scratch store: %v", err)
+	}
+	if v, err := s.Version(); err != nil || v != len(migrations) {
+		t.Errorf("version %d, %v", v, err)
+	}
+	var sync int
+	if err := s.db.QueryRow(`PRAGMA synchronous`).Scan(&sync); err != nil || sync != 0 {
+		t.Errorf("synchronous = %d, %v; a scratch store skips the fsync", sync, err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	bad := OpenScratch("")
+	if _, err := bad.Profiles(); err == nil {
+		t.Error("a store that could not be opened answered")
+	}
+	if err := bad.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+}

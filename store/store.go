@@ -22,7 +22,7 @@ var ErrNotFound = errors.New("not found")
 // Store is an open vaultdeck database. It is safe for concurrent use, and
 // several vaultdeck processes may use the same file at once.
 type Store struct {
-	db   *sql.DB
+	db   *gatedDB
 	path string
 	// now is the clock for created_at columns; tests replace it.
 	now func() time.Time
@@ -38,7 +38,7 @@ const busyTimeout = 5 * time.Second
 //
 //   - journal_mode=WAL lets readers and one writer (from any process) proceed
 //     together, which is what two open consoles need.
-//   - synchronous=FULL fsyncs the WAL at every commit. With WAL, NORMAL would
+//   - synchronous=FULL (OFF for OpenScratch) fsyncs the WAL at every commit. With WAL, NORMAL would
 //     already survive kill -9 (committed frames are in the OS page cache), but
 //     could lose the last commits on power loss or an OS crash. Our write
 //     volume is a handful of small rows per user action, so the extra fsync
@@ -47,26 +47,51 @@ const busyTimeout = 5 * time.Second
 //     processes never both read under a shared lock and then deadlock on the
 //     upgrade (which busy_timeout cannot resolve: SQLite returns BUSY at once).
 //   - foreign_keys is on for any future migration that declares references.
-func dsn(path string) string {
+func dsn(path string, sync string) string {
 	// The path goes into a file: URI, so the characters URIs give meaning to
 	// must be escaped.
 	escaped := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.ToSlash(path))
 	return "file:" + escaped +
 		"?_pragma=busy_timeout(" + fmt.Sprint(busyTimeout.Milliseconds()) + ")" +
 		"&_pragma=journal_mode(WAL)" +
-		"&_pragma=synchronous(FULL)" +
+		"&_pragma=synchronous(" + sync + ")" +
 		"&_pragma=foreign_keys(1)" +
 		"&_txlock=immediate"
 }
 
 // Open opens (creating when needed) the database at path and brings its
 // schema up to date. The directory is created private to the user.
-func Open(path string) (*Store, error) {
-	s, err := openRaw(path)
+func Open(path string) (*Store, error) { return open(path, "FULL") }
+
+// OpenScratch is Open for a throwaway database (the demo's, in a temporary
+// home removed on exit): nothing in it has to survive a crash, so commits
+// skip the fsync (synchronous=OFF). Creating and migrating a fresh file
+// then takes a millisecond or two instead of an fsync per commit, which
+// the demo used to pay before its first frame.
+//
+// It returns at once and opens the database in the background: the demo's
+// first frame does not wait for SQLite. Every call waits until the database
+// is ready (or reports why it could not be opened).
+func OpenScratch(path string) *Store {
+	g := &gatedDB{ready: make(chan struct{})}
+	go func() {
+		defer close(g.ready)
+		s, err := open(path, "OFF")
+		if err != nil {
+			g.err = err
+			return
+		}
+		g.db = s.db.db
+	}()
+	return &Store{db: g, path: path, now: time.Now}
+}
+
+func open(path, sync string) (*Store, error) {
+	s, err := openRaw(path, sync)
 	if err != nil {
 		return nil, err
 	}
-	if err := migrate(context.Background(), s.db, len(migrations)); err != nil {
+	if err := migrate(context.Background(), s.db.db, len(migrations)); err != nil {
 		s.db.Close()
 		return nil, fmt.Errorf("the database %s could not be brought up to date: %w", path, err)
 	}
@@ -74,7 +99,11 @@ func Open(path string) (*Store, error) {
 }
 
 // openRaw opens the file without migrating, so tests can build older schemas.
-func openRaw(path string) (*Store, error) {
+func openRaw(path string, sync ...string) (*Store, error) {
+	mode := "FULL"
+	if len(sync) > 0 {
+		mode = sync[0]
+	}
 	if path == "" {
 		return nil, errors.New("no database path was given")
 	}
@@ -92,7 +121,7 @@ func openRaw(path string) (*Store, error) {
 	if err := os.Chmod(path, 0o600); err != nil {
 		return nil, fmt.Errorf("the database %s could not be made private: %w", path, err)
 	}
-	db, err := sql.Open("sqlite", dsn(path))
+	db, err := sql.Open("sqlite", dsn(path, mode))
 	if err != nil {
 		return nil, fmt.Errorf("the database %s could not be opened: %w", path, err)
 	}
@@ -100,7 +129,7 @@ func openRaw(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("the database %s could not be opened: %w", path, err)
 	}
-	return &Store{db: db, path: path, now: time.Now}, nil
+	return &Store{db: openGate(db), path: path, now: time.Now}, nil
 }
 
 // pingWhileBusy opens the first connection, retrying while another process
@@ -127,7 +156,13 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) Close() error { return s.db.Close() }
 
 // Version is the schema version the database is at.
-func (s *Store) Version() (int, error) { return schemaVersion(context.Background(), s.db) }
+func (s *Store) Version() (int, error) {
+	db, err := s.db.wait()
+	if err != nil {
+		return 0, err
+	}
+	return schemaVersion(context.Background(), db)
+}
 
 // inTx runs fn in one immediate transaction, committing when it returns nil.
 func (s *Store) inTx(fn func(tx *sql.Tx) error) error {

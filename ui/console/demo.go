@@ -59,10 +59,9 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(filepath.Join(home, "vaultdeck.db"))
-	if err != nil {
-		return err
-	}
+	// Opened in the background: the first frame does not wait for SQLite
+	// (the cache and the journal are used from commands, which wait).
+	st := store.OpenScratch(filepath.Join(home, "vaultdeck.db"))
 	defer func() { err = errors.Join(err, st.Close()) }()
 
 	c := o.Console

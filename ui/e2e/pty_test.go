@@ -20,7 +20,7 @@ const (
 // ptyRun is a program on a pseudo-terminal that answers background queries
 // the way a terminal does, and records everything the program wrote.
 type ptyRun struct {
-	t    *testing.T
+	t    testing.TB
 	cmd  *exec.Cmd
 	f    *os.File
 	mu   sync.Mutex
@@ -28,7 +28,7 @@ type ptyRun struct {
 	done chan struct{}
 }
 
-func startPty(t *testing.T, bin string, env []string, args ...string) *ptyRun {
+func startPty(t testing.TB, bin string, env []string, args ...string) *ptyRun {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(filteredEnv("TMUX", "TERM", "NO_COLOR", "COLORFGBG"), append([]string{"TERM=xterm-256color"}, env...)...)

@@ -32,7 +32,7 @@ func requireTmux(t *testing.T) {
 // buildBinary compiles the module's main package into the test's temporary
 // directory; each test that needs the binary builds it (the go build cache
 // makes the second build cheap).
-func buildBinary(t *testing.T) string {
+func buildBinary(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "vaultdeck")
 	cmd := exec.Command("go", "build", "-o", bin, "github.com/vaultdeck/vaultdeck")

@@ -1,0 +1,68 @@
+package e2e
+
+import (
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// firstFrame starts bin on a pseudo-terminal that answers like a terminal
+// and returns how long it took until mark was on the screen; then it types
+// q and waits for the program to end.
+func firstFrame(b *testing.B, bin, mark string, env []string, args ...string) time.Duration {
+	b.Helper()
+	start := time.Now()
+	r := startPty(b, bin, env, args...)
+	var at time.Duration
+	for deadline := start.Add(30 * time.Second); time.Now().Before(deadline); {
+		if strings.Contains(r.output(), mark) {
+			at = time.Since(start)
+			break
+		}
+		time.Sleep(200 * time.Microsecond) // fine-grained: the figure is tens of milliseconds
+	}
+	if at == 0 {
+		b.Fatalf("%s never showed %q: %q", filepath.Base(bin), mark, r.output())
+	}
+	_, _ = r.f.WriteString("q")
+	r.wait()
+	return at
+}
+
+// BenchmarkFirstFrame measures, on the same pseudo-terminal and in the same
+// run, the time from exec to the first frame of `vaultdeck demo` (its
+// status line on screen) and of the smallest Bubble Tea program
+// (testdata/firstframe), and reports both and their ratio. Each iteration
+// takes the median of 5 alternating starts of each.
+//
+//	go test -run '^$' -bench BenchmarkFirstFrame -benchtime 1x ./ui/e2e
+func BenchmarkFirstFrame(b *testing.B) {
+	vd := buildBinary(b)
+	minimal := filepath.Join(b.TempDir(), "firstframe")
+	if out, err := exec.Command("go", "build", "-o", minimal, "github.com/vaultdeck/vaultdeck/ui/e2e/testdata/firstframe").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	env := []string{"VAULTDECK_HOME=" + b.TempDir()}
+	median := func(ds []time.Duration) time.Duration {
+		slices.Sort(ds)
+		return ds[len(ds)/2]
+	}
+	var demoSum, minSum time.Duration
+	b.ResetTimer()
+	for range b.N {
+		var demo, mini []time.Duration
+		for range 5 {
+			mini = append(mini, firstFrame(b, minimal, "FIRST FRAME", env))
+			demo = append(demo, firstFrame(b, vd, "? help", env, "demo"))
+		}
+		demoSum += median(demo)
+		minSum += median(mini)
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(b.N) / float64(time.Millisecond) }
+	b.ReportMetric(ms(demoSum), "demo-ms")
+	b.ReportMetric(ms(minSum), "minimal-ms")
+	b.ReportMetric(float64(demoSum)/float64(minSum), "ratio")
+}

@@ -1,0 +1,31 @@
+// Command firstframe is the smallest Bubble Tea program drawing a full
+// screen like the console's first frame (alternate screen, one line of
+// text): the yardstick BenchmarkFirstFrame measures vaultdeck demo against.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+type model struct{}
+
+func (model) Init() tea.Cmd { return nil }
+
+func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && k.String() == "q" {
+		return m, tea.Quit
+	}
+	return m, nil
+}
+
+func (model) View() string { return "FIRST FRAME" }
+
+func main() {
+	if _, err := tea.NewProgram(model{}, tea.WithAltScreen()).Run(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
