@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -305,17 +306,29 @@ func (r *runner) recycleBin(ctx context.Context, args []string) int {
 		return r.done(iw.close(fmt.Sprintf(`],"total":%d}`, int64(total))))
 	}
 	t := newTable(r.env.Stdout, "NAME", "PROJECT ID", "FILES", "DELETED", "PURGE SCHEDULED", "DELETED BY")
-	n := 0
+	// The table is aligned as a whole anyway, so its rows are kept (as
+	// text) and printed newest deletion first, the console's order,
+	// whatever order the service sent (--json keeps the service's).
+	type binRow struct {
+		deleted time.Time
+		cells   []string
+	}
+	var rows []binRow
 	total, err := c.EachRecycleBin(ctx, q, func(e *api.RecycleBinEntry, _ []byte) error {
 		p.item()
-		n++
-		t.row(e.VaultProject.Name, e.ResourceID, strconv.FormatInt(int64(e.VaultProject.FilesCount), 10),
-			fmtTime(e.DeletedAt), fmtTime(e.RecycleBinPurgedScheduledAt), e.DeletedByUserEmail)
+		rows = append(rows, binRow{e.DeletedAt.Time, []string{e.VaultProject.Name, e.ResourceID,
+			strconv.FormatInt(int64(e.VaultProject.FilesCount), 10),
+			fmtTime(e.DeletedAt), fmtTime(e.RecycleBinPurgedScheduledAt), e.DeletedByUserEmail}})
 		return nil
 	})
 	if err != nil {
 		return r.fail(err)
 	}
+	slices.SortStableFunc(rows, func(a, b binRow) int { return b.deleted.Compare(a.deleted) }) // undated (zero) last
+	for _, row := range rows {
+		t.row(row.cells...)
+	}
+	n := len(rows)
 	p.done()
 	if err := t.flush(); err != nil {
 		return r.fail(err)
