@@ -25,6 +25,12 @@ type Route struct {
 	Aliases []string
 	// New builds the page; arg is the rest of the command line or Open.Arg.
 	New func(env page.Env, arg string) page.Page
+	// Help is the line in the help's command list ("bin [MATTER-UUID]: the
+	// recycle bin"); the aliases are added to it.
+	Help string
+	// Check, when set, refuses an argument before the page opens (":project"
+	// without a project ID would open a page about nothing).
+	Check func(arg string) error
 }
 
 // Config is what the root shows and can open.
@@ -55,6 +61,7 @@ type Model struct {
 	cmdline       *widgets.CommandLine
 	workspace     string
 	tasks         tasks
+	opened        map[page.Page]string // route and argument each page was opened with
 }
 
 type whoamiMsg struct {
@@ -277,21 +284,29 @@ func (m *Model) pop() tea.Cmd {
 	if len(m.stack) <= 1 {
 		return nil
 	}
-	if a, ok := m.Top().(page.Activatable); ok {
-		a.Deactivate() // leaving for good; stop any armed work at once
-	}
-	delete(m.tasks.owed, m.Top())
-	if c, ok := m.Top().(page.Closer); ok {
-		c.Close() // its requests in flight spend no more budget
-	}
-	m.stack[len(m.stack)-1] = nil
-	m.stack = m.stack[:len(m.stack)-1]
+	m.drop()
 	m.status, m.statusErr = "", false
 	var cmd tea.Cmd
 	if a, ok := m.Top().(page.Activatable); ok {
 		cmd = a.Activate()
 	}
 	return tea.Batch(cmd, m.reloadOwed())
+}
+
+// drop removes the top page for good: its armed work stops, its requests
+// in flight are cancelled (they spend no more budget).
+func (m *Model) drop() {
+	top := m.Top()
+	if a, ok := top.(page.Activatable); ok {
+		a.Deactivate()
+	}
+	if c, ok := top.(page.Closer); ok {
+		c.Close()
+	}
+	delete(m.tasks.owed, top)
+	delete(m.opened, top)
+	m.stack[len(m.stack)-1] = nil
+	m.stack = m.stack[:len(m.stack)-1]
 }
 
 func (m *Model) route(name string) *Route {
@@ -314,7 +329,39 @@ func (m *Model) open(name, arg string) tea.Cmd {
 		m.setStatus(page.StatusMsg{Err: errUnknownCommand(name)})
 		return nil
 	}
-	return m.push(r.New(m.env, arg))
+	if r.Check != nil {
+		if err := r.Check(arg); err != nil {
+			m.setStatus(page.StatusMsg{Err: err})
+			return nil
+		}
+	}
+	p := r.New(m.env, arg)
+	if m.opened == nil {
+		m.opened = map[page.Page]string{}
+	}
+	m.opened[p] = r.Name + " " + arg
+	return m.push(p)
+}
+
+// jump is what `:view` does (as in k9s): it replaces the stack above the
+// root instead of growing it; the root's own view just goes back to it.
+func (m *Model) jump(name, arg string) tea.Cmd {
+	r := m.route(name)
+	if r == nil || (r.Check != nil && r.Check(arg) != nil) || len(m.stack) == 0 {
+		return m.open(name, arg) // open says what is wrong
+	}
+	for len(m.stack) > 1 {
+		m.drop() // the pages in between are not shown again: nothing of theirs runs
+	}
+	m.status, m.statusErr = "", false
+	if m.opened[m.stack[0]] == r.Name+" "+arg {
+		var cmd tea.Cmd
+		if a, ok := m.Top().(page.Activatable); ok {
+			cmd = a.Activate()
+		}
+		return tea.Batch(cmd, m.reloadOwed())
+	}
+	return m.open(name, arg)
 }
 
 func (m *Model) commands() []string {
@@ -331,7 +378,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 	if name == "quit" || name == "q" {
 		return m.quit()
 	}
-	return m.open(name, strings.TrimSpace(arg))
+	return m.jump(name, strings.TrimSpace(arg))
 }
 
 func (m *Model) setStatus(s page.StatusMsg) {

@@ -131,7 +131,8 @@ func (m *Model) helpView() string {
 	}
 	groups = append(groups,
 		widgets.HelpGroup{Title: "navigation", Bindings: unseen(seen, k.Navigation())},
-		widgets.HelpGroup{Title: "global", Bindings: unseen(seen, global)})
+		widgets.HelpGroup{Title: "global", Bindings: unseen(seen, global)},
+		widgets.HelpGroup{Title: "commands (: then the name or an alias; it replaces the views above the first)", Bindings: m.commandHelp()})
 	text := widgets.HelpView(m.env.Theme, m.width, groups)
 	if m.helpScroll == nil {
 		return text
@@ -144,6 +145,23 @@ func (m *Model) helpView() string {
 	}
 	m.helpScroll.SetSize(m.width, max(h-1, 1)) // a line for the position
 	return m.helpScroll.View() + "\n" + m.helpScroll.Position()
+}
+
+// commandHelp lists every route with its aliases, so none is a secret.
+func (m *Model) commandHelp() []key.Binding {
+	out := []key.Binding{}
+	for _, r := range m.cfg.Routes {
+		name := ":" + r.Name
+		for _, a := range r.Aliases {
+			name += " :" + a
+		}
+		desc := r.Help
+		if desc == "" {
+			desc = r.Name
+		}
+		out = append(out, key.NewBinding(key.WithKeys(name), key.WithHelp(name, desc)))
+	}
+	return append(out, key.NewBinding(key.WithKeys(":quit"), key.WithHelp(":quit :q", "quit")))
 }
 
 // unseen keeps the enabled bindings whose keys no earlier group listed: a

@@ -7,31 +7,16 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
 )
 
 // Values are checked here, before any request, so a malformed ID is a usage
 // error (exit 2, naming the value) rather than a "not found" from the
 // service or a request the vault budget pays for.
 
-// isUUID reports whether s is a UUID in its canonical 8-4-4-4-12 form.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, c := range s {
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
-				return false
-			}
-		}
-	}
-	return true
-}
+// isUUID is api.IsUUID: one ID check for the command line and the console.
+func isUUID(s string) bool { return api.IsUUID(s) }
 
 // errUsage marks an error as the command line's fault (exit 2).
 type errUsage struct{ msg string }

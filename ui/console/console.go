@@ -64,14 +64,14 @@ type Options struct {
 // Routes are the views reachable from the command line and from each other.
 func Routes(stuckAfter time.Duration) []app.Route {
 	return []app.Route{
-		{Name: "projects", Aliases: []string{"p", "vault"}, New: projects.New},
-		{Name: "project", New: project.New},
-		{Name: "bin", Aliases: []string{"recycle-bin", "recyclebin", "rb"}, New: recyclebin.New},
-		{Name: "files", Aliases: []string{"status", "fs"}, New: func(env page.Env, arg string) page.Page {
+		{Name: "projects", Aliases: []string{"p", "vault"}, Help: "projects [NAME]: the projects list", New: projects.New},
+		{Name: "project", Help: "project ID: one project (users, files)", New: project.New, Check: project.CheckID},
+		{Name: "bin", Aliases: []string{"recycle-bin", "recyclebin", "rb"}, Help: "bin [MATTER-UUID]: the recycle bin", New: recyclebin.New},
+		{Name: "files", Aliases: []string{"status", "fs"}, Help: "files ID,ID…: file status", New: func(env page.Env, arg string) page.Page {
 			return filestatus.New(env, arg, filestatus.Options{StuckAfter: stuckAfter})
 		}},
-		{Name: "audit", Aliases: []string{"log"}, New: audit.New},
-		{Name: "upload", Aliases: []string{"up"}, New: upload.New},
+		{Name: "audit", Aliases: []string{"log"}, Help: "audit [TYPE]: the audit log", New: audit.New},
+		{Name: "upload", Aliases: []string{"up"}, Help: "upload: upload files to a project", New: upload.New},
 	}
 }
 
@@ -82,7 +82,7 @@ func mattersRoute(o Options) app.Route {
 	if sc, ok := o.Cache.(StoreCache); ok {
 		deps.Store = sc.Store
 	}
-	return app.Route{Name: "matters", Aliases: []string{"m", "client-matters"}, New: matters.Route(deps)}
+	return app.Route{Name: "matters", Aliases: []string{"m", "client-matters"}, Help: "matters: client matters", New: matters.Route(deps)}
 }
 
 func routes(o Options) []app.Route {

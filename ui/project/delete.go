@@ -27,6 +27,8 @@ const settleTries = 12
 // read-only session: keys.New disables it).
 func (m *Model) askDelete() tea.Cmd {
 	switch {
+	case !m.known():
+		return page.Status("nothing to delete: this page does not know which project it shows")
 	case m.deleting:
 		return page.Status("this project's deletion is already running")
 	case m.deleted:

@@ -14,6 +14,15 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.updateConfirm(msg)
 	}
 	k := m.env.Keys
+	if !m.known() {
+		if m.unresolved != "" && key.Matches(msg, k.Refresh) {
+			return m.resolve()
+		}
+		if key.Matches(msg, k.Delete) {
+			return m.askDelete() // says why there is nothing to delete
+		}
+		return nil
+	}
 	t := m.table()
 	if t.Filtering() {
 		return t.Update(msg)

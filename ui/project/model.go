@@ -32,6 +32,10 @@ type Model struct {
 	loader *widgets.Loader
 	users  page.Requests
 	files  page.Requests
+	lookup page.Requests // the project of an ID (resolve.go)
+
+	resolving  bool   // looking up the name and size of a project opened by ID
+	unresolved string // why the ID could not be resolved; the page offers nothing
 
 	fileList  []api.ProjectFile
 	complete  bool   // fileList is the whole unfiltered listing
@@ -55,9 +59,12 @@ type (
 	filesLoaded = page.Result[filePage]
 )
 
-// New is the route constructor: arg is a project ID.
+// New is the route constructor: arg is a project ID (CheckID refuses
+// anything else before the page opens); Init looks up its name and size.
 func New(env page.Env, arg string) page.Page {
-	return FromRecord(env, api.Project{ID: strings.TrimSpace(arg)})
+	m := FromRecord(env, api.Project{ID: strings.TrimSpace(arg)}).(*Model)
+	m.resolving = true
+	return m
 }
 
 // FromRecord opens a project known from the list (name, counts, creator).
@@ -69,7 +76,7 @@ func FromRecord(env page.Env, p api.Project) page.Page {
 }
 
 // Close implements page.Closer: requests still in flight are abandoned.
-func (m *Model) Close() { m.users.Stop(); m.files.Stop() }
+func (m *Model) Close() { m.users.Stop(); m.files.Stop(); m.lookup.Stop() }
 
 // ID implements page.Identified.
 func (m *Model) ID() page.ID { return m.id }
@@ -114,8 +121,14 @@ func (m *Model) SetSize(w, h int) {
 	}
 }
 
-// Init loads the first tab.
-func (m *Model) Init() tea.Cmd { return m.show(tabUsers) }
+// Init loads the first tab, after looking the project up when only its ID
+// is known.
+func (m *Model) Init() tea.Cmd {
+	if m.resolving {
+		return m.resolve()
+	}
+	return m.show(tabUsers)
+}
 
 func (m *Model) show(tab int) tea.Cmd {
 	m.tab = tab
@@ -180,6 +193,8 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 		return m, m.tables[tabUsers].SetRows(UserRows(msg.Value.Data.Users, m.proj.CreatorEmail))
 	case filesLoaded:
 		return m, m.filesArrived(msg)
+	case resolved:
+		return m, m.resolvedProject(msg)
 	case page.TaskDone:
 		m.taskDone(msg)
 		return m, nil

@@ -17,6 +17,12 @@ func (m *Model) View() string {
 		return th.Renderer.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, m.confirm.ViewSized(m.width, m.height))
 	}
 	head := []string{th.Title.Render(m.Title())}
+	switch {
+	case m.resolving:
+		return strings.Join(append(head, m.loader.View()+" looking up the project's name and size"), " · ")
+	case m.unresolved != "":
+		return strings.Join(head, " · ") + "\n" + th.Error.Render(m.unresolved)
+	}
 	if m.proj.Name != "" {
 		head = append(head, fmt.Sprintf("%d files", int64(m.proj.FilesCount)))
 	}

@@ -6,7 +6,6 @@ package recyclebin
 import (
 	"cmp"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"time"
@@ -98,7 +97,5 @@ func stamp(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04")
 }
 
-var uuidShape = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
 // ValidMatterID reports whether s has the shape of a client-matter UUID.
-func ValidMatterID(s string) bool { return uuidShape.MatchString(s) }
+func ValidMatterID(s string) bool { return api.IsUUID(s) }
