@@ -367,9 +367,12 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 	// takes) has been written; the body timer is re-armed by every read.
 	actx, cancel := context.WithCancelCause(ctx)
 	wd := &watchdog{cancel: cancel}
+	var sw *sendWatch
 	if cl.body == nil {
 		wd.arm(c.timeouts.FirstByte, false)
 	} else {
+		// While the body goes out, the stall timer is re-armed by every
+		// read the transport makes of it.
 		actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
 			WroteRequest: func(httptrace.WroteRequestInfo) { wd.arm(c.timeouts.FirstByte, false) },
 		})
@@ -392,6 +395,12 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 	if cl.length > 0 && body != nil {
 		req.ContentLength = cl.length
 	}
+	if cl.body != nil && req.Body != nil && req.Body != http.NoBody {
+		// Wrapped after NewRequest, which has taken the length (and a
+		// GetBody for redirects) from the body's own type.
+		sw = &sendWatch{rc: req.Body, wd: wd, stall: c.timeouts.BodyStall}
+		req.Body = sw
+	}
 	start := c.clock.Now()
 	resp, err := c.hc.Do(req)
 	wd.stop()
@@ -412,7 +421,11 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 			resp.Body.Close()
 		}
 		c.log.LogAttrs(ctx, slog.LevelDebug, "api request failed", attrs...)
-		timedOut := timeoutOf(actx, -1)
+		sent := int64(-1)
+		if sw != nil {
+			sent = sw.n.Load()
+		}
+		timedOut := timeoutOf(actx, sent)
 		cancel(nil)
 		if bodyErr != nil {
 			return nil, bodyErr

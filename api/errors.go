@@ -66,6 +66,7 @@ type Error struct {
 	// no answer arrived at all.
 	After    time.Duration
 	Received int64
+	Sending  bool  // the request body stopped being taken (Received bytes sent)
 	Err      error // underlying cause (network, decode, context), already redacted
 }
 
@@ -156,6 +157,9 @@ func (e *Error) Error() string {
 func (e *Error) TimeoutSummary() string {
 	if e.Kind != KindTimeout {
 		return ""
+	}
+	if e.Sending {
+		return fmt.Sprintf("%s stopped taking the request after %d bytes: no progress for %s", e.Endpoint, e.Received, e.After)
 	}
 	if e.Received >= 0 {
 		return fmt.Sprintf("%s stopped sending after %d bytes: no data for %s", e.Endpoint, e.Received, e.After)

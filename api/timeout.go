@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -46,8 +47,9 @@ func (t Timeouts) normalized() Timeouts {
 // timeoutCause is the cancellation cause of an attempt whose own timer
 // fired, which tells it apart from the caller cancelling.
 type timeoutCause struct {
-	stall bool
-	after time.Duration
+	stall   bool // within the response body
+	sending bool // while the request body was being sent
+	after   time.Duration
 }
 
 func (t *timeoutCause) Error() string { return "timeout" }
@@ -62,6 +64,10 @@ type watchdog struct {
 }
 
 func (w *watchdog) arm(d time.Duration, stall bool) {
+	w.armCause(d, &timeoutCause{stall: stall, after: d})
+}
+
+func (w *watchdog) armCause(d time.Duration, cause *timeoutCause) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.timer != nil {
@@ -69,7 +75,6 @@ func (w *watchdog) arm(d time.Duration, stall bool) {
 		w.timer = nil
 	}
 	if d > 0 {
-		cause := &timeoutCause{stall: stall, after: d}
 		w.timer = time.AfterFunc(d, func() { w.cancel(cause) })
 	}
 }
@@ -114,11 +119,31 @@ func (b *watchedBody) Close() error {
 	return err
 }
 
+// sendWatch re-arms the send-stall timer every time the transport takes
+// more of the request body: a server that stops reading an upload ends it
+// after the stall timeout instead of blocking the write forever.
+type sendWatch struct {
+	rc    io.ReadCloser
+	wd    *watchdog
+	stall time.Duration
+	n     atomic.Int64
+}
+
+func (s *sendWatch) Read(p []byte) (int, error) {
+	s.wd.armCause(s.stall, &timeoutCause{sending: true, after: s.stall})
+	n, err := s.rc.Read(p)
+	s.n.Add(int64(n))
+	return n, err
+}
+
+func (s *sendWatch) Close() error { return s.rc.Close() }
+
 // stallError is what a read of a stalled body returns; decoders turn it
 // into a KindTimeout *Error naming the endpoint.
 type stallError struct {
 	after    time.Duration
 	received int64
+	sending  bool
 }
 
 func (s *stallError) Error() string { return "the body stalled" }
@@ -127,6 +152,9 @@ func (s *stallError) Error() string { return "the body stalled" }
 func timeoutOf(ctx context.Context, received int64) error {
 	var tc *timeoutCause
 	if errors.As(context.Cause(ctx), &tc) {
+		if tc.sending {
+			return &stallError{after: tc.after, received: received, sending: true}
+		}
 		if tc.stall {
 			return &stallError{after: tc.after, received: received}
 		}
@@ -136,7 +164,7 @@ func timeoutOf(ctx context.Context, received int64) error {
 }
 
 func timeoutError(ep endpoint, s *stallError) *Error {
-	return &Error{Kind: KindTimeout, Endpoint: ep.String(), After: s.after, Received: s.received}
+	return &Error{Kind: KindTimeout, Endpoint: ep.String(), After: s.after, Received: s.received, Sending: s.sending}
 }
 
 // asTimeout turns a stallError found in err into the endpoint's timeout

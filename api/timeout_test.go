@@ -155,3 +155,27 @@ func TestWaitObserverSeesBudgetRetryAfterAndBackoff(t *testing.T) {
 		t.Errorf("first wait %+v", waits[0])
 	}
 }
+
+// An upload to a server that stops reading it ends after the stall timeout
+// (the write would otherwise block forever), and is not repeated.
+func TestUploadToServerThatStopsReading(t *testing.T) {
+	var n atomic.Int32
+	release := make(chan struct{})
+	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		<-release // never reads the body (nor notices the client leave)
+	}), func(c *Config) { c.Timeouts.BodyStall = 100 * time.Millisecond })
+	t.Cleanup(func() { close(release) }) // before the server's Close, which waits for the handler
+	big := strings.Repeat("x", 64<<20)   // far more than the socket buffers hold
+	err := finishes(t, 20*time.Second, func() error {
+		_, err := h.c.Upload(context.Background(), "p", []UploadFile{memFile("big.pdf", big)}, DuplicateKeep)
+		return err
+	})
+	var ae *Error
+	if !errors.As(err, &ae) || ae.Kind != KindTimeout || !ae.Sending || n.Load() != 1 {
+		t.Fatalf("got %v after %d requests", err, n.Load())
+	}
+	if !strings.Contains(err.Error(), "POST /api/v1/vault/upload_files/{project_id} stopped taking the request after") {
+		t.Errorf("%q", err)
+	}
+}
