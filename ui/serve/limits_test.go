@@ -3,10 +3,12 @@ package serve
 import (
 	"bytes"
 	"errors"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -179,5 +181,24 @@ func TestNoPortForwarding(t *testing.T) {
 		// a connection-level agent request; the session-level one is
 		// acknowledged by the SSH library, but no agent channel is ever opened
 		t.Error("agent forwarding request accepted at connection level")
+	}
+}
+
+// The program filter drops what would suspend the server-side program or
+// run another program on the server, and notes input for the idle timeout.
+func TestFilterDropsSuspendAndExec(t *testing.T) {
+	a := newActivity()
+	a.last.Store(0)
+	if a.filter(nil, tea.Suspend()) != nil {
+		t.Error("suspend passed")
+	}
+	if a.filter(nil, tea.ExecProcess(exec.Command("sh"), nil)()) != nil {
+		t.Error("exec passed")
+	}
+	if a.filter(nil, tea.WindowSizeMsg{}) == nil || a.last.Load() != 0 {
+		t.Error("a resize is not input")
+	}
+	if a.filter(nil, tea.KeyMsg{Type: tea.KeyDown}) == nil || a.idleFor(time.Now()) > time.Minute {
+		t.Error("a key press did not count as input")
 	}
 }

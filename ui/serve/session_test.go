@@ -140,3 +140,23 @@ func TestNoServerFilesReachable(t *testing.T) {
 		t.Fatalf("an upload view opened over SSH:\n%s", tm.text())
 	}
 }
+
+// Colours follow the session: a 256-colour client gets them, one that sends
+// NO_COLOR gets attributes only, whatever the server's own terminal is.
+func TestColoursFollowTheSession(t *testing.T) {
+	f := startServer(t)
+	colour := f.open(f.bound, nil)
+	mono := f.open(f.bound, map[string]string{"NO_COLOR": "1"})
+	for _, tm := range []*term{colour, mono} {
+		tm.waitFor("1/12")
+	}
+	if !strings.Contains(colour.out.String(), "38;5;") {
+		t.Error("no 256-colour sequences for an xterm-256color session")
+	}
+	if out := mono.out.String(); strings.Contains(out, "38;5;") || strings.Contains(out, "48;5;") {
+		t.Error("colours for a NO_COLOR session")
+	}
+	if !strings.Contains(mono.out.String(), "\x1b[7m") {
+		t.Error("the NO_COLOR session lost reverse video for the selected row")
+	}
+}
