@@ -123,6 +123,10 @@ func (r *runner) complete(ctx context.Context, args []string) int {
 			cands = []string{"get", "set", "unset"}
 		case cmd == "config" && after == 1:
 			cands = settingKeys()
+		case cmd == "config" && after == 2 && prev == settingTheme:
+			cands = themes.Names()
+		case cmd == "config" && after == 2 && prev == settingReadOnly:
+			cands = []string{"true", "false"}
 		}
 	}
 	for _, c := range cands {

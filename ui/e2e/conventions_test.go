@@ -193,5 +193,8 @@ func TestCLIValidationAndConventions(t *testing.T) {
 		if got := complete("vaultdeck", "--theme", "''"); !strings.Contains(got, "high-contrast") {
 			t.Errorf("theme names: %q", got)
 		}
+		if got := complete("vaultdeck", "config", "set", "theme", "mo"); strings.TrimSpace(got) != "mono" {
+			t.Errorf("config values: %q", got)
+		}
 	})
 }
