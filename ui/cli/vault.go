@@ -292,6 +292,7 @@ func (r *runner) recycleBin(ctx context.Context, args []string) int {
 	}
 	p := r.listProgress()
 	defer p.done()
+	fail := func(err error) int { p.done(); return r.fail(err) } // the error line replaces the count
 	ctx = api.WithWaitObserver(ctx, p.observe)
 	q := api.RecycleBinQuery{Name: *name, ClientMatterID: *cm}
 	if r.jsonOut() {
@@ -301,7 +302,7 @@ func (r *runner) recycleBin(ctx context.Context, args []string) int {
 			return iw.item(raw)
 		})
 		if err != nil {
-			return r.fail(err)
+			return fail(err)
 		}
 		return r.done(iw.close(fmt.Sprintf(`],"total":%d}`, int64(total))))
 	}
@@ -322,7 +323,7 @@ func (r *runner) recycleBin(ctx context.Context, args []string) int {
 		return nil
 	})
 	if err != nil {
-		return r.fail(err)
+		return fail(err)
 	}
 	slices.SortStableFunc(rows, func(a, b binRow) int { return b.deleted.Compare(a.deleted) }) // undated (zero) last
 	for _, row := range rows {
@@ -331,7 +332,7 @@ func (r *runner) recycleBin(ctx context.Context, args []string) int {
 	n := len(rows)
 	p.done()
 	if err := t.flush(); err != nil {
-		return r.fail(err)
+		return fail(err)
 	}
 	fmt.Fprintf(r.env.Stdout, "%d of %d shown\n", n, int64(total))
 	return ExitOK
