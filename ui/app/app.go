@@ -62,6 +62,8 @@ type Model struct {
 	workspace     string
 	tasks         tasks
 	opened        map[page.Page]string // route and argument each page was opened with
+	errs          []errorRecord        // the last errors, whole (errors.go)
+	errPane       *widgets.Pane        // `!`: the last errors in a pane that scrolls
 }
 
 type whoamiMsg struct {
@@ -157,6 +159,9 @@ func (m *Model) resize() {
 	for _, p := range m.stack {
 		p.SetSize(m.bodySize())
 	}
+	if m.errPane != nil {
+		m.errPane.SetSize(m.bodySize())
+	}
 }
 
 // inputFocused reports whether a text input has the keyboard: the command
@@ -220,6 +225,14 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return m.runCommand(line)
 	}
+	if m.errPane != nil {
+		if key.Matches(msg, k.Back, k.Quit, k.Errors) {
+			m.errPane = nil
+		} else {
+			m.errPane.Update(msg)
+		}
+		return nil
+	}
 	if m.help {
 		if key.Matches(msg, k.Help, k.Back, k.Quit) {
 			m.help = false
@@ -235,6 +248,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
+	case key.Matches(msg, k.Errors):
+		m.openErrors()
+		return nil
 	case key.Matches(msg, k.Help):
 		m.help = true
 		m.helpScroll = widgets.NewScroll(m.env.Theme, k)
@@ -385,6 +401,7 @@ func (m *Model) setStatus(s page.StatusMsg) {
 	if s.Err != nil {
 		// api errors may quote the server; keep the terminal inert
 		m.status, m.statusErr = sanitize.Line(s.Err.Error()), true
+		m.recordError(s.Err)
 		return
 	}
 	m.status, m.statusErr = sanitize.Line(s.Text), false

@@ -33,6 +33,8 @@ func (m *Model) View() string {
 	_, h := m.bodySize()
 	var body string
 	switch top := m.Top(); {
+	case m.errPane != nil:
+		body = m.errPane.View()
 	case m.help:
 		body = m.helpView()
 	case top != nil:
@@ -110,7 +112,7 @@ func (m *Model) statusView() string {
 	case m.cmdline != nil:
 		return m.cmdline.View()
 	case m.status != "" && m.statusErr:
-		return th.Error.Render(ansi.Truncate(m.status, m.width, "…"))
+		return th.Error.Render(ansi.Truncate(m.shortError(), m.width, "…"))
 	case m.status != "":
 		return th.StatusLine.Render(ansi.Truncate(m.status, m.width, "…"))
 	}

@@ -15,6 +15,7 @@ type Map struct {
 	Filter, SortNext, SortReverse, Mark key.Binding
 	// global
 	Help, Command, Quit, Copy, Show, Refresh key.Binding
+	Errors                                   key.Binding // the last errors whole
 	// view actions. Each view binds only the keys listed here, so `?` help
 	// is generated from this one map and TestNoKeyIsBoundTwice catches a
 	// view action that would shadow a global key.
@@ -55,6 +56,7 @@ func New(readOnly bool) Map {
 		Mark:        b("x", "mark row (y copies the marked)", "x"),
 
 		Help:    b("?", "help", "?"),
+		Errors:  b("!", "last errors in full", "!"),
 		Command: b(":", "command", ":"),
 		Quit:    b("q", "quit", "q", "ctrl+c"),
 		Copy:    b("y", "copy id (or marked ids)", "y"),
@@ -104,7 +106,7 @@ func (m Map) Navigation() []key.Binding {
 
 // Global is the help group handled by the root.
 func (m Map) Global() []key.Binding {
-	return []key.Binding{m.Help, m.Command, m.Back, m.Copy, m.Show, m.Refresh, m.Quit}
+	return []key.Binding{m.Help, m.Command, m.Back, m.Copy, m.Show, m.Refresh, m.Errors, m.Quit}
 }
 
 // Enabled filters out disabled bindings, so help never advertises a key
