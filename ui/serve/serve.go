@@ -195,6 +195,12 @@ func (s *Server) Serve(ctx context.Context) error {
 	// No port or agent forwarding, no X11, no subsystems (sftp): the
 	// library refuses channels and requests it has no handler for, and no
 	// forwarding callback is set.
+	if s.cfg.IdleTimeout > 0 {
+		// A connection with no traffic at all (one that never finished its
+		// handshake, or left behind by a client) goes a minute after a
+		// session's own idle timeout would have ended it with a message.
+		srv.IdleTimeout = s.cfg.IdleTimeout + time.Minute
+	}
 	guard := newPtyGuard()
 	srv.PtyHandler = guard.wrap(srv.PtyHandler)
 	srv.SessionRequestCallback = guard.started
