@@ -50,9 +50,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		// (paging stays as it was), and the status says what was sorted.
 		cmd := m.table.Update(msg)
 		n := len(m.pager.entries)
-		what := "sorted the " + itoa(n) + " loaded entries only; scrolling loads more of the log"
+		what := "sorted the " + strconv.Itoa(n) + " loaded entries only; scrolling loads more of the log"
 		if m.pager.done {
-			what = "sorted all " + itoa(n) + " entries of the log"
+			what = "sorted all " + strconv.Itoa(n) + " entries of the log"
 		}
 		return tea.Batch(cmd, page.Status(what))
 	case key.Matches(msg, k.Refresh):
@@ -155,7 +155,7 @@ func (m *Model) headerLine() string {
 	} else {
 		parts = append(parts, "all types")
 	}
-	loaded := itoa(len(m.pager.entries)) + " loaded"
+	loaded := strconv.Itoa(len(m.pager.entries)) + " loaded"
 	switch {
 	case m.pager.done:
 		loaded += " (end of log)"
@@ -192,5 +192,3 @@ func errorSummary(err error) string {
 }
 
 func (m *Model) detailView() string { return m.detailPane.View() }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -14,6 +14,9 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/console"
 )
 
+// cacheMaxAge is how long a cached response is kept (PruneCache at start).
+const cacheMaxAge = 7 * 24 * time.Hour
+
 // consoleFlags are the options of the console itself, shared by the bare
 // `vaultdeck` and `vaultdeck demo`.
 type consoleFlags struct {
@@ -79,7 +82,7 @@ func (c consoleFlags) options(e Env) console.Options {
 	}
 }
 
-func runConsole(ctx context.Context, e Env, s *stdSeams, g Globals, args []string) int {
+func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, args []string) int {
 	var cf consoleFlags
 	fs := flag.NewFlagSet("vaultdeck", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
@@ -97,7 +100,7 @@ func runConsole(ctx context.Context, e Env, s *stdSeams, g Globals, args []strin
 		return r.fail(err)
 	}
 	// The token source, read-only flag and cache belong to the same profile
-	// the connection resolved (stdSeams resolves it once per process).
+	// the connection resolved (processAccounts resolves it once per process).
 	conn, err := s.connect(g.Profile)
 	if err != nil {
 		return r.fail(err)
@@ -121,6 +124,10 @@ func runConsole(ctx context.Context, e Env, s *stdSeams, g Globals, args []strin
 		return r.fail(err)
 	}
 	defer st.Close()
+	// Before the screen opens (never in Update): responses older than a week
+	// are no use as "cached 3 days ago" and only grow the file. A failure
+	// costs nothing but space.
+	_, _ = st.PruneCache(time.Now().Add(-cacheMaxAge))
 	o.Cache = console.StoreCache{Store: st, Profile: conn.Profile.Name}
 	o.Journal, o.JournalProfile = st, conn.Profile.Name
 	if err := console.Run(ctx, o); err != nil {

@@ -14,14 +14,17 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/account"
 )
 
 // Exit statuses.
+// The account commands (login, logout, profiles) return the same codes:
+// ui/account defines the shared ones, this package adds ExitPartial.
 const (
-	ExitOK      = 0 // success
-	ExitError   = 1 // the command failed
-	ExitUsage   = 2 // the command line was wrong
-	ExitPartial = 3 // the call succeeded but some items failed (e.g. not_found IDs)
+	ExitOK      = account.ExitOK    // success
+	ExitError   = account.ExitError // the command failed
+	ExitUsage   = account.ExitUsage // the command line was wrong
+	ExitPartial = 3                 // the call succeeded but some items failed (e.g. not_found IDs)
 )
 
 // Globals are the flags accepted before or after any subcommand.
@@ -108,12 +111,12 @@ func commands() []command {
 		{"uploads", "", "list the upload journal's runs and their state", (*runner).uploads},
 		{"whoami", "", "show the account behind the token", (*runner).whoami},
 		{"matters", "delete|receipts|receipt|restore ...", "batch-delete client matters from a CSV/TSV file, with receipts and restore", (*runner).matters},
-		{"login", "[--profile P]", "store a token for a profile", lead(func(e Env) Command { return e.Login })},
-		{"logout", "[--profile P]", "forget a profile's token", lead(func(e Env) Command { return e.Logout })},
-		{"profiles", "", "list stored profiles", lead(func(e Env) Command { return e.Profiles })},
-		{"sim", "[flags]", "run the local API simulator", lead(func(e Env) Command { return e.Sim })},
-		{"demo", "", "open the console against a built-in simulator", lead(func(e Env) Command { return e.Demo })},
-		{"serve", "--authorized-keys FILE [flags]", "serve the console over SSH (public keys only)", lead(func(e Env) Command { return e.Serve })},
+		{"login", "[--profile P]", "store a token for a profile", injected(func(e Env) Command { return e.Login })},
+		{"logout", "[--profile P]", "forget a profile's token", injected(func(e Env) Command { return e.Logout })},
+		{"profiles", "", "list stored profiles", injected(func(e Env) Command { return e.Profiles })},
+		{"sim", "[flags]", "run the local API simulator", injected(func(e Env) Command { return e.Sim })},
+		{"demo", "", "open the console against a built-in simulator", injected(func(e Env) Command { return e.Demo })},
+		{"serve", "--authorized-keys FILE [flags]", "serve the console over SSH (public keys only)", injected(func(e Env) Command { return e.Serve })},
 		{"config", "get [KEY] | set KEY VALUE | unset KEY", "per-profile defaults: theme, stuck-after, read-only, timeout", (*runner).config},
 		{"completion", "bash|zsh|fish", "print a shell completion script (commands, flags, profile names)", (*runner).completion},
 		{"version", "", "print the version and VCS revision of this build (--json too)", (*runner).version},
@@ -121,8 +124,9 @@ func commands() []command {
 	}
 }
 
-// lead adapts a Command provided through Env.
-func lead(pick func(Env) Command) func(r *runner, ctx context.Context, args []string) int {
+// injected adapts a Command that the process wires in through Env
+// (console, simulator, demo, account management).
+func injected(pick func(Env) Command) func(r *runner, ctx context.Context, args []string) int {
 	return func(r *runner, ctx context.Context, args []string) int {
 		cmd := pick(r.env)
 		if cmd == nil {

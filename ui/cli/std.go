@@ -18,7 +18,7 @@ import (
 // environment, stored profiles with tokens from the keyring, and the console,
 // simulator, demo and account commands.
 func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) Env {
-	s := &stdSeams{acct: account.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv}}
+	s := &processAccounts{acct: account.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv}}
 	s.acct.Verify = verifyToken
 	e := Env{
 		Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv,
@@ -43,8 +43,8 @@ func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) 
 	return e
 }
 
-// stdSeams resolves the profile and its token source once per process.
-type stdSeams struct {
+// processAccounts resolves the profile and its token source once per process.
+type processAccounts struct {
 	acct account.Env
 
 	once     sync.Once
@@ -53,7 +53,7 @@ type stdSeams struct {
 	err      error
 }
 
-func (s *stdSeams) connect(profile string) (account.Connection, error) {
+func (s *processAccounts) connect(profile string) (account.Connection, error) {
 	s.once.Do(func() {
 		var st *store.Store
 		st, s.err = account.OpenStore(s.acct)
@@ -69,7 +69,7 @@ func (s *stdSeams) connect(profile string) (account.Connection, error) {
 	return s.conn, s.err
 }
 
-func (s *stdSeams) tokenSource(profile string) (api.TokenSource, error) {
+func (s *processAccounts) tokenSource(profile string) (api.TokenSource, error) {
 	conn, err := s.connect(profile)
 	if err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func (s *stdSeams) tokenSource(profile string) (api.TokenSource, error) {
 	return conn.Source, nil
 }
 
-func (s *stdSeams) resolveProfile(profile string) (Profile, error) {
+func (s *processAccounts) resolveProfile(profile string) (Profile, error) {
 	conn, err := s.connect(profile)
 	if err != nil {
 		return Profile{}, err
@@ -88,7 +88,7 @@ func (s *stdSeams) resolveProfile(profile string) (Profile, error) {
 
 // account adapts an account command: the global flags it also understands
 // were taken out of args by Main, so they are handed back.
-func (s *stdSeams) account(run func(context.Context, []string, account.Env) int) Command {
+func (s *processAccounts) account(run func(context.Context, []string, account.Env) int) Command {
 	return func(ctx context.Context, g Globals, args []string) int {
 		var pre []string
 		for _, f := range []struct{ name, val string }{
@@ -117,7 +117,7 @@ func verifyToken(ctx context.Context, p store.Profile, tok string) (string, erro
 }
 
 // journal opens the database for the upload journal; the caller closes it.
-func (s *stdSeams) journal(profile string) (*store.Store, string, error) {
+func (s *processAccounts) journal(profile string) (*store.Store, string, error) {
 	conn, err := s.connect(profile)
 	if err != nil {
 		return nil, "", err

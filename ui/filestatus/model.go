@@ -338,11 +338,9 @@ func (m *Model) rebuild(now time.Time) tea.Cmd {
 }
 
 func plural(n int, noun string) string {
-	s := itoa(n) + " " + noun
+	s := strconv.Itoa(n) + " " + noun
 	if n != 1 {
 		s += "s"
 	}
 	return s
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

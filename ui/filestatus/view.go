@@ -2,6 +2,7 @@ package filestatus
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -65,7 +66,7 @@ func (m *Model) summaryLine() string {
 		parts = append(parts, th.Muted.Render("≥ since first seen"))
 	}
 	if m.nChanged > 0 {
-		parts = append(parts, th.Changed.Render(itoa(m.nChanged)+" changed"))
+		parts = append(parts, th.Changed.Render(strconv.Itoa(m.nChanged)+" changed"))
 	}
 	return m.clip(strings.Join(parts, " · "))
 }

@@ -86,7 +86,8 @@ func (c *CommandLine) Matches() []string {
 // Value returns the typed text.
 func (c *CommandLine) Value() string { return c.input.Value() }
 
-// View renders the prompt and, below it, the matching commands.
+// View renders the prompt and, after it on the same line, the matching
+// commands (the command line has one row: the status line's).
 func (c *CommandLine) View() string {
 	hint := ""
 	if !strings.Contains(c.input.Value(), " ") {
