@@ -104,29 +104,16 @@ func newRig(tb testing.TB, b page.Backend, arg string) *rig {
 	env := page.Env{Backend: b, Theme: testTheme(tb), Keys: keys.New(false),
 		Now: func() time.Time { return time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC) }, IDs: &page.IDs{}}
 	r := &rig{m: New(env, arg).(*Model)}
-	r.m.spin = func() tea.Cmd { r.m.loader.Start(); return nil }
 	r.m.SetSize(100, 30)
 	return r
 }
 
-// run executes cmd and feeds every resulting message back, synchronously.
+// run executes cmd with the one test driver and keeps the status lines.
 func (r *rig) run(cmd tea.Cmd) {
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case page.StatusMsg:
-			r.stat = append(r.stat, msg)
-		case nil:
-		default:
-			_, next := r.m.Update(msg)
-			queue = append(queue, next)
+	_, out := pagetest.Drive(r.m, cmd)
+	for _, msg := range out {
+		if st, ok := msg.(page.StatusMsg); ok {
+			r.stat = append(r.stat, st)
 		}
 	}
 }

@@ -30,9 +30,6 @@ type Model struct {
 	types  map[api.AuditType]struct{}
 	table  *widgets.Table
 	loader *widgets.Loader
-	// spin starts the spinner; a field so tests keep its real-time tick out
-	// of their synchronous command runs.
-	spin func() tea.Cmd
 
 	lastErr   error
 	autoPages int  // pages loaded since the last key press
@@ -56,7 +53,6 @@ func New(env page.Env, arg string) page.Page {
 		types:  map[api.AuditType]struct{}{},
 		loader: widgets.NewLoader(env.Theme),
 	}
-	m.spin = m.loader.Start
 	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, columns())
 	m.typeInput = widgets.Input{Prompt: "log type (empty: all): ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor, CharLimit: 200,
 		Placeholder: "e.g. auth:login (empty: all types)"}
@@ -171,7 +167,7 @@ func (m *Model) maybeLoad() tea.Cmd {
 			return b.AuditAfter(ctx, req.From, pageSize)
 		})
 	}
-	return tea.Batch(m.spin(), fetch)
+	return tea.Batch(m.loader.Start(), fetch)
 }
 
 func (m *Model) gotEarliest(msg page.Result[*api.AuditEntry]) tea.Cmd {
