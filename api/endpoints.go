@@ -30,20 +30,20 @@ const (
 
 // The endpoint table: immutable after init.
 var (
-	epWhoAmI        = endpoint{http.MethodGet, "/api/whoami", CategoryNone, "", false, true}
-	epProjects      = endpoint{http.MethodGet, "/api/v1/vault/workspace/projects", CategoryVault, permView, false, true}
-	epProjectFiles  = endpoint{http.MethodGet, "/api/v1/vault/projects/{project_id}/files", CategoryVault, permVaultAPI, false, true}
-	epProjectUsers  = endpoint{http.MethodGet, "/api/v1/vault/projects/{project_id}/users", CategoryVault, permSharing, false, true}
-	epRecycleBin    = endpoint{http.MethodGet, "/api/v1/vault/workspace/recycle_bin", CategoryVault, permView, false, true}
-	epGetFiles      = endpoint{http.MethodGet, "/api/v1/vault/get_files", CategoryVault, permVaultAPI, false, true}
-	epUpload        = endpoint{http.MethodPost, "/api/v1/vault/upload_files/{project_id}", CategoryVault, permModify, false, false}
-	epDeleteProject = endpoint{http.MethodDelete, "/api/v1/vault/delete_project/{project_id}", CategoryVault, permModify, false, false}
-	epAuditEarliest = endpoint{http.MethodGet, "/api/v1/logs/audit/earliest", CategoryAudit, permAudit, false, true}
-	epAuditList     = endpoint{http.MethodGet, "/api/v1/logs/audit", CategoryAudit, permAudit, false, true}
+	epWhoAmI        = endpoint{method: http.MethodGet, pattern: "/api/whoami", cat: CategoryNone, perm: "", permIn401: false, idempotent: true}
+	epProjects      = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/workspace/projects", cat: CategoryVault, perm: permView, permIn401: false, idempotent: true}
+	epProjectFiles  = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/projects/{project_id}/files", cat: CategoryVault, perm: permVaultAPI, permIn401: false, idempotent: true}
+	epProjectUsers  = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/projects/{project_id}/users", cat: CategoryVault, perm: permSharing, permIn401: false, idempotent: true}
+	epRecycleBin    = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/workspace/recycle_bin", cat: CategoryVault, perm: permView, permIn401: false, idempotent: true}
+	epGetFiles      = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/get_files", cat: CategoryVault, perm: permVaultAPI, permIn401: false, idempotent: true}
+	epUpload        = endpoint{method: http.MethodPost, pattern: "/api/v1/vault/upload_files/{project_id}", cat: CategoryVault, perm: permModify, permIn401: false, idempotent: false}
+	epDeleteProject = endpoint{method: http.MethodDelete, pattern: "/api/v1/vault/delete_project/{project_id}", cat: CategoryVault, perm: permModify, permIn401: false, idempotent: false}
+	epAuditEarliest = endpoint{method: http.MethodGet, pattern: "/api/v1/logs/audit/earliest", cat: CategoryAudit, perm: permAudit, permIn401: false, idempotent: true}
+	epAuditList     = endpoint{method: http.MethodGet, pattern: "/api/v1/logs/audit", cat: CategoryAudit, perm: permAudit, permIn401: false, idempotent: true}
 	// The spec calls repeating a deletion safe (rule 7); an upsert is not
 	// declared so, and is never repeated automatically.
-	epDeleteMatters = endpoint{http.MethodDelete, "/api/v2/matters", CategoryMatters, permMatters, true, true}
-	epUpsertMatters = endpoint{http.MethodPost, "/api/v2/matters", CategoryMatters, permMatters, true, false}
+	epDeleteMatters = endpoint{method: http.MethodDelete, pattern: "/api/v2/matters", cat: CategoryMatters, perm: permMatters, permIn401: true, idempotent: true}
+	epUpsertMatters = endpoint{method: http.MethodPost, pattern: "/api/v2/matters", cat: CategoryMatters, perm: permMatters, permIn401: true, idempotent: false}
 )
 
 // needs maps each permission sentence to whoami's names for it: every
