@@ -32,11 +32,12 @@ const (
 	Status502     Fault = "502"            // once, an HTML gateway page, then normal
 	Status503     Fault = "503"
 	Status504     Fault = "504"
-	SlowDown      Fault = "slow-down"   // once a 429 with Retry-After: 2, then normal
-	EchoError     Fault = "echo-error"  // 403 whose body echoes the token in every form
-	EchoHeader    Fault = "echo-header" // normal answers with the token in headers
-	EchoData      Fault = "echo-data"   // normal answers with the token inside the data
-	Big           Fault = "big"         // the recycle bin holds BigN entries
+	SlowDown      Fault = "slow-down"    // once a 429 with Retry-After: 2, then normal
+	StallMidway   Fault = "stall-midway" // the recycle bin sends 10,000 entries, then silence
+	EchoError     Fault = "echo-error"   // 403 whose body echoes the token in every form
+	EchoHeader    Fault = "echo-header"  // normal answers with the token in headers
+	EchoData      Fault = "echo-data"    // normal answers with the token inside the data
+	Big           Fault = "big"          // the recycle bin holds BigN entries
 )
 
 // Transient lists the faults a client should get over by retrying.
@@ -179,6 +180,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case EchoHeader:
 		w.Header().Set("X-Echo", r.Header.Get("Authorization"))
 		w.Header().Set("WWW-Authenticate", `Bearer token="`+tok+`"`)
+	case StallMidway:
+		if path == "/api/v1/vault/workspace/recycle_bin" {
+			w.Header().Set("Content-Type", "application/json")
+			b := bigBin(10_000)
+			w.Write(b[:len(b)-len(`],"total":10000}`)])
+			w.(http.Flusher).Flush()
+			s.wait(r)
+			return
+		}
 	case Big:
 		if path == "/api/v1/vault/workspace/recycle_bin" {
 			w.Header().Set("Content-Type", "application/json")

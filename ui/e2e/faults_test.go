@@ -143,3 +143,27 @@ func TestWaitLineOnTerminal(t *testing.T) {
 		t.Errorf("output %q %v; screen:\n%s", b, err, ts.screen())
 	}
 }
+
+// TestErrorLineReplacesCountOnTerminal: a listing that stalls midway, with
+// stdout to a file and stderr on a terminal: the item count is cleared and
+// the error line starts at the left margin, not glued to the count.
+func TestErrorLineReplacesCountOnTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	bin := buildBinary(t)
+	s := faultserver.Start(faultserver.StallMidway)
+	defer s.Close()
+	out := filepath.Join(t.TempDir(), "bin.json")
+	ts := startTmux(t, []string{"VAULTDECK_TOKEN=" + faultToken, "VAULTDECK_HOME=" + t.TempDir()},
+		"sh", "-c", bin+" --base-url "+s.URL+" --timeout 500ms recycle-bin --json > "+out)
+	screen := ts.waitForText("stopped sending after")
+	for _, line := range strings.Split(screen, "\n") {
+		if strings.Contains(line, "stopped sending after") && !strings.HasPrefix(line, "vaultdeck recycle-bin: ") {
+			t.Errorf("error line %q does not start the line", line)
+		}
+		if strings.Contains(line, "items") {
+			t.Errorf("the count was left on screen: %q", line)
+		}
+	}
+}
