@@ -22,14 +22,14 @@ const maxAutoPages = 5
 
 // Model is the audit page.
 type Model struct {
-	env    page.Env
-	id     page.ID
-	req    page.Requests // a new type filter makes older responses stale
-	pager  *pager
-	byID   map[string]int // entry ID -> index in pager.entries, for the detail pane
-	types  map[api.AuditType]struct{}
-	table  *widgets.Table
-	loader *widgets.Loader
+	env               page.Env
+	id                page.ID
+	req               page.Requests // a new type filter makes older responses stale
+	pager             *pager
+	byID              map[string]int // entry ID -> index in pager.entries, for the detail pane
+	types             map[api.AuditType]struct{}
+	widgets.TableView // table, size, filter capture, esc, selected and marked IDs
+	loader            *widgets.Loader
 
 	lastErr   error
 	autoPages int  // pages loaded since the last key press
@@ -40,8 +40,6 @@ type Model struct {
 
 	typing    bool
 	typeInput widgets.Input
-
-	width, height int
 }
 
 // New returns the audit view; arg, when set, is an initial type filter
@@ -53,7 +51,7 @@ func New(env page.Env, arg string) page.Page {
 		types:  map[api.AuditType]struct{}{},
 		loader: widgets.NewLoader(env.Theme),
 	}
-	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, columns())
+	m.TableView = widgets.NewTableView(env.Theme, env.Keys, m.id, columns(), headerLines)
 	m.typeInput = widgets.Input{Prompt: "log type (empty: all): ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor, CharLimit: 200,
 		Placeholder: "e.g. auth:login (empty: all types)"}
 	m.reset(sanitizeType(arg))
@@ -77,7 +75,7 @@ func (m *Model) reset(logType string) {
 	m.req.Next(m.id)
 	m.loader.Reset()
 	m.lastErr, m.autoPages, m.paused, m.detail = nil, 0, false, false
-	m.table.SetRows(nil)
+	m.Table.SetRows(nil)
 }
 
 // Init loads the earliest entry.
@@ -94,8 +92,7 @@ func (m *Model) Title() string { return "audit" }
 
 // SetSize gives the view its area: one header line above the table.
 func (m *Model) SetSize(w, h int) {
-	m.width, m.height = w, h
-	m.table.SetSize(w, max(h-headerLines, 3))
+	m.TableView.SetSize(w, h)
 	if m.detailPane != nil {
 		m.detailPane.SetSize(w, max(h-headerLines, 3))
 	}
@@ -103,21 +100,10 @@ func (m *Model) SetSize(w, h int) {
 }
 
 // CapturesInput keeps typed keys in the type input or the table filter.
-func (m *Model) CapturesInput() bool { return m.typing || m.table.Filtering() }
+func (m *Model) CapturesInput() bool { return m.typing || m.TableView.CapturesInput() }
 
 // WantsEsc: esc closes the detail pane, the type input or the filter first.
-func (m *Model) WantsEsc() bool { return m.detail || m.typing || m.table.WantsEsc() }
-
-// SelectedID is the entry ID under the cursor, for `y`.
-func (m *Model) SelectedID() string {
-	if r, ok := m.table.Selected(); ok {
-		return r.ID
-	}
-	return ""
-}
-
-// MarkedIDs are the entry IDs marked with x, for `y`.
-func (m *Model) MarkedIDs() []string { return m.table.MarkedIDs() }
+func (m *Model) WantsEsc() bool { return m.detail || m.typing || m.TableView.WantsEsc() }
 
 // Help lists the view's own bindings.
 func (m *Model) Help() []key.Binding {
@@ -137,7 +123,7 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 	case tea.KeyMsg:
 		return m, m.key(msg)
 	case widgets.FilterResult:
-		return m, m.table.Update(msg)
+		return m, m.Table.Update(msg)
 	}
 	return m, m.loader.Update(msg)
 }
@@ -149,7 +135,7 @@ func (m *Model) maybeLoad() tea.Cmd {
 	if m.paused {
 		return nil
 	}
-	below := m.table.Len() - 1 - m.table.Cursor()
+	below := m.Table.Len() - 1 - m.Table.Cursor()
 	req, ok := m.pager.next(len(m.pager.entries) - 1 - below)
 	if !ok {
 		return nil
@@ -223,7 +209,7 @@ func (m *Model) appended(n int) tea.Cmd {
 		cells := buildRow(&all[i])
 		rows = append(rows, widgets.Row{ID: all[i].ID, Cells: cells[:]})
 	}
-	cmd := m.table.AppendRows(rows)
+	cmd := m.Table.AppendRows(rows)
 	m.autoPages++
 	if m.autoPages >= maxAutoPages && !m.pager.done {
 		m.paused = true

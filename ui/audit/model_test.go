@@ -20,7 +20,7 @@ func TestPagingLoadsOnlyNearTheEnd(t *testing.T) {
 	if e, a := log.calls(); e != 1 || a != 1 {
 		t.Fatalf("initial calls earliest=%d after=%d, want 1/1", e, a)
 	}
-	if got := r.m.table.Total(); got != 1+pageSize {
+	if got := r.m.Table.Total(); got != 1+pageSize {
 		t.Fatalf("loaded %d, want %d", got, 1+pageSize)
 	}
 	// Moving down a little loads nothing.
@@ -40,7 +40,7 @@ func TestPagingLoadsOnlyNearTheEnd(t *testing.T) {
 	for range 10 {
 		r.key(runes("G"))
 	}
-	if got := r.m.table.Total(); got != 1000 {
+	if got := r.m.Table.Total(); got != 1000 {
 		t.Errorf("loaded %d, want 1000", got)
 	}
 	_, a := log.calls()
@@ -82,14 +82,14 @@ func TestForbiddenShownKeepingData(t *testing.T) {
 	if !strings.Contains(v, "lacks Territory admin or Organization admin") {
 		t.Errorf("permission not named:\n%s", v)
 	}
-	if r.m.table.Total() != 1+pageSize || !strings.Contains(v, "id-") && !strings.Contains(v, "auth:login") {
-		t.Errorf("loaded data lost after the error (%d rows)", r.m.table.Total())
+	if r.m.Table.Total() != 1+pageSize || !strings.Contains(v, "id-") && !strings.Contains(v, "auth:login") {
+		t.Errorf("loaded data lost after the error (%d rows)", r.m.Table.Total())
 	}
 	// Scrolling again retries.
 	log.err = nil
 	r.key(tea.KeyMsg{Type: tea.KeyUp})
-	if r.m.lastErr != nil || r.m.table.Total() <= 1+pageSize {
-		t.Errorf("retry did not load: err=%v rows=%d", r.m.lastErr, r.m.table.Total())
+	if r.m.lastErr != nil || r.m.Table.Total() <= 1+pageSize {
+		t.Errorf("retry did not load: err=%v rows=%d", r.m.lastErr, r.m.Table.Total())
 	}
 }
 
@@ -113,7 +113,7 @@ func TestTypeFilterEarliestServerSideRestClientSide(t *testing.T) {
 	if got := log.earliest[len(log.earliest)-1]; got != "user:outlook_add_in_ask" {
 		t.Errorf("earliest asked with log_type %q", got)
 	}
-	for _, id := range r.m.table.VisibleIDs() {
+	for _, id := range r.m.Table.VisibleIDs() {
 		e := r.m.pager.entries[r.m.byID[id]]
 		if e.Type != "user:outlook_add_in_ask" {
 			t.Fatalf("row %s of type %s shown under the filter", id, e.Type)
@@ -121,8 +121,8 @@ func TestTypeFilterEarliestServerSideRestClientSide(t *testing.T) {
 	}
 	// Few matches per page keep the cursor near the end, so pages load on
 	// until the log ends (600 entries = 3 pages + short one).
-	if !r.m.pager.done || r.m.table.Total() != 12 {
-		t.Errorf("done=%v rows=%d, want true/12", r.m.pager.done, r.m.table.Total())
+	if !r.m.pager.done || r.m.Table.Total() != 12 {
+		t.Errorf("done=%v rows=%d, want true/12", r.m.pager.done, r.m.Table.Total())
 	}
 	// Typing a type through the input.
 	r.key(runes("T"))
@@ -191,8 +191,8 @@ func TestStaleResponseAfterTypeChangeDropped(t *testing.T) {
 	r.key(runes("other"))
 	r.key(tea.KeyMsg{Type: tea.KeyEnter}) // new filter: the first request is now stale
 	r.run(cmd)
-	if r.m.table.Total() != 0 {
-		t.Errorf("stale response added %d rows", r.m.table.Total())
+	if r.m.Table.Total() != 0 {
+		t.Errorf("stale response added %d rows", r.m.Table.Total())
 	}
 }
 

@@ -34,11 +34,11 @@ func TestAgainstSimulator(t *testing.T) {
 			t.Fatalf("load failed: %v", st.Err)
 		}
 	}
-	n := r.m.table.Total()
+	n := r.m.Table.Total()
 	if n < 2 || n > 1+pageSize {
 		t.Fatalf("loaded %d entries, want earliest plus at most one page", n)
 	}
-	ids := r.m.table.VisibleIDs()
+	ids := r.m.Table.VisibleIDs()
 	for i := 1; i < len(ids); i++ {
 		if ids[i] <= ids[i-1] {
 			t.Fatalf("entries out of order at %d: %s after %s", i, ids[i], ids[i-1])
@@ -52,10 +52,10 @@ func TestAgainstSimulator(t *testing.T) {
 
 	f := newRig(t, simClient(t, s, srv.URL, "admin"), sim.AuditOutlookAsk)
 	f.run(f.m.Init())
-	if f.m.table.Total() == 0 {
+	if f.m.Table.Total() == 0 {
 		t.Fatalf("no %s entries loaded", sim.AuditOutlookAsk)
 	}
-	for _, id := range f.m.table.VisibleIDs() {
+	for _, id := range f.m.Table.VisibleIDs() {
 		if e := f.m.pager.entries[f.m.byID[id]]; e.Type != sim.AuditOutlookAsk {
 			t.Fatalf("filtered view shows %s", e.Type)
 		}

@@ -24,8 +24,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.typeKeyPress(msg)
 	case m.detail:
 		return m.detailKey(msg)
-	case m.table.Filtering():
-		return m.table.Update(msg)
+	case m.Table.Filtering():
+		return m.Table.Update(msg)
 	}
 	k := m.env.Keys
 	switch {
@@ -48,7 +48,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.SortNext, k.SortReverse):
 		// Sorting reorders what is loaded; it is not a request for more
 		// (paging stays as it was), and the status says what was sorted.
-		cmd := m.table.Update(msg)
+		cmd := m.Table.Update(msg)
 		n := len(m.pager.entries)
 		what := "sorted the " + strconv.Itoa(n) + " loaded entries only; scrolling loads more of the log"
 		if m.pager.done {
@@ -58,7 +58,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Refresh):
 		return m.setType(m.pager.logType)
 	}
-	cmd := m.table.Update(msg)
+	cmd := m.Table.Update(msg)
 	// A key press is the user asking for more: scrolling resumes paging.
 	m.autoPages, m.paused = 0, false
 	return tea.Batch(cmd, m.maybeLoad())
@@ -94,7 +94,7 @@ func (m *Model) setType(t string) tea.Cmd {
 func sanitizeType(s string) string { return strings.TrimSpace(sanitize.Line(s)) }
 
 func (m *Model) openDetail() {
-	r, ok := m.table.Selected()
+	r, ok := m.Table.Selected()
 	if !ok {
 		return
 	}
@@ -104,7 +104,7 @@ func (m *Model) openDetail() {
 	}
 	m.detail = true
 	m.detailPane = widgets.NewPane(m.env.Theme, m.env.Keys)
-	m.detailPane.SetSize(m.width, max(m.height-headerLines, 3))
+	m.detailPane.SetSize(m.Width, max(m.Height-headerLines, 3))
 	m.detailPane.SetContent(strings.TrimRight(detailText(&m.pager.entries[i]), "\n"))
 }
 
@@ -129,7 +129,7 @@ func (m *Model) View() string {
 	case m.pager.empty:
 		b.WriteString(m.env.Theme.Muted.Render(m.emptyText()))
 	default:
-		tv := m.table.View()
+		tv := m.Table.View()
 		if m.typing {
 			if i := strings.LastIndexByte(tv, '\n'); i >= 0 {
 				tv = tv[:i+1] + m.typeInput.View()
@@ -173,8 +173,8 @@ func (m *Model) headerLine() string {
 		parts = append(parts, th.Error.Render(errorSummary(m.lastErr)))
 	}
 	line := strings.Join(parts, " · ")
-	if m.width > 0 {
-		line = ansi.Truncate(line, m.width, "…")
+	if m.Width > 0 {
+		line = ansi.Truncate(line, m.Width, "…")
 	}
 	return line
 }

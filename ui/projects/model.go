@@ -35,11 +35,11 @@ type snapshot struct {
 
 // Model is the projects page.
 type Model struct {
-	env    page.Env
-	id     page.ID
-	table  *widgets.Table
-	loader *widgets.Loader
-	reqs   page.Requests
+	env               page.Env
+	id                page.ID
+	widgets.TableView // table, size, filter capture, esc, selected and marked IDs
+	loader            *widgets.Loader
+	reqs              page.Requests
 
 	data    snapshot
 	name    string // server-side name filter in effect
@@ -48,7 +48,6 @@ type Model struct {
 	state   page.LoadState // loading / loaded (age) / empty / failed
 	clock   page.Clock     // 1-second tick while an age is shown
 
-	width, height int
 }
 
 type (
@@ -64,8 +63,8 @@ type (
 // New builds the page; arg is an initial name filter.
 func New(env page.Env, arg string) page.Page {
 	m := &Model{env: env, id: env.NewID(), loader: widgets.NewLoader(env.Theme), name: strings.TrimSpace(arg)}
-	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, Columns())
-	m.table.SetRemoteFilter(true)
+	m.TableView = widgets.NewTableView(env.Theme, env.Keys, m.id, Columns(), 1)
+	m.Table.SetRemoteFilter(true)
 	return m
 }
 
@@ -88,27 +87,6 @@ func (m *Model) Title() string { return "projects" }
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
 	return []key.Binding{k.Enter, k.Filter, k.Refresh, k.Copy}
-}
-
-// CapturesInput is true while the name filter is typed.
-func (m *Model) CapturesInput() bool { return m.table.Filtering() }
-
-// WantsEsc is true while a name filter is set.
-func (m *Model) WantsEsc() bool { return m.table.WantsEsc() }
-
-// SelectedID is the selected project's ID.
-func (m *Model) SelectedID() string {
-	r, _ := m.table.Selected()
-	return r.ID
-}
-
-// MarkedIDs are the project IDs marked with x, for `y`.
-func (m *Model) MarkedIDs() []string { return m.table.MarkedIDs() }
-
-// SetSize implements page.Page.
-func (m *Model) SetSize(w, h int) {
-	m.width, m.height = w, h
-	m.table.SetSize(w, max(h-1, 3))
 }
 
 // Init shows the cached first page when there is one (read in a
@@ -177,7 +155,7 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 	case page.ClockTick:
 		return m, m.clock.Tick(m.env, m.id, m.state.Timed())
 	case widgets.FilterResult:
-		return m, m.table.Update(msg)
+		return m, m.Table.Update(msg)
 	case page.ProjectDeleted:
 		return m, m.drop(msg.ID)
 	case tea.KeyMsg:
@@ -195,7 +173,7 @@ func (m *Model) drop(id string) tea.Cmd {
 	}
 	m.data.Projects = slices.Delete(slices.Clone(m.data.Projects), i, i+1)
 	m.data.Total = max(m.data.Total-1, 0)
-	return m.table.SetRows(Rows(m.data.Projects))
+	return m.Table.SetRows(Rows(m.data.Projects))
 }
 
 func (m *Model) apply(pg *api.ProjectPage) tea.Cmd {
@@ -204,10 +182,10 @@ func (m *Model) apply(pg *api.ProjectPage) tea.Cmd {
 	var cmd tea.Cmd
 	if n <= 1 {
 		d.Projects = pg.Projects
-		cmd = m.table.SetRows(Rows(pg.Projects))
+		cmd = m.Table.SetRows(Rows(pg.Projects))
 	} else {
 		d.Projects = append(m.data.Projects, pg.Projects...)
-		cmd = m.table.AppendRows(Rows(pg.Projects))
+		cmd = m.Table.AppendRows(Rows(pg.Projects))
 	}
 	m.data = d
 	if n <= 1 {
@@ -218,7 +196,7 @@ func (m *Model) apply(pg *api.ProjectPage) tea.Cmd {
 
 // maybeMore loads the next page when the cursor is near the last row.
 func (m *Model) maybeMore() tea.Cmd {
-	if m.loading || m.data.Page >= m.data.TotalPages || m.table.Cursor() < m.table.Len()-prefetch {
+	if m.loading || m.data.Page >= m.data.TotalPages || m.Table.Cursor() < m.Table.Len()-prefetch {
 		return nil
 	}
 	return m.load(m.data.Page + 1)
@@ -226,7 +204,7 @@ func (m *Model) maybeMore() tea.Cmd {
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.env.Keys
-	if !m.table.Filtering() {
+	if !m.Table.Filtering() {
 		switch {
 		case key.Matches(msg, k.Refresh):
 			return m.load(1)
@@ -237,13 +215,13 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 	}
-	cmd := m.table.Update(msg)
-	if q := strings.TrimSpace(m.table.Query()); q != m.name {
+	cmd := m.Table.Update(msg)
+	if q := strings.TrimSpace(m.Table.Query()); q != m.name {
 		// The name filter is a server request from a budget of 10 a minute:
 		// it is sent on enter (or esc clearing it) at once, else only after
 		// a long pause in typing; a newer one cancels the older.
 		m.typing++
-		if !m.table.Filtering() {
+		if !m.Table.Filtering() {
 			m.name = q
 			return tea.Batch(cmd, m.load(1))
 		}
@@ -254,7 +232,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Model) selectedIndex() int {
-	r, ok := m.table.Selected()
+	r, ok := m.Table.Selected()
 	if !ok {
 		return -1
 	}
@@ -291,5 +269,5 @@ func (m *Model) View() string {
 	if m.state.FailedEmpty() {
 		return head + "\n" + th.Error.Render(m.state.FailedView("The projects"))
 	}
-	return head + "\n" + m.table.View()
+	return head + "\n" + m.Table.View()
 }

@@ -81,8 +81,8 @@ func (m *Model) sizeDetail() {
 	if m.detail == nil || m.pane == nil {
 		return
 	}
-	m.pane.SetSize(m.width, m.height)
-	m.pane.SetContent(m.detailText(*m.detail, m.width-4))
+	m.pane.SetSize(m.Width, m.Height)
+	m.pane.SetContent(m.detailText(*m.detail, m.Width-4))
 }
 
 func padTo(s string, w int) string {

@@ -26,8 +26,8 @@ func BenchmarkFirstLoad100k(b *testing.B) {
 		p.SetSize(200, 60)
 		p, _, longest := pagetest.DriveTimed(p, p.Init())
 		worst = max(worst, longest)
-		if p.(*Model).table.Len() != 100_000 {
-			b.Fatalf("%d rows", p.(*Model).table.Len())
+		if p.(*Model).Table.Len() != 100_000 {
+			b.Fatalf("%d rows", p.(*Model).Table.Len())
 		}
 	}
 	b.ReportMetric(float64(worst.Microseconds())/1000, "max-update-ms")

@@ -52,7 +52,7 @@ func BenchmarkBinMemory100k(b *testing.B) {
 			p, _ = pagetest.Press(p, "r")
 		}
 		tenth := liveHeap() - base
-		if n := p.(*Model).table.Len(); n != 100_000 {
+		if n := p.(*Model).Table.Len(); n != 100_000 {
 			b.Fatalf("%d rows", n)
 		}
 		runtime.KeepAlive(p)

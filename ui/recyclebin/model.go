@@ -19,11 +19,11 @@ const cacheKey = page.CacheRecycleBin
 
 // Model is the recycle-bin page.
 type Model struct {
-	env    page.Env
-	id     page.ID
-	table  *widgets.Table
-	loader *widgets.Loader
-	reqs   page.Requests
+	env               page.Env
+	id                page.ID
+	widgets.TableView // table, size, filter capture, esc, selected and marked IDs
+	loader            *widgets.Loader
+	reqs              page.Requests
 
 	query api.RecycleBinQuery
 	items []api.RecycleBinEntry // newest first; rows index into it by ID
@@ -35,7 +35,6 @@ type Model struct {
 	pane   *widgets.Pane        // its scrolling view
 	matter *widgets.Input       // open client-matter input
 
-	width, height int
 }
 
 type (
@@ -46,7 +45,7 @@ type (
 // New builds the page; arg, when a UUID, is a client-matter filter.
 func New(env page.Env, arg string) page.Page {
 	m := &Model{env: env, id: env.NewID(), loader: widgets.NewLoader(env.Theme), byID: map[string]int{}}
-	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, Columns())
+	m.TableView = widgets.NewTableView(env.Theme, env.Keys, m.id, Columns(), 1)
 	if arg = strings.TrimSpace(arg); ValidMatterID(arg) {
 		m.query.ClientMatterID = arg
 	}
@@ -69,10 +68,10 @@ func (m *Model) Help() []key.Binding {
 }
 
 // CapturesInput is true while a filter or the matter input has the keyboard.
-func (m *Model) CapturesInput() bool { return m.matter != nil || m.table.Filtering() }
+func (m *Model) CapturesInput() bool { return m.matter != nil || m.TableView.CapturesInput() }
 
 // WantsEsc is true while something can be closed.
-func (m *Model) WantsEsc() bool { return m.detail != nil || m.table.WantsEsc() }
+func (m *Model) WantsEsc() bool { return m.detail != nil || m.TableView.WantsEsc() }
 
 // SelectedID is the vault project ID of the selected entry (what other
 // commands take), else the entry's own ID.
@@ -91,7 +90,7 @@ func (m *Model) SelectedID() string {
 // vault project's ID), for `y`.
 func (m *Model) MarkedIDs() []string {
 	var out []string
-	for _, id := range m.table.MarkedIDs() {
+	for _, id := range m.Table.MarkedIDs() {
 		if i, ok := m.byID[id]; ok && m.items[i].VaultProject.ID != "" {
 			id = m.items[i].VaultProject.ID
 		}
@@ -101,7 +100,7 @@ func (m *Model) MarkedIDs() []string {
 }
 
 func (m *Model) selected() *api.RecycleBinEntry {
-	r, ok := m.table.Selected()
+	r, ok := m.Table.Selected()
 	if !ok {
 		return nil
 	}
@@ -125,8 +124,7 @@ func (m *Model) Reload() tea.Cmd { return m.load() }
 
 // SetSize implements page.Page; one line goes to the view's own info line.
 func (m *Model) SetSize(w, h int) {
-	m.width, m.height = w, h
-	m.table.SetSize(w, max(h-1, 3))
+	m.TableView.SetSize(w, h)
 	m.sizeDetail()
 }
 
@@ -188,7 +186,7 @@ func prepare(rb *api.RecycleBin, at, now time.Time) prepared {
 
 func (m *Model) apply(p prepared) tea.Cmd {
 	m.items, m.byID = p.items, p.byID
-	return m.table.SetPrepared(p.rows)
+	return m.Table.SetPrepared(p.rows)
 }
 
 // Update implements page.Page.
@@ -220,7 +218,7 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
 	case widgets.FilterResult:
-		return m, m.table.Update(msg)
+		return m, m.Table.Update(msg)
 	}
 	return m, m.loader.Update(msg)
 }
@@ -238,8 +236,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.table.Filtering() {
-		return m.table.Update(msg)
+	if m.Table.Filtering() {
+		return m.Table.Update(msg)
 	}
 	switch {
 	case key.Matches(msg, k.Enter):
@@ -253,7 +251,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.matter.Focus()
 		return nil
 	}
-	return m.table.Update(msg)
+	return m.Table.Update(msg)
 }
 
 func (m *Model) updateMatter(msg tea.KeyMsg) tea.Cmd {
@@ -287,7 +285,7 @@ func (m *Model) View() string {
 	if m.state.FailedEmpty() {
 		return m.infoLine() + "\n" + m.env.Theme.Error.Render(m.state.FailedView("The recycle bin"))
 	}
-	return m.infoLine() + "\n" + m.table.View()
+	return m.infoLine() + "\n" + m.Table.View()
 }
 
 func (m *Model) infoLine() string {
