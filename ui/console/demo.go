@@ -12,7 +12,6 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/sim"
-	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -36,7 +35,7 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 	}
 	defer func() { err = errors.Join(err, os.RemoveAll(home)) }()
 
-	srv := sim.New(sim.Options{Seed: o.Seed, Scale: o.Scale, NoRateLimit: o.NoRateLimit})
+	srv := startSim(sim.Options{Seed: o.Seed, Scale: o.Scale, NoRateLimit: o.NoRateLimit})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fmt.Errorf("demo: cannot listen on loopback: %w", err)
@@ -47,7 +46,7 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 
 	cfg := api.Config{
 		BaseURL: "http://" + ln.Addr().String(),
-		Token:   token.NewFixed(srv.Token("admin")),
+		Token:   srv,
 		Budgets: api.NewBudgets(),
 	}
 	if o.NoRateLimit {

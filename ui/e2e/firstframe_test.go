@@ -36,7 +36,7 @@ func firstFrame(b *testing.B, bin, mark string, env []string, args ...string) ti
 // run, the time from exec to the first frame of `vaultdeck demo` (its
 // status line on screen) and of the smallest Bubble Tea program
 // (testdata/firstframe), and reports both and their ratio. Each iteration
-// takes the median of 5 alternating starts of each.
+// takes the median of 7 alternating starts of each.
 //
 //	go test -run '^$' -bench BenchmarkFirstFrame -benchtime 1x ./ui/e2e
 func BenchmarkFirstFrame(b *testing.B) {
@@ -54,7 +54,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		var demo, mini []time.Duration
-		for range 5 {
+		for range 7 {
 			mini = append(mini, firstFrame(b, minimal, "FIRST FRAME", env))
 			demo = append(demo, firstFrame(b, vd, "? help", env, "demo"))
 		}
