@@ -162,8 +162,11 @@ func Run(ctx context.Context, o Options) error {
 	// SIGHUP): Bubble Tea's own handler would catch SIGTERM too and then
 	// block its shutdown forever, sending a QuitMsg to an event loop that
 	// ctx had already stopped, so the demo's home was never removed.
+	// 120 fps: a changed view reaches the screen up to 8 ms sooner than at
+	// Bubble Tea's default 60 (the first frame included); frames are still
+	// written only when the view changed.
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen(),
-		tea.WithoutSignalHandler())
+		tea.WithoutSignalHandler(), tea.WithFPS(120))
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted by a signal: a normal way to leave

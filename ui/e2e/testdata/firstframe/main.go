@@ -4,6 +4,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 
@@ -24,7 +25,13 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (model) View() string { return "FIRST FRAME" }
 
 func main() {
-	if _, err := tea.NewProgram(model{}, tea.WithAltScreen()).Run(); err != nil {
+	fps := flag.Int("fps", 0, "renderer frame rate (0: Bubble Tea's default, 60)")
+	flag.Parse()
+	opts := []tea.ProgramOption{tea.WithAltScreen()}
+	if *fps > 0 {
+		opts = append(opts, tea.WithFPS(*fps))
+	}
+	if _, err := tea.NewProgram(model{}, opts...).Run(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
