@@ -29,6 +29,7 @@ type Model struct {
 	tab    int
 	tables [2]*widgets.Table
 	loaded [2]bool // each tab loads once, when first shown
+	states [2]page.LoadState
 	loader *widgets.Loader
 	users  page.Requests
 	files  page.Requests
@@ -144,6 +145,7 @@ func (m *Model) show(tab int) tea.Cmd {
 
 func (m *Model) loadUsers() tea.Cmd {
 	tag, ctx := m.users.Start(m.env.Context(), m.id)
+	ctx = m.states[tabUsers].Begin(ctx)
 	be, id := m.env.Backend, m.proj.ID
 	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, "users",
 		func(ctx context.Context) (*api.ProjectUsers, error) { return be.ProjectUsers(ctx, id) }))
@@ -152,6 +154,9 @@ func (m *Model) loadUsers() tea.Cmd {
 // loadFiles asks for a page of files; an empty cursor starts over.
 func (m *Model) loadFiles(cursor string) tea.Cmd {
 	tag, ctx := m.files.Start(m.env.Context(), m.id)
+	if cursor == "" {
+		ctx = m.states[tabFiles].Begin(ctx)
+	}
 	m.loading = true
 	q := api.FileQuery{Cursor: cursor, Limit: fileLimit}
 	if s := Statuses()[m.statusIdx]; s != "" {
@@ -188,8 +193,10 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 		}
 		m.loader.Done()
 		if msg.Err != nil {
+			m.states[tabUsers].Failed(msg.Err)
 			return m, page.Error(fmt.Errorf("the users of this project could not be loaded: %w", msg.Err))
 		}
+		m.states[tabUsers].Loaded(m.env.Clock(), false)
 		return m, m.tables[tabUsers].SetRows(UserRows(msg.Value.Data.Users, m.proj.CreatorEmail))
 	case filesLoaded:
 		return m, m.filesArrived(msg)
@@ -216,8 +223,10 @@ func (m *Model) filesArrived(msg filesLoaded) tea.Cmd {
 	m.loader.Done()
 	m.loading = false
 	if msg.Err != nil {
+		m.states[tabFiles].Failed(msg.Err)
 		return page.Error(fmt.Errorf("the files of this project could not be loaded: %w", msg.Err))
 	}
+	m.states[tabFiles].Loaded(m.env.Clock(), false)
 	fp := msg.Value
 	m.hasMore, m.cursor = fp.Pagination.HasMore, ""
 	if fp.Pagination.NextCursor != nil {

@@ -2,6 +2,7 @@ package project
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -167,5 +168,24 @@ func TestFilesPageOnScroll(t *testing.T) {
 	p, _ = pagetest.Press(p, "down")
 	if strings.Join(cursors, "|") != "|c2" || p.(*Model).table().Len() != 4 {
 		t.Errorf("cursors %q", cursors)
+	}
+}
+
+// A tab whose load failed shows the error where its rows would be, with r to
+// retry; it never reads as a project without users.
+func TestFailedTabIsNotEmpty(t *testing.T) {
+	f := fake()
+	users := f.ProjectUsersFn
+	f.ProjectUsersFn = func(context.Context, string) (*api.ProjectUsers, error) {
+		return nil, errors.New("the service answered 503")
+	}
+	p := openProject(t, f, false)
+	if v := p.View(); strings.Contains(v, "nothing to show") || !strings.Contains(v, "503") || !strings.Contains(v, "r retries") {
+		t.Fatalf("failed users tab:\n%s", v)
+	}
+	f.ProjectUsersFn = users
+	p, _ = pagetest.Press(p, "r")
+	if v := p.View(); !strings.Contains(v, "Olga Owner") {
+		t.Fatalf("after retry:\n%s", v)
 	}
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/triage"
 )
 
+// tabNames names the tabs, in tab order.
+func tabNames() []string { return []string{"Users", "Files"} }
+
 // View implements page.Page.
 func (m *Model) View() string {
 	th := m.env.Theme
@@ -39,7 +42,7 @@ func (m *Model) View() string {
 	if v := m.loader.View(); v != "" {
 		head = append(head, v+" loading")
 	}
-	tabs := []string{"Users", "Files"}
+	tabs := tabNames()
 	for i, name := range tabs {
 		if i == m.tab {
 			tabs[i] = th.ActiveTab.Render(name)
@@ -54,6 +57,13 @@ func (m *Model) View() string {
 			status = triage.Word(api.Status(s)) // one casing everywhere
 		}
 		bar += "  " + th.Muted.Render("status: "+status+" (f cycles) · s/enter: file status")
+	}
+	st := &m.states[m.tab]
+	if label := st.Label(m.env.Clock()); st.Err() != nil && label != "" {
+		bar += "  " + th.Error.Render(label)
+	}
+	if st.FailedEmpty() {
+		return strings.Join(head, " · ") + "\n" + bar + "\n" + th.Error.Render(st.FailedView("The "+strings.ToLower(tabNames()[m.tab])+" of this project"))
 	}
 	return strings.Join(head, " · ") + "\n" + bar + "\n" + m.table().View()
 }
