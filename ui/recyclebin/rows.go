@@ -55,6 +55,10 @@ func Rows(items []api.RecycleBinEntry, now time.Time) []widgets.Row {
 		if e.VaultProject.IsKnowledgeBaseProject {
 			kb = "✓"
 		}
+		var tones []widgets.Tone // only rows that are highlighted pay for it
+		if tone != widgets.ToneNone {
+			tones = []widgets.Tone{ColPurgeIn: tone}
+		}
 		rows[i] = widgets.Row{
 			ID: e.ID,
 			Cells: []string{
@@ -66,7 +70,7 @@ func Rows(items []api.RecycleBinEntry, now time.Time) []widgets.Row {
 				kb,
 			},
 			Nums:  []float64{0, 0, float64(e.DeletedAt.Unix()), float64(left / time.Second), float64(e.VaultProject.FilesCount), 0},
-			Tones: []widgets.Tone{ColPurgeIn: tone},
+			Tones: tones,
 		}
 	}
 	return rows

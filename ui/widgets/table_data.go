@@ -18,6 +18,7 @@ type FilterResult struct {
 	Gen   uint64
 	Query string
 	Idx   []int
+	Hay   []string // the haystacks the command completed, kept for the next query
 }
 
 // Target implements page.Scoped.
@@ -30,30 +31,19 @@ func (t *Table) SetRows(rows []Row) tea.Cmd {
 	if r, ok := t.Selected(); ok {
 		keep = r.ID
 	}
-	t.rows = rows
-	t.hay = make([]string, len(rows))
-	for i := range rows {
-		t.hay[i] = haystack(rows[i].Cells)
-	}
+	t.rows, t.hay = rows, nil // haystacks are built by the first filter (completeHay)
 	return t.reindex(keep)
 }
 
-// Prepared is rows with their filter haystacks built: the costly part of
-// SetRows, done by Prepare in a command so that a view applying 100,000
-// rows blocks the event loop for no more than SetPrepared's reindex.
+// Prepared is rows made ready off the event loop (the view's row builder
+// ran in the command that fetched them); applying them in Update only swaps
+// slices in. Filter haystacks are not built here but by the first filter.
 type Prepared struct {
 	rows []Row
-	hay  []string
 }
 
-// Prepare builds the haystacks of rows; safe to call off the event loop.
-func Prepare(rows []Row) Prepared {
-	hay := make([]string, len(rows))
-	for i := range rows {
-		hay[i] = haystack(rows[i].Cells)
-	}
-	return Prepared{rows: rows, hay: hay}
-}
+// Prepare wraps rows built off the event loop.
+func Prepare(rows []Row) Prepared { return Prepared{rows: rows} }
 
 // Len is the number of prepared rows.
 func (p Prepared) Len() int { return len(p.rows) }
@@ -64,7 +54,7 @@ func (t *Table) SetPrepared(p Prepared) tea.Cmd {
 	if r, ok := t.Selected(); ok {
 		keep = r.ID
 	}
-	t.rows, t.hay = p.rows, p.hay
+	t.rows, t.hay = p.rows, nil
 	return t.reindex(keep)
 }
 
@@ -75,7 +65,6 @@ func (t *Table) AppendPrepared(p Prepared) tea.Cmd {
 		keep = r.ID
 	}
 	t.rows = append(t.rows, p.rows...)
-	t.hay = append(t.hay, p.hay...)
 	return t.reindex(keep)
 }
 
@@ -85,10 +74,7 @@ func (t *Table) AppendRows(rows []Row) tea.Cmd {
 	if r, ok := t.Selected(); ok {
 		keep = r.ID
 	}
-	t.rows = append(t.rows, rows...)
-	for i := range rows {
-		t.hay = append(t.hay, haystack(rows[i].Cells))
-	}
+	t.rows = append(t.rows, rows...) // hay now covers a prefix; completeHay fills the rest
 	return t.reindex(keep)
 }
 
@@ -150,15 +136,34 @@ func (t *Table) applyQuery(q string) tea.Cmd {
 		limit = 20000
 	}
 	if len(cands) <= limit {
+		t.hay = completeHay(t.hay, t.rows)
 		t.acceptFilter(FilterResult{Owner: t.owner, Gen: t.gen, Query: q, Idx: filterRows(t.hay, cands, q)})
 		return nil
 	}
-	// hay and cands are never mutated in place (reloads allocate new
-	// slices), so the command may read them while the UI goes on.
-	hay, gen, owner := t.hay, t.gen, t.owner
+	// rows, hay and cands are never mutated in place (reloads allocate new
+	// slices, appends write past their length), so the command may read
+	// them while the UI goes on; missing haystacks go into a new slice.
+	rows, hay, gen, owner := t.rows, t.hay, t.gen, t.owner
 	return func() tea.Msg {
-		return FilterResult{Owner: owner, Gen: gen, Query: q, Idx: filterRows(hay, cands, q)}
+		hay = completeHay(hay, rows)
+		return FilterResult{Owner: owner, Gen: gen, Query: q, Idx: filterRows(hay, cands, q), Hay: hay}
 	}
+}
+
+// completeHay returns the haystacks of every row: hay itself when it
+// covers them all, else a new slice with the missing ones built. Haystacks
+// are built on the first filter, not on load: a list nobody filters holds
+// none (about 110 bytes a row).
+func completeHay(hay []string, rows []Row) []string {
+	if len(hay) == len(rows) {
+		return hay
+	}
+	full := make([]string, len(rows))
+	copy(full, hay)
+	for i := len(hay); i < len(rows); i++ {
+		full[i] = haystack(rows[i].Cells)
+	}
+	return full
 }
 
 func filterRows(hay []string, cands []int, q string) []int {
@@ -174,6 +179,9 @@ func filterRows(hay []string, cands []int, q string) []int {
 func (t *Table) acceptFilter(res FilterResult) {
 	if res.Gen != t.gen || res.Query != t.query {
 		return // the data or the query moved on
+	}
+	if len(res.Hay) == len(t.rows) && len(t.hay) < len(t.rows) {
+		t.hay = res.Hay // built in the filter's command
 	}
 	r := t.rowIndexAtCursor()
 	t.visible, t.shown = res.Idx, res.Query
