@@ -175,3 +175,21 @@ func BenchmarkFilter100k(b *testing.B) {
 		}
 	}
 }
+
+// Haystacks are built by the first filter, also for rows appended later
+// and on the asynchronous path.
+func TestTableLazyHaystacks(t *testing.T) {
+	for _, async := range []int{0, 10} {
+		tb := sampleTable(t, 100)
+		tb.AsyncAbove = async
+		if len(tb.hay) != 0 {
+			t.Fatal("haystacks built on load")
+		}
+		tb.AppendPrepared(Prepare([]Row{{ID: "late", Cells: []string{"Latecomer", "1"}, Nums: []float64{0, 1}}}))
+		run(tb, runes("/"))
+		run(tb, runes("LATE"))
+		if tb.Len() != 1 || len(tb.hay) != 101 {
+			t.Errorf("async %d: %d rows match, %d haystacks", async, tb.Len(), len(tb.hay))
+		}
+	}
+}
