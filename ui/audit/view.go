@@ -65,17 +65,13 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Model) typeKeyPress(msg tea.KeyMsg) tea.Cmd {
-	switch msg.Type {
-	case tea.KeyEsc:
+	switch m.typeInput.Edit(msg) {
+	case widgets.Cancelled:
 		m.typing = false
-		m.typeInput.Blur()
-		return nil
-	case tea.KeyEnter:
+	case widgets.Submitted:
 		m.typing = false
-		m.typeInput.Blur()
 		return m.setType(sanitizeType(m.typeInput.Value()))
 	}
-	m.typeInput.Update(msg)
 	return nil
 }
 

@@ -255,13 +255,14 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Model) updateMatter(msg tea.KeyMsg) tea.Cmd {
-	switch msg.Type {
-	case tea.KeyEsc:
+	switch m.matter.Edit(msg) {
+	case widgets.Cancelled:
 		m.matter = nil
 		return nil
-	case tea.KeyEnter:
+	case widgets.Submitted:
 		v := strings.TrimSpace(m.matter.Value())
 		if v != "" && !ValidMatterID(v) {
+			m.matter.Focus() // keep editing: the value is wrong, not abandoned
 			return page.Error(fmt.Errorf("%q is not a client-matter UUID (like 123e4567-e89b-12d3-a456-426614174000)", v))
 		}
 		m.matter = nil
@@ -273,7 +274,6 @@ func (m *Model) updateMatter(msg tea.KeyMsg) tea.Cmd {
 		m.state = page.LoadState{}
 		return tea.Batch(m.apply(prepared{byID: map[string]int{}}), m.load())
 	}
-	m.matter.Update(msg)
 	return nil
 }
 

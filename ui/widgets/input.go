@@ -118,3 +118,23 @@ func (in *Input) View() string {
 	}
 	return b.String()
 }
+
+// Submitted is what Edit answers for enter: the text is final (a dialog's
+// Confirmed). Esc answers Cancelled, any other key Undecided.
+const Submitted = Confirmed
+
+// Edit is the one enter/esc pattern of every text input of the console:
+// enter submits and esc cancels (both take the focus away), any other key
+// edits the text.
+func (in *Input) Edit(msg tea.KeyMsg) Answer {
+	switch msg.Type {
+	case tea.KeyEnter:
+		in.Blur()
+		return Submitted
+	case tea.KeyEsc:
+		in.Blur()
+		return Cancelled
+	}
+	in.Update(msg)
+	return Undecided
+}

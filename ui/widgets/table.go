@@ -228,19 +228,18 @@ func (t *Table) handleKey(msg tea.KeyMsg) tea.Cmd {
 
 // updateInput edits the filter: enter keeps the filter, esc drops it.
 func (t *Table) updateInput(msg tea.KeyMsg) tea.Cmd {
-	switch msg.Type {
-	case tea.KeyEnter:
+	before := t.input.Value()
+	switch t.input.Edit(msg) {
+	case Submitted:
 		t.filtering = false
-		t.input.Blur()
 		return nil
-	case tea.KeyEsc:
+	case Cancelled:
 		t.filtering = false
-		t.input.Blur()
 		t.input.SetValue("")
 		return t.applyQuery("")
 	}
-	if t.input.Update(msg) {
-		return t.applyQuery(t.input.Value())
+	if v := t.input.Value(); v != before {
+		return t.applyQuery(v)
 	}
 	return nil
 }
