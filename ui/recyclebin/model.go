@@ -45,7 +45,9 @@ type (
 // New builds the page; arg, when a UUID, is a client-matter filter.
 func New(env page.Env, arg string) page.Page {
 	m := &Model{env: env, id: env.NewID(), loader: widgets.NewLoader(env.Theme), byID: map[string]int{}}
-	m.TableView = widgets.NewTableView(env.Theme, env.Keys, m.id, Columns(), 1)
+	cols := Columns()
+	cols[ColPurgeIn].Live = PurgeLive(env.Clock)
+	m.TableView = widgets.NewTableView(env.Theme, env.Keys, m.id, cols, 1)
 	if arg = strings.TrimSpace(arg); ValidMatterID(arg) {
 		m.query.ClientMatterID = arg
 	}
@@ -110,11 +112,15 @@ func (m *Model) selected() *api.RecycleBinEntry {
 	return nil
 }
 
+// timed reports whether the page shows text that follows the clock: an
+// age, a wait, or purge countdowns.
+func (m *Model) timed() bool { return m.state.Timed() || len(m.items) > 0 }
+
 // Deactivate implements page.Activatable: a covered page needs no tick.
 func (m *Model) Deactivate() { m.clock.Pause() }
 
 // Activate implements page.Activatable.
-func (m *Model) Activate() tea.Cmd { return m.clock.Resume(m.env, m.id, m.state.Timed()) }
+func (m *Model) Activate() tea.Cmd { return m.clock.Resume(m.env, m.id, m.timed()) }
 
 // Shows implements page.Reloader: the bin shows what is cached under its key.
 func (m *Model) Shows(key string) bool { return key == cacheKey }
@@ -200,7 +206,7 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 			return m, m.load() // nothing usable cached
 		}
 		m.state.Loaded(msg.Value.At, true)
-		return m, tea.Batch(m.apply(msg.Value.Value), m.clock.Keep(m.env, m.id, m.state.Timed()))
+		return m, tea.Batch(m.apply(msg.Value.Value), m.clock.Keep(m.env, m.id, m.timed()))
 	case loaded:
 		if !m.reqs.Current(msg.Tag) {
 			return m, nil // superseded by a newer filter or refresh
@@ -209,12 +215,13 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 		if msg.Err != nil {
 			m.state.Failed(msg.Err) // shown on the page; rows already shown stay, marked stale
 			return m, tea.Batch(page.Error(fmt.Errorf("the recycle bin could not be loaded: %w", msg.Err)),
-				m.clock.Keep(m.env, m.id, m.state.Timed()))
+				m.clock.Keep(m.env, m.id, m.timed()))
 		}
 		m.state.Loaded(msg.Value.at, false)
-		return m, m.apply(msg.Value)
+		cmd := m.apply(msg.Value)
+		return m, tea.Batch(cmd, m.clock.Keep(m.env, m.id, m.timed()))
 	case page.ClockTick:
-		return m, m.clock.Tick(m.env, m.id, m.state.Timed())
+		return m, m.clock.Tick(m.env, m.id, m.timed())
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
 	case widgets.FilterResult:

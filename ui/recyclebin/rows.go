@@ -49,7 +49,6 @@ func SortNewestFirst(items []api.RecycleBinEntry) {
 func Rows(items []api.RecycleBinEntry, now time.Time) []widgets.Row {
 	rows := make([]widgets.Row, len(items))
 	for i, e := range items {
-		left := e.RecycleBinPurgedScheduledAt.Sub(now)
 		purge, tone := PurgeIn(e.RecycleBinPurgedScheduledAt.Time, now)
 		kb := ""
 		if e.VaultProject.IsKnowledgeBaseProject {
@@ -69,11 +68,34 @@ func Rows(items []api.RecycleBinEntry, now time.Time) []widgets.Row {
 				strconv.FormatInt(int64(e.VaultProject.FilesCount), 10),
 				kb,
 			},
-			Nums:  []float64{0, 0, float64(e.DeletedAt.Unix()), float64(left / time.Second), float64(e.VaultProject.FilesCount), 0},
+			// the purge column sorts by the scheduled time (time-invariant:
+			// the same order as the time left) and is drawn live (PurgeLive)
+			Nums: []float64{0, 0, float64(e.DeletedAt.Unix()), purgeKey(e.RecycleBinPurgedScheduledAt.Time),
+				float64(e.VaultProject.FilesCount), 0},
 			Tones: tones,
 		}
 	}
 	return rows
+}
+
+// purgeKey is the purge column's sort key: the scheduled time in Unix
+// seconds, 0 when unknown.
+func purgeKey(at time.Time) float64 {
+	if at.IsZero() {
+		return 0
+	}
+	return float64(at.Unix())
+}
+
+// PurgeLive draws the purge column at render time from the row's sort key,
+// so the countdown follows the clock for the visible rows only.
+func PurgeLive(now func() time.Time) func(widgets.Row) (string, widgets.Tone) {
+	return func(r widgets.Row) (string, widgets.Tone) {
+		if ColPurgeIn >= len(r.Nums) || r.Nums[ColPurgeIn] == 0 {
+			return PurgeIn(time.Time{}, now())
+		}
+		return PurgeIn(time.Unix(int64(r.Nums[ColPurgeIn]), 0), now())
+	}
 }
 
 // PurgeIn is the countdown to the scheduled purge and how loudly to show
