@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -242,21 +240,15 @@ func (r *runner) status(ctx context.Context, args []string) int {
 	return rc
 }
 
-// readIDs reads one ID per line (commas also split), tolerating a UTF-8
-// BOM, CRLF line endings and blank lines.
+// readIDs reads IDs as people paste them (one per line, or separated by
+// commas, semicolons or spaces; BOM, CRLF, quotes and blank lines
+// tolerated; duplicates dropped): api.ParseIDs, the console's reader too.
 func readIDs(in io.Reader) ([]string, error) {
 	data, err := io.ReadAll(in)
 	if err != nil {
 		return nil, err
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	var ids []string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), len(data)+1)
-	for sc.Scan() {
-		ids = append(ids, splitList(sc.Text())...)
-	}
-	return ids, sc.Err()
+	return api.ParseIDs(string(data)), nil
 }
 
 // splitList splits a comma-separated list, dropping blanks and whitespace.
