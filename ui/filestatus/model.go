@@ -4,6 +4,7 @@
 package filestatus
 
 import (
+	"context"
 	"strconv"
 	"time"
 
@@ -64,8 +65,9 @@ type Model struct {
 	// the guard that keeps two polls from ever running at once.
 	gen        uint64
 	inFlight   bool
-	stopped    bool // a fatal error ended polling until the user refreshes
-	inactive   bool // covered by another page: no ticks until Activate
+	pollCancel context.CancelFunc // ends the poll in flight (Close)
+	stopped    bool               // a fatal error ended polling until the user refreshes
+	inactive   bool               // covered by another page: no ticks until Activate
 	failures   int
 	retryAfter time.Duration
 	lastErr    error

@@ -121,13 +121,19 @@ func (m *Model) startPoll(manual bool) tea.Cmd {
 	m.gen++ // a tick armed before this poll must not start another one
 	m.nextAt = time.Time{}
 	tag := page.Tag{View: m.id, Seq: m.gen}
-	return tea.Batch(m.spin(), pollCmd(m.env.Context(), m.env.Backend, tag, ids))
+	ctx, cancel := context.WithCancel(m.env.Context())
+	m.pollCancel = cancel
+	return tea.Batch(m.spin(), pollCmd(ctx, m.env.Backend, tag, ids))
 }
 
 // finishPoll folds a poll's outcome into the view and arms the next tick
 // while something is still pending.
 func (m *Model) finishPoll(msg pollMsg) tea.Cmd {
 	m.inFlight = false
+	if m.pollCancel != nil {
+		m.pollCancel()
+		m.pollCancel = nil
+	}
 	m.loader.Done()
 	now := m.env.Clock()
 	var cmds []tea.Cmd
@@ -181,6 +187,17 @@ func (m *Model) tickToNext() tea.Cmd {
 	wait := max(0, m.nextAt.Sub(m.env.Clock()))
 	tag := page.Tag{View: m.id, Seq: m.gen}
 	return m.opts.Tick(wait, func(time.Time) tea.Msg { return tickMsg{tag} })
+}
+
+// Close implements page.Closer: the page left the stack for good, so its
+// poll in flight is cancelled (even while it waits for budget): nobody will
+// see its answer. A covered page (Deactivate) lets its poll land instead.
+func (m *Model) Close() {
+	m.gen++
+	if m.pollCancel != nil {
+		m.pollCancel()
+		m.pollCancel = nil
+	}
 }
 
 // Deactivate implements page.Activatable: another page covers this one.
