@@ -2,6 +2,7 @@ package audit
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -204,5 +205,25 @@ func TestEscapesInRowsRenderInert(t *testing.T) {
 	r.run(r.m.Init())
 	if v := r.m.View(); strings.ContainsRune(v, 0x1b) || strings.ContainsRune(v, 0x07) {
 		t.Errorf("view carries control characters: %q", v)
+	}
+}
+
+// A first load that failed is not an empty log: the error is on the page
+// with r to retry.
+func TestFailedFirstLoadIsNotEmpty(t *testing.T) {
+	f := newFakeLog(5, func(int) string { return "auth:login" })
+	f.err = errors.New("the service answered 503")
+	r := newRig(t, f, "")
+	r.run(r.m.Init())
+	v := r.m.View()
+	if strings.Contains(v, "nothing to show") || !strings.Contains(v, "503") || !strings.Contains(v, "r retries") {
+		t.Fatalf("failed first load:\n%s", v)
+	}
+	f.mu.Lock()
+	f.err = nil
+	f.mu.Unlock()
+	r.key(runes("r"))
+	if v := r.m.View(); !strings.Contains(v, "loaded") || strings.Contains(v, "r retries") {
+		t.Fatalf("after retry:\n%s", v)
 	}
 }

@@ -124,6 +124,10 @@ func (m *Model) View() string {
 		b.WriteString(m.detailView())
 	case m.pager.empty:
 		b.WriteString(m.env.Theme.Muted.Render(m.emptyText()))
+	case m.lastErr != nil && len(m.pager.entries) == 0:
+		// failed, not empty: the error where the entries would be
+		b.WriteString(m.env.Theme.Error.Render("The audit log could not be loaded:\n  " +
+			sanitize.Line(m.lastErr.Error()) + "\n\nr retries"))
 	default:
 		tv := m.Table.View()
 		if m.typing {
