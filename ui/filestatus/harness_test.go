@@ -153,34 +153,27 @@ func newRigFull(tb testing.TB, b page.Backend, fake *fakeBackend, arg string, op
 		adjust(&env)
 	}
 	r.m = New(env, arg, opts).(*Model)
-	r.m.spin = func() tea.Cmd { r.m.loader.Start(); return nil } // no real-time spinner ticks
 	r.m.SetSize(120, 30)
 	return r
 }
 
-// run executes cmd and everything it leads to, synchronously: poll results
-// are fed back into the view; ticks and status messages are collected.
+// run executes cmd and everything it leads to with the one test driver:
+// poll results are fed back into the view; the view's ticks are kept for
+// deliver (with the rig's clock); status lines and tasks are collected.
 func (r *rig) run(cmd tea.Cmd) {
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
+	_, out := pagetest.Drive(r.m, cmd, func(msg tea.Msg) bool {
+		t, ok := msg.(tickMsg)
+		if ok {
+			r.ticks = append(r.ticks, t)
 		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case tickMsg:
-			r.ticks = append(r.ticks, msg)
+		return ok
+	})
+	for _, msg := range out {
+		switch msg := msg.(type) {
 		case page.StatusMsg:
 			r.stat = append(r.stat, msg)
 		case page.StartTask:
 			r.tasks = append(r.tasks, msg)
-		case nil:
-		default:
-			_, next := r.m.Update(msg)
-			queue = append(queue, next)
 		}
 	}
 }

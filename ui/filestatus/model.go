@@ -57,9 +57,6 @@ type Model struct {
 	tr     *tracker
 	table  *widgets.Table
 	loader *widgets.Loader
-	// spin starts the loading spinner; a field so tests can keep the
-	// spinner's real-time tick out of their synchronous command runs.
-	spin func() tea.Cmd
 
 	// Polling state. gen is the poll generation (see tickMsg); inFlight is
 	// the guard that keeps two polls from ever running at once.
@@ -111,7 +108,6 @@ func New(env page.Env, arg string, opts Options) page.Page {
 		group:  allGroups,
 		loader: widgets.NewLoader(env.Theme),
 	}
-	m.spin = m.loader.Start
 	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, m.liveColumns(columns()))
 	m.paste = widgets.Input{Prompt: "file IDs: ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor,
 		Placeholder: "paste IDs separated by commas, spaces or lines"}

@@ -123,7 +123,7 @@ func (m *Model) startPoll(manual bool) tea.Cmd {
 	tag := page.Tag{View: m.id, Seq: m.gen}
 	ctx, cancel := context.WithCancel(m.env.Context())
 	m.pollCancel = cancel
-	return tea.Batch(m.spin(), pollCmd(ctx, m.env.Backend, tag, ids))
+	return tea.Batch(m.loader.Start(), pollCmd(ctx, m.env.Backend, tag, ids))
 }
 
 // finishPoll folds a poll's outcome into the view and arms the next tick

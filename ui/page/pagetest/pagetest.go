@@ -166,17 +166,25 @@ func (c *MapCache) Put(k string, b []byte) {
 // Drive runs cmd and feeds every resulting message back into p until no
 // command is left. Spinner ticks are dropped (they would loop while loading)
 // and messages meant for the root (Push, Open, StatusMsg...) are collected.
-func Drive(p page.Page, cmd tea.Cmd) (page.Page, []tea.Msg) {
-	p, out, _ := DriveTimed(p, cmd)
+//
+// Hooks see every message first; one that returns true has taken it (a
+// view's own timer tick that the test delivers later, with its clock).
+func Drive(p page.Page, cmd tea.Cmd, hooks ...func(tea.Msg) bool) (page.Page, []tea.Msg) {
+	p, out, _ := drive(p, cmd, hooks)
 	return p, out
 }
 
 // DriveTimed is Drive that also reports the longest single Update: the
 // event loop is blocked that long (goal: one frame, 16 ms).
 func DriveTimed(p page.Page, cmd tea.Cmd) (page.Page, []tea.Msg, time.Duration) {
+	return drive(p, cmd, nil)
+}
+
+func drive(p page.Page, cmd tea.Cmd, hooks []func(tea.Msg) bool) (page.Page, []tea.Msg, time.Duration) {
 	var out []tea.Msg
 	var longest time.Duration
 	queue := []tea.Cmd{cmd}
+next:
 	for len(queue) > 0 {
 		c := queue[0]
 		queue = queue[1:]
@@ -184,6 +192,11 @@ func DriveTimed(p page.Page, cmd tea.Cmd) (page.Page, []tea.Msg, time.Duration) 
 			continue
 		}
 		msg := c()
+		for _, h := range hooks {
+			if h(msg) {
+				continue next
+			}
+		}
 		switch msg := msg.(type) {
 		case nil, spinner.TickMsg, page.ClockTick:
 			continue // ticks re-arm while something is shown; a synchronous driver stops them
