@@ -108,6 +108,29 @@ func Delete(ctx context.Context, svc Service, plan *Plan, h Hooks) *Report {
 			return rep
 		}
 	}
+	runBatches(ctx, plan, rep, h, func(ctx context.Context, idx []int32) (*api.MatterDeletion, error) {
+		pairs := make([]api.MatterPair, len(idx))
+		for i, j := range idx {
+			pairs[i] = api.MatterPair{ClientID: plan.Pairs[j].ClientID, MatterID: plan.Pairs[j].MatterID}
+		}
+		return svc.DeleteMatters(ctx, pairs)
+	}, func(outs []Outcome, res *api.MatterDeletion, err error) {
+		if err != nil {
+			failBatch(outs, err)
+		} else {
+			applyDeletion(outs, res)
+		}
+	})
+	return rep
+}
+
+// runBatches sends the plan's requests in order: call sends request idx,
+// apply fills its outcomes (pre-filled with line, pair and request number)
+// from the answer or the error. Each request's outcomes go to the report and
+// the hooks; the run stops at a cancel, a failed request or a failed hook,
+// and the report is finished (lines sent, the rest not sent).
+func runBatches[R any](ctx context.Context, plan *Plan, rep *Report, h Hooks,
+	call func(ctx context.Context, idx []int32) (R, error), apply func(outs []Outcome, res R, err error)) {
 	n := plan.Requests()
 	sent := make([]bool, n)
 	for k := 0; k < n; k++ {
@@ -116,12 +139,8 @@ func Delete(ctx context.Context, svc Service, plan *Plan, h Hooks) *Report {
 			break
 		}
 		idx := plan.Batch(k)
-		pairs := make([]api.MatterPair, len(idx))
-		for i, j := range idx {
-			pairs[i] = api.MatterPair{ClientID: plan.Pairs[j].ClientID, MatterID: plan.Pairs[j].MatterID}
-		}
 		reqCtx, gate, release := sendContext(ctx, h.Wait)
-		res, err := svc.DeleteMatters(reqCtx, pairs)
+		res, err := call(reqCtx, idx)
 		release()
 		if err != nil && gate.unsent(err) {
 			rep.Canceled = true
@@ -132,11 +151,7 @@ func Delete(ctx context.Context, svc Service, plan *Plan, h Hooks) *Report {
 			pr := plan.Pairs[j]
 			outs[i] = Outcome{Line: pr.Line, ClientID: pr.ClientID, MatterID: pr.MatterID, Request: k + 1}
 		}
-		if err != nil {
-			failBatch(outs, err)
-		} else {
-			applyDeletion(outs, res)
-		}
+		apply(outs, res, err)
 		for i, j := range idx {
 			rep.Outcomes[j] = outs[i]
 		}
@@ -157,7 +172,6 @@ func Delete(ctx context.Context, svc Service, plan *Plan, h Hooks) *Report {
 		}
 	}
 	finishReport(rep, plan, sent)
-	return rep
 }
 
 // finishReport names the lines sent and marks the rest not sent.
@@ -233,17 +247,7 @@ func key(c, m string) pairKey { return pairKey{strings.TrimSpace(c), strings.Tri
 // one run are distinct after trimming, so the trimmed pair identifies the
 // input (error items echo the raw value, which trims to the same key).
 func applyDeletion(outs []Outcome, res *api.MatterDeletion) {
-	at := make(map[pairKey]int, len(outs))
-	for i, o := range outs {
-		at[key(o.ClientID, o.MatterID)] = i
-	}
-	set := func(c, m string, r Result, code, detail string) {
-		i, ok := at[key(c, m)]
-		if !ok || outs[i].Result != "" {
-			return // not ours, or listed twice: the first listing stands
-		}
-		outs[i].Result, outs[i].Code, outs[i].Detail = r, code, detail
-	}
+	set := outcomeSetter(outs)
 	for _, p := range res.Deleted {
 		set(p.ClientID, p.MatterID, ResultDeleted, "", "")
 	}
@@ -256,6 +260,23 @@ func applyDeletion(outs []Outcome, res *api.MatterDeletion) {
 	fillMissing(outs)
 }
 
+// outcomeSetter returns a function that gives the input pair matching a
+// listed pair (by trimmed key) its result.
+func outcomeSetter(outs []Outcome) func(c, m string, r Result, code, detail string) {
+	at := make(map[pairKey]int, len(outs))
+	for i, o := range outs {
+		at[key(o.ClientID, o.MatterID)] = i
+	}
+	return func(c, m string, r Result, code, detail string) {
+		i, ok := at[key(c, m)]
+		if !ok || outs[i].Result != "" {
+			return // not ours, or listed twice: the first listing stands
+		}
+		outs[i].Result, outs[i].Code, outs[i].Detail = r, code, detail
+	}
+}
+
+// fillMissing gives the pairs the answer did not list an error outcome.
 func fillMissing(outs []Outcome) {
 	for i := range outs {
 		if outs[i].Result == "" {
@@ -323,28 +344,13 @@ func Restore(ctx context.Context, svc Service, pairs []Pair, h Hooks) *Report {
 		plan.Send[i] = int32(i)
 	}
 	rep := &Report{Outcomes: make([]Outcome, len(pairs))}
-	n := plan.Requests()
-	sent := make([]bool, n)
-	for k := 0; k < n; k++ {
-		if ctx.Err() != nil {
-			rep.Canceled = true
-			break
-		}
-		idx := plan.Batch(k)
+	runBatches(ctx, plan, rep, h, func(ctx context.Context, idx []int32) (*api.MatterUpsert, error) {
 		body := make([]api.MatterPair, len(idx))
-		outs := make([]Outcome, len(idx))
 		for i, j := range idx {
-			pr := pairs[j]
-			body[i] = api.MatterPair{ClientID: strings.TrimSpace(pr.ClientID), MatterID: strings.TrimSpace(pr.MatterID)}
-			outs[i] = Outcome{Line: pr.Line, ClientID: pr.ClientID, MatterID: pr.MatterID, Request: k + 1}
+			body[i] = api.MatterPair{ClientID: strings.TrimSpace(pairs[j].ClientID), MatterID: strings.TrimSpace(pairs[j].MatterID)}
 		}
-		reqCtx, gate, release := sendContext(ctx, h.Wait)
-		res, err := svc.UpsertMatters(reqCtx, body)
-		release()
-		if err != nil && gate.unsent(err) {
-			rep.Canceled = true
-			break
-		}
+		return svc.UpsertMatters(ctx, body)
+	}, func(outs []Outcome, res *api.MatterUpsert, err error) {
 		switch {
 		case err == nil:
 			applyUpsert(outs, res)
@@ -356,39 +362,13 @@ func Restore(ctx context.Context, svc Service, pairs []Pair, h Hooks) *Report {
 		default:
 			failBatch(outs, err)
 		}
-		for i, j := range idx {
-			rep.Outcomes[j] = outs[i]
-		}
-		if err == nil || !refused(err) {
-			rep.Sent++
-			sent[k] = true
-		}
-		var herr error
-		if h.Batch != nil {
-			herr = h.Batch(k+1, outs)
-		}
-		if h.Progress != nil {
-			h.Progress(Progress{Request: k + 1, Requests: n, Sent: min((k+1)*plan.BatchSize, len(pairs)), ToSend: len(pairs)})
-		}
-		if err != nil || herr != nil {
-			rep.Err = errors.Join(err, herr)
-			break
-		}
-	}
-	finishReport(rep, plan, sent)
+	})
 	return rep
 }
 
+// applyUpsert files each listed pair under its input pair, as applyDeletion.
 func applyUpsert(outs []Outcome, res *api.MatterUpsert) {
-	at := make(map[pairKey]int, len(outs))
-	for i, o := range outs {
-		at[key(o.ClientID, o.MatterID)] = i
-	}
-	set := func(c, m string, r Result, code, detail string) {
-		if i, ok := at[key(c, m)]; ok && outs[i].Result == "" {
-			outs[i].Result, outs[i].Code, outs[i].Detail = r, code, detail
-		}
-	}
+	set := outcomeSetter(outs)
 	for _, p := range res.Restored {
 		set(p.ClientID, p.MatterID, ResultRestored, "", "")
 	}
