@@ -1,0 +1,181 @@
+// This file is the account of a run: what became of each pair, read from
+// the service's answer (deleted, restored, ...) or from a failed request.
+// Sending the requests is send.go's job.
+
+package matterfile
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/vaultdeck/vaultdeck/api"
+)
+
+// Result is what happened to one pair.
+type Result string
+
+// Results. Deletion: deleted, already_absent, error, not_sent. Restore:
+// restored, created, unchanged, error, not_sent.
+const (
+	ResultDeleted       Result = "deleted"
+	ResultAlreadyAbsent Result = "already_absent"
+	ResultError         Result = "error"
+	ResultNotSent       Result = "not_sent"
+	ResultRestored      Result = "restored"
+	ResultCreated       Result = "created"
+	ResultUnchanged     Result = "unchanged"
+)
+
+// Outcome is one pair's line in the account of a run.
+type Outcome struct {
+	Line     int    `json:"line"`
+	ClientID string `json:"client_id"` // raw, as in the file
+	MatterID string `json:"matter_id"`
+	Result   Result `json:"result"`
+	Code     string `json:"code,omitempty"`
+	Detail   string `json:"detail,omitempty"`
+	Request  int    `json:"request,omitempty"` // 1-based request that carried it; 0 when never sent
+}
+
+// Report is the end of a run. Outcomes are in input order, every pair
+// exactly once.
+type Report struct {
+	Outcomes []Outcome
+	// Sent is how many requests were answered; SentLines the line ranges
+	// they carried ("2-10001, 10002-20001").
+	Sent      int
+	SentLines string
+	Canceled  bool
+	Err       error // why the run stopped early; nil when it ran to the end
+}
+
+// Counts tallies outcomes by result.
+func (r *Report) Counts() map[Result]int {
+	out := map[Result]int{}
+	for _, o := range r.Outcomes {
+		out[o.Result]++
+	}
+	return out
+}
+
+// Errors reports whether any pair ended in error or was not sent.
+func (r *Report) Errors() bool {
+	for _, o := range r.Outcomes {
+		if o.Result == ResultError || o.Result == ResultNotSent {
+			return true
+		}
+	}
+	return false
+}
+
+func key(c, m string) pairKey { return pairKey{strings.TrimSpace(c), strings.TrimSpace(m)} }
+
+// applyDeletion files each listed pair under its input pair. Pairs sent in
+// one run are distinct after trimming, so the trimmed pair identifies the
+// input (error items echo the raw value, which trims to the same key).
+func applyDeletion(outs []Outcome, res *api.MatterDeletion) {
+	set := outcomeSetter(outs)
+	for _, p := range res.Deleted {
+		set(p.ClientID, p.MatterID, ResultDeleted, "", "")
+	}
+	for _, p := range res.AlreadyAbsent {
+		set(p.ClientID, p.MatterID, ResultAlreadyAbsent, "", "")
+	}
+	for _, e := range res.Errors {
+		set(e.ClientID, e.MatterID, ResultError, e.Error, e.Detail)
+	}
+	fillMissing(outs)
+}
+
+// outcomeSetter returns a function that gives the input pair matching a
+// listed pair (by trimmed key) its result.
+func outcomeSetter(outs []Outcome) func(c, m string, r Result, code, detail string) {
+	at := make(map[pairKey]int, len(outs))
+	for i, o := range outs {
+		at[key(o.ClientID, o.MatterID)] = i
+	}
+	return func(c, m string, r Result, code, detail string) {
+		i, ok := at[key(c, m)]
+		if !ok || outs[i].Result != "" {
+			return // not ours, or listed twice: the first listing stands
+		}
+		outs[i].Result, outs[i].Code, outs[i].Detail = r, code, detail
+	}
+}
+
+// fillMissing gives the pairs the answer did not list an error outcome.
+func fillMissing(outs []Outcome) {
+	for i := range outs {
+		if outs[i].Result == "" {
+			outs[i].Result, outs[i].Code = ResultError, CodeMissing
+			outs[i].Detail = "the service's answer did not list this pair; re-run the file to learn its state"
+		}
+	}
+}
+
+// refused reports whether err means the service turned the request down
+// without acting on it (a 4xx): then its pairs were not changed.
+func refused(err error) bool {
+	var ae *api.Error
+	return errors.As(err, &ae) && ae.Status >= 400 && ae.Status < 500
+}
+
+// failBatch gives every pair of a failed request its outcome. A whole-
+// request 400 maps validation_errors (loc ["matters", i, field]) to the
+// pair at i; the other pairs of that request get the batch code.
+func failBatch(outs []Outcome, err error) {
+	var ae *api.Error
+	if !errors.As(err, &ae) || !refused(err) {
+		for i := range outs {
+			outs[i].Result, outs[i].Code = ResultError, CodeUnknown
+			outs[i].Detail = "the request failed without a usable answer; the pair may or may not have changed: re-run the file (repeating a deletion is safe)"
+		}
+		return
+	}
+	code, detail := fmt.Sprintf("http_%d", ae.Status), "the service refused the request; nothing in it changed"
+	if ae.Batch != nil {
+		code, detail = ae.Batch.Code, "the whole request was rejected, nothing in it changed (rule 11)"
+		if ae.Batch.Detail != "" {
+			detail += ": " + ae.Batch.Detail
+		}
+	}
+	for i := range outs {
+		outs[i].Result, outs[i].Code, outs[i].Detail = ResultError, code, detail
+	}
+	if ae.Batch == nil {
+		return
+	}
+	for _, v := range ae.Batch.ValidationErrors {
+		if len(v.Loc) < 2 || v.Loc[0] != "matters" {
+			continue
+		}
+		i, ok := v.Loc[1].(float64)
+		if !ok || int(i) < 0 || int(i) >= len(outs) {
+			continue
+		}
+		field := ""
+		if len(v.Loc) > 2 {
+			field = fmt.Sprint(v.Loc[2]) + " "
+		}
+		outs[int(i)].Detail = fmt.Sprintf("%s%s: this pair is why the whole request was rejected; nothing in it changed", field, v.Type)
+	}
+}
+
+// applyUpsert files each listed pair under its input pair, as applyDeletion.
+func applyUpsert(outs []Outcome, res *api.MatterUpsert) {
+	set := outcomeSetter(outs)
+	for _, p := range res.Restored {
+		set(p.ClientID, p.MatterID, ResultRestored, "", "")
+	}
+	for _, p := range res.Created {
+		set(p.ClientID, p.MatterID, ResultCreated, "", "")
+	}
+	for _, p := range res.Unchanged {
+		set(p.ClientID, p.MatterID, ResultUnchanged, "", "")
+	}
+	for _, e := range res.Errors {
+		set(e.ClientID, e.MatterID, ResultError, e.Error, e.Detail)
+	}
+	fillMissing(outs)
+}
