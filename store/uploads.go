@@ -130,12 +130,8 @@ func (s *Store) RecordBatch(runID int64, files []JournalFile, l Lease) (JournalB
 // time, which is what a later reconciliation compares against.
 func (s *Store) StartBatch(batchID int64, owner string, began time.Time, files []JournalFile) error {
 	return s.inTx(func(tx *sql.Tx) error {
-		var holder string
-		if err := tx.QueryRow(`SELECT lease_owner FROM upload_batches WHERE id = ?`, batchID).Scan(&holder); err != nil {
-			return fmt.Errorf("upload batch %d: %w", batchID, notFound(err))
-		}
-		if holder != owner {
-			return fmt.Errorf("upload batch %d: %w", batchID, ErrLeased)
+		if err := holdsLease(tx, batchID, owner); err != nil {
+			return err
 		}
 		for _, f := range files {
 			if _, err := tx.Exec(`UPDATE upload_files SET size = ?, content_hash = ?, state = ?, reason = ? WHERE id = ? AND batch_id = ?`,
@@ -163,12 +159,8 @@ type FileOutcome struct {
 // re-sends it.
 func (s *Store) CompleteBatch(batchID int64, owner string, outcomes []FileOutcome, batchErr string) error {
 	return s.inTx(func(tx *sql.Tx) error {
-		var holder string
-		if err := tx.QueryRow(`SELECT lease_owner FROM upload_batches WHERE id = ?`, batchID).Scan(&holder); err != nil {
-			return fmt.Errorf("upload batch %d: %w", batchID, notFound(err))
-		}
-		if holder != owner {
-			return fmt.Errorf("upload batch %d: %w", batchID, ErrLeased)
+		if err := holdsLease(tx, batchID, owner); err != nil {
+			return err
 		}
 		now := s.now().UnixMilli()
 		for _, o := range outcomes {
@@ -189,6 +181,18 @@ func (s *Store) CompleteBatch(batchID int64, owner string, outcomes []FileOutcom
 		_, err := tx.Exec(`UPDATE upload_batches SET done_at = ?, error = ?, lease_owner = '', lease_until = 0 WHERE id = ?`, done, batchErr, batchID)
 		return err
 	})
+}
+
+// holdsLease fails (wrapping ErrLeased) unless owner holds the batch's lease.
+func holdsLease(tx *sql.Tx, batchID int64, owner string) error {
+	var holder string
+	if err := tx.QueryRow(`SELECT lease_owner FROM upload_batches WHERE id = ?`, batchID).Scan(&holder); err != nil {
+		return fmt.Errorf("upload batch %d: %w", batchID, notFound(err))
+	}
+	if holder != owner {
+		return fmt.Errorf("upload batch %d: %w", batchID, ErrLeased)
+	}
+	return nil
 }
 
 // ClaimBatch takes the lease of an unfinished batch for owner until l.Until.
@@ -231,12 +235,12 @@ func (s *Store) ReleaseBatch(batchID int64, owner, batchErr string) error {
 // UnfinishedBatches lists the open batches of a profile's runs, oldest
 // first, with their files.
 func (s *Store) UnfinishedBatches(profile string) ([]JournalBatch, error) {
-	rows, err := s.db.Query(`
+	rows, err := s.queryJournal(`
 SELECT b.id, b.began_at, b.error, r.id, r.profile, r.project_id, r.mode, r.created_at
 FROM upload_batches b JOIN upload_runs r ON r.id = b.run_id
 WHERE r.profile = ? AND b.done_at IS NULL ORDER BY b.id`, profile)
 	if err != nil {
-		return nil, fmt.Errorf("the upload journal could not be read: %w", err)
+		return nil, err
 	}
 	var out []JournalBatch
 	for rows.Next() {
@@ -261,13 +265,22 @@ WHERE r.profile = ? AND b.done_at IS NULL ORDER BY b.id`, profile)
 	return out, nil
 }
 
+// queryJournal runs a read of the upload journal; its error says so.
+func (s *Store) queryJournal(query string, args ...any) (*sql.Rows, error) {
+	rows, err := s.db.Query(query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("the upload journal could not be read: %w", err)
+	}
+	return rows, nil
+}
+
 const fileColumns = `f.id, f.run_id, coalesce(f.batch_id, 0), f.local_path, f.file_path, f.name, f.size, f.content_hash,
 f.state, f.file_id, f.reason, f.status, f.uploaded_at, r.project_id`
 
 func (s *Store) journalFiles(where string, args ...any) ([]JournalFile, error) {
-	rows, err := s.db.Query(`SELECT `+fileColumns+` FROM upload_files f JOIN upload_runs r ON r.id = f.run_id `+where, args...)
+	rows, err := s.queryJournal(`SELECT `+fileColumns+` FROM upload_files f JOIN upload_runs r ON r.id = f.run_id `+where, args...)
 	if err != nil {
-		return nil, fmt.Errorf("the upload journal could not be read: %w", err)
+		return nil, err
 	}
 	defer rows.Close()
 	var out []JournalFile
@@ -345,7 +358,7 @@ func (r RunSummary) Finished() bool { return r.Pending == 0 && r.OpenBatches == 
 
 // UploadRuns lists a profile's runs, newest first.
 func (s *Store) UploadRuns(profile string) ([]RunSummary, error) {
-	rows, err := s.db.Query(`
+	rows, err := s.queryJournal(`
 SELECT r.id, r.profile, r.project_id, r.mode, r.created_at,
 	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id),
 	(SELECT coalesce(sum(size), 0) FROM upload_files f WHERE f.run_id = r.id),
@@ -357,7 +370,7 @@ SELECT r.id, r.profile, r.project_id, r.mode, r.created_at,
 	(SELECT count(*) FROM upload_batches b WHERE b.run_id = r.id AND b.done_at IS NULL)
 FROM upload_runs r WHERE r.profile = ? ORDER BY r.id DESC`, profile)
 	if err != nil {
-		return nil, fmt.Errorf("the upload journal could not be read: %w", err)
+		return nil, err
 	}
 	defer rows.Close()
 	var out []RunSummary
@@ -398,10 +411,10 @@ func notFound(err error) error {
 // ProjectFileIDs returns every file ID the profile's journal holds for a
 // project.
 func (s *Store) ProjectFileIDs(profile, projectID string) ([]string, error) {
-	rows, err := s.db.Query(`SELECT f.file_id FROM upload_files f JOIN upload_runs r ON r.id = f.run_id
+	rows, err := s.queryJournal(`SELECT f.file_id FROM upload_files f JOIN upload_runs r ON r.id = f.run_id
 WHERE r.profile = ? AND r.project_id = ? AND f.file_id != ''`, profile, projectID)
 	if err != nil {
-		return nil, fmt.Errorf("the upload journal could not be read: %w", err)
+		return nil, err
 	}
 	defer rows.Close()
 	var out []string
