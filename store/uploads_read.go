@@ -1,0 +1,201 @@
+// This file reads the upload journal (open batches, files, runs with their
+// counts) and keeps the processing status of uploaded files in it. Writing
+// runs and batches under their leases is uploads.go's job.
+
+package store
+
+import (
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// UnfinishedBatches lists the open batches of a profile's runs, oldest
+// first, with their files.
+func (s *Store) UnfinishedBatches(profile string) ([]JournalBatch, error) {
+	rows, err := s.queryJournal(`
+SELECT b.id, b.began_at, b.error, r.id, r.profile, r.project_id, r.mode, r.created_at
+FROM upload_batches b JOIN upload_runs r ON r.id = b.run_id
+WHERE r.profile = ? AND b.done_at IS NULL ORDER BY b.id`, profile)
+	if err != nil {
+		return nil, err
+	}
+	var out []JournalBatch
+	for rows.Next() {
+		var b JournalBatch
+		if err := rows.Scan(&b.ID, msTime{&b.BeganAt}, &b.Error, &b.Run.ID, &b.Run.Profile, &b.Run.ProjectID, &b.Run.Mode, msTime{&b.Run.CreatedAt}); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		fs, err := s.journalFiles(`WHERE f.batch_id = ? ORDER BY f.id`, out[i].ID)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Files = fs
+	}
+	return out, nil
+}
+
+// queryJournal runs a read of the upload journal; its error says so.
+func (s *Store) queryJournal(query string, args ...any) (*sql.Rows, error) {
+	rows, err := s.db.Query(query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("the upload journal could not be read: %w", err)
+	}
+	return rows, nil
+}
+
+const fileColumns = `f.id, f.run_id, coalesce(f.batch_id, 0), f.local_path, f.file_path, f.name, f.size, f.content_hash,
+f.state, f.file_id, f.reason, f.status, f.uploaded_at, r.project_id`
+
+func (s *Store) journalFiles(where string, args ...any) ([]JournalFile, error) {
+	rows, err := s.queryJournal(`SELECT `+fileColumns+` FROM upload_files f JOIN upload_runs r ON r.id = f.run_id `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []JournalFile
+	for rows.Next() {
+		var f JournalFile
+		if err := rows.Scan(&f.ID, &f.RunID, &f.BatchID, &f.Local, &f.Path, &f.Name, &f.Size, &f.ContentHash,
+			&f.State, &f.FileID, &f.Reason, &f.Status, msTime{&f.UploadedAt}, &f.ProjectID); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// RunFiles returns every file row of a run, in order.
+func (s *Store) RunFiles(runID int64) ([]JournalFile, error) {
+	return s.journalFiles(`WHERE f.run_id = ? ORDER BY f.id`, runID)
+}
+
+// TrackedFiles returns a profile's uploaded files whose processing is not
+// known to be over (not ready, not missing), oldest first: what the File
+// status view keeps watching across restarts.
+func (s *Store) TrackedFiles(profile string) ([]JournalFile, error) {
+	return s.journalFiles(`WHERE r.profile = ? AND f.state = 'uploaded'
+AND f.status NOT IN ('ready_to_query', 'ready_to_review', 'not_found') ORDER BY f.id`, profile)
+}
+
+// FilesByID returns the journal rows (state uploaded) of the given file IDs.
+func (s *Store) FilesByID(profile string, ids []string) ([]JournalFile, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	args := []any{profile}
+	for _, id := range ids {
+		args = append(args, strings.ToLower(id))
+	}
+	return s.journalFiles(`WHERE r.profile = ? AND f.state = 'uploaded' AND lower(f.file_id) IN (?`+strings.Repeat(", ?", len(ids)-1)+`) ORDER BY f.id`, args...)
+}
+
+// SetFileStatuses records the last known processing status of file IDs
+// (lower case; "not_found" for missing).
+func (s *Store) SetFileStatuses(status map[string]string) error {
+	return s.inTx(func(tx *sql.Tx) error {
+		for id, st := range status {
+			if _, err := tx.Exec(`UPDATE upload_files SET status = ? WHERE lower(file_id) = ? AND state = 'uploaded'`, strings.ToLower(st), strings.ToLower(id)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// MarkReplaced retires the rows of file IDs that a later upload replaced.
+func (s *Store) MarkReplaced(ids []string) error {
+	return s.inTx(func(tx *sql.Tx) error {
+		for _, id := range ids {
+			if _, err := tx.Exec(`UPDATE upload_files SET state = 'replaced' WHERE lower(file_id) = ? AND state = 'uploaded'`, strings.ToLower(id)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// RunSummary is one run with counts per file state.
+type RunSummary struct {
+	UploadRun
+	Files, Bytes                                int64
+	Uploaded, Skipped, Refused, Failed, Pending int64
+	OpenBatches                                 int64
+}
+
+// Finished reports whether nothing of the run is left to send or reconcile.
+func (r RunSummary) Finished() bool { return r.Pending == 0 && r.OpenBatches == 0 }
+
+// UploadRuns lists a profile's runs, newest first.
+func (s *Store) UploadRuns(profile string) ([]RunSummary, error) {
+	rows, err := s.queryJournal(`
+SELECT r.id, r.profile, r.project_id, r.mode, r.created_at,
+	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id),
+	(SELECT coalesce(sum(size), 0) FROM upload_files f WHERE f.run_id = r.id),
+	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state IN ('uploaded', 'replaced')),
+	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state = 'skipped'),
+	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state = 'refused'),
+	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state = 'failed'),
+	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state = 'pending'),
+	(SELECT count(*) FROM upload_batches b WHERE b.run_id = r.id AND b.done_at IS NULL)
+FROM upload_runs r WHERE r.profile = ? ORDER BY r.id DESC`, profile)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []RunSummary
+	for rows.Next() {
+		var r RunSummary
+		if err := rows.Scan(&r.ID, &r.Profile, &r.ProjectID, &r.Mode, msTime{&r.CreatedAt}, &r.Files, &r.Bytes,
+			&r.Uploaded, &r.Skipped, &r.Refused, &r.Failed, &r.Pending, &r.OpenBatches); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// msTime scans unix milliseconds into a time.Time (zero stays zero).
+type msTime struct{ t *time.Time }
+
+func (m msTime) Scan(v any) error {
+	n, ok := v.(int64)
+	if !ok {
+		return fmt.Errorf("expected unix milliseconds, got %T", v)
+	}
+	if n == 0 {
+		*m.t = time.Time{}
+	} else {
+		*m.t = time.UnixMilli(n)
+	}
+	return nil
+}
+
+// ProjectFileIDs returns every file ID the profile's journal holds for a
+// project.
+func (s *Store) ProjectFileIDs(profile, projectID string) ([]string, error) {
+	rows, err := s.queryJournal(`SELECT f.file_id FROM upload_files f JOIN upload_runs r ON r.id = f.run_id
+WHERE r.profile = ? AND r.project_id = ? AND f.file_id != ''`, profile, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
