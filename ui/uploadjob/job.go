@@ -6,14 +6,9 @@ package uploadjob
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
-	"fmt"
-	"hash/crc32"
-	"io"
 	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -96,52 +91,8 @@ func (r *Runner) now() time.Time {
 	return time.Now()
 }
 
-func (r *Runner) ttl() time.Duration {
-	if r.LeaseTTL > 0 {
-		return r.LeaseTTL
-	}
-	return 2 * time.Minute
-}
-
-func (r *Runner) owner() string {
-	if r.Owner == "" {
-		r.Owner = defaultOwner()
-	}
-	return r.Owner
-}
-
-func (r *Runner) lease() store.Lease {
-	steal := r.Steal
-	if steal == nil {
-		steal = holderIsGone
-	}
-	return store.Lease{Owner: r.owner(), Until: r.now().Add(r.ttl()), Steal: steal}
-}
-
 func (r *Runner) crash(step string, batch int64) bool {
 	return r.Crash != nil && r.Crash(step, batch)
-}
-
-// keepLeases renews this process's leases until stop is called, so a long
-// request keeps its batch.
-func (r *Runner) keepLeases() (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(r.ttl() / 4)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				_ = r.Store.RenewLeases(r.owner(), r.now().Add(r.ttl()))
-			}
-		}
-	}()
-	return func() { close(done); wg.Wait() }
 }
 
 func (r *Runner) report(update func(p *Progress)) {
@@ -248,215 +199,6 @@ func (r *Runner) sendAll(ctx context.Context, batches []store.JournalBatch, out 
 	return nil
 }
 
-// prepared is a batch whose files are open and hashed, ready to send.
-type prepared struct {
-	batch store.JournalBatch
-	send  []store.JournalFile // files to send (pending, readable, unchanged)
-	fds   []*os.File
-	start []store.JournalFile // every pending file's measured state, for StartBatch
-}
-
-func (p *prepared) close() {
-	for _, f := range p.fds {
-		f.Close()
-	}
-	p.fds = nil
-}
-
-// prepare opens and hashes each pending file of a batch. A file that
-// vanished, cannot be read, grew over the limit, or (on a resume) no longer
-// has the content journaled is refused by name; the descriptor stays open
-// until the batch is sent, so a file removed now is still sent whole.
-func (r *Runner) prepare(b store.JournalBatch) *prepared {
-	p := &prepared{batch: b}
-	open := r.Open
-	if open == nil {
-		open = os.Open
-	}
-	buf := make([]byte, 256<<10)
-	for _, f := range b.Files {
-		if f.State != store.FilePending {
-			continue
-		}
-		refuse := func(reason string) {
-			f.State, f.Reason = store.FileRefused, reason
-			p.start = append(p.start, f)
-		}
-		fd, err := open(f.Local)
-		if err != nil {
-			if os.IsNotExist(err) {
-				refuse("vanished since it was listed")
-			} else {
-				refuse("cannot be read: " + errText(err))
-			}
-			continue
-		}
-		fi, err := fd.Stat()
-		if err != nil || !fi.Mode().IsRegular() {
-			fd.Close()
-			refuse("is no longer a regular file")
-			continue
-		}
-		if fi.Size() > api.MaxFileBytes {
-			fd.Close()
-			refuse(fmt.Sprintf("%d bytes, over the %d-byte per-file limit", fi.Size(), api.MaxFileBytes))
-			continue
-		}
-		// CRC-32C, not SHA-256: the hash only tells whether the local file
-		// changed before a resume re-sends it (no adversary), and the CPU
-		// SHA-256 took was a fifth of an upload's on loopback (see
-		// BENCHMARKS.md); CRC-32C runs in hardware.
-		h := crc32.New(castagnoli)
-		n, err := io.CopyBuffer(h, io.NewSectionReader(fd, 0, fi.Size()), buf)
-		if err != nil || n != fi.Size() {
-			fd.Close()
-			refuse("cannot be read: " + errText(err))
-			continue
-		}
-		sum := "crc32c:" + hex.EncodeToString(h.Sum(nil))
-		if f.ContentHash != "" && f.ContentHash != sum {
-			fd.Close()
-			refuse("changed since the interrupted upload; upload it again as a new run")
-			continue
-		}
-		f.Size, f.ContentHash = fi.Size(), sum
-		p.start = append(p.start, f)
-		p.send = append(p.send, f)
-		p.fds = append(p.fds, fd)
-	}
-	return p
-}
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-func errText(err error) string {
-	if err == nil {
-		return "short read"
-	}
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
-// send journals the batch's start, sends it, and journals the outcome.
-func (r *Runner) send(p *prepared, out *Outcome) error {
-	b := p.batch
-	if err := r.Store.StartBatch(b.ID, r.owner(), r.now(), p.start); err != nil {
-		return err
-	}
-	for _, f := range p.start {
-		if f.State == store.FileRefused {
-			out.Refused = append(out.Refused, f)
-			r.report(func(pr *Progress) { pr.Files--; pr.Bytes -= f.Size })
-		}
-	}
-	if r.crash(StepRecorded, b.ID) {
-		return ErrCrashed
-	}
-	if len(p.send) == 0 {
-		return r.Store.CompleteBatch(b.ID, r.owner(), nil, "")
-	}
-	// A simulated crash must stop the body where it is, as a killed
-	// process would: the transport might otherwise finish writing it.
-	var crashed atomic.Bool
-	files := make([]api.UploadFile, len(p.send))
-	var total int64
-	for i, f := range p.send {
-		fd, size := p.fds[i], f.Size
-		files[i] = api.UploadFile{Name: f.Name, Path: f.Path, Size: size, Open: func() (io.ReadCloser, error) {
-			return io.NopCloser(stoppable{io.NewSectionReader(fd, 0, size), &crashed}), nil
-		}}
-		total += size
-	}
-	// The request is not tied to the caller's context: once begun, its
-	// response is what the journal needs, so a cancel waits for it.
-	reqCtx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var last int64
-	base := r.bytesDone()
-	sent := func(n int64) {
-		if !crashed.Load() && last < total/2 && n >= total/2 && r.crash(StepMidBody, b.ID) {
-			crashed.Store(true)
-			cancel()
-		}
-		last = n
-		r.report(func(pr *Progress) { pr.BytesDone = base + n })
-	}
-	res, err := r.API.UploadBatch(reqCtx, b.Run.ProjectID, files, api.DuplicateMode(b.Run.Mode), sent)
-	if crashed.Load() {
-		return ErrCrashed
-	}
-	if err != nil {
-		return r.failed(p, err, out)
-	}
-	if r.crash(StepResponded, b.ID) {
-		return ErrCrashed
-	}
-	outcomes, err := r.match(context.Background(), b.Run.Mode, p.send, res.FileIDs)
-	if err != nil {
-		// The files arrived but could not be told apart: leave the batch
-		// open, a resume reconciles it against the listing.
-		_ = r.Store.ReleaseBatch(b.ID, r.owner(), err.Error())
-		out.Unfinished++
-		return err
-	}
-	if err := r.Store.CompleteBatch(b.ID, r.owner(), outcomes, ""); err != nil {
-		return err
-	}
-	r.tally(p.send, outcomes, out)
-	r.report(func(pr *Progress) { pr.BytesDone = base + total; pr.FilesDone += len(p.send) })
-	if r.crash(StepCompleted, b.ID) {
-		return ErrCrashed
-	}
-	return nil
-}
-
-func (r *Runner) bytesDone() int64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.prog.BytesDone
-}
-
-// failed handles a request that did not get a usable answer. When the
-// service answered with a refusal, nothing of the batch was stored: its
-// files fail with the reason. When the answer was lost (network, timeout,
-// cancel), the files may or may not have arrived: the batch stays open for
-// a resume to reconcile, never to be re-sent blindly.
-func (r *Runner) failed(p *prepared, err error, out *Outcome) error {
-	var ae *api.Error
-	answered := errors.As(err, &ae) && ae.Status >= 400 && ae.Status < 500 && ae.Status != 408 && ae.Status != 429
-	if !answered {
-		_ = r.Store.ReleaseBatch(p.batch.ID, r.owner(), err.Error())
-		out.Unfinished++
-		return fmt.Errorf("batch %d: the response was lost (%v); run `vaultdeck upload --resume` to check what arrived", p.batch.ID, err)
-	}
-	outcomes := make([]store.FileOutcome, len(p.send))
-	for i, f := range p.send {
-		outcomes[i] = store.FileOutcome{ID: f.ID, State: store.FileFailed, Reason: err.Error()}
-		f.State, f.Reason = store.FileFailed, err.Error()
-		out.Failed = append(out.Failed, f)
-	}
-	if cerr := r.Store.CompleteBatch(p.batch.ID, r.owner(), outcomes, err.Error()); cerr != nil {
-		return cerr
-	}
-	return err
-}
-
-func (r *Runner) tally(sent []store.JournalFile, outcomes []store.FileOutcome, out *Outcome) {
-	for i, o := range outcomes {
-		f := sent[i]
-		f.State, f.FileID, f.Reason = o.State, o.FileID, o.Reason
-		switch o.State {
-		case store.FileUploaded:
-			out.Uploaded = append(out.Uploaded, f)
-		case store.FileSkipped:
-			out.Skipped = append(out.Skipped, f)
-		}
-	}
-}
-
 func baseName(p string) string {
 	for i := len(p) - 1; i >= 0; i-- {
 		if p[i] == '/' || p[i] == os.PathSeparator {
@@ -464,17 +206,4 @@ func baseName(p string) string {
 		}
 	}
 	return p
-}
-
-// stoppable fails reads once stop is set.
-type stoppable struct {
-	r    io.Reader
-	stop *atomic.Bool
-}
-
-func (s stoppable) Read(p []byte) (int, error) {
-	if s.stop.Load() {
-		return 0, ErrCrashed
-	}
-	return s.r.Read(p)
 }

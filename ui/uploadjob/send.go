@@ -1,0 +1,146 @@
+// This file sends one prepared batch: it journals its start, sends the
+// request, and journals the outcome (or leaves the batch open for a resume
+// when the answer was lost).
+
+package uploadjob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
+)
+
+// send journals the batch's start, sends it, and journals the outcome.
+func (r *Runner) send(p *prepared, out *Outcome) error {
+	b := p.batch
+	if err := r.Store.StartBatch(b.ID, r.owner(), r.now(), p.start); err != nil {
+		return err
+	}
+	for _, f := range p.start {
+		if f.State == store.FileRefused {
+			out.Refused = append(out.Refused, f)
+			r.report(func(pr *Progress) { pr.Files--; pr.Bytes -= f.Size })
+		}
+	}
+	if r.crash(StepRecorded, b.ID) {
+		return ErrCrashed
+	}
+	if len(p.send) == 0 {
+		return r.Store.CompleteBatch(b.ID, r.owner(), nil, "")
+	}
+	// A simulated crash must stop the body where it is, as a killed
+	// process would: the transport might otherwise finish writing it.
+	var crashed atomic.Bool
+	files := make([]api.UploadFile, len(p.send))
+	var total int64
+	for i, f := range p.send {
+		fd, size := p.fds[i], f.Size
+		files[i] = api.UploadFile{Name: f.Name, Path: f.Path, Size: size, Open: func() (io.ReadCloser, error) {
+			return io.NopCloser(stoppable{io.NewSectionReader(fd, 0, size), &crashed}), nil
+		}}
+		total += size
+	}
+	// The request is not tied to the caller's context: once begun, its
+	// response is what the journal needs, so a cancel waits for it.
+	reqCtx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var last int64
+	base := r.bytesDone()
+	sent := func(n int64) {
+		if !crashed.Load() && last < total/2 && n >= total/2 && r.crash(StepMidBody, b.ID) {
+			crashed.Store(true)
+			cancel()
+		}
+		last = n
+		r.report(func(pr *Progress) { pr.BytesDone = base + n })
+	}
+	res, err := r.API.UploadBatch(reqCtx, b.Run.ProjectID, files, api.DuplicateMode(b.Run.Mode), sent)
+	if crashed.Load() {
+		return ErrCrashed
+	}
+	if err != nil {
+		return r.failed(p, err, out)
+	}
+	if r.crash(StepResponded, b.ID) {
+		return ErrCrashed
+	}
+	outcomes, err := r.match(context.Background(), b.Run.Mode, p.send, res.FileIDs)
+	if err != nil {
+		// The files arrived but could not be told apart: leave the batch
+		// open, a resume reconciles it against the listing.
+		_ = r.Store.ReleaseBatch(b.ID, r.owner(), err.Error())
+		out.Unfinished++
+		return err
+	}
+	if err := r.Store.CompleteBatch(b.ID, r.owner(), outcomes, ""); err != nil {
+		return err
+	}
+	r.tally(p.send, outcomes, out)
+	r.report(func(pr *Progress) { pr.BytesDone = base + total; pr.FilesDone += len(p.send) })
+	if r.crash(StepCompleted, b.ID) {
+		return ErrCrashed
+	}
+	return nil
+}
+
+func (r *Runner) bytesDone() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.prog.BytesDone
+}
+
+// failed handles a request that did not get a usable answer. When the
+// service answered with a refusal, nothing of the batch was stored: its
+// files fail with the reason. When the answer was lost (network, timeout,
+// cancel), the files may or may not have arrived: the batch stays open for
+// a resume to reconcile, never to be re-sent blindly.
+func (r *Runner) failed(p *prepared, err error, out *Outcome) error {
+	var ae *api.Error
+	answered := errors.As(err, &ae) && ae.Status >= 400 && ae.Status < 500 && ae.Status != 408 && ae.Status != 429
+	if !answered {
+		_ = r.Store.ReleaseBatch(p.batch.ID, r.owner(), err.Error())
+		out.Unfinished++
+		return fmt.Errorf("batch %d: the response was lost (%v); run `vaultdeck upload --resume` to check what arrived", p.batch.ID, err)
+	}
+	outcomes := make([]store.FileOutcome, len(p.send))
+	for i, f := range p.send {
+		outcomes[i] = store.FileOutcome{ID: f.ID, State: store.FileFailed, Reason: err.Error()}
+		f.State, f.Reason = store.FileFailed, err.Error()
+		out.Failed = append(out.Failed, f)
+	}
+	if cerr := r.Store.CompleteBatch(p.batch.ID, r.owner(), outcomes, err.Error()); cerr != nil {
+		return cerr
+	}
+	return err
+}
+
+func (r *Runner) tally(sent []store.JournalFile, outcomes []store.FileOutcome, out *Outcome) {
+	for i, o := range outcomes {
+		f := sent[i]
+		f.State, f.FileID, f.Reason = o.State, o.FileID, o.Reason
+		switch o.State {
+		case store.FileUploaded:
+			out.Uploaded = append(out.Uploaded, f)
+		case store.FileSkipped:
+			out.Skipped = append(out.Skipped, f)
+		}
+	}
+}
+
+// stoppable fails reads once stop is set.
+type stoppable struct {
+	r    io.Reader
+	stop *atomic.Bool
+}
+
+func (s stoppable) Read(p []byte) (int, error) {
+	if s.stop.Load() {
+		return 0, ErrCrashed
+	}
+	return s.r.Read(p)
+}
