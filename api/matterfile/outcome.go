@@ -50,6 +50,30 @@ type Report struct {
 	Err       error // why the run stopped early; nil when it ran to the end
 }
 
+// resultOrder is the order in which summaries list results.
+var resultOrder = [...]Result{ResultDeleted, ResultAlreadyAbsent, ResultRestored, ResultCreated, ResultUnchanged, ResultError, ResultNotSent}
+
+// CountsText lists the non-zero counts in a fixed order: "deleted 3,
+// already_absent 1". Any string key, since receipts keep their counts by
+// name.
+func CountsText[K ~string](c map[K]int) string {
+	var parts []string
+	for _, r := range resultOrder {
+		if n := c[K(r)]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", r, n))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// LinesSent is SentLines, or "none" when no line went out.
+func (r *Report) LinesSent() string {
+	if r.SentLines == "" {
+		return "none"
+	}
+	return r.SentLines
+}
+
 // Counts tallies outcomes by result.
 func (r *Report) Counts() map[Result]int {
 	out := map[Result]int{}

@@ -264,14 +264,7 @@ func (r *runner) report(id int64, rep *matterfile.Report, err error, undo string
 	} else {
 		printOutcomes(r.env.Stdout, rep.Outcomes)
 	}
-	var parts []string
-	for _, res := range []matterfile.Result{matterfile.ResultDeleted, matterfile.ResultAlreadyAbsent, matterfile.ResultRestored,
-		matterfile.ResultCreated, matterfile.ResultUnchanged, matterfile.ResultError, matterfile.ResultNotSent} {
-		if n := rep.Counts()[res]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", res, n))
-		}
-	}
-	fmt.Fprintf(r.env.Stderr, "%s; receipt %d (vaultdeck matters receipt %d", strings.Join(parts, ", "), id, id)
+	fmt.Fprintf(r.env.Stderr, "%s; receipt %d (vaultdeck matters receipt %d", matterfile.CountsText(rep.Counts()), id, id)
 	if rep.Counts()[matterfile.ResultDeleted] > 0 && undo != "" {
 		fmt.Fprintf(r.env.Stderr, "; undo: vaultdeck %s %d", undo, id)
 	}
@@ -280,10 +273,10 @@ func (r *runner) report(id int64, rep *matterfile.Report, err error, undo string
 		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: the receipt could not be completed: %s\n", r.cmd, oneLine(err.Error()))
 	}
 	if rep.Canceled {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: canceled between requests; lines sent: %s; the others were not sent\n", r.cmd, orDash(rep.SentLines))
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: canceled between requests; lines sent: %s; the others were not sent\n", r.cmd, rep.LinesSent())
 	}
 	if rep.Err != nil {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: stopped: %s; lines sent: %s\n", r.cmd, oneLine(rep.Err.Error()), orDash(rep.SentLines))
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: stopped: %s; lines sent: %s\n", r.cmd, oneLine(rep.Err.Error()), rep.LinesSent())
 		if rep.Sent == 0 {
 			return ExitError
 		}
@@ -292,13 +285,6 @@ func (r *runner) report(id int64, rep *matterfile.Report, err error, undo string
 		return ExitPartial
 	}
 	return ExitOK
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
 }
 
 func (r *runner) mattersRestore(ctx context.Context, args []string) int {

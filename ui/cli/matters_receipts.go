@@ -5,25 +5,15 @@ import (
 	"encoding/csv"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/vaultdeck/vaultdeck/api/matterfile"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/matterrun"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 func sanitizeName(s string) string { return sanitize.Line(s) }
-
-func countsLine(c map[string]int) string {
-	var parts []string
-	for _, k := range []string{"deleted", "already_absent", "restored", "created", "unchanged", "error", "not_sent"} {
-		if c[k] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", k, c[k]))
-		}
-	}
-	return strings.Join(parts, ", ")
-}
 
 // receiptJSON is a receipt as --json and --export json show it.
 func receiptJSON(rc store.Receipt) map[string]any {
@@ -67,7 +57,7 @@ func (r *runner) mattersReceipts(_ context.Context, args []string) int {
 			action = fmt.Sprintf("restore of %d", rc.RestoreOf)
 		}
 		t.row(strconv.FormatInt(rc.ID, 10), action, rc.StartedAt.UTC().Format(timeLayout), rc.Profile, rc.FileName,
-			strconv.Itoa(rc.Pairs), matterrun.Status(rc), countsLine(rc.Counts))
+			strconv.Itoa(rc.Pairs), matterrun.Status(rc), matterfile.CountsText(rc.Counts))
 	}
 	return r.done(t.flush())
 }
@@ -141,7 +131,7 @@ func (r *runner) mattersReceipt(_ context.Context, args []string) int {
 	if rc.Note != "" {
 		fmt.Fprintf(w, " (%s)", sanitizeName(rc.Note))
 	}
-	fmt.Fprintf(w, "\npairs     %d: %s\n\n", rc.Pairs, countsLine(rc.Counts))
+	fmt.Fprintf(w, "\npairs     %d: %s\n\n", rc.Pairs, matterfile.CountsText(rc.Counts))
 	// Two passes over the store: widths first, then rows, so a million
 	// items stream instead of sitting in memory.
 	cells := func(it store.ReceiptItem) [6]string {

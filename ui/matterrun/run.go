@@ -103,18 +103,11 @@ func finish(st *store.Store, id int64, rep *matterfile.Report) error {
 	status, note := store.ReceiptComplete, ""
 	switch {
 	case rep.Canceled:
-		status, note = store.ReceiptCanceled, "canceled; lines sent: "+orNone(rep.SentLines)
+		status, note = store.ReceiptCanceled, "canceled; lines sent: "+rep.LinesSent()
 	case rep.Err != nil:
 		status, note = store.ReceiptStopped, sanitize.Line(rep.Err.Error())
 	}
 	return st.FinishReceipt(id, status, note, Items(unsent))
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
 }
 
 // Items converts outcomes to receipt rows.

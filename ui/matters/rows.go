@@ -40,22 +40,12 @@ func receiptRows(list []store.Receipt) []widgets.Row {
 		rows[i] = widgets.Row{
 			ID: strconv.FormatInt(r.ID, 10),
 			Cells: []string{strconv.FormatInt(r.ID, 10), action, r.StartedAt.UTC().Format("2006-01-02 15:04"),
-				sanitize.Line(r.FileName), strconv.Itoa(r.Pairs), matterrun.Status(r), countsOf(r.Counts)},
+				sanitize.Line(r.FileName), strconv.Itoa(r.Pairs), matterrun.Status(r), countsText(r.Counts)},
 			Nums:  []float64{float64(r.ID), 0, float64(r.StartedAt.UnixMilli()), 0, float64(r.Pairs), 0, 0},
 			Tones: []widgets.Tone{0, 0, 0, 0, 0, tone, tone},
 		}
 	}
 	return rows
-}
-
-func countsOf(c map[string]int) string {
-	var parts []string
-	for _, k := range []string{"deleted", "already_absent", "restored", "created", "unchanged", "error", "not_sent"} {
-		if c[k] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", strings.ReplaceAll(k, "_", " "), c[k]))
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 func outcomeColumns() []widgets.Column {

@@ -182,31 +182,18 @@ func finish(st *runState, id int64, rep *matterfile.Report, err error) (page.Out
 	text := countsText(rep.Counts()) + fmt.Sprintf(" · receipt %d", id)
 	switch {
 	case rep.Canceled:
-		return page.Outcome{}, fmt.Errorf("canceled between requests; lines sent: %s; %s", orNone(rep.SentLines), text)
+		return page.Outcome{}, fmt.Errorf("canceled between requests; lines sent: %s; %s", rep.LinesSent(), text)
 	case rep.Err != nil:
-		return page.Outcome{}, fmt.Errorf("stopped: %w; lines sent: %s; %s", rep.Err, orNone(rep.SentLines), text)
+		return page.Outcome{}, fmt.Errorf("stopped: %w; lines sent: %s; %s", rep.Err, rep.LinesSent(), text)
 	case err != nil:
 		return page.Outcome{}, fmt.Errorf("%s, but the receipt could not be completed: %w", text, err)
 	}
 	return page.Outcome{Text: text}, nil
 }
 
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
-}
-
-func countsText(c map[matterfile.Result]int) string {
-	var parts []string
-	for _, r := range []matterfile.Result{matterfile.ResultDeleted, matterfile.ResultAlreadyAbsent, matterfile.ResultRestored,
-		matterfile.ResultCreated, matterfile.ResultUnchanged, matterfile.ResultError, matterfile.ResultNotSent} {
-		if c[r] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", strings.ReplaceAll(string(r), "_", " "), c[r]))
-		}
-	}
-	return strings.Join(parts, ", ")
+// countsText is matterfile.CountsText for people: "already absent 1".
+func countsText[K ~string](c map[K]int) string {
+	return strings.ReplaceAll(matterfile.CountsText(c), "_", " ")
 }
 
 func (m *Model) cancelRun() tea.Cmd {

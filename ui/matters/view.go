@@ -90,7 +90,7 @@ func (m *Model) receiptHead() []string {
 	lines := []string{
 		th.Title.Render(fmt.Sprintf("Receipt %d", r.ID)) + th.Muted.Render(fmt.Sprintf("  %s · %s · sha256 %.12s… · %s",
 			what, sanitize.Line(r.FileName), r.FileSHA256, r.StartedAt.UTC().Format("2006-01-02 15:04 UTC"))),
-		fmt.Sprintf("%d pairs: %s · %s", r.Pairs, countsOf(r.Counts), status),
+		fmt.Sprintf("%d pairs: %s · %s", r.Pairs, countsText(r.Counts), status),
 		th.Muted.Render(fmt.Sprintf("showing %s · f outcome · t error code · enter whole detail", filter)),
 	}
 	if m.matched > len(m.items) {
