@@ -18,6 +18,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/matterfile"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/matterrun"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 // matters dispatches `vaultdeck matters delete|receipts|receipt|restore`.
@@ -202,9 +203,9 @@ func (r *runner) printPreview(w io.Writer, name string, f *matterfile.File, plan
 	if f.Header {
 		hdr = "header"
 	}
-	fmt.Fprintf(w, "file      %s (%s, %s, %s)\n", sanitizeName(displayName(name)), f.Encoding, f.Describe(), hdr)
+	fmt.Fprintf(w, "file      %s (%s, %s, %s)\n", sanitize.Line(displayName(name)), f.Encoding, f.Describe(), hdr)
 	if len(f.Ignored) > 0 {
-		fmt.Fprintf(w, "ignored   columns %s\n", sanitizeName(strings.Join(f.Ignored, ", ")))
+		fmt.Fprintf(w, "ignored   columns %s\n", sanitize.Line(strings.Join(f.Ignored, ", ")))
 	}
 	fmt.Fprintf(w, "pairs     %d\n", len(plan.Pairs))
 	fmt.Fprintf(w, "to send   %d in %d request(s) of at most %d pairs\n", len(plan.Send), plan.Requests(), api.MaxPairs)
@@ -315,13 +316,13 @@ func (r *runner) mattersRestore(ctx context.Context, args []string) int {
 		if r.g.JSON {
 			return r.emitJSON(map[string]any{"receipt": rec.ID, "file": rec.FileName, "pairs": outs})
 		}
-		fmt.Fprintf(r.env.Stdout, "receipt %d (%s) deleted %d matter(s); a restore sends them back by POST /api/v2/matters\n", rec.ID, sanitizeName(rec.FileName), len(pairs))
+		fmt.Fprintf(r.env.Stdout, "receipt %d (%s) deleted %d matter(s); a restore sends them back by POST /api/v2/matters\n", rec.ID, sanitize.Line(rec.FileName), len(pairs))
 		if len(pairs) > 0 {
 			printOutcomes(r.env.Stdout, outs)
 		}
 		return ExitOK
 	}
-	fmt.Fprintf(r.env.Stderr, "receipt %d (%s, %s) deleted %d matter(s)\n", rec.ID, sanitizeName(rec.FileName), rec.StartedAt.UTC().Format(timeLayout), len(pairs))
+	fmt.Fprintf(r.env.Stderr, "receipt %d (%s, %s) deleted %d matter(s)\n", rec.ID, sanitize.Line(rec.FileName), rec.StartedAt.UTC().Format(timeLayout), len(pairs))
 	if ok, code := r.confirmCount(len(pairs), "restore", *yes, false); !ok {
 		return code
 	}

@@ -13,8 +13,6 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
-func sanitizeName(s string) string { return sanitize.Line(s) }
-
 // receiptJSON is a receipt as --json and --export json show it.
 func receiptJSON(rc store.Receipt) map[string]any {
 	m := map[string]any{"id": rc.ID, "action": rc.Action, "profile": rc.Profile, "endpoint": rc.Endpoint,
@@ -121,15 +119,15 @@ func (r *runner) mattersReceipt(_ context.Context, args []string) int {
 	if rc.RestoreOf != 0 {
 		fmt.Fprintf(w, "restores  receipt %d\n", rc.RestoreOf)
 	}
-	fmt.Fprintf(w, "file      %s\nsha256    %s\n", sanitizeName(rc.FileName), rc.FileSHA256)
-	fmt.Fprintf(w, "profile   %s\nendpoint  %s\n", sanitizeName(rc.Profile), sanitizeName(rc.Endpoint))
+	fmt.Fprintf(w, "file      %s\nsha256    %s\n", sanitize.Line(rc.FileName), rc.FileSHA256)
+	fmt.Fprintf(w, "profile   %s\nendpoint  %s\n", sanitize.Line(rc.Profile), sanitize.Line(rc.Endpoint))
 	fmt.Fprintf(w, "started   %s\n", rc.StartedAt.UTC().Format(time.RFC3339))
 	if !rc.FinishedAt.IsZero() {
 		fmt.Fprintf(w, "finished  %s\n", rc.FinishedAt.UTC().Format(time.RFC3339))
 	}
 	fmt.Fprintf(w, "status    %s", matterrun.Status(rc))
 	if rc.Note != "" {
-		fmt.Fprintf(w, " (%s)", sanitizeName(rc.Note))
+		fmt.Fprintf(w, " (%s)", sanitize.Line(rc.Note))
 	}
 	fmt.Fprintf(w, "\npairs     %d: %s\n\n", rc.Pairs, matterfile.CountsText(rc.Counts))
 	// Two passes over the store: widths first, then rows, so a million

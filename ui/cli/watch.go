@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/triage"
 )
 
@@ -170,7 +171,7 @@ func (r *runner) emitWatch(w *watched, now time.Time) {
 	if w.notFound {
 		status = "not found"
 	}
-	fmt.Fprintf(r.env.Stdout, "%s  %s  %s  %s  %s  %s\n", now.Local().Format("15:04:05"), w.id, sanitizeName(w.name), status, w.group, ageText)
+	fmt.Fprintf(r.env.Stdout, "%s  %s  %s  %s  %s  %s\n", now.Local().Format("15:04:05"), w.id, sanitize.Line(w.name), status, w.group, ageText)
 }
 
 func (r *runner) emitSummary(n triage.Counts, now time.Time) {
