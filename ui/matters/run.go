@@ -91,7 +91,9 @@ func (m *Model) service() (matterfile.Service, error) {
 	return svc, nil
 }
 
-func (m *Model) deps2(svc matterfile.Service) matterrun.Deps {
+// runDeps is what matterrun needs for a run of this page: the service, the
+// receipt store, and the names written on the receipt.
+func (m *Model) runDeps(svc matterfile.Service) matterrun.Deps {
 	return matterrun.Deps{Service: svc, Store: m.deps.Store, Profile: m.deps.Profile, Endpoint: m.env.Backend.Base()}
 }
 
@@ -123,7 +125,7 @@ func (m *Model) startDelete() tea.Cmd {
 	st := &runState{action: "delete", stop: make(chan struct{})}
 	m.run, m.mode = st, modeRun
 	m.layout()
-	d, plan, src := m.deps2(svc), m.plan, matterrun.Source{Name: m.fileName, SHA256: m.file.SHA256}
+	d, plan, src := m.runDeps(svc), m.plan, matterrun.Source{Name: m.fileName, SHA256: m.file.SHA256}
 	return page.Start(page.StartTask{
 		Name:   "delete matters from " + sanitize.Line(m.fileName),
 		Origin: m.id,
@@ -159,7 +161,7 @@ func (m *Model) startRestore() tea.Cmd {
 	st := &runState{action: "restore", stop: make(chan struct{})}
 	m.run, m.mode = st, modeRun
 	m.layout()
-	d, rid := m.deps2(svc), m.receipt.ID
+	d, rid := m.runDeps(svc), m.receipt.ID
 	return page.Start(page.StartTask{
 		Name:   fmt.Sprintf("restore matters of receipt %d", rid),
 		Origin: m.id,
