@@ -129,8 +129,8 @@ func (r *runner) listProgress() *progress {
 	if p.w == nil {
 		p.w = r.env.Stderr
 	}
-	p.on = isTerminal(p.w)
-	p.counts = p.on && !isTerminal(r.rawOut)
+	p.on = isTTY(p.w)
+	p.counts = p.on && !isTTY(r.rawOut)
 	return p
 }
 
@@ -138,9 +138,9 @@ func (r *runner) listProgress() *progress {
 // stderr.
 func (r *runner) stderrIsTerminal() bool {
 	if r.rawErr != nil {
-		return isTerminal(r.rawErr)
+		return isTTY(r.rawErr)
 	}
-	return isTerminal(r.env.Stderr)
+	return isTTY(r.env.Stderr)
 }
 
 // observe is the wait observer of a command's requests.

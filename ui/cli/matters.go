@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/term"
-
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/matterfile"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -63,8 +61,7 @@ func (r *runner) stdinTerminal() bool {
 	if t, ok := r.env.Stdin.(interface{ IsTerminal() bool }); ok {
 		return t.IsTerminal()
 	}
-	f, ok := r.env.Stdin.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+	return isTTY(r.env.Stdin)
 }
 
 // confirmCount is the typed confirmation of a destructive run: on a

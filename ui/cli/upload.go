@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/dustin/go-humanize"
-	"golang.org/x/term"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/uploadplan"
@@ -211,11 +209,6 @@ func (r *runner) uploads(ctx context.Context, args []string) int {
 			humanize.Bytes(uint64(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending))
 	}
 	return r.done(t.flush())
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // progressLine redraws one line on stderr, at most every 200 ms.

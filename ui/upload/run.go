@@ -73,15 +73,15 @@ func (s *shared) stopping() bool {
 func (m *Model) start() tea.Cmd {
 	m.stage = stageRun
 	m.shared = &shared{}
-	return tea.Batch(page.Start(Task(m.env, m.id, m.project, m.target(), m.plan, modes[m.mode], m.shared)), m.tickCmd())
+	return tea.Batch(page.Start(Task(m.env, m.id, m.project, m.target(), m.plan, modes[m.mode], m.shared)), m.tick())
 }
 
-func (m *Model) tickCmd() tea.Cmd {
+// tick schedules the next redraw of the progress, which the task only
+// writes into shared.
+func (m *Model) tick() tea.Cmd {
 	view := m.id
 	return tea.Tick(tickEvery, func(time.Time) tea.Msg { return tickMsg{View: view} })
 }
-
-func (m *Model) tick() tea.Cmd { return m.tickCmd() }
 
 // Task is the upload as a root-owned task. Its context is the program's;
 // the page's esc cancels only the run's own context, which the uploader
