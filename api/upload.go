@@ -47,11 +47,8 @@ func (c *Client) Upload(ctx context.Context, projectID string, files []UploadFil
 	if mode == "" {
 		mode = DuplicateSkip
 	}
-	switch mode {
-	case DuplicateSkip, DuplicateReplace, DuplicateKeep:
-	default:
-		return nil, &Error{Kind: KindInvalidRequest, Endpoint: ep.String(),
-			Message: fmt.Sprintf("duplicate mode %q is not one of skip, replace, keep", mode)}
+	if err := checkMode(ep, mode); err != nil {
+		return nil, err
 	}
 	for _, f := range files {
 		if f.Open == nil || f.Name == "" {
@@ -84,6 +81,17 @@ func (c *Client) Upload(ctx context.Context, projectID string, files []UploadFil
 	return out, nil
 }
 
+// checkMode refuses a duplicate mode the service does not know, before
+// anything is sent.
+func checkMode(ep endpoint, mode DuplicateMode) error {
+	switch mode {
+	case DuplicateSkip, DuplicateReplace, DuplicateKeep:
+		return nil
+	}
+	return &Error{Kind: KindInvalidRequest, Endpoint: ep.String(),
+		Message: fmt.Sprintf("duplicate mode %q is not one of skip, replace, keep", mode)}
+}
+
 func tooLarge(ep endpoint, name string, size int64) *Error {
 	return &Error{Kind: KindTooLarge, Endpoint: ep.String(), Message: fmt.Sprintf(
 		"file %q is %s, over the %s per-file limit; nothing was uploaded. Split or compress it",
@@ -101,11 +109,8 @@ func (c *Client) UploadBatch(ctx context.Context, projectID string, files []Uplo
 	if err := requireID(ep, "project ID", projectID); err != nil {
 		return nil, err
 	}
-	switch mode {
-	case DuplicateSkip, DuplicateReplace, DuplicateKeep:
-	default:
-		return nil, &Error{Kind: KindInvalidRequest, Endpoint: ep.String(),
-			Message: fmt.Sprintf("duplicate mode %q is not one of skip, replace, keep", mode)}
+	if err := checkMode(ep, mode); err != nil {
+		return nil, err
 	}
 	if len(files) == 0 || len(files) > MaxFilesPerUpload {
 		return nil, &Error{Kind: KindInvalidRequest, Endpoint: ep.String(),
