@@ -158,19 +158,24 @@ func (s *Store) Receipt(id int64) (Receipt, error) {
 }
 
 func (s *Store) receiptCounts(id int64) (map[string]int, error) {
-	rows, err := s.db.Query(`SELECT result, count(*) FROM matter_receipt_items WHERE receipt_id = ? GROUP BY result`, id)
+	return s.countReceipt(id, `SELECT result, count(*) FROM matter_receipt_items WHERE receipt_id = ? GROUP BY result`)
+}
+
+// countReceipt runs a query of (name, count) rows about receipt id.
+func (s *Store) countReceipt(id int64, query string) (map[string]int, error) {
+	rows, err := s.db.Query(query, id)
 	if err != nil {
 		return nil, fmt.Errorf("receipt %d could not be counted: %w", id, err)
 	}
 	defer rows.Close()
 	out := map[string]int{}
 	for rows.Next() {
-		var res string
+		var name string
 		var n int
-		if err := rows.Scan(&res, &n); err != nil {
+		if err := rows.Scan(&name, &n); err != nil {
 			return nil, err
 		}
-		out[res] = n
+		out[name] = n
 	}
 	return out, rows.Err()
 }
@@ -207,19 +212,5 @@ WHERE receipt_id = ? AND (? = '' OR result = ?) AND (? = '' OR code = ?) ORDER B
 // ReceiptCodes counts a receipt's items by error code (items without one
 // are left out).
 func (s *Store) ReceiptCodes(id int64) (map[string]int, error) {
-	rows, err := s.db.Query(`SELECT code, count(*) FROM matter_receipt_items WHERE receipt_id = ? AND code != '' GROUP BY code`, id)
-	if err != nil {
-		return nil, fmt.Errorf("receipt %d could not be counted: %w", id, err)
-	}
-	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
-		var code string
-		var n int
-		if err := rows.Scan(&code, &n); err != nil {
-			return nil, err
-		}
-		out[code] = n
-	}
-	return out, rows.Err()
+	return s.countReceipt(id, `SELECT code, count(*) FROM matter_receipt_items WHERE receipt_id = ? AND code != '' GROUP BY code`)
 }
