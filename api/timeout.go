@@ -79,14 +79,8 @@ func (w *watchdog) armCause(d time.Duration, cause *timeoutCause) {
 	}
 }
 
-func (w *watchdog) stop() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.timer != nil {
-		w.timer.Stop()
-		w.timer = nil
-	}
-}
+// stop disarms the timer: arming for no time sets none.
+func (w *watchdog) stop() { w.armCause(0, nil) }
 
 // watchedBody re-arms the stall timer on every read and counts bytes for
 // the message. Close releases the attempt's context.
