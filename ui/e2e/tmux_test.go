@@ -81,6 +81,14 @@ func (s *tmuxSession) screen() string {
 	return s.run("capture-pane", "-p", "-t", "0")
 }
 
+// joined is the whole pane, scrollback included, with lines the terminal
+// wrapped joined again: what a program wrote, line by line, whatever the
+// pane's width was when it wrote it.
+func (s *tmuxSession) joined() string {
+	s.t.Helper()
+	return s.run("capture-pane", "-p", "-J", "-S", "-", "-t", "0")
+}
+
 // waitFor polls the screen until ok accepts it. This waits for a condition
 // with a generous deadline; nothing asserts on how long it took.
 func (s *tmuxSession) waitFor(what string, ok func(screen string) bool) string {
