@@ -39,6 +39,7 @@ type Config struct {
 	Region    string // where the data lives: "region eu", or the custom host; shown in the header
 	Workspace string // workspace name; when empty the root asks whoami once
 	Warning   string // e.g. "token stored in a plain file"; shown in the header
+	Session   string // the SSH key of a served session ("key alice@laptop SHA256:…"); shown in the header
 	Routes    []Route
 	Start     string // route opened first
 	StartArg  string

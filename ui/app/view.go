@@ -56,6 +56,9 @@ func (m *Model) headerView() string {
 	if where := m.where(); where != "" {
 		parts = append(parts, th.Muted.Render(where))
 	}
+	if m.cfg.Session != "" {
+		parts = append(parts, th.Muted.Render(sanitize.Line(m.cfg.Session)))
+	}
 	if m.workspace != "" {
 		parts = append(parts, th.Header.Render(sanitize.Line(m.workspace)))
 	}

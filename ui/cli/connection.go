@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/console"
 )
 
 // Connection is the one resolution of where and as whom vaultdeck talks.
@@ -20,17 +20,6 @@ type Connection struct {
 	// regional one, else the host of the custom base URL. For a law firm the
 	// region says where the data lives: it is shown only when true.
 	Where string
-}
-
-// where describes the endpoint the client uses.
-func where(baseURL, region, base string) string {
-	if baseURL == "" {
-		return "region " + cmp.Or(region, "us")
-	}
-	if u, err := url.Parse(base); err == nil && u.Host != "" {
-		return u.Host
-	}
-	return base
 }
 
 // client is the API client of the one connection.
@@ -108,7 +97,7 @@ func (r *runner) resolve() (*Connection, error) {
 		return nil, err
 	}
 	r.guard(client)
-	c := &Connection{Client: client, Where: where(cfg.BaseURL, cfg.Region, client.Base())}
+	c := &Connection{Client: client, Where: console.Where(cfg.BaseURL, cfg.Region, client.Base())}
 	if prof.Stored {
 		c.Profile = prof.Name
 	}

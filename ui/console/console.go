@@ -40,6 +40,7 @@ type Options struct {
 	Region    string // "region eu" for a regional endpoint, else the custom host; shown in the header
 	Workspace string // empty: the root asks whoami
 	Warning   string // e.g. the insecure-token-storage warning
+	Session   string // who is at the keyboard when that is not this machine's user (an SSH key); shown in the header
 	ReadOnly  bool
 
 	Theme   string // auto, dark, light, high-contrast, mono
@@ -137,6 +138,7 @@ func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 		Region:    o.Region,
 		Workspace: o.Workspace,
 		Warning:   o.Warning,
+		Session:   o.Session,
 		Routes:    routes(o),
 		Start:     start,
 		StartArg:  o.StartArg,

@@ -145,8 +145,9 @@ func TestLoginScreen(t *testing.T) {
 	tok := f.sim.Token("admin")
 	tm.send(tok + "\r")
 	tm.waitFor("Acme Corp v. Halvorsen")
-	tm.waitFor("login · http://127.0.0.1:")
-	tm.waitFor("bob@desk SHA256:")
+	tm.waitFor("vaultdeck 127.0.0.1:") // no profile chip: the host, by the console's rule
+	tm.waitFor("key bob@desk SHA256:")
+	tm.waitFor("· session token")
 	tm.send("q")
 	if code := tm.exit(); code != 0 {
 		t.Fatalf("exit %d", code)

@@ -111,7 +111,8 @@ func (s *Server) boundConsole(ctx context.Context, ss *session, name string, o c
 	o.Backend = counting{Backend: b.client, n: &ss.requests}
 	o.Cache = s.cacheFor(name, "")
 	o.Profile = name
-	o.Region = b.profile.Endpoint() + " · " + ss.key.Label()
+	o.Region = console.Where(b.profile.BaseURL, b.profile.Region, b.client.Base())
+	o.Session = "key " + ss.key.Label()
 	o.ReadOnly = o.ReadOnly || b.profile.ReadOnly
 	o.Warning = r.Warning
 	return console.NewModel(ctx, o, o.Output)
@@ -124,7 +125,8 @@ func (s *Server) loggedInConsole(ctx context.Context, ss *session, c *api.Shared
 	o.Cache = s.cacheFor("", tok)
 	o.Profile = "" // no stored profile: the session's own token
 	o.Workspace = workspace
-	o.Region = "login · " + loginEndpoint(s.cfg) + " · " + ss.key.Label()
+	o.Region = console.Where(s.cfg.BaseURL, s.cfg.Region, c.Base())
+	o.Session = "key " + ss.key.Label() + " · session token"
 	return console.NewModel(ctx, o, o.Output)
 }
 

@@ -11,8 +11,10 @@ func TestBoundSessionBrowsesFiltersQuits(t *testing.T) {
 	f := startServer(t)
 	tm := f.open(f.bound, nil)
 	tm.waitFor("Acme Corp v. Halvorsen")
-	tm.waitFor("vaultdeck  sim  http://127.0.0.1:")
-	tm.waitFor(" · alice@laptop SHA256:")
+	// the endpoint by the console's own rule (the host of a custom base
+	// URL, as `vaultdeck --base-url` shows it), then the key as its own chip
+	tm.waitFor("vaultdeck  sim  127.0.0.1:")
+	tm.waitFor(" key alice@laptop SHA256:")
 	tm.waitFor("READ-ONLY")
 	tm.waitFor("1/12")
 	tm.send("j")
