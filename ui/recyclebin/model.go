@@ -72,8 +72,11 @@ func (m *Model) Help() []key.Binding {
 // CapturesInput is true while a filter or the matter input has the keyboard.
 func (m *Model) CapturesInput() bool { return m.matter != nil || m.TableView.CapturesInput() }
 
-// WantsEsc is true while something can be closed.
-func (m *Model) WantsEsc() bool { return m.detail != nil || m.TableView.WantsEsc() }
+// WantsEsc is true while something can be closed or undone: the detail,
+// the name filter, then the client-matter filter, before esc leaves.
+func (m *Model) WantsEsc() bool {
+	return m.detail != nil || m.TableView.WantsEsc() || m.query.ClientMatterID != ""
+}
 
 // SelectedID is the vault project ID of the selected entry (what other
 // commands take), else the entry's own ID.
@@ -247,6 +250,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.Table.Update(msg)
 	}
 	switch {
+	case key.Matches(msg, k.Back) && !m.Table.WantsEsc() && m.query.ClientMatterID != "":
+		return m.filterByMatter("")
 	case key.Matches(msg, k.Enter):
 		m.openDetail()
 		return nil
@@ -273,15 +278,21 @@ func (m *Model) updateMatter(msg tea.KeyMsg) tea.Cmd {
 			return page.Error(fmt.Errorf("%q is not a client-matter UUID (like 123e4567-e89b-12d3-a456-426614174000)", v))
 		}
 		m.matter = nil
-		if v == m.query.ClientMatterID {
-			return nil
-		}
-		m.query.ClientMatterID = v
-		// the old rows do not answer the new filter: none are shown until it has
-		m.state = page.LoadState{}
-		return tea.Batch(m.apply(prepared{byID: map[string]int{}}), m.load())
+		return m.filterByMatter(v)
 	}
 	return nil
+}
+
+// filterByMatter asks the server for the bin of one client matter ("" for
+// all of them).
+func (m *Model) filterByMatter(id string) tea.Cmd {
+	if id == m.query.ClientMatterID {
+		return nil
+	}
+	m.query.ClientMatterID = id
+	// the old rows do not answer the new filter: none are shown until it has
+	m.state = page.LoadState{}
+	return tea.Batch(m.apply(prepared{byID: map[string]int{}}), m.load())
 }
 
 // View implements page.Page.

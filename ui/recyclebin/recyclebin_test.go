@@ -216,3 +216,30 @@ func toneOf(r widgets.Row, col int) widgets.Tone {
 	}
 	return widgets.ToneNone
 }
+
+// esc undoes the client-matter filter before it leaves the page, as it does
+// the name filter (k9s, lazygit): the root asks WantsEsc first.
+func TestEscClearsMatterFilter(t *testing.T) {
+	var got api.RecycleBinQuery
+	fake := &pagetest.Fake{RecycleBinFn: func(_ context.Context, q api.RecycleBinQuery) (*api.RecycleBin, error) {
+		got = q
+		return fixture(), nil
+	}}
+	p := open(t, fake)
+	if p.(page.EscHandler).WantsEsc() {
+		t.Fatal("esc claimed with no filter set")
+	}
+	p, _ = pagetest.Press(p, "m")
+	p, _ = pagetest.Type(p, "123e4567-e89b-12d3-a456-426614174000")
+	p, _ = pagetest.Press(p, "enter")
+	if !p.(page.EscHandler).WantsEsc() {
+		t.Fatal("esc would leave the page with a client-matter filter set")
+	}
+	p, _ = pagetest.Press(p, "esc")
+	if got.ClientMatterID != "" || fake.Calls("RecycleBin") != 3 {
+		t.Errorf("after esc: query %+v, %d calls", got, fake.Calls("RecycleBin"))
+	}
+	if p.(page.EscHandler).WantsEsc() || strings.Contains(p.View(), "client-matter 123e") {
+		t.Errorf("filter still set after esc:\n%s", p.View())
+	}
+}
