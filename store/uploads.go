@@ -56,7 +56,6 @@ type JournalBatch struct {
 	ID      int64
 	Run     UploadRun
 	BeganAt time.Time
-	Done    bool
 	Error   string
 	Files   []JournalFile
 }
