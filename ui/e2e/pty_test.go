@@ -31,7 +31,7 @@ type ptyRun struct {
 func startPty(t testing.TB, bin string, env []string, args ...string) *ptyRun {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(filteredEnv("TMUX", "TERM", "NO_COLOR", "COLORFGBG"), append([]string{"TERM=xterm-256color"}, env...)...)
+	cmd.Env = append(filteredEnv("TMUX", "TERM", "NO_COLOR", "COLORFGBG", "CI"), append([]string{"TERM=xterm-256color"}, env...)...)
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 100})
 	if err != nil {
 		t.Fatal(err)

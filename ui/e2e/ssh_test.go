@@ -152,7 +152,7 @@ func TestServeWithOpenSSH(t *testing.T) {
 	}
 	s := startTmuxSized(t, "120", "40", []string{"TERM=xterm-256color"}, sshCmd("")...)
 	s.waitForText("Acme Corp v. Halvorsen")
-	s.waitForText(" · e2e@tmux SHA256:")
+	s.waitForText(" key e2e@tmux SHA256:")
 	s.waitForText("1/12")
 	s.keys("j")
 	s.waitForText("2/12")

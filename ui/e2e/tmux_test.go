@@ -46,7 +46,10 @@ func startTmux(t *testing.T, env []string, command ...string) *tmuxSession {
 	t.Helper()
 	s := &tmuxSession{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
 	args := []string{"new-session", "-d", "-x", "150", "-y", "45", "--"}
-	args = append(args, "env")
+	// The program runs as a person runs it: not under CI=true, which
+	// termenv takes to mean "no terminal" (no attributes, no queries) and
+	// which CI sets for this whole test process.
+	args = append(args, "env", "-u", "CI")
 	args = append(args, env...)
 	args = append(args, command...)
 	s.run(args...)
