@@ -26,10 +26,9 @@ type Model struct {
 	reqs              page.Requests
 
 	query api.RecycleBinQuery
-	items []api.RecycleBinEntry // newest first; rows index into it by ID
-	byID  map[string]int
-	state page.LoadState // loading / loaded (age) / empty / failed
-	clock page.Clock     // 1-second tick while the age is shown
+	items []api.RecycleBinEntry // newest first; the table's source indexes into it
+	state page.LoadState        // loading / loaded (age) / empty / failed
+	clock page.Clock            // 1-second tick while the age is shown
 
 	detail *api.RecycleBinEntry // open detail pane
 	pane   *widgets.Pane        // its scrolling view
@@ -44,7 +43,7 @@ type (
 
 // New builds the page; arg, when a UUID, is a client-matter filter.
 func New(env page.Env, arg string) page.Page {
-	m := &Model{env: env, id: env.NewID(), loader: widgets.NewLoader(env.Theme), byID: map[string]int{}}
+	m := &Model{env: env, id: env.NewID(), loader: widgets.NewLoader(env.Theme)}
 	cols := Columns()
 	cols[ColPurgeIn].Live = PurgeLive(env.Clock)
 	m.TableView = widgets.NewTableView(env.Theme, env.Keys, m.id, cols, 1)
@@ -95,9 +94,10 @@ func (m *Model) SelectedID() string {
 // vault project's ID), for `y`.
 func (m *Model) MarkedIDs() []string {
 	var out []string
-	for _, id := range m.Table.MarkedIDs() {
-		if i, ok := m.byID[id]; ok && m.items[i].VaultProject.ID != "" {
-			id = m.items[i].VaultProject.ID
+	for _, i := range m.Table.MarkedIndexes() {
+		id := m.items[i].VaultProject.ID
+		if id == "" {
+			id = m.items[i].ID
 		}
 		out = append(out, id)
 	}
@@ -105,11 +105,8 @@ func (m *Model) MarkedIDs() []string {
 }
 
 func (m *Model) selected() *api.RecycleBinEntry {
-	r, ok := m.Table.Selected()
-	if !ok {
-		return nil
-	}
-	if i, ok := m.byID[r.ID]; ok {
+	// the table's source is m.items (apply sets both): its index is theirs
+	if i, ok := m.Table.SelectedIndex(); ok && i < len(m.items) {
 		return &m.items[i]
 	}
 	return nil
@@ -174,11 +171,11 @@ func (m *Model) load() tea.Cmd {
 }
 
 // prepared is a response made ready for the table in the command that
-// fetched or read it: sorted, indexed, rows and haystacks built. Applying
-// it in Update only swaps slices in.
+// fetched or read it: sorted, and wrapped as the table's row source (no
+// rows are built: the table builds the visible ones). Applying it in
+// Update only swaps slices in.
 type prepared struct {
 	items []api.RecycleBinEntry // newest first
-	byID  map[string]int
 	rows  widgets.Prepared
 	at    time.Time
 }
@@ -186,15 +183,11 @@ type prepared struct {
 func prepare(rb *api.RecycleBin, at, now time.Time) prepared {
 	items := rb.Items // the response is this view's own: sorted in place, not copied
 	SortNewestFirst(items)
-	byID := make(map[string]int, len(items))
-	for i, e := range items {
-		byID[e.ID] = i
-	}
-	return prepared{items: items, byID: byID, rows: widgets.Prepare(Rows(items, now)), at: at}
+	return prepared{items: items, rows: widgets.PrepareSource(Source(items, now)), at: at}
 }
 
 func (m *Model) apply(p prepared) tea.Cmd {
-	m.items, m.byID = p.items, p.byID
+	m.items = p.items
 	return m.Table.SetPrepared(p.rows)
 }
 
@@ -292,7 +285,7 @@ func (m *Model) filterByMatter(id string) tea.Cmd {
 	m.query.ClientMatterID = id
 	// the old rows do not answer the new filter: none are shown until it has
 	m.state = page.LoadState{}
-	return tea.Batch(m.apply(prepared{byID: map[string]int{}}), m.load())
+	return tea.Batch(m.apply(prepared{}), m.load())
 }
 
 // View implements page.Page.

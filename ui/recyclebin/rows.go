@@ -47,35 +47,79 @@ func SortNewestFirst(items []api.RecycleBinEntry) {
 
 // Rows turns entries into table rows; now drives the purge countdown.
 func Rows(items []api.RecycleBinEntry, now time.Time) []widgets.Row {
+	src := Source(items, now)
 	rows := make([]widgets.Row, len(items))
-	for i, e := range items {
-		purge, tone := PurgeIn(e.RecycleBinPurgedScheduledAt.Time, now)
-		kb := ""
-		if e.VaultProject.IsKnowledgeBaseProject {
-			kb = "✓"
-		}
-		var tones []widgets.Tone // only rows that are highlighted pay for it
-		if tone != widgets.ToneNone {
-			tones = []widgets.Tone{ColPurgeIn: tone}
-		}
-		rows[i] = widgets.Row{
-			ID: e.ID,
-			Cells: []string{
-				sanitize.Line(e.VaultProject.Name),
-				sanitize.Line(e.DeletedByUserEmail),
-				stamp(e.DeletedAt.Time),
-				purge,
-				strconv.FormatInt(int64(e.VaultProject.FilesCount), 10),
-				kb,
-			},
-			// the purge column sorts by the scheduled time (time-invariant:
-			// the same order as the time left) and is drawn live (PurgeLive)
-			Nums: []float64{0, 0, float64(e.DeletedAt.Unix()), purgeKey(e.RecycleBinPurgedScheduledAt.Time),
-				float64(e.VaultProject.FilesCount), 0},
-			Tones: tones,
-		}
+	for i := range rows {
+		rows[i] = src.Row(i)
 	}
 	return rows
+}
+
+// Source is the table's view of entries: rows are built from the records
+// when the table needs them (the visible window, a sort key, the first
+// filter), so the page holds the records and nothing per row besides. now
+// is the load time, which the purge text of the filter haystacks uses (the
+// column itself is drawn live).
+func Source(items []api.RecycleBinEntry, now time.Time) widgets.RowSource {
+	return binRows{items: items, now: now}
+}
+
+type binRows struct {
+	items []api.RecycleBinEntry
+	now   time.Time
+}
+
+func (s binRows) Len() int        { return len(s.items) }
+func (s binRows) ID(i int) string { return s.items[i].ID }
+
+func (s binRows) Row(i int) widgets.Row {
+	cells := make([]string, ColKB+1)
+	nums := make([]float64, ColKB+1)
+	for c := range cells {
+		cells[c], nums[c] = s.Text(i, c), s.Num(i, c)
+	}
+	var tones []widgets.Tone // only rows that are highlighted pay for it
+	if _, tone := PurgeIn(s.items[i].RecycleBinPurgedScheduledAt.Time, s.now); tone != widgets.ToneNone {
+		tones = []widgets.Tone{ColPurgeIn: tone}
+	}
+	return widgets.Row{ID: s.items[i].ID, Cells: cells, Nums: nums, Tones: tones}
+}
+
+func (s binRows) Text(i, col int) string {
+	e := &s.items[i]
+	switch col {
+	case ColProject:
+		return sanitize.Line(e.VaultProject.Name)
+	case ColDeletedBy:
+		return sanitize.Line(e.DeletedByUserEmail)
+	case ColDeletedAt:
+		return stamp(e.DeletedAt.Time)
+	case ColPurgeIn:
+		text, _ := PurgeIn(e.RecycleBinPurgedScheduledAt.Time, s.now)
+		return text
+	case ColFiles:
+		return strconv.FormatInt(int64(e.VaultProject.FilesCount), 10)
+	case ColKB:
+		if e.VaultProject.IsKnowledgeBaseProject {
+			return "✓"
+		}
+	}
+	return ""
+}
+
+// Num: the purge column sorts by the scheduled time (time-invariant: the
+// same order as the time left) and is drawn live (PurgeLive).
+func (s binRows) Num(i, col int) float64 {
+	e := &s.items[i]
+	switch col {
+	case ColDeletedAt:
+		return float64(e.DeletedAt.Unix())
+	case ColPurgeIn:
+		return purgeKey(e.RecycleBinPurgedScheduledAt.Time)
+	case ColFiles:
+		return float64(e.VaultProject.FilesCount)
+	}
+	return 0
 }
 
 // purgeKey is the purge column's sort key: the scheduled time in Unix

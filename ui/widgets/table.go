@@ -71,8 +71,8 @@ type Table struct {
 	cols   []Column
 	widths []int
 
-	rows    []Row
-	hay     []string // lower-cased searchable text per row
+	src     RowSource
+	hay     []string // lower-cased searchable text per row, built by the first filter
 	order   []int    // every row index, in sort order
 	visible []int    // the filtered subset of order, in sort order
 	gen     uint64   // bumped on every data change; older filter results are stale
@@ -100,7 +100,7 @@ type Table struct {
 // root routes asynchronous filter results back to this view.
 func NewTable(th themes.Theme, km keys.Map, owner page.ID, cols []Column) *Table {
 	in := Input{Prompt: "/", PromptStyle: th.Input, CursorStyle: th.TextCursor, CharLimit: 200}
-	return &Table{theme: th, keys: km, owner: owner, cols: cols, sortCol: -1, input: in, marked: map[string]bool{}}
+	return &Table{theme: th, keys: km, owner: owner, cols: cols, sortCol: -1, input: in, marked: map[string]bool{}, src: sliceRows(nil)}
 }
 
 // SetRemoteFilter makes `/` collect a query for the view to send to the
@@ -124,7 +124,7 @@ func (t *Table) SetColumns(cols []Column) {
 
 // Len is the number of visible (filtered) rows; Total the number loaded.
 func (t *Table) Len() int   { return len(t.visible) }
-func (t *Table) Total() int { return len(t.rows) }
+func (t *Table) Total() int { return t.src.Len() }
 
 // Cursor is the cursor's position among the visible rows.
 func (t *Table) Cursor() int { return t.cursor }
@@ -141,17 +141,18 @@ func (t *Table) WantsEsc() bool { return t.filtering || t.input.Value() != "" }
 
 // Selected returns the row under the cursor.
 func (t *Table) Selected() (Row, bool) {
-	if t.cursor < 0 || t.cursor >= len(t.visible) {
+	r, ok := t.selectedIndex()
+	if !ok {
 		return Row{}, false
 	}
-	return t.rows[t.visible[t.cursor]], true
+	return t.src.Row(r), true
 }
 
 // VisibleIDs returns the IDs of the visible rows, in display order.
 func (t *Table) VisibleIDs() []string {
 	ids := make([]string, len(t.visible))
 	for i, r := range t.visible {
-		ids[i] = t.rows[r].ID
+		ids[i] = t.src.ID(r)
 	}
 	return ids
 }
@@ -159,10 +160,8 @@ func (t *Table) VisibleIDs() []string {
 // MarkedIDs returns the IDs marked with the mark key, in display order.
 func (t *Table) MarkedIDs() []string {
 	var ids []string
-	for _, r := range t.visible {
-		if t.marked[t.rows[r].ID] {
-			ids = append(ids, t.rows[r].ID)
-		}
+	for _, r := range t.MarkedIndexes() {
+		ids = append(ids, t.src.ID(r))
 	}
 	return ids
 }
@@ -207,11 +206,11 @@ func (t *Table) handleKey(msg tea.KeyMsg) tea.Cmd {
 			t.SetSort(t.sortCol, !t.sortDesc)
 		}
 	case key.Matches(msg, k.Mark):
-		if r, ok := t.Selected(); ok {
-			if t.marked[r.ID] {
-				delete(t.marked, r.ID)
+		if r, ok := t.selectedIndex(); ok {
+			if id := t.src.ID(r); t.marked[id] {
+				delete(t.marked, id)
 			} else {
-				t.marked[r.ID] = true
+				t.marked[id] = true
 			}
 			t.Move(1)
 		}

@@ -26,61 +26,56 @@ func (r FilterResult) Target() page.ID { return r.Owner }
 
 // SetRows replaces the data. The sort and the filter stay; the cursor stays
 // on the same ID when it is still there.
-func (t *Table) SetRows(rows []Row) tea.Cmd {
-	var keep string
-	if r, ok := t.Selected(); ok {
-		keep = r.ID
-	}
-	t.rows, t.hay = rows, nil // haystacks are built by the first filter (completeHay)
-	return t.reindex(keep)
-}
+func (t *Table) SetRows(rows []Row) tea.Cmd { return t.SetSource(sliceRows(rows)) }
 
 // Prepared is rows made ready off the event loop (the view's row builder
-// ran in the command that fetched them); applying them in Update only swaps
-// slices in. Filter haystacks are not built here but by the first filter.
+// ran in the command that fetched them, or the source was made there);
+// applying them in Update only swaps slices in. Filter haystacks are not
+// built here but by the first filter.
 type Prepared struct {
-	rows []Row
+	src RowSource
 }
 
 // Prepare wraps rows built off the event loop.
-func Prepare(rows []Row) Prepared { return Prepared{rows: rows} }
+func Prepare(rows []Row) Prepared { return Prepared{src: sliceRows(rows)} }
 
 // Len is the number of prepared rows.
-func (p Prepared) Len() int { return len(p.rows) }
-
-// SetPrepared is SetRows for rows made ready by Prepare.
-func (t *Table) SetPrepared(p Prepared) tea.Cmd {
-	var keep string
-	if r, ok := t.Selected(); ok {
-		keep = r.ID
+func (p Prepared) Len() int {
+	if p.src == nil {
+		return 0
 	}
-	t.rows, t.hay = p.rows, nil
-	return t.reindex(keep)
+	return p.src.Len()
+}
+
+// SetPrepared is SetRows for rows made ready by Prepare or PrepareSource.
+func (t *Table) SetPrepared(p Prepared) tea.Cmd {
+	if p.src == nil {
+		return t.SetSource(sliceRows(nil))
+	}
+	return t.SetSource(p.src)
 }
 
 // AppendPrepared is AppendRows for rows made ready by Prepare.
 func (t *Table) AppendPrepared(p Prepared) tea.Cmd {
-	var keep string
-	if r, ok := t.Selected(); ok {
-		keep = r.ID
+	if p.src == nil {
+		return t.AppendRows(nil)
 	}
-	t.rows = append(t.rows, p.rows...)
-	return t.reindex(keep)
+	return t.AppendRows(materialized(p.src))
 }
 
 // AppendRows adds rows (the next server page) after the loaded ones.
 func (t *Table) AppendRows(rows []Row) tea.Cmd {
 	var keep string
-	if r, ok := t.Selected(); ok {
-		keep = r.ID
+	if r, ok := t.selectedIndex(); ok {
+		keep = t.src.ID(r)
 	}
-	t.rows = append(t.rows, rows...) // hay now covers a prefix; completeHay fills the rest
+	t.src = append(materialized(t.src), rows...) // hay now covers a prefix; completeHay fills the rest
 	return t.reindex(keep)
 }
 
 func (t *Table) reindex(keepID string) tea.Cmd {
 	t.gen++
-	t.order = make([]int, len(t.rows))
+	t.order = make([]int, t.src.Len())
 	for i := range t.order {
 		t.order[i] = i
 	}
@@ -97,7 +92,7 @@ func (t *Table) reindex(keepID string) tea.Cmd {
 	}
 	keep := -1
 	for _, r := range t.visible {
-		if t.rows[r].ID == keepID {
+		if t.src.ID(r) == keepID {
 			keep = r
 			break
 		}
@@ -108,8 +103,20 @@ func (t *Table) reindex(keepID string) tea.Cmd {
 
 // haystack is what the filter searches: every cell, lower-cased once here
 // so that each keystroke costs one substring scan per candidate row.
-func haystack(cells []string) string {
-	return strings.ToLower(strings.Join(cells, "\x00"))
+// A source's row gives its cells by Text: no Row (cells, sort keys and
+// tones) is built just to be joined.
+func haystack(src RowSource, r, cols int) string {
+	if s, ok := src.(sliceRows); ok {
+		return strings.ToLower(strings.Join(s[r].Cells, "\x00"))
+	}
+	var b strings.Builder
+	for c := range cols {
+		if c > 0 {
+			b.WriteByte(0)
+		}
+		b.WriteString(src.Text(r, c))
+	}
+	return strings.ToLower(b.String())
 }
 
 // applyQuery filters to rows containing q (case-insensitive substring).
@@ -136,16 +143,17 @@ func (t *Table) applyQuery(q string) tea.Cmd {
 		limit = 20000
 	}
 	if len(cands) <= limit {
-		t.hay = completeHay(t.hay, t.rows)
+		t.hay = completeHay(t.hay, t.src, len(t.cols))
 		t.acceptFilter(FilterResult{Owner: t.owner, Gen: t.gen, Query: q, Idx: filterRows(t.hay, cands, q)})
 		return nil
 	}
-	// rows, hay and cands are never mutated in place (reloads allocate new
-	// slices, appends write past their length), so the command may read
-	// them while the UI goes on; missing haystacks go into a new slice.
-	rows, hay, gen, owner := t.rows, t.hay, t.gen, t.owner
+	// the source, hay and cands are never mutated in place (reloads give a
+	// new source, appends write past the slice's length), so the command
+	// may read them while the UI goes on; missing haystacks go into a new
+	// slice.
+	src, hay, gen, owner, cols := t.src, t.hay, t.gen, t.owner, len(t.cols)
 	return func() tea.Msg {
-		hay = completeHay(hay, rows)
+		hay = completeHay(hay, src, cols)
 		return FilterResult{Owner: owner, Gen: gen, Query: q, Idx: filterRows(hay, cands, q), Hay: hay}
 	}
 }
@@ -154,14 +162,15 @@ func (t *Table) applyQuery(q string) tea.Cmd {
 // covers them all, else a new slice with the missing ones built. Haystacks
 // are built on the first filter, not on load: a list nobody filters holds
 // none (about 110 bytes a row).
-func completeHay(hay []string, rows []Row) []string {
-	if len(hay) == len(rows) {
+func completeHay(hay []string, src RowSource, cols int) []string {
+	n := src.Len()
+	if len(hay) == n {
 		return hay
 	}
-	full := make([]string, len(rows))
+	full := make([]string, n)
 	copy(full, hay)
-	for i := len(hay); i < len(rows); i++ {
-		full[i] = haystack(rows[i].Cells)
+	for i := len(hay); i < n; i++ {
+		full[i] = haystack(src, i, cols)
 	}
 	return full
 }
@@ -180,7 +189,7 @@ func (t *Table) acceptFilter(res FilterResult) {
 	if res.Gen != t.gen || res.Query != t.query {
 		return // the data or the query moved on
 	}
-	if len(res.Hay) == len(t.rows) && len(t.hay) < len(t.rows) {
+	if n := t.src.Len(); len(res.Hay) == n && len(t.hay) < n {
 		t.hay = res.Hay // built in the filter's command
 	}
 	r := t.rowIndexAtCursor()
@@ -209,7 +218,7 @@ func (t *Table) SetSort(col int, desc bool) {
 		t.visible = t.order
 	} else {
 		// keep the filtered subset, in the new order: one pass, no re-search
-		in := make([]bool, len(t.rows))
+		in := make([]bool, t.src.Len())
 		for _, v := range t.visible {
 			in[v] = true
 		}
@@ -232,21 +241,18 @@ func (t *Table) Sort() (col int, desc bool) { return t.sortCol, t.sortDesc }
 func (t *Table) sortOrder() {
 	c, desc := t.sortCol, t.sortDesc
 	order := slices.Clone(t.order)
+	// the keys live for this sort only: a sorted table keeps just its order
 	var less func(a, b int) int
 	if t.cols[c].Numeric {
-		num := func(r int) float64 {
-			if n := t.rows[r].Nums; c < len(n) {
-				return n[c]
-			}
-			return 0
+		keys := make([]float64, t.src.Len())
+		for i := range keys {
+			keys[i] = t.src.Num(i, c)
 		}
-		less = func(a, b int) int { return cmp.Compare(num(a), num(b)) }
+		less = func(a, b int) int { return cmp.Compare(keys[a], keys[b]) }
 	} else {
-		keys := make([]string, len(t.rows))
-		for i := range t.rows {
-			if c < len(t.rows[i].Cells) {
-				keys[i] = strings.ToLower(t.rows[i].Cells[c])
-			}
+		keys := make([]string, t.src.Len())
+		for i := range keys {
+			keys[i] = strings.ToLower(t.src.Text(i, c))
 		}
 		less = func(a, b int) int { return strings.Compare(keys[a], keys[b]) }
 	}

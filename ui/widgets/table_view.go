@@ -88,7 +88,7 @@ func (t *Table) View() string {
 }
 
 func (t *Table) emptyText() string {
-	if len(t.rows) > 0 {
+	if t.src.Len() > 0 {
 		return "  no rows match the filter"
 	}
 	return "  nothing to show"
@@ -114,7 +114,7 @@ func (t *Table) headerLine() string {
 }
 
 func (t *Table) rowLine(r int, selected bool) string {
-	row := t.rows[r]
+	row := t.src.Row(r)
 	var b strings.Builder
 	mark := " "
 	if row.Changed {
@@ -193,8 +193,8 @@ func (t *Table) infoLine() string {
 		pos = fmt.Sprintf("%d/%d", t.cursor+1, n)
 	}
 	parts := []string{}
-	if !t.remote && len(t.visible) != len(t.rows) {
-		parts = append(parts, fmt.Sprintf("of %d loaded", len(t.rows)))
+	if n := t.src.Len(); !t.remote && len(t.visible) != n {
+		parts = append(parts, fmt.Sprintf("of %d loaded", n))
 	}
 	if q := t.input.Value(); q != "" {
 		s := "filter: " + q
