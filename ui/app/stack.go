@@ -1,0 +1,137 @@
+// The page stack and the routes: what esc, q and the command line (":bin",
+// ":project ID") do to the pages on screen. Kept apart from the key
+// handling in app.go, which decides when they are called.
+package app
+
+import (
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+)
+
+func (m *Model) push(p page.Page) tea.Cmd {
+	if p == nil {
+		return nil
+	}
+	if a, ok := m.Top().(page.Activatable); ok {
+		a.Deactivate() // covered: its polling waits until it is shown again
+	}
+	m.stack = append(m.stack, p)
+	p.SetSize(m.bodySize())
+	m.status, m.statusErr = "", false
+	return p.Init()
+}
+
+// pop goes back one page; the first page stays (q quits). The page shown
+// again resumes its background work.
+func (m *Model) pop() tea.Cmd {
+	if len(m.stack) <= 1 {
+		return nil
+	}
+	m.drop()
+	m.status, m.statusErr = "", false
+	var cmd tea.Cmd
+	if a, ok := m.Top().(page.Activatable); ok {
+		cmd = a.Activate()
+	}
+	return tea.Batch(cmd, m.reloadOwed())
+}
+
+// drop removes the top page for good: its armed work stops, its requests
+// in flight are cancelled (they spend no more budget).
+func (m *Model) drop() {
+	top := m.Top()
+	if a, ok := top.(page.Activatable); ok {
+		a.Deactivate()
+	}
+	if c, ok := top.(page.Closer); ok {
+		c.Close()
+	}
+	delete(m.tasks.owed, top)
+	delete(m.opened, top)
+	m.stack[len(m.stack)-1] = nil
+	m.stack = m.stack[:len(m.stack)-1]
+}
+
+func (m *Model) route(name string) *Route {
+	for i, r := range m.cfg.Routes {
+		if r.Name == name {
+			return &m.cfg.Routes[i]
+		}
+		for _, a := range r.Aliases {
+			if a == name {
+				return &m.cfg.Routes[i]
+			}
+		}
+	}
+	return nil
+}
+
+func (m *Model) open(name, arg string) tea.Cmd {
+	r := m.route(name)
+	if r == nil {
+		m.setStatus(page.StatusMsg{Err: errUnknownCommand(name)})
+		return nil
+	}
+	if r.Check != nil {
+		if err := r.Check(arg); err != nil {
+			m.setStatus(page.StatusMsg{Err: err})
+			return nil
+		}
+	}
+	p := r.New(m.env, arg)
+	if m.opened == nil {
+		m.opened = map[page.Page]string{}
+	}
+	m.opened[p] = r.Name + " " + arg
+	return m.push(p)
+}
+
+// jump is what `:view` does (as in k9s): it replaces the stack above the
+// root instead of growing it; the root's own view just goes back to it.
+func (m *Model) jump(name, arg string) tea.Cmd {
+	r := m.route(name)
+	if r == nil || (r.Check != nil && r.Check(arg) != nil) || len(m.stack) == 0 {
+		return m.open(name, arg) // open says what is wrong
+	}
+	for len(m.stack) > 1 {
+		m.drop() // the pages in between are not shown again: nothing of theirs runs
+	}
+	m.status, m.statusErr = "", false
+	if m.opened[m.stack[0]] == r.Name+" "+arg {
+		var cmd tea.Cmd
+		if a, ok := m.Top().(page.Activatable); ok {
+			cmd = a.Activate()
+		}
+		return tea.Batch(cmd, m.reloadOwed())
+	}
+	return m.open(name, arg)
+}
+
+func (m *Model) commands() []string {
+	cs := []string{"quit"}
+	for _, r := range m.cfg.Routes {
+		cs = append(cs, r.Name)
+		cs = append(cs, r.Aliases...)
+	}
+	return cs
+}
+
+func (m *Model) runCommand(line string) tea.Cmd {
+	name, arg, _ := strings.Cut(line, " ")
+	if name == "quit" || name == "q" {
+		return m.quit()
+	}
+	return m.jump(name, strings.TrimSpace(arg))
+}
+
+type commandError string
+
+func (e commandError) Error() string { return string(e) }
+
+func errUnknownCommand(name string) error {
+	return commandError("there is no command \"" + sanitize.Line(name) + "\"; press : and tab to see the commands")
+}
