@@ -56,7 +56,7 @@ func (m *Model) quit() tea.Cmd {
 			t.start.Stop()
 		}
 	}
-	m.setStatus(page.StatusMsg{Text: "quitting once the running upload's current request is answered (ctrl+c again quits now)"})
+	m.setStatus(page.StatusMsg{Text: "quitting once the running task's current request is answered (ctrl+c again quits now)"})
 	return nil
 }
 

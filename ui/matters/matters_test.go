@@ -366,3 +366,35 @@ func TestReceiptViewIsBounded(t *testing.T) {
 		t.Fatalf("filtered:\n%s", v)
 	}
 }
+
+// Quitting while a run sends waits for the request on the wire (the root
+// calls the task's Stop and quits when Run returns), so the receipt learns
+// what that request did; without a Stop the root quits at once and the
+// receipt stays "interrupted".
+func TestQuitStopsTheRunBetweenRequests(t *testing.T) {
+	h := newHarness(t, false)
+	ms := h.live(2)
+	p := h.writeFile("m.csv", ms[0].ClientID+","+ms[0].MatterID+"\n"+ms[1].ClientID+","+ms[1].MatterID+"\n")
+	h.press("n")
+	h.burst(p)
+	h.press("enter")
+	h.p.(*Model).plan.BatchSize = 1
+	h.press("X")
+	h.typeText("2")
+	h.press("enter")
+	var start *page.StartTask
+	for _, msg := range h.out {
+		if s, ok := msg.(page.StartTask); ok {
+			start = &s
+		}
+	}
+	if start == nil || start.Stop == nil {
+		t.Fatalf("the deletion task has no Stop: quitting would not wait for its request (%+v)", start)
+	}
+	start.Stop() // what the root does on q
+	start.Stop() // and again: a second quit must not panic
+	done := h.runTasks()
+	if len(done) != 1 || done[0].Err == nil || !strings.Contains(done[0].Err.Error(), "lines sent: none") {
+		t.Fatalf("task after Stop: %+v", done)
+	}
+}

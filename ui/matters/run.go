@@ -129,6 +129,9 @@ func (m *Model) startDelete() tea.Cmd {
 	return page.Start(page.StartTask{
 		Name:   "delete matters from " + sanitize.Line(m.fileName),
 		Origin: m.id,
+		// quitting waits for the request on the wire, so the receipt
+		// learns what it did
+		Stop: st.halt,
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			ctx, cancel := withStop(ctx, st.stop)
 			defer cancel()
@@ -165,6 +168,9 @@ func (m *Model) startRestore() tea.Cmd {
 	return page.Start(page.StartTask{
 		Name:   fmt.Sprintf("restore matters of receipt %d", rid),
 		Origin: m.id,
+		// quitting waits for the request on the wire, so the receipt
+		// learns what it did
+		Stop: st.halt,
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			ctx, cancel := withStop(ctx, st.stop)
 			defer cancel()
@@ -202,9 +208,17 @@ func (m *Model) cancelRun() tea.Cmd {
 	if m.run == nil || m.run.stopped {
 		return nil
 	}
-	m.run.stopped = true
-	close(m.run.stop)
+	m.run.halt()
 	return page.Status("stopping after the request on the wire; the receipt will say which lines were sent")
+}
+
+// halt asks the run to stop after the request on the wire. The page's c and
+// the root's quit (the task's Stop) both call it, on the event loop.
+func (st *runState) halt() {
+	if !st.stopped {
+		st.stopped = true
+		close(st.stop)
+	}
 }
 
 // taskDone opens the receipt of this page's run when it ends. The run

@@ -85,6 +85,9 @@ func DeleteTask(env page.Env, origin page.ID, p api.Project) page.StartTask {
 		Name:        "delete project " + name,
 		Origin:      origin,
 		Invalidates: []string{page.CacheProjects, page.CacheRecycleBin},
+		// One request, nothing to wind down; having a Stop makes quitting
+		// wait for its answer instead of dropping a DELETE already sent.
+		Stop: func() {},
 		Run: func(ctx context.Context, _ page.Progress) (page.Outcome, error) {
 			r, err := be.DeleteProject(ctx, p.ID)
 			if err != nil {

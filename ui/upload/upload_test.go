@@ -163,7 +163,7 @@ func TestCtrlCWaitsForTheCurrentRequest(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	<-arrived
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-	waitFor(t, tm, "quitting once the running upload's current request is answered")
+	waitFor(t, tm, "quitting once the running task's current request is answered")
 	close(release)
 	released = true
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
