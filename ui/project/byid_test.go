@@ -60,3 +60,17 @@ func TestCheckID(t *testing.T) {
 		t.Error("CheckID")
 	}
 }
+
+// An ID pasted in upper case (CheckID accepts a UUID in either case) names
+// the same project: walking every page of the listing to answer "no such
+// project" would spend the organisation's budget for nothing.
+func TestOpenedByUpperCaseID(t *testing.T) {
+	f := fake()
+	f.ProjectsFn = listing(api.Project{ID: acmeID, Name: "Acme Merger", FilesCount: 2})
+	p := New(pagetest.Env(t, f, false), strings.ToUpper(acmeID))
+	p.SetSize(100, 20)
+	p, _ = pagetest.Drive(p, p.Init())
+	if p.Title() != "Acme Merger" {
+		t.Fatalf("upper-case ID not resolved: title %q:\n%s", p.Title(), p.View())
+	}
+}

@@ -3,6 +3,7 @@ package project
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -44,7 +45,7 @@ func (m *Model) resolve() tea.Cmd {
 				return nil, err
 			}
 			for i := range pg.Projects {
-				if pg.Projects[i].ID == id {
+				if strings.EqualFold(pg.Projects[i].ID, id) { // a UUID in either case names the same project
 					return &pg.Projects[i], nil
 				}
 			}
