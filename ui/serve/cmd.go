@@ -12,6 +12,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 // Env is what the serve command takes from the process.
@@ -109,7 +111,7 @@ func (s *Server) Check(ctx context.Context, w io.Writer) int {
 			report(false, "profile %s: the token from %s was not accepted: %v", name, r.Source.Describe(), err)
 			continue
 		}
-		report(true, "profile %s: token from %s accepted (%s, workspace %s)", name, r.Source.Describe(), who.Email, who.WorkspaceName)
+		report(true, "profile %s: token from %s accepted (%s, workspace %s)", name, r.Source.Describe(), sanitize.Line(who.Email), sanitize.Line(who.WorkspaceName))
 	}
 	if failed {
 		return 1

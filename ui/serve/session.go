@@ -42,13 +42,13 @@ func (ss *session) end(reason string) {
 	if ss.reason == "" {
 		ss.reason = reason
 	}
-	p := ss.program
+	p, cancel := ss.program, ss.cancel // program() sets both under mu, maybe while a drain ends the session
 	ss.mu.Unlock()
 	if p != nil {
 		go p.Quit() // Quit waits for the program's loop; never block the caller on it
 	}
-	if ss.cancel != nil {
-		ss.cancel()
+	if cancel != nil {
+		cancel()
 	}
 }
 
