@@ -75,7 +75,10 @@ func (s *Server) client(baseURL, region, caFile string, ts api.TokenSource) (*ap
 // outlives the process like the local console's) or, for a session that
 // logged in with its own token, an in-memory one shared only with sessions
 // on that same token.
-func (s *Server) cacheFor(profile, tok string) page.Cache {
+// The in-memory one is counted per session and dropped when its last session
+// ends, so a token pasted once does not keep workspace data in the server's
+// memory for the life of the process.
+func (s *Server) cacheFor(ss *session, profile, tok string) page.Cache {
 	if profile != "" {
 		return console.StoreCache{Store: s.st, Profile: profile}
 	}
@@ -88,13 +91,18 @@ func (s *Server) cacheFor(profile, tok string) page.Cache {
 		c = &memCache{m: map[string]memEntry{}}
 		s.caches[h] = c
 	}
+	if ss.loginCache == "" {
+		ss.loginCache = h
+		c.users++
+	}
 	return c
 }
 
 // memCache is a page.Cache in memory.
 type memCache struct {
-	mu sync.Mutex
-	m  map[string]memEntry
+	users int // sessions using it; guarded by the Server's mu
+	mu    sync.Mutex
+	m     map[string]memEntry
 }
 
 type memEntry struct {

@@ -156,6 +156,12 @@ func TestLoginScreen(t *testing.T) {
 		t.Fatal("the typed token was drawn on the screen")
 	}
 	waitUntil(t, "the log line", func() bool { return strings.Contains(f.log.String(), "profile=login") }, f.log.String)
+	// the session's in-memory answers go with its last session
+	waitUntil(t, "the login cache to be dropped", func() bool {
+		f.srv.mu.Lock()
+		defer f.srv.mu.Unlock()
+		return len(f.srv.caches) == 0
+	}, func() string { return "caches still held" })
 	if strings.Contains(f.log.String(), tok) {
 		t.Fatal("the token reached the log")
 	}

@@ -109,7 +109,7 @@ func (s *Server) boundConsole(ctx context.Context, ss *session, name string, o c
 		return nil, err
 	}
 	o.Backend = counting{Backend: b.client, n: &ss.requests}
-	o.Cache = s.cacheFor(name, "")
+	o.Cache = s.cacheFor(ss, name, "")
 	o.Profile = name
 	o.Region = console.Where(b.profile.BaseURL, b.profile.Region, b.client.Base())
 	o.Session = "key " + ss.key.Label()
@@ -122,7 +122,7 @@ func (s *Server) boundConsole(ctx context.Context, ss *session, name string, o c
 // token, kept in memory only, for this session only.
 func (s *Server) loggedInConsole(ctx context.Context, ss *session, c *api.SharedClient, tok, workspace string, o console.Options) (tea.Model, error) {
 	o.Backend = counting{Backend: c, n: &ss.requests}
-	o.Cache = s.cacheFor("", tok)
+	o.Cache = s.cacheFor(ss, "", tok)
 	o.Profile = "" // no stored profile: the session's own token
 	o.Workspace = workspace
 	o.Region = console.Where(s.cfg.BaseURL, s.cfg.Region, c.Base())

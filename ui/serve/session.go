@@ -27,6 +27,8 @@ type session struct {
 	program *tea.Program
 	reason  string // why the server ended the session ("" = the user quit)
 	cancel  context.CancelFunc
+
+	loginCache string // the in-memory cache this session holds a use of ("" for none); guarded by the Server's mu
 }
 
 func (ss *session) setProfile(p string) { ss.profile.Store(p) }
@@ -122,6 +124,14 @@ func (s *Server) release(ss *session) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.sessions, ss.sess)
+	if h := ss.loginCache; h != "" {
+		// a login token's answers live only while a session uses the token
+		if c := s.caches[h]; c != nil {
+			if c.users--; c.users <= 0 {
+				delete(s.caches, h)
+			}
+		}
+	}
 	if s.draining && len(s.sessions) == 0 {
 		close(s.drained)
 	}
