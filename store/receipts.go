@@ -60,7 +60,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, r.Action, restoreOf, r.Profile, r.Endpoint, r.
 }
 
 // AddReceiptItems records the outcomes of one request in one transaction,
-// so a receipt never holds half a request.
+// so a receipt never holds half a request. A line already recorded (in
+// flight, before its request was sent) takes its new outcome.
 func (s *Store) AddReceiptItems(id int64, items []ReceiptItem) error {
 	if len(items) == 0 {
 		return nil
@@ -71,14 +72,23 @@ func (s *Store) AddReceiptItems(id int64, items []ReceiptItem) error {
 func insertItems(tx *sql.Tx, id int64, items []ReceiptItem) error {
 	st, err := tx.Prepare(`
 INSERT INTO matter_receipt_items (receipt_id, line, client_id, matter_id, result, code, detail, request)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (receipt_id, line) DO UPDATE SET
+	result = excluded.result, code = excluded.code, detail = excluded.detail, request = excluded.request
+WHERE matter_receipt_items.result = 'in_flight'`)
 	if err != nil {
 		return fmt.Errorf("the receipt could not be written: %w", err)
 	}
 	defer st.Close()
 	for _, it := range items {
-		if _, err := st.Exec(id, it.Line, it.ClientID, it.MatterID, it.Result, it.Code, it.Detail, it.Request); err != nil {
+		res, err := st.Exec(id, it.Line, it.ClientID, it.MatterID, it.Result, it.Code, it.Detail, it.Request)
+		if err != nil {
 			return fmt.Errorf("the receipt could not be written (line %d): %w", it.Line, err)
+		}
+		// only an in-flight line takes a new outcome; a final one is never
+		// overwritten (the whole request's items are rolled back)
+		if n, err := res.RowsAffected(); err == nil && n == 0 {
+			return fmt.Errorf("the receipt could not be written: line %d already has its outcome", it.Line)
 		}
 	}
 	return nil

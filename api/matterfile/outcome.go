@@ -22,6 +22,10 @@ const (
 	ResultAlreadyAbsent Result = "already_absent"
 	ResultError         Result = "error"
 	ResultNotSent       Result = "not_sent"
+	// ResultInFlight is written before a request is sent and replaced by
+	// its answer: a receipt left with it was killed between the two, and
+	// those pairs may have been changed by the service.
+	ResultInFlight Result = "in_flight"
 	ResultRestored      Result = "restored"
 	ResultCreated       Result = "created"
 	ResultUnchanged     Result = "unchanged"

@@ -29,6 +29,9 @@ type Progress struct {
 // outcomes of one request (or, with request 0, the pairs refused before
 // sending) and may fail the run: its error stops before the next request.
 type Hooks struct {
+	// Sending is told of each request's pairs (ResultInFlight) before it is
+	// sent; an error stops the run there, with that request not sent.
+	Sending  func(request int, outs []Outcome) error
 	Batch    func(request int, outs []Outcome) error
 	Progress func(Progress)
 	// Wait is told of each pause before a request (the client-matters
@@ -86,6 +89,12 @@ func runBatches[R any](ctx context.Context, plan *Plan, rep *Report, h Hooks,
 			break
 		}
 		idx := plan.Batch(k)
+		if h.Sending != nil {
+			if err := h.Sending(k+1, plan.outcomes(idx, k+1, ResultInFlight)); err != nil {
+				rep.Err = err
+				break
+			}
+		}
 		reqCtx, gate, release := sendContext(ctx, h.Wait)
 		res, err := call(reqCtx, idx)
 		release()
@@ -93,11 +102,7 @@ func runBatches[R any](ctx context.Context, plan *Plan, rep *Report, h Hooks,
 			rep.Canceled = true
 			break
 		}
-		outs := make([]Outcome, len(idx))
-		for i, j := range idx {
-			pr := plan.Pairs[j]
-			outs[i] = Outcome{Line: pr.Line, ClientID: pr.ClientID, MatterID: pr.MatterID, Request: k + 1}
-		}
+		outs := plan.outcomes(idx, k+1, "")
 		apply(outs, res, err)
 		for i, j := range idx {
 			rep.Outcomes[j] = outs[i]
@@ -218,4 +223,14 @@ func Restore(ctx context.Context, svc Service, pairs []Pair, h Hooks) *Report {
 		}
 	})
 	return rep
+}
+
+// outcomes are the blank outcomes of one request's pairs.
+func (p *Plan) outcomes(idx []int32, request int, r Result) []Outcome {
+	outs := make([]Outcome, len(idx))
+	for i, j := range idx {
+		pr := p.Pairs[j]
+		outs[i] = Outcome{Line: pr.Line, ClientID: pr.ClientID, MatterID: pr.MatterID, Request: request, Result: r}
+	}
+	return outs
 }

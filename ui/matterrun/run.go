@@ -7,6 +7,7 @@ package matterrun
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/matterfile"
@@ -76,16 +77,25 @@ func Deleted(st *store.Store, id int64) ([]matterfile.Pair, store.Receipt, error
 	if r.Action != "delete" {
 		return nil, r, fmt.Errorf("receipt %d is a restore, not a deletion", id)
 	}
+	// Pairs in flight when a run was killed may have been deleted: they
+	// are restored too (an upsert of a pair that exists leaves it as it is).
 	var out []matterfile.Pair
-	err = st.ReceiptItems(id, string(matterfile.ResultDeleted), func(it store.ReceiptItem) error {
-		out = append(out, matterfile.Pair{Line: it.Line, ClientID: it.ClientID, MatterID: it.MatterID})
-		return nil
-	})
-	return out, r, err
+	for _, res := range []matterfile.Result{matterfile.ResultDeleted, matterfile.ResultInFlight} {
+		err = st.ReceiptItems(id, string(res), func(it store.ReceiptItem) error {
+			out = append(out, matterfile.Pair{Line: it.Line, ClientID: it.ClientID, MatterID: it.MatterID})
+			return nil
+		})
+		if err != nil {
+			return nil, r, err
+		}
+	}
+	slices.SortFunc(out, func(a, b matterfile.Pair) int { return a.Line - b.Line })
+	return out, r, nil
 }
 
 func hooks(st *store.Store, id int64, w Watch) matterfile.Hooks {
 	return matterfile.Hooks{
+		Sending:  func(_ int, outs []matterfile.Outcome) error { return st.AddReceiptItems(id, Items(outs)) },
 		Batch:    func(_ int, outs []matterfile.Outcome) error { return st.AddReceiptItems(id, Items(outs)) },
 		Progress: w.Progress,
 		Wait:     w.Wait,

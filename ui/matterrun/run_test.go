@@ -1,17 +1,92 @@
 package matterrun
 
 import (
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
-func TestStatusOfAnInterruptedRun(t *testing.T) {
-	r := store.Receipt{Status: store.ReceiptRunning, Pairs: 30000, Counts: map[string]int{"deleted": 9000, "already_absent": 1000}}
-	if got := Status(r); got != "running or interrupted: 10000 of 30000 pairs recorded (re-running the file is safe)" {
-		t.Fatal(got)
+// diesAfterAnswer is the process dying between the service's answer and the
+// receipt's write: the deletion happened, the goroutine ends there.
+type diesAfterAnswer struct{ matterfile.Service }
+
+func (d diesAfterAnswer) DeleteMatters(ctx context.Context, p []api.MatterPair) (*api.MatterDeletion, error) {
+	_, _ = d.Service.DeleteMatters(ctx, p)
+	runtime.Goexit()
+	return nil, nil
+}
+
+// A kill between the answer and the receipt's write must not lose the undo:
+// the pairs are on the receipt as in flight before the request is sent, and
+// a restore from that receipt brings them back.
+func TestCrashAfterAnswerKeepsTheUndo(t *testing.T) {
+	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Limits: api.Limits{Matters: -1}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := Status(store.Receipt{Status: store.ReceiptComplete}); got != "complete" {
-		t.Fatal(got)
+	st, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	var pairs []matterfile.Pair
+	for _, m := range s.Matters() {
+		if !m.V1 && !m.Deleted && !m.ExternallyLinked && m.ClientID != sim.ConflictClientID && !strings.HasPrefix(m.ClientID, "ACME") && len(pairs) < 2 {
+			pairs = append(pairs, matterfile.Pair{Line: len(pairs) + 1, ClientID: m.ClientID, MatterID: m.MatterID})
+		}
+	}
+	plan := matterfile.NewPlan(pairs, 0)
+
+	dead, finished := make(chan struct{}), false
+	go func() {
+		defer close(dead) // Goexit runs deferred calls: the run's end
+		d := Deps{Service: diesAfterAnswer{c}, Store: st, Profile: "p"}
+		Delete(context.Background(), d, Source{Name: "m.csv"}, plan, Watch{})
+		finished = true
+	}()
+	<-dead
+	if finished {
+		t.Fatal("the run was expected to die after the answer")
+	}
+	rs, err := st.Receipts()
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("receipts %+v %v", rs, err)
+	}
+	id := rs[0].ID
+	if rs[0].Counts["in_flight"] != 2 {
+		t.Fatalf("receipt after the crash: counts %v, want the 2 pairs in flight", rs[0].Counts)
+	}
+	left := 0
+	for _, m := range s.Matters() {
+		for _, p := range pairs {
+			if m.ClientID == p.ClientID && m.MatterID == p.MatterID && !m.Deleted {
+				left++
+			}
+		}
+	}
+	if left != 0 {
+		t.Fatalf("%d pairs were not deleted by the service", left)
+	}
+	_, rep, err := Restore(context.Background(), Deps{Service: c, Store: st, Profile: "p"}, id, Watch{})
+	if err != nil || rep.Err != nil {
+		t.Fatalf("restore: %v %v", err, rep.Err)
+	}
+	for _, m := range s.Matters() {
+		for _, p := range pairs {
+			if m.ClientID == p.ClientID && m.MatterID == p.MatterID && m.Deleted {
+				t.Errorf("pair %s/%s still deleted after the restore", p.ClientID, p.MatterID)
+			}
+		}
 	}
 }
