@@ -157,12 +157,22 @@ func (r *Runner) sendAll(ctx context.Context, batches []store.JournalBatch, out 
 		}
 	})
 	next := make(chan *prepared, 1)
-	prepCtx, cancelPrep := context.WithCancel(context.Background())
+	// The producer stops with ctx: preparing reads every byte of a batch
+	// to hash it, which a stopped upload must not pay for the batches it
+	// will not send.
+	prepCtx, cancelPrep := context.WithCancel(ctx)
 	defer cancelPrep()
 	go func() {
 		defer close(next)
 		for _, b := range batches {
+			if prepCtx.Err() != nil {
+				return
+			}
 			p := r.prepare(b)
+			if prepCtx.Err() != nil {
+				p.close()
+				return
+			}
 			select {
 			case next <- p:
 			case <-prepCtx.Done():
@@ -176,15 +186,13 @@ func (r *Runner) sendAll(ctx context.Context, batches []store.JournalBatch, out 
 			p.close()
 		}
 	}()
-	i := 0
+	i := 0 // batches sent
 	for p := range next {
-		i++
 		if ctx.Err() != nil {
 			p.close()
-			out.Unfinished++
-			_ = r.Store.ReleaseBatch(p.batch.ID, r.owner(), "")
-			continue
+			break
 		}
+		i++
 		r.report(func(pr *Progress) { pr.Batch = i })
 		err := r.send(p, out)
 		p.close()
@@ -194,6 +202,16 @@ func (r *Runner) sendAll(ctx context.Context, batches []store.JournalBatch, out 
 		}
 		if err != nil {
 			out.Errors = append(out.Errors, err.Error())
+		}
+	}
+	if ctx.Err() != nil {
+		// Stopped: the batches not sent stay pending in the journal for
+		// --resume, released unprepared (the deferred drain closes the
+		// ones already opened ahead).
+		cancelPrep()
+		for _, b := range batches[i:] {
+			out.Unfinished++
+			_ = r.Store.ReleaseBatch(b.ID, r.owner(), "")
 		}
 	}
 	return nil
