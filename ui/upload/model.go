@@ -8,6 +8,7 @@ package upload
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -27,7 +28,7 @@ type stage int
 const (
 	stagePath    stage = iota // typing the path
 	stageScan                 // walking it (a command)
-	stageConfirm              // summary shown; enter starts
+	stageConfirm              // summary shown; enter asks to type the count
 	stageRun                  // the task runs; the bar moves
 	stageDone                 // finished or stopped
 )
@@ -46,6 +47,7 @@ type Model struct {
 	mode    int // index into modes
 	hint    []string
 	plan    uploadplan.Plan
+	confirm *widgets.Confirm // open: the file count must be typed to start
 	err     string
 	shared  *shared
 	bar     progress.Model
@@ -104,7 +106,7 @@ func (m *Model) WantsEsc() bool {
 // Help lists the page's keys.
 func (m *Model) Help() []key.Binding {
 	b := func(k, d string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, d)) }
-	return []key.Binding{b("tab", "complete the path"), b("ctrl+t", "next duplicate mode"), b("enter", "continue / start"),
+	return []key.Binding{b("tab", "complete the path"), b("ctrl+t", "next duplicate mode"), b("enter", "continue / confirm"),
 		b("esc", "back; while uploading: stop after the current request")}
 }
 
@@ -165,6 +167,16 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.path.Update(msg)
 		m.hint = nil
 	case stageConfirm:
+		if m.confirm != nil {
+			switch m.confirm.Update(msg) {
+			case widgets.Cancelled:
+				m.confirm = nil // back to the summary
+			case widgets.Confirmed:
+				m.confirm = nil
+				return m.start()
+			}
+			return nil
+		}
 		switch msg.Type {
 		case tea.KeyEsc:
 			m.stage = stagePath
@@ -174,7 +186,10 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			if len(m.plan.Files) == 0 {
 				return page.Status("nothing to upload there")
 			}
-			return m.start()
+			// An upload changes the server (mode replace makes new
+			// versions): like every mutation, a stray enter must not
+			// start it, so the file count is typed.
+			m.confirm = widgets.NewConfirm(m.env.Theme, "Upload", sanitize.Line(m.summary()), strconv.Itoa(len(m.plan.Files)))
 		}
 	case stageRun:
 		if msg.Type == tea.KeyEsc && !m.shared.stopping() {

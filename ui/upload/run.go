@@ -143,6 +143,10 @@ func (m *Model) View() string {
 	case stageScan:
 		b.WriteString("reading " + sanitize.Line(m.path.Value()) + " …")
 	case stageConfirm:
+		if m.confirm != nil {
+			b.WriteString(m.confirm.ViewSized(m.width, max(m.height-2, 0)))
+			break
+		}
 		b.WriteString(sanitize.Line(m.summary()))
 		b.WriteString("\n")
 		for i, r := range m.plan.Refused {
@@ -153,7 +157,7 @@ func (m *Model) View() string {
 			b.WriteString(th.Warn.Render("refused: " + sanitize.Line(r.Local) + ": " + sanitize.Line(r.Reason)))
 			b.WriteString("\n")
 		}
-		b.WriteString("\n" + th.Muted.Render("enter uploads · ctrl+t changes the duplicate mode · esc goes back"))
+		b.WriteString("\n" + th.Muted.Render("enter uploads (type the file count to confirm) · ctrl+t changes the duplicate mode · esc goes back"))
 	case stageRun, stageDone:
 		m.progressView(&b)
 	}

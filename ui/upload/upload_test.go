@@ -74,8 +74,8 @@ func newRig(t *testing.T, readOnly bool) *rig {
 
 // The whole dialog as a person uses it: type a path prefix, Tab completes
 // the folder, ctrl+t picks the duplicate mode, enter shows the count and
-// size, enter uploads; the progress page ends with the outcome, and the
-// run is in the journal.
+// size, enter asks to type the count, typing it uploads; the progress
+// page ends with the outcome, and the run is in the journal.
 func TestUploadDialogAndProgress(t *testing.T) {
 	r := newRig(t, false)
 	tm := teatest.NewTestModel(t, r.app, teatest.WithInitialTermSize(100, 24))
@@ -87,6 +87,9 @@ func TestUploadDialogAndProgress(t *testing.T) {
 	waitFor(t, tm, "duplicate mode: replace")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "2 files, 47 B", "duplicate mode replace", "1 skipped")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "Type 2 to confirm")
+	tm.Type("2")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "upload: 2 uploaded", "files  2 of 2", "bytes  47 B of 47 B", "ETA")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
@@ -161,6 +164,9 @@ func TestCtrlCWaitsForTheCurrentRequest(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "60 files")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "Type 60 to confirm")
+	tm.Type("60")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	<-arrived
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	waitFor(t, tm, "quitting once the running task's current request is answered")
@@ -188,7 +194,43 @@ func TestUploadPathAsOneBurst(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "1 file, 26 B")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "Type 1 to confirm")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("1")})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "upload: 1 uploaded")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// Enter on the summary does not upload: like every other action that
+// changes the server (mode replace makes new versions), it asks to type
+// the file count. A wrong count or esc sends nothing; esc goes back to
+// the summary; the right count starts the upload.
+func TestUploadAsksToTypeTheCount(t *testing.T) {
+	r := newRig(t, false)
+	tm := teatest.NewTestModel(t, r.app, teatest.WithInitialTermSize(100, 24))
+	waitFor(t, tm, "duplicate mode: skip")
+	tm.Type(filepath.Join(r.dir, "exports"))
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "2 files, 47 B")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "Type 2 to confirm")
+	tm.Type("3")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "does not match")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	waitFor(t, tm, "enter uploads")
+	if runs, _ := r.store.UploadRuns("p"); len(runs) != 0 {
+		t.Fatalf("uploaded without the typed count: %+v", runs)
+	}
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "Type 2 to confirm")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "upload: 2 uploaded")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if runs, _ := r.store.UploadRuns("p"); len(runs) != 1 || runs[0].Uploaded != 2 {
+		t.Fatalf("journal: %+v", runs)
+	}
 }
