@@ -25,10 +25,10 @@ const (
 	// ResultInFlight is written before a request is sent and replaced by
 	// its answer: a receipt left with it was killed between the two, and
 	// those pairs may have been changed by the service.
-	ResultInFlight Result = "in_flight"
-	ResultRestored      Result = "restored"
-	ResultCreated       Result = "created"
-	ResultUnchanged     Result = "unchanged"
+	ResultInFlight  Result = "in_flight"
+	ResultRestored  Result = "restored"
+	ResultCreated   Result = "created"
+	ResultUnchanged Result = "unchanged"
 )
 
 // Outcome is one pair's line in the account of a run.
