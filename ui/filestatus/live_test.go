@@ -76,8 +76,8 @@ func TestSortByAgeUsesEntryTime(t *testing.T) {
 	r.key(runes("a"))
 	r.key(runes("new"))
 	r.key(tea.KeyMsg{Type: tea.KeyEnter})
-	r.m.table.SetSort(colInStatus, false)
-	if ids := r.m.table.VisibleIDs(); len(ids) != 2 || ids[0] != "new" {
+	r.m.Table.SetSort(colInStatus, false)
+	if ids := r.m.Table.VisibleIDs(); len(ids) != 2 || ids[0] != "new" {
 		t.Fatalf("ascending age order = %v, want new first", ids)
 	}
 	r.now = r.now.Add(time.Hour)

@@ -54,8 +54,9 @@ type Model struct {
 	id   page.ID
 	opts Options
 
+	widgets.TableView // table, size, filter capture, esc, selected and marked IDs
+
 	tr     *tracker
-	table  *widgets.Table
 	loader *widgets.Loader
 
 	// Polling state. gen is the poll generation (see tickMsg); inFlight is
@@ -92,8 +93,6 @@ type Model struct {
 	reupload    []store.JournalFile // what the open confirmation would re-upload
 	quiet       int                 // polls in a row that changed nothing (backoff)
 	wholeIDs    bool                // `i`: the ID column at a UUID's width
-
-	width, height int
 }
 
 // New returns the view for the IDs in arg ("id1,id2,...", or anything
@@ -108,7 +107,7 @@ func New(env page.Env, arg string, opts Options) page.Page {
 		group:  allGroups,
 		loader: widgets.NewLoader(env.Theme),
 	}
-	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, m.liveColumns(columns()))
+	m.TableView = widgets.NewTableView(env.Theme, env.Keys, m.id, m.liveColumns(columns()), headerLines)
 	m.paste = widgets.Input{Prompt: "file IDs: ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor,
 		Placeholder: "paste IDs separated by commas, spaces or lines"}
 	m.tr.setUploaded(times)
@@ -145,29 +144,21 @@ func (m *Model) ID() page.ID { return m.id }
 // Title is the breadcrumb segment.
 func (m *Model) Title() string { return "file status" }
 
-// SetSize gives the view its area: two header lines above the table.
+// SetSize gives the view its area; the paste input gets the width too.
 func (m *Model) SetSize(w, h int) {
-	m.width, m.height = w, h
-	m.table.SetSize(w, max(h-headerLines, 3))
+	m.TableView.SetSize(w, h)
 	m.paste.Width = max(w-12, 1)
 }
 
-// CapturesInput keeps typed keys in the paste input or the table filter.
-func (m *Model) CapturesInput() bool { return m.pasting || m.confirm != nil || m.table.Filtering() }
-
-// WantsEsc: esc first closes the paste input or clears the filter.
-func (m *Model) WantsEsc() bool { return m.pasting || m.confirm != nil || m.table.WantsEsc() }
-
-// SelectedID is the file ID under the cursor, for `y`.
-func (m *Model) SelectedID() string {
-	if r, ok := m.table.Selected(); ok {
-		return r.ID
-	}
-	return ""
+// CapturesInput keeps typed keys in the paste input, the confirmation or
+// the table filter.
+func (m *Model) CapturesInput() bool {
+	return m.pasting || m.confirm != nil || m.TableView.CapturesInput()
 }
 
-// MarkedIDs are the file IDs marked with x, for `y`.
-func (m *Model) MarkedIDs() []string { return m.table.MarkedIDs() }
+// WantsEsc: esc first closes the paste input or the confirmation, or
+// clears the filter.
+func (m *Model) WantsEsc() bool { return m.pasting || m.confirm != nil || m.TableView.WantsEsc() }
 
 // Help lists the view's own bindings.
 func (m *Model) Help() []key.Binding {
@@ -209,7 +200,7 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 	case tea.KeyMsg:
 		return m, m.key(msg)
 	case widgets.FilterResult:
-		return m, m.table.Update(msg)
+		return m, m.Table.Update(msg)
 	}
 	return m, m.loader.Update(msg)
 }
@@ -221,8 +212,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.pasting {
 		return m.pasteKey(msg)
 	}
-	if m.table.Filtering() {
-		return m.table.Update(msg)
+	if m.Table.Filtering() {
+		return m.Table.Update(msg)
 	}
 	switch {
 	case key.Matches(msg, m.env.Keys.PasteIDs):
@@ -238,7 +229,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		if m.wholeIDs {
 			cols = idColumns()
 		}
-		m.table.SetColumns(m.liveColumns(cols))
+		m.Table.SetColumns(m.liveColumns(cols))
 		return nil
 	case key.Matches(msg, m.env.Keys.GroupFilter) && len(msg.Runes) == 1:
 		m.group = group(msg.Runes[0] - '0')
@@ -247,7 +238,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return m.rebuild(m.env.Clock())
 	}
-	return m.table.Update(msg)
+	return m.Table.Update(msg)
 }
 
 func (m *Model) openPaste() {
@@ -260,16 +251,7 @@ func (m *Model) openPaste() {
 // become spaces first: the input drops control characters, which would
 // otherwise glue "id1\nid2" into one ID.
 func (m *Model) pasteKey(msg tea.KeyMsg) tea.Cmd {
-	switch msg.Type {
-	case tea.KeyEsc:
-		m.pasting = false
-		m.paste.Blur()
-		return nil
-	case tea.KeyEnter:
-		m.pasting = false
-		m.paste.Blur()
-		return m.addIDs(m.paste.Value())
-	case tea.KeyRunes:
+	if msg.Type == tea.KeyRunes {
 		runes := make([]rune, len(msg.Runes))
 		for i, r := range msg.Runes {
 			if r == '\n' || r == '\r' || r == '\t' {
@@ -279,7 +261,13 @@ func (m *Model) pasteKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		msg.Runes = runes
 	}
-	m.paste.Update(msg)
+	switch m.paste.Edit(msg) {
+	case widgets.Submitted:
+		m.pasting = false
+		return m.addIDs(m.paste.Value())
+	case widgets.Cancelled:
+		m.pasting = false
+	}
 	return nil
 }
 
@@ -332,7 +320,7 @@ func (m *Model) rebuild(now time.Time) tea.Cmd {
 			m.nChanged++
 		}
 	}
-	return m.table.SetRows(rows)
+	return m.Table.SetRows(rows)
 }
 
 func plural(n int, noun string) string {

@@ -33,7 +33,7 @@ func TestPollingStopsWhenAllTerminal(t *testing.T) {
 		t.Errorf("view does not say polling stopped:\n%s", v)
 	}
 	// The change is marked in the table's gutter.
-	row, _ := r.m.table.Selected()
+	row, _ := r.m.Table.Selected()
 	if row.ID != "a" || !row.Changed {
 		t.Errorf("row %q changed=%v, want a marked", row.ID, row.Changed)
 	}
@@ -272,7 +272,7 @@ func TestSortAndFilterThroughTable(t *testing.T) {
 		r.key(runes(string(c)))
 	}
 	r.key(tea.KeyMsg{Type: tea.KeyEnter})
-	if r.m.table.Len() != 1 || r.m.SelectedID() != "b" {
-		t.Errorf("filter: len=%d selected=%q", r.m.table.Len(), r.m.SelectedID())
+	if r.m.Table.Len() != 1 || r.m.SelectedID() != "b" {
+		t.Errorf("filter: len=%d selected=%q", r.m.Table.Len(), r.m.SelectedID())
 	}
 }

@@ -41,7 +41,7 @@ type reuploadRows struct {
 func (m reuploadRows) Target() page.ID { return m.View }
 
 func (m *Model) askReupload() tea.Cmd {
-	ids := m.table.MarkedIDs()
+	ids := m.Table.MarkedIDs()
 	if len(ids) == 0 {
 		if id := m.SelectedID(); id != "" {
 			ids = []string{id}
@@ -164,5 +164,5 @@ func (m *Model) onReuploaded(msg Reuploaded) tea.Cmd {
 
 // confirmView centres the dialog over the view.
 func (m *Model) confirmView() string {
-	return m.env.Theme.Renderer.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, m.confirm.ViewSized(m.width, m.height))
+	return m.env.Theme.Renderer.Place(m.Width, m.Height, lipgloss.Center, lipgloss.Center, m.confirm.ViewSized(m.Width, m.Height))
 }

@@ -28,7 +28,7 @@ func (m *Model) View() string {
 	b.WriteByte('\n')
 	if m.pasting {
 		// The table gives up its info line to the paste input.
-		tv := m.table.View()
+		tv := m.Table.View()
 		if i := strings.LastIndexByte(tv, '\n'); i >= 0 {
 			tv = tv[:i+1]
 		}
@@ -36,7 +36,7 @@ func (m *Model) View() string {
 		b.WriteString(m.paste.View())
 		return b.String()
 	}
-	b.WriteString(m.table.View())
+	b.WriteString(m.Table.View())
 	return b.String()
 }
 
@@ -112,10 +112,10 @@ func (m *Model) pollLine() string {
 
 // clip keeps header lines to one terminal line.
 func (m *Model) clip(s string) string {
-	if m.width <= 0 {
+	if m.Width <= 0 {
 		return s
 	}
-	return ansi.Truncate(s, m.width, "…")
+	return ansi.Truncate(s, m.Width, "…")
 }
 
 // shortDur prints whole seconds for the header ("12s", "1m30s", "30m").
