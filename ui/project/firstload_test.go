@@ -33,7 +33,7 @@ func BenchmarkFirstLoad100kFiles(b *testing.B) {
 		p, cmd := p.Update(tea.KeyMsg{Type: tea.KeyTab})
 		p, _, longest := pagetest.DriveTimed(p, cmd)
 		worst = max(worst, longest)
-		if n := p.(*Model).tables[tabFiles].Len(); n != len(files) {
+		if n := p.(*Model).Tabs[tabFiles].Len(); n != len(files) {
 			b.Fatalf("%d rows", n)
 		}
 	}

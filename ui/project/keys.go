@@ -23,7 +23,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	t := m.table()
+	t := m.Table
 	if t.Filtering() {
 		return t.Update(msg)
 	}

@@ -23,11 +23,13 @@ const (
 
 // Model is the project page.
 type Model struct {
-	env    page.Env
-	id     page.ID
-	proj   api.Project // ID always; the rest when opened from the list
-	tab    int
-	tables [2]*widgets.Table
+	env  page.Env
+	id   page.ID
+	proj api.Project // ID always; the rest when opened from the list
+	tab  int
+
+	widgets.TableView // a table per tab: size, filter capture, esc, selected and marked IDs
+
 	loaded [2]bool // each tab loads once, when first shown
 	states [2]page.LoadState
 	loader *widgets.Loader
@@ -51,8 +53,6 @@ type Model struct {
 	failed   bool
 	deleting bool // the deletion task runs (owned by the root)
 	deleted  bool
-
-	width, height int
 }
 
 type (
@@ -71,8 +71,7 @@ func New(env page.Env, arg string) page.Page {
 // FromRecord opens a project known from the list (name, counts, creator).
 func FromRecord(env page.Env, p api.Project) page.Page {
 	m := &Model{env: env, id: env.NewID(), proj: p, loader: widgets.NewLoader(env.Theme)}
-	m.tables[tabUsers] = widgets.NewTable(env.Theme, env.Keys, m.id, UserColumns())
-	m.tables[tabFiles] = widgets.NewTable(env.Theme, env.Keys, m.id, FileColumns())
+	m.TableView = widgets.NewTabbedTableView(env.Theme, env.Keys, m.id, headerLines, UserColumns(), FileColumns())
 	return m
 }
 
@@ -96,31 +95,11 @@ func (m *Model) Help() []key.Binding {
 	return []key.Binding{k.NextTab, k.PrevTab, k.StatusFilter, k.SendToFiles, k.Mark, k.ToggleIDs, k.Refresh, k.Copy, k.Upload, k.Delete}
 }
 
+// headerLines: a header line and the tab bar above the table.
+const headerLines = 2
+
 // CapturesInput is true while the dialog or a filter has the keyboard.
-func (m *Model) CapturesInput() bool { return m.confirm != nil || m.table().Filtering() }
-
-// WantsEsc is true while a filter is applied.
-func (m *Model) WantsEsc() bool { return m.table().WantsEsc() }
-
-// SelectedID is the selected user's or file's ID.
-func (m *Model) SelectedID() string {
-	r, _ := m.table().Selected()
-	return r.ID
-}
-
-// MarkedIDs are the IDs marked with x in the open tab, for `y` (and `s`
-// sends marked files to File status).
-func (m *Model) MarkedIDs() []string { return m.table().MarkedIDs() }
-
-func (m *Model) table() *widgets.Table { return m.tables[m.tab] }
-
-// SetSize implements page.Page: a header line, the tab bar, the table.
-func (m *Model) SetSize(w, h int) {
-	m.width, m.height = w, h
-	for _, t := range m.tables {
-		t.SetSize(w, max(h-2, 3))
-	}
-}
+func (m *Model) CapturesInput() bool { return m.confirm != nil || m.TableView.CapturesInput() }
 
 // Init loads the first tab, after looking the project up when only its ID
 // is known.
@@ -133,6 +112,7 @@ func (m *Model) Init() tea.Cmd {
 
 func (m *Model) show(tab int) tea.Cmd {
 	m.tab = tab
+	m.ShowTab(tab)
 	if m.loaded[tab] {
 		return nil
 	}
@@ -197,7 +177,7 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 			return m, page.Error(fmt.Errorf("the users of this project could not be loaded: %w", msg.Err))
 		}
 		m.states[tabUsers].Loaded(m.env.Clock(), false)
-		return m, m.tables[tabUsers].SetRows(UserRows(msg.Value.Data.Users, m.proj.CreatorEmail))
+		return m, m.Tabs[tabUsers].SetRows(UserRows(msg.Value.Data.Users, m.proj.CreatorEmail))
 	case filesLoaded:
 		return m, m.filesArrived(msg)
 	case resolved:
@@ -206,7 +186,7 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 		m.taskDone(msg)
 		return m, nil
 	case widgets.FilterResult:
-		for _, t := range m.tables {
+		for _, t := range m.Tabs {
 			t.Update(msg) // each table drops results that are not its own query
 		}
 		return m, nil
@@ -235,7 +215,7 @@ func (m *Model) filesArrived(msg filesLoaded) tea.Cmd {
 	if m.cursor == "" {
 		m.hasMore = false // a "more" without a cursor cannot be followed
 	}
-	t := m.tables[tabFiles]
+	t := m.Tabs[tabFiles]
 	if msg.Kind == "first" {
 		m.fileList = fp.Files
 		m.complete = false
@@ -267,5 +247,5 @@ func (m *Model) filterFiles() tea.Cmd {
 			}
 		}
 	}
-	return m.tables[tabFiles].SetRows(FileRows(files))
+	return m.Tabs[tabFiles].SetRows(FileRows(files))
 }

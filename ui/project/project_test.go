@@ -166,7 +166,7 @@ func TestFilesPageOnScroll(t *testing.T) {
 	p := openProject(t, f, false)
 	p, _ = pagetest.Press(p, "tab")
 	p, _ = pagetest.Press(p, "down")
-	if strings.Join(cursors, "|") != "|c2" || p.(*Model).table().Len() != 4 {
+	if strings.Join(cursors, "|") != "|c2" || p.(*Model).Table.Len() != 4 {
 		t.Errorf("cursors %q", cursors)
 	}
 }

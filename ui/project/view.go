@@ -17,7 +17,7 @@ func tabNames() []string { return []string{"Users", "Files"} }
 func (m *Model) View() string {
 	th := m.env.Theme
 	if m.confirm != nil {
-		return th.Renderer.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, m.confirm.ViewSized(m.width, m.height))
+		return th.Renderer.Place(m.Width, m.Height, lipgloss.Center, lipgloss.Center, m.confirm.ViewSized(m.Width, m.Height))
 	}
 	head := []string{th.Title.Render(m.Title())}
 	switch {
@@ -65,5 +65,5 @@ func (m *Model) View() string {
 	if st.FailedEmpty() {
 		return strings.Join(head, " · ") + "\n" + bar + "\n" + th.Error.Render(st.FailedView("The "+strings.ToLower(tabNames()[m.tab])+" of this project"))
 	}
-	return strings.Join(head, " · ") + "\n" + bar + "\n" + m.table().View()
+	return strings.Join(head, " · ") + "\n" + bar + "\n" + m.Table.View()
 }

@@ -11,9 +11,14 @@ import (
 // while a filter is set, the selected and the marked IDs. A page embeds it
 // and defines only what it does differently (a detail pane that also wants
 // esc, a second input, IDs mapped to another record).
+//
+// A page with one table per tab builds it with NewTabbedTableView: Tabs
+// holds every tab's table, all sized alike, and Table is the shown one
+// (ShowTab), so capture, esc and the selection follow the open tab.
 type TableView struct {
 	Table         *Table
-	Header        int // lines the page draws above the table
+	Tabs          []*Table // one per tab; empty for a single-table page
+	Header        int      // lines the page draws above the table
 	Width, Height int
 }
 
@@ -22,10 +27,30 @@ func NewTableView(th themes.Theme, km keys.Map, view page.ID, cols []Column, hea
 	return TableView{Table: NewTable(th, km, view, cols), Header: header}
 }
 
-// SetSize implements page.Page: the table gets what the header leaves.
+// NewTabbedTableView builds the base of a page with one table per tab, a
+// table of cols[i] for tab i; the first tab is shown.
+func NewTabbedTableView(th themes.Theme, km keys.Map, view page.ID, header int, cols ...[]Column) TableView {
+	v := TableView{Header: header, Tabs: make([]*Table, len(cols))}
+	for i, c := range cols {
+		v.Tabs[i] = NewTable(th, km, view, c)
+	}
+	v.Table = v.Tabs[0]
+	return v
+}
+
+// ShowTab makes tab i's table the one the base works on.
+func (v *TableView) ShowTab(i int) { v.Table = v.Tabs[i] }
+
+// SetSize implements page.Page: the table (every tab's) gets what the
+// header leaves.
 func (v *TableView) SetSize(w, h int) {
 	v.Width, v.Height = w, h
-	v.Table.SetSize(w, max(h-v.Header, 3))
+	if len(v.Tabs) == 0 {
+		v.Table.SetSize(w, max(h-v.Header, 3))
+	}
+	for _, t := range v.Tabs {
+		t.SetSize(w, max(h-v.Header, 3))
+	}
 }
 
 // CapturesInput implements page.InputCapturer: true while the filter is typed.
