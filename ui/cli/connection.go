@@ -20,6 +20,9 @@ type Connection struct {
 	// regional one, else the host of the custom base URL. For a law firm the
 	// region says where the data lives: it is shown only when true.
 	Where string
+	// ReadOnly: the stored profile forbids changing the workspace. The
+	// console hides its mutating keys; headless commands refuse (readOnly).
+	ReadOnly bool
 }
 
 // client is the API client of the one connection.
@@ -100,6 +103,21 @@ func (r *runner) resolve() (*Connection, error) {
 	c := &Connection{Client: client, Where: console.Where(cfg.BaseURL, cfg.Region, client.Base())}
 	if prof.Stored {
 		c.Profile = prof.Name
+		c.ReadOnly = prof.ReadOnly
 	}
 	return c, nil
+}
+
+// refuseReadOnly is asked by every headless command that changes the
+// workspace, before its first request: a read-only profile must not be
+// able to do headless what its console hides. ok is false when the command
+// must stop with code. A connection that cannot be resolved is left to the
+// command's own client() call, so its error reads as before.
+func (r *runner) refuseReadOnly() (code int, ok bool) {
+	c, err := r.connect()
+	if err != nil || !c.ReadOnly {
+		return ExitOK, true
+	}
+	fmt.Fprintf(r.env.Stderr, "vaultdeck %s: profile %q is read-only; this command changes the workspace\n", r.cmd, c.Profile)
+	return ExitUsage, false
 }

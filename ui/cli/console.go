@@ -110,7 +110,7 @@ func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, args 
 	o.Backend = c.Client
 	o.Profile = c.Profile
 	o.Region = c.Where
-	o.ReadOnly = o.ReadOnly || conn.Profile.ReadOnly
+	o.ReadOnly = o.ReadOnly || c.ReadOnly
 	// Resolve the token now, so the header can warn about plain-file storage
 	// from the first frame and a missing token fails before the screen opens.
 	if _, err := conn.Source.Resolve(ctx); err != nil {

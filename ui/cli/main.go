@@ -48,6 +48,9 @@ type Profile struct {
 	Region  string
 	CAFile  string
 	Timeout time.Duration // the profile's first-byte timeout; 0: the default
+	// ReadOnly: the profile was stored read-only (login --read-only or
+	// `config set read-only true`); commands that change the workspace refuse.
+	ReadOnly bool
 }
 
 // Command is a subcommand the lead wires in from outside this package

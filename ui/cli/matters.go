@@ -99,6 +99,11 @@ func (r *runner) mattersDelete(ctx context.Context, args []string) int {
 	if err != nil {
 		return r.usage(fs, "%v", err)
 	}
+	if !*dry {
+		if code, ok := r.refuseReadOnly(); !ok {
+			return code
+		}
+	}
 	name, in := pos[0], io.Reader(r.env.Stdin)
 	if name != "-" {
 		f, err := os.Open(name)
@@ -295,6 +300,11 @@ func (r *runner) mattersRestore(ctx context.Context, args []string) int {
 	}
 	if *rid <= 0 {
 		return r.usage(fs, "give --receipt ID")
+	}
+	if !*dry {
+		if code, ok := r.refuseReadOnly(); !ok {
+			return code
+		}
 	}
 	st, err := r.openStore()
 	if err != nil {

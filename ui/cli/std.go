@@ -83,7 +83,7 @@ func (s *processAccounts) resolveProfile(profile string) (Profile, error) {
 		return Profile{}, err
 	}
 	return Profile{Name: conn.Profile.Name, Stored: conn.ChosenBy != account.ChosenByToken, BaseURL: conn.Profile.BaseURL, Region: conn.Profile.Region, CAFile: conn.Profile.CAFile,
-		Timeout: parseSettingDuration(s.settings, settingTimeout)}, nil
+		Timeout: parseSettingDuration(s.settings, settingTimeout), ReadOnly: conn.Profile.ReadOnly}, nil
 }
 
 // account adapts an account command: the global flags it also understands

@@ -44,6 +44,9 @@ func (r *runner) upload(ctx context.Context, args []string) int {
 	if !*resume && len(pos) < 2 {
 		return r.usage(fs, "give a project ID and at least one file or folder")
 	}
+	if code, ok := r.refuseReadOnly(); !ok {
+		return code
+	}
 	c, err := r.client()
 	if err != nil {
 		return r.fail(err)
