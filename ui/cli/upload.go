@@ -121,7 +121,10 @@ func reports(files []store.JournalFile) []fileReport {
 
 func (r *runner) uploadReport(o uploadjob.Outcome, notes []string) int {
 	status := ExitOK
-	if o.Partial() {
+	// An error of the journal (StartBatch or CompleteBatch failing: a lost
+	// lease, a full disk) leaves no file counted as refused or failed, yet
+	// the run is not known to be done: a script must not read it as success.
+	if o.Partial() || len(o.Errors) > 0 {
 		status = ExitPartial
 	}
 	if r.g.JSON {
