@@ -3,30 +3,11 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"github.com/vaultdeck/vaultdeck/api/faultserver"
 	"testing"
 
 	gojson "github.com/goccy/go-json"
 )
-
-// recycleBody is a recycle-bin listing of n entries shaped like the
-// service's (about 680 bytes an entry).
-func recycleBody(n int) []byte {
-	var buf bytes.Buffer
-	buf.WriteString(`{"items":[`)
-	for i := range n {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		fmt.Fprintf(&buf, `{"id":"6f1c2d3e-0000-4000-8000-%012d","resource_id":"7a1c2d3e-0000-4000-8000-%012d","resource_type":"vault_project",`+
-			`"recycle_bin_status":"deleted","deleted_at":"2025-01-02T03:04:05.123456Z","recycle_bin_purged_scheduled_at":"2025-02-01T03:04:05.123456Z",`+
-			`"delete_source":"customer_delete","deleted_source_id":"8b1c2d3e-0000-4000-8000-%012d","deleted_by_user_email":"user%d@harrowgate-law.com",`+
-			`"vault_project":{"id":"7a1c2d3e-0000-4000-8000-%012d","name":"Project %d — Share Purchase","created_at":"2024-01-15T10:30:00.000000",`+
-			`"creator_email":"creator%d@harrowgate-law.com","files_count":%d,"is_knowledge_base_project":false}}`, i, i, i, i%97, i, i, i%50, i%300)
-	}
-	fmt.Fprintf(&buf, `],"total":%d}`, n)
-	return buf.Bytes()
-}
 
 // BenchmarkRecycleBinDecoders compares, on 100,000 entries (68 MB), the
 // ways to turn the body into typed records: one stdlib decode of the whole
@@ -34,7 +15,7 @@ func recycleBody(n int) []byte {
 // the streaming scanner handing each item to either library. Streaming
 // keeps one item in memory; the whole-document decoders hold all of them.
 func BenchmarkRecycleBinDecoders(b *testing.B) {
-	body := recycleBody(100_000)
+	body := faultserver.RecycleBinBody(100_000)
 	perItem := func(unmarshal func([]byte, any) error) func(b *testing.B) {
 		return func(b *testing.B) {
 			b.SetBytes(int64(len(body)))

@@ -88,7 +88,7 @@ func Start(fault Fault) *Server {
 	rec.URL = rec.srv.URL
 	s.Other = rec
 	if fault == Big {
-		s.big = bigBin(BigN)
+		s.big = RecycleBinBody(BigN)
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
@@ -183,7 +183,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case StallMidway:
 		if path == "/api/v1/vault/workspace/recycle_bin" {
 			w.Header().Set("Content-Type", "application/json")
-			b := bigBin(10_000)
+			b := RecycleBinBody(10_000)
 			w.Write(b[:len(b)-len(`],"total":10000}`)])
 			w.(http.Flusher).Flush()
 			s.wait(r)
@@ -258,7 +258,10 @@ func (s *Server) body(path string, q url.Values, echo string) string {
 	return ""
 }
 
-func bigBin(n int) []byte {
+// RecycleBinBody is a recycle-bin listing of n entries shaped like the
+// service's (about 680 bytes an entry): the body of the Big fault, and of
+// the decoding and streaming benchmarks, so that they all measure one shape.
+func RecycleBinBody(n int) []byte {
 	var b strings.Builder
 	b.WriteString(`{"items":[`)
 	for i := range n {

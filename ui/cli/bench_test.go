@@ -1,9 +1,8 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"fmt"
+	"github.com/vaultdeck/vaultdeck/api/faultserver"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -18,20 +17,7 @@ import (
 // mark of heap in use, to show that memory does not follow the body size.
 // The side-by-side against curl | python3 json.load is in BENCHMARKS.md.
 func BenchmarkRecycleBinJSON200k(b *testing.B) {
-	var buf bytes.Buffer
-	buf.WriteString(`{"items":[`)
-	for i := range 200_000 {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		fmt.Fprintf(&buf, `{"id":"6f1c2d3e-0000-4000-8000-%012d","resource_id":"7a1c2d3e-0000-4000-8000-%012d","resource_type":"vault_project",`+
-			`"recycle_bin_status":"deleted","deleted_at":"2025-01-02T03:04:05.123456Z","recycle_bin_purged_scheduled_at":"2025-02-01T03:04:05.123456Z",`+
-			`"delete_source":"customer_delete","deleted_source_id":"8b1c2d3e-0000-4000-8000-%012d","deleted_by_user_email":"user%d@harrowgate-law.com",`+
-			`"vault_project":{"id":"7a1c2d3e-0000-4000-8000-%012d","name":"Project %d — Share Purchase","created_at":"2024-01-15T10:30:00.000000",`+
-			`"creator_email":"creator%d@harrowgate-law.com","files_count":%d,"is_knowledge_base_project":false}}`, i, i, i, i%97, i, i, i%50, i%300)
-	}
-	buf.WriteString(`],"total":200000}`)
-	body := buf.Bytes()
+	body := faultserver.RecycleBinBody(200_000)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
 	defer srv.Close()
 	env := Env{Stdout: io.Discard, Stderr: io.Discard, Limits: api.Limits{Vault: -1},
