@@ -53,7 +53,7 @@ func TestRowsNewestFirstWithCountdown(t *testing.T) {
 		row  int
 		want string
 		tone widgets.Tone
-	}{{0, "3h00m", widgets.ToneAlarm}, {1, "5d00h", widgets.ToneWarn}, {2, "10d", widgets.ToneNone}}
+	}{{0, "3h00m", widgets.ToneAlarm}, {1, "5d00h", widgets.ToneWarn}, {2, "10d00h", widgets.ToneNone}}
 	for _, c := range cases {
 		if rows[c.row].Cells[ColPurgeIn] != c.want || toneOf(rows[c.row], ColPurgeIn) != c.tone {
 			t.Errorf("row %d purge %q tone %d", c.row, rows[c.row].Cells[ColPurgeIn], toneOf(rows[c.row], ColPurgeIn))
@@ -62,7 +62,7 @@ func TestRowsNewestFirstWithCountdown(t *testing.T) {
 	if rows[0].Cells[ColKB] != "✓" {
 		t.Error("knowledge base not marked")
 	}
-	if s, tone := PurgeIn(pagetest.Now.Add(-time.Minute), pagetest.Now); s != "due" || tone != widgets.ToneAlarm {
+	if s, tone := PurgeIn(pagetest.Now.Add(-time.Minute), pagetest.Now); s != "overdue" || tone != widgets.ToneAlarm {
 		t.Errorf("overdue: %q", s)
 	}
 }
@@ -241,5 +241,31 @@ func TestEscClearsMatterFilter(t *testing.T) {
 	}
 	if p.(page.EscHandler).WantsEsc() || strings.Contains(p.View(), "client-matter 123e") {
 		t.Errorf("filter still set after esc:\n%s", p.View())
+	}
+}
+
+// Issue 19 case 12: the countdown keeps its hours past a week (an entry
+// deleted a minute ago is 29d23h from its purge, not 29d), and an entry
+// past its purge time is overdue, never 0h00m.
+func TestPurgeInWording(t *testing.T) {
+	now := pagetest.Now
+	cases := []struct {
+		in   time.Duration
+		want string
+		tone widgets.Tone
+	}{
+		{30*24*time.Hour - time.Minute, "29d23h", widgets.ToneNone},
+		{10 * 24 * time.Hour, "10d00h", widgets.ToneNone},
+		{5*24*time.Hour + 3*time.Hour, "5d03h", widgets.ToneWarn},
+		{3*time.Hour + 7*time.Minute, "3h07m", widgets.ToneAlarm},
+		{30 * time.Second, "<1m", widgets.ToneAlarm},
+		{0, "overdue", widgets.ToneAlarm},
+		{-time.Minute, "overdue", widgets.ToneAlarm},
+		{-40 * 24 * time.Hour, "overdue", widgets.ToneAlarm},
+	}
+	for _, c := range cases {
+		if s, tone := PurgeIn(now.Add(c.in), now); s != c.want || tone != c.tone {
+			t.Errorf("purge in %v: %q tone %d, want %q tone %d", c.in, s, tone, c.want, c.tone)
+		}
 	}
 }

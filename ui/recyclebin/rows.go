@@ -143,7 +143,8 @@ func PurgeLive(now func() time.Time) func(widgets.Row) (string, widgets.Tone) {
 }
 
 // PurgeIn is the countdown to the scheduled purge and how loudly to show
-// it: amber under 7 days, red under 24 hours (and when overdue).
+// it: amber under 7 days, red under 24 hours (and when overdue). Days
+// keep their hours (29d23h) and a purge time passed reads "overdue".
 func PurgeIn(at, now time.Time) (string, widgets.Tone) {
 	if at.IsZero() {
 		return "?", widgets.ToneMuted
@@ -151,13 +152,16 @@ func PurgeIn(at, now time.Time) (string, widgets.Tone) {
 	d := at.Sub(now)
 	switch {
 	case d <= 0:
-		return "due", widgets.ToneAlarm
+		return "overdue", widgets.ToneAlarm
+	case d < time.Minute:
+		return "<1m", widgets.ToneAlarm // not 0h00m, which reads as overdue
 	case d < 24*time.Hour:
 		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60), widgets.ToneAlarm
 	case d < 7*24*time.Hour:
 		return fmt.Sprintf("%dd%02dh", int(d.Hours())/24, int(d.Hours())%24), widgets.ToneWarn
 	}
-	return fmt.Sprintf("%dd", int(d.Hours())/24), widgets.ToneNone
+	// the hours stay past a week: a day cut off is not "29d" but 29d23h
+	return fmt.Sprintf("%dd%02dh", int(d.Hours())/24, int(d.Hours())%24), widgets.ToneNone
 }
 
 func stamp(t time.Time) string {

@@ -193,3 +193,25 @@ func TestTableLazyHaystacks(t *testing.T) {
 		}
 	}
 }
+
+// Issue 19 case 12: a sorted column whose title and arrow do not fit its
+// width keeps the whole title and the arrow (the space between goes
+// first), instead of "purge in…" that hides both the name and the order.
+func TestSortedHeaderNotCut(t *testing.T) {
+	tb := NewTable(testTheme(t), keys.New(false), 7, []Column{
+		{Title: "name", Width: 10, Grow: 1},
+		{Title: "purge in", Width: 9, Align: AlignRight, Numeric: true},
+		{Title: "files", Width: 6, Align: AlignRight, Numeric: true},
+	})
+	tb.SetRows([]Row{{ID: "a", Cells: []string{"x", "1d", "3"}, Nums: []float64{0, 1, 3}}})
+	tb.SetSize(40, 6)
+	run(tb, runes("o")) // name
+	run(tb, runes("o")) // purge in
+	if h := strings.SplitN(tb.View(), "\n", 2)[0]; !strings.Contains(h, "purge in▲") || strings.Contains(h, "…") {
+		t.Errorf("header %q", h)
+	}
+	run(tb, runes("o")) // sort by files
+	if h := strings.SplitN(tb.View(), "\n", 2)[0]; !strings.Contains(h, "files▲") || strings.Contains(h, "…") {
+		t.Errorf("header %q", h)
+	}
+}

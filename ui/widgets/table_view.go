@@ -102,15 +102,30 @@ func (t *Table) headerLine() string {
 		}
 		title := c.Title
 		if i == t.sortCol {
-			if t.sortDesc {
-				title += " ▼"
-			} else {
-				title += " ▲"
-			}
+			title = sortedTitle(title, t.sortDesc, t.widths[i])
 		}
 		cells = append(cells, fit(title, t.widths[i], c.Align))
 	}
 	return t.theme.TableHeader.Render(strings.Repeat(" ", gutter) + strings.Join(cells, " "))
+}
+
+// sortedTitle is a sorted column's title with its arrow. In a narrow
+// column the space before the arrow goes first, then the end of the title:
+// the arrow (which order) is never the part cut.
+func sortedTitle(title string, desc bool, w int) string {
+	arrow := "▲"
+	if desc {
+		arrow = "▼"
+	}
+	switch tw := ansi.StringWidth(title); {
+	case tw+2 <= w:
+		return title + " " + arrow
+	case tw+1 <= w:
+		return title + arrow
+	case w > 1:
+		return ansi.Truncate(title, w-1, "") + arrow
+	}
+	return arrow
 }
 
 func (t *Table) rowLine(r int, selected bool) string {
