@@ -182,7 +182,16 @@ func (m *Model) inputFocused() bool {
 // burst goes to that input whole, as a text input expects. A bracketed
 // paste is text, never commands: it goes whole to a focused input and is
 // dropped otherwise (pasting "qqq" must not quit).
+//
+// Esc followed at once by a key (fast typing over SSH, where Esc and q
+// share one read) arrives as Alt+key: unless the key map binds that alt
+// key, it is handled here, once for every view, as the Esc and the key.
 func (m *Model) handleKeys(msg tea.KeyMsg) tea.Cmd {
+	if msg.Alt && !msg.Paste && !m.env.Keys.Binds(msg.String()) {
+		esc := m.handleKey(tea.KeyMsg{Type: tea.KeyEsc})
+		msg.Alt = false
+		return tea.Batch(esc, m.handleKeys(msg))
+	}
 	if msg.Type != tea.KeyRunes || (len(msg.Runes) <= 1 && !msg.Paste) {
 		return m.handleKey(msg)
 	}

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -45,4 +46,18 @@ func TestPasteIsNeverCommands(t *testing.T) {
 	waitFor(t, tm, `name contains "Bellhaven"`)
 	tm.Send(burst("q"))
 	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// TestEscAndKeyInOneRead: with help open, Esc and q in one read (Bubble Tea
+// v1 makes it Alt+q) close help and quit, as the two keys typed apart do.
+func TestEscAndKeyInOneRead(t *testing.T) {
+	tm := teatest.NewTestModel(t, realApp(t, "projects"), teatest.WithInitialTermSize(110, 16))
+	waitFor(t, tm, "12 of 12 loaded")
+	tm.Send(burst("?"))
+	waitFor(t, tm, "reverse sort")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q"), Alt: true})
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	if v := fm.View(); strings.Contains(v, "reverse sort") {
+		t.Errorf("help still open at the end:\n%s", v)
+	}
 }

@@ -4,7 +4,11 @@
 // (k9s's per-view gating once leaked a delete into a read-only view).
 package keys
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"reflect"
+
+	"github.com/charmbracelet/bubbles/key"
+)
 
 // Map holds every binding of the program. Help text is generated from it.
 type Map struct {
@@ -119,4 +123,25 @@ func Enabled(bs ...key.Binding) []key.Binding {
 		}
 	}
 	return out
+}
+
+// Binds reports whether an enabled binding of the map has the key k (as
+// tea.KeyMsg.String spells it, "alt+x"). The root asks it of alt keys: Esc
+// and a key arriving in one read come as Alt+key in Bubble Tea v1, and an
+// alt key that nothing binds is that Esc followed by the key. Reflection
+// covers bindings added later without anyone listing them here.
+func (m Map) Binds(k string) bool {
+	v := reflect.ValueOf(m)
+	for i := range v.NumField() {
+		b, ok := v.Field(i).Interface().(key.Binding)
+		if !ok || !b.Enabled() {
+			continue
+		}
+		for _, bk := range b.Keys() {
+			if bk == k {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -23,3 +23,15 @@ func TestReadOnlyDisablesDelete(t *testing.T) {
 		}
 	}
 }
+
+// Binds tells the root which alt keys are bindings; the others are Esc and
+// a key that arrived in one read.
+func TestBinds(t *testing.T) {
+	m := New(false)
+	if !m.Binds("q") || !m.Binds("D") || m.Binds("alt+q") || m.Binds("alt+[") {
+		t.Error("Binds q, D, not alt+q nor alt+[")
+	}
+	if New(true).Binds("D") {
+		t.Error("a disabled binding binds nothing")
+	}
+}
