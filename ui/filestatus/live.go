@@ -92,9 +92,8 @@ func newStuckClock(files []fileState, after time.Duration) stuckClock {
 	}
 	var at stuckClock
 	for i := range files {
-		f := &files[i]
-		if f.Seen && !f.terminal() && !f.Since.IsZero() {
-			at = append(at, f.Since.Add(after).UnixNano())
+		if t, ok := stuckAt(&files[i], after); ok {
+			at = append(at, t.UnixNano())
 		}
 	}
 	slices.Sort(at)

@@ -148,14 +148,22 @@ func groupOf(f *fileState, now time.Time, stuckAfter time.Duration) triage.Group
 	return triage.Classify(f.Status, f.NotFound || f.Missing, f.Since, now, stuckAfter)
 }
 
-// isStuck reports whether f has sat in a non-terminal status for longer than
-// the threshold. Every non-terminal status counts: a file left in "uploaded"
-// for an hour is as stuck as one left in "processing".
+// isStuck reports whether f is in the stuck group: the row's flag, its
+// tones and the group keys all ask this, so a file has one group and one
+// word (a recoverable failure held for days is failed, not stuck).
 func isStuck(f *fileState, now time.Time, after time.Duration) bool {
-	if after <= 0 || !f.Seen || f.terminal() || f.Since.IsZero() {
-		return false
+	at, ok := stuckAt(f, after)
+	return ok && now.After(at)
+}
+
+// stuckAt is when f becomes stuck, if it can: a file seen waiting on the
+// service (any status triage.CanStick allows: a file left in "uploaded"
+// for an hour is as stuck as one left in "processing") with a known start.
+func stuckAt(f *fileState, after time.Duration) (time.Time, bool) {
+	if after <= 0 || !f.Seen || f.NotFound || f.Missing || f.ErrText != "" || f.Since.IsZero() || !triage.CanStick(f.Status) {
+		return time.Time{}, false
 	}
-	return now.Sub(f.Since) > after
+	return f.Since.Add(after), true
 }
 
 // formatAge renders a duration compactly for a narrow column: 45s, 12m05s,

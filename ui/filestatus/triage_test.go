@@ -125,3 +125,35 @@ func TestIDColumnToggleAt80(t *testing.T) {
 		t.Errorf("i again should give the name its room back:\n%s", v)
 	}
 }
+
+// Issue 19 case 9: a recoverable failure held for days is in the failed
+// group only: its row is not flagged stuck, group 3 does not list it, and
+// it does not take a fresh processing file's place in the stuck count.
+func TestFailedFileIsNeverStuck(t *testing.T) {
+	fake := newFake()
+	fake.set("recoverable_failure", "skel")
+	fake.set("processing", "fresh")
+	r := newRig(t, fake, "skel,fresh", Options{
+		StuckAfter: 30 * time.Minute,
+		UploadedAt: map[string]time.Time{"skel": t0.Add(-5 * 24 * time.Hour), "fresh": t0},
+	})
+	r.run(r.m.Init())
+	v := r.m.View()
+	want := "ready 0 · processing 1 · stuck 0 · failed 1 (recoverable 1, unrecoverable 0)"
+	if !strings.Contains(v, want) {
+		t.Errorf("summary lacks %q:\n%s", want, v)
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if strings.Contains(l, "skel.pdf") && strings.Contains(l, "stuck") {
+			t.Errorf("failed file flagged stuck: %q", l)
+		}
+	}
+	r.key(runes("3"))
+	if v := r.m.View(); strings.Contains(v, "skel.pdf") {
+		t.Errorf("group 3 (stuck) lists the failed file:\n%s", v)
+	}
+	r.key(runes("4"))
+	if v := r.m.View(); !strings.Contains(v, "skel.pdf") {
+		t.Errorf("group 4 (failed) lacks the failed file:\n%s", v)
+	}
+}

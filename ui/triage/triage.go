@@ -59,10 +59,18 @@ func Classify(s api.Status, notFound bool, since, now time.Time, stuckAfter time
 	case s.Is(api.StatusUnrecoverableFailure):
 		return FailedUnrecoverable
 	}
-	if stuckAfter > 0 && !since.IsZero() && now.Sub(since) > stuckAfter {
+	if stuckAfter > 0 && CanStick(s) && !since.IsZero() && now.Sub(since) > stuckAfter {
 		return Stuck
 	}
 	return Processing
+}
+
+// CanStick reports whether a file in status s waits on the service and so
+// can become stuck: not ready and not failed. A recoverable failure held
+// for days is failed, never also stuck: one file, one group, one word.
+func CanStick(s api.Status) bool {
+	return !s.Is(api.StatusReadyToQuery) && !s.Is(api.StatusReadyToReview) &&
+		!s.Is(api.StatusRecoverableFailure) && !s.Is(api.StatusUnrecoverableFailure)
 }
 
 // Counts is how many files each group holds.
