@@ -14,21 +14,21 @@ import (
 // itemWriter prints listing items as the server sent them (--json: one
 // array, an item a line; --jsonl: JSON Lines), each item's own bytes, never
 // decoded and re-encoded: unknown fields survive and nothing is held back.
+// The array's opening is written with the first item, never before: a
+// script that reads stdout after a failed first answer finds nothing, not
+// half a document.
 type itemWriter struct {
 	w       io.Writer
 	lines   bool
+	open    string
 	n       int
 	scratch []byte
 }
 
-// items starts the JSON output of a listing; open is what precedes the
+// items prepares the JSON output of a listing; open is what precedes the
 // items in an array (`[` or `{"items":[`), dropped for --jsonl.
 func (r *runner) items(open string) *itemWriter {
-	iw := &itemWriter{w: r.env.Stdout, lines: r.g.JSONL}
-	if !iw.lines {
-		io.WriteString(iw.w, open)
-	}
-	return iw
+	return &itemWriter{w: r.env.Stdout, lines: r.g.JSONL, open: open}
 }
 
 func (iw *itemWriter) item(raw []byte) error {
@@ -37,7 +37,7 @@ func (iw *itemWriter) item(raw []byte) error {
 	case iw.lines:
 		sep = ""
 	case iw.n == 0:
-		sep = "\n"
+		sep = iw.open + "\n"
 	}
 	iw.n++
 	if _, err := io.WriteString(iw.w, sep); err != nil {
@@ -51,57 +51,96 @@ func (iw *itemWriter) item(raw []byte) error {
 	return err
 }
 
-// close ends the array with the closing text (`]` or `],"total":N}`).
+// close ends the array with the closing text (`]` or `],"total":N}`); a
+// complete listing without items is the whole empty document.
 func (iw *itemWriter) close(closing string) error {
 	if iw.lines {
 		return nil
 	}
 	if iw.n > 0 {
 		closing = "\n" + closing
+	} else {
+		closing = iw.open + closing
 	}
 	_, err := io.WriteString(iw.w, closing+"\n")
 	return err
 }
 
-// safeRaw appends raw to dst, fit for a terminal and one line: the server's
-// whitespace between tokens removed when it has line breaks, and control
-// characters (raw ones are invalid JSON but a lenient decoder lets them by)
-// and C1 controls (U+0080..U+009F, escape introducers on some terminals)
-// written as \u escapes. The common case, nothing to change, is one scan.
-func safeRaw(dst, raw []byte) []byte {
+// partial says, beside an error that ended a listing, how much of it is
+// already on stdout: a script that sees exit 1 knows what it has.
+type partial struct {
+	err error
+	n   int
+}
+
+func (p partial) Error() string {
+	if p.n == 1 {
+		return p.err.Error() + " (1 item was written before this error)"
+	}
+	return fmt.Sprintf("%s (%d items were written before this error)", p.err, p.n)
+}
+
+func (p partial) Unwrap() error { return p.err }
+
+// afterItems wraps err with the count of items written, when there are any.
+func afterItems(err error, n int) error {
+	if err == nil || n == 0 {
+		return err
+	}
+	return partial{err, n}
+}
+
+// safeRaw appends raw to dst, fit for a terminal and one line, and valid
+// UTF-8 JSON: the server's whitespace between tokens removed when it has
+// line breaks, control characters (raw ones are invalid JSON but a lenient
+// decoder lets them by), DEL and C1 controls (U+0080..U+009F, escape
+// introducers on some terminals) written as \u escapes, and bytes that are
+// not UTF-8 (a lone 0x9b is CSI on 8-bit terminals) as \ufffd. Everything
+// else is as the server sent it. The common case, nothing to change, is
+// one scan and a UTF-8 check.
+func safeRaw(dst, raw []byte) []byte { return jsonSafe(dst, raw, true) }
+
+func jsonSafe(dst, raw []byte, oneLine bool) []byte {
 	clean := true
 	for _, c := range raw {
-		if c < 0x20 || c == 0xC2 {
+		if c < 0x20 || c == 0x7f || c == 0xC2 {
 			clean = false
 			break
 		}
 	}
-	if clean {
+	if clean && utf8.Valid(raw) {
 		return append(dst, raw...)
 	}
 	in := false
 	for i := 0; i < len(raw); {
 		c := raw[i]
 		switch {
-		case in && c == '\\' && i+1 < len(raw):
+		case in && c == '\\' && i+1 < len(raw) && raw[i+1] < 0x80 && raw[i+1] >= 0x20:
 			dst = append(dst, c, raw[i+1])
 			i += 2
 			continue
 		case c == '"':
 			in = !in
-		case !in && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+		case oneLine && !in && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
 			i++
 			continue
-		case c < 0x20:
+		case !in && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+		case c < 0x20 || c == 0x7f:
 			dst = fmt.Appendf(dst, `\u%04x`, c)
 			i++
 			continue
-		case c == 0xC2:
-			if r, size := utf8.DecodeRune(raw[i:]); r >= 0x80 && r <= 0x9f {
+		case c >= 0x80:
+			r, size := utf8.DecodeRune(raw[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				dst = append(dst, `\ufffd`...)
+			case r >= 0x80 && r <= 0x9f:
 				dst = fmt.Appendf(dst, `\u%04x`, r)
-				i += size
-				continue
+			default:
+				dst = append(dst, raw[i:i+size]...)
 			}
+			i += size
+			continue
 		}
 		dst = append(dst, c)
 		i++
@@ -223,6 +262,7 @@ type listing struct {
 	iw      *itemWriter
 	t       *table
 	headers []string
+	n       int // items written, for the message of a later failure
 }
 
 func (r *runner) listing(open string, headers ...string) *listing {
@@ -237,6 +277,7 @@ func (r *runner) listing(open string, headers ...string) *listing {
 func (l *listing) page(n int, raw func(int) []byte, cells func(int) []string) error {
 	for i := range n {
 		l.p.item()
+		l.n++
 		if l.iw != nil {
 			if err := l.iw.item(raw(i)); err != nil {
 				return err
@@ -262,7 +303,7 @@ func (l *listing) page(n int, raw func(int) []byte, cells func(int) []string) er
 func (l *listing) end(err error, closing string) int {
 	l.p.done()
 	if err != nil {
-		return l.r.fail(err)
+		return l.r.fail(afterItems(err, l.n))
 	}
 	if l.iw != nil {
 		return l.r.done(l.iw.close(closing))

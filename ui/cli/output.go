@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
-	"unicode/utf8"
 
 	"github.com/dustin/go-humanize"
 	"github.com/vaultdeck/vaultdeck/api"
@@ -76,9 +74,9 @@ func yesNo(b bool) string {
 }
 
 // writeJSON prints v as indented JSON. encoding/json escapes C0 controls
-// but not C1 (U+0080..U+009F), which some terminals treat as escape
-// introducers; those are escaped here too (they can only occur inside
-// strings, so the output stays valid JSON).
+// and invalid UTF-8 in strings, but neither C1 (U+0080..U+009F, escape
+// introducers on some terminals) nor anything inside a json.RawMessage (the
+// server's own bytes); jsonSafe escapes those too, keeping the indentation.
 func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -87,26 +85,9 @@ func writeJSON(w io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	out := buf.Bytes()
-	if bytes.ContainsFunc(out, isC1) {
-		var b strings.Builder
-		for len(out) > 0 {
-			r, size := utf8.DecodeRune(out)
-			if isC1(r) {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			} else {
-				b.Write(out[:size])
-			}
-			out = out[size:]
-		}
-		_, err := io.WriteString(w, b.String())
-		return err
-	}
-	_, err := w.Write(out)
+	_, err := w.Write(jsonSafe(nil, buf.Bytes(), false))
 	return err
 }
-
-func isC1(r rune) bool { return r >= 0x80 && r <= 0x9f }
 
 // guard routes stdout and stderr through the client's redacting writer (the
 // last line of defence: whatever the server echoed, the token never reaches

@@ -294,7 +294,7 @@ func (r *runner) recycleBin(ctx context.Context, args []string) int {
 			return iw.item(raw)
 		})
 		if err != nil {
-			return fail(err)
+			return fail(afterItems(err, iw.n))
 		}
 		return r.done(iw.close(fmt.Sprintf(`],"total":%d}`, int64(total))))
 	}

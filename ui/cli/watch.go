@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -221,24 +220,13 @@ func (sysClock) Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// writeJSONLine prints v as one line of JSON (NDJSON), with C1 controls
-// escaped like writeJSON does.
+// writeJSONLine prints v as one line of JSON (NDJSON), escaped like
+// writeJSON (C1 controls, and invalid UTF-8 inside raw server bytes).
 func writeJSONLine(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	var out strings.Builder
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		if isC1(r) {
-			fmt.Fprintf(&out, `\u%04x`, r)
-		} else {
-			out.Write(b[:size])
-		}
-		b = b[size:]
-	}
-	out.WriteByte('\n')
-	_, err = io.WriteString(w, out.String())
+	_, err = w.Write(append(jsonSafe(nil, b, true), '\n'))
 	return err
 }
