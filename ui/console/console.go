@@ -68,7 +68,7 @@ func Routes(stuckAfter time.Duration) []app.Route {
 		{Name: "projects", Aliases: []string{"p", "vault"}, Help: "projects [NAME]: the projects list", New: projects.New},
 		{Name: "project", Help: "project ID: one project (users, files)", New: project.New, Check: project.CheckID},
 		{Name: "bin", Aliases: []string{"recycle-bin", "recyclebin", "rb"}, Help: "bin [MATTER-UUID]: the recycle bin", New: recyclebin.New},
-		{Name: "files", Aliases: []string{"status", "fs"}, Help: "files ID,ID…: file status", New: func(env page.Env, arg string) page.Page {
+		{Name: "files", Aliases: []string{"status", "fs"}, Help: "files ID,ID…: file status", Check: filestatus.CheckArg, New: func(env page.Env, arg string) page.Page {
 			return filestatus.New(env, arg, filestatus.Options{StuckAfter: stuckAfter})
 		}},
 		{Name: "audit", Aliases: []string{"log"}, Help: "audit [TYPE]: the audit log", New: audit.New},

@@ -67,17 +67,18 @@ func TestAgeAdvancesAfterPollingStopped(t *testing.T) {
 // Sorting by "In status" orders by entry time, so the order stays right
 // while the rendered ages grow.
 func TestSortByAgeUsesEntryTime(t *testing.T) {
+	const newID = "00000000-0000-4000-8000-00000000000e" // typed into the prompt, so a UUID
 	fake := newFake()
 	fake.set("processing", "old")
 	r := newRig(t, fake, "old", Options{})
 	r.run(r.m.Init())
 	r.now = r.now.Add(5 * time.Minute)
-	fake.set("processing", "new")
+	fake.set("processing", newID)
 	r.key(runes("a"))
-	r.key(runes("new"))
+	r.key(runes(newID))
 	r.key(tea.KeyMsg{Type: tea.KeyEnter})
 	r.m.Table.SetSort(colInStatus, false)
-	if ids := r.m.Table.VisibleIDs(); len(ids) != 2 || ids[0] != "new" {
+	if ids := r.m.Table.VisibleIDs(); len(ids) != 2 || ids[0] != newID {
 		t.Fatalf("ascending age order = %v, want new first", ids)
 	}
 	r.now = r.now.Add(time.Hour)

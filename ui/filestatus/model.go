@@ -263,6 +263,10 @@ func (m *Model) pasteKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch m.paste.Edit(msg) {
 	case widgets.Submitted:
+		if err := checkIDs(ParseIDs(m.paste.Value())); err != nil {
+			m.paste.Focus() // the text stays, to be corrected; nothing is sent
+			return page.Error(err)
+		}
 		m.pasting = false
 		return m.addIDs(m.paste.Value())
 	case widgets.Cancelled:

@@ -217,7 +217,7 @@ func TestStuckAndNotFound(t *testing.T) {
 
 func TestPasteWithBOMAndCRLF(t *testing.T) {
 	fake := newFake()
-	fake.set("processing", "id1", "id2", "id3")
+	fake.set("processing", uid1, uid2, uid3)
 	r := newRig(t, fake, "", Options{})
 	if !r.m.pasting || !r.m.CapturesInput() {
 		t.Fatal("empty view should open the paste input")
@@ -226,7 +226,7 @@ func TestPasteWithBOMAndCRLF(t *testing.T) {
 	if fake.nCalls() != 0 {
 		t.Fatal("polled with no IDs")
 	}
-	r.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("\uFEFFid1\r\nid2,\r\nid3\r\n"), Paste: true})
+	r.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("\uFEFF" + uid1 + "\r\n" + uid2 + ",\r\n" + uid3 + "\r\n"), Paste: true})
 	r.key(tea.KeyMsg{Type: tea.KeyEnter})
 	if got := len(r.m.tr.files); got != 3 {
 		t.Fatalf("tracked %d files, want 3", got)
@@ -236,7 +236,7 @@ func TestPasteWithBOMAndCRLF(t *testing.T) {
 	}
 	// Pasting more while running adds only new IDs.
 	r.key(runes("a"))
-	r.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("id3 id4"), Paste: true})
+	r.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(uid3 + " " + uid4), Paste: true})
 	r.key(tea.KeyMsg{Type: tea.KeyEnter})
 	if got := len(r.m.tr.files); got != 4 {
 		t.Errorf("tracked %d files, want 4", got)
