@@ -70,15 +70,63 @@ type Lease struct {
 
 // CreateRun records a new run and returns its id.
 func (s *Store) CreateRun(r UploadRun) (int64, error) {
-	if r.Profile == "" || r.ProjectID == "" {
-		return 0, errors.New("an upload run needs a profile and a project")
-	}
-	res, err := s.db.Exec(`INSERT INTO upload_runs (profile, project_id, mode, created_at) VALUES (?, ?, ?, ?)`,
-		r.Profile, r.ProjectID, r.Mode, s.now().UnixMilli())
+	var id int64
+	err := s.inTx(func(tx *sql.Tx) error {
+		var err error
+		id, err = insertRun(tx, r, s.now())
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("the upload could not be recorded: %w", err)
 	}
+	return id, nil
+}
+
+func insertRun(tx *sql.Tx, r UploadRun, now time.Time) (int64, error) {
+	if r.Profile == "" || r.ProjectID == "" {
+		return 0, errors.New("an upload run needs a profile and a project")
+	}
+	res, err := tx.Exec(`INSERT INTO upload_runs (profile, project_id, mode, created_at) VALUES (?, ?, ?, ?)`,
+		r.Profile, r.ProjectID, r.Mode, now.UnixMilli())
+	if err != nil {
+		return 0, err
+	}
 	return res.LastInsertId()
+}
+
+// RecordRun records a whole upload plan in one transaction: the run, the
+// files refused before sending, and every batch with its files, leased to
+// the caller and not yet sent. Either all of it is in the journal or none:
+// a plan cut short by a full disk would otherwise look like a smaller plan
+// that a resume then "finishes", with the rest of the files in no record.
+func (s *Store) RecordRun(r UploadRun, refused []JournalFile, batches [][]JournalFile, l Lease) (int64, []JournalBatch, error) {
+	var runID int64
+	var out []JournalBatch
+	err := s.inTx(func(tx *sql.Tx) error {
+		var err error
+		if runID, err = insertRun(tx, r, s.now()); err != nil {
+			return err
+		}
+		for _, f := range refused {
+			if _, err := tx.Exec(`INSERT INTO upload_files (run_id, local_path, file_path, name, size, state, reason) VALUES (?, ?, '', ?, 0, 'refused', ?)`,
+				runID, f.Local, f.Name, f.Reason); err != nil {
+				return err
+			}
+		}
+		out = make([]JournalBatch, 0, len(batches))
+		for _, files := range batches {
+			b, err := insertBatch(tx, runID, files, l)
+			if err != nil {
+				return err
+			}
+			out = append(out, b)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, nil, fmt.Errorf("the upload plan could not be recorded, so nothing was sent and no run was kept: %w", err)
+	}
+	return runID, out, nil
 }
 
 // RecordRefused notes a file of a run that will not be sent, and why.
@@ -91,38 +139,45 @@ func (s *Store) RecordRefused(runID int64, local, name, reason string) error {
 	return nil
 }
 
-// RecordBatch records a batch of a run and its files, leased to the
-// caller, not yet sent (began_at 0). Recording every batch of a run up front
-// is what lets a resume finish a run that stopped before its last batch. It
-// returns the batch with row ids filled in, in the order given.
+// RecordBatch records one batch of a run and its files, leased to the
+// caller, not yet sent (began_at 0), and returns it with row ids filled in,
+// in the order given. Uploads record their whole plan with RecordRun.
 func (s *Store) RecordBatch(runID int64, files []JournalFile, l Lease) (JournalBatch, error) {
-	b := JournalBatch{Files: append([]JournalFile(nil), files...)}
+	var b JournalBatch
 	err := s.inTx(func(tx *sql.Tx) error {
-		res, err := tx.Exec(`INSERT INTO upload_batches (run_id, began_at, lease_owner, lease_until) VALUES (?, 0, ?, ?)`,
-			runID, l.Owner, l.Until.UnixMilli())
-		if err != nil {
-			return err
-		}
-		if b.ID, err = res.LastInsertId(); err != nil {
-			return err
-		}
-		for i := range b.Files {
-			f := &b.Files[i]
-			res, err := tx.Exec(`INSERT INTO upload_files (run_id, batch_id, local_path, file_path, name, size, content_hash, state) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')`,
-				runID, b.ID, f.Local, f.Path, f.Name, f.Size, f.ContentHash)
-			if err != nil {
-				return err
-			}
-			f.ID, _ = res.LastInsertId()
-			f.RunID, f.BatchID, f.State = runID, b.ID, FilePending
-		}
-		return tx.QueryRow(`SELECT id, profile, project_id, mode, created_at FROM upload_runs WHERE id = ?`, runID).Scan(
-			&b.Run.ID, &b.Run.Profile, &b.Run.ProjectID, &b.Run.Mode, msTime{&b.Run.CreatedAt})
+		var err error
+		b, err = insertBatch(tx, runID, files, l)
+		return err
 	})
 	if err != nil {
 		return JournalBatch{}, fmt.Errorf("the upload batch could not be recorded: %w", err)
 	}
 	return b, nil
+}
+
+func insertBatch(tx *sql.Tx, runID int64, files []JournalFile, l Lease) (JournalBatch, error) {
+	b := JournalBatch{Files: append([]JournalFile(nil), files...)}
+	res, err := tx.Exec(`INSERT INTO upload_batches (run_id, began_at, lease_owner, lease_until) VALUES (?, 0, ?, ?)`,
+		runID, l.Owner, l.Until.UnixMilli())
+	if err != nil {
+		return b, err
+	}
+	if b.ID, err = res.LastInsertId(); err != nil {
+		return b, err
+	}
+	for i := range b.Files {
+		f := &b.Files[i]
+		res, err := tx.Exec(`INSERT INTO upload_files (run_id, batch_id, local_path, file_path, name, size, content_hash, state) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')`,
+			runID, b.ID, f.Local, f.Path, f.Name, f.Size, f.ContentHash)
+		if err != nil {
+			return b, err
+		}
+		f.ID, _ = res.LastInsertId()
+		f.RunID, f.BatchID, f.State = runID, b.ID, FilePending
+	}
+	err = tx.QueryRow(`SELECT id, profile, project_id, mode, created_at FROM upload_runs WHERE id = ?`, runID).Scan(
+		&b.Run.ID, &b.Run.Profile, &b.Run.ProjectID, &b.Run.Mode, msTime{&b.Run.CreatedAt})
+	return b, err
 }
 
 // StartBatch records, in one transaction and just before the request is

@@ -111,29 +111,26 @@ func (r *Runner) report(update func(p *Progress)) {
 // journal for --resume.
 func (r *Runner) Upload(ctx context.Context, projectID string, plan uploadplan.Plan, mode api.DuplicateMode) (Outcome, error) {
 	var out Outcome
-	runID, err := r.Store.CreateRun(store.UploadRun{Profile: r.Profile, ProjectID: projectID, Mode: string(mode)})
-	if err != nil {
-		return out, err
-	}
-	out.RunIDs = append(out.RunIDs, runID)
+	refused := make([]store.JournalFile, 0, len(plan.Refused))
 	for _, f := range plan.Refused {
-		if err := r.Store.RecordRefused(runID, f.Local, baseName(f.Local), f.Reason); err != nil {
-			return out, err
-		}
-		out.Refused = append(out.Refused, store.JournalFile{Local: f.Local, Name: baseName(f.Local), State: store.FileRefused, Reason: f.Reason})
+		refused = append(refused, store.JournalFile{Local: f.Local, Name: baseName(f.Local), State: store.FileRefused, Reason: f.Reason})
 	}
-	var batches []store.JournalBatch
+	var planned [][]store.JournalFile
 	for _, b := range uploadplan.Batches(plan.Files, api.MaxFilesPerUpload, uploadplan.MaxBatchBytes) {
 		files := make([]store.JournalFile, len(b))
 		for i, f := range b {
 			files[i] = store.JournalFile{Local: f.Local, Path: f.Path, Name: f.Name, Size: f.Size}
 		}
-		jb, err := r.Store.RecordBatch(runID, files, r.lease())
-		if err != nil {
-			return out, err
-		}
-		batches = append(batches, jb)
+		planned = append(planned, files)
 	}
+	// The whole plan in one transaction, before the first request: a plan
+	// half written (a full disk) must not look like a smaller plan.
+	runID, batches, err := r.Store.RecordRun(store.UploadRun{Profile: r.Profile, ProjectID: projectID, Mode: string(mode)}, refused, planned, r.lease())
+	if err != nil {
+		return out, err
+	}
+	out.RunIDs = append(out.RunIDs, runID)
+	out.Refused = append(out.Refused, refused...)
 	if r.crash(StepQueued, 0) {
 		return out, ErrCrashed
 	}
