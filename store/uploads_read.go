@@ -199,3 +199,40 @@ WHERE r.profile = ? AND r.project_id = ? AND f.file_id != ''`, profile, projectI
 	}
 	return out, rows.Err()
 }
+
+// CheckJournal is Check, plus SQLite's full integrity check of the journal's
+// own tables. quick_check does not compare an index with its table, and a
+// damaged index of open batches reads as a well-formed empty one: "nothing
+// to resume", with a run of 80 files dropped. The journal's tables are
+// small, so checking them fully costs milliseconds.
+func (s *Store) CheckJournal() error {
+	if err := s.Check(); err != nil {
+		return err
+	}
+	for _, table := range []string{"upload_runs", "upload_batches", "upload_files"} {
+		rows, err := s.db.Query(`PRAGMA integrity_check(` + table + `)`)
+		if err != nil {
+			return s.damaged(err.Error())
+		}
+		var problems []string
+		for rows.Next() {
+			var line string
+			if err := rows.Scan(&line); err != nil {
+				rows.Close()
+				return s.damaged(err.Error())
+			}
+			if line != "ok" && len(problems) < 3 {
+				problems = append(problems, line)
+			}
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return s.damaged(err.Error())
+		}
+		if len(problems) > 0 {
+			return s.damaged(strings.Join(problems, "; "))
+		}
+	}
+	return nil
+}

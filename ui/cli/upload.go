@@ -178,6 +178,10 @@ func (r *runner) uploads(ctx context.Context, args []string) int {
 		return r.fail(err)
 	}
 	defer st.Close()
+	// A damaged file can list a run with the wrong counts, or none.
+	if err := st.CheckJournal(); err != nil {
+		return r.fail(err)
+	}
 	runs, err := st.UploadRuns(profile)
 	if err != nil {
 		return r.fail(err)

@@ -154,3 +154,99 @@ func fileCount(s *sim.Server, pid string) int {
 	}
 	return -1
 }
+
+// TestDamagedJournalIsSaidNotReadAsEmpty: an unfinished run of 80 files,
+// then some pages of vaultdeck.db overwritten. `upload --resume --json`
+// printed "runs": [] and exited 0, dropping the run. Now resume and
+// `uploads` exit 1 with a line that names the file and says what to do.
+func TestDamagedJournalIsSaidNotReadAsEmpty(t *testing.T) {
+	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	pid, _ := s.AddProject(sim.ProjectSpec{Name: "Inbox"})
+	for _, whole := range []bool{false, true} {
+		damagedJournal(t, s, srv.URL, pid, whole)
+	}
+}
+
+func damagedJournal(t *testing.T, s *sim.Server, base, pid string, whole bool) {
+	dbPath := filepath.Join(t.TempDir(), store.FileName)
+	st, err := store.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files [][]store.JournalFile
+	for b := range 2 {
+		var batch []store.JournalFile
+		for i := range 40 {
+			name := fmt.Sprintf("doc%02d-%02d.pdf", b, i)
+			batch = append(batch, store.JournalFile{Local: "/exports/" + name, Path: name, Name: name, Size: 100})
+		}
+		files = append(files, batch)
+	}
+	if _, _, err := st.RecordRun(store.UploadRun{Profile: "default", ProjectID: pid, Mode: "skip"}, nil, files, store.Lease{}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	damagePages(t, dbPath, whole)
+
+	vd := cliEnv(t, s, base, dbPath)
+	for _, args := range [][]string{{"upload", "--resume", "--json"}, {"upload", "--resume"}, {"uploads"}, {"uploads", "--json"}} {
+		code, out, errText := vd(args...)
+		if code != ExitError || !strings.Contains(errText, "damaged") || !strings.Contains(errText, "move the file aside") || strings.Contains(out, `"runs": []`) {
+			t.Errorf("whole %v, %v: exit %d, stdout %q, stderr %q", whole, args, code, out, errText)
+		}
+	}
+	if n := fileCount(s, pid); n != 0 {
+		t.Errorf("%d files were sent from a damaged journal", n)
+	}
+}
+
+// damagePages damages the pages that hold the journal's open batches, as a
+// torn write would, and leaves the rest whole, so the file still opens:
+// the index of open batches becomes a well-formed but empty page (what
+// read as "nothing to resume"), and with whole, the tables' pages become
+// garbage too.
+func damagePages(t *testing.T, path string, whole bool) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages []int64
+	rows, err := db.Query(`SELECT pageno FROM dbstat WHERE name IN (?, ?, 'upload_batches_open') ORDER BY name = 'upload_batches_open' DESC, pageno`, tables(whole), tables(whole))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var p int64
+		rows.Scan(&p)
+		pages = append(pages, p)
+	}
+	rows.Close()
+	db.Close()
+	if len(pages) < 1 {
+		t.Fatalf("the journal spans %d pages", len(pages))
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	// An empty leaf index page: type 0x0A, no freeblock, no cells, content
+	// from the page's end.
+	empty := make([]byte, 4096)
+	empty[0], empty[5], empty[6] = 0x0A, 0x10, 0x00
+	f.WriteAt(empty, (pages[0]-1)*4096)
+	junk := bytes.Repeat([]byte{0xA5, 0x5A, 0x00, 0xFF}, 1024)
+	for _, p := range pages[1:] {
+		f.WriteAt(junk, (p-1)*4096)
+	}
+}
+
+func tables(whole bool) string {
+	if whole {
+		return "upload_files"
+	}
+	return "none"
+}

@@ -35,10 +35,15 @@ func (m journalMsg) Target() page.ID { return m.View }
 func loadJournal(st *store.Store, profile string, view page.ID, tracked bool, ids []string) tea.Cmd {
 	return func() tea.Msg {
 		var rows []store.JournalFile
-		var err error
-		if tracked {
+		// Once per view opened: a damaged journal is said, with what to do
+		// with the file, rather than read as fewer files or as a bare
+		// SQLite error.
+		err := st.CheckJournal()
+		switch {
+		case err != nil:
+		case tracked:
 			rows, err = st.TrackedFiles(profile)
-		} else {
+		default:
 			rows, err = st.FilesByID(profile, ids)
 		}
 		msg := journalMsg{View: view, Tracked: tracked, Times: map[string]time.Time{}, Err: err}

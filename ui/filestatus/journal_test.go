@@ -1,6 +1,11 @@
 package filestatus
 
 import (
+	"bytes"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -77,5 +82,54 @@ func TestFilesFromJournal(t *testing.T) {
 	r2.run(r2.m.Init())
 	if !r2.m.pasting {
 		t.Error("no journal files: the paste input should open")
+	}
+}
+
+// TestDamagedJournalSaysSo: with the journal's file pages damaged, the
+// console's read of the tracked files fails with the store's sentence
+// (the file, and what to do with it), not a bare SQLite error or an empty
+// list.
+func TestDamagedJournalSaysSo(t *testing.T) {
+	path := filepath.Join(t.TempDir(), store.FileName)
+	st, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []store.JournalFile
+	for i := range 60 {
+		name := fmt.Sprintf("doc-%02d.pdf", i)
+		files = append(files, store.JournalFile{Local: "/d/" + name, Path: name, Name: name, Size: 10})
+	}
+	if _, _, err := st.RecordRun(store.UploadRun{Profile: "p", ProjectID: "proj", Mode: "skip"}, nil, [][]store.JournalFile{files}, store.Lease{}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db, _ := sql.Open("sqlite", path)
+	var pages []int64
+	rows, err := db.Query(`SELECT pageno FROM dbstat WHERE name = 'upload_files'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var p int64
+		rows.Scan(&p)
+		pages = append(pages, p)
+	}
+	rows.Close()
+	db.Close()
+	f, _ := os.OpenFile(path, os.O_RDWR, 0)
+	for _, p := range pages {
+		f.WriteAt(bytes.Repeat([]byte{0xA5}, 4096), (p-1)*4096)
+	}
+	f.Close()
+
+	st, err = store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	msg := loadJournal(st, "p", 1, true, nil)().(journalMsg)
+	if !errors.Is(msg.Err, store.ErrDamaged) {
+		t.Errorf("journal read on a damaged file: %v", msg.Err)
 	}
 }

@@ -16,6 +16,11 @@ import (
 // process holds is left to it and reported.
 func (r *Runner) Resume(ctx context.Context) (Outcome, error) {
 	var out Outcome
+	// A damaged journal can read as "nothing left to do" (an index page
+	// lost reads as empty): check the whole file before trusting it.
+	if err := r.Store.CheckJournal(); err != nil {
+		return out, err
+	}
 	open, err := r.Store.UnfinishedBatches(r.Profile)
 	if err != nil {
 		return out, err
