@@ -77,7 +77,9 @@ func Run(ctx context.Context, args []string, e Env) int {
 // Check validates the set-up without serving: the keys file (already read
 // by New), the host key, and for each bound profile that its token can be
 // read and is accepted by whoami. It prints one line per item and returns
-// 0 only when everything passed.
+// 0 only when everything passed. Skipped key lines are warnings, as they
+// are to serve itself: a file with one usable key serves (New refuses a
+// file with none), so the unit's ExecStartPre must not stop it.
 func (s *Server) Check(ctx context.Context, w io.Writer) int {
 	failed := false
 	report := func(ok bool, format string, a ...any) {
@@ -87,7 +89,10 @@ func (s *Server) Check(ctx context.Context, w io.Writer) int {
 		}
 		fmt.Fprintf(w, "%s %s\n", mark, fmt.Sprintf(format, a...))
 	}
-	report(len(s.keys.Problems) == 0, "authorized keys %s: %d keys, %d lines skipped", s.cfg.AuthorizedKeys, len(s.keys.List), len(s.keys.Problems))
+	report(len(s.keys.List) > 0, "authorized keys %s: %d keys, %d lines skipped", s.cfg.AuthorizedKeys, len(s.keys.List), len(s.keys.Problems))
+	for _, p := range s.keys.Problems {
+		fmt.Fprintf(w, "warn %s\n", p)
+	}
 	if _, err := os.Stat(s.cfg.HostKey); errors.Is(err, fs.ErrNotExist) {
 		report(true, "host key %s: not there yet; generated on first start", s.cfg.HostKey)
 	} else if signer, _, err := HostKey(s.cfg.HostKey); err != nil {

@@ -167,3 +167,36 @@ func TestCheck(t *testing.T) {
 		t.Fatal("check printed the token")
 	}
 }
+
+// Skipped lines in the keys file are warnings: one usable key is a set-up
+// that serves, so --check (the unit's ExecStartPre) passes and says what
+// was skipped; no usable key at all fails before any check.
+func TestCheckSkippedLinesAreWarnings(t *testing.T) {
+	f := startServer(t)
+	keys := filepath.Join(f.home, "authorized_keys")
+	_, good := newKey(t)
+	body := fmt.Sprintf("%s=\"sim\" %s alice@laptop\nssh-rsa not-base64 broken@line\nno-such-option %s x\n", ProfileOption, good, good)
+	if err := os.WriteFile(keys, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{AuthorizedKeys: keys, Getenv: f.srv.cfg.Getenv}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var out bytes.Buffer
+	if code := s.Check(context.Background(), &out); code != 0 {
+		t.Fatalf("check exited %d with one usable key:\n%s", code, out.String())
+	}
+	for _, want := range []string{"ok   authorized keys", "1 keys, 2 lines skipped", "warn line 2:", "warn line 3:"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("missing %q in:\n%s", want, out.String())
+		}
+	}
+	if err := os.WriteFile(keys, []byte("ssh-rsa not-base64 broken@line\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code := Run(context.Background(), []string{"--check", "--authorized-keys", keys}, Env{Stdout: &out, Stderr: &out, Getenv: f.srv.cfg.Getenv}); code == 0 {
+		t.Fatalf("check passed with no usable key:\n%s", out.String())
+	}
+}

@@ -92,6 +92,9 @@ func TestMaxSessions(t *testing.T) {
 	if !strings.Contains(second.text(), "maximum of 1 sessions") {
 		t.Fatalf("refused session saw %q", second.text())
 	}
+	if !strings.Contains(second.out.String(), "--max-sessions\r\n") {
+		t.Fatalf("the refusal on a terminal does not end with CRLF: %q", second.out.String())
+	}
 	first.send("j")
 	first.waitFor("2/12")
 }
@@ -106,6 +109,11 @@ func TestIdleTimeout(t *testing.T) {
 	}
 	if !strings.Contains(tm.text(), "closed after 300ms without input") {
 		t.Fatalf("screen: %q", tm.text())
+	}
+	// the client's terminal is raw: without a CR the client's own
+	// "Connection to … closed." would start where this line ended
+	if !strings.Contains(tm.out.String(), "closed after 300ms without input\r\n") {
+		t.Fatalf("the goodbye line does not end with CRLF: %q", tm.out.String())
 	}
 	waitUntil(t, "the log line", func() bool { return strings.Contains(f.log.String(), "without input") }, f.log.String)
 }
@@ -126,6 +134,9 @@ func TestShutdownDrainsSessions(t *testing.T) {
 		}
 		if !strings.Contains(tm.text(), "the server is shutting down") {
 			t.Errorf("no shutdown message: %q", tm.text())
+		}
+		if !strings.Contains(tm.out.String(), "your session was closed\r\n") {
+			t.Errorf("the goodbye line does not end with CRLF: %q", tm.out.String())
 		}
 	}
 	if f.srv.Sessions() != 0 {

@@ -72,9 +72,16 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 		outcome := "closed"
 		defer func() { s.logSession(ss, outcome) }()
 		defer s.guard.finished(sess) // the pty may close now
+		// A client with a pty has its terminal in raw mode: a bare "\n"
+		// would leave the client's own "Connection to … closed." starting
+		// where this line ended.
+		eol := "\n"
+		if _, _, ok := sess.Pty(); ok {
+			eol = "\r\n"
+		}
 		refuse := func(why, msg string) {
 			outcome = why
-			fmt.Fprintf(sess.Stderr(), "vaultdeck: %s\n", msg)
+			fmt.Fprintf(sess.Stderr(), "vaultdeck: %s%s", msg, eol)
 			_ = sess.Exit(1)
 		}
 		if ss.key == nil { // cannot happen past authorize; never serve an unknown key
@@ -100,7 +107,7 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 			// On stdout, after the program left the alternate screen on
 			// stdout: the client orders the two streams independently, and a
 			// line on stderr could land on the alternate screen and vanish.
-			fmt.Fprintf(sess, "vaultdeck: %s\n", r)
+			fmt.Fprintf(sess, "vaultdeck: %s%s", r, eol)
 			_ = sess.Exit(1)
 		}
 	}
