@@ -2,14 +2,19 @@ package serve
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"io"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/vaultdeck/vaultdeck/ui/console"
 )
 
 // Only listed public keys get in: an unknown key, a client with no key, a
@@ -219,4 +224,35 @@ func TestFilterDropsSuspendAndExec(t *testing.T) {
 	if a.filter(nil, tea.KeyMsg{Type: tea.KeyDown}) == nil || a.idleFor(time.Now()) > time.Minute {
 		t.Error("a key press did not count as input")
 	}
+}
+
+// The token prompt reveals neither the token nor its length: the screen
+// after one character is the screen after forty.
+func TestLoginPromptHidesTokenLength(t *testing.T) {
+	f := startServer(t)
+	tm := f.open(f.unbound, nil)
+	tm.waitFor("API token:")
+	tm.send("s3cr")
+	tm.waitFor("(hidden)")
+	ss := &session{key: f.srv.keys.List[1]}
+	m, err := newLogin(context.Background(), f.srv, ss, console.Options{Theme: "auto", Renderer: lipgloss.NewRenderer(io.Discard)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("a")})
+	one := m.View()
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.Repeat("b", 39))})
+	if forty := m.View(); forty != one {
+		t.Fatalf("the prompt changed with the token's length:\n%s\nthen\n%s", one, forty)
+	}
+	if strings.Contains(promptOf(one), "a") {
+		t.Fatalf("the token was drawn: %q", promptOf(one))
+	}
+}
+
+func promptOf(screen string) string {
+	_, after, _ := strings.Cut(screen, "API token:")
+	line, _, _ := strings.Cut(after, "\n")
+	return line
 }

@@ -128,9 +128,13 @@ func (m *login) View() string {
 	b.WriteString(th.Title.Render("Log in") + "\n\n")
 	b.WriteString("Your key is bound to no profile on this server. Paste an API token to use for this\n")
 	b.WriteString("session only: it is checked with whoami, kept in memory, and forgotten when you leave.\n\n")
-	// The token is never drawn: only how many characters were typed.
+	// Neither the token nor its length is drawn (a bullet per character
+	// would tell a shoulder-surfer how long it is): only that something
+	// was typed, so a paste is seen to have arrived.
 	hidden := widgets.Input{Prompt: m.input.Prompt, PromptStyle: th.Input, CursorStyle: th.TextCursor}
-	hidden.SetValue(strings.Repeat("•", min(len([]rune(m.input.Value())), 32)))
+	if m.input.Value() != "" {
+		hidden.SetValue("(hidden)")
+	}
 	hidden.Focus()
 	b.WriteString(hidden.View() + "\n\n")
 	switch {
