@@ -24,9 +24,10 @@ type Route struct {
 	Aliases []string
 	// New builds the page; arg is the rest of the command line or Open.Arg.
 	New func(env page.Env, arg string) page.Page
-	// Help is the line in the help's command list ("bin [MATTER-UUID]: the
-	// recycle bin"); the aliases are added to it.
-	Help string
+	// Args is what the command takes, shown after its name in help
+	// ("[MATTER-UUID]", "PROJECT-ID"); Help is what it shows ("the recycle
+	// bin"). Help lists the aliases beside them.
+	Args, Help string
 	// Check, when set, refuses an argument before the page opens (":project"
 	// without a project ID would open a page about nothing).
 	Check func(arg string) error

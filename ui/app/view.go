@@ -137,7 +137,7 @@ func (m *Model) helpView() string {
 	groups = append(groups,
 		widgets.HelpGroup{Title: "navigation", Bindings: unseen(seen, k.Navigation())},
 		widgets.HelpGroup{Title: "global", Bindings: unseen(seen, global)},
-		widgets.HelpGroup{Title: "commands (: then the name or an alias; it replaces the views above the first)", Bindings: m.commandHelp()})
+		widgets.HelpGroup{Title: "commands (: then a name or an alias; it replaces the views above the first)", Commands: m.commandHelp()})
 	text := widgets.HelpView(m.env.Theme, m.width, groups)
 	if m.helpScroll == nil {
 		return text
@@ -152,21 +152,18 @@ func (m *Model) helpView() string {
 	return m.helpScroll.View() + "\n" + m.helpScroll.Position()
 }
 
-// commandHelp lists every route with its aliases, so none is a secret.
-func (m *Model) commandHelp() []key.Binding {
-	out := []key.Binding{}
+// commandHelp lists every route once, with its arguments and aliases, so
+// none is a secret.
+func (m *Model) commandHelp() []widgets.Command {
+	out := make([]widgets.Command, 0, len(m.cfg.Routes)+1)
 	for _, r := range m.cfg.Routes {
-		name := ":" + r.Name
-		for _, a := range r.Aliases {
-			name += " :" + a
-		}
 		desc := r.Help
 		if desc == "" {
 			desc = r.Name
 		}
-		out = append(out, key.NewBinding(key.WithKeys(name), key.WithHelp(name, desc)))
+		out = append(out, widgets.Command{Name: r.Name, Args: r.Args, Desc: desc, Aliases: r.Aliases})
 	}
-	return append(out, key.NewBinding(key.WithKeys(":quit"), key.WithHelp(":quit :q", "quit")))
+	return append(out, widgets.Command{Name: "quit", Desc: "quit", Aliases: []string{"q"}})
 }
 
 // unseen keeps the enabled bindings whose keys no earlier group listed: a

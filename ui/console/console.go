@@ -65,14 +65,14 @@ type Options struct {
 // Routes are the views reachable from the command line and from each other.
 func Routes(stuckAfter time.Duration) []app.Route {
 	return []app.Route{
-		{Name: "projects", Aliases: []string{"p", "vault"}, Help: "projects [NAME]: the projects list", New: projects.New},
-		{Name: "project", Help: "project ID: one project (users, files)", New: project.New, Check: project.CheckID},
-		{Name: "bin", Aliases: []string{"recycle-bin", "recyclebin", "rb"}, Help: "bin [MATTER-UUID]: the recycle bin", New: recyclebin.New},
-		{Name: "files", Aliases: []string{"status", "fs"}, Help: "files ID,ID…: file status", Check: filestatus.CheckArg, New: func(env page.Env, arg string) page.Page {
+		{Name: "projects", Aliases: []string{"p", "vault"}, Args: "[NAME]", Help: "the projects list", New: projects.New},
+		{Name: "project", Args: "PROJECT-ID", Help: "one project (users, files)", New: project.New, Check: project.CheckID},
+		{Name: "bin", Aliases: []string{"recycle-bin", "recyclebin", "rb"}, Args: "[MATTER-UUID]", Help: "the recycle bin", New: recyclebin.New},
+		{Name: "files", Aliases: []string{"status", "fs"}, Args: "[FILE-ID,…]", Help: "file status", Check: filestatus.CheckArg, New: func(env page.Env, arg string) page.Page {
 			return filestatus.New(env, arg, filestatus.Options{StuckAfter: stuckAfter})
 		}},
-		{Name: "audit", Aliases: []string{"log"}, Help: "audit [TYPE]: the audit log", New: audit.New},
-		{Name: "upload", Aliases: []string{"up"}, Help: "upload: upload files to a project", New: upload.New},
+		{Name: "audit", Aliases: []string{"log"}, Args: "[TYPE]", Help: "the audit log", New: audit.New},
+		{Name: "upload", Aliases: []string{"up"}, Args: "PROJECT-ID", Help: "upload files to a project", New: upload.New},
 	}
 }
 
@@ -83,7 +83,7 @@ func mattersRoute(o Options) app.Route {
 	if sc, ok := o.Cache.(StoreCache); ok {
 		deps.Store = sc.Store
 	}
-	return app.Route{Name: "matters", Aliases: []string{"m", "client-matters"}, Help: "matters: client matters", New: matters.Route(deps)}
+	return app.Route{Name: "matters", Aliases: []string{"m", "client-matters"}, Args: "[FILE]", Help: "client matters", New: matters.Route(deps)}
 }
 
 func routes(o Options) []app.Route {
