@@ -44,6 +44,8 @@ var (
 	// declared so, and is never repeated automatically.
 	epDeleteMatters = endpoint{method: http.MethodDelete, pattern: "/api/v2/matters", cat: CategoryMatters, perm: permMatters, permIn401: true, idempotent: true}
 	epUpsertMatters = endpoint{method: http.MethodPost, pattern: "/api/v2/matters", cat: CategoryMatters, perm: permMatters, permIn401: true, idempotent: false}
+	// The client-matters listing shares the 150-a-minute budget (facts §6.1).
+	epListMatters = endpoint{method: http.MethodGet, pattern: "/api/v1/client_matters", cat: CategoryMatters, perm: permMatters, permIn401: true, idempotent: true}
 )
 
 // needs maps each permission sentence to whoami's names for it: every

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
+	"strings"
 )
 
 // RecycleBinQuery filters the recycle bin. The spec does not name the two
@@ -112,19 +114,28 @@ type itemError struct {
 func (e itemError) Error() string { return e.err.Error() }
 
 // streamItems GETs path and walks its top-level object, handing each element
-// of the array member arrayKey to item and every other member to other.
+// of the array member arrayKey to item and every other member to other. An
+// empty arrayKey walks a body that is a bare array (other is not called).
 func (c *Client) streamItems(ctx context.Context, ep endpoint, path string, q url.Values, arrayKey string,
 	item func(raw []byte) error, other func(key string, raw []byte) error) error {
 	resp, red, err := c.send(ctx, call{ep: ep, path: path, query: q})
 	if err != nil {
 		return err
 	}
+	return c.walkBody(ctx, ep, resp, red, arrayKey, item, other)
+}
+
+// walkBody is streamItems after the response headers are in: it walks and
+// closes resp's body, and words every way the body can fail as an *Error.
+func (c *Client) walkBody(ctx context.Context, ep endpoint, resp *http.Response, red redactor, arrayKey string,
+	item func(raw []byte) error, other func(key string, raw []byte) error) error {
 	defer resp.Body.Close()
 	body, kept := tapBody(ctx, resp.Body) // WithBodyCopy (bodytap.go)
 	hr := &headReader{r: body}
 	sc := newScanner(hr)
 	n := 0
-	err = sc.object(arrayKey, func(raw []byte) error {
+	var err error
+	each := func(raw []byte) error {
 		n++
 		if err := item(raw); err != nil {
 			var ce callerError
@@ -134,12 +145,19 @@ func (c *Client) streamItems(ctx context.Context, ep endpoint, path string, q ur
 			return itemError{n, sc.offset() - int64(len(raw)), err}
 		}
 		return nil
-	}, func(key string, raw []byte) error {
-		if err := other(key, raw); err != nil {
-			return itemError{0, sc.offset() - int64(len(raw)), fmt.Errorf("%q: %w", key, err)}
+	}
+	if arrayKey == "" { // the body is a bare array (the client-matters listing)
+		if err = sc.array(each); err == nil {
+			err = sc.end()
 		}
-		return nil
-	})
+	} else {
+		err = sc.object(arrayKey, each, func(key string, raw []byte) error {
+			if err := other(key, raw); err != nil {
+				return itemError{0, sc.offset() - int64(len(raw)), fmt.Errorf("%q: %w", key, err)}
+			}
+			return nil
+		})
+	}
 	if err == nil {
 		kept()
 		return nil
@@ -160,7 +178,7 @@ func (c *Client) streamItems(ctx context.Context, ep endpoint, path string, q ur
 		}
 		return malformed(ep, resp.StatusCode, red, fmt.Sprintf("truncated JSON: the body ended after %d bytes", hr.n), hr.head)
 	case errors.As(err, &ie):
-		where := fmt.Sprintf("%s item %d", arrayKey, ie.n)
+		where := strings.TrimSpace(fmt.Sprintf("%s item %d", arrayKey, ie.n))
 		if ie.n == 0 {
 			where = "a member beside " + arrayKey
 		}

@@ -140,6 +140,13 @@ CREATE TABLE profile_settings (
 	PRIMARY KEY (profile, key)
 );
 `},
+	// When a receipt's pairs went out in flight (unix ms, this machine's
+	// clock; 0 for rows written with their outcome). A restore compares it
+	// with the deleted_at the service lists, to tell a deletion by this
+	// run's unanswered request from one made before it.
+	{7, "matter receipt sent_at", `
+ALTER TABLE matter_receipt_items ADD COLUMN sent_at INTEGER NOT NULL DEFAULT 0;
+`},
 }
 
 const createVersionTable = `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`

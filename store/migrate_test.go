@@ -21,6 +21,7 @@ var fixtures = map[int][]string{
 		`INSERT INTO upload_batches (id, run_id, began_at) VALUES (1, 1, 4)`,
 		`INSERT INTO upload_files (run_id, batch_id, local_path, file_path, name, size, state) VALUES (1, 1, '/a.pdf', 'a.pdf', 'a.pdf', 1, 'pending')`},
 	6: {`INSERT INTO profile_settings (profile, key, value) VALUES ('old', 'theme', 'mono')`},
+	7: {`INSERT INTO matter_receipt_items (receipt_id, line, client_id, matter_id, result, sent_at) VALUES (1, 3, 'C', 'M2', 'in_flight', 7)`},
 }
 
 func TestMigrationsAreOrdered(t *testing.T) {

@@ -31,6 +31,9 @@ type ReceiptItem struct {
 	Result, Code       string
 	Detail             string
 	Request            int
+	// SentAt is when the pair went out in flight (set by the store when an
+	// in_flight item is written; kept when the answer replaces it).
+	SentAt time.Time
 }
 
 // Receipt statuses.
@@ -66,13 +69,15 @@ func (s *Store) AddReceiptItems(id int64, items []ReceiptItem) error {
 	if len(items) == 0 {
 		return nil
 	}
-	return s.inTx(func(tx *sql.Tx) error { return insertItems(tx, id, items) })
+	now := s.now().UnixMilli()
+	return s.inTx(func(tx *sql.Tx) error { return insertItems(tx, id, items, now) })
 }
 
-func insertItems(tx *sql.Tx, id int64, items []ReceiptItem) error {
+// insertItems writes items; an in_flight item is stamped with now.
+func insertItems(tx *sql.Tx, id int64, items []ReceiptItem, now int64) error {
 	st, err := tx.Prepare(`
-INSERT INTO matter_receipt_items (receipt_id, line, client_id, matter_id, result, code, detail, request)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO matter_receipt_items (receipt_id, line, client_id, matter_id, result, code, detail, request, sent_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (receipt_id, line) DO UPDATE SET
 	result = excluded.result, code = excluded.code, detail = excluded.detail, request = excluded.request
 WHERE matter_receipt_items.result = 'in_flight'`)
@@ -81,7 +86,11 @@ WHERE matter_receipt_items.result = 'in_flight'`)
 	}
 	defer st.Close()
 	for _, it := range items {
-		res, err := st.Exec(id, it.Line, it.ClientID, it.MatterID, it.Result, it.Code, it.Detail, it.Request)
+		var sent int64
+		if it.Result == "in_flight" {
+			sent = now
+		}
+		res, err := st.Exec(id, it.Line, it.ClientID, it.MatterID, it.Result, it.Code, it.Detail, it.Request, sent)
 		if err != nil {
 			return fmt.Errorf("the receipt could not be written (line %d): %w", it.Line, err)
 		}
@@ -97,8 +106,9 @@ WHERE matter_receipt_items.result = 'in_flight'`)
 // FinishReceipt closes a run with its status, adding the items of pairs
 // that were never sent, in one transaction.
 func (s *Store) FinishReceipt(id int64, status, note string, unsent []ReceiptItem) error {
+	now := s.now().UnixMilli()
 	return s.inTx(func(tx *sql.Tx) error {
-		if err := insertItems(tx, id, unsent); err != nil {
+		if err := insertItems(tx, id, unsent, now); err != nil {
 			return err
 		}
 		res, err := tx.Exec(`UPDATE matter_receipts SET status = ?, note = ?, finished_at = ? WHERE id = ?`,
@@ -201,7 +211,7 @@ func (s *Store) ReceiptItems(id int64, result string, fn func(ReceiptItem) error
 // when code is not empty.
 func (s *Store) ReceiptItemsWhere(id int64, result, code string, fn func(ReceiptItem) error) error {
 	rows, err := s.db.Query(`
-SELECT line, client_id, matter_id, result, code, detail, request FROM matter_receipt_items
+SELECT line, client_id, matter_id, result, code, detail, request, sent_at FROM matter_receipt_items
 WHERE receipt_id = ? AND (? = '' OR result = ?) AND (? = '' OR code = ?) ORDER BY line`, id, result, result, code, code)
 	if err != nil {
 		return fmt.Errorf("receipt %d could not be read: %w", id, err)
@@ -209,8 +219,12 @@ WHERE receipt_id = ? AND (? = '' OR result = ?) AND (? = '' OR code = ?) ORDER B
 	defer rows.Close()
 	for rows.Next() {
 		var it ReceiptItem
-		if err := rows.Scan(&it.Line, &it.ClientID, &it.MatterID, &it.Result, &it.Code, &it.Detail, &it.Request); err != nil {
+		var sent int64
+		if err := rows.Scan(&it.Line, &it.ClientID, &it.MatterID, &it.Result, &it.Code, &it.Detail, &it.Request, &sent); err != nil {
 			return fmt.Errorf("receipt %d could not be read: %w", id, err)
+		}
+		if sent != 0 {
+			it.SentAt = time.UnixMilli(sent)
 		}
 		if err := fn(it); err != nil {
 			return err

@@ -29,6 +29,17 @@ const (
 	ResultRestored  Result = "restored"
 	ResultCreated   Result = "created"
 	ResultUnchanged Result = "unchanged"
+	// A restore's in-flight pairs that the service's listing shows this
+	// run did not delete (Code says why: never_existed, present,
+	// deleted_before): nothing is sent for them.
+	ResultLeftAlone Result = "left_alone"
+	// ResultUnproven: an in-flight pair the listing can neither prove
+	// deleted by this run nor prove untouched; nothing is sent for it and
+	// the run does not count as clean.
+	ResultUnproven Result = "unproven"
+	// ResultAlreadyRestored: an earlier restore of the same receipt
+	// restored it; it is not sent again.
+	ResultAlreadyRestored Result = "already_restored"
 )
 
 // Outcome is one pair's line in the account of a run.
@@ -55,7 +66,8 @@ type Report struct {
 }
 
 // resultOrder is the order in which summaries list results.
-var resultOrder = [...]Result{ResultDeleted, ResultAlreadyAbsent, ResultRestored, ResultCreated, ResultUnchanged, ResultError, ResultNotSent}
+var resultOrder = [...]Result{ResultDeleted, ResultAlreadyAbsent, ResultRestored, ResultCreated, ResultUnchanged,
+	ResultAlreadyRestored, ResultLeftAlone, ResultUnproven, ResultInFlight, ResultError, ResultNotSent}
 
 // CountsText lists the non-zero counts in a fixed order: "deleted 3,
 // already_absent 1". Any string key, since receipts keep their counts by
@@ -87,10 +99,11 @@ func (r *Report) Counts() map[Result]int {
 	return out
 }
 
-// Errors reports whether any pair ended in error or was not sent.
+// Errors reports whether any pair ended in error, was not sent or is
+// unproven.
 func (r *Report) Errors() bool {
 	for _, o := range r.Outcomes {
-		if o.Result == ResultError || o.Result == ResultNotSent {
+		if o.Result == ResultError || o.Result == ResultNotSent || o.Result == ResultUnproven {
 			return true
 		}
 	}

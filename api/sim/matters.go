@@ -261,7 +261,12 @@ type clientMatter struct {
 }
 
 func (s *Server) handleListMatters(w http.ResponseWriter, r *http.Request, tok *Token) {
-	s.lock()
+	now := s.lock()
+	// The listing's Date comes from the same clock as its deleted_at, as
+	// on the service: a client reads the service's time from it (a restore
+	// compares it with when its request was sent). net/http would stamp the
+	// process's clock, which Advance does not move.
+	w.Header().Set("Date", now.UTC().Format(http.TimeFormat))
 	out := make([]clientMatter, 0, len(s.st.matters))
 	for _, m := range s.st.matters {
 		cm := clientMatter{

@@ -311,32 +311,33 @@ func (r *runner) mattersRestore(ctx context.Context, args []string) int {
 		return r.fail(err)
 	}
 	defer st.Close()
-	pairs, rec, err := matterrun.Deleted(st, *rid)
+	plan, err := matterrun.PlanRestore(st, *rid)
 	if err != nil {
 		return r.fail(err)
 	}
-	if *dry || len(pairs) == 0 {
-		outs := make([]matterfile.Outcome, len(pairs))
-		for i, p := range pairs {
-			outs[i] = matterfile.Outcome{Line: p.Line, ClientID: p.ClientID, MatterID: p.MatterID, Result: "to_restore"}
-		}
-		if r.g.JSON {
-			return r.emitJSON(map[string]any{"receipt": rec.ID, "file": rec.FileName, "pairs": outs})
-		}
-		fmt.Fprintf(r.env.Stdout, "receipt %d (%s) deleted %d matter(s); a restore sends them back by POST /api/v2/matters\n", rec.ID, sanitize.Line(rec.FileName), len(pairs))
-		if len(pairs) > 0 {
-			printOutcomes(r.env.Stdout, outs)
-		}
-		return ExitOK
+	rec := plan.Receipt
+	if len(plan.Done) > 0 {
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %d pair(s) of receipt %d were already restored by %s; they are not sent again\n",
+			r.cmd, len(plan.Done), rec.ID, matterrunReceipts(plan.DoneBy))
 	}
-	fmt.Fprintf(r.env.Stderr, "receipt %d (%s, %s) deleted %d matter(s)\n", rec.ID, sanitize.Line(rec.FileName), rec.StartedAt.UTC().Format(timeLayout), len(pairs))
-	if ok, code := r.confirmCount(len(pairs), "restore", *yes, false); !ok {
+	if *dry || plan.Candidates() == 0 {
+		return r.restorePreview(plan, *dry)
+	}
+	fmt.Fprintf(r.env.Stderr, "receipt %d (%s, %s) deleted %d matter(s)", rec.ID, sanitize.Line(rec.FileName), rec.StartedAt.UTC().Format(timeLayout), len(plan.Proven))
+	if n := len(plan.InFlight); n > 0 {
+		fmt.Fprintf(r.env.Stderr, "; %d more were in flight and are checked against the service first", n)
+	}
+	fmt.Fprintln(r.env.Stderr)
+	if ok, code := r.confirmCount(plan.Candidates(), "restore", *yes, false); !ok {
 		return code
 	}
 	c, err := r.client()
 	if err != nil {
 		return r.fail(err)
 	}
-	id, rep, err := matterrun.Restore(ctx, r.deps(c, st), *rid, r.mattersWatch())
+	id, rep, err := matterrun.Restore(ctx, r.deps(c, st), plan, r.mattersWatch())
+	if rep != nil {
+		r.sayLeftAlone(rep)
+	}
 	return r.report(id, rep, err, "")
 }

@@ -7,7 +7,6 @@ package matterrun
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/matterfile"
@@ -46,51 +45,6 @@ func Delete(ctx context.Context, d Deps, src Source, plan *matterfile.Plan, w Wa
 	}
 	rep := matterfile.Delete(ctx, d.Service, plan, hooks(d.Store, id, w))
 	return id, rep, finish(d.Store, id, rep)
-}
-
-// Restore re-creates exactly the pairs receipt id deleted, and records the
-// restore as a receipt of its own that names the one it undid.
-func Restore(ctx context.Context, d Deps, id int64, w Watch) (int64, *matterfile.Report, error) {
-	pairs, src, err := Deleted(d.Store, id)
-	if err != nil {
-		return 0, nil, err
-	}
-	if len(pairs) == 0 {
-		return 0, nil, fmt.Errorf("receipt %d deleted no matters: there is nothing to restore", id)
-	}
-	rid, err := d.Store.StartReceipt(store.Receipt{Action: "restore", RestoreOf: id, Profile: d.Profile, Endpoint: d.Endpoint,
-		FileName: src.FileName, FileSHA256: src.FileSHA256, Pairs: len(pairs)})
-	if err != nil {
-		return 0, nil, err
-	}
-	rep := matterfile.Restore(ctx, d.Service, pairs, hooks(d.Store, rid, w))
-	return rid, rep, finish(d.Store, rid, rep)
-}
-
-// Deleted returns the pairs a deletion receipt lists as deleted, with their
-// original lines, and the receipt itself.
-func Deleted(st *store.Store, id int64) ([]matterfile.Pair, store.Receipt, error) {
-	r, err := st.Receipt(id)
-	if err != nil {
-		return nil, r, err
-	}
-	if r.Action != "delete" {
-		return nil, r, fmt.Errorf("receipt %d is a restore, not a deletion", id)
-	}
-	// Pairs in flight when a run was killed may have been deleted: they
-	// are restored too (an upsert of a pair that exists leaves it as it is).
-	var out []matterfile.Pair
-	for _, res := range []matterfile.Result{matterfile.ResultDeleted, matterfile.ResultInFlight} {
-		err = st.ReceiptItems(id, string(res), func(it store.ReceiptItem) error {
-			out = append(out, matterfile.Pair{Line: it.Line, ClientID: it.ClientID, MatterID: it.MatterID})
-			return nil
-		})
-		if err != nil {
-			return nil, r, err
-		}
-	}
-	slices.SortFunc(out, func(a, b matterfile.Pair) int { return a.Line - b.Line })
-	return out, r, nil
 }
 
 func hooks(st *store.Store, id int64, w Watch) matterfile.Hooks {

@@ -78,7 +78,11 @@ func TestCrashAfterAnswerKeepsTheUndo(t *testing.T) {
 	if left != 0 {
 		t.Fatalf("%d pairs were not deleted by the service", left)
 	}
-	_, rep, err := Restore(context.Background(), Deps{Service: c, Store: st, Profile: "p"}, id, Watch{})
+	rp, err := PlanRestore(st, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rep, err := Restore(context.Background(), Deps{Service: c, Store: st, Profile: "p"}, rp, Watch{})
 	if err != nil || rep.Err != nil {
 		t.Fatalf("restore: %v %v", err, rep.Err)
 	}

@@ -142,7 +142,8 @@ func (m *Model) startDelete() tea.Cmd {
 }
 
 func (m *Model) askRestore() tea.Cmd {
-	n := m.receipt.Counts["deleted"]
+	// in-flight pairs are checked against the service before any is sent
+	n := m.receipt.Counts["deleted"] + m.receipt.Counts["in_flight"]
 	switch {
 	case m.receipt.Action != "delete":
 		return page.Status("this receipt is a restore; open the deletion it undid to restore again")
@@ -174,7 +175,15 @@ func (m *Model) startRestore() tea.Cmd {
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			ctx, cancel := withStop(ctx, st.stop)
 			defer cancel()
-			id, rep, err := matterrun.Restore(ctx, d, rid, st.watch(progress))
+			plan, err := matterrun.PlanRestore(d.Store, rid)
+			if err != nil {
+				return page.Outcome{}, err
+			}
+			if plan.Candidates() == 0 {
+				st.set(func(r *runState) { r.done = true })
+				return page.Outcome{Text: matterrun.NothingToRestore(plan)}, nil
+			}
+			id, rep, err := matterrun.Restore(ctx, d, plan, st.watch(progress))
 			return finish(st, id, rep, err)
 		},
 	})

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/ui/matterrun"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+)
+
+// restorePreview lists what a restore would do without sending anything:
+// the pairs the receipt proves deleted, the in-flight ones that will be
+// checked against the service first, and those already restored.
+func (r *runner) restorePreview(plan *matterrun.RestorePlan, dry bool) int {
+	rec := plan.Receipt
+	var outs []matterfile.Outcome
+	for _, p := range plan.Proven {
+		outs = append(outs, matterfile.Outcome{Line: p.Line, ClientID: p.ClientID, MatterID: p.MatterID, Result: "to_restore"})
+	}
+	for _, p := range plan.InFlight {
+		outs = append(outs, matterfile.Outcome{Line: p.Line, ClientID: p.ClientID, MatterID: p.MatterID, Result: "to_check",
+			Detail: "in flight when the deletion stopped: restored only if the service shows this run deleted it"})
+	}
+	outs = append(outs, plan.Done...)
+	if !dry && plan.Candidates() == 0 {
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, matterrun.NothingToRestore(plan))
+		return ExitOK
+	}
+	if r.g.JSON {
+		if outs == nil {
+			outs = []matterfile.Outcome{}
+		}
+		return r.emitJSON(map[string]any{"receipt": rec.ID, "file": rec.FileName, "pairs": outs})
+	}
+	fmt.Fprintf(r.env.Stdout, "receipt %d (%s) deleted %d matter(s)", rec.ID, sanitize.Line(rec.FileName), len(plan.Proven))
+	if n := len(plan.InFlight); n > 0 {
+		fmt.Fprintf(r.env.Stdout, "; %d more were in flight and would be checked against the service first", n)
+	}
+	fmt.Fprintln(r.env.Stdout, "; a restore sends them back by POST /api/v2/matters")
+	if len(outs) > 0 {
+		printOutcomes(r.env.Stdout, outs)
+	}
+	return ExitOK
+}
+
+// sayLeftAlone is the line about the in-flight pairs a restore checked
+// against the service and did not send.
+func (r *runner) sayLeftAlone(rep *matterfile.Report) {
+	codes := map[string]int{}
+	for _, o := range rep.Outcomes {
+		if o.Result == matterfile.ResultLeftAlone || o.Result == matterfile.ResultUnproven {
+			codes[o.Code]++
+		}
+	}
+	if len(codes) == 0 {
+		return
+	}
+	var parts []string
+	for _, c := range []struct{ code, text string }{
+		{matterrun.CodeNeverExisted, "never existed"},
+		{matterrun.CodePresent, "are present"},
+		{matterrun.CodeDeletedBefore, "were already deleted before this run's request"},
+	} {
+		if n := codes[c.code]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, c.text))
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: in-flight pairs left alone, as the service lists them: %s\n", r.cmd, strings.Join(parts, ", "))
+	}
+	if n := codes[matterrun.CodeUnproven]; n > 0 {
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %d in-flight pair(s) unproven: the service may show this run deleted them, but an upsert could also create a matter; nothing was sent for them: see `vaultdeck matters receipt ID --result unproven` and check them in the workspace\n", r.cmd, n)
+	}
+}
+
+func matterrunReceipts(ids []int64) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = fmt.Sprint(id)
+	}
+	return "receipt " + strings.Join(parts, ", ")
+}

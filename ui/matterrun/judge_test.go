@@ -1,0 +1,67 @@
+package matterrun
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/matterfile"
+)
+
+// listing is a fake client-matters listing with a fixed service clock.
+type listing struct {
+	date    time.Time
+	records []api.ClientMatter
+}
+
+func (l listing) EachClientMatter(_ context.Context, fn func(*api.ClientMatter) error) (api.ServiceClock, error) {
+	for i := range l.records {
+		if err := fn(&l.records[i]); err != nil {
+			return api.ServiceClock{}, err
+		}
+	}
+	return api.ServiceClock{Date: l.date, Sent: l.date, Received: l.date}, nil
+}
+
+func deletedAt(t time.Time) api.Time { return api.Time{Time: t, Raw: t.Format(time.RFC3339Nano)} }
+
+// TestJudgeInFlight covers Judge's rules one pair at a time: only a record
+// with the pair's own identifiers, deleted after the request went out,
+// sends the pair back.
+func TestJudgeInFlight(t *testing.T) {
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	sent := now.Add(-time.Minute)
+	cases := []struct {
+		name    string
+		records []api.ClientMatter
+		noDate  bool
+		want    matterfile.Result
+		code    string
+	}{
+		{"deleted after the request went out", []api.ClientMatter{{ClientID: "C", MatterID: "M", Name: "C.M", DeletedAt: deletedAt(sent.Add(time.Second))}}, false, "", ""},
+		{"never existed", []api.ClientMatter{{ClientID: "C", MatterID: "X", Name: "C.X"}}, false, matterfile.ResultLeftAlone, CodeNeverExisted},
+		{"present", []api.ClientMatter{{ClientID: "C", MatterID: "M", Name: "C.M"}}, false, matterfile.ResultLeftAlone, CodePresent},
+		{"deleted before this run", []api.ClientMatter{{ClientID: "C", MatterID: "M", Name: "C.M", DeletedAt: deletedAt(sent.Add(-time.Hour))}}, false, matterfile.ResultLeftAlone, CodeDeletedBefore},
+		{"by stored name only, deleted after", []api.ClientMatter{{Name: "C-M", DeletedAt: deletedAt(sent.Add(time.Second))}}, false, matterfile.ResultUnproven, CodeUnproven},
+		{"by stored name only, live", []api.ClientMatter{{Name: "C/M"}}, false, matterfile.ResultLeftAlone, CodePresent},
+		{"a name that only starts like the pair", []api.ClientMatter{{Name: "CM", DeletedAt: deletedAt(sent.Add(time.Second))}}, false, matterfile.ResultLeftAlone, CodeNeverExisted},
+		{"unreadable deleted_at", []api.ClientMatter{{ClientID: "C", MatterID: "M", Name: "C.M", DeletedAt: api.Time{Raw: "yesterday"}}}, false, matterfile.ResultUnproven, CodeUnproven},
+		{"no Date header", []api.ClientMatter{{ClientID: "C", MatterID: "M", Name: "C.M", DeletedAt: deletedAt(sent.Add(time.Second))}}, true, matterfile.ResultUnproven, CodeUnproven},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			l := listing{date: now, records: tc.records}
+			if tc.noDate {
+				l.date = time.Time{}
+			}
+			got, err := Judge(context.Background(), l, []InFlight{{Pair: matterfile.Pair{Line: 2, ClientID: " C", MatterID: "M "}, SentAt: sent}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got[0].Result != tc.want || got[0].Code != tc.code || got[0].Line != 2 {
+				t.Errorf("got %+v, want result %q code %q", got[0], tc.want, tc.code)
+			}
+		})
+	}
+}
