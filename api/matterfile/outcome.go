@@ -63,6 +63,48 @@ type Report struct {
 	SentLines string
 	Canceled  bool
 	Err       error // why the run stopped early; nil when it ran to the end
+	// Unrecorded are the requests whose outcomes the Batch hook could not
+	// keep (the receipt could not be written): the outcomes are in
+	// Outcomes, and nowhere else.
+	Unrecorded []Unrecorded
+}
+
+// Unrecorded is one request whose outcomes could not be recorded.
+type Unrecorded struct {
+	Request int // 0: the pairs refused before sending
+	Lines   string
+	Counts  map[Result]int
+	Err     error
+}
+
+// unrecorded describes outs, whose recording failed with err.
+func unrecorded(request int, outs []Outcome, err error) Unrecorded {
+	u := Unrecorded{Request: request, Counts: map[Result]int{}, Err: err}
+	lines := make([]int, len(outs))
+	for i, o := range outs {
+		lines[i] = o.Line
+		u.Counts[o.Result]++
+	}
+	u.Lines = LineRanges(lines)
+	return u
+}
+
+// LineRanges writes increasing line numbers as ranges: "2-4, 7".
+func LineRanges(lines []int) string {
+	var out []string
+	for i := 0; i < len(lines); {
+		j := i
+		for j+1 < len(lines) && lines[j+1] == lines[j]+1 {
+			j++
+		}
+		if i == j {
+			out = append(out, fmt.Sprint(lines[i]))
+		} else {
+			out = append(out, fmt.Sprintf("%d-%d", lines[i], lines[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(out, ", ")
 }
 
 // resultOrder is the order in which summaries list results.

@@ -57,6 +57,7 @@ func Delete(ctx context.Context, svc Service, plan *Plan, h Hooks) *Report {
 	if h.Batch != nil {
 		if err := h.Batch(0, rejected); err != nil {
 			rep.Err = err
+			rep.Unrecorded = append(rep.Unrecorded, unrecorded(0, rejected, err))
 			markUnsent(rep, plan, 0, "not sent: the receipt could not be written")
 			return rep
 		}
@@ -116,7 +117,9 @@ func runBatches[R any](ctx context.Context, plan *Plan, rep *Report, h Hooks,
 		}
 		var herr error
 		if h.Batch != nil {
-			herr = h.Batch(k+1, outs)
+			if herr = h.Batch(k+1, outs); herr != nil {
+				rep.Unrecorded = append(rep.Unrecorded, unrecorded(k+1, outs, herr))
+			}
 		}
 		if h.Progress != nil {
 			h.Progress(Progress{Request: k + 1, Requests: n, Sent: min((k+1)*plan.BatchSize, len(plan.Send)), ToSend: len(plan.Send)})

@@ -256,10 +256,15 @@ func quoteBlank(s string) string {
 }
 
 // report prints a run's outcomes and summary and picks the exit status:
-// 1 when the run failed before any request was answered, 3 when any pair
-// is in errors or was not sent, 0 otherwise.
+// 3 when the receipt could not record everything (named, with what to do),
+// else 1 when the run failed before any request was answered, 3 when any
+// pair is in errors, was not sent or is unproven, 0 otherwise.
 func (r *runner) report(id int64, rep *matterfile.Report, err error, undo string) int {
 	if rep == nil {
+		if matterrun.IsReceiptError(err) { // a receipt write failure is exit 3 in every command
+			fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, oneLine(err.Error()))
+			return ExitPartial
+		}
 		return r.fail(err)
 	}
 	if r.g.JSON {
@@ -272,19 +277,20 @@ func (r *runner) report(id int64, rep *matterfile.Report, err error, undo string
 		fmt.Fprintf(r.env.Stderr, "; undo: vaultdeck %s %d", undo, id)
 	}
 	fmt.Fprintln(r.env.Stderr, ")")
-	if err != nil {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: the receipt could not be completed: %s\n", r.cmd, oneLine(err.Error()))
+	incomplete := matterrun.Incomplete(id, rep, err)
+	if incomplete != "" {
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, incomplete)
 	}
 	if rep.Canceled {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: canceled between requests; lines sent: %s; the others were not sent\n", r.cmd, rep.LinesSent())
 	}
 	if rep.Err != nil {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: stopped: %s; lines sent: %s\n", r.cmd, oneLine(rep.Err.Error()), rep.LinesSent())
-		if rep.Sent == 0 {
+		if rep.Sent == 0 && incomplete == "" {
 			return ExitError
 		}
 	}
-	if rep.Errors() || err != nil {
+	if rep.Errors() || incomplete != "" {
 		return ExitPartial
 	}
 	return ExitOK

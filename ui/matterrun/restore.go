@@ -146,13 +146,14 @@ func Restore(ctx context.Context, d Deps, plan *RestorePlan, w Watch) (int64, *m
 	rid, err := d.Store.StartReceipt(store.Receipt{Action: "restore", RestoreOf: src.ID, Profile: d.Profile, Endpoint: d.Endpoint,
 		FileName: src.FileName, FileSHA256: src.FileSHA256, Pairs: len(send) + len(kept)})
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, &ReceiptError{err}
 	}
 	h := hooks(d.Store, rid, w)
 	var rep *matterfile.Report
 	if err := d.Store.AddReceiptItems(rid, Items(kept)); err != nil {
 		// nothing was sent: every pair to send is reported not sent
-		rep = &matterfile.Report{Err: err, Outcomes: make([]matterfile.Outcome, len(send))}
+		rep = &matterfile.Report{Err: err, Outcomes: make([]matterfile.Outcome, len(send)),
+			Unrecorded: []matterfile.Unrecorded{{Lines: lineRanges(kept), Counts: counts(kept), Err: err}}}
 		for i, p := range send {
 			rep.Outcomes[i] = matterfile.Outcome{Line: p.Line, ClientID: p.ClientID, MatterID: p.MatterID,
 				Result: matterfile.ResultNotSent, Detail: "not sent: the receipt could not be written"}
@@ -198,4 +199,20 @@ func receiptList(ids []int64) string {
 		return "receipt " + parts[0]
 	}
 	return "receipts " + strings.Join(parts, ", ")
+}
+
+func lineRanges(outs []matterfile.Outcome) string {
+	lines := make([]int, len(outs))
+	for i, o := range outs {
+		lines[i] = o.Line
+	}
+	return matterfile.LineRanges(lines)
+}
+
+func counts(outs []matterfile.Outcome) map[matterfile.Result]int {
+	out := map[matterfile.Result]int{}
+	for _, o := range outs {
+		out[o.Result]++
+	}
+	return out
 }

@@ -41,7 +41,7 @@ func Delete(ctx context.Context, d Deps, src Source, plan *matterfile.Plan, w Wa
 	id, err := d.Store.StartReceipt(store.Receipt{Action: "delete", Profile: d.Profile, Endpoint: d.Endpoint,
 		FileName: src.Name, FileSHA256: src.SHA256, Pairs: len(plan.Pairs)})
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, &ReceiptError{err}
 	}
 	rep := matterfile.Delete(ctx, d.Service, plan, hooks(d.Store, id, w))
 	return id, rep, finish(d.Store, id, rep)

@@ -197,13 +197,13 @@ func finish(st *runState, id int64, rep *matterfile.Report, err error) (page.Out
 		return page.Outcome{}, err
 	}
 	text := countsText(rep.Counts()) + fmt.Sprintf(" · receipt %d", id)
-	switch {
+	switch inc := matterrun.Incomplete(id, rep, err); {
+	case inc != "": // a receipt that could not record everything is a failure
+		return page.Outcome{}, fmt.Errorf("%s; lines sent: %s; %s", inc, rep.LinesSent(), text)
 	case rep.Canceled:
 		return page.Outcome{}, fmt.Errorf("canceled between requests; lines sent: %s; %s", rep.LinesSent(), text)
 	case rep.Err != nil:
 		return page.Outcome{}, fmt.Errorf("stopped: %w; lines sent: %s; %s", rep.Err, rep.LinesSent(), text)
-	case err != nil:
-		return page.Outcome{}, fmt.Errorf("%s, but the receipt could not be completed: %w", text, err)
 	}
 	return page.Outcome{Text: text}, nil
 }
