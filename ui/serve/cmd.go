@@ -36,6 +36,8 @@ func Run(ctx context.Context, args []string, e Env) int {
 	fs.BoolVar(&cfg.AllowWrites, "allow-writes", false, "bind the keys that change the workspace (read-only without it)")
 	fs.IntVar(&cfg.MaxSessions, "max-sessions", DefaultMaxSessions, "most sessions served at once")
 	fs.DurationVar(&cfg.IdleTimeout, "idle-timeout", DefaultIdleTimeout, "close a session after this long without input (0 = never)")
+	fs.DurationVar(&cfg.LoginGraceTime, "login-grace-time", DefaultLoginGraceTime, "close a connection that has not begun a session after this long (0 = never), as OpenSSH's LoginGraceTime")
+	fs.IntVar(&cfg.MaxStartups, "max-startups", DefaultMaxStartups, "most connections at once that have not begun a session; more are closed at once, as OpenSSH's MaxStartups")
 	fs.StringVar(&cfg.Theme, "theme", "auto", "colour theme of the sessions")
 	fs.DurationVar(&cfg.StuckAfter, "stuck-after", 30*time.Minute, "mark a file stuck after this long in processing")
 	fs.BoolVar(&check, "check", false, "validate the keys file, the host key and every bound profile's token, then exit")
@@ -52,6 +54,9 @@ func Run(ctx context.Context, args []string, e Env) int {
 		}
 		if f.Name == "idle-timeout" && cfg.IdleTimeout == 0 {
 			cfg.IdleTimeout = -1 // 0 on the command line means never
+		}
+		if f.Name == "login-grace-time" && cfg.LoginGraceTime == 0 {
+			cfg.LoginGraceTime = -1
 		}
 	})
 	cfg.Getenv = e.Getenv

@@ -200,3 +200,14 @@ func TestCheckSkippedLinesAreWarnings(t *testing.T) {
 		t.Fatalf("check passed with no usable key:\n%s", out.String())
 	}
 }
+
+// serve --help names the pre-authentication limits with their defaults.
+func TestHelpNamesStartupLimits(t *testing.T) {
+	var out bytes.Buffer
+	Run(context.Background(), []string{"--help"}, Env{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }})
+	for _, want := range []string{"-login-grace-time duration", "(default 30s)", "-max-startups int", "(default 10)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("--help lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -51,6 +51,11 @@ type Config struct {
 	AllowWrites    bool
 	MaxSessions    int           // 0 = DefaultMaxSessions
 	IdleTimeout    time.Duration // 0 = DefaultIdleTimeout; negative = none
+	// Before its first session: a connection is closed after
+	// LoginGraceTime, and past MaxStartups such connections a new one is
+	// closed at once (OpenSSH's LoginGraceTime and MaxStartups).
+	LoginGraceTime time.Duration // 0 = DefaultLoginGraceTime; negative = none
+	MaxStartups    int           // 0 = DefaultMaxStartups
 
 	// Where sessions of keys without a bound profile log in.
 	BaseURL, Region, CAFile string
@@ -86,6 +91,7 @@ type Server struct {
 	closeGrace time.Duration
 	srv        *ssh.Server
 	guard      *ptyGuard
+	startups   *startups
 }
 
 // New validates the set-up: keys file, host key, listen address, store.
@@ -102,6 +108,12 @@ func New(cfg Config, warn io.Writer) (*Server, error) {
 	}
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.LoginGraceTime == 0 {
+		cfg.LoginGraceTime = DefaultLoginGraceTime
+	}
+	if cfg.MaxStartups <= 0 {
+		cfg.MaxStartups = DefaultMaxStartups
 	}
 	if err := checkListen(cfg.Listen, cfg.ListenExplicit); err != nil {
 		return nil, err
@@ -139,6 +151,7 @@ func New(cfg Config, warn io.Writer) (*Server, error) {
 		budgets: api.NewBudgets(), share: api.NewShare(shareReuse),
 		bound: map[string]*profileBackend{}, caches: map[string]*memCache{},
 		sessions: map[ssh.Session]*session{}, closeGrace: 2 * time.Second,
+		startups: &startups{grace: cfg.LoginGraceTime, max: cfg.MaxStartups, log: log},
 	}, nil
 }
 
@@ -201,6 +214,10 @@ func (s *Server) Serve(ctx context.Context) error {
 		// session's own idle timeout would have ended it with a message.
 		srv.IdleTimeout = s.cfg.IdleTimeout + time.Minute
 	}
+	// Idle and banner-only clients, and clients that log in but open no
+	// console, are closed after the login grace time and bounded in number,
+	// so they cannot exhaust the server's file descriptors.
+	srv.ConnCallback = s.startups.accept
 	guard := newPtyGuard()
 	srv.PtyHandler = guard.wrap(srv.PtyHandler)
 	srv.SessionRequestCallback = guard.started
@@ -219,7 +236,8 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.srv = srv
 	s.mu.Unlock()
 	s.log.Info("serving the console over SSH", "addr", ln.Addr().String(), "keys", len(s.keys.List),
-		"allow_writes", s.cfg.AllowWrites, "max_sessions", s.cfg.MaxSessions)
+		"allow_writes", s.cfg.AllowWrites, "max_sessions", s.cfg.MaxSessions,
+		"login_grace_time", s.cfg.LoginGraceTime, "max_startups", s.cfg.MaxStartups)
 	if s.cfg.Ready != nil {
 		s.cfg.Ready(ln.Addr())
 	}

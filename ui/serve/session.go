@@ -100,6 +100,7 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 			refuse("refused: "+why, why)
 			return
 		}
+		s.startups.begun(sess.Context()) // the connection is in use: no longer a startup
 		defer s.release(ss)
 		next(sess)
 		if r := ss.endReason(); r != "" {
