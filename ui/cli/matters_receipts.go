@@ -32,7 +32,7 @@ func (r *runner) mattersReceipts(_ context.Context, args []string) int {
 	if code, ok := r.parseNoArgs(fs, args); !ok {
 		return code
 	}
-	st, err := r.openStore()
+	st, err := r.openReceipts()
 	if err != nil {
 		return r.fail(err)
 	}
@@ -81,7 +81,7 @@ func (r *runner) mattersReceipt(_ context.Context, args []string) int {
 	if *export != "" && *export != "csv" && *export != "json" {
 		return r.usage(fs, "--export takes csv or json, not %q", *export)
 	}
-	st, err := r.openStore()
+	st, err := r.openReceipts()
 	if err != nil {
 		return r.fail(err)
 	}
@@ -149,4 +149,18 @@ func errorsJoin(a, b error) error {
 		return a
 	}
 	return b
+}
+
+// openReceipts opens the store and checks it is whole first: a damaged
+// file must be said, never shown as fewer receipts or fewer outcomes.
+func (r *runner) openReceipts() (*store.Store, error) {
+	st, err := r.openStore()
+	if err != nil {
+		return nil, err
+	}
+	if err := st.Check(); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return st, nil
 }

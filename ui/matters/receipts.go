@@ -37,6 +37,9 @@ func (m *Model) loadReceipts() tea.Cmd {
 		if st == nil {
 			return receiptsLoaded{Tag: tag, err: errNoStore}
 		}
+		if err := st.Check(); err != nil { // damaged: said, never shown as fewer receipts
+			return receiptsLoaded{Tag: tag, err: err}
+		}
 		list, err := st.Receipts()
 		return receiptsLoaded{Tag: tag, list: list, err: err}
 	}
@@ -71,6 +74,9 @@ func (m *Model) loadReceipt(id int64) tea.Cmd {
 	return func() tea.Msg {
 		if st == nil {
 			return receiptLoaded{Tag: tag, err: errNoStore}
+		}
+		if err := st.Check(); err != nil {
+			return receiptLoaded{Tag: tag, err: err}
 		}
 		rc, err := st.Receipt(id)
 		if err != nil {
