@@ -3,11 +3,13 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vaultdeck/vaultdeck/api/sim"
 )
@@ -88,6 +90,14 @@ func TestContractSimulatorAnswers(t *testing.T) {
 	if earliest.Log != nil {
 		var page []AuditEntry
 		strict("audit list", do("GET", "/api/v1/logs/audit?take=50&from="+earliest.Log.ID, nil), &page)
+	}
+	var latest, found struct {
+		Log *AuditEntry `json:"log"`
+	}
+	strict("audit latest", do("GET", "/api/v1/logs/audit/latest", nil), &latest)
+	strict("audit search", do("GET", fmt.Sprintf("/api/v1/logs/audit/search?time=%d", srv.Now().Add(-48*time.Hour).Unix()), nil), &found)
+	if latest.Log == nil || found.Log == nil {
+		t.Error("audit latest or search answered no log")
 	}
 
 	var del DeleteProjectResult

@@ -39,5 +39,7 @@ func (s *Server) lock() time.Time {
 	s.mu.Lock()
 	now := s.nowLocked()
 	s.st.settle(now)
+	s.st.trickle(now)
+	s.st.churn(now)
 	return now
 }

@@ -40,6 +40,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	control := fs.Bool("control", false, "enable the unauthenticated /_sim/ control endpoints")
 	stuckShare := fs.Float64("stuck-share", 0.05, "share (0..1) of new uploads that never finish processing")
 	procDelay := fs.Duration("processing-delay", 30*time.Second, "time a new upload spends processing")
+	trickle := fs.Int("audit-trickle", 0, "user audit entries added per minute of simulator time (0: none)")
+	churn := fs.Int("sharing-changes", 0, "sharing changes made at each simulated midnight (0: the scale's default, large 5; -1: none)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: vaultdeck sim [--addr 127.0.0.1:8080] [--seed N] [--scale small|large] [--tls] [--no-rate-limit] [--control]")
 		fs.PrintDefaults()
@@ -58,13 +60,18 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sim: --scale must be small or large, not %q\n", *scale)
 		return 2
 	}
+	if *trickle < 0 {
+		fmt.Fprintln(stderr, "sim: --audit-trickle must not be negative")
+		return 2
+	}
 	if *stuckShare < 0 || *stuckShare > 1 {
 		fmt.Fprintln(stderr, "sim: --stuck-share must be between 0 and 1")
 		return 2
 	}
 
 	srv := New(Options{Seed: *seed, Scale: Scale(*scale), NoRateLimit: *noLimit, Control: *control,
-		RecycleBin: *recycle, StuckShare: *stuckShare, ProcessingDelay: *procDelay})
+		RecycleBin: *recycle, StuckShare: *stuckShare, ProcessingDelay: *procDelay,
+		AuditTrickle: *trickle, SharingChanges: *churn})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "sim: %v\n", err)

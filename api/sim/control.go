@@ -72,7 +72,7 @@ type ProjectInfo struct {
 func (s *Server) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.st = seedState(s.opts.Seed, s.opts.Scale, s.opts.RecycleBin, s.opts.Now())
+	s.st = s.seed()
 }
 
 // SetDelimiter sets the workspace's client-matter delimiter ("" or blank: unset).
@@ -229,6 +229,9 @@ func (s *Server) handleControl(w http.ResponseWriter, r *http.Request) {
 		Seconds   float64    `json:"seconds"`
 		ProjectID string     `json:"project_id"`
 		Files     []FileSpec `json:"files"`
+		PerMinute *int       `json:"per_minute"`
+		Email     string     `json:"email"`
+		Level     *string    `json:"level"`
 		MatterSpec
 		ProjectSpec
 	}
@@ -281,6 +284,23 @@ func (s *Server) handleControl(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"file_ids": ids})
+	case "audit_trickle":
+		if body.PerMinute == nil || *body.PerMinute < 0 {
+			fail(errors.New(`"per_minute" is required and must not be negative (0 stops the trickle)`))
+			return
+		}
+		s.SetAuditTrickle(*body.PerMinute)
+		writeJSON(w, http.StatusOK, map[string]int{"per_minute": *body.PerMinute})
+	case "share":
+		if body.Level == nil {
+			fail(errors.New(`"level" is required: READ, MANAGE, or "" to revoke`))
+			return
+		}
+		if err := s.Share(body.ProjectID, body.Email, *body.Level); err != nil {
+			fail(err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 	case "advance":
 		if body.Seconds < 0 {
 			fail(errors.New("seconds must not be negative"))

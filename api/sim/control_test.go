@@ -62,6 +62,8 @@ func TestControlEndpoints(t *testing.T) {
 
 	off := newHarness(t, func(o *sim.Options) { o.Control = false })
 	mustStatus(t, off.do("POST", "/_sim/reset", "", `{}`), 404)
+	mustStatus(t, off.do("POST", "/_sim/share", "", `{"project_id":"`+p.ID+`","email":"x@y","level":"READ"}`), 404)
+	mustStatus(t, off.do("POST", "/_sim/audit_trickle", "", `{"per_minute":5}`), 404)
 }
 
 func TestClientKeptAfterDelete(t *testing.T) {

@@ -8,6 +8,7 @@
 //	vaultdeck sim [--addr 127.0.0.1:8080] [--seed N] [--scale small|large]
 //	              [--tls] [--no-rate-limit] [--control]
 //	              [--stuck-share 0.05] [--processing-delay 30s]
+//	              [--audit-trickle 0] [--sharing-changes 0]
 //
 // Flags:
 //
@@ -15,16 +16,21 @@
 //     port). A non-loopback address works but prints a warning.
 //   - --seed: seed of the generated workspace, ids and token values (default 1).
 //     The same seed always yields the same data and the same tokens.
-//   - --scale: small (default: 12 projects, ~40 users, ~30 recycle-bin
-//     entries, ~500 audit entries, ~200 matters) or large (100,000
-//     recycle-bin entries, 100,000 files in one project, 100,000 audit
-//     entries; generated in well under a second).
+//   - --scale: small (default: 12 projects, 40 users, 30 recycle-bin
+//     entries, 500 audit entries, ~200 matters) or large (320 projects, 220
+//     users in 12 groups, 100,000 recycle-bin entries, 100,000 files in one
+//     project, 100,000 audit entries; generated in well under a second).
 //   - --tls: serve HTTPS with a fresh self-signed ECDSA certificate for
 //     127.0.0.1, ::1 and localhost, written to a temp file (removed on exit).
 //   - --no-rate-limit: switch the per-minute limits off (load tests).
 //   - --control: enable the /_sim/ control endpoints below.
 //   - --stuck-share, --processing-delay: share of new uploads that never
 //     finish processing, and how long the others take.
+//   - --audit-trickle N: N user audit entries (logins, add-in use) per
+//     minute of simulator time; `vaultdeck demo` runs with 3.
+//   - --sharing-changes N: N grants, revocations or level changes on random
+//     projects at each simulated UTC midnight (default: 5 at large scale,
+//     none at small; -1 switches them off).
 //
 // Before serving it prints, and flushes, lines a script can read:
 //
@@ -52,8 +58,28 @@
 //     a hash of the file id. Project deletion is accepted at once and
 //     completes 5 simulator seconds later (then the project is in the
 //     recycle bin, purge scheduled 30 days on).
-//   - Audit paging: from must be a UUID; any UUID works as a cursor (entries
-//     with a greater id), take must be 1..1000.
+//   - Audit log: earliest, latest, search and the listing, each with an
+//     optional log_type. Listing: from must be a UUID; any UUID works as a
+//     cursor (entries with a greater id), take must be 1..1000. search's time
+//     is whole epoch seconds, at most one year back (older: 400, though the
+//     seeded log reaches 14 months back, six in ten of its entries in the
+//     last 30 days); 404 when nothing is at or after it. Entries are
+//     strictly ascending by id and by timestamp.
+//   - Reading the audit log writes to it: every audit read that passes the
+//     token, rate and permission checks appends an api:audit_log_fetch
+//     entry of the token's user BEFORE it is answered (so latest without a
+//     type is the read itself, and a listing from the newest entry is never
+//     empty). Accepted mutations append api:vault_delete_project,
+//     api:client_matter_management (both documented) and
+//     api:vault_upload_files (the simulator's name; none is documented).
+//   - Time-driven changes happen when the clock is read, each at its own
+//     time: finished deletions, the audit trickle (at most the last 24 hours
+//     are filled in after a long jump) and the sharing changes at each
+//     midnight (at most 30 days' worth), which move project_updated_at like
+//     every sharing change. Nothing runs in the background.
+//   - Recycle bin: deletions spread over 30 days; one entry in 25 is past
+//     its purge time (by up to 36 hours) and still listed, as when the
+//     service's purge job lags; three in 25 purge within 24 hours.
 //   - Fixtures in every seed: matter pair 10482/2023-0007 is an
 //     identity_conflict (a v1 matter has the same stored name); pairs
 //     ACME.EU/M-12 and ACME/EU.M-12 share the stored name ACME.EU.M-12;
@@ -90,6 +116,12 @@
 //	                           "status": "PROCESSING", "size": 1234, "ready_in_seconds": 60}]}
 //	                                                               AddFiles(id, []FileSpec)
 //	    -> {"file_ids": [...]}; PROCESSING without ready_in_seconds stays stuck
+//	POST /_sim/audit_trickle  {"per_minute": 3}                    SetAuditTrickle(int)
+//	    0 stops the trickle of user audit entries
+//	POST /_sim/share          {"project_id": uuid, "email": "...", "level": "READ"}
+//	                                                               Share(id, email, level)
+//	    a direct grant or level change (READ, MANAGE); "" revokes; moves
+//	    project_updated_at
 //	POST /_sim/advance        {"seconds": 90}                      Advance(time.Duration)
 //	    -> {"now": timestamp}
 //

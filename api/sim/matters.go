@@ -167,6 +167,7 @@ func (s *Server) handleDeleteMatters(w http.ResponseWriter, r *http.Request, tok
 	}
 	now := s.lock()
 	res := s.st.deleteMatters(pairs, now)
+	s.recordAPI(r, tok, AuditAPIMatters, now, map[string]any{"operation": "delete", "count": len(pairs)})
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, res)
 }
@@ -199,6 +200,7 @@ func (s *Server) handleUpsertMatters(w http.ResponseWriter, r *http.Request, tok
 	}
 	now := s.lock()
 	res := s.st.upsertMatters(pairs, now, tok.UserEmail)
+	s.recordAPI(r, tok, AuditAPIMatters, now, map[string]any{"operation": "upsert", "count": len(pairs)})
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, res)
 }

@@ -218,6 +218,9 @@ func (s *Server) handleDeleteProject(w http.ResponseWriter, r *http.Request, tok
 			p.DeleteBy = tok.UserEmail
 			s.st.pending = append(s.st.pending, p)
 		}
+		// Every accepted call is audited, a repeated one too: the service
+		// logs requests, not state changes.
+		s.recordAPI(r, tok, AuditAPIDeleteProject, now, map[string]any{"project_id": p.ID})
 		writeJSON(w, http.StatusOK, map[string]string{"message": "Project deletion is in progress"})
 	}
 }

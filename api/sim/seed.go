@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 )
@@ -44,9 +45,17 @@ func seedState(seed int64, scale Scale, recycle int, now time.Time) *state {
 	st.workspaceName = "Harrowgate LLP"
 	st.vaultSharing = true
 	st.ethicalWall = true
-	sd.users()
+	if scale == ScaleLarge {
+		sd.users(largeUsers)
+		sd.largeGroups()
+	} else {
+		sd.users(40)
+	}
 	sd.matters()
 	sd.projects(scale)
+	if scale == ScaleLarge {
+		sd.largeProjects()
+	}
 	n := 30
 	if scale == ScaleLarge {
 		n = 100_000
@@ -72,9 +81,9 @@ func (sd *seeder) ago(d time.Duration) time.Time {
 	return sd.base.Add(-time.Millisecond - time.Duration(sd.rng.Int64N(int64(d)))).Truncate(time.Microsecond)
 }
 
-func (sd *seeder) users() {
+func (sd *seeder) users(n int) {
 	seen := map[string]bool{}
-	for len(sd.st.users) < 40 {
+	for len(sd.st.users) < n {
 		fn, ln := sd.pick(firstNames), sd.pick(lastNames)
 		email := strings.ToLower(fmt.Sprintf("%c.%s@harrowgate-law.com", fn[0], ln))
 		if seen[email] {
@@ -268,19 +277,23 @@ func extOf(name string) string {
 	return ""
 }
 
-// recycleBin seeds n entries over the last 30 days. Since purging is
-// scheduled 30 days after deletion, the oldest ones purge within 24 hours
-// and the next group within 7 days.
+// recycleBin seeds n entries over the last 30 days. Purging is scheduled
+// 30 days after deletion, so in every 25 entries one is overdue (past its
+// purge time by up to a day and a half but still listed: the service's
+// purge job lags), three purge within 24 hours, five more within 7 days,
+// and the rest are spread over the remaining days.
 func (sd *seeder) recycleBin(n int) {
 	st := sd.st
 	day := 24 * time.Hour
 	entries := make([]*recycleEntry, 0, n)
 	for i := 0; i < n; i++ {
 		var deleted time.Time
-		switch {
-		case i%10 == 0: // purge within 24 hours
+		switch r := i % 25; {
+		case r == 0: // overdue
+			deleted = sd.base.Add(-30*day - time.Minute - time.Duration(sd.rng.Int64N(int64(36*time.Hour))))
+		case r <= 3: // purge within 24 hours
 			deleted = sd.base.Add(-29*day - time.Duration(sd.rng.Int64N(int64(day-time.Minute))))
-		case i%10 == 1 || i%10 == 2: // purge within 7 days
+		case r <= 8: // purge within 7 days
 			deleted = sd.base.Add(-23*day - time.Duration(sd.rng.Int64N(int64(6*day))))
 		default:
 			deleted = sd.ago(23 * day)
@@ -303,32 +316,28 @@ func (sd *seeder) recycleBin(n int) {
 	st.recycle = entries
 }
 
-// auditLog seeds n entries, strictly increasing in time (at least 1 ms
-// apart) so v7 ids sort exactly like timestamps.
+// auditSpan is how far back the seeded audit log reaches: past the one
+// year that search can reach, so the oldest entries are found only by
+// paging from earliest (and by a local mirror that kept them).
+const auditSpan = 14 * 30 * 24 * time.Hour
+
+// auditLog seeds n entries over auditSpan, denser towards the seed time:
+// six in ten fall within the last 30 days, so a view opened on today's
+// entries has some. appendAudit keeps them strictly ascending in time and id.
 func (sd *seeder) auditLog(n int) {
 	st := sd.st
-	span := 30 * 24 * time.Hour
-	// Aim the expected total at 90% of the span so the random walk ends
-	// before the seed time; the mean gap is 1 ms + step.
-	step := (span*9/10 - time.Duration(n)*time.Millisecond) / time.Duration(n)
-	t := sd.base.Add(-span)
-	st.audit = make([]*auditEntry, 0, n)
-	for i := 0; i < n; i++ {
-		t = t.Add(time.Millisecond + time.Duration(sd.rng.Int64N(int64(2*step)))).Truncate(time.Microsecond)
-		u := sd.user()
-		e := &auditEntry{Timestamp: t, User: u.Email, Site: defaultAuditSite,
-			IP: fmt.Sprintf("10.%d.%d.%d", sd.rng.IntN(256), sd.rng.IntN(256), 1+sd.rng.IntN(254))}
-		switch r := sd.rng.IntN(100); {
-		case r < 15:
-			e.Type, e.Fetched, e.UserAgent = AuditFetchUsers, len(st.users), userAgents[4]
-		case r < 55:
-			e.Type, e.UserAgent = AuditLogin, userAgents[sd.rng.IntN(2)]
-		case r < 80:
-			e.Type, e.UserAgent = AuditWordDraft, userAgents[2]
-		default:
-			e.Type, e.UserAgent = AuditOutlookAsk, userAgents[3]
+	recent := n * 6 / 10
+	offs := make([]int64, n) // before the seed time, in nanoseconds
+	for i := range offs {
+		span := auditSpan
+		if i < recent {
+			span = 30 * 24 * time.Hour
 		}
-		e.ID = uuid7(sd.rng, t)
-		st.audit = append(st.audit, e)
+		offs[i] = int64(time.Millisecond) + sd.rng.Int64N(int64(span))
+	}
+	slices.Sort(offs)
+	st.audit = make([]*auditEntry, 0, n)
+	for i := n - 1; i >= 0; i-- {
+		st.appendAudit(st.userEntry(sd.rng, sd.base.Add(-time.Duration(offs[i])).Truncate(time.Microsecond)))
 	}
 }

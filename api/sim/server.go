@@ -60,6 +60,15 @@ type Options struct {
 	// MaxFileBytes is the per-file upload limit (default 500,000,000).
 	MaxFileBytes int64
 	Limits       Limits
+	// AuditTrickle is how many user audit entries (logins, add-in use) a
+	// minute of simulator time adds after seeding; 0 adds none. The demo
+	// sets it so that a followed log moves. SetAuditTrickle changes it.
+	AuditTrickle int
+	// SharingChanges is how many grants, revocations and level changes
+	// are made on random projects each time the simulator clock crosses a
+	// UTC midnight (project_updated_at moves with each). 0 takes the
+	// scale's default (large: 5, small: none); negative means none.
+	SharingChanges int
 }
 
 // Server is the simulator: an http.Handler over in-memory state.
@@ -102,9 +111,24 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts}
 	s.tokens = makeTokens(opts.Seed)
 	s.limiter = newLimiter()
-	s.st = seedState(opts.Seed, opts.Scale, opts.RecycleBin, s.opts.Now())
+	s.st = s.seed()
 	s.routes()
 	return s
+}
+
+// seed generates the state from the options, at the current wall clock
+// (New and Reset; Reset keeps the clock offset, which seeding ignores).
+func (s *Server) seed() *state {
+	now := s.opts.Now()
+	st := seedState(s.opts.Seed, s.opts.Scale, s.opts.RecycleBin, now)
+	simNow := now.Add(s.offset).UTC()
+	st.setTrickle(s.opts.AuditTrickle, simNow)
+	st.churnPerDay = max(s.opts.SharingChanges, 0)
+	if s.opts.SharingChanges == 0 && s.opts.Scale == ScaleLarge {
+		st.churnPerDay = largeChurn
+	}
+	st.churnDay = simNow.Truncate(24 * time.Hour)
+	return st
 }
 
 // newRand returns the simulator's deterministic generator for a seed and a
@@ -129,8 +153,11 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/v1/vault/upload_files/{id}", s.guard(catVault, needModify, s.handleUpload))
 	m.HandleFunc("DELETE /api/v1/vault/delete_project/{id}", s.guard(catVault, needModify, s.handleDeleteProject))
 
-	m.HandleFunc("GET /api/v1/logs/audit/earliest", s.guard(catAudit, needAudit, s.handleAuditEarliest))
-	m.HandleFunc("GET /api/v1/logs/audit", s.guard(catAudit, needAudit, s.handleAuditList))
+	m.HandleFunc("GET /api/v1/logs/audit/earliest", s.guard(catAudit, needAudit, s.audited(s.handleAuditEarliest)))
+	m.HandleFunc("GET /api/v1/logs/audit/latest", s.guard(catAudit, needAudit, s.audited(s.handleAuditLatest)))
+	m.HandleFunc("GET /api/v1/logs/audit/search", s.guard(catAudit, needAudit, s.audited(s.handleAuditSearch)))
+	m.HandleFunc("GET /api/v1/logs/audit/search/{$}", s.guard(catAudit, needAudit, s.audited(s.handleAuditSearch)))
+	m.HandleFunc("GET /api/v1/logs/audit", s.guard(catAudit, needAudit, s.audited(s.handleAuditList)))
 
 	m.HandleFunc("POST /_sim/{op}", s.handleControl)
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

@@ -32,6 +32,18 @@ type state struct {
 	recycle []*recycleEntry // deleted_at descending
 	audit   []*auditEntry   // id ascending (== timestamp ascending)
 	pending []*project      // deletions accepted but not yet applied
+
+	// The trickle of user audit entries (auditlog.go): entries a minute,
+	// the time of the next one, and its own generator.
+	trickleRate int
+	trickleNext time.Time
+	trickleRNG  *rand.Rand
+
+	// Sharing changes made when the clock crosses a UTC midnight
+	// (sharing.go): how many a day, the last midnight done, the generator.
+	churnPerDay int
+	churnDay    time.Time
+	churnRNG    *rand.Rand
 }
 
 type pairKey struct{ client, matter string }
@@ -140,17 +152,20 @@ type auditEntry struct {
 	IP        string
 	UserAgent string
 	Site      string
-	Fetched   int // admin:fetch_workspace_users only
+	Fetched   int            // admin:fetch_workspace_users only
+	Extra     map[string]any // type-specific data of api:* entries
 }
 
 func newState(seed int64) *state {
 	return &state{
-		rng:      newRand(seed, 0x5eed),
-		clients:  map[string]*client{},
-		byPair:   map[pairKey]*matter{},
-		byName:   map[string][]*matter{},
-		projects: map[string]*project{},
-		files:    map[string]*file{},
+		rng:        newRand(seed, 0x5eed),
+		trickleRNG: newRand(seed, 0x7e1c),
+		churnRNG:   newRand(seed, 0xc4a9),
+		clients:    map[string]*client{},
+		byPair:     map[pairKey]*matter{},
+		byName:     map[string][]*matter{},
+		projects:   map[string]*project{},
+		files:      map[string]*file{},
 	}
 }
 

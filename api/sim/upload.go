@@ -98,6 +98,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request, tok *Token
 		}
 	}
 	p.UpdatedAt = now
+	s.recordAPI(r, tok, AuditAPIUpload, now, map[string]any{"project_id": p.ID, "files_count": len(ids)})
 	writeJSON(w, http.StatusCreated, map[string]any{"project_id": p.ID, "file_ids": ids})
 }
 

@@ -56,7 +56,8 @@ func TestRecycleBin(t *testing.T) {
 	if all.Total != len(all.Items) || all.Total < 25 {
 		t.Fatalf("total %d items %d", all.Total, len(all.Items))
 	}
-	var soon24h, soon7d int
+	var overdue, soon24h, soon7d int
+	var oldest, newest time.Time
 	for i, it := range all.Items {
 		if !reZ.MatchString(it.DeletedAt) || !reZ.MatchString(it.RecycleBinPurgedScheduledAt) || !reNaive.MatchString(it.VaultProject.CreatedAt) {
 			t.Fatalf("timestamp format: %+v", it)
@@ -69,17 +70,29 @@ func TestRecycleBin(t *testing.T) {
 			t.Fatalf("fields: %+v", it)
 		}
 		purge, _ := time.Parse("2006-01-02T15:04:05.000000Z", it.RecycleBinPurgedScheduledAt)
+		deleted, _ := time.Parse("2006-01-02T15:04:05.000000Z", it.DeletedAt)
+		if purge.Sub(deleted) != 30*24*time.Hour {
+			t.Fatalf("purge is not 30 days after deletion: %+v", it)
+		}
+		if i == 0 {
+			newest = deleted
+		}
+		oldest = deleted
 		switch left := purge.Sub(pinned); {
 		case left < 0:
-			t.Fatalf("already purged entry listed: %+v", it)
+			// Past its purge time but still listed: the purge job lags.
+			overdue++
 		case left < 24*time.Hour:
 			soon24h++
 		case left < 7*24*time.Hour:
 			soon7d++
 		}
 	}
-	if soon24h == 0 || soon7d == 0 {
-		t.Fatalf("seed lacks entries purging soon: %d within 24h, %d within 7d", soon24h, soon7d)
+	if overdue == 0 || soon24h < 2 || soon7d == 0 {
+		t.Fatalf("seed lacks entries purging soon: %d overdue, %d within 24h, %d within 7d", overdue, soon24h, soon7d)
+	}
+	if oldest.Sub(newest) > -25*24*time.Hour || pinned.Sub(newest) > 2*24*time.Hour {
+		t.Fatalf("deletions not spread across the 30 days: %v .. %v", oldest, newest)
 	}
 
 	// name: case-insensitive substring.

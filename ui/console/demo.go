@@ -23,6 +23,9 @@ type DemoOptions struct {
 	Console     Options // Backend, Cache and Profile are filled in by Demo
 }
 
+// demoAuditTrickle is the demo's user audit entries a minute of its clock.
+const demoAuditTrickle = 3
+
 // Demo runs the console against a simulator served on a private loopback
 // port, with the simulator's all-permissions token and a throwaway home: it
 // never touches the user's keyring, store or profiles. Serving over real
@@ -35,7 +38,9 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 	}
 	defer func() { err = errors.Join(err, os.RemoveAll(home)) }()
 
-	srv := startSim(sim.Options{Seed: o.Seed, Scale: o.Scale, NoRateLimit: o.NoRateLimit})
+	// A few user entries a minute keep the audit log moving, so following
+	// it shows new entries that are not the console's own reads.
+	srv := startSim(sim.Options{Seed: o.Seed, Scale: o.Scale, NoRateLimit: o.NoRateLimit, AuditTrickle: demoAuditTrickle})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fmt.Errorf("demo: cannot listen on loopback: %w", err)
