@@ -165,7 +165,7 @@ func (r *Runner) sendAll(ctx context.Context, batches []store.JournalBatch, out 
 			if prepCtx.Err() != nil {
 				return
 			}
-			p := r.prepare(b)
+			p := r.prepare(prepCtx, b)
 			if prepCtx.Err() != nil {
 				p.close()
 				return
@@ -179,12 +179,28 @@ func (r *Runner) sendAll(ctx context.Context, batches []store.JournalBatch, out 
 		}
 	}()
 	defer func() {
-		for p := range next { // drain: close what was opened ahead
-			p.close()
-		}
+		// Drain: close what was opened ahead. In the background, since the
+		// producer may be stuck in an open(2) that no signal interrupts
+		// (a file on a dead network mount); it exits when that returns.
+		go func() {
+			for p := range next {
+				p.close()
+			}
+		}()
 	}()
 	i := 0 // batches sent
-	for p := range next {
+	for {
+		var p *prepared
+		var ok bool
+		// Waiting for the next batch to be prepared is where a stop must
+		// act at once, whatever the preparing is blocked on.
+		select {
+		case p, ok = <-next:
+		case <-ctx.Done():
+		}
+		if !ok {
+			break
+		}
 		if ctx.Err() != nil {
 			p.close()
 			break

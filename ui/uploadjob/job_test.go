@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/uploadplan"
@@ -305,5 +306,46 @@ func TestCancelDoesNotPrepareTheRemainingBatches(t *testing.T) {
 	out, err = r.runner("b").Resume(context.Background())
 	if err != nil || len(out.Uploaded) != 250 || len(r.listed()) != 300 {
 		t.Fatalf("resume: %v, %d uploaded, %d listed", err, len(out.Uploaded), len(r.listed()))
+	}
+}
+
+// TestStopWhileAFileOpenBlocks: an open(2) that does not return (a file on
+// a dead network mount) must not keep a stopped upload from ending: the
+// run returns when ctx ends, the batch left pending for --resume.
+func TestStopWhileAFileOpenBlocks(t *testing.T) {
+	r := newRig(t)
+	plan := r.files(3, 100)
+	run := r.runner("me")
+	entered, release := make(chan struct{}), make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	run.Open = func(name string) (*os.File, error) {
+		if strings.HasSuffix(name, "doc-001.pdf") {
+			close(entered)
+			<-release
+		}
+		return os.Open(name)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	type result struct {
+		out Outcome
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := run.Upload(ctx, r.project, plan, api.DuplicateSkip)
+		done <- result{out, err}
+	}()
+	<-entered
+	cancel()
+	select {
+	case res := <-done:
+		if res.err != nil || res.out.Unfinished != 1 || len(res.out.Uploaded) != 0 {
+			t.Errorf("stopped upload: %v, unfinished %d, uploaded %d", res.err, res.out.Unfinished, len(res.out.Uploaded))
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the upload did not stop while a file's open was blocked")
+	}
+	if n := len(r.listed()); n != 0 {
+		t.Errorf("%d files sent after the stop", n)
 	}
 }

@@ -5,12 +5,14 @@
 package uploadjob
 
 import (
+	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -32,17 +34,22 @@ func (p *prepared) close() {
 }
 
 // prepare opens and hashes each pending file of a batch. A file that
-// vanished, cannot be read, grew over the limit, or (on a resume) no longer
-// has the content journaled is refused by name; the descriptor stays open
-// until the batch is sent, so a file removed now is still sent whole.
-func (r *Runner) prepare(b store.JournalBatch) *prepared {
+// vanished, cannot be read, is not a regular file, grew over the limit, or
+// (on a resume) no longer has the content journaled is refused by name; the
+// descriptor stays open until the batch is sent, so a file removed now is
+// still sent whole. It stops between files and between reads when ctx ends
+// (the caller then discards the batch).
+func (r *Runner) prepare(ctx context.Context, b store.JournalBatch) *prepared {
 	p := &prepared{batch: b}
 	open := r.Open
 	if open == nil {
-		open = os.Open
+		open = openFile
 	}
 	buf := make([]byte, 256<<10)
 	for _, f := range b.Files {
+		if ctx.Err() != nil {
+			return p
+		}
 		if f.State != store.FilePending {
 			continue
 		}
@@ -62,7 +69,7 @@ func (r *Runner) prepare(b store.JournalBatch) *prepared {
 		fi, err := fd.Stat()
 		if err != nil || !fi.Mode().IsRegular() {
 			fd.Close()
-			refuse("is no longer a regular file")
+			refuse(notRegular(fi))
 			continue
 		}
 		if fi.Size() > api.MaxFileBytes {
@@ -75,7 +82,11 @@ func (r *Runner) prepare(b store.JournalBatch) *prepared {
 		// SHA-256 took was a fifth of an upload's on loopback (see
 		// BENCHMARKS.md); CRC-32C runs in hardware.
 		h := crc32.New(castagnoli)
-		n, err := io.CopyBuffer(h, io.NewSectionReader(fd, 0, fi.Size()), buf)
+		n, err := io.CopyBuffer(h, ctxReader{ctx, io.NewSectionReader(fd, 0, fi.Size())}, buf)
+		if ctx.Err() != nil {
+			fd.Close()
+			return p
+		}
 		if err != nil || n != fi.Size() {
 			fd.Close()
 			refuse("cannot be read: " + errText(err))
@@ -96,6 +107,49 @@ func (r *Runner) prepare(b store.JournalBatch) *prepared {
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// openFile opens a journaled file without blocking: open(2) of a named pipe
+// waits for a writer, and one put where a journaled file was would hang a
+// resume, deaf to signals. O_NONBLOCK makes that open return at once (it
+// changes nothing for a regular file's reads); the fstat that follows
+// refuses whatever is not a regular file.
+func openFile(name string) (*os.File, error) {
+	return os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}
+
+// notRegular says what a file that is not a regular one is, by name.
+func notRegular(fi os.FileInfo) string {
+	if fi == nil {
+		return "is not a regular file"
+	}
+	m := fi.Mode()
+	kind := "not a regular file"
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		kind = "a named pipe (FIFO)"
+	case m&os.ModeSocket != 0:
+		kind = "a socket"
+	case m&os.ModeDevice != 0:
+		kind = "a device"
+	case m.IsDir():
+		kind = "a folder"
+	}
+	return "is not a regular file now (" + kind + "); nothing was read from it"
+}
+
+// ctxReader ends a read loop when ctx ends: hashing a batch of large files
+// takes seconds, and a stopped upload must stop now.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
 
 func errText(err error) string {
 	if err == nil {

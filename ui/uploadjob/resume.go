@@ -29,6 +29,11 @@ func (r *Runner) Resume(ctx context.Context) (Outcome, error) {
 	var todo []store.JournalBatch
 	runs := map[int64]bool{}
 	for _, b := range open {
+		if ctx.Err() != nil {
+			// Stopped: what is not reconciled yet stays for a later resume.
+			out.Unfinished++
+			continue
+		}
 		if err := r.Store.ClaimBatch(b.ID, r.lease()); err != nil {
 			if errors.Is(err, store.ErrLeased) {
 				out.Errors = append(out.Errors, fmt.Sprintf("batch %d of run %d is being worked on by another vaultdeck process; left to it", b.ID, b.Run.ID))

@@ -1,0 +1,184 @@
+package e2e
+
+import (
+	"bufio"
+	"encoding/json"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// blackHole is a server that accepts connections, reads each request's
+// first line and never answers: a request sent to it has left the client
+// but never reached the service.
+type blackHole struct {
+	base  string
+	lines chan string
+}
+
+func startBlackHole(t *testing.T) blackHole {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bh := blackHole{base: "http://" + ln.Addr().String(), lines: make(chan string, 16)}
+	var conns []net.Conn
+	done := make(chan struct{})
+	t.Cleanup(func() {
+		ln.Close()
+		<-done
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	go func() {
+		defer close(done)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns = append(conns, c)
+			go func() {
+				line, _ := bufio.NewReader(c).ReadString('\n')
+				select {
+				case bh.lines <- strings.TrimSpace(line):
+				default:
+				}
+			}()
+		}
+	}()
+	return bh
+}
+
+// killedBeforeArrival starts `vaultdeck upload` against a black hole and
+// kills it with SIGKILL once its first upload request is on the wire: the
+// journal holds a batch that began and whose files never reached the
+// service.
+func killedBeforeArrival(t *testing.T, bin string, env []string, args ...string) {
+	t.Helper()
+	bh := startBlackHole(t)
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(append(os.Environ(), env...), "VAULTDECK_BASE_URL="+bh.base)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	select {
+	case line := <-bh.lines:
+		if !strings.HasPrefix(line, "POST /api/v1/vault/upload_files/") {
+			t.Fatalf("the first request was %q, not an upload", line)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("no upload request within a minute")
+	}
+}
+
+// waitExit waits for cmd to end, failing (and killing it) if it is still
+// running after limit: a command that hangs must not hang the suite.
+func waitExit(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("%v still running after %v", cmd.Args[1:], limit)
+		return -1
+	}
+}
+
+// TestResumeRefusesAFIFOAndStopsOnSignal: a journaled file replaced by a
+// named pipe before `upload --resume` made the resume block in open(2) for
+// as long as nobody wrote to the pipe, deaf to SIGINT and SIGTERM. The
+// resume must refuse it by name and send the rest; and a resume stuck on a
+// service that does not answer must stop on SIGINT and on SIGTERM, leaving
+// the batch pending.
+func TestResumeRefusesAFIFOAndStopsOnSignal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	bin := buildBinary(t)
+	sp := startSim(t, bin, "--no-rate-limit")
+	home := t.TempDir()
+	env := []string{"VAULTDECK_TOKEN=" + sp.tokens["admin"], "VAULTDECK_HOME=" + home}
+	simEnv := append(env[:len(env):len(env)], "VAULTDECK_BASE_URL="+sp.base)
+	out, stderr, code := vd(t, bin, simEnv, "", "projects", "--json")
+	var projects []struct{ ID string }
+	if err := json.Unmarshal([]byte(out), &projects); err != nil || code != 0 || len(projects) == 0 {
+		t.Fatalf("projects: %d %v %s", code, err, stderr)
+	}
+	pid := projects[0].ID
+
+	dir := filepath.Join(t.TempDir(), "export")
+	os.MkdirAll(dir, 0o755)
+	for _, n := range []string{"fifo-a.txt", "fifo-b.txt", "fifo-c.txt"} {
+		os.WriteFile(filepath.Join(dir, n), []byte("content of "+n), 0o600)
+	}
+	killedBeforeArrival(t, bin, env, "upload", pid, dir)
+	pipe := filepath.Join(dir, "fifo-b.txt")
+	os.Remove(pipe)
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// Stopped by a signal while the service does not answer: prompt exit,
+	// the batch still pending.
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		bh := startBlackHole(t)
+		cmd := exec.Command(bin, "upload", "--resume")
+		cmd.Env = append(append(os.Environ(), env...), "VAULTDECK_BASE_URL="+bh.base)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-bh.lines: // the resume is waiting for the service
+		case <-time.After(60 * time.Second):
+			cmd.Process.Kill()
+			t.Fatal("the resume sent no request within a minute")
+		}
+		cmd.Process.Signal(sig)
+		if code := waitExit(t, cmd, 20*time.Second); code != 3 {
+			t.Errorf("%v: exit %d, want 3 (the batch left for a later resume)", sig, code)
+		}
+	}
+
+	cmd := exec.Command(bin, "upload", "--resume", "--json")
+	cmd.Env = append(os.Environ(), simEnv...)
+	var outb, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &outb, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	code = waitExit(t, cmd, 30*time.Second)
+	var rep struct {
+		Uploaded []struct {
+			Local string `json:"local_path"`
+		}
+		Refused []struct {
+			Local  string `json:"local_path"`
+			Reason string
+		}
+	}
+	if err := json.Unmarshal([]byte(outb.String()), &rep); err != nil || code != 3 {
+		t.Fatalf("resume: exit %d, %v\n%s\n%s", code, err, outb.String(), errb.String())
+	}
+	if len(rep.Uploaded) != 2 || len(rep.Refused) != 1 || rep.Refused[0].Local != pipe || !strings.Contains(rep.Refused[0].Reason, "not a regular file") {
+		t.Errorf("resume report: %s", outb.String())
+	}
+}
