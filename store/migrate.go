@@ -147,6 +147,32 @@ CREATE TABLE profile_settings (
 	{7, "matter receipt sent_at", `
 ALTER TABLE matter_receipt_items ADD COLUMN sent_at INTEGER NOT NULL DEFAULT 0;
 `},
+	// A file whose request's answer was lost and whose arrival the project's
+	// listing could neither prove nor rule out (issue 17): 'unproven'. SQLite
+	// cannot change a CHECK in place, so the table is rebuilt, rows kept.
+	{8, "upload file state unproven", `
+CREATE TABLE upload_files_v8 (
+	id          INTEGER PRIMARY KEY,
+	run_id      INTEGER NOT NULL REFERENCES upload_runs (id) ON DELETE CASCADE,
+	batch_id    INTEGER REFERENCES upload_batches (id) ON DELETE CASCADE,
+	local_path  TEXT NOT NULL,
+	file_path   TEXT NOT NULL,
+	name        TEXT NOT NULL,
+	size        INTEGER NOT NULL,
+	content_hash TEXT NOT NULL DEFAULT '', -- algorithm-prefixed: crc32c:hex
+	state       TEXT NOT NULL CHECK (state IN ('pending', 'uploaded', 'skipped', 'refused', 'failed', 'replaced', 'unproven')),
+	file_id     TEXT NOT NULL DEFAULT '',
+	reason      TEXT NOT NULL DEFAULT '',
+	status      TEXT NOT NULL DEFAULT '', -- last known processing status, lower case
+	uploaded_at INTEGER NOT NULL DEFAULT 0 -- unix ms: the server's upload time when known, else the request's
+);
+INSERT INTO upload_files_v8 (id, run_id, batch_id, local_path, file_path, name, size, content_hash, state, file_id, reason, status, uploaded_at)
+	SELECT id, run_id, batch_id, local_path, file_path, name, size, content_hash, state, file_id, reason, status, uploaded_at FROM upload_files;
+DROP TABLE upload_files;
+ALTER TABLE upload_files_v8 RENAME TO upload_files;
+CREATE INDEX upload_files_batch ON upload_files (batch_id);
+CREATE INDEX upload_files_file_id ON upload_files (file_id) WHERE file_id != '';
+`},
 }
 
 const createVersionTable = `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`

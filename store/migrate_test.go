@@ -22,6 +22,7 @@ var fixtures = map[int][]string{
 		`INSERT INTO upload_files (run_id, batch_id, local_path, file_path, name, size, state) VALUES (1, 1, '/a.pdf', 'a.pdf', 'a.pdf', 1, 'pending')`},
 	6: {`INSERT INTO profile_settings (profile, key, value) VALUES ('old', 'theme', 'mono')`},
 	7: {`INSERT INTO matter_receipt_items (receipt_id, line, client_id, matter_id, result, sent_at) VALUES (1, 3, 'C', 'M2', 'in_flight', 7)`},
+	8: {`INSERT INTO upload_files (run_id, batch_id, local_path, file_path, name, size, state) VALUES (1, 1, '/b.pdf', 'b.pdf', 'b.pdf', 1, 'unproven')`},
 }
 
 func TestMigrationsAreOrdered(t *testing.T) {
@@ -101,6 +102,9 @@ func TestMigrateFromEachVersion(t *testing.T) {
 			if from >= 5 {
 				if runs, err := s.UploadRuns("old"); err != nil || len(runs) != 1 || runs[0].Pending != 1 || runs[0].OpenBatches != 1 {
 					t.Fatalf("upload journal lost in migration: %+v %v", runs, err)
+				}
+				if err := s.CompleteBatch(1, "", []FileOutcome{{ID: 1, State: FileUnproven, Reason: "r"}}, ""); err != nil {
+					t.Fatalf("an unproven file cannot be recorded after migration: %v", err)
 				}
 			}
 			// The latest schema works in full.

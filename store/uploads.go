@@ -22,6 +22,10 @@ const (
 	FileRefused  = "refused"  // never sent: too large, unreadable, vanished, changed
 	FileFailed   = "failed"   // the service refused the request that carried it
 	FileReplaced = "replaced" // re-uploaded later (R); the newer row tracks it
+	// FileUnproven: its request's answer was lost and the project's listing
+	// could neither prove nor rule out its arrival, and the mode (keep) made
+	// a re-send unsafe. Named to the user; never counted as uploaded.
+	FileUnproven = "unproven"
 )
 
 // UploadRun is one upload command: what and where.

@@ -129,11 +129,13 @@ type RunSummary struct {
 	UploadRun
 	Files, Bytes                                int64
 	Uploaded, Skipped, Refused, Failed, Pending int64
+	Unproven                                    int64
 	OpenBatches                                 int64
 }
 
-// Finished reports whether nothing of the run is left to send or reconcile.
-func (r RunSummary) Finished() bool { return r.Pending == 0 && r.OpenBatches == 0 }
+// Finished reports whether nothing of the run is left to send or reconcile,
+// and nothing of it is unproven.
+func (r RunSummary) Finished() bool { return r.Pending == 0 && r.OpenBatches == 0 && r.Unproven == 0 }
 
 // UploadRuns lists a profile's runs, newest first.
 func (s *Store) UploadRuns(profile string) ([]RunSummary, error) {
@@ -146,6 +148,7 @@ SELECT r.id, r.profile, r.project_id, r.mode, r.created_at,
 	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state = 'refused'),
 	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state = 'failed'),
 	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state = 'pending'),
+	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state = 'unproven'),
 	(SELECT count(*) FROM upload_batches b WHERE b.run_id = r.id AND b.done_at IS NULL)
 FROM upload_runs r WHERE r.profile = ? ORDER BY r.id DESC`, profile)
 	if err != nil {
@@ -156,7 +159,7 @@ FROM upload_runs r WHERE r.profile = ? ORDER BY r.id DESC`, profile)
 	for rows.Next() {
 		var r RunSummary
 		if err := rows.Scan(&r.ID, &r.Profile, &r.ProjectID, &r.Mode, msTime{&r.CreatedAt}, &r.Files, &r.Bytes,
-			&r.Uploaded, &r.Skipped, &r.Refused, &r.Failed, &r.Pending, &r.OpenBatches); err != nil {
+			&r.Uploaded, &r.Skipped, &r.Refused, &r.Failed, &r.Pending, &r.Unproven, &r.OpenBatches); err != nil {
 			return nil, err
 		}
 		out = append(out, r)

@@ -88,7 +88,7 @@ func (r *runner) upload(ctx context.Context, args []string) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	return r.uploadReport(out, planNotes)
+	return r.uploadReport(out, append(planNotes, out.Notes...))
 }
 
 // uploadReport is the --json form of an upload's outcome.
@@ -98,6 +98,7 @@ type uploadReport struct {
 	Skipped    []fileReport `json:"skipped"`
 	Refused    []fileReport `json:"refused"`
 	Failed     []fileReport `json:"failed"`
+	Unproven   []fileReport `json:"unproven"`
 	Unfinished int          `json:"unfinished_batches"`
 	Errors     []string     `json:"errors"`
 	Notes      []string     `json:"notes"`
@@ -136,7 +137,7 @@ func (r *runner) uploadReport(o uploadjob.Outcome, notes []string) int {
 			errs = []string{}
 		}
 		if code := r.emitJSON(uploadReport{Runs: append([]int64{}, o.RunIDs...), Uploaded: reports(o.Uploaded), Skipped: reports(o.Skipped),
-			Refused: reports(o.Refused), Failed: reports(o.Failed), Unfinished: o.Unfinished, Errors: errs, Notes: notes}); code != ExitOK {
+			Refused: reports(o.Refused), Failed: reports(o.Failed), Unproven: reports(o.Unproven), Unfinished: o.Unfinished, Errors: errs, Notes: notes}); code != ExitOK {
 			return code
 		}
 		return status
@@ -145,7 +146,7 @@ func (r *runner) uploadReport(o uploadjob.Outcome, notes []string) int {
 	for _, set := range []struct {
 		files []store.JournalFile
 		label string
-	}{{o.Uploaded, "uploaded"}, {o.Skipped, "skipped"}, {o.Refused, "refused"}, {o.Failed, "failed"}} {
+	}{{o.Uploaded, "uploaded"}, {o.Skipped, "skipped"}, {o.Refused, "refused"}, {o.Failed, "failed"}, {o.Unproven, "unproven"}} {
 		for _, f := range set.files {
 			detail := f.FileID
 			if detail == "" {
@@ -157,7 +158,17 @@ func (r *runner) uploadReport(o uploadjob.Outcome, notes []string) int {
 	if err := t.flush(); err != nil {
 		return r.fail(err)
 	}
-	fmt.Fprintf(r.env.Stdout, "%d uploaded, %d skipped, %d refused, %d failed\n", len(o.Uploaded), len(o.Skipped), len(o.Refused), len(o.Failed))
+	fmt.Fprintf(r.env.Stdout, "%d uploaded, %d skipped, %d refused, %d failed", len(o.Uploaded), len(o.Skipped), len(o.Refused), len(o.Failed))
+	if len(o.Unproven) > 0 {
+		fmt.Fprintf(r.env.Stdout, ", %d unproven", len(o.Unproven))
+	}
+	fmt.Fprintln(r.env.Stdout)
+	for _, n := range notes {
+		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s\n", oneLine(n))
+	}
+	for _, f := range o.Unproven {
+		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s: not known to have arrived; %s\n", oneLine(f.Local), oneLine(f.Reason))
+	}
 	for _, e := range o.Errors {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s\n", oneLine(e))
 	}
@@ -199,24 +210,28 @@ func (r *runner) uploads(ctx context.Context, args []string) int {
 		Refused   int64     `json:"refused"`
 		Failed    int64     `json:"failed"`
 		Pending   int64     `json:"pending"`
+		Unproven  int64     `json:"unproven"`
 		OpenBatch int64     `json:"unfinished_batches"`
 	}
 	list := make([]runJSON, 0, len(runs))
 	for _, x := range runs {
 		state := "finished"
-		if !x.Finished() {
+		switch {
+		case x.Pending > 0 || x.OpenBatches > 0:
 			state = "unfinished"
+		case !x.Finished():
+			state = "unproven" // nothing left to send, but not all is known to have arrived
 		}
 		list = append(list, runJSON{x.ID, x.ProjectID, x.Mode, x.CreatedAt.UTC(), state, x.Files, x.Bytes,
-			x.Uploaded, x.Skipped, x.Refused, x.Failed, x.Pending, x.OpenBatches})
+			x.Uploaded, x.Skipped, x.Refused, x.Failed, x.Pending, x.Unproven, x.OpenBatches})
 	}
 	if r.g.JSON {
 		return r.emitJSON(list)
 	}
-	t := newTable(r.env.Stdout, "RUN", "STARTED", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "SKIPPED", "REFUSED", "FAILED", "PENDING")
+	t := newTable(r.env.Stdout, "RUN", "STARTED", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN")
 	for _, x := range list {
 		t.row(fmt.Sprint(x.ID), x.CreatedAt.Local().Format("2006-01-02 15:04"), x.ProjectID, x.Mode, x.State, fmt.Sprint(x.Files),
-			humanize.Bytes(uint64(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending))
+			humanize.Bytes(uint64(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending), fmt.Sprint(x.Unproven))
 	}
 	return r.done(t.flush())
 }

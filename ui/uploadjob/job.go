@@ -70,18 +70,23 @@ type Runner struct {
 
 // Outcome is what became of a run's (or a resume's) files.
 type Outcome struct {
-	RunIDs     []int64
-	Uploaded   []store.JournalFile
-	Skipped    []store.JournalFile
-	Refused    []store.JournalFile
-	Failed     []store.JournalFile
+	RunIDs   []int64
+	Uploaded []store.JournalFile
+	Skipped  []store.JournalFile
+	Refused  []store.JournalFile
+	Failed   []store.JournalFile
+	// Unproven files: a lost answer, arrival neither provable nor safe to
+	// re-send (see decide). Never counted as uploaded.
+	Unproven   []store.JournalFile
 	Unfinished int // batches left for a later --resume
 	Errors     []string
+	Notes      []string // what a resume did that the user should know
 }
 
-// Partial reports whether anything was refused, failed or left over.
+// Partial reports whether anything was refused, failed, unproven or left
+// over.
 func (o Outcome) Partial() bool {
-	return len(o.Refused) > 0 || len(o.Failed) > 0 || o.Unfinished > 0
+	return len(o.Refused) > 0 || len(o.Failed) > 0 || len(o.Unproven) > 0 || o.Unfinished > 0
 }
 
 func (r *Runner) now() time.Time {

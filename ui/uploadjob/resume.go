@@ -54,31 +54,42 @@ func (r *Runner) Resume(ctx context.Context) (Outcome, error) {
 				}
 				claimedBy[b.Run.ProjectID] = claimed
 			}
-			found, err := r.reconcile(ctx, b, claimed)
+			d, err := r.reconcile(ctx, b, claimed)
 			if err != nil {
 				_ = r.Store.ReleaseBatch(b.ID, r.owner(), err.Error())
 				out.Unfinished++
 				out.Errors = append(out.Errors, fmt.Sprintf("batch %d: %v", b.ID, err))
 				continue
 			}
+			if d.ambiguous > 0 {
+				out.Notes = append(out.Notes, fmt.Sprintf("batch %d: %d file(s) whose arrival could not be proven (files of the same name and size are in the project) were sent again with mode %s", b.ID, d.ambiguous, b.Run.Mode))
+			}
+			found := append(d.adopt, d.unproven...)
 			if len(found) > 0 {
-				wasPending := pendingCount(b)
 				if err := r.Store.CompleteBatch(b.ID, r.owner(), found, ""); err != nil {
 					return out, err
 				}
 				byRow := map[int64]store.FileOutcome{}
 				for _, o := range found {
 					byRow[o.ID] = o
-					claimed[strings.ToLower(o.FileID)] = true
-				}
-				for i, f := range b.Files {
-					if o, ok := byRow[f.ID]; ok {
-						f.State, f.FileID = o.State, o.FileID
-						b.Files[i] = f
-						out.Uploaded = append(out.Uploaded, f)
+					if o.FileID != "" {
+						claimed[strings.ToLower(o.FileID)] = true
 					}
 				}
-				if len(found) == wasPending {
+				for i, f := range b.Files {
+					o, ok := byRow[f.ID]
+					if !ok {
+						continue
+					}
+					f.State, f.FileID, f.Reason = o.State, o.FileID, o.Reason
+					b.Files[i] = f
+					if o.State == store.FileUploaded {
+						out.Uploaded = append(out.Uploaded, f)
+					} else {
+						out.Unproven = append(out.Unproven, f)
+					}
+				}
+				if d.resend == 0 {
 					continue
 				}
 				// CompleteBatch released the lease with files still
@@ -96,16 +107,6 @@ func (r *Runner) Resume(ctx context.Context) (Outcome, error) {
 		return out, ErrCrashed
 	}
 	return out, r.sendAll(ctx, todo, &out)
-}
-
-func pendingCount(b store.JournalBatch) int {
-	n := 0
-	for _, f := range b.Files {
-		if f.State == store.FilePending {
-			n++
-		}
-	}
-	return n
 }
 
 // claimedIDs are the file IDs the journal already attributes to some file

@@ -55,6 +55,8 @@ func (r *Runner) Reupload(ctx context.Context, files []store.JournalFile) (Outco
 		out.Skipped = append(out.Skipped, o.Skipped...)
 		out.Refused = append(out.Refused, o.Refused...)
 		out.Failed = append(out.Failed, o.Failed...)
+		out.Unproven = append(out.Unproven, o.Unproven...)
+		out.Notes = append(out.Notes, o.Notes...)
 		out.Unfinished += o.Unfinished
 		out.Errors = append(out.Errors, o.Errors...)
 		var old []string
@@ -85,6 +87,9 @@ func (o Outcome) Summary() string {
 	}
 	if n := len(o.Failed); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d failed", n))
+	}
+	if n := len(o.Unproven); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d not known to have arrived (unproven)", n))
 	}
 	if o.Unfinished > 0 {
 		parts = append(parts, fmt.Sprintf("%d batches unfinished (vaultdeck upload --resume)", o.Unfinished))
