@@ -160,15 +160,15 @@ func perMinute(l api.Limits) int {
 }
 
 func (r *runner) deps(c *api.Client, st *store.Store) matterrun.Deps {
-	prof := r.g.Profile
+	stored := ""
 	if r.env.ResolveProfile != nil {
-		if p, err := r.env.ResolveProfile(r.g.Profile); err == nil && p.Name != "" {
-			prof = p.Name
+		if p, err := r.env.ResolveProfile(r.g.Profile); err == nil && p.Stored {
+			stored = p.Name
 		}
 	}
-	if prof == "" {
-		prof = "(environment)"
-	}
+	// the receipt names what acted: VAULTDECK_TOKEN overrides every
+	// stored token (and without a token source it is the only one)
+	prof := matterrun.ReceiptProfile(stored, r.env.Getenv("VAULTDECK_TOKEN"))
 	return matterrun.Deps{Service: c, Store: st, Profile: prof, Endpoint: c.Base()}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/audit"
 	"github.com/vaultdeck/vaultdeck/ui/filestatus"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
+	"github.com/vaultdeck/vaultdeck/ui/matterrun"
 	"github.com/vaultdeck/vaultdeck/ui/matters"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/project"
@@ -79,7 +80,11 @@ func Routes(stuckAfter time.Duration) []app.Route {
 // mattersRoute is ":matters"; its receipts live in the store behind the
 // response cache (the demo's and a profile's alike).
 func mattersRoute(o Options) app.Route {
-	deps := matters.Deps{Profile: o.Profile}
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	deps := matters.Deps{Profile: matterrun.ReceiptProfile(o.Profile, getenv("VAULTDECK_TOKEN"))}
 	if sc, ok := o.Cache.(StoreCache); ok {
 		deps.Store = sc.Store
 	}

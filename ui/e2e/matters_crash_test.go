@@ -127,4 +127,17 @@ func TestRestoreAfterKillInventsNothing(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rc); err != nil || rc.Counts["already_absent"] != 12000+len(before) {
 		t.Errorf("after the restore, a new deletion found %v (want all %d already absent)\n%s", rc.Counts, 12000+len(before), stderr)
 	}
+
+	// The receipts name the token that acted (issue 19 case 15): no stored
+	// profile exists here, so not "default".
+	out, _, _ = vd(t, bin, env, "", "--json", "matters", "receipts")
+	var list []struct{ Profile, Endpoint string }
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) == 0 {
+		t.Fatalf("receipts: %v %s", err, out)
+	}
+	for _, r := range list {
+		if r.Profile != "(VAULTDECK_TOKEN)" || r.Endpoint == "" {
+			t.Errorf("receipt names profile %q, endpoint %q; want (VAULTDECK_TOKEN) and the base URL", r.Profile, r.Endpoint)
+		}
+	}
 }

@@ -7,6 +7,7 @@ package matterrun
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/matterfile"
@@ -97,4 +98,22 @@ func Status(r store.Receipt) string {
 		n += c
 	}
 	return fmt.Sprintf("running or interrupted: %d of %d pairs recorded (re-running the file is safe)", n, r.Pairs)
+}
+
+// ReceiptProfile is what a receipt names as the credentials used: the
+// stored profile, unless VAULTDECK_TOKEN (which overrides every stored
+// token) was set, which is then named instead, since that is what acted.
+// profile is "" when no stored profile is in use; envToken is the
+// variable's value (only its presence matters; it is never recorded).
+func ReceiptProfile(profile, envToken string) string {
+	switch {
+	case strings.TrimSpace(envToken) == "" && profile != "":
+		return profile
+	case strings.TrimSpace(envToken) == "":
+		return "(no profile)"
+	case profile == "":
+		return "(VAULTDECK_TOKEN)"
+	default:
+		return "(VAULTDECK_TOKEN) over profile " + profile
+	}
 }
