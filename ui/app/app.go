@@ -57,6 +57,7 @@ type Model struct {
 	width, height int
 	status        string
 	statusErr     bool
+	statusOwner   page.Page // the page whose error the status line shows
 	help          bool
 	helpScroll    *widgets.Scroll // help scrolls: at 40x12 it is longer than the body
 	cmdline       *widgets.CommandLine
@@ -127,6 +128,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.open(msg.Route, msg.Arg)
 	case page.StatusMsg:
 		m.setStatus(msg)
+		if msg.Err != nil {
+			m.statusOwner = m.Top() // a page's error, cleared by its next action (updateTop)
+		}
 		return m, nil
 	case page.StartTask:
 		return m, m.startTask(msg)
@@ -281,17 +285,32 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	return m.updateTop(msg)
 }
 
+// updateTop gives a key to the page on top. An error that page reported
+// belongs to the state that caused it: once a key acts on the page (a
+// sort, a filter, a clear, an input closed), that state is gone and so is
+// the error (`!` keeps it). Keys typed into an input still open (the value
+// being corrected) leave it in view.
 func (m *Model) updateTop(msg tea.Msg) tea.Cmd {
 	if len(m.stack) == 0 {
 		return nil
 	}
 	i := len(m.stack) - 1
+	typing := capturing(m.stack[i])
 	var cmd tea.Cmd
 	m.stack[i], cmd = m.stack[i].Update(msg)
+	if m.statusErr && m.statusOwner == m.stack[i] && !(typing && capturing(m.stack[i])) {
+		m.status, m.statusErr, m.statusOwner = "", false, nil
+	}
 	return cmd
 }
 
+func capturing(p page.Page) bool {
+	c, ok := p.(page.InputCapturer)
+	return ok && c.CapturesInput()
+}
+
 func (m *Model) setStatus(s page.StatusMsg) {
+	m.statusOwner = nil // the root's own errors (a task's) stay until replaced
 	if s.Err != nil {
 		// api errors may quote the server; keep the terminal inert
 		m.status, m.statusErr = sanitize.Line(s.Err.Error()), true
