@@ -235,3 +235,53 @@ func TestAPIMutationsAreAudited(t *testing.T) {
 		t.Fatalf("api entries %v, want %v", got, want)
 	}
 }
+
+// TestAuditReadsConcurrentAndRefused: concurrent reads each leave exactly
+// one entry, the log stays strictly ordered, and a read refused by the
+// rate limit leaves none.
+func TestAuditReadsConcurrentAndRefused(t *testing.T) {
+	h := newHarness(t, func(o *sim.Options) { o.NoRateLimit = false; o.Limits.Audit = 1000 })
+	before := len(h.walk())
+	done := make(chan struct{})
+	for g := 0; g < 8; g++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := 0; i < 10; i++ {
+				h.latest("")
+			}
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		<-done
+	}
+	after := h.walk()
+	// 80 reads, plus the second walk's earliest and its one page.
+	if got := len(after) - before; got != 82 {
+		t.Fatalf("%d entries added by 82 reads", got)
+	}
+	for i := 1; i < len(after); i++ {
+		if after[i].ID <= after[i-1].ID || after[i].Timestamp <= after[i-1].Timestamp {
+			t.Fatalf("not ascending at %d", i)
+		}
+	}
+
+	lim := newHarness(t, func(o *sim.Options) { o.NoRateLimit = false; o.Limits.Audit = 3 })
+	lim.latest("")
+	lim.latest("")
+	lim.latest("")
+	if _, st := lim.latest(""); st != 429 {
+		t.Fatalf("fourth read in a minute: %d", st)
+	}
+	lim.sim.Advance(2 * time.Minute)
+	first, _ := lim.earliest("")
+	page, _ := lim.auditPage(first.ID, "1000")
+	fetches := 0
+	for _, x := range page {
+		if x.Type == sim.AuditAPIFetch {
+			fetches++
+		}
+	}
+	if fetches != 3+2 { // three latest, then earliest and this page; not the refused one
+		t.Fatalf("%d fetch entries", fetches)
+	}
+}

@@ -100,7 +100,8 @@ const trickleCatchUp = 24 * time.Hour
 // SetAuditTrickle sets the trickle of user audit entries to perMinute on
 // the simulator clock (0 stops it). The entries are made when the clock is
 // next read, each at its own scheduled time, so nothing runs in the
-// background and stopping needs no goroutine to end.
+// background and stopping needs no goroutine to end. Reset returns to
+// Options.AuditTrickle.
 func (s *Server) SetAuditTrickle(perMinute int) {
 	now := s.lock()
 	defer s.mu.Unlock()
