@@ -141,3 +141,56 @@ func TestRestoreAfterKillInventsNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestRestoreAfterKillBringsBackWhatTheLostAnswerDeleted is the other side
+// of case 5: the first request's answer is lost after the service deleted
+// live matters; the restore proves it from the listing (deleted after the
+// request went out, on the service's clock) and brings exactly those back.
+func TestRestoreAfterKillBringsBackWhatTheLostAnswerDeleted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	bin := buildBinary(t)
+	sp := startSim(t, bin)
+	var live []sim.MatterInfo
+	for _, m := range sim.New(sim.Options{Seed: sim.DefaultSeed}).Matters() {
+		if !m.V1 && !m.Deleted && !m.ExternallyLinked && m.ClientID != sim.ConflictClientID && !strings.HasPrefix(m.ClientID, "ACME") && len(live) < 5 {
+			live = append(live, m)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("client_id,matter_id\n")
+	for _, m := range live {
+		b.WriteString(m.ClientID + "," + m.MatterID + "\n")
+	}
+	b.WriteString("NX00001,GHOST-1\n")
+	csvPath := filepath.Join(t.TempDir(), "close.csv")
+	if err := os.WriteFile(csvPath, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"VAULTDECK_TOKEN=" + sp.tokens["admin"], "VAULTDECK_HOME=" + t.TempDir()}
+	proxy, held := holdingProxy(t, sp.base)
+	cmd := exec.Command(bin, "matters", "delete", csvPath, "--yes", "--base-url", proxy)
+	cmd.Env = append(os.Environ(), env...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-held:
+	case <-time.After(2 * time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatal("the deletion request never arrived")
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+
+	out, stderr, code := vd(t, bin, env, "", "--json", "matters", "restore", "--receipt", "1", "--yes", "--base-url", sp.base)
+	var res struct{ Counts map[string]int }
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 || res.Counts["restored"] != len(live) ||
+		res.Counts["left_alone"] != 1 || res.Counts["created"] != 0 {
+		t.Fatalf("restore: exit %d, counts %v\n%s", code, res.Counts, stderr)
+	}
+	if !strings.Contains(stderr, "1 never existed") {
+		t.Errorf("the ghost is not said left alone:\n%s", stderr)
+	}
+}

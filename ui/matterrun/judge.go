@@ -60,9 +60,11 @@ type evidence struct {
 //     sent no Date: this run may have deleted it, but an upsert might
 //     create a matter instead. Left alone, and the restore is not clean.
 //
-// Known limit: a deletion by someone else after the request went out (and
-// before the restore) looks like this run's, and the Date header's whole
-// seconds make the boundary about a second wide.
+// Known limits: a deletion by someone else after the request went out (and
+// before the restore) looks like this run's; the Date header's whole
+// seconds make the boundary about a second wide; and the send time is
+// written just before the request, so a wait for the rate limit before it
+// widens the window by that wait.
 func Judge(ctx context.Context, l Lister, pairs []InFlight) ([]matterfile.Outcome, error) {
 	type key struct{ c, m string }
 	at := make(map[key]int, len(pairs))
