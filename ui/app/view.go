@@ -115,11 +115,11 @@ func (m *Model) statusView() string {
 	case m.cmdline != nil:
 		return m.cmdline.View()
 	case m.status != "" && m.statusErr:
-		return th.Error.Render(ansi.Truncate(m.shortError(), m.width, "…"))
+		return m.withKeys(th.Error.Render(ansi.Truncate(m.shortError(), m.width, "…")))
 	case m.status != "":
-		return th.StatusLine.Render(ansi.Truncate(m.status, m.width, "…"))
+		return m.withKeys(th.StatusLine.Render(ansi.Truncate(m.status, m.width, "…")))
 	}
-	return th.Help.Render(ansi.Truncate("? help · : command · esc back · q quit", m.width, "…"))
+	return m.keyLine(m.width)
 }
 
 func (m *Model) helpView() string {

@@ -61,6 +61,9 @@ type Options struct {
 	// NoLocalFiles leaves out the views that read local files (upload,
 	// matter files): over SSH the local file system is the server's.
 	NoLocalFiles bool
+	// Now is the views' clock; nil = time.Now. Tests pin it, so that ages
+	// and countdowns on golden screens do not move.
+	Now func() time.Time
 }
 
 // Routes are the views reachable from the command line and from each other.
@@ -137,6 +140,7 @@ func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 		Profile:  o.JournalProfile,
 		Output:   out,
 		IDs:      &page.IDs{},
+		Now:      o.Now,
 	}
 	return app.New(env, app.Config{
 		Profile:   o.Profile,

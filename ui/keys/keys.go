@@ -35,6 +35,7 @@ type Map struct {
 	OpenFile, RunDelete, Restore key.Binding
 	Upload                       key.Binding // project: upload files and folders
 	Reupload                     key.Binding // file status: re-upload stuck or failed files (replace)
+	DuplicateMode                key.Binding // upload: what to do with a file already in the project
 }
 
 // New returns the key map; readOnly disables every mutating binding.
@@ -76,7 +77,8 @@ func New(readOnly bool) Map {
 		ToggleIDs:    b("i", "show IDs whole (names give way) / back", "i"),
 		GroupFilter:  b("0-5", "show all / ready / processing / stuck / failed / missing", "0", "1", "2", "3", "4", "5"),
 
-		CancelRun: b("c", "cancel after the current request", "c"),
+		CancelRun:     b("c", "cancel after the current request", "c"),
+		DuplicateMode: b("ctrl+t", "next duplicate mode", "ctrl+t"),
 
 		Delete:    b("D", "delete project", "D"),
 		OpenFile:  b("n", "open a matter file", "n"),
@@ -144,4 +146,25 @@ func (m Map) Binds(k string) bool {
 		}
 	}
 	return false
+}
+
+// Hint is b with a short description, for the footer's context line. The
+// keys and the enabled state stay the map's, so the footer cannot offer a
+// key that read-only disabled.
+func Hint(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}
+
+// HintKey is Hint for one key of b (the "1" of the group keys 0-5); a key
+// that b does not have gives a disabled binding, which nothing shows.
+func HintKey(b key.Binding, k, desc string) key.Binding {
+	for _, bk := range b.Keys() {
+		if bk == k {
+			b.SetKeys(k)
+			b.SetHelp(k, desc)
+			return b
+		}
+	}
+	return key.NewBinding(key.WithDisabled())
 }

@@ -40,6 +40,11 @@ type (
 	// EscHandler is a page that has something to close on esc (a detail
 	// pane, an applied filter) before esc means "back".
 	EscHandler interface{ WantsEsc() bool }
+	// KeyHinter is a page whose keys depend on its state (a tab, the
+	// selected row, a mode, an open input): ContextKeys lists the bindings
+	// of the key map that act now, most useful first, for the footer's
+	// context line. Without it the footer uses Help.
+	KeyHinter interface{ ContextKeys() []key.Binding }
 	// Selector is a page with a selected record whose ID `y` copies.
 	Selector interface{ SelectedID() string }
 	// Identified is a page that receives view-scoped messages.

@@ -1,0 +1,28 @@
+package audit
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/vaultdeck/vaultdeck/ui/keys"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// ContextKeys implements page.KeyHinter: the keys that act now.
+func (m *Model) ContextKeys() []key.Binding {
+	k := m.env.Keys
+	switch {
+	case m.typing:
+		return []key.Binding{keys.Hint(k.Enter, "apply"), keys.Hint(k.Back, "cancel")}
+	case m.detail:
+		return []key.Binding{keys.Hint(k.Down, "scroll"), keys.Hint(k.Back, "close")}
+	case m.Table.Filtering():
+		return widgets.TableHints(k, m.Table)
+	}
+	var out []key.Binding
+	if m.Table.Len() > 0 {
+		out = append(out, keys.Hint(k.Enter, "details"))
+	}
+	out = append(out, keys.Hint(k.TypeCycle, "type"), keys.Hint(k.TypeFilter, "type filter"))
+	out = append(out, widgets.TableHints(k, m.Table)...)
+	return append(out, keys.Hint(k.Refresh, "refresh"))
+}
