@@ -124,6 +124,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.push(msg.Page)
 	case page.Pop:
 		return m, m.pop()
+	case page.Close:
+		return m, m.closePage(msg)
 	case page.Open:
 		return m, m.open(msg.Route, msg.Arg)
 	case page.StatusMsg:

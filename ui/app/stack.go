@@ -4,6 +4,7 @@
 package app
 
 import (
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -38,6 +39,36 @@ func (m *Model) pop() tea.Cmd {
 		cmd = a.Activate()
 	}
 	return tea.Batch(cmd, m.reloadOwed())
+}
+
+// closePage removes the page a page.Close names, wherever it is in the
+// stack, keeping the status line (it says why) and adding the note.
+func (m *Model) closePage(c page.Close) tea.Cmd {
+	i := slices.IndexFunc(m.stack, func(p page.Page) bool {
+		id, ok := p.(page.Identified)
+		return ok && id.ID() == c.Page
+	})
+	if i < 0 || len(m.stack) <= 1 {
+		return nil
+	}
+	status, isErr := m.status, m.statusErr
+	var cmd tea.Cmd
+	if i == len(m.stack)-1 {
+		cmd = m.pop()
+	} else {
+		p := m.stack[i]
+		if cl, ok := p.(page.Closer); ok {
+			cl.Close()
+		}
+		delete(m.tasks.owed, p)
+		delete(m.opened, p)
+		m.stack = slices.Delete(m.stack, i, i+1)
+	}
+	m.status, m.statusErr = status, isErr
+	if c.Note != "" {
+		m.status = strings.TrimPrefix(m.status+" · "+sanitize.Line(c.Note), " · ")
+	}
+	return cmd
 }
 
 // drop removes the top page for good: its armed work stops, its requests

@@ -39,6 +39,20 @@ type (
 // the project from what they show without spending a request.
 type ProjectDeleted struct{ ID string }
 
+// ProjectInBin is broadcast once a deleted project is in the recycle bin:
+// a page about it (its users, its files) shows a project that no longer
+// exists and closes itself.
+type ProjectInBin struct{ ID string }
+
+// Close asks the root to remove the page with this ID from the stack,
+// wherever it is (a page about something that no longer exists), and to
+// add Note to the status line, which it keeps (pop would clear it). The
+// last page stays.
+type Close struct {
+	Page ID
+	Note string
+}
+
 // Scoped is a message for one view; the root delivers it to the page with
 // that ID wherever it is in the stack, and drops it when the page is gone.
 type Scoped interface{ Target() ID }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -128,7 +129,7 @@ func settleTask(env page.Env, p api.Project, name string) *page.StartTask {
 				}
 				for _, e := range rb.Items {
 					if e.VaultProject.ID == p.ID {
-						return page.Outcome{Text: name + " is in the recycle bin"}, nil
+						return page.Outcome{Text: name + " is in the recycle bin (:bin)", Broadcast: page.ProjectInBin{ID: p.ID}}, nil
 					}
 				}
 			}
@@ -150,4 +151,14 @@ func (m *Model) taskDone(d page.TaskDone) {
 		return
 	}
 	m.outcome, m.failed, m.deleted = d.Outcome.Text, false, true
+}
+
+// inBin closes this page once its project is in the recycle bin: the
+// users and files it shows belong to a project that no longer exists.
+func (m *Model) inBin(msg page.ProjectInBin) tea.Cmd {
+	if !strings.EqualFold(msg.ID, m.proj.ID) {
+		return nil
+	}
+	id := m.id
+	return func() tea.Msg { return page.Close{Page: id, Note: "its page is closed"} }
 }

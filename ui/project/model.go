@@ -185,6 +185,8 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 	case page.TaskDone:
 		m.taskDone(msg)
 		return m, nil
+	case page.ProjectInBin:
+		return m, m.inBin(msg)
 	case widgets.FilterResult:
 		for _, t := range m.Tabs {
 			t.Update(msg) // each table drops results that are not its own query
