@@ -116,7 +116,9 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan uploadpla
 			}
 			text := "upload: " + out.Summary()
 			if len(out.Errors) > 0 {
-				text += " · " + sanitize.Line(strings.Join(out.Errors, "; "))
+				// A request not journaled or not answered: the upload is
+				// not known to be done, so the task ends as a failure.
+				return page.Outcome{}, errors.New(text + " · " + sanitize.Line(strings.Join(out.Errors, "; ")))
 			}
 			return page.Outcome{Text: text}, nil
 		},

@@ -37,11 +37,12 @@ func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
 }
 
 type rig struct {
-	sim     *sim.Server
-	store   *store.Store
-	project string
-	dir     string
-	app     *app.Model
+	sim       *sim.Server
+	store     *store.Store
+	storePath string
+	project   string
+	dir       string
+	app       *app.Model
 }
 
 func newRig(t *testing.T, readOnly bool) *rig {
@@ -53,7 +54,8 @@ func newRig(t *testing.T, readOnly bool) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
+	storePath := filepath.Join(t.TempDir(), store.FileName)
+	st, err := store.Open(storePath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +71,7 @@ func newRig(t *testing.T, readOnly bool) *rig {
 	env.Now = nil
 	m := app.New(env, app.Config{Profile: "p", Region: "sim", Workspace: "W", Start: "upload", StartArg: pid + " Inbox",
 		Routes: []app.Route{{Name: "project", New: project.New}, {Name: "upload", New: upload.New}}})
-	return &rig{sim: s, store: st, project: pid, dir: dir, app: m}
+	return &rig{sim: s, store: st, storePath: storePath, project: pid, dir: dir, app: m}
 }
 
 // The whole dialog as a person uses it: type a path prefix, Tab completes

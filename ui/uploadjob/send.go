@@ -19,7 +19,7 @@ import (
 func (r *Runner) send(p *prepared, out *Outcome) error {
 	b := p.batch
 	if err := r.Store.StartBatch(b.ID, r.owner(), r.now(), p.start); err != nil {
-		return err
+		return fmt.Errorf("batch %d was not sent: its start could not be recorded in the journal (%w); run `vaultdeck upload --resume` once that is fixed", b.ID, err)
 	}
 	for _, f := range p.start {
 		if f.State == store.FileRefused {
@@ -78,7 +78,8 @@ func (r *Runner) send(p *prepared, out *Outcome) error {
 		return err
 	}
 	if err := r.Store.CompleteBatch(b.ID, r.owner(), outcomes, ""); err != nil {
-		return err
+		out.Unfinished++
+		return fmt.Errorf("batch %d was sent but its answer could not be recorded in the journal (%w); run `vaultdeck upload --resume` once that is fixed, to check what arrived", b.ID, err)
 	}
 	r.tally(p.send, outcomes, out)
 	r.report(func(pr *Progress) { pr.BytesDone = base + total; pr.FilesDone += len(p.send) })
