@@ -250,3 +250,40 @@ func tables(whole bool) string {
 	}
 	return "none"
 }
+
+// TestUnrecordedStartLeavesTheBatchForResume: a batch whose start cannot
+// be journaled (a full disk) is not sent, is counted as unfinished and is
+// released for a resume; before, it was counted nowhere, so the command
+// said nothing of what was left.
+func TestUnrecordedStartLeavesTheBatchForResume(t *testing.T) {
+	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	pid, _ := s.AddProject(sim.ProjectSpec{Name: "Inbox"})
+	dbPath := filepath.Join(t.TempDir(), store.FileName)
+	st, err := store.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db, _ := sql.Open("sqlite", dbPath)
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TRIGGER disk_full BEFORE UPDATE OF began_at ON upload_batches
+		BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`); err != nil {
+		t.Fatal(err)
+	}
+	doc := filepath.Join(t.TempDir(), "a.pdf")
+	os.WriteFile(doc, []byte("content"), 0o600)
+	vd := cliEnv(t, s, srv.URL, dbPath)
+	code, _, errText := vd("upload", pid, doc)
+	if code != ExitPartial || !strings.Contains(errText, "was not sent") || !strings.Contains(errText, "1 batch(es) unfinished") {
+		t.Errorf("exit %d, stderr %q", code, errText)
+	}
+	if n := fileCount(s, pid); n != 0 {
+		t.Errorf("%d files sent without a journaled start", n)
+	}
+	db.Exec(`DROP TRIGGER disk_full`)
+	if code, out, errText := vd("upload", "--resume"); code != ExitOK || !strings.Contains(out, "1 uploaded") {
+		t.Errorf("resume: exit %d %s %s", code, out, errText)
+	}
+}

@@ -19,6 +19,10 @@ import (
 func (r *Runner) send(p *prepared, out *Outcome) error {
 	b := p.batch
 	if err := r.Store.StartBatch(b.ID, r.owner(), r.now(), p.start); err != nil {
+		// Not sent: the batch stays pending for a resume (the release may
+		// fail on the same full disk; the lease then expires).
+		_ = r.Store.ReleaseBatch(b.ID, r.owner(), "")
+		out.Unfinished++
 		return fmt.Errorf("batch %d was not sent: its start could not be recorded in the journal (%w); run `vaultdeck upload --resume` once that is fixed", b.ID, err)
 	}
 	for _, f := range p.start {
