@@ -1,0 +1,68 @@
+package console
+
+import (
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// TestGoldenScreens keeps every view at 80x24, on the simulator's seeded
+// data with a pinned clock and the ASCII colour profile, so a change that
+// cuts a number, a reason or a key off the screen shows up as a diff.
+// `go test ./ui/console -run TestGoldenScreens -update` rewrites them; read
+// each one before committing it.
+func TestGoldenScreens(t *testing.T) {
+	keys := func(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+	cases := []struct {
+		name  string
+		route string
+		arg   func(s *screen) string
+		steps []step
+	}{
+		{name: "projects", route: "projects", steps: []step{{wait: "12 of 12 loaded"}}},
+		{name: "project_users", route: "project", arg: projectID, steps: []step{{wait: "tab files", also: "1/"}}},
+		{name: "project_files", route: "project", arg: projectID, steps: []step{{wait: "tab files", also: "1/"},
+			{send: []tea.Msg{tea.KeyMsg{Type: tea.KeyTab}}, wait: "enter file status", also: "1/"}}},
+		{name: "project_delete_dialog", route: "project", arg: projectID, steps: []step{{wait: "tab files", also: "1/"},
+			{send: []tea.Msg{keys("D")}, wait: "Delete project"}}},
+		{name: "recycle_bin", route: "bin", steps: []step{{wait: "30 entries"}}},
+		// File status is not kept yet: at 80 columns its summary still
+		// cuts "failed 5 (recovera…" (issue 19 case 8, being fixed), and a
+		// golden would freeze that. Add it back once the line fits:
+		// {name: "file_status", route: "project", arg: projectID, steps: []step{{wait: "tab files", also: "1/"},
+		//	{send: []tea.Msg{tea.KeyMsg{Type: tea.KeyTab}}, wait: "enter file status", also: "1/"},
+		//	{send: []tea.Msg{keys("s")}, wait: "next poll in"}}},
+		{name: "upload", route: "upload", arg: func(s *screen) string { p := s.project(t); return p.ID + " " + p.Name },
+			steps: []step{{wait: "path:"}}},
+		{name: "audit", route: "audit", steps: []step{{wait: "1/"}}},
+		{name: "matters", route: "matters", steps: []step{{wait: "Matter receipts"}}},
+		{name: "help", route: "projects", steps: []step{{wait: "12 of 12 loaded"}, {send: []tea.Msg{keys("?")}, wait: "close help"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := newScreen(t, false)
+			arg := ""
+			if c.arg != nil {
+				arg = c.arg(s)
+			}
+			tm := s.open(t, c.route, arg, 80, 24)
+			for _, st := range c.steps {
+				for _, msg := range st.send {
+					tm.Send(msg)
+				}
+				waitFor(t, tm, st.wait, st.also)
+			}
+			golden.RequireEqual(t, []byte(final(t, tm)))
+		})
+	}
+}
+
+// step sends messages, then waits for texts on screen (in one wait: a
+// frame read for one text is not read again for the next).
+type step struct {
+	send       []tea.Msg
+	wait, also string
+}
+
+func projectID(s *screen) string { return s.project(nil).ID }
