@@ -39,21 +39,28 @@ func (m *Model) resolve() tea.Cmd {
 	m.resolving, m.unresolved = true, ""
 	be, id := m.env.Backend, m.proj.ID
 	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, "resolve", func(ctx context.Context) (*api.Project, error) {
-		for n := 1; ; n++ {
-			pg, err := be.Projects(ctx, api.ProjectQuery{Page: n, PerPage: api.MaxPerPage})
-			if err != nil {
-				return nil, err
-			}
-			for i := range pg.Projects {
-				if strings.EqualFold(pg.Projects[i].ID, id) { // a UUID in either case names the same project
-					return &pg.Projects[i], nil
-				}
-			}
-			if n >= int(pg.Pagination.TotalPages) {
-				return nil, nil
+		return Find(ctx, be, id)
+	}))
+}
+
+// Find walks the project listing (100 a page) for the project with id; it
+// is nil when no project of the workspace has it. Pages opened with an ID
+// alone (":project", ":upload") use it to name what they are about.
+func Find(ctx context.Context, be page.Backend, id string) (*api.Project, error) {
+	for n := 1; ; n++ {
+		pg, err := be.Projects(ctx, api.ProjectQuery{Page: n, PerPage: api.MaxPerPage})
+		if err != nil {
+			return nil, err
+		}
+		for i := range pg.Projects {
+			if strings.EqualFold(pg.Projects[i].ID, id) { // a UUID in either case names the same project
+				return &pg.Projects[i], nil
 			}
 		}
-	}))
+		if n >= int(pg.Pagination.TotalPages) {
+			return nil, nil
+		}
+	}
 }
 
 func (m *Model) resolvedProject(msg resolved) tea.Cmd {

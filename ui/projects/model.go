@@ -77,6 +77,14 @@ func (m *Model) Deactivate() { m.clock.Pause() }
 // Activate implements page.Activatable.
 func (m *Model) Activate() tea.Cmd { return m.clock.Resume(m.env, m.id, m.state.Timed()) }
 
+// Shows implements page.Reloader: the list shows what is cached under its
+// key (file counts and sizes, which an upload changes).
+func (m *Model) Shows(key string) bool { return key == cacheKey }
+
+// Reload implements page.Reloader: the first page again, with the filter in
+// effect (the root calls it once, when the page is shown).
+func (m *Model) Reload() tea.Cmd { return m.load(1) }
+
 // ID implements page.Identified.
 func (m *Model) ID() page.ID { return m.id }
 

@@ -41,6 +41,8 @@ type Model struct {
 	id      page.ID
 	project string // ID
 	name    string // shown; may be empty
+	naming  bool   // looking the name up (opened with an ID alone)
+	lookup  page.Requests
 
 	stage   stage
 	path    widgets.Input
@@ -74,12 +76,15 @@ func New(env page.Env, arg string) page.Page {
 		m.stage, m.err = stageDone, "no project: open a project and press u, or :upload PROJECT_ID"
 	case env.Journal == nil:
 		m.stage, m.err = stageDone, "uploads need the upload journal, which this session does not have"
+	default:
+		m.naming = m.name == ""
 	}
 	return m
 }
 
-// Init does nothing: the page waits for a path.
-func (m *Model) Init() tea.Cmd { return nil }
+// Init looks the project's name up when the page was opened with an ID
+// alone; the path can be typed meanwhile.
+func (m *Model) Init() tea.Cmd { return m.lookupName() }
 
 // ID implements page.Identified.
 func (m *Model) ID() page.ID { return m.id }
@@ -130,6 +135,8 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 		if msg.View == m.id && m.stage == stageRun {
 			return m, m.tick()
 		}
+	case named:
+		return m, m.named(msg)
 	case page.TaskStarted:
 		return m, nil
 	case page.TaskDone:

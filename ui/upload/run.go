@@ -92,6 +92,7 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan uploadpla
 		Name:        fmt.Sprintf("upload %s to %s", plural(len(plan.Files), "file"), target),
 		Origin:      origin,
 		Invalidates: []string{page.CacheProjects},
+		Reloads:     []string{page.CacheProjects},
 		Stop:        sh.stop, // quitting waits for the current request's response
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			client, ok := be.(uploadjob.Backend)

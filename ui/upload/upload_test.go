@@ -19,6 +19,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/app"
+	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 	"github.com/vaultdeck/vaultdeck/ui/project"
 	"github.com/vaultdeck/vaultdeck/ui/upload"
@@ -43,6 +44,7 @@ type rig struct {
 	project   string
 	dir       string
 	app       *app.Model
+	env       page.Env
 }
 
 func newRig(t *testing.T, readOnly bool) *rig {
@@ -71,7 +73,7 @@ func newRig(t *testing.T, readOnly bool) *rig {
 	env.Now = nil
 	m := app.New(env, app.Config{Profile: "p", Region: "sim", Workspace: "W", Start: "upload", StartArg: pid + " Inbox",
 		Routes: []app.Route{{Name: "project", New: project.New}, {Name: "upload", New: upload.New}}})
-	return &rig{sim: s, store: st, storePath: storePath, project: pid, dir: dir, app: m}
+	return &rig{sim: s, store: st, storePath: storePath, project: pid, dir: dir, app: m, env: env}
 }
 
 // The whole dialog as a person uses it: type a path prefix, Tab completes

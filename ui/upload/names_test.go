@@ -1,0 +1,65 @@
+package upload_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/vaultdeck/vaultdeck/ui/app"
+	"github.com/vaultdeck/vaultdeck/ui/project"
+	"github.com/vaultdeck/vaultdeck/ui/projects"
+	"github.com/vaultdeck/vaultdeck/ui/upload"
+)
+
+// Issue 19 case 13: `:upload PROJECT_ID` looks the project's name up (as
+// `:project` does) and titles the page with it, not with the ID; and once
+// the upload is done, the projects list below shows the new file count
+// without `r`.
+func TestUploadByIDNamesTheProjectAndRefreshesTheList(t *testing.T) {
+	r := newRig(t, false)
+	env := r.env
+	m := app.New(env, app.Config{Profile: "p", Region: "sim", Workspace: "W", Start: "projects",
+		Routes: []app.Route{{Name: "projects", New: projects.New}, {Name: "project", New: project.New}, {Name: "upload", New: upload.New}}})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
+	waitFor(t, tm, "Inbox")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":upload " + r.project)})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, `Upload to "Inbox"`)
+	os.WriteFile(filepath.Join(r.dir, "one.pdf"), []byte("one"), 0o644)
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(filepath.Join(r.dir, "one.pdf"))})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "1 file")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "Type 1 to confirm")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("1")})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "upload: 1 uploaded")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, l := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(l); len(f) > 1 && f[0] == "Inbox" && f[1] == "1" {
+				return true
+			}
+		}
+		return false
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// An ID that no project of the workspace has is refused once the lookup
+// says so, before any path is read or file sent.
+func TestUploadToUnknownIDIsRefused(t *testing.T) {
+	r := newRig(t, false)
+	m := app.New(r.env, app.Config{Profile: "p", Region: "sim", Workspace: "W", Start: "upload",
+		StartArg: "123e4567-e89b-12d3-a456-426614174000", Routes: []app.Route{{Name: "upload", New: upload.New}}})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
+	waitFor(t, tm, "no project with ID 123e4567-e89b-12d3-a456-426614174000")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
