@@ -19,9 +19,7 @@ import (
 
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
-	bm "github.com/charmbracelet/wish/bubbletea"
 	"github.com/charmbracelet/wish/logging"
-	"github.com/muesli/termenv"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -197,7 +195,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		// Passwords and keyboard-interactive are never offered: with no
 		// handler set, the SSH library does not advertise them.
 		wish.WithMiddleware(
-			bm.MiddlewareWithProgramHandler(s.program, termenv.Ascii),
+			s.runProgram,
 			logging.MiddlewareWithLogger(debugLog{s.log}),
 			s.gate,
 		),
@@ -224,6 +222,12 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.mu.Lock()
 	s.guard = guard
 	s.mu.Unlock()
+	sessions := srv.ChannelHandlers["session"]
+	if sessions == nil {
+		sessions = ssh.DefaultSessionHandler
+	}
+	// only sessions: no direct-tcpip or other channel is ever served
+	srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": windowChanges(sessions)}
 	srv.LocalPortForwardingCallback = nil
 	srv.ReversePortForwardingCallback = nil
 	srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{}
