@@ -115,6 +115,9 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 	c.log.LogAttrs(ctx, slog.LevelDebug, "api request", append(attrs, slog.Int("status", resp.StatusCode))...)
 	wd.arm(c.timeouts.BodyStall, true)
 	resp.Body = &watchedBody{rc: resp.Body, wd: wd, stall: c.timeouts.BodyStall, ctx: actx}
+	// The token is taken out of the body here, once, before any caller
+	// (a view, the cache, a log, serve's store) sees a byte of it.
+	resp.Body = newRedactingBody(resp.Body, red)
 	return resp, nil
 }
 

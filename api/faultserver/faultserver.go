@@ -129,7 +129,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.wait(r)
 		return
 	case Truncate:
-		body := s.body(path, r.URL.Query(), "")
+		body := s.body(path, r.URL.Query(), nil)
 		w.Header().Set("Content-Length", fmt.Sprint(len(body)+100))
 		w.WriteHeader(200)
 		w.Write([]byte(body[:len(body)/2]))
@@ -196,9 +196,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	echo := ""
+	var echo map[string]string
 	if s.fault == EchoData {
-		echo = EchoForms(tok)["json-slash"]
+		echo = EchoForms(tok)
 	}
 	body := s.body(path, r.URL.Query(), echo)
 	if body == "" {
@@ -233,26 +233,39 @@ const (
 	FileID    = "4f1c2d3e-0000-4000-8000-000000000002"
 )
 
-// body is the normal answer of an endpoint; echo, when set, is put into a
-// name field of the data.
-func (s *Server) body(path string, q url.Values, echo string) string {
-	name := "Share Purchase " + echo
+// body is the normal answer of an endpoint; echo, when set (EchoForms),
+// puts the token into the data in a different form per place: names
+// (JSON-escaped slash), IDs (URL-escaped), e-mails (lower case), nested
+// unknown fields (\u002f and raw) and the audit entry's data (an echoed
+// Authorization header, upper case).
+func (s *Server) body(path string, q url.Values, echo map[string]string) string {
+	name, id, email, nested, data := "Share Purchase", ProjectID, "a@harrowgate-law.com", `{}`, `{}`
+	if echo != nil {
+		name = "Share Purchase " + echo["json-slash"]
+		id = echo["query"]
+		email = echo["lower"] + "@harrowgate-law.com"
+		nested = `{"debug":{"seen":["` + echo["json-u002f"] + `",{"raw":"` + echo["raw"] + `"}]}}`
+		data = `{"headers":{"authorization":"Bearer ` + echo["upper"] + `"},"note":"` + echo["raw"] + `"}`
+	}
 	switch path {
 	case "/api/whoami":
-		return `{"user_id":"u1","email":"admin@harrowgate-law.com","name":"` + name + `","workspace_name":"Harrowgate LLP","permissions":["Vault API","View workspace projects"]}`
+		return `{"user_id":"u1","email":"admin@harrowgate-law.com","name":"` + name + `","workspace_name":"Harrowgate LLP","permissions":["Vault API","View workspace projects"],"x":` + nested + `}`
 	case "/api/v1/vault/workspace/projects":
-		return `{"response":{"content":{"pagination":{"page":1,"per_page":100,"total":1,"total_pages":1},"projects":[{"id":"` + ProjectID + `","name":"` + name + `","files_count":1,"size_bytes":"1000","updated_at":"2025-06-01T10:00:00Z"}]}}}`
+		return `{"response":{"content":{"pagination":{"page":1,"per_page":100,"total":1,"total_pages":1},"projects":[{"id":"` + id + `","name":"` + name + `","files_count":1,"size_bytes":"1000","updated_at":"2025-06-01T10:00:00Z","creator_email":"` + email + `","x":` + nested + `}]}}}`
 	case "/api/v1/vault/projects/" + ProjectID + "/users":
-		return `{"status":"success","data":{"project_id":"` + ProjectID + `","users":[{"user_id":"u1","email":"a@harrowgate-law.com","name":"` + name + `","access_level":"edit"}]}}`
+		return `{"status":"success","data":{"project_id":"` + ProjectID + `","users":[{"user_id":"` + id + `","email":"` + email + `","name":"` + name + `","access_level":"edit","x":` + nested + `}]}}`
 	case "/api/v1/vault/projects/" + ProjectID + "/files":
-		return `{"response":{"content":{"files":[{"id":"` + FileID + `","name":"` + name + `.pdf","processing_status":"READY_TO_QUERY","size":1000,"uploaded_at":"2025-06-01T10:00:00Z"}],"pagination":{"page_size":100,"has_more":false,"next_cursor":null,"total_count":1}}}}`
+		return `{"response":{"content":{"files":[{"id":"` + id + `","name":"` + name + `.pdf","processing_status":"READY_TO_QUERY","size":1000,"uploaded_at":"2025-06-01T10:00:00Z","x":` + nested + `}],"pagination":{"page_size":100,"has_more":false,"next_cursor":null,"total_count":1}}}}`
 	case "/api/v1/vault/get_files":
-		return `{"response":{"content":[{"file_id":"` + FileID + `","file_name":"` + name + `.pdf","processing_status":"ready_to_query","content_type":"application/pdf"}]}}`
+		return `{"response":{"content":[{"file_id":"` + FileID + `","file_name":"` + name + `.pdf","processing_status":"ready_to_query","content_type":"application/pdf","x":` + nested + `}]}}`
 	case "/api/v1/vault/workspace/recycle_bin":
-		return `{"items":[{"id":"e1","resource_id":"` + ProjectID + `","deleted_at":"2025-06-01T10:00:00Z","deleted_by_user_email":"a@harrowgate-law.com","vault_project":{"id":"` + ProjectID + `","name":"` + name + `","files_count":1}}],"total":1}`
+		return `{"items":[{"id":"` + id + `","resource_id":"` + ProjectID + `","deleted_at":"2025-06-01T10:00:00Z","deleted_by_user_email":"` + email + `","vault_project":{"id":"` + ProjectID + `","name":"` + name + `","files_count":1,"x":` + nested + `}}],"total":1}`
 	case "/api/v1/logs/audit/earliest":
-		return `{"log":{"id":"a1","timestamp":"2025-06-01T10:00:00Z","type":"auth:login","user":"` + name + `","ip":"10.0.0.1"}}`
+		return `{"log":{"id":"a1","timestamp":"2025-06-01T10:00:00Z","type":"auth:login","user":"` + name + `","ip":"10.0.0.1","data":` + data + `}}`
 	case "/api/v1/logs/audit":
+		if echo != nil && q.Get("from") == "a1" {
+			return `[{"id":"a2","timestamp":"2025-06-01T10:01:00Z","type":"auth:login","user":"` + email + `","ip":"10.0.0.1","data":` + data + `,"x":` + nested + `}]`
+		}
 		return `[]`
 	}
 	return ""

@@ -1,0 +1,87 @@
+package api_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/faultserver"
+)
+
+// TestTokenInDataNeverReachesTheCaller: the fault server puts the token,
+// in every form a server has been seen to echo it, into names, IDs,
+// e-mails, nested unknown fields and the audit entry's data. Every read
+// hands its caller (typed values, the raw JSON kept for --json and the
+// console, and the body copy the response cache stores) no form of it.
+func TestTokenInDataNeverReachesTheCaller(t *testing.T) {
+	s := faultserver.Start(faultserver.EchoData)
+	defer s.Close()
+	c, err := api.New(api.Config{BaseURL: s.URL, Token: api.StaticToken(faultToken), Limits: api.Limits{Vault: -1, Audit: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := map[string]func(context.Context) (any, error){
+		"whoami": func(ctx context.Context) (any, error) { return c.WhoAmI(ctx) },
+		"projects": func(ctx context.Context) (any, error) {
+			var all []api.Item[api.Project]
+			err := c.EachProjectPage(ctx, "", func(p []api.Item[api.Project]) error { all = append(all, p...); return nil })
+			return all, err
+		},
+		"users": func(ctx context.Context) (any, error) { return c.ProjectUserItems(ctx, faultserver.ProjectID) },
+		"files": func(ctx context.Context) (any, error) {
+			var all []api.Item[api.ProjectFile]
+			err := c.EachProjectFilePage(ctx, faultserver.ProjectID, api.FileQuery{}, func(p []api.Item[api.ProjectFile]) error { all = append(all, p...); return nil })
+			return all, err
+		},
+		"status": func(ctx context.Context) (any, error) { return c.GetFileItems(ctx, []string{faultserver.FileID}) },
+		"recycle-bin": func(ctx context.Context) (any, error) {
+			var all []string
+			_, err := c.EachRecycleBin(ctx, api.RecycleBinQuery{}, func(e *api.RecycleBinEntry, raw []byte) error {
+				all = append(all, fmt.Sprintf("%+v", *e), string(raw))
+				return nil
+			})
+			return all, err
+		},
+		"recycle-bin whole": func(ctx context.Context) (any, error) { return c.RecycleBin(ctx, api.RecycleBinQuery{}) },
+		"audit": func(ctx context.Context) (any, error) {
+			var all []api.Item[api.AuditEntry]
+			err := c.EachAuditPage(ctx, "", func(p []api.Item[api.AuditEntry]) error { all = append(all, p...); return nil })
+			return all, err
+		},
+	}
+	for name, read := range reads {
+		var mu sync.Mutex
+		var copies []string
+		ctx := api.WithBodyCopy(context.Background(), 1<<20, func(b []byte) {
+			mu.Lock()
+			copies = append(copies, string(b))
+			mu.Unlock()
+		})
+		v, err := read(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got := fmt.Sprintf("%+v %s", v, v)
+		if leaks(got) {
+			t.Errorf("%s: the token reached the caller: %s", name, got)
+		}
+		if !strings.Contains(got, "[REDACTED]") {
+			t.Errorf("%s: nothing was redacted, so the echo did not arrive: %s", name, got)
+		}
+		if len(copies) == 0 && name != "users" && name != "whoami" {
+			t.Errorf("%s: no body copy", name)
+		}
+		for _, b := range copies {
+			if leaks(b) {
+				t.Errorf("%s: the token is in the body kept for the cache: %s", name, b)
+			}
+		}
+	}
+}
+
+// leaks reports whether s holds the fault token in a recognisable form:
+// its distinctive part is "secret", in any case.
+func leaks(s string) bool { return strings.Contains(strings.ToLower(s), "secret") }

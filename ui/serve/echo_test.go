@@ -1,0 +1,81 @@
+package serve
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// echoTransport plays a server that echoes the request's token inside the
+// data: every project name gets it appended, JSON-escaped in one place and
+// URL-escaped in another.
+type echoTransport struct{ rt http.RoundTripper }
+
+func (e echoTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := e.rt.RoundTrip(r)
+	if err != nil || resp.StatusCode != 200 {
+		return resp, err
+	}
+	tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	esc := strings.ReplaceAll(tok, "/", `\/`)
+	body = bytes.ReplaceAll(body, []byte(`"name":"`), []byte(`"name":"`+esc+` `+url.QueryEscape(tok)+` `))
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	return resp, nil
+}
+
+// TestTokenInDataNotShownOverSSH: a bound profile's token, echoed by the
+// server inside project names, is not shown to the SSH user who opened the
+// view, and is in no file of the serve store (database, WAL).
+func TestTokenInDataNotShownOverSSH(t *testing.T) {
+	f := startServer(t, func(c *Config) {
+		c.HTTPClient = &http.Client{Transport: echoTransport{http.DefaultTransport}}
+	})
+	tok := f.sim.Token("admin")
+	tm := f.open(f.bound, nil)
+	tm.waitFor("Projects · 12 of 12 loaded")
+	tm.waitFor("[REDACTED]")
+	if strings.Contains(tm.out.String(), tok) || strings.Contains(tm.out.String(), url.QueryEscape(tok)) {
+		t.Fatalf("the token reached the SSH user's screen:\n%s", tm.text())
+	}
+	// The cache write runs in a command after the answer: wait until the
+	// redacted body is on disk, then look for the token in every file.
+	waitUntil(t, "the cache row on disk", func() bool { return filesHold(f.home, "[REDACTED]") }, tm.text)
+	if filesHold(f.home, tok) || filesHold(f.home, url.QueryEscape(tok)) {
+		t.Errorf("the token is in a file of the serve store")
+	}
+	tm.send("q")
+	tm.exit()
+	_ = f.stop()
+	if filesHold(f.home, tok) || filesHold(f.home, url.QueryEscape(tok)) {
+		t.Errorf("the token is in a file of the serve store after shutdown")
+	}
+}
+
+// filesHold reports whether a file under dir holds s (the credential file,
+// which holds the token by design, excepted).
+func filesHold(dir, s string) bool {
+	found := false
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Base(filepath.Dir(p)) == "creds" {
+			return nil
+		}
+		if b, err := os.ReadFile(p); err == nil && bytes.Contains(b, []byte(s)) {
+			found = true
+		}
+		return nil
+	})
+	return found
+}
