@@ -148,6 +148,7 @@ func (m *Model) Title() string { return "file status" }
 func (m *Model) SetSize(w, h int) {
 	m.TableView.SetSize(w, h)
 	m.paste.Width = max(w-12, 1)
+	m.fitHeader()
 }
 
 // CapturesInput keeps typed keys in the paste input, the confirmation or
@@ -174,6 +175,12 @@ func withHelp(b key.Binding, desc string) key.Binding {
 // Update routes messages: the view's own poll messages, keys, and the
 // table's asynchronous filter results.
 func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
+	p, cmd := m.update(msg)
+	m.fitHeader()
+	return p, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tickMsg:
 		if msg.View != m.id {

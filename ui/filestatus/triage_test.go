@@ -2,6 +2,7 @@ package filestatus
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"testing"
 	"time"
@@ -155,5 +156,45 @@ func TestFailedFileIsNeverStuck(t *testing.T) {
 	r.key(runes("4"))
 	if v := r.m.View(); !strings.Contains(v, "skel.pdf") {
 		t.Errorf("group 4 (failed) lacks the failed file:\n%s", v)
+	}
+}
+
+// Issue 19 case 8: at 80 and 120 columns the summary and the polling line
+// keep every number and reason whole ("failed 1 (recovera…" was cut at the
+// edge): decoration goes first, then the lines wrap, and the table gives
+// up the lines they take, so the page still fits its height.
+func TestSummaryNeverCutsANumber(t *testing.T) {
+	fake := newFake()
+	fake.set("ready_to_query", "r1")
+	fake.set("processing", "p1", "s1")
+	fake.set("recoverable_failure", "f1")
+	fake.set("unrecoverable_failure", "f2")
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {60, 20}} {
+		r := newRig(t, fake, "r1,p1,s1,f1,f2,gone", Options{
+			StuckAfter: 30 * time.Minute,
+			UploadedAt: map[string]time.Time{"s1": t0.Add(-time.Hour)},
+		})
+		r.m.SetSize(size[0], size[1])
+		r.run(r.m.Init())
+		r.key(runes("4")) // a group shown: one more part
+		v := r.m.View()
+		lines := strings.Split(v, "\n")
+		if len(lines) > size[1] {
+			t.Errorf("%dx%d: %d lines", size[0], size[1], len(lines))
+		}
+		head := strings.Join(lines[:4], " ")
+		for _, want := range []string{"6 files", "ready 1", "processing 1", "stuck 1", "failed 2 (recoverable 1, unrecoverable 1)", "missing 1", "showing failed"} {
+			if !strings.Contains(strings.Join(strings.Fields(head), " "), want) {
+				t.Errorf("%dx%d: %q missing or cut:\n%s", size[0], size[1], want, v)
+			}
+		}
+		for i, l := range lines {
+			if w := ansi.StringWidth(l); w > size[0] {
+				t.Errorf("%dx%d: line %d is %d wide: %q", size[0], size[1], i, w, l)
+			}
+		}
+		if !strings.Contains(v, "f1.pdf") || !strings.Contains(v, "f2.pdf") {
+			t.Errorf("%dx%d: rows gone:\n%s", size[0], size[1], v)
+		}
 	}
 }

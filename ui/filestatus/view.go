@@ -6,12 +6,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/vaultdeck/vaultdeck/ui/triage"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
-// headerLines is the number of lines View puts above the table.
+// headerLines is the number of lines View puts above the table when the
+// summary and the polling line each fit on one; fitHeader gives the table
+// less when they wrap.
 const headerLines = 2
 
 // View renders the summary line, the polling line and the table. Its cost
@@ -22,10 +23,10 @@ func (m *Model) View() string {
 		return m.confirmView()
 	}
 	var b strings.Builder
-	b.WriteString(m.summaryLine())
-	b.WriteByte('\n')
-	b.WriteString(m.pollLine())
-	b.WriteByte('\n')
+	for _, l := range m.headerView() {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
 	if m.pasting {
 		// The table gives up its info line to the paste input.
 		tv := m.Table.View()
@@ -40,56 +41,70 @@ func (m *Model) View() string {
 	return b.String()
 }
 
-func (m *Model) summaryLine() string {
+// headerView is the summary and the polling line, wrapped to the width
+// rather than cut (widgets.Fit): a count or a reason is never cut short.
+func (m *Model) headerView() []string {
+	return append(widgets.Fit(m.Width, m.summaryParts()...), widgets.Fit(m.Width, m.pollParts()...)...)
+}
+
+// fitHeader gives the table what the header leaves, after anything that
+// may change the header's height (a poll, a tick, a key, a resize).
+func (m *Model) fitHeader() {
+	if n := len(m.headerView()); n != m.TableView.Header && m.Height > 0 {
+		m.TableView.Header = n
+		m.TableView.SetSize(m.Width, m.Height)
+	}
+}
+
+func (m *Model) summaryParts() []widgets.Part {
 	th := m.env.Theme
-	parts := []string{th.Title.Render("File status"), plural(len(m.tr.files), "file")}
+	parts := []widgets.Part{widgets.Deco(th.Title.Render("File status")), widgets.Keep(plural(len(m.tr.files), "file"))}
 	if m.nPending == 0 && len(m.tr.files) > 0 {
-		parts = append(parts, th.OK.Render("all settled"))
+		parts = append(parts, widgets.Keep(th.OK.Render("all settled")))
 	}
 	// The triage groups: stuck and processing split the non-final files
 	// now, as the clock moves.
 	c := m.counts
 	c[triage.Stuck] = min(m.stuck.count(m.env.Clock()), m.nonFinal)
 	c[triage.Processing] = m.nonFinal - c[triage.Stuck]
-	line := c.Line()
-	if c[triage.Stuck] > 0 {
-		line = th.Alarm.Render(line)
-	}
-	parts = append(parts, line)
-	if c[triage.Stuck] > 0 {
-		parts = append(parts, th.Alarm.Render(fmt.Sprintf("stuck: > %s", shortDur(m.opts.StuckAfter))))
+	for _, p := range c.Parts() {
+		if c[triage.Stuck] > 0 {
+			p = th.Alarm.Render(p)
+		}
+		parts = append(parts, widgets.Keep(p))
 	}
 	if m.group != allGroups {
-		parts = append(parts, th.Changed.Render("showing "+m.group.String()+" (0 all)"))
-	}
-	if m.seenOnly {
-		parts = append(parts, th.Muted.Render("≥ since first seen"))
+		parts = append(parts, widgets.Keep(th.Changed.Render("showing "+m.group.String()+" (0 all)")))
 	}
 	if m.nChanged > 0 {
-		parts = append(parts, th.Changed.Render(strconv.Itoa(m.nChanged)+" changed"))
+		parts = append(parts, widgets.Keep(th.Changed.Render(strconv.Itoa(m.nChanged)+" changed")))
 	}
-	return m.clip(strings.Join(parts, " · "))
+	if c[triage.Stuck] > 0 {
+		parts = append(parts, widgets.Deco(th.Alarm.Render(fmt.Sprintf("stuck: > %s", shortDur(m.opts.StuckAfter)))))
+	}
+	if m.seenOnly {
+		parts = append(parts, widgets.Deco(th.Muted.Render("≥ since first seen")))
+	}
+	return parts
 }
 
-// pollLine shows what the poller is doing and why: the next poll, the
+// pollParts show what the poller is doing and why: the next poll, the
 // interval and its reason, and the vault budget the interval came from.
-func (m *Model) pollLine() string {
+func (m *Model) pollParts() []widgets.Part {
 	th := m.env.Theme
 	now := m.env.Clock()
 	b := vaultBudget(m.env.Backend)
-	var parts []string
+	var parts []widgets.Part
+	muted := func(s string) string { return th.Muted.Render(s) }
 	switch {
 	case m.inFlight:
-		parts = append(parts, strings.TrimSpace(m.loader.View()+" polling…"))
+		parts = append(parts, widgets.Keep(muted(strings.TrimSpace(m.loader.View()+" polling…"))))
 	case m.stopped:
-		parts = append(parts, th.Warn.Render("polling stopped (r to retry)"))
+		parts = append(parts, widgets.Keep(th.Warn.Render("polling stopped (r to retry)")))
 	case !m.nextAt.IsZero():
-		parts = append(parts, "next poll in "+shortDur(max(0, m.nextAt.Sub(now))))
+		parts = append(parts, widgets.Keep(muted("next poll in "+shortDur(max(0, m.nextAt.Sub(now))))))
 	case len(m.tr.files) > 0 && m.nPending == 0:
-		parts = append(parts, "not polling: every file is settled")
-	}
-	if m.plan.Wait > 0 {
-		parts = append(parts, fmt.Sprintf("interval %s (%s)", shortDur(m.plan.Wait), m.plan.Reason))
+		parts = append(parts, widgets.Keep(muted("not polling: every file is settled")))
 	}
 	if b.Limit < 1<<20 {
 		s := fmt.Sprintf("vault budget %d/%d", b.Remaining, b.Limit)
@@ -98,24 +113,21 @@ func (m *Model) pollLine() string {
 		}
 		if b.Remaining <= reserve(b.Limit) {
 			s = th.Warn.Render(s)
+		} else {
+			s = muted(s)
 		}
-		parts = append(parts, s)
-	}
-	if !m.lastPoll.IsZero() {
-		parts = append(parts, "last poll "+shortDur(now.Sub(m.lastPoll))+" ago")
+		parts = append(parts, widgets.Keep(s))
 	}
 	if m.lastErr != nil {
-		parts = append(parts, th.Error.Render("last poll failed"))
+		parts = append(parts, widgets.Keep(th.Error.Render("last poll failed")))
 	}
-	return m.clip(th.Muted.Render(strings.Join(parts, " · ")))
-}
-
-// clip keeps header lines to one terminal line.
-func (m *Model) clip(s string) string {
-	if m.Width <= 0 {
-		return s
+	if m.plan.Wait > 0 {
+		parts = append(parts, widgets.Deco(muted(fmt.Sprintf("interval %s (%s)", shortDur(m.plan.Wait), m.plan.Reason))))
 	}
-	return ansi.Truncate(s, m.Width, "…")
+	if !m.lastPoll.IsZero() {
+		parts = append(parts, widgets.Deco(muted("last poll "+shortDur(now.Sub(m.lastPoll))+" ago")))
+	}
+	return parts
 }
 
 // shortDur prints whole seconds for the header ("12s", "1m30s", "30m").

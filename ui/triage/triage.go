@@ -78,10 +78,15 @@ type Counts [NumGroups]int
 
 // Line is the summary line: every group, failures split by kind when
 // there are any.
-func (c Counts) Line() string {
-	if c[FailedRecoverable]+c[FailedUnrecoverable] == 0 {
-		return fmt.Sprintf("ready %d · processing %d · stuck %d · failed 0 · missing %d", c[Ready], c[Processing], c[Stuck], c[Missing])
+func (c Counts) Line() string { return strings.Join(c.Parts(), " · ") }
+
+// Parts are the summary line's items, one per group, so that a narrow
+// terminal can wrap between them instead of cutting one.
+func (c Counts) Parts() []string {
+	failed := fmt.Sprintf("failed %d", c[FailedRecoverable]+c[FailedUnrecoverable])
+	if c[FailedRecoverable]+c[FailedUnrecoverable] > 0 {
+		failed += fmt.Sprintf(" (recoverable %d, unrecoverable %d)", c[FailedRecoverable], c[FailedUnrecoverable])
 	}
-	return fmt.Sprintf("ready %d · processing %d · stuck %d · failed %d (recoverable %d, unrecoverable %d) · missing %d",
-		c[Ready], c[Processing], c[Stuck], c[FailedRecoverable]+c[FailedUnrecoverable], c[FailedRecoverable], c[FailedUnrecoverable], c[Missing])
+	return []string{fmt.Sprintf("ready %d", c[Ready]), fmt.Sprintf("processing %d", c[Processing]),
+		fmt.Sprintf("stuck %d", c[Stuck]), failed, fmt.Sprintf("missing %d", c[Missing])}
 }
