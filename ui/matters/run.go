@@ -150,8 +150,13 @@ func (m *Model) askRestore() tea.Cmd {
 	case n == 0:
 		return page.Status("this receipt deleted no matters: there is nothing to restore")
 	}
-	msg := fmt.Sprintf("Restore the %d matters receipt %d deleted (from %s) with POST /api/v2/matters? An upsert is never repeated automatically.",
-		n, m.receipt.ID, sanitize.Line(m.receipt.FileName))
+	what := fmt.Sprintf("the %d matters receipt %d deleted", n, m.receipt.ID)
+	if f := m.receipt.Counts["in_flight"]; f > 0 {
+		what = fmt.Sprintf("the matters receipt %d deleted (%d; %d of them were in flight and are restored only if the service shows this run deleted them)",
+			m.receipt.ID, n, f)
+	}
+	msg := fmt.Sprintf("Restore %s (from %s) with POST /api/v2/matters? An upsert is never repeated automatically.",
+		what, sanitize.Line(m.receipt.FileName))
 	m.confirm = widgets.NewConfirm(m.env.Theme, "Restore client matters", msg, fmt.Sprint(n))
 	m.pending = m.startRestore
 	return nil
