@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -62,8 +65,24 @@ func (r *runner) upload(ctx context.Context, args []string) int {
 		line = &progressLine{w: r.env.Stderr}
 		job.Progress = line.update
 	}
+	// The first Ctrl-C (or SIGTERM) stops after the current request's
+	// response; a second one stops now, leaving that request's outcome for
+	// a resume to reconcile.
+	abort, abortNow := context.WithCancel(context.Background())
+	defer abortNow()
+	job.Abort = abort
 	stopNote := context.AfterFunc(ctx, func() {
-		fmt.Fprintln(r.env.Stderr, "\nvaultdeck upload: stopping after the current request's response (it is needed to avoid duplicates)")
+		again := make(chan os.Signal, 1)
+		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+		fmt.Fprintln(r.env.Stderr, "\nvaultdeck upload: stopping after the current request's response (it is needed to avoid duplicates); press Ctrl-C again to stop now")
+		go func() {
+			defer signal.Stop(again)
+			select {
+			case <-again:
+				abortNow()
+			case <-abort.Done():
+			}
+		}()
 	})
 	defer stopNote()
 

@@ -182,3 +182,60 @@ func TestResumeRefusesAFIFOAndStopsOnSignal(t *testing.T) {
 		t.Errorf("resume report: %s", outb.String())
 	}
 }
+
+// TestUploadSecondSignalStopsNow: the first Ctrl-C waits for the current
+// request's answer (it tells what arrived); with a service that does not
+// answer that wait lasted until the 30 s first-byte timeout, and further
+// Ctrl-Cs were swallowed. A second SIGINT or SIGTERM now stops at once,
+// exit 3, the batch left for a resume, which then finishes it.
+func TestUploadSecondSignalStopsNow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	bin := buildBinary(t)
+	sp := startSim(t, bin, "--no-rate-limit")
+	env := []string{"VAULTDECK_TOKEN=" + sp.tokens["admin"], "VAULTDECK_HOME=" + t.TempDir()}
+	simEnv := append(env[:len(env):len(env)], "VAULTDECK_BASE_URL="+sp.base)
+	out, stderr, code := vd(t, bin, simEnv, "", "projects", "--json")
+	var projects []struct{ ID string }
+	if err := json.Unmarshal([]byte(out), &projects); err != nil || code != 0 || len(projects) == 0 {
+		t.Fatalf("projects: %d %v %s", code, err, stderr)
+	}
+	pid := projects[0].ID
+	dir := filepath.Join(t.TempDir(), "export")
+	os.MkdirAll(dir, 0o755)
+	for _, n := range []string{"sig-a.txt", "sig-b.txt"} {
+		os.WriteFile(filepath.Join(dir, n), []byte("content of "+n), 0o600)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		bh := startBlackHole(t)
+		cmd := exec.Command(bin, "upload", pid, dir, "--mode", "replace")
+		cmd.Env = append(append(os.Environ(), env...), "VAULTDECK_BASE_URL="+bh.base)
+		stderrPipe, _ := cmd.StderrPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-bh.lines: // the request is on the wire, its answer never comes
+		case <-time.After(60 * time.Second):
+			cmd.Process.Kill()
+			t.Fatal("no upload request within a minute")
+		}
+		cmd.Process.Signal(sig)
+		sc := bufio.NewScanner(stderrPipe)
+		for sc.Scan() && !strings.Contains(sc.Text(), "stopping after the current request") {
+		}
+		cmd.Process.Signal(sig)
+		go func() { // keep the pipe drained
+			for sc.Scan() {
+			}
+		}()
+		if code := waitExit(t, cmd, 20*time.Second); code != 3 {
+			t.Errorf("%v twice: exit %d, want 3", sig, code)
+		}
+	}
+	out, stderr, code = vd(t, bin, simEnv, "", "upload", "--resume", "--json")
+	if code != 0 || strings.Count(out, "\"file_id\"") != 4 {
+		t.Errorf("resume: exit %d\n%s\n%s", code, out, stderr)
+	}
+}

@@ -63,6 +63,10 @@ type Runner struct {
 	Steal func(holder string) bool
 	// Crash, in tests, is asked at every step; true stops the run there.
 	Crash func(step string, batchID int64) bool
+	// Abort, when it ends, cancels the request in flight too (a second
+	// Ctrl-C): its answer is then lost and the batch left for a resume to
+	// reconcile. The run's own ctx waits for that answer instead.
+	Abort context.Context
 
 	mu   sync.Mutex
 	prog Progress

@@ -53,6 +53,9 @@ func (r *Runner) send(p *prepared, out *Outcome) error {
 	// response is what the journal needs, so a cancel waits for it.
 	reqCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	if r.Abort != nil {
+		defer context.AfterFunc(r.Abort, cancel)()
+	}
 	var last int64
 	base := r.bytesDone()
 	sent := func(n int64) {
