@@ -47,26 +47,36 @@ func (m *Model) View() string {
 	return m.headerView() + "\n" + m.breadcrumbView() + "\n" + fitHeight(body, h) + "\n" + footer
 }
 
+// headerPart is one item of the header; giveWay says which leave first
+// when the line is too narrow (higher first; 0 never).
+type headerPart struct {
+	text    string
+	giveWay int
+}
+
 func (m *Model) headerView() string {
 	th := m.env.Theme
-	parts := []string{th.Header.Render("vaultdeck")}
+	// What must stay is the product, READ-ONLY and the budget (the README
+	// promises both); where the data lives comes next; the SSH key's comment
+	// and fingerprint, the longest and least needed, leave first.
+	parts := []headerPart{{text: th.Header.Render("vaultdeck")}}
 	if m.cfg.Profile != "" {
-		parts = append(parts, th.Badge.Render(sanitize.Line(m.cfg.Profile)))
+		parts = append(parts, headerPart{th.Badge.Render(sanitize.Line(m.cfg.Profile)), 3})
 	}
 	if where := m.where(); where != "" {
-		parts = append(parts, th.Muted.Render(where))
+		parts = append(parts, headerPart{th.Muted.Render(where), 2})
 	}
 	if m.cfg.Session != "" {
-		parts = append(parts, th.Muted.Render(sanitize.Line(m.cfg.Session)))
+		parts = append(parts, headerPart{th.Muted.Render(sanitize.Line(m.cfg.Session)), 6})
 	}
 	if m.workspace != "" {
-		parts = append(parts, th.Header.Render(sanitize.Line(m.workspace)))
+		parts = append(parts, headerPart{th.Header.Render(sanitize.Line(m.workspace)), 5})
 	}
 	if m.env.ReadOnly {
-		parts = append(parts, th.ReadOnlyBadge.Render("READ-ONLY"))
+		parts = append(parts, headerPart{text: th.ReadOnlyBadge.Render("READ-ONLY")})
 	}
 	if m.cfg.Warning != "" {
-		parts = append(parts, th.Warn.Render("⚠ "+sanitize.Line(m.cfg.Warning)))
+		parts = append(parts, headerPart{th.Warn.Render("⚠ " + sanitize.Line(m.cfg.Warning)), 4})
 	}
 	if m.env.Backend != nil {
 		b := m.env.Backend.Budget(api.CategoryVault)
@@ -80,10 +90,34 @@ func (m *Model) headerView() string {
 				s += fmt.Sprintf(" (next in %ds)", int(b.ResetIn.Seconds()+0.999))
 				style = th.Alarm
 			}
-			parts = append(parts, style.Render(s))
+			parts = append(parts, headerPart{text: style.Render(s)})
 		}
 	}
-	return ansi.Truncate(strings.Join(parts, " "), m.width, "…")
+	return fitHeader(parts, m.width)
+}
+
+// fitHeader joins the parts, leaving out those that give way first until
+// the line fits width; it cuts the line only when the parts that never
+// give way are too wide on their own.
+func fitHeader(parts []headerPart, width int) string {
+	for {
+		texts := make([]string, len(parts))
+		first := -1
+		for i, p := range parts {
+			texts[i] = p.text
+			if p.giveWay > 0 && (first < 0 || p.giveWay > parts[first].giveWay) {
+				first = i
+			}
+		}
+		line := strings.Join(texts, " ")
+		if ansi.StringWidth(line) <= width {
+			return line
+		}
+		if first < 0 {
+			return ansi.Truncate(line, width, "…")
+		}
+		parts = append(parts[:first:first], parts[first+1:]...)
+	}
 }
 
 // where is the region, or the host of a custom base URL.

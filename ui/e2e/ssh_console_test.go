@@ -165,3 +165,50 @@ func TestSSHResizeBothWays(t *testing.T) {
 		return strings.Contains(sc, "API token:")
 	})
 }
+
+// Over SSH at 80 and 120 columns the header keeps READ-ONLY and the vault
+// budget, and the goodbye lines (shutdown, idle timeout) end the line, so
+// the client's own "Connection to … closed." starts at column 0.
+func TestSSHHeaderAndGoodbyeLines(t *testing.T) {
+	requireTmux(t)
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	bin := buildBinary(t)
+	s := startServed(t, bin)
+	header := func(sc string) string { return lines(sc)[0] }
+	for _, size := range [][2]string{{"80", "24"}, {"120", "40"}} {
+		tm := startTmuxSized(t, size[0], size[1], []string{"TERM=xterm-256color"}, s.client(s.boundKey)...)
+		tm.waitForText("1/12")
+		tm.waitFor("READ-ONLY and the budget in the header at "+size[0]+" columns", func(sc string) bool {
+			h := header(sc)
+			return strings.Contains(h, "READ-ONLY") && strings.Contains(h, "vault ") && strings.Contains(h, "sim")
+		})
+	}
+	tm := startTmuxSized(t, "80", "24", []string{"TERM=xterm-256color"}, s.client(s.boundKey)...)
+	tm.waitForText("1/12")
+	if err := s.proc.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitForText("EXITED")
+	startsLine(t, tm, "vaultdeck: the server is shutting down; your session was closed")
+	startsLine(t, tm, "Connection to 127.0.0.1 closed.")
+
+	idle := startServed(t, bin, "--idle-timeout", "1s")
+	tm = startTmuxSized(t, "80", "24", []string{"TERM=xterm-256color"}, idle.client(idle.boundKey)...)
+	tm.waitForText("EXITED")
+	startsLine(t, tm, "vaultdeck: closed after 1s without input")
+	startsLine(t, tm, "Connection to 127.0.0.1 closed.")
+}
+
+// startsLine checks that text starts a line of the screen (column 0).
+func startsLine(t *testing.T, tm *tmuxSession, text string) {
+	t.Helper()
+	sc := tm.screen()
+	for _, l := range lines(sc) {
+		if strings.HasPrefix(l, text) {
+			return
+		}
+	}
+	t.Errorf("%q does not start a line:\n%s", text, sc)
+}
