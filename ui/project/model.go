@@ -166,6 +166,12 @@ type filePage struct {
 
 // Update implements page.Page.
 func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
+	p, cmd := m.update(msg)
+	m.fitHeader()
+	return p, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case usersLoaded:
 		if !m.users.Current(msg.Tag) {

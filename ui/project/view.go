@@ -8,6 +8,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/triage"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // tabNames names the tabs, in tab order.
@@ -19,29 +20,59 @@ func (m *Model) View() string {
 	if m.confirm != nil {
 		return th.Renderer.Place(m.Width, m.Height, lipgloss.Center, lipgloss.Center, m.confirm.ViewSized(m.Width, m.Height))
 	}
-	head := []string{th.Title.Render(m.Title())}
+	title := th.Title.Render(m.Title())
 	switch {
 	case m.resolving:
-		return strings.Join(append(head, m.loader.View()+" looking up the project's name and size"), " · ")
+		return title + " · " + m.loader.View() + " looking up the project's name and size"
 	case m.unresolved != "":
-		return strings.Join(head, " · ") + "\n" + th.Error.Render(m.unresolved)
+		return title + "\n" + th.Error.Render(m.unresolved)
 	}
+	return strings.Join(m.headView(), "\n") + "\n" + m.tabsView()
+}
+
+// headView is the line above the tabs, wrapped rather than cut: a
+// deletion's reason and counts stay whole; the project's name (also in
+// the breadcrumb) and the loader give way first.
+func (m *Model) headView() []string {
+	th := m.env.Theme
+	head := []widgets.Part{widgets.Deco(th.Title.Render(m.Title()))}
 	if m.proj.Name != "" {
-		head = append(head, fmt.Sprintf("%d files", int64(m.proj.FilesCount)))
+		head = append(head, widgets.Keep(fmt.Sprintf("%d files", int64(m.proj.FilesCount))))
 	}
 	if m.deleting {
-		head = append(head, th.Warn.Render("deleting…"))
+		head = append(head, widgets.Keep(th.Warn.Render("deleting…")))
 	}
 	if m.outcome != "" {
 		style := th.OK
 		if m.failed {
 			style = th.Error
 		}
-		head = append(head, style.Render(m.outcome))
+		head = append(head, widgets.Keep(style.Render(m.outcome)))
 	}
 	if v := m.loader.View(); v != "" {
-		head = append(head, v+" loading")
+		head = append(head, widgets.Deco(v+" loading"))
 	}
+	return widgets.Fit(m.Width, head...)
+}
+
+// SetSize implements page.Page: the tables get what the head leaves.
+func (m *Model) SetSize(w, h int) {
+	m.TableView.SetSize(w, h)
+	m.fitHeader()
+}
+
+// fitHeader gives the tables what the head leaves when it wraps (after a
+// deletion's outcome, a load, a resize).
+func (m *Model) fitHeader() {
+	if n := len(m.headView()) + 1; n != m.TableView.Header && m.Height > 0 {
+		m.TableView.Header = n
+		m.TableView.SetSize(m.Width, m.Height)
+	}
+}
+
+// tabsView is the tab bar and the open tab.
+func (m *Model) tabsView() string {
+	th := m.env.Theme
 	tabs := tabNames()
 	for i, name := range tabs {
 		if i == m.tab {
@@ -63,7 +94,7 @@ func (m *Model) View() string {
 		bar += "  " + th.Error.Render(label)
 	}
 	if st.FailedEmpty() {
-		return strings.Join(head, " · ") + "\n" + bar + "\n" + th.Error.Render(st.FailedView("The "+strings.ToLower(tabNames()[m.tab])+" of this project"))
+		return bar + "\n" + th.Error.Render(st.FailedView("The "+strings.ToLower(tabNames()[m.tab])+" of this project"))
 	}
-	return strings.Join(head, " · ") + "\n" + bar + "\n" + m.Table.View()
+	return bar + "\n" + m.Table.View()
 }

@@ -214,16 +214,23 @@ func (m *Model) target() string {
 	return m.project
 }
 
-func (m *Model) summary() string {
+func (m *Model) summary() string { return strings.Join(m.summaryParts(), " · ") }
+
+// summaryParts are the summary's items, so that a narrow terminal wraps
+// between them instead of cutting the counts at the end.
+func (m *Model) summaryParts() []string {
 	p := m.plan
-	s := fmt.Sprintf("%s, %s → project %s, duplicate mode %s", plural(len(p.Files), "file"), humanize.Bytes(uint64(p.Bytes)), m.target(), modes[m.mode])
+	parts := []string{fmt.Sprintf("%s, %s → project %s, duplicate mode %s", plural(len(p.Files), "file"), humanize.Bytes(uint64(p.Bytes)), m.target(), modes[m.mode])}
 	if n := len(p.Refused); n > 0 {
-		s += fmt.Sprintf(" · %d refused", n)
+		parts = append(parts, fmt.Sprintf("%d refused", n))
 	}
 	if n := len(p.Notes); n > 0 {
-		s += fmt.Sprintf(" · %d skipped (hidden or links)", n)
+		parts = append(parts, fmt.Sprintf("%d skipped (hidden or links)", n))
 	}
-	return s
+	for i := range parts {
+		parts[i] = sanitize.Line(parts[i])
+	}
+	return parts
 }
 
 func plural(n int, noun string) string {

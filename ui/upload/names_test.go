@@ -8,8 +8,11 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/project"
 	"github.com/vaultdeck/vaultdeck/ui/projects"
@@ -62,4 +65,38 @@ func TestUploadToUnknownIDIsRefused(t *testing.T) {
 	waitFor(t, tm, "no project with ID 123e4567-e89b-12d3-a456-426614174000")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// Issue 19 case 8: the summary ("… · 1 refused · 1 skipped (hid" at 120
+// columns) and a refusal's reason wrap instead of being cut at the edge.
+func TestUploadSummaryNeverCut(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		r := newRig(t, false)
+		long := "Meridian Telecom v. Brightline Ltd — Supply Agreement Arbitration (Phase II)"
+		pid, _ := r.sim.AddProject(sim.ProjectSpec{Name: long})
+		big := filepath.Join(r.dir, "exports", "sub", "a-rather-long-file-name-for-the-deposition-bundle.pdf")
+		f, _ := os.Create(big)
+		f.Truncate(api.MaxFileBytes + 1) // sparse: refused for its size
+		f.Close()
+		m := app.New(r.env, app.Config{Profile: "p", Region: "sim", Workspace: "W", Start: "upload",
+			StartArg: pid + " " + long, Routes: []app.Route{{Name: "upload", New: upload.New}}})
+		tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(size[0], size[1]))
+		waitFor(t, tm, "duplicate mode: skip")
+		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(filepath.Join(r.dir, "exports"))})
+		tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+		waitFor(t, tm, "enter uploads")
+		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+		v := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+		for i, l := range strings.Split(v, "\n") {
+			if w := ansi.StringWidth(l); w > size[0] { // the terminal cuts it there
+				t.Errorf("%dx%d: line %d is %d wide: %q", size[0], size[1], i, w, l)
+			}
+		}
+		flat := strings.Join(strings.Fields(v), " ")
+		for _, want := range []string{"2 files", "1 refused", "1 skipped (hidden or links)", "per-file limit", long} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("%dx%d: %q missing or cut:\n%s", size[0], size[1], want, v)
+			}
+		}
+	}
 }

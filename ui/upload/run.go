@@ -16,6 +16,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/uploadjob"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // scanMsg is the walk of the typed path.
@@ -130,7 +131,7 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan uploadpla
 func (m *Model) View() string {
 	th := m.env.Theme
 	var b strings.Builder
-	b.WriteString(th.Title.Render("Upload to " + m.target()))
+	b.WriteString(m.wrap(th.Title.Render("Upload to " + m.target())))
 	b.WriteString("\n\n")
 	switch m.stage {
 	case stagePath:
@@ -150,17 +151,17 @@ func (m *Model) View() string {
 			b.WriteString(m.confirm.ViewSized(m.width, max(m.height-2, 0)))
 			break
 		}
-		b.WriteString(sanitize.Line(m.summary()))
+		b.WriteString(m.wrap(m.summaryParts()...))
 		b.WriteString("\n")
 		for i, r := range m.plan.Refused {
 			if i == 5 {
 				fmt.Fprintf(&b, "… and %d more refused\n", len(m.plan.Refused)-5)
 				break
 			}
-			b.WriteString(th.Warn.Render("refused: " + sanitize.Line(r.Local) + ": " + sanitize.Line(r.Reason)))
+			b.WriteString(m.wrap(th.Warn.Render("refused: " + sanitize.Line(r.Local) + ": " + sanitize.Line(r.Reason))))
 			b.WriteString("\n")
 		}
-		b.WriteString("\n" + th.Muted.Render("enter uploads (type the file count to confirm) · ctrl+t changes the duplicate mode · esc goes back"))
+		b.WriteString("\n" + m.wrap(th.Muted.Render("enter uploads (type the file count to confirm)"), th.Muted.Render("ctrl+t changes the duplicate mode"), th.Muted.Render("esc goes back")))
 	case stageRun, stageDone:
 		m.progressView(&b)
 	}
@@ -170,7 +171,7 @@ func (m *Model) View() string {
 func (m *Model) progressView(b *strings.Builder) {
 	th := m.env.Theme
 	if m.err != "" {
-		b.WriteString(th.Warn.Render(m.err))
+		b.WriteString(m.wrap(th.Warn.Render(m.err)))
 		return
 	}
 	p := m.shared.get()
@@ -193,10 +194,21 @@ func (m *Model) progressView(b *strings.Builder) {
 		humanize.Bytes(uint64(rate)), eta)
 	switch {
 	case m.stage == stageDone:
-		b.WriteString("\n" + sanitize.Line(m.outcome) + "\n" + th.Muted.Render("esc leaves"))
+		b.WriteString("\n" + m.wrap(sanitize.Line(m.outcome)) + "\n" + th.Muted.Render("esc leaves"))
 	case m.shared.stopping():
 		b.WriteString("\n" + th.Warn.Render("stopping after the current request's response…"))
 	default:
 		b.WriteString("\n" + th.Muted.Render("esc stops after the current request (the rest stays in the journal for vaultdeck upload --resume)"))
 	}
+}
+
+// wrap lays texts out in the page's width, joined by " · " and wrapped
+// between them (widgets.Fit): the terminal would cut a long line at its
+// edge, and with it a count or a refusal's reason.
+func (m *Model) wrap(texts ...string) string {
+	parts := make([]widgets.Part, len(texts))
+	for i, t := range texts {
+		parts[i] = widgets.Keep(t)
+	}
+	return strings.Join(widgets.Fit(m.width, parts...), "\n")
 }
