@@ -183,11 +183,13 @@ func (m msTime) Scan(v any) error {
 	return nil
 }
 
-// ProjectFileIDs returns every file ID the profile's journal holds for a
-// project.
-func (s *Store) ProjectFileIDs(profile, projectID string) ([]string, error) {
+// ProjectFileIDs returns every file ID the journal holds for a project,
+// whatever the profile: file IDs are unique, and a file another profile of
+// this machine (the same workspace under another name) uploaded is no more
+// this profile's to adopt than a colleague's.
+func (s *Store) ProjectFileIDs(projectID string) ([]string, error) {
 	rows, err := s.queryJournal(`SELECT f.file_id FROM upload_files f JOIN upload_runs r ON r.id = f.run_id
-WHERE r.profile = ? AND r.project_id = ? AND f.file_id != ''`, profile, projectID)
+WHERE r.project_id = ? AND f.file_id != ''`, projectID)
 	if err != nil {
 		return nil, err
 	}

@@ -170,3 +170,39 @@ func TestReconcileAdoptsOnlyWhenEverythingAgrees(t *testing.T) {
 		})
 	}
 }
+
+// TestReconcileRespectsOtherProfilesClaims: another profile of this machine
+// (the same workspace under another name) journaled a file; a lost answer
+// of this profile must not adopt it, even when everything else agrees.
+func TestReconcileRespectsOtherProfilesClaims(t *testing.T) {
+	r := newRig(t)
+	plan := r.files(1, 100)
+	other := &Runner{API: r.client, Store: r.store, Profile: "other", Owner: "other"}
+	if out, err := other.Upload(context.Background(), r.project, plan, api.DuplicateKeep); err != nil || len(out.Uploaded) != 1 {
+		t.Fatalf("other profile's upload: %v %+v", err, out)
+	}
+	theirs := out0(t, r, "other")
+	b := r.runner("dead")
+	b.Crash = func(step string, _ int64) bool { return step == StepRecorded }
+	if _, err := b.Upload(context.Background(), r.project, plan, api.DuplicateKeep); !errors.Is(err, ErrCrashed) {
+		t.Fatalf("crash: %v", err)
+	}
+	resumer := r.runner("alive")
+	resumer.Steal = func(h string) bool { return h == "dead" }
+	out, err := resumer.Resume(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range out.Uploaded {
+		if f.FileID == theirs {
+			t.Errorf("adopted the other profile's file %s", theirs)
+		}
+	}
+}
+
+func out0(t *testing.T, r *rig, profile string) string {
+	t.Helper()
+	runs, _ := r.store.UploadRuns(profile)
+	files, _ := r.store.RunFiles(runs[0].ID)
+	return files[0].FileID
+}

@@ -109,10 +109,11 @@ func (r *Runner) Resume(ctx context.Context) (Outcome, error) {
 	return out, r.sendAll(ctx, todo, &out)
 }
 
-// claimedIDs are the file IDs the journal already attributes to some file
-// of a project: a reconciliation must not hand them to another.
+// claimedIDs are the file IDs the journal (of any profile) already
+// attributes to some file of a project: a reconciliation must not hand
+// them to another.
 func (r *Runner) claimedIDs(projectID string) (map[string]bool, error) {
-	files, err := r.Store.ProjectFileIDs(r.Profile, projectID)
+	files, err := r.Store.ProjectFileIDs(projectID)
 	if err != nil {
 		return nil, err
 	}
