@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -211,4 +212,53 @@ func startsLine(t *testing.T, tm *tmuxSession, text string) {
 		}
 	}
 	t.Errorf("%q does not start a line:\n%s", text, sc)
+}
+
+// Idle TCP connections and banner-only ones are closed once the login
+// grace time passed, while an OpenSSH key login made before them keeps
+// working and a new one gets in.
+func TestSSHIdleConnectionsClosedLoginsWork(t *testing.T) {
+	requireTmux(t)
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	s := startServed(t, buildBinary(t), "--login-grace-time", "1s", "--max-startups", "64")
+	first := startTmuxSized(t, "80", "24", []string{"TERM=xterm-256color"}, s.client(s.boundKey)...)
+	first.waitForText("1/12")
+	closed := make(chan string, 50)
+	for i := range 50 {
+		c, err := net.Dial("tcp", "127.0.0.1:"+s.port)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		if i%2 == 1 {
+			if _, err := c.Write([]byte("SSH-2.0-OpenSSH_9.6\r\n")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		go func() {
+			b, err := io.ReadAll(c) // until the server closes it
+			if err != nil {
+				closed <- "error: " + err.Error()
+				return
+			}
+			closed <- string(b)
+		}()
+	}
+	deadline := time.After(60 * time.Second)
+	for i := range 50 {
+		select {
+		case got := <-closed:
+			if !strings.HasPrefix(got, "SSH-2.0-") {
+				t.Fatalf("connection %d ended with %q, not after its banner and grace time", i, got)
+			}
+		case <-deadline:
+			t.Fatalf("%d of 50 idle connections still open", 50-i)
+		}
+	}
+	first.keys("j")
+	first.waitForText("2/12")
+	second := startTmuxSized(t, "80", "24", []string{"TERM=xterm-256color"}, s.client(s.boundKey)...)
+	second.waitForText("1/12")
 }
