@@ -12,6 +12,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/vaultdeck/vaultdeck/ui/console"
@@ -255,4 +256,31 @@ func promptOf(screen string) string {
 	_, after, _ := strings.Cut(screen, "API token:")
 	line, _, _ := strings.Cut(after, "\n")
 	return line
+}
+
+// At 80 columns the login screen's explanation and errors wrap rather
+// than lose their end ("Paste an API token to use for th").
+func TestLoginScreenWrapsAt80(t *testing.T) {
+	f := startServer(t)
+	m, err := newLogin(context.Background(), f.srv, &session{key: f.srv.keys.List[1]}, console.Options{Theme: "auto", Renderer: lipgloss.NewRenderer(io.Discard)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(loginResult{err: errors.New("the service answered 401 Unauthorized: the token is not valid for this workspace or has been revoked by an administrator")})
+	view := ansi.Strip(m.View())
+	for _, l := range strings.Split(view, "\n") {
+		if w := ansi.StringWidth(l); w > 80 {
+			t.Errorf("a line is %d wide: %q", w, l)
+		}
+	}
+	joined := strings.Join(strings.Fields(view), " ")
+	for _, want := range []string{
+		"Paste an API token to use for this session only: it is checked with whoami, kept in memory, and forgotten when you leave.",
+		"has been revoked by an administrator",
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("cut: %q is not on the screen:\n%s", want, view)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/token"
@@ -125,9 +126,16 @@ func (m *login) View() string {
 	var b strings.Builder
 	b.WriteString(th.Header.Render("vaultdeck") + " " + th.Badge.Render(sanitize.Line(m.ss.key.Label())) + " " +
 		th.Muted.Render(loginEndpoint(m.srv.cfg)) + "\n\n")
+	// Texts wrap at the window's width (at most 86 columns, to read well):
+	// cut, "Paste an API token to use for th" lost its point at 80.
+	width := 86
+	if m.size.Width > 0 {
+		width = min(width, m.size.Width)
+	}
+	wrap := func(s string) string { return ansi.Wordwrap(s, width, "") }
 	b.WriteString(th.Title.Render("Log in") + "\n\n")
-	b.WriteString("Your key is bound to no profile on this server. Paste an API token to use for this\n")
-	b.WriteString("session only: it is checked with whoami, kept in memory, and forgotten when you leave.\n\n")
+	b.WriteString(wrap("Your key is bound to no profile on this server. Paste an API token to use for this "+
+		"session only: it is checked with whoami, kept in memory, and forgotten when you leave.") + "\n\n")
 	// Neither the token nor its length is drawn (a bullet per character
 	// would tell a shoulder-surfer how long it is): only that something
 	// was typed, so a paste is seen to have arrived.
@@ -141,7 +149,7 @@ func (m *login) View() string {
 	case m.checking:
 		b.WriteString(th.Muted.Render("Checking the token…") + "\n")
 	case m.errText != "":
-		b.WriteString(th.Error.Render(m.errText) + "\n")
+		b.WriteString(th.Error.Render(wrap(m.errText)) + "\n")
 	}
 	b.WriteString(th.Muted.Render("enter log in · esc quit"))
 	out := b.String()
