@@ -131,6 +131,7 @@ func (m *Model) Reload() tea.Cmd { return m.load() }
 // SetSize implements page.Page; one line goes to the view's own info line.
 func (m *Model) SetSize(w, h int) {
 	m.TableView.SetSize(w, h)
+	m.fitHeader()
 	m.sizeDetail()
 }
 
@@ -193,6 +194,12 @@ func (m *Model) apply(p prepared) tea.Cmd {
 
 // Update implements page.Page.
 func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
+	p, cmd := m.update(msg)
+	m.fitHeader()
+	return p, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case fromCache:
 		if !m.reqs.Current(msg.Tag) {
@@ -299,28 +306,41 @@ func (m *Model) View() string {
 	return m.infoLine() + "\n" + m.Table.View()
 }
 
-func (m *Model) infoLine() string {
+func (m *Model) infoLine() string { return strings.Join(m.infoLines(), "\n") }
+
+// infoLines is the line above the table, wrapped rather than cut
+// (widgets.Fit): the filter's UUID and a failure's reason stay whole; the
+// title and a plain "loading" or cache age give way first.
+func (m *Model) infoLines() []string {
 	th := m.env.Theme
 	if m.matter != nil {
-		return m.matter.View()
+		return []string{m.matter.View()}
 	}
-	parts := []string{th.Title.Render("Recycle bin")}
+	parts := []widgets.Part{widgets.Deco(th.Title.Render("Recycle bin"))}
 	if !m.state.FailedEmpty() && (!m.state.Loading() || len(m.items) > 0) {
-		parts = append(parts, fmt.Sprintf("%d entries", len(m.items)))
+		parts = append(parts, widgets.Keep(fmt.Sprintf("%d entries", len(m.items))))
 	}
 	if m.query.ClientMatterID != "" {
-		parts = append(parts, "client-matter "+m.query.ClientMatterID)
+		parts = append(parts, widgets.Keep("client-matter "+m.query.ClientMatterID))
 	}
 	label := m.state.Label(m.env.Clock())
 	if v := m.loader.View(); v != "" {
 		label = v + " " + label
 	}
-	if label != "" {
-		style := th.Muted
-		if m.state.Err() != nil {
-			style = th.Error
-		}
-		parts = append(parts, style.Render(label))
+	switch {
+	case label == "":
+	case m.state.Err() != nil:
+		parts = append(parts, widgets.Keep(th.Error.Render(label)))
+	default:
+		parts = append(parts, widgets.Deco(th.Muted.Render(label)))
 	}
-	return strings.Join(parts, " · ")
+	return widgets.Fit(m.Width, parts...)
+}
+
+// fitHeader gives the table what the info line leaves when it wraps.
+func (m *Model) fitHeader() {
+	if n := len(m.infoLines()); n != m.TableView.Header && m.Height > 0 {
+		m.TableView.Header = n
+		m.TableView.SetSize(m.Width, m.Height)
+	}
 }
