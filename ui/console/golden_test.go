@@ -1,9 +1,11 @@
 package console
 
 import (
+	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 )
 
@@ -27,14 +29,13 @@ func TestGoldenScreens(t *testing.T) {
 		{name: "project_delete_dialog", route: "project", arg: projectID, steps: []step{{wait: "tab files", also: "1/"},
 			{send: []tea.Msg{keys("D")}, wait: "Delete project"}}},
 		{name: "recycle_bin", route: "bin", steps: []step{{wait: "30 entries"}}},
-		// File status is not kept yet: at 80 columns its summary still
-		// cuts "failed 5 (recovera…" (issue 19 case 8, being fixed), and a
-		// golden would freeze that. Add it back once the line fits:
-		// {name: "file_status", route: "project", arg: projectID, steps: []step{{wait: "tab files", also: "1/"},
-		//	{send: []tea.Msg{tea.KeyMsg{Type: tea.KeyTab}}, wait: "enter file status", also: "1/"},
-		//	{send: []tea.Msg{keys("s")}, wait: "next poll in"}}},
+		{name: "file_status", route: "project", arg: projectID, steps: []step{{wait: "tab files", also: "1/"},
+			{send: []tea.Msg{tea.KeyMsg{Type: tea.KeyTab}}, wait: "enter file status", also: "1/"},
+			{send: []tea.Msg{keys("s")}, wait: "next poll in"}}},
 		{name: "upload", route: "upload", arg: func(s *screen) string { p := s.project(t); return p.ID + " " + p.Name },
 			steps: []step{{wait: "path:"}}},
+		{name: "upload_summary", route: "upload", arg: func(s *screen) string { p := s.project(t); return p.ID + " " + p.Name },
+			steps: []step{{wait: "path:"}, {send: []tea.Msg{keys("testdata/upload"), tea.KeyMsg{Type: tea.KeyEnter}}, wait: "2 files"}}},
 		{name: "audit", route: "audit", steps: []step{{wait: "1/"}}},
 		{name: "matters", route: "matters", steps: []step{{wait: "Matter receipts"}}},
 		{name: "help", route: "projects", steps: []step{{wait: "12 of 12 loaded"}, {send: []tea.Msg{keys("?")}, wait: "close help"}}},
@@ -53,7 +54,17 @@ func TestGoldenScreens(t *testing.T) {
 				}
 				waitFor(t, tm, st.wait, st.also)
 			}
-			golden.RequireEqual(t, []byte(final(t, tm)))
+			v := final(t, tm)
+			lines := strings.Split(v, "\n")
+			if len(lines) != 24 {
+				t.Errorf("%d lines, want 24", len(lines))
+			}
+			for _, l := range lines {
+				if ansi.StringWidth(l) > 80 {
+					t.Errorf("a line of %d columns: %q", ansi.StringWidth(l), l)
+				}
+			}
+			golden.RequireEqual(t, []byte(v))
 		})
 	}
 }
