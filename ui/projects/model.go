@@ -131,6 +131,12 @@ func (m *Model) load(n int) tea.Cmd {
 
 // Update implements page.Page.
 func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
+	p, cmd := m.update(msg)
+	m.fitHeader()
+	return p, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case fromCache:
 		if !m.reqs.Current(msg.Tag) {
@@ -255,27 +261,49 @@ func (m *Model) selectedIndex() int {
 // View implements page.Page.
 func (m *Model) View() string {
 	th := m.env.Theme
-	parts := []string{th.Title.Render("Projects")}
+	head := strings.Join(m.infoLines(), "\n")
+	if m.state.FailedEmpty() {
+		return head + "\n" + th.Error.Render(m.state.FailedView("The projects"))
+	}
+	return head + "\n" + m.Table.View()
+}
+
+// infoLines is the line above the table, wrapped rather than cut
+// (widgets.Fit): the counts, the filter and a failure's reason stay whole;
+// the title and a plain "loading" or cache age give way first.
+func (m *Model) infoLines() []string {
+	th := m.env.Theme
+	parts := []widgets.Part{widgets.Deco(th.Title.Render("Projects"))}
 	if !m.state.FailedEmpty() {
-		parts = append(parts, fmt.Sprintf("%d of %d loaded", len(m.data.Projects), m.data.Total))
+		parts = append(parts, widgets.Keep(fmt.Sprintf("%d of %d loaded", len(m.data.Projects), m.data.Total)))
 	}
 	if m.name != "" {
-		parts = append(parts, "name contains \""+m.name+"\"")
+		parts = append(parts, widgets.Keep("name contains \""+m.name+"\""))
 	}
 	label := m.state.Label(m.env.Clock())
 	if v := m.loader.View(); v != "" {
 		label = v + " " + label
 	}
-	if label != "" {
-		style := th.Muted
-		if m.state.Err() != nil {
-			style = th.Error
-		}
-		parts = append(parts, style.Render(label))
+	switch {
+	case label == "":
+	case m.state.Err() != nil:
+		parts = append(parts, widgets.Keep(th.Error.Render(label)))
+	default:
+		parts = append(parts, widgets.Deco(th.Muted.Render(label)))
 	}
-	head := strings.Join(parts, " · ")
-	if m.state.FailedEmpty() {
-		return head + "\n" + th.Error.Render(m.state.FailedView("The projects"))
+	return widgets.Fit(m.Width, parts...)
+}
+
+// SetSize implements page.Page: the table gets what the info line leaves.
+func (m *Model) SetSize(w, h int) {
+	m.TableView.SetSize(w, h)
+	m.fitHeader()
+}
+
+// fitHeader gives the table what the info line leaves when it wraps.
+func (m *Model) fitHeader() {
+	if n := len(m.infoLines()); n != m.TableView.Header && m.Height > 0 {
+		m.TableView.Header = n
+		m.TableView.SetSize(m.Width, m.Height)
 	}
-	return head + "\n" + m.Table.View()
 }
