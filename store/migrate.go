@@ -173,6 +173,44 @@ ALTER TABLE upload_files_v8 RENAME TO upload_files;
 CREATE INDEX upload_files_batch ON upload_files (batch_id);
 CREATE INDEX upload_files_file_id ON upload_files (file_id) WHERE file_id != '';
 `},
+	// The access review (issue 22): a snapshot is one crawl of every
+	// project's users; a project is pending until its users are committed
+	// with it in one transaction, so a killed crawl resumes where it was.
+	// One unfinished snapshot per profile (the unique index); the lease
+	// keeps two crawls of a profile from reading the same projects.
+	{9, "access snapshots", `
+CREATE TABLE access_snapshots (
+	id          INTEGER PRIMARY KEY,
+	profile     TEXT NOT NULL,
+	started_at  INTEGER NOT NULL,           -- unix ms
+	finished_at INTEGER NOT NULL DEFAULT 0, -- unix ms; 0 while unfinished
+	requests    INTEGER NOT NULL DEFAULT 0, -- service requests its crawls made
+	lease_owner TEXT NOT NULL DEFAULT '',
+	lease_until INTEGER NOT NULL DEFAULT 0  -- unix ms
+);
+CREATE UNIQUE INDEX access_snapshots_open ON access_snapshots (profile) WHERE finished_at = 0;
+CREATE TABLE access_projects (
+	snapshot_id INTEGER NOT NULL REFERENCES access_snapshots (id) ON DELETE CASCADE,
+	project_id  TEXT NOT NULL,
+	name        TEXT NOT NULL,
+	updated_at  TEXT NOT NULL, -- project_updated_at, normalised; '' when the service sent none
+	state       TEXT NOT NULL CHECK (state IN ('pending', 'read', 'carried')),
+	read_at     INTEGER NOT NULL DEFAULT 0, -- unix ms
+	PRIMARY KEY (snapshot_id, project_id)
+) WITHOUT ROWID;
+CREATE TABLE access_grants (
+	snapshot_id  INTEGER NOT NULL,
+	project_id   TEXT NOT NULL,
+	project_name TEXT NOT NULL,
+	user_id      TEXT NOT NULL,
+	email        TEXT NOT NULL COLLATE NOCASE,
+	name         TEXT NOT NULL,
+	access_level TEXT NOT NULL,
+	PRIMARY KEY (snapshot_id, project_id, email),
+	FOREIGN KEY (snapshot_id, project_id) REFERENCES access_projects (snapshot_id, project_id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
+) WITHOUT ROWID;
+CREATE INDEX access_grants_email ON access_grants (snapshot_id, email);
+`},
 }
 
 const createVersionTable = `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`

@@ -23,6 +23,9 @@ var fixtures = map[int][]string{
 	6: {`INSERT INTO profile_settings (profile, key, value) VALUES ('old', 'theme', 'mono')`},
 	7: {`INSERT INTO matter_receipt_items (receipt_id, line, client_id, matter_id, result, sent_at) VALUES (1, 3, 'C', 'M2', 'in_flight', 7)`},
 	8: {`INSERT INTO upload_files (run_id, batch_id, local_path, file_path, name, size, state) VALUES (1, 1, '/b.pdf', 'b.pdf', 'b.pdf', 1, 'unproven')`},
+	9: {`INSERT INTO access_snapshots (id, profile, started_at, finished_at) VALUES (1, 'old', 9, 10)`,
+		`INSERT INTO access_projects (snapshot_id, project_id, name, updated_at, state) VALUES (1, 'p1', 'Project', 't', 'read')`,
+		`INSERT INTO access_grants (snapshot_id, project_id, project_name, user_id, email, name, access_level) VALUES (1, 'p1', 'Project', 'u1', 'a@b', 'A', 'READ')`},
 }
 
 func TestMigrationsAreOrdered(t *testing.T) {

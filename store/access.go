@@ -1,0 +1,233 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api/access"
+)
+
+// The access review's snapshots (api/access.Snapshots). Each method is one
+// transaction, so a crawl killed at any moment leaves every project either
+// read with all its users or pending.
+
+// AccessSnapshots lists the profile's snapshots, newest first, with counts.
+func (s *Store) AccessSnapshots(profile string) ([]access.Snapshot, error) {
+	rows, err := s.db.Query(`
+SELECT s.id, s.profile, s.started_at, s.finished_at, s.requests,
+	(SELECT count(*) FROM access_projects p WHERE p.snapshot_id = s.id),
+	(SELECT count(*) FROM access_projects p WHERE p.snapshot_id = s.id AND p.state = 'read'),
+	(SELECT count(*) FROM access_projects p WHERE p.snapshot_id = s.id AND p.state = 'carried'),
+	(SELECT count(*) FROM access_grants g WHERE g.snapshot_id = s.id)
+FROM access_snapshots s WHERE s.profile = ? ORDER BY s.id DESC`, profile)
+	if err != nil {
+		return nil, fmt.Errorf("access snapshots could not be read: %w", err)
+	}
+	defer rows.Close()
+	var out []access.Snapshot
+	for rows.Next() {
+		var sn access.Snapshot
+		var started, finished int64
+		if err := rows.Scan(&sn.ID, &sn.Profile, &started, &finished, &sn.Requests, &sn.Projects, &sn.Read, &sn.Carried, &sn.Grants); err != nil {
+			return nil, fmt.Errorf("access snapshots could not be read: %w", err)
+		}
+		sn.StartedAt = time.UnixMilli(started)
+		if finished > 0 {
+			sn.FinishedAt = time.UnixMilli(finished)
+		}
+		sn.Pending = sn.Projects - sn.Read - sn.Carried
+		out = append(out, sn)
+	}
+	return out, rows.Err()
+}
+
+// OpenAccessSnapshot returns the unfinished snapshot of the profile (a
+// unique index allows one) or starts one, and takes its lease.
+func (s *Store) OpenAccessSnapshot(profile, owner string, now, until time.Time) (access.Snapshot, error) {
+	var id int64
+	err := s.inTx(func(tx *sql.Tx) error {
+		var holder string
+		var leaseUntil int64
+		err := tx.QueryRow(`SELECT id, lease_owner, lease_until FROM access_snapshots WHERE profile = ? AND finished_at = 0`, profile).Scan(&id, &holder, &leaseUntil)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			res, err := tx.Exec(`INSERT INTO access_snapshots (profile, started_at, lease_owner, lease_until) VALUES (?, ?, ?, ?)`,
+				profile, now.UnixMilli(), owner, until.UnixMilli())
+			if err != nil {
+				return err
+			}
+			id, err = res.LastInsertId()
+			return err
+		case err != nil:
+			return err
+		case holder != "" && holder != owner && leaseUntil > now.UnixMilli():
+			return access.ErrBusy
+		}
+		_, err = tx.Exec(`UPDATE access_snapshots SET lease_owner = ?, lease_until = ? WHERE id = ?`, owner, until.UnixMilli(), id)
+		return err
+	})
+	if err != nil {
+		if errors.Is(err, access.ErrBusy) {
+			return access.Snapshot{}, err
+		}
+		return access.Snapshot{}, fmt.Errorf("the access snapshot could not be opened: %w", err)
+	}
+	return access.Snapshot{ID: id, Profile: profile, StartedAt: now}, nil
+}
+
+// RenewAccessLease extends owner's lease; ErrBusy when another owner took it.
+func (s *Store) RenewAccessLease(id int64, owner string, until time.Time) error {
+	res, err := s.db.Exec(`UPDATE access_snapshots SET lease_until = ? WHERE id = ? AND lease_owner = ?`, until.UnixMilli(), id, owner)
+	if err != nil {
+		return fmt.Errorf("the access crawl's lease could not be renewed: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return access.ErrBusy
+	}
+	return nil
+}
+
+// ReleaseAccessLease gives owner's lease up.
+func (s *Store) ReleaseAccessLease(id int64, owner string) error {
+	_, err := s.db.Exec(`UPDATE access_snapshots SET lease_owner = '', lease_until = 0 WHERE id = ? AND lease_owner = ?`, id, owner)
+	return err
+}
+
+// AccessProjects lists a snapshot's projects by name.
+func (s *Store) AccessProjects(id int64) ([]access.Project, error) {
+	rows, err := s.db.Query(`SELECT project_id, name, updated_at, state FROM access_projects WHERE snapshot_id = ? ORDER BY name, project_id`, id)
+	if err != nil {
+		return nil, fmt.Errorf("the access snapshot's projects could not be read: %w", err)
+	}
+	defer rows.Close()
+	var out []access.Project
+	for rows.Next() {
+		var p access.Project
+		if err := rows.Scan(&p.ID, &p.Name, &p.UpdatedAt, &p.State); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// PlanAccessProjects records a listing's plan in one transaction.
+func (s *Store) PlanAccessProjects(id int64, pending, carry []access.Project, from int64, drop []string) error {
+	err := s.inTx(func(tx *sql.Tx) error {
+		clear := func(pid string) error {
+			if _, err := tx.Exec(`DELETE FROM access_grants WHERE snapshot_id = ? AND project_id = ?`, id, pid); err != nil {
+				return err
+			}
+			_, err := tx.Exec(`DELETE FROM access_projects WHERE snapshot_id = ? AND project_id = ?`, id, pid)
+			return err
+		}
+		for _, pid := range drop {
+			if err := clear(pid); err != nil {
+				return err
+			}
+		}
+		for _, p := range pending {
+			if err := clear(p.ID); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(`INSERT INTO access_projects (snapshot_id, project_id, name, updated_at, state) VALUES (?, ?, ?, ?, 'pending')`,
+				id, p.ID, p.Name, p.UpdatedAt); err != nil {
+				return err
+			}
+		}
+		for _, p := range carry {
+			if err := clear(p.ID); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(`INSERT INTO access_projects (snapshot_id, project_id, name, updated_at, state) VALUES (?, ?, ?, ?, 'carried')`,
+				id, p.ID, p.Name, p.UpdatedAt); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(`INSERT INTO access_grants (snapshot_id, project_id, project_name, user_id, email, name, access_level)
+	SELECT ?, project_id, ?, user_id, email, name, access_level FROM access_grants WHERE snapshot_id = ? AND project_id = ?`,
+				id, p.Name, from, p.ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("the access snapshot's project list could not be recorded: %w", err)
+	}
+	return nil
+}
+
+// CommitAccessProject records one project's users and marks it read.
+func (s *Store) CommitAccessProject(id int64, p access.Project, users []access.Grant) error {
+	err := s.inTx(func(tx *sql.Tx) error {
+		if _, err := tx.Exec(`DELETE FROM access_grants WHERE snapshot_id = ? AND project_id = ?`, id, p.ID); err != nil {
+			return err
+		}
+		for _, g := range users {
+			if _, err := tx.Exec(`INSERT INTO access_grants (snapshot_id, project_id, project_name, user_id, email, name, access_level) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				id, p.ID, p.Name, g.UserID, g.Email, g.Name, g.AccessLevel); err != nil {
+				return err
+			}
+		}
+		_, err := tx.Exec(`INSERT INTO access_projects (snapshot_id, project_id, name, updated_at, state, read_at) VALUES (?, ?, ?, ?, 'read', ?)
+	ON CONFLICT (snapshot_id, project_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at, state = 'read', read_at = excluded.read_at`,
+			id, p.ID, p.Name, p.UpdatedAt, s.now().UnixMilli())
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("the users of project %s could not be recorded: %w", p.ID, err)
+	}
+	return nil
+}
+
+// AddAccessRequests adds n to the snapshot's request count.
+func (s *Store) AddAccessRequests(id int64, n int) error {
+	_, err := s.db.Exec(`UPDATE access_snapshots SET requests = requests + ? WHERE id = ?`, n, id)
+	return err
+}
+
+// FinishAccessSnapshot marks the snapshot finished; it refuses while a
+// project is still pending.
+func (s *Store) FinishAccessSnapshot(id int64, at time.Time) error {
+	return s.inTx(func(tx *sql.Tx) error {
+		var pending int
+		if err := tx.QueryRow(`SELECT count(*) FROM access_projects WHERE snapshot_id = ? AND state = 'pending'`, id).Scan(&pending); err != nil {
+			return err
+		}
+		if pending > 0 {
+			return fmt.Errorf("access snapshot %d still has %d projects to read", id, pending)
+		}
+		_, err := tx.Exec(`UPDATE access_snapshots SET finished_at = ?, lease_owner = '', lease_until = 0 WHERE id = ?`, max(at.UnixMilli(), 1), id)
+		return err
+	})
+}
+
+// AccessGrants lists a snapshot's grants matching f, by email then project.
+func (s *Store) AccessGrants(id int64, f access.GrantFilter) ([]access.Grant, error) {
+	q := `SELECT project_id, project_name, user_id, email, name, access_level FROM access_grants WHERE snapshot_id = ?`
+	args := []any{id}
+	if f.Email != "" {
+		q += ` AND email = ? COLLATE NOCASE`
+		args = append(args, f.Email)
+	}
+	if f.ProjectID != "" {
+		q += ` AND project_id = ?`
+		args = append(args, f.ProjectID)
+	}
+	rows, err := s.db.Query(q+` ORDER BY email COLLATE NOCASE, project_name, project_id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("the access snapshot's grants could not be read: %w", err)
+	}
+	defer rows.Close()
+	var out []access.Grant
+	for rows.Next() {
+		var g access.Grant
+		if err := rows.Scan(&g.ProjectID, &g.ProjectName, &g.UserID, &g.Email, &g.Name, &g.AccessLevel); err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
