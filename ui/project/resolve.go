@@ -63,8 +63,30 @@ func Find(ctx context.Context, be page.Backend, id string) (*api.Project, error)
 	}
 }
 
+// Shows implements page.Reloader: the page shows the project's record
+// from the listing (its file count), which an upload changes.
+func (m *Model) Shows(key string) bool { return key == page.CacheProjects && m.known() }
+
+// Reload implements page.Reloader (an upload changed the project): the
+// record again, quietly, and the open tab. The root calls it once, when
+// the page is shown.
+func (m *Model) Reload() tea.Cmd {
+	m.loaded, m.complete = [2]bool{}, false
+	tag, ctx := m.lookup.Start(m.env.Context(), m.id)
+	be, id := m.env.Backend, m.proj.ID
+	return tea.Batch(m.show(m.tab), page.Fetch(ctx, tag, "refresh", func(ctx context.Context) (*api.Project, error) {
+		return Find(ctx, be, id)
+	}))
+}
+
 func (m *Model) resolvedProject(msg resolved) tea.Cmd {
 	if !m.lookup.Current(msg.Tag) {
+		return nil
+	}
+	if msg.Kind == "refresh" {
+		if msg.Err == nil && msg.Value != nil {
+			m.proj = *msg.Value // a failed refresh keeps what was shown; r on the tab retries
+		}
 		return nil
 	}
 	m.loader.Done()

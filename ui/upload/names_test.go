@@ -100,3 +100,27 @@ func TestUploadSummaryNeverCut(t *testing.T) {
 		}
 	}
 }
+
+// The project page the upload was started from shows the new file count
+// when the user comes back to it, without `r`.
+func TestProjectPageShowsTheNewCountAfterAnUpload(t *testing.T) {
+	r := newRig(t, false)
+	m := app.New(r.env, app.Config{Profile: "p", Region: "sim", Workspace: "W", Start: "project", StartArg: r.project,
+		Routes: []app.Route{{Name: "project", New: project.New}, {Name: "upload", New: upload.New}}})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
+	waitFor(t, tm, "0 files", "Users")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("u")})
+	waitFor(t, tm, `Upload to "Inbox"`)
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(filepath.Join(r.dir, "exports", "sub"))})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "1 file, 26 B")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "Type 1 to confirm")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("1")})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "upload: 1 uploaded")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	waitFor(t, tm, "1 files", "Users")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
