@@ -1,8 +1,11 @@
 package serve
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // A bound key opens the console of its profile: the projects view of the
@@ -160,5 +163,41 @@ func TestColoursFollowTheSession(t *testing.T) {
 	}
 	if !strings.Contains(mono.out.String(), "\x1b[7m") {
 		t.Error("the NO_COLOR session lost reverse video for the selected row")
+	}
+}
+
+// Every window change reaches the program, growing as well as shrinking,
+// and two sessions on one connection (ssh's ControlMaster) each follow
+// their own window. The renderer ends each frame on its last line, so the
+// cursor's row after a change tells the height the program drew for.
+func TestWindowChangesReachTheProgram(t *testing.T) {
+	f := startServer(t)
+	c, err := f.dial(gossh.PublicKeys(f.bound))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	a, b := openPty(t, c, nil), openPty(t, c, nil)
+	a.waitFor("1/12")
+	b.waitFor("1/12")
+	drawnFor := func(tm *term, rows int, from int) int {
+		t.Helper()
+		mark := fmt.Sprintf("\x1b[%d;H", rows)
+		var at int
+		waitUntil(t, fmt.Sprintf("a frame %d rows high", rows), func() bool {
+			at = strings.Index(tm.out.String()[from:], mark)
+			return at >= 0
+		}, func() string { return fmt.Sprintf("%q", tm.out.String()[from:]) })
+		return from + at + len(mark)
+	}
+	pos := len(a.out.String())
+	for _, rows := range []int{24, 40, 24, 40} {
+		if err := a.sess.WindowChange(rows, rows*3); err != nil {
+			t.Fatal(err)
+		}
+		pos = drawnFor(a, rows, pos)
+	}
+	if strings.Contains(b.out.String(), "\x1b[24;H") {
+		t.Fatal("the other session on the connection was resized too")
 	}
 }
