@@ -34,18 +34,25 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 	actx, cancel := context.WithCancelCause(ctx)
 	wd := &watchdog{cancel: cancel}
 	var sw *sendWatch
+	// The whole-response timer starts with the first-byte timer and runs
+	// until the body is closed.
 	if cl.body == nil {
 		wd.arm(c.timeouts.FirstByte, false)
+		wd.startTotal(c.timeouts.Total)
 	} else {
 		// While the body goes out, the stall timer is re-armed by every
 		// read the transport makes of it.
 		actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
-			WroteRequest: func(httptrace.WroteRequestInfo) { wd.arm(c.timeouts.FirstByte, false) },
+			WroteRequest: func(httptrace.WroteRequestInfo) {
+				wd.arm(c.timeouts.FirstByte, false)
+				wd.startTotal(c.timeouts.Total)
+			},
 		})
 	}
 	req, err := http.NewRequestWithContext(actx, cl.ep.method, u, body)
 	if err != nil {
 		wd.stop()
+		wd.stopTotal()
 		cancel(nil)
 		if finish != nil {
 			_ = finish()
@@ -83,6 +90,7 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 		attrs = append(attrs, slog.Int("budget_remaining", st.Remaining))
 	}
 	if err != nil {
+		wd.stopTotal()
 		if resp != nil {
 			resp.Body.Close()
 		}

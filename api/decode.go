@@ -189,12 +189,15 @@ func (c *Client) decodeJSONBody(resp *http.Response, ep endpoint, red redactor, 
 	if copy {
 		body, kept = tapBody(resp.Request.Context(), resp.Body) // WithBodyCopy (bodytap.go)
 	}
-	hr := &headReader{r: body}
+	hr := &headReader{r: &jsonLimiter{r: body, lim: defaultLimits}}
 	dec := json.NewDecoder(hr)
 	err := dec.Decode(v)
 	if err == nil {
 		kept()
 		return nil
+	}
+	if le := (*limitError)(nil); errors.As(err, &le) {
+		return overLimit(ep, resp.StatusCode, le, "")
 	}
 	if te := asTimeout(ep, err); te != nil {
 		return te

@@ -67,6 +67,7 @@ type Error struct {
 	After    time.Duration
 	Received int64
 	Sending  bool  // the request body stopped being taken (Received bytes sent)
+	Total    bool  // the response as a whole took longer than After (Timeouts.Total)
 	Err      error // underlying cause (network, decode, context), already redacted
 }
 
@@ -139,6 +140,10 @@ func (e *Error) Error() string {
 		fmt.Fprintf(&b, "%s was canceled", ep)
 	case KindTimeout:
 		b.WriteString(e.TimeoutSummary())
+		if e.Total {
+			b.WriteString(". The service or a proxy in between does not stop sending: try again later, or allow longer with --timeout")
+			break
+		}
 		b.WriteString(". The service or a proxy in between is not responding: try again later, or allow longer with --timeout")
 	case KindRedirect:
 		fmt.Fprintf(&b, "%s%s", ep, said)
@@ -160,6 +165,9 @@ func (e *Error) TimeoutSummary() string {
 	}
 	if e.Sending {
 		return fmt.Sprintf("%s stopped taking the request after %d bytes: no progress for %s", e.Endpoint, e.Received, e.After)
+	}
+	if e.Total && e.Received >= 0 {
+		return fmt.Sprintf("%s was still sending after %s in all (%d bytes), the limit for one answer (%d times --timeout)", e.Endpoint, e.After, e.Received, TotalFactor)
 	}
 	if e.Received >= 0 {
 		return fmt.Sprintf("%s stopped sending after %d bytes: no data for %s", e.Endpoint, e.Received, e.After)

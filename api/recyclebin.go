@@ -165,9 +165,16 @@ func (c *Client) walkBody(ctx context.Context, ep endpoint, resp *http.Response,
 	var ce callerError
 	var ie itemError
 	var se *syntaxError
+	var le *limitError
 	switch {
 	case errors.As(err, &ce):
 		return ce.err
+	case errors.As(err, &le):
+		where := fmt.Sprintf("item %d", n+1)
+		if arrayKey != "" {
+			where += fmt.Sprintf(" of %q", arrayKey)
+		}
+		return overLimit(ep, resp.StatusCode, le, where)
 	case asTimeout(ep, err) != nil:
 		return asTimeout(ep, err)
 	case resp.Request.Context().Err() != nil:

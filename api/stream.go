@@ -20,11 +20,14 @@ type scanner struct {
 	base  int64 // offset in the body of buf[0], for messages
 	eof   bool
 	rdErr error
+	lim   limits
 }
 
 const scanBuf = 256 << 10
 
-func newScanner(r io.Reader) *scanner { return &scanner{r: r, buf: make([]byte, 0, scanBuf)} }
+func newScanner(r io.Reader) *scanner {
+	return &scanner{r: r, buf: make([]byte, 0, scanBuf), lim: defaultLimits}
+}
 
 // fill reads more input, keeping buf[keep:] (keep <= pos). It returns false
 // at the end of the input or on a read error.
@@ -124,16 +127,19 @@ func (s *scanner) value() ([]byte, error) {
 				switch s.buf[i] {
 				case ',', '}', ']', ' ', '\t', '\n', '\r':
 					s.pos = i
-					return s.buf[start:i], nil
+					return s.bounded(s.buf[start:i])
 				}
 			}
 			n := i - start
+			if int64(n) > s.lim.item {
+				return nil, itemLimit(s.lim.item)
+			}
 			if !s.fill(start) {
 				if s.rdErr != nil {
 					return nil, s.rdErr
 				}
 				s.pos = len(s.buf)
-				return s.buf[s.pos-n : s.pos], nil
+				return s.bounded(s.buf[s.pos-n : s.pos])
 			}
 			start, i = s.pos, s.pos+n
 		}
@@ -144,12 +150,18 @@ func (s *scanner) value() ([]byte, error) {
 			case '"':
 				end := stringEnd(s.buf, i+1)
 				if end < 0 {
+					if int64(len(s.buf)-i-1) > s.lim.str {
+						return nil, strLimit(s.lim.str)
+					}
 					goto more
+				}
+				if int64(end-i-1) > s.lim.str {
+					return nil, strLimit(s.lim.str)
 				}
 				i = end + 1
 				if depth == 0 {
 					s.pos = i
-					return s.buf[start:i], nil
+					return s.bounded(s.buf[start:i])
 				}
 				continue
 			case '{', '[':
@@ -158,18 +170,30 @@ func (s *scanner) value() ([]byte, error) {
 				depth--
 				if depth == 0 {
 					s.pos = i + 1
-					return s.buf[start : i+1], nil
+					return s.bounded(s.buf[start : i+1])
 				}
 			}
 			i++
 		}
 	more:
 		n := i - start
+		if int64(len(s.buf)-start) > s.lim.item {
+			return nil, itemLimit(s.lim.item)
+		}
 		if !s.fill(start) {
 			return nil, s.endErr()
 		}
 		start, i = s.pos, s.pos+n
 	}
+}
+
+// bounded returns a whole value, or the item limit's error when it is
+// larger (the checks while reading see only values that span a refill).
+func (s *scanner) bounded(v []byte) ([]byte, error) {
+	if int64(len(v)) > s.lim.item {
+		return nil, itemLimit(s.lim.item)
+	}
+	return v, nil
 }
 
 // stringEnd returns the index of the quote closing a string whose contents

@@ -17,6 +17,13 @@ type Timeouts struct {
 	Connect   time.Duration // TCP connect and, separately, the TLS handshake (default 10s)
 	FirstByte time.Duration // from the request being sent to the response headers (default 30s)
 	BodyStall time.Duration // longest silence while a body is being read (default 30s)
+	// Total bounds one response as a whole, from the request being sent to
+	// the body's last byte (curl's --max-time): a server that never stops
+	// sending is never silent, so the stall timer alone would read it
+	// forever. Default: TotalFactor times the longer of FirstByte and
+	// BodyStall, so --timeout moves both (30s: 15 minutes, enough for the
+	// largest recycle bin, 64 MB, at 0.6 Mbit/s).
+	Total time.Duration
 }
 
 // Default timeouts, documented in the README.
@@ -25,6 +32,12 @@ const (
 	DefaultFirstByteTimeout = 30 * time.Second
 	DefaultBodyStallTimeout = 30 * time.Second
 )
+
+// TotalFactor is how many silence timeouts a whole response may take.
+const TotalFactor = 30
+
+// DefaultTotalTimeout is Total when neither silence timeout is on.
+const DefaultTotalTimeout = 15 * time.Minute
 
 // maxTimeoutRetries is how often a timed-out idempotent request is sent
 // again. Lower than the retry policy's count: every timed-out attempt
@@ -41,6 +54,12 @@ func (t Timeouts) normalized() Timeouts {
 	t.Connect = pick(t.Connect, DefaultConnectTimeout)
 	t.FirstByte = pick(t.FirstByte, DefaultFirstByteTimeout)
 	t.BodyStall = pick(t.BodyStall, DefaultBodyStallTimeout)
+	if t.Total == 0 {
+		t.Total = DefaultTotalTimeout
+		if silence := max(t.FirstByte, t.BodyStall); silence > 0 {
+			t.Total = TotalFactor * silence
+		}
+	}
 	return t
 }
 
@@ -49,6 +68,7 @@ func (t Timeouts) normalized() Timeouts {
 type timeoutCause struct {
 	stall   bool // within the response body
 	sending bool // while the request body was being sent
+	total   bool // the whole response took too long
 	after   time.Duration
 }
 
@@ -61,6 +81,25 @@ type watchdog struct {
 	cancel context.CancelCauseFunc
 	mu     sync.Mutex
 	timer  *time.Timer
+	total  *time.Timer // the response's whole time; armed once
+}
+
+// startTotal arms the whole-response timer, once (a later call is a no-op).
+func (w *watchdog) startTotal(d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.total == nil && d > 0 {
+		w.total = time.AfterFunc(d, func() { w.cancel(&timeoutCause{total: true, after: d}) })
+	}
+}
+
+// stopTotal disarms the whole-response timer once the body is done.
+func (w *watchdog) stopTotal() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.total != nil {
+		w.total.Stop()
+	}
 }
 
 func (w *watchdog) arm(d time.Duration, stall bool) {
@@ -108,6 +147,7 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 
 func (b *watchedBody) Close() error {
 	b.wd.stop()
+	b.wd.stopTotal()
 	err := b.rc.Close()
 	b.wd.cancel(nil)
 	return err
@@ -138,6 +178,7 @@ type stallError struct {
 	after    time.Duration
 	received int64
 	sending  bool
+	total    bool
 }
 
 func (s *stallError) Error() string { return "the body stalled" }
@@ -146,6 +187,9 @@ func (s *stallError) Error() string { return "the body stalled" }
 func timeoutOf(ctx context.Context, received int64) error {
 	var tc *timeoutCause
 	if errors.As(context.Cause(ctx), &tc) {
+		if tc.total {
+			return &stallError{after: tc.after, received: received, total: true}
+		}
 		if tc.sending {
 			return &stallError{after: tc.after, received: received, sending: true}
 		}
@@ -158,7 +202,7 @@ func timeoutOf(ctx context.Context, received int64) error {
 }
 
 func timeoutError(ep endpoint, s *stallError) *Error {
-	return &Error{Kind: KindTimeout, Endpoint: ep.String(), After: s.after, Received: s.received, Sending: s.sending}
+	return &Error{Kind: KindTimeout, Endpoint: ep.String(), After: s.after, Received: s.received, Sending: s.sending, Total: s.total}
 }
 
 // asTimeout turns a stallError found in err into the endpoint's timeout

@@ -37,7 +37,7 @@ func (c *Client) resending(ctx context.Context, ep endpoint, once func() error) 
 	for n := 0; ; n++ {
 		err := once()
 		var te *Error
-		if err == nil || !ep.idempotent || n >= maxTimeoutRetries || !errors.As(err, &te) || te.Kind != KindTimeout || te.Received < 0 {
+		if err == nil || !ep.idempotent || n >= maxTimeoutRetries || !errors.As(err, &te) || te.Kind != KindTimeout || te.Received < 0 || te.Total {
 			return err
 		}
 		wait := min(bo.NextBackOff(), maxBackoff)

@@ -38,6 +38,11 @@ const (
 	EchoHeader    Fault = "echo-header"  // normal answers with the token in headers
 	EchoData      Fault = "echo-data"    // normal answers with the token inside the data
 	Big           Fault = "big"          // the recycle bin holds BigN entries
+	// The hostile faults (hostile.go): sizes and durations no real
+	// answer has.
+	HugeString   Fault = "huge-string"   // a name that is one string of Size bytes (default 2 GiB)
+	EndlessSpace Fault = "endless-space" // a 200 whose chunked body is whitespace forever
+	EndlessArray Fault = "endless-array" // a 200 whose listing has items forever
 )
 
 // Transient lists the faults a client should get over by retrying.
@@ -57,6 +62,8 @@ type Server struct {
 	stop  chan struct{}
 	once  sync.Once
 	big   []byte
+	size  int64        // HugeString's string
+	sent  atomic.Int64 // body bytes the hostile faults wrote
 }
 
 // Recorder is a listener that counts requests and keeps their
@@ -76,8 +83,11 @@ func (r *Recorder) Auths() []string {
 }
 
 // Start serves fault. Close it when done (it releases hung requests).
-func Start(fault Fault) *Server {
-	s := &Server{fault: fault, stop: make(chan struct{})}
+func Start(fault Fault, opts ...Option) *Server {
+	s := &Server{fault: fault, stop: make(chan struct{}), size: 2 << 30}
+	for _, o := range opts {
+		o(s)
+	}
 	rec := &Recorder{}
 	rec.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec.mu.Lock()
@@ -118,6 +128,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 	path := strings.TrimSuffix(r.URL.Path, "/_moved")
 	switch s.fault {
+	case HugeString, EndlessSpace, EndlessArray:
+		s.hostile(w, r, path)
+		return
 	case Hung:
 		s.wait(r)
 		return

@@ -3,8 +3,11 @@ package e2e
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api/faultserver"
@@ -69,4 +72,115 @@ func TestTokenInDataNotOnScreenOrDisk(t *testing.T) {
 			}
 		})
 	}
+}
+
+// peakKB is the peak RSS of a finished command. (The kernel counts in it
+// what the process shared with this test process before exec; the test
+// process holds no large body: the fault server writes its 2 GiB string
+// from one 64 KB chunk.)
+func peakKB(cmd *exec.Cmd) int64 { return cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss }
+
+// TestHostileServerBoundedMemoryAndTime runs the built binary against a
+// server that sends one 2 GiB string, or a body that never ends: each
+// command exits 1 with one line naming the endpoint and the limit, writes
+// nothing to stdout before a good answer, and stays well under 300 MB.
+// The peak RSS figures it logs are the ones in BENCHMARKS.md.
+func TestHostileServerBoundedMemoryAndTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	bin := buildBinary(t)
+	cases := []struct {
+		fault faultserver.Fault
+		args  []string
+		want  string
+	}{
+		{faultserver.HugeString, []string{"recycle-bin"}, "1 MiB limit for a string"},
+		{faultserver.HugeString, []string{"recycle-bin", "--json"}, "1 MiB limit for a string"},
+		{faultserver.HugeString, []string{"projects", "--json"}, "1 MiB limit for a string"},
+		{faultserver.HugeString, []string{"whoami"}, "1 MiB limit for a string"},
+		{faultserver.HugeString, []string{"audit", "--jsonl"}, "1 MiB limit for a string"},
+		{faultserver.EndlessSpace, []string{"recycle-bin", "--json"}, "was still sending after 15s in all"},
+		{faultserver.EndlessArray, []string{"recycle-bin", "--json"}, "was still sending after 15s in all"},
+		{faultserver.EndlessArray, []string{"projects", "--json"}, "16 MiB limit for an answer held whole"},
+	}
+	for _, tc := range cases {
+		t.Run(string(tc.fault)+"/"+strings.Join(tc.args, " "), func(t *testing.T) {
+			s := faultserver.Start(tc.fault)
+			defer s.Close()
+			// 500ms: the whole-response bound is then 15s. Endless bodies
+			// run into it; the others end at a size limit long before.
+			cmd := exec.Command(bin, append([]string{"--base-url", s.URL, "--timeout", "500ms"}, tc.args...)...)
+			cmd.Env = append(os.Environ(), "VAULTDECK_TOKEN="+faultToken, "VAULTDECK_HOME="+t.TempDir())
+			// Counted, not kept: an endless listing writes gigabytes, and
+			// this process must stay small for the child's peak to mean
+			// anything (see peakKB).
+			out := &lineCounter{}
+			var errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = out, &errb
+			_ = cmd.Run()
+			code := cmd.ProcessState.ExitCode()
+			line := errb.String()
+			if code != 1 || strings.Count(line, "\n") != 1 || !strings.Contains(line, tc.want) || !strings.Contains(line, "GET /api/") {
+				t.Errorf("exit %d, stderr %q, want one line with %q", code, line, tc.want)
+			}
+			endless := tc.fault != faultserver.HugeString && tc.args[0] == "recycle-bin"
+			switch {
+			case endless && tc.fault == faultserver.EndlessArray && !strings.Contains(line, "items were written before this error"):
+				t.Errorf("stderr %q does not say how many items were written", line)
+			case !endless && out.bytes != 0:
+				t.Errorf("stdout holds %d bytes", out.bytes)
+			}
+			kb := peakKB(cmd)
+			t.Logf("%s %v: peak RSS %d MB, server sent %d MB, %d MB on stdout; this test process: %d MB", tc.fault, tc.args, kb>>10, s.Sent()>>20, out.bytes>>20, selfRSS()>>10)
+			if kb > 300<<10 {
+				t.Errorf("peak RSS %d MB", kb>>10)
+			}
+		})
+	}
+}
+
+// TestConsoleHugeStringBoundedMemory: the console opens the recycle bin of
+// a server whose one entry has a 512 MiB name; the view shows the limit's
+// error and the process stays well under 300 MB (VmHWM, read while it runs).
+func TestConsoleHugeStringBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	requireTmux(t)
+	bin := buildBinary(t)
+	s := faultserver.Start(faultserver.HugeString, faultserver.Size(512<<20))
+	defer s.Close()
+	ts := startTmux(t, []string{"VAULTDECK_TOKEN=" + faultToken, "VAULTDECK_HOME=" + t.TempDir(), "TERM=xterm-256color"},
+		bin, "--base-url", s.URL, "--open", "bin")
+	ts.waitForText("limit")
+	pid := strings.TrimSpace(ts.run("display-message", "-p", "-t", "0", "#{pane_pid}"))
+	status, err := os.ReadFile("/proc/" + pid + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hwm int64
+	for _, l := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+			hwm, _ = strconv.ParseInt(f[1], 10, 64)
+		}
+	}
+	t.Logf("console, 512 MiB string: peak RSS %d MB, server sent %d MB", hwm>>10, s.Sent()>>20)
+	if hwm == 0 || hwm > 300<<10 {
+		t.Errorf("peak RSS %d KB", hwm)
+	}
+	ts.keys("C-c")
+}
+
+// selfRSS is this process's resident set in KB (what a child's peak may
+// include).
+func selfRSS() int64 {
+	status, _ := os.ReadFile("/proc/self/status")
+	for _, l := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n
+		}
+	}
+	return 0
 }

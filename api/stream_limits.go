@@ -1,0 +1,108 @@
+package api
+
+import (
+	"fmt"
+	"io"
+)
+
+// Size limits on what a server sends. A real listing item is a few KB and
+// a real string far less; a broken proxy or a hostile endpoint can send one
+// string of gigabytes, and holding it would take the process (and, inside
+// `serve`, every session) down. Past a limit the read stops with an error
+// naming the endpoint and the limit. Documented in the README.
+const (
+	// MaxItemBytes bounds one listing item as sent (a recycle-bin entry,
+	// a project, a file, an audit entry), and any other single member of
+	// a streamed body. A streamed listing has no bound as a whole: the
+	// recycle bin answers in one response, 64 MB for 100,000 entries.
+	MaxItemBytes = 4 << 20
+	// MaxStringBytes bounds one JSON string as sent, escapes included.
+	MaxStringBytes = 1 << 20
+	// MaxBodyBytes bounds a body that is held whole in memory: every
+	// answer but the recycle bin (a page of projects, files or audit
+	// entries, whoami, get_files, an upload's or a matter batch's result).
+	MaxBodyBytes = 16 << 20
+)
+
+// limits are the bounds a scan or a decode applies (the constants, smaller
+// in tests).
+type limits struct{ item, str, body int64 }
+
+var defaultLimits = limits{item: MaxItemBytes, str: MaxStringBytes, body: MaxBodyBytes}
+
+// limitError is a read stopped at a limit.
+type limitError struct {
+	what  string // "one item is", "one string is", "the body is"
+	limit int64
+	of    string // "a listing item", "a string", "an answer held whole"
+}
+
+func (e *limitError) Error() string {
+	return fmt.Sprintf("%s over the %s limit for %s", e.what, sizeText(e.limit), e.of)
+}
+
+func itemLimit(n int64) *limitError { return &limitError{"one item is", n, "a listing item"} }
+func strLimit(n int64) *limitError  { return &limitError{"one string is", n, "a string"} }
+func bodyLimit(n int64) *limitError { return &limitError{"the body is", n, "an answer held whole"} }
+
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	if n >= 1<<10 && n%(1<<10) == 0 {
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d-byte", n)
+}
+
+// overLimit is the error a caller sees: one line with the endpoint, what
+// went past which limit, and what it means.
+func overLimit(ep endpoint, status int, le *limitError, where string) *Error {
+	msg := le.Error()
+	if where != "" {
+		msg += " (" + where + ")"
+	}
+	msg += "; vaultdeck stopped reading. Real answers stay far below it: the service or a proxy in between sent something broken; try again, and report it if it persists"
+	return &Error{Kind: KindTooLarge, Endpoint: ep.String(), Status: status, Message: msg}
+}
+
+// jsonLimiter passes a body through, stopping it with a limitError once it
+// passes the body limit or holds a string longer than the string limit. It
+// keeps the JSON string state across reads (in a string, after a
+// backslash) with one look at each byte: bodies held whole are small.
+type jsonLimiter struct {
+	r        io.Reader
+	lim      limits
+	n        int64
+	inString bool
+	escaped  bool
+	strLen   int64
+}
+
+func (j *jsonLimiter) Read(p []byte) (int, error) {
+	n, err := j.r.Read(p)
+	j.n += int64(n)
+	if j.n > j.lim.body {
+		return 0, bodyLimit(j.lim.body)
+	}
+	for _, c := range p[:n] {
+		switch {
+		case !j.inString:
+			if c == '"' {
+				j.inString, j.strLen = true, 0
+			}
+			continue
+		case j.escaped:
+			j.escaped = false
+		case c == '\\':
+			j.escaped = true
+		case c == '"':
+			j.inString = false
+			continue
+		}
+		if j.strLen++; j.strLen > j.lim.str {
+			return 0, strLimit(j.lim.str)
+		}
+	}
+	return n, err
+}
