@@ -2,8 +2,13 @@ package api
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
+	"time"
 )
 
 // MaxAuditTake is the largest page of the audit listing.
@@ -42,4 +47,141 @@ func (c *Client) AuditAfter(ctx context.Context, from string, take int) ([]Audit
 		return nil, err
 	}
 	return out, nil
+}
+
+// The audit log read entry by entry with the server's own bytes beside each
+// decoded entry (Item.JSON), for a mirror that must keep exactly what the
+// service said. Each call here is one request of the audit budget, and each
+// one writes an api:audit_log_fetch entry of the token's user into the log.
+
+// AuditEarliestItem is AuditEarliest with the entry's own JSON; nil (no
+// error) when the log holds no entry (of logType).
+func (c *Client) AuditEarliestItem(ctx context.Context, logType string) (*Item[AuditEntry], error) {
+	return c.auditOne(ctx, epAuditEarliest, "/api/v1/logs/audit/earliest", typeQuery(logType))
+}
+
+// AuditLatestItem returns the newest entry (of logType) with its own JSON
+// (GET /api/v1/logs/audit/latest); nil when there is none. Without a type
+// the newest entry is this read's own api:audit_log_fetch.
+func (c *Client) AuditLatestItem(ctx context.Context, logType string) (*Item[AuditEntry], error) {
+	return c.auditOne(ctx, epAuditLatest, "/api/v1/logs/audit/latest", typeQuery(logType))
+}
+
+// AuditLatest is AuditLatestItem's entry alone; an empty log is an error of
+// KindNotFound.
+func (c *Client) AuditLatest(ctx context.Context, logType string) (*AuditEntry, error) {
+	it, err := c.AuditLatestItem(ctx, logType)
+	if err != nil {
+		return nil, err
+	}
+	if it == nil {
+		return nil, &Error{Kind: KindNotFound, Endpoint: epAuditLatest.String(), Status: 200, Message: "no audit log entries found"}
+	}
+	return &it.Value, nil
+}
+
+// AuditSearchReach is how far back the service's search looks: a time
+// older than this is refused (400), though older entries exist.
+const AuditSearchReach = 365 * 24 * time.Hour
+
+// AuditSearchItem returns the first entry (of logType) at or after t, with
+// its own JSON (GET /api/v1/logs/audit/search?time=<epoch seconds>); nil
+// when none is (the service's 404). t is sent in whole seconds, rounded
+// down, so the entry found may be up to a second before t: callers that
+// need "at or after t" exactly skip those.
+func (c *Client) AuditSearchItem(ctx context.Context, t time.Time, logType string) (*Item[AuditEntry], error) {
+	v := typeQuery(logType)
+	v.Set("time", strconv.FormatInt(t.Unix(), 10))
+	return c.auditOne(ctx, epAuditSearch, "/api/v1/logs/audit/search", v)
+}
+
+// AuditSearch is AuditSearchItem's entry alone; none is an error of
+// KindNotFound.
+func (c *Client) AuditSearch(ctx context.Context, t time.Time, logType string) (*AuditEntry, error) {
+	it, err := c.AuditSearchItem(ctx, t, logType)
+	if err != nil {
+		return nil, err
+	}
+	if it == nil {
+		return nil, &Error{Kind: KindNotFound, Endpoint: epAuditSearch.String(), Status: 404, Message: "no audit log entry at or after that time"}
+	}
+	return &it.Value, nil
+}
+
+// AuditPage returns up to take entries strictly after from, ascending, each
+// with its own JSON (GET /api/v1/logs/audit?from=&take=). take is clamped
+// to 1..1000. logType is sent, but whether the listing honours it is not
+// documented, so entries of another type are also dropped here; a caller
+// that pages on must take its next cursor from Last, not from the kept
+// entries.
+func (c *Client) AuditPage(ctx context.Context, from string, take int, logType string) (AuditPage, error) {
+	if err := requireID(epAuditList, "starting audit entry ID", from); err != nil {
+		return AuditPage{}, err
+	}
+	take = min(max(take, 1), MaxAuditTake)
+	v := typeQuery(logType)
+	v.Set("from", from)
+	v.Set("take", strconv.Itoa(take))
+	var raws []json.RawMessage
+	if err := c.getJSON(ctx, epAuditList, "/api/v1/logs/audit", v, &raws); err != nil {
+		return AuditPage{}, err
+	}
+	items, err := decodeItems[AuditEntry](epAuditList, "audit", raws)
+	if err != nil {
+		return AuditPage{}, err
+	}
+	p := AuditPage{Listed: len(items), Full: len(items) >= take}
+	if len(items) > 0 {
+		p.Last = items[len(items)-1].Value.ID
+	}
+	for i, it := range items {
+		if it.Value.ID == "" {
+			return AuditPage{}, &Error{Kind: KindMalformed, Endpoint: epAuditList.String(), Status: 200,
+				Message: fmt.Sprintf("audit item %d has no id, so the log cannot be paged past it", i+1)}
+		}
+		if logType == "" || strings.EqualFold(string(it.Value.Type), logType) {
+			p.Entries = append(p.Entries, it)
+		}
+	}
+	return p, nil
+}
+
+// AuditPage is one page of the audit listing.
+type AuditPage struct {
+	Entries []Item[AuditEntry] // the entries kept (of the type asked for)
+	Listed  int                // entries the service listed, of any type
+	Last    string             // the id of the last listed entry: the next cursor ("" when none)
+	Full    bool               // the page was as long as take: more may follow at once
+}
+
+func typeQuery(logType string) url.Values {
+	v := url.Values{}
+	if logType != "" {
+		v.Set("log_type", logType)
+	}
+	return v
+}
+
+// auditOne reads a {"log": {...}} answer; a 404 or a null log is nil.
+func (c *Client) auditOne(ctx context.Context, ep endpoint, path string, v url.Values) (*Item[AuditEntry], error) {
+	var body struct {
+		Log json.RawMessage `json:"log"`
+	}
+	if err := c.getJSON(ctx, ep, path, v, &body); err != nil {
+		if errors.Is(err, KindNotFound) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if len(body.Log) == 0 || string(body.Log) == "null" {
+		return nil, nil
+	}
+	items, err := decodeItems[AuditEntry](ep, "log", []json.RawMessage{body.Log})
+	if err != nil {
+		return nil, err
+	}
+	if items[0].Value.ID == "" {
+		return nil, &Error{Kind: KindMalformed, Endpoint: ep.String(), Status: 200, Message: "the audit entry has no id"}
+	}
+	return &items[0], nil
 }

@@ -40,6 +40,8 @@ var (
 	epDeleteProject = endpoint{method: http.MethodDelete, pattern: "/api/v1/vault/delete_project/{project_id}", cat: CategoryVault, perm: permModify, permIn401: false, idempotent: false}
 	epAuditEarliest = endpoint{method: http.MethodGet, pattern: "/api/v1/logs/audit/earliest", cat: CategoryAudit, perm: permAudit, permIn401: false, idempotent: true}
 	epAuditList     = endpoint{method: http.MethodGet, pattern: "/api/v1/logs/audit", cat: CategoryAudit, perm: permAudit, permIn401: false, idempotent: true}
+	epAuditLatest   = endpoint{method: http.MethodGet, pattern: "/api/v1/logs/audit/latest", cat: CategoryAudit, perm: permAudit, permIn401: false, idempotent: true}
+	epAuditSearch   = endpoint{method: http.MethodGet, pattern: "/api/v1/logs/audit/search", cat: CategoryAudit, perm: permAudit, permIn401: false, idempotent: true}
 	// The spec calls repeating a deletion safe (rule 7); an upsert is not
 	// declared so, and is never repeated automatically.
 	epDeleteMatters = endpoint{method: http.MethodDelete, pattern: "/api/v2/matters", cat: CategoryMatters, perm: permMatters, permIn401: true, idempotent: true}

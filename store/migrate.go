@@ -211,6 +211,43 @@ CREATE TABLE access_grants (
 ) WITHOUT ROWID;
 CREATE INDEX access_grants_email ON access_grants (snapshot_id, email);
 `},
+	// The audit-log mirror (audit.go, issue 21): entries keyed by log
+	// (base URL | workspace) and id, with the service's JSON kept byte for
+	// byte and the columns queries filter on indexed with time, so a
+	// question about one user or address reads only its rows. seq (the
+	// rowid) is the order the service listed them in. audit_sync holds each
+	// log's cursor; audit_checkpoints what follow delivered to stdout.
+	{10, "audit mirror", `
+CREATE TABLE audit_entries (
+	seq   INTEGER PRIMARY KEY,
+	log   TEXT NOT NULL,
+	id    TEXT NOT NULL,
+	at    INTEGER NOT NULL, -- unix microseconds; 0 when the service's timestamp was unreadable
+	type  TEXT NOT NULL COLLATE NOCASE,
+	user  TEXT NOT NULL COLLATE NOCASE,
+	ip    TEXT NOT NULL,
+	raw   BLOB NOT NULL
+);
+CREATE UNIQUE INDEX audit_entries_id ON audit_entries (log, id);
+CREATE INDEX audit_entries_at ON audit_entries (log, at);
+CREATE INDEX audit_entries_type ON audit_entries (log, type, at);
+CREATE INDEX audit_entries_user ON audit_entries (log, user, at);
+CREATE INDEX audit_entries_ip ON audit_entries (log, ip, at);
+CREATE TABLE audit_sync (
+	log       TEXT PRIMARY KEY,
+	cursor    TEXT NOT NULL DEFAULT '',
+	first_at  INTEGER NOT NULL DEFAULT 0, -- unix microseconds
+	last_at   INTEGER NOT NULL DEFAULT 0,
+	entries   INTEGER NOT NULL DEFAULT 0,
+	caught_up INTEGER NOT NULL DEFAULT 0, -- unix microseconds of the last short page
+	empty     INTEGER NOT NULL DEFAULT 0 CHECK (empty IN (0, 1))
+);
+CREATE TABLE audit_checkpoints (
+	name       TEXT PRIMARY KEY,
+	id         TEXT NOT NULL,
+	updated_at INTEGER NOT NULL -- unix milliseconds
+);
+`},
 }
 
 const createVersionTable = `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`

@@ -26,6 +26,9 @@ var fixtures = map[int][]string{
 	9: {`INSERT INTO access_snapshots (id, profile, started_at, finished_at) VALUES (1, 'old', 9, 10)`,
 		`INSERT INTO access_projects (snapshot_id, project_id, name, updated_at, state) VALUES (1, 'p1', 'Project', 't', 'read')`,
 		`INSERT INTO access_grants (snapshot_id, project_id, project_name, user_id, email, name, access_level) VALUES (1, 'p1', 'Project', 'u1', 'a@b', 'A', 'READ')`},
+	10: {`INSERT INTO audit_entries (log, id, at, type, user, ip, raw) VALUES ('http://x|w', 'a', 1, 't', 'u', 'i', '{}')`,
+		`INSERT INTO audit_sync (log, cursor) VALUES ('http://x|w', 'a')`,
+		`INSERT INTO audit_checkpoints (name, id, updated_at) VALUES ('siem', 'a', 1)`},
 }
 
 func TestMigrationsAreOrdered(t *testing.T) {

@@ -37,6 +37,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	useTLS := fs.Bool("tls", false, "serve HTTPS with a self-signed certificate; prints ca_file <path>")
 	noLimit := fs.Bool("no-rate-limit", false, "disable the per-minute rate limits (for load tests)")
 	recycle := fs.Int("recycle-bin", 0, "seed this many recycle-bin entries instead of the scale's (load tests)")
+	auditN := fs.Int("audit-entries", 0, "seed this many audit entries instead of the scale's (load tests, benchmarks)")
 	control := fs.Bool("control", false, "enable the unauthenticated /_sim/ control endpoints")
 	stuckShare := fs.Float64("stuck-share", 0.05, "share (0..1) of new uploads that never finish processing")
 	procDelay := fs.Duration("processing-delay", 30*time.Second, "time a new upload spends processing")
@@ -70,7 +71,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	srv := New(Options{Seed: *seed, Scale: Scale(*scale), NoRateLimit: *noLimit, Control: *control,
-		RecycleBin: *recycle, StuckShare: *stuckShare, ProcessingDelay: *procDelay,
+		RecycleBin: *recycle, AuditEntries: *auditN, StuckShare: *stuckShare, ProcessingDelay: *procDelay,
 		AuditTrickle: *trickle, SharingChanges: *churn})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -38,7 +38,7 @@ type seeder struct {
 	base time.Time
 }
 
-func seedState(seed int64, scale Scale, recycle int, now time.Time) *state {
+func seedState(seed int64, scale Scale, recycle, audit int, now time.Time) *state {
 	st := newState(seed)
 	sd := &seeder{st: st, rng: st.rng, base: now.UTC().Truncate(time.Microsecond)}
 	st.workspaceID = uuid4(sd.rng)
@@ -67,6 +67,9 @@ func seedState(seed int64, scale Scale, recycle int, now time.Time) *state {
 	na := 500
 	if scale == ScaleLarge {
 		na = 100_000
+	}
+	if audit > 0 {
+		na = audit
 	}
 	sd.auditLog(na)
 	return st

@@ -46,6 +46,9 @@ type Options struct {
 	// RecycleBin, when positive, is the number of recycle-bin entries to
 	// seed instead of the scale's (load tests of the client's streaming).
 	RecycleBin int
+	// AuditEntries, when positive, is the number of audit entries to seed
+	// instead of the scale's (benchmarks of a mirror's sync).
+	AuditEntries int
 	// Control enables the unauthenticated /_sim/ control endpoints.
 	Control bool
 	// Now is the wall clock the simulator clock is based on (default time.Now).
@@ -120,7 +123,7 @@ func New(opts Options) *Server {
 // (New and Reset; Reset keeps the clock offset, which seeding ignores).
 func (s *Server) seed() *state {
 	now := s.opts.Now()
-	st := seedState(s.opts.Seed, s.opts.Scale, s.opts.RecycleBin, now)
+	st := seedState(s.opts.Seed, s.opts.Scale, s.opts.RecycleBin, s.opts.AuditEntries, now)
 	simNow := now.Add(s.offset).UTC()
 	st.setTrickle(s.opts.AuditTrickle, simNow)
 	st.churnPerDay = max(s.opts.SharingChanges, 0)

@@ -1,0 +1,367 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cenkalti/backoff/v5"
+
+	"github.com/vaultdeck/vaultdeck/api"
+)
+
+// FollowOptions configure Follow.
+type FollowOptions struct {
+	Sink Sink
+	// Start is where a sink with nothing delivered begins: "earliest"
+	// (the whole trail; the default) or "latest" (the newest entry on).
+	Start string
+	// Poll is the wait between reads once caught up while entries other
+	// than this follower's own reads arrive (default 2s); IdlePoll is the
+	// longest wait it grows to, doubling, while pages hold only its own
+	// reads (default 1m).
+	Poll, IdlePoll time.Duration
+	// Once stops when caught up (a cron or timer run) instead of polling.
+	Once bool
+	// Reopen receives SIGHUP: the sink reopens before the next request.
+	Reopen <-chan struct{}
+	// Notice is told, as one line, of trouble and of recovery (stderr).
+	Notice func(string)
+	// Event, when set, is told after every read (tests and progress).
+	Event func(FollowEvent)
+}
+
+// FollowEvent is one read of Follow.
+type FollowEvent struct {
+	Delivered int           // entries delivered from this read
+	OwnOnly   bool          // the read listed nothing but this token's own reads
+	CaughtUp  bool          // the page was short
+	Wait      time.Duration // the wait before the next read
+	Err       error         // a transient error, retried after Wait
+}
+
+// Defaults of FollowOptions.
+const (
+	DefaultPoll     = 2 * time.Second
+	DefaultIdlePoll = time.Minute
+	maxRetryWait    = 5 * time.Minute
+)
+
+// Follow delivers every entry after the sink's last one, in the service's
+// order, and keeps doing so as the log grows, until ctx ends (nil) or a
+// permanent error. A transient error (no answer, 5xx, 429, a 401 or 403
+// while a token is being fixed) is said through Notice and retried with
+// backoff, forever. The follower's own reads write api:audit_log_fetch
+// entries of its user; a page holding only those means caught up, so the
+// polling slows down instead of chasing them (they are still delivered:
+// the trail is complete). With a mirror, the pages that continue the
+// mirror's cursor are stored in it too.
+func (j *Job) Follow(ctx context.Context, o FollowOptions) error {
+	err := j.follow(ctx, o.withDefaults())
+	if ctx.Err() != nil {
+		return nil // stopped (SIGINT, SIGTERM): everything read was delivered
+	}
+	return err
+}
+
+func (j *Job) follow(ctx context.Context, o FollowOptions) error {
+	f := &follower{j: j, o: o, bo: retryBackoff()}
+	var who *api.WhoAmI
+	err := f.retrying(ctx, func() error {
+		var err error
+		f.log, who, err = LogOf(ctx, j.Svc)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	f.self = strings.ToLower(who.Email)
+	if j.Mirror != nil {
+		if f.mirror, err = j.Mirror.AuditState(ctx, f.log); err != nil {
+			f.say("the audit mirror could not be read (%v): following without it", err)
+			f.noMirror = true
+		}
+	}
+	cursor, err := o.Sink.Resume(ctx)
+	if err != nil {
+		return err
+	}
+	p := newPacer(j.clock(), j.gap())
+	if cursor == "" {
+		if cursor, err = f.begin(ctx, p); err != nil || cursor == "" {
+			return err
+		}
+	}
+	idle := o.Poll
+	for {
+		if err := f.reopenIfAsked(ctx); err != nil {
+			return err
+		}
+		var page api.AuditPage
+		err := f.retrying(ctx, func() error {
+			if err := p.wait(ctx); err != nil {
+				return err
+			}
+			var err error
+			page, err = j.Svc.AuditPage(ctx, cursor, api.MaxAuditTake, "")
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		entries := entriesOf(page.Entries)
+		if err := f.deliver(ctx, entries); err != nil {
+			return err
+		}
+		f.keepMirror(ctx, cursor, page, entries)
+		ev := FollowEvent{Delivered: len(entries), CaughtUp: !page.Full || page.Last == "" || page.Last == cursor}
+		if page.Last != "" {
+			cursor = page.Last
+		}
+		if !ev.CaughtUp {
+			f.event(ev)
+			continue
+		}
+		if o.Once {
+			f.event(ev)
+			return nil
+		}
+		if ev.OwnOnly = f.ownOnly(entries); ev.OwnOnly {
+			idle = min(idle*2, o.IdlePoll)
+		} else {
+			idle = o.Poll
+		}
+		ev.Wait = idle
+		f.event(ev)
+		if err := f.sleep(ctx, idle); err != nil {
+			return err
+		}
+	}
+}
+
+func (o FollowOptions) withDefaults() FollowOptions {
+	if o.Poll <= 0 {
+		o.Poll = DefaultPoll
+	}
+	if o.IdlePoll < o.Poll {
+		o.IdlePoll = max(DefaultIdlePoll, o.Poll)
+	}
+	if o.Notice == nil {
+		o.Notice = func(string) {}
+	}
+	if o.Start == "" {
+		o.Start = "earliest"
+	}
+	return o
+}
+
+type follower struct {
+	j        *Job
+	o        FollowOptions
+	log      string
+	self     string
+	mirror   State
+	noMirror bool
+	bo       *backoff.ExponentialBackOff
+	failing  string // the trouble last said, until it clears
+}
+
+func (f *follower) say(format string, a ...any) { f.o.Notice(fmt.Sprintf(format, a...)) }
+
+func (f *follower) event(ev FollowEvent) {
+	if f.o.Event != nil {
+		f.o.Event(ev)
+	}
+}
+
+// begin delivers the first entry of a sink that has none: the earliest
+// entry, or the latest with Start "latest". "" when the log is empty.
+func (f *follower) begin(ctx context.Context, p *pacer) (string, error) {
+	var first *api.Item[api.AuditEntry]
+	err := f.retrying(ctx, func() error {
+		if err := p.wait(ctx); err != nil {
+			return err
+		}
+		var err error
+		if f.o.Start == "latest" {
+			first, err = f.j.Svc.AuditLatestItem(ctx, "")
+		} else {
+			first, err = f.j.Svc.AuditEarliestItem(ctx, "")
+		}
+		return err
+	})
+	if err != nil || first == nil {
+		return "", err
+	}
+	e := EntryOf(*first)
+	if err := f.deliver(ctx, []Entry{e}); err != nil {
+		return "", err
+	}
+	if f.o.Start != "latest" {
+		f.keepMirror(ctx, "", api.AuditPage{Entries: []api.Item[api.AuditEntry]{*first}, Last: e.ID, Listed: 1}, []Entry{e})
+	}
+	return e.ID, nil
+}
+
+// ownOnly says a caught-up page held nothing but this token's own reads.
+func (f *follower) ownOnly(entries []Entry) bool {
+	for _, e := range entries {
+		if e.Type != "api:audit_log_fetch" || strings.ToLower(e.User) != f.self {
+			return false
+		}
+	}
+	return true
+}
+
+// deliver hands entries to the sink; a full disk is waited out (said, and
+// retried with backoff), any other failure of the sink is permanent.
+func (f *follower) deliver(ctx context.Context, entries []Entry) error {
+	for {
+		err := f.o.Sink.Deliver(ctx, entries)
+		if err == nil || !errors.Is(err, syscall.ENOSPC) {
+			return err
+		}
+		wait := f.bo.NextBackOff()
+		f.say("%v; trying again in %s", err, wait.Round(time.Second))
+		if err := f.sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+}
+
+// keepMirror stores the part of a page that continues the mirror's
+// cursor: all of it when the page was read after the cursor, the entries
+// after the cursor when the page holds it, nothing otherwise (the mirror
+// is behind or ahead: `audit sync` brings it along).
+func (f *follower) keepMirror(ctx context.Context, from string, page api.AuditPage, entries []Entry) {
+	if f.j.Mirror == nil || f.noMirror || page.Last == "" {
+		return
+	}
+	st := f.mirror
+	var rest []Entry
+	switch {
+	case st.Cursor == from && (from != "" || !st.Started()):
+		rest = entries
+	case st.Cursor != "":
+		i := -1
+		for k, e := range entries {
+			if e.ID == st.Cursor {
+				i = k
+				break
+			}
+		}
+		if i < 0 {
+			return
+		}
+		rest = entries[i+1:]
+	default:
+		return
+	}
+	p := Page{Log: f.log, Prev: st.Cursor, Entries: rest, Cursor: page.Last, CaughtUp: !page.Full, At: f.j.clock().Now()}
+	if err := f.j.Mirror.SaveAuditPage(ctx, p); err != nil {
+		if !errors.Is(err, ErrCursorMoved) {
+			f.say("the audit mirror could not be updated (%v): following without it", err)
+			f.noMirror = true
+			return
+		}
+	}
+	if st, err := f.j.Mirror.AuditState(ctx, f.log); err == nil {
+		f.mirror = st
+	}
+}
+
+// retrying runs call until it succeeds, ctx ends, or it fails for good.
+// Transient trouble is said once when it starts (and when it changes),
+// and its end is said too.
+func (f *follower) retrying(ctx context.Context, call func() error) error {
+	for {
+		err := call()
+		if err == nil {
+			if f.failing != "" {
+				f.say("the service answers again; following")
+				f.failing = ""
+			}
+			f.bo.Reset()
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if permanent(err) {
+			return err
+		}
+		wait := f.bo.NextBackOff()
+		if msg := err.Error(); msg != f.failing {
+			f.failing = msg
+			f.say("%s; trying again in %s, and until it works (%s)", msg, wait.Round(time.Second), remedy(err))
+		}
+		f.event(FollowEvent{Err: err, Wait: wait})
+		if err := f.sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+}
+
+// permanent says no retry can cure err: the service refused the request
+// itself (400: a cursor it does not accept), or a redirect elsewhere.
+func permanent(err error) bool {
+	return errors.Is(err, api.KindInvalidRequest) || errors.Is(err, api.KindRedirect) || errors.Is(err, api.KindTooLarge)
+}
+
+func remedy(err error) string {
+	switch {
+	case errors.Is(err, api.KindUnauthorized):
+		return "renew the token with `vaultdeck login`; nothing is lost meanwhile"
+	case errors.Is(err, api.KindForbidden):
+		return "the token needs Territory admin or Organization admin; nothing is lost meanwhile"
+	default:
+		return "nothing is lost meanwhile"
+	}
+}
+
+func retryBackoff() *backoff.ExponentialBackOff {
+	b := &backoff.ExponentialBackOff{InitialInterval: time.Second, RandomizationFactor: 0.3,
+		Multiplier: 2, MaxInterval: maxRetryWait}
+	b.Reset()
+	return b
+}
+
+// sleep waits d, or less when a SIGHUP arrives (the reopen happens at
+// once), or until ctx ends (its error).
+func (f *follower) sleep(ctx context.Context, d time.Duration) error {
+	if f.o.Reopen == nil {
+		return f.j.clock().Sleep(ctx, d)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- f.j.clock().Sleep(sctx, d) }()
+	select {
+	case err := <-done:
+		return err
+	case <-f.o.Reopen:
+		cancel()
+		<-done
+		if err := f.o.Sink.Reopen(ctx); err != nil {
+			return err
+		}
+		f.say("reopened the output (SIGHUP)")
+		return nil
+	}
+}
+
+// reopenIfAsked reopens the sink when a SIGHUP arrived while reading.
+func (f *follower) reopenIfAsked(ctx context.Context) error {
+	select {
+	case <-f.o.Reopen:
+		if err := f.o.Sink.Reopen(ctx); err != nil {
+			return err
+		}
+		f.say("reopened the output (SIGHUP)")
+	default:
+	}
+	return nil
+}

@@ -1,0 +1,214 @@
+package audit_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/api/sim"
+)
+
+// virtualClock is a clock whose Sleep moves time at once: a job that waits
+// an hour runs through that hour at CPU speed, and the simulator (built on
+// the same clock) sees the same time.
+type virtualClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newVirtualClock() *virtualClock {
+	return &virtualClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
+}
+
+func (c *virtualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *virtualClock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.now = c.now.Add(max(d, 0))
+	c.mu.Unlock()
+	return ctx.Err()
+}
+
+// rig is a simulator behind a request counter and a client of it.
+type rig struct {
+	sim      *sim.Server
+	client   *api.Client
+	requests atomic.Int64 // audit requests (the logs paths)
+	paths    chan string  // every audit path, when not nil (buffered by the test)
+}
+
+func newRig(t *testing.T, opts sim.Options, clock api.Clock) *rig {
+	t.Helper()
+	if clock != nil {
+		opts.Now = clock.Now
+	}
+	r := &rig{sim: sim.New(opts)}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if strings.HasPrefix(req.URL.Path, "/api/v1/logs/") {
+			r.requests.Add(1)
+		}
+		r.sim.ServeHTTP(w, req)
+	}))
+	t.Cleanup(srv.Close)
+	limits := api.Limits{}
+	if opts.NoRateLimit {
+		limits = api.Limits{Vault: -1, Audit: -1, Matters: -1}
+	}
+	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(r.sim.Token("admin")), Clock: clock, Limits: limits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.client = c
+	return r
+}
+
+// fullLog reads the whole log through another client (earliest, then
+// pages): what the service holds, in its order, each entry's id.
+func (r *rig) fullLog(t *testing.T) []string {
+	t.Helper()
+	var ids []string
+	err := r.client.EachAuditPage(context.Background(), "", func(page []api.Item[api.AuditEntry]) error {
+		for _, it := range page {
+			ids = append(ids, it.Value.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// fakeMirror keeps the mirror in memory, by the interface's rules.
+type fakeMirror struct {
+	mu      sync.Mutex
+	state   map[string]audit.State
+	entries map[string][]audit.Entry
+	ids     map[string]bool
+	checks  map[string]string
+	seq     int64
+	saves   int
+}
+
+func newFakeMirror() *fakeMirror {
+	return &fakeMirror{state: map[string]audit.State{}, entries: map[string][]audit.Entry{}, ids: map[string]bool{}, checks: map[string]string{}}
+}
+
+func (m *fakeMirror) AuditState(_ context.Context, log string) (audit.State, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.state[log], nil
+}
+
+func (m *fakeMirror) SaveAuditPage(_ context.Context, p audit.Page) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st := m.state[p.Log]
+	if st.Cursor != p.Prev {
+		return audit.ErrCursorMoved
+	}
+	m.saves++
+	for _, e := range p.Entries {
+		if m.ids[p.Log+"|"+e.ID] {
+			continue
+		}
+		m.ids[p.Log+"|"+e.ID] = true
+		m.seq++
+		e.Seq = m.seq
+		e.Raw = slices.Clone(e.Raw)
+		m.entries[p.Log] = append(m.entries[p.Log], e)
+		st.Entries++
+		if st.First.IsZero() || e.Time.Before(st.First) {
+			st.First = e.Time
+		}
+		if e.Time.After(st.Last) {
+			st.Last = e.Time
+		}
+	}
+	st.Cursor, st.Empty = p.Cursor, p.Empty
+	if p.CaughtUp {
+		st.CaughtUp = p.At
+	}
+	m.state[p.Log] = st
+	return nil
+}
+
+func (m *fakeMirror) AuditEntries(_ context.Context, log string, f audit.Filter, fn func(audit.Entry) error) error {
+	m.mu.Lock()
+	all := slices.Clone(m.entries[log])
+	m.mu.Unlock()
+	if f.Newest {
+		slices.Reverse(all)
+	}
+	n := 0
+	for _, e := range all {
+		if !f.Match(e) {
+			continue
+		}
+		if err := fn(e); err != nil {
+			return err
+		}
+		if n++; f.Limit > 0 && n >= f.Limit {
+			return nil
+		}
+	}
+	return nil
+}
+
+func (m *fakeMirror) AuditCheckpoint(_ context.Context, name string) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.checks[name], nil
+}
+
+func (m *fakeMirror) SaveAuditCheckpoint(_ context.Context, name, id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.checks[name] = id
+	return nil
+}
+
+func (m *fakeMirror) ids_(log string) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for _, e := range m.entries[log] {
+		out = append(out, e.ID)
+	}
+	return out
+}
+
+// idsOfLines reads the id of every JSON line.
+func idsOfLines(t *testing.T, data string) []string {
+	t.Helper()
+	var ids []string
+	for i, line := range strings.Split(strings.TrimSuffix(data, "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		var e struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal([]byte(line), &e); err != nil || e.ID == "" {
+			t.Fatalf("line %d is not an entry: %q", i+1, line)
+		}
+		ids = append(ids, e.ID)
+	}
+	return ids
+}

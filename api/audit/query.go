@@ -1,0 +1,165 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+)
+
+// Answer says where a query's entries came from.
+type Answer struct {
+	// Mirror: the mirror answered for the entries up to its cursor.
+	// Service: the service was read after it (or for everything, without
+	// a mirror). Both may be true.
+	Mirror, Service bool
+	MirrorState     State
+	Requests        int    // audit requests made
+	How             string // how the service was read ("search", "earliest")
+	Delivered       int
+}
+
+// String is the sentence a user sees on stderr.
+func (a Answer) String() string {
+	upTo := a.MirrorState.Last.UTC().Format("2006-01-02 15:04:05")
+	switch {
+	case a.Mirror && !a.Service:
+		return fmt.Sprintf("%d entries from the local mirror (it holds the log up to %s UTC; no request was made)", a.Delivered, upTo)
+	case a.Mirror:
+		return fmt.Sprintf("%d entries from the local mirror up to %s UTC, then from the service (%d requests)", a.Delivered, upTo, a.Requests)
+	case a.How == "earliest":
+		return fmt.Sprintf("%d entries from the service, paged from its earliest entry (%d requests; `vaultdeck audit sync` keeps a mirror that answers without them)", a.Delivered, a.Requests)
+	default:
+		return fmt.Sprintf("%d entries from the service, found by %s and paged on (%d requests; `vaultdeck audit sync` keeps a mirror that answers without them)", a.Delivered, a.How, a.Requests)
+	}
+}
+
+// ErrNewestNeedsMirror: newest-first order is only given by the mirror.
+var ErrNewestNeedsMirror = errors.New("newest first needs the local mirror to cover the range: run `vaultdeck audit sync` first")
+
+// errEnough stops a listing at the limit.
+var errEnough = errors.New("enough")
+
+// Query hands the entries that pass f to fn, oldest first (newest first
+// only from the mirror): from the mirror where it covers the range, from
+// the service after the mirror's cursor (or for everything without a
+// mirror: found by search when f.Since is within the service's year, else
+// paged from the earliest entry). The entries from the service are not
+// written to the mirror: a query changes nothing (sync does that).
+func (j *Job) Query(ctx context.Context, f Filter, fn func(Entry) error) (Answer, error) {
+	var a Answer
+	deliver := func(e Entry) error {
+		if !f.Match(e) {
+			return nil
+		}
+		if err := fn(e); err != nil {
+			return err
+		}
+		a.Delivered++
+		if f.Limit > 0 && a.Delivered >= f.Limit {
+			return errEnough
+		}
+		return nil
+	}
+	cursor := ""
+	if j.Mirror != nil {
+		log, _, err := LogOf(ctx, j.Svc)
+		if err != nil {
+			return a, err
+		}
+		st, err := j.Mirror.AuditState(ctx, log)
+		if err != nil {
+			return a, err
+		}
+		if st.Started() {
+			a.Mirror, a.MirrorState = true, st
+			covered := st.Covers(f.Until)
+			if !covered && f.Newest {
+				return a, ErrNewestNeedsMirror
+			}
+			err := j.Mirror.AuditEntries(ctx, log, f, func(e Entry) error {
+				if err := fn(e); err != nil {
+					return err
+				}
+				a.Delivered++
+				return nil
+			})
+			if err != nil || covered || (f.Limit > 0 && a.Delivered >= f.Limit) {
+				return a, err
+			}
+			cursor = st.Cursor // "" for a log that was empty: read it from the start
+		}
+	}
+	if f.Newest {
+		return a, ErrNewestNeedsMirror
+	}
+	a.Service = true
+	p := newPacer(j.clock(), j.gap())
+	if cursor == "" {
+		first, how, err := j.start(ctx, p, f.Since)
+		a.Requests++
+		a.How = how
+		if err != nil || first == nil {
+			return a, err
+		}
+		if !f.Until.IsZero() && !first.Value.Timestamp.Before(f.Until) {
+			return a, nil
+		}
+		if err := deliver(EntryOf(*first)); err != nil {
+			return a, nilIfEnough(err)
+		}
+		cursor = first.Value.ID
+	}
+	for {
+		if err := p.wait(ctx); err != nil {
+			return a, err
+		}
+		page, err := j.Svc.AuditPage(ctx, cursor, api.MaxAuditTake, "")
+		a.Requests++
+		if err != nil {
+			return a, err
+		}
+		for _, it := range page.Entries {
+			if !f.Until.IsZero() && !it.Value.Timestamp.IsZero() && !it.Value.Timestamp.Before(f.Until) {
+				return a, nil // the listing ascends in time: nothing later can match
+			}
+			if err := deliver(EntryOf(it)); err != nil {
+				return a, nilIfEnough(err)
+			}
+		}
+		if !page.Full || page.Last == "" || page.Last == cursor {
+			return a, nil
+		}
+		cursor = page.Last
+	}
+}
+
+func nilIfEnough(err error) error {
+	if errors.Is(err, errEnough) {
+		return nil
+	}
+	return err
+}
+
+// searchMargin keeps a search a little inside the service's one-year
+// reach, so clock skew between this machine and the service cannot turn
+// it into a 400.
+const searchMargin = time.Hour
+
+// start finds where the service part of a query begins: the first entry
+// at or after since by search when since is within the service's reach,
+// else the earliest entry.
+func (j *Job) start(ctx context.Context, p *pacer, since time.Time) (*api.Item[api.AuditEntry], string, error) {
+	if err := p.wait(ctx); err != nil {
+		return nil, "", err
+	}
+	now := j.clock().Now()
+	if !since.IsZero() && since.After(now.Add(-api.AuditSearchReach+searchMargin)) {
+		it, err := j.Svc.AuditSearchItem(ctx, since, "")
+		return it, "search", err
+	}
+	it, err := j.Svc.AuditEarliestItem(ctx, "")
+	return it, "earliest", err
+}

@@ -1,0 +1,286 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+)
+
+// Job runs the audit-log job against one service with one mirror. Build it
+// with its fields; the zero values of the optional ones are usable.
+type Job struct {
+	Svc    Service
+	Mirror Mirror // nil: no mirror (Follow only; Sync needs one)
+	// Clock paces requests and times progress; nil: the system clock. Give
+	// the same clock as the api client's, so a fake clock moves both.
+	Clock api.Clock
+	// MaxRate caps the job's audit requests a minute below the budget's
+	// limit (0: the limit). The limit is the organisation's: other
+	// integrations spend it too.
+	MaxRate int
+	// Progress, when set, is told after every page.
+	Progress func(Progress)
+}
+
+// Progress is where a sync stands after a page.
+type Progress struct {
+	Requests int           // audit requests this run
+	Listed   int64         // entries the service listed this run
+	Added    int64         // of those, new to the mirror
+	UpTo     time.Time     // time of the newest entry synced
+	Rate     float64       // entries a second this run
+	ETA      time.Duration // until caught up, from the log time still to cover; <0 unknown
+	CaughtUp bool
+}
+
+// SyncResult is a finished sync.
+type SyncResult struct {
+	Progress
+	Log   string // the mirror's key for this workspace
+	State State  // the mirror after the sync
+}
+
+func (j *Job) clock() api.Clock {
+	if j.Clock != nil {
+		return j.Clock
+	}
+	return systemClock{}
+}
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+func (systemClock) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// LogOf names the token's workspace log (whoami costs no audit budget).
+func LogOf(ctx context.Context, svc Service) (string, *api.WhoAmI, error) {
+	w, err := svc.WhoAmI(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	if w.WorkspaceID == "" {
+		return "", nil, errors.New("whoami named no workspace, so the audit mirror cannot tell whose log this is")
+	}
+	return LogKey(svc.Base(), w.WorkspaceID), w, nil
+}
+
+// Sync copies the log into the mirror from where it stopped (the earliest
+// entry the first time) until a page is short, paced evenly inside the
+// audit budget. Every page and its cursor are stored in one transaction
+// before the next request, so a kill at any moment loses at most the page
+// in flight, and a rerun neither gaps nor repeats (entries are keyed by id).
+func (j *Job) Sync(ctx context.Context) (SyncResult, error) {
+	if j.Mirror == nil {
+		return SyncResult{}, errors.New("audit sync needs the local store")
+	}
+	log, _, err := LogOf(ctx, j.Svc)
+	if err != nil {
+		return SyncResult{}, err
+	}
+	res := SyncResult{Log: log}
+	st, err := j.Mirror.AuditState(ctx, log)
+	if err != nil {
+		return res, err
+	}
+	p := newPacer(j.clock(), j.gap())
+	meter := newMeter(j.clock().Now(), st.Last)
+	for {
+		page, err := j.syncStep(ctx, p, log, st)
+		if errors.Is(err, ErrCursorMoved) {
+			if st, err = j.Mirror.AuditState(ctx, log); err != nil {
+				return res, err
+			}
+			continue
+		}
+		if err != nil {
+			res.Progress = meter.progress
+			res.State = st
+			return res, err
+		}
+		before := st.Entries
+		if st, err = j.Mirror.AuditState(ctx, log); err != nil {
+			return res, err
+		}
+		meter.progress.Added += st.Entries - before
+		meter.page(j.clock().Now(), page, st.Last)
+		if j.Progress != nil {
+			j.Progress(meter.progress)
+		}
+		if page.CaughtUp {
+			res.Progress, res.State = meter.progress, st
+			return res, nil
+		}
+	}
+}
+
+// syncStep reads the page after the mirror's cursor (the earliest entry
+// when it has none) and stores it.
+func (j *Job) syncStep(ctx context.Context, p *pacer, log string, st State) (Page, error) {
+	if err := p.wait(ctx); err != nil {
+		return Page{}, err
+	}
+	pg := Page{Log: log, Prev: st.Cursor}
+	if !st.Started() || st.Cursor == "" {
+		first, err := j.Svc.AuditEarliestItem(ctx, "")
+		if err != nil {
+			return Page{}, err
+		}
+		pg.At = j.clock().Now()
+		if first == nil {
+			pg.Empty, pg.CaughtUp = true, true
+			return pg, j.Mirror.SaveAuditPage(ctx, pg)
+		}
+		pg.Entries, pg.Cursor = []Entry{EntryOf(*first)}, first.Value.ID
+		return pg, j.Mirror.SaveAuditPage(ctx, pg)
+	}
+	ap, err := j.Svc.AuditPage(ctx, st.Cursor, api.MaxAuditTake, "")
+	if err != nil {
+		return Page{}, err
+	}
+	pg.At = j.clock().Now()
+	pg.Entries = entriesOf(ap.Entries)
+	pg.Cursor = st.Cursor
+	if ap.Last != "" {
+		pg.Cursor = ap.Last
+	}
+	pg.CaughtUp = !ap.Full || ap.Last == st.Cursor
+	return pg, j.Mirror.SaveAuditPage(ctx, pg)
+}
+
+func entriesOf(items []api.Item[api.AuditEntry]) []Entry {
+	out := make([]Entry, len(items))
+	for i, it := range items {
+		out[i] = EntryOf(it)
+	}
+	return out
+}
+
+// gap is the even spacing of this job's requests: the budget's window
+// divided by the rate allowed (the audit limit, or MaxRate below it).
+func (j *Job) gap() time.Duration {
+	return PaceGap(j.Svc.Budget(api.CategoryAudit), j.MaxRate)
+}
+
+// budgetWindow matches the client's sliding window (a minute and a second),
+// so requests spaced by window/limit never meet a full window.
+const budgetWindow = time.Minute + time.Second
+
+// PaceGap spaces requests evenly: limit requests in any budget window means
+// one every window/limit, instead of the whole minute's worth at once and
+// then a wait (which leaves nothing for anything else of the organisation
+// for the rest of the minute). maxRate (> 0) lowers the rate; without a
+// client-side limit and without maxRate there is no spacing.
+func PaceGap(b api.BudgetStatus, maxRate int) time.Duration {
+	rate := 0
+	if !b.Unlimited && b.Limit > 0 {
+		rate = b.Limit
+	}
+	if maxRate > 0 && (rate == 0 || maxRate < rate) {
+		rate = maxRate
+	}
+	if rate <= 0 {
+		return 0
+	}
+	return budgetWindow / time.Duration(rate)
+}
+
+// pacer sends at most one request per gap: the first at once, each later
+// one gap after the previous (never earlier, never in a burst to make up
+// for a slow answer).
+type pacer struct {
+	clock api.Clock
+	gap   time.Duration
+	last  time.Time
+}
+
+func newPacer(c api.Clock, gap time.Duration) *pacer { return &pacer{clock: c, gap: gap} }
+
+func (p *pacer) wait(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if p.gap > 0 && !p.last.IsZero() {
+		if d := p.last.Add(p.gap).Sub(p.clock.Now()); d > 0 {
+			if err := p.clock.Sleep(ctx, d); err != nil {
+				return err
+			}
+		}
+	}
+	p.last = p.clock.Now()
+	return nil
+}
+
+// meter keeps a run's counts, rate and ETA.
+type meter struct {
+	start    time.Time
+	fromLog  time.Time // the mirror's newest entry when the run began
+	progress Progress
+}
+
+func newMeter(now, fromLog time.Time) *meter {
+	return &meter{start: now, fromLog: fromLog, progress: Progress{ETA: -1}}
+}
+
+func (m *meter) page(now time.Time, p Page, upTo time.Time) {
+	pr := &m.progress
+	pr.Requests++
+	pr.Listed += int64(len(p.Entries))
+	pr.UpTo = upTo
+	pr.CaughtUp = p.CaughtUp
+	if m.fromLog.IsZero() {
+		m.fromLog = upTo // a first sync: the log's time starts at its first entry
+	}
+	elapsed := now.Sub(m.start)
+	if elapsed > 0 {
+		pr.Rate = float64(pr.Listed) / elapsed.Seconds()
+	}
+	pr.ETA = eta(m.start, now, m.fromLog, upTo, p.CaughtUp)
+}
+
+// eta estimates the time left from how fast the run has moved through the
+// log's own time: the log time still to cover (up to now) at the log time
+// covered per second so far. Unknown (-1) until the run has moved.
+func eta(start, now, fromLog, upTo time.Time, caughtUp bool) time.Duration {
+	if caughtUp {
+		return 0
+	}
+	if fromLog.IsZero() || !upTo.After(fromLog) || !now.After(start) || upTo.IsZero() {
+		return -1
+	}
+	covered := upTo.Sub(fromLog)
+	left := now.Sub(upTo)
+	if left <= 0 {
+		return 0
+	}
+	return time.Duration(float64(now.Sub(start)) * float64(left) / float64(covered))
+}
+
+// String is the one-line progress of a terminal.
+func (p Progress) String() string {
+	s := fmt.Sprintf("%d entries (%d new) in %d requests, %.0f/s", p.Listed, p.Added, p.Requests, p.Rate)
+	if !p.UpTo.IsZero() {
+		s += ", up to " + p.UpTo.UTC().Format("2006-01-02 15:04:05") + " UTC"
+	}
+	switch {
+	case p.CaughtUp:
+		s += ", caught up"
+	case p.ETA >= 0:
+		s += ", about " + p.ETA.Round(time.Second).String() + " left"
+	}
+	return s
+}
