@@ -226,7 +226,10 @@ func (s *FileSink) Close() error {
 // write and the checkpoint repeats that batch; the entry id is the key a
 // SIEM deduplicates on).
 type WriterSink struct {
-	W              *bufio.Writer
+	W *bufio.Writer
+	// Flush, when set, pushes what W flushed through the layers below it
+	// (the CLI's stdout buffer) before the checkpoint moves.
+	Flush          func() error
 	Checkpoints    Mirror
 	CheckpointName string
 	buf            []byte
@@ -254,6 +257,11 @@ func (s *WriterSink) Deliver(ctx context.Context, entries []Entry) error {
 	}
 	if err := s.W.Flush(); err != nil {
 		return err
+	}
+	if s.Flush != nil {
+		if err := s.Flush(); err != nil {
+			return err
+		}
 	}
 	if s.Checkpoints != nil && s.CheckpointName != "" {
 		return s.Checkpoints.SaveAuditCheckpoint(ctx, s.CheckpointName, entries[len(entries)-1].ID)

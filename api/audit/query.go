@@ -26,13 +26,13 @@ func (a Answer) String() string {
 	upTo := a.MirrorState.Last.UTC().Format("2006-01-02 15:04:05")
 	switch {
 	case a.Mirror && !a.Service:
-		return fmt.Sprintf("%d entries from the local mirror (it holds the log up to %s UTC; no request was made)", a.Delivered, upTo)
+		return fmt.Sprintf("%s from the local mirror (it holds the log up to %s UTC; no request was made)", count(a.Delivered, "entry", "entries"), upTo)
 	case a.Mirror:
-		return fmt.Sprintf("%d entries from the local mirror up to %s UTC, then from the service (%d requests)", a.Delivered, upTo, a.Requests)
+		return fmt.Sprintf("%s from the local mirror up to %s UTC, then from the service (%s)", count(a.Delivered, "entry", "entries"), upTo, count(a.Requests, "request", "requests"))
 	case a.How == "earliest":
-		return fmt.Sprintf("%d entries from the service, paged from its earliest entry (%d requests; `vaultdeck audit sync` keeps a mirror that answers without them)", a.Delivered, a.Requests)
+		return fmt.Sprintf("%s from the service, paged from its earliest entry (%s; `vaultdeck audit sync` keeps a mirror that answers without them)", count(a.Delivered, "entry", "entries"), count(a.Requests, "request", "requests"))
 	default:
-		return fmt.Sprintf("%d entries from the service, found by %s and paged on (%d requests; `vaultdeck audit sync` keeps a mirror that answers without them)", a.Delivered, a.How, a.Requests)
+		return fmt.Sprintf("%s from the service, found by %s and paged on (%s; `vaultdeck audit sync` keeps a mirror that answers without them)", count(a.Delivered, "entry", "entries"), a.How, count(a.Requests, "request", "requests"))
 	}
 }
 
@@ -162,4 +162,11 @@ func (j *Job) start(ctx context.Context, p *pacer, since time.Time) (*api.Item[a
 	}
 	it, err := j.Svc.AuditEarliestItem(ctx, "")
 	return it, "earliest", err
+}
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

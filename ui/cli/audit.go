@@ -3,50 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
-
-func (r *runner) audit(ctx context.Context, args []string) int {
-	fs := r.newFlagSet("audit", "[--type T] [--limit N]")
-	typ := fs.String("type", "", "only entries of log type `T` (e.g. auth:login)")
-	limit := fs.Int("limit", 100, "show at most `N` entries (0: all)")
-	if code, ok := r.parseNoArgs(fs, args); !ok {
-		return code
-	}
-	if *limit < 0 {
-		return r.usage(fs, "--limit must be 0 or more")
-	}
-	c, err := r.client()
-	if err != nil {
-		return r.fail(err)
-	}
-	out := r.listing("[", "TIME (UTC)", "TYPE", "USER", "IP", "ID")
-	ctx = api.WithWaitObserver(ctx, out.p.observe)
-	shown := 0
-	errEnough := errors.New("enough")
-	err = c.EachAuditPage(ctx, *typ, func(page []api.Item[api.AuditEntry]) error {
-		if *limit > 0 {
-			page = page[:min(len(page), *limit-shown)]
-		}
-		shown += len(page)
-		err := out.page(len(page), func(i int) []byte { return page[i].JSON }, func(i int) []string {
-			e := page[i].Value
-			return []string{fmtTime(e.Timestamp), string(e.Type), e.User, e.IP, e.ID}
-		})
-		if err == nil && *limit > 0 && shown >= *limit {
-			return errEnough
-		}
-		return err
-	})
-	if errors.Is(err, errEnough) {
-		err = nil
-	}
-	return out.end(err, "]")
-}
 
 func (r *runner) whoami(ctx context.Context, args []string) int {
 	fs := r.newFlagSet("whoami", "")

@@ -109,7 +109,7 @@ func commands() []command {
 		{"files", "PROJECT_ID [--status S[,S]]", "list a project's files", (*runner).files},
 		{"status", "FILE_ID... | - [--watch]", "show file details and processing status (IDs as arguments, comma lists, or one per line on stdin with -)", (*runner).status},
 		{"recycle-bin", "[--name S] [--client-matter UUID]", "list deleted projects awaiting purge", (*runner).recycleBin},
-		{"audit", "[--type T] [--limit N]", "show the audit log: the earliest entry, then those after it", (*runner).audit},
+		{"audit", "[sync|follow] [--since T] [--user EMAIL] ...", "the audit log: query it (from the local mirror where it reaches), sync the mirror, follow it as JSON Lines", (*runner).auditCommand},
 		{"upload", "PROJECT_ID PATH... [--mode M]", "upload files and folders, journaled (--resume finishes interrupted uploads)", (*runner).upload},
 		{"uploads", "", "list the upload journal's runs and their state", (*runner).uploads},
 		{"whoami", "", "show the account behind the token", (*runner).whoami},

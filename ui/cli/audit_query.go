@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/audit"
+)
+
+// AuditQueryOptions is `vaultdeck audit`'s command line, as plain values:
+// the flag layer (stdlib flag today, cobra later) only fills it.
+type AuditQueryOptions struct {
+	Since, Until string // a date (2026-11-01), a time (RFC 3339), or an age (36h, 7d); "" unbounded
+	Type         string // log type, exactly
+	User         string // e-mail address
+	IP           string
+	Grep         string // text anywhere in an entry's JSON
+	Limit        int    // 0: all
+	Newest       bool   // newest first (needs the mirror)
+}
+
+// auditCommand dispatches `audit`, `audit sync` and `audit follow`.
+func (r *runner) auditCommand(ctx context.Context, args []string) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "sync":
+			r.cmd = "audit sync"
+			return r.auditSyncCmd(ctx, args[1:])
+		case "follow":
+			r.cmd = "audit follow"
+			return r.auditFollowCmd(ctx, args[1:])
+		}
+	}
+	var o AuditQueryOptions
+	fs := r.newFlagSet("audit", "[sync|follow] [--since T] [--until T] [--type T] [--user EMAIL] [--ip ADDR] [--grep TEXT] [--limit N] [--newest]")
+	fs.StringVar(&o.Since, "since", "", "entries at or after `T`: 2026-11-01, 2026-11-01T09:30:00Z, or an age such as 36h or 7d")
+	fs.StringVar(&o.Until, "until", "", "entries before `T` (same forms as --since)")
+	fs.StringVar(&o.Type, "type", "", "only entries of log type `T` (e.g. auth:login)")
+	fs.StringVar(&o.User, "user", "", "only entries of the user with e-mail `EMAIL`")
+	fs.StringVar(&o.IP, "ip", "", "only entries from address `ADDR`")
+	fs.StringVar(&o.Grep, "grep", "", "only entries whose JSON contains `TEXT` (ignoring case)")
+	fs.IntVar(&o.Limit, "limit", 100, "show at most `N` entries (0: all)")
+	fs.BoolVar(&o.Newest, "newest", false, "newest first (answered from the local mirror; run `audit sync` first)")
+	if code, ok := r.parseNoArgs(fs, args); !ok {
+		return code
+	}
+	return r.auditQuery(ctx, o)
+}
+
+// auditQuery answers o from the mirror where it covers the range, from the
+// service otherwise, and says on stderr which.
+func (r *runner) auditQuery(ctx context.Context, o AuditQueryOptions) int {
+	if o.Limit < 0 {
+		return r.usage(nil, "--limit must be 0 or more")
+	}
+	now := time.Now()
+	if r.env.Clock != nil {
+		now = r.env.Clock.Now()
+	}
+	f := audit.Filter{Type: strings.TrimSpace(o.Type), User: strings.TrimSpace(o.User), IP: strings.TrimSpace(o.IP),
+		Grep: o.Grep, Limit: o.Limit, Newest: o.Newest}
+	var err error
+	if f.Since, err = parseWhen(o.Since, now); err != nil {
+		return r.usage(nil, "--since: %v", err)
+	}
+	if f.Until, err = parseWhen(o.Until, now); err != nil {
+		return r.usage(nil, "--until: %v", err)
+	}
+	if !f.Since.IsZero() && !f.Until.IsZero() && !f.Since.Before(f.Until) {
+		return r.usage(nil, "--since (%s) must be before --until (%s)", fmtUTC(f.Since), fmtUTC(f.Until))
+	}
+	c, err := r.client()
+	if err != nil {
+		return r.fail(err)
+	}
+	j := &audit.Job{Svc: c, Clock: r.env.Clock}
+	if st, err := r.openStore(); err == nil {
+		defer st.Close()
+		j.Mirror = st
+	}
+	out := r.listing("[", "TIME (UTC)", "TYPE", "USER", "IP", "ID")
+	ctx = api.WithWaitObserver(ctx, out.p.observe)
+	// Entries go out a page at a time (the table is aligned page by page),
+	// and the page is written as soon as it is full, so memory stays flat.
+	var batch []audit.Entry
+	flush := func() error {
+		err := out.page(len(batch), func(i int) []byte { return batch[i].Raw }, func(i int) []string {
+			e := batch[i]
+			return []string{fmtUTC(e.Time), e.Type, e.User, e.IP, e.ID}
+		})
+		batch = batch[:0]
+		return err
+	}
+	ans, err := j.Query(ctx, f, func(e audit.Entry) error {
+		if batch = append(batch, e); len(batch) == api.MaxAuditTake {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil && len(batch) > 0 {
+		err = flush()
+	}
+	code := out.end(err, "]")
+	if err == nil || ans.Delivered > 0 {
+		fmt.Fprintf(r.env.Stderr, "vaultdeck audit: %s\n", ans)
+	}
+	return code
+}
+
+func fmtUTC(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05")
+}
+
+// parseWhen reads a time bound: a date (midnight UTC), a time with or
+// without zone (UTC when none), or an age back from now (36h, 90m, 7d).
+func parseWhen(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		if n, err := strconv.Atoi(d); err == nil && n >= 0 {
+			return now.Add(-time.Duration(n) * 24 * time.Hour).UTC(), nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil {
+		if d < 0 {
+			return time.Time{}, fmt.Errorf("an age must not be negative (got %q)", s)
+		}
+		return now.Add(-d).UTC(), nil
+	}
+	for _, layout := range []string{"2006-01-02", "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02T15:04:05", "2006-01-02 15:04:05"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	if t, err := api.ParseTime(s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, errors.New("not a date (2026-11-01), a time (2026-11-01T09:30:00Z) or an age (36h, 7d): " + strconv.Quote(s))
+}

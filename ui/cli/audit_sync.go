@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/audit"
+)
+
+// AuditSyncOptions is `vaultdeck audit sync`'s command line.
+type AuditSyncOptions struct {
+	MaxRate int // audit requests a minute at most (0: the budget's limit)
+}
+
+func (r *runner) auditSyncCmd(ctx context.Context, args []string) int {
+	var o AuditSyncOptions
+	fs := r.newFlagSet("audit sync", "[--max-rate N]")
+	fs.IntVar(&o.MaxRate, "max-rate", 0, "send at most `N` audit requests a minute (default: the audit limit, 60, spread evenly)")
+	if code, ok := r.parseNoArgs(fs, args); !ok {
+		return code
+	}
+	return r.auditSync(ctx, o)
+}
+
+// auditSync copies the audit log into the local mirror, with a progress
+// line on a terminal and a closing line always.
+func (r *runner) auditSync(ctx context.Context, o AuditSyncOptions) int {
+	if o.MaxRate < 0 {
+		return r.usage(nil, "--max-rate must be 1 or more requests a minute (0: the limit)")
+	}
+	c, err := r.client()
+	if err != nil {
+		return r.fail(err)
+	}
+	st, err := r.openStore()
+	if err != nil {
+		return r.fail(fmt.Errorf("the audit mirror lives in the local database, which could not be opened: %w", err))
+	}
+	defer st.Close()
+	p := r.listProgress()
+	ctx = api.WithWaitObserver(ctx, p.observe)
+	last := time.Time{}
+	j := &audit.Job{Svc: c, Mirror: st, Clock: r.env.Clock, MaxRate: o.MaxRate, Progress: func(pr audit.Progress) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if !p.on || time.Since(last) < 200*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(p.w, "\r\x1b[Kaudit sync: %s", pr)
+		p.drawn = true
+	}}
+	res, err := j.Sync(ctx)
+	p.done()
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, api.KindCanceled) {
+			fmt.Fprintf(r.env.Stderr, "vaultdeck audit sync: stopped after %s; every page read is kept: run it again to go on\n", res.Progress)
+			return ExitError
+		}
+		return r.fail(fmt.Errorf("%w (%s; every page read is kept: run it again to go on)", err, res.Progress))
+	}
+	fmt.Fprintf(r.env.Stderr, "vaultdeck audit sync: %s; the mirror holds %d entries, %s to %s UTC\n",
+		res.Progress, res.State.Entries, fmtUTC(res.State.First), fmtUTC(res.State.Last))
+	return ExitOK
+}
