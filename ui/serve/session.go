@@ -101,6 +101,7 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 			return
 		}
 		s.startups.begun(sess.Context()) // the connection is in use: no longer a startup
+		defer s.startups.ended(sess.Context())
 		defer s.release(ss)
 		next(sess)
 		if r := ss.endReason(); r != "" {

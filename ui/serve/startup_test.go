@@ -159,3 +159,46 @@ func TestRefusedSessionConnectionDoesNotStay(t *testing.T) {
 	first.send("j")
 	first.waitFor("2/12")
 }
+
+// A connection whose last session ended is a startup again: a client that
+// keeps its connection after quitting (ControlPersist, or a script that
+// opens connections and sessions and quits them) does not hold it beyond
+// the grace time, however much keepalive traffic it sends.
+func TestConnectionWithoutSessionsIsStartupAgain(t *testing.T) {
+	f := startServer(t, func(c *Config) { c.LoginGraceTime = 300 * time.Millisecond })
+	c, err := f.dial(gossh.PublicKeys(f.bound))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	tm := openPty(t, c, nil)
+	tm.waitFor("1/12")
+	if n := f.srv.startups.Pending(); n != 0 {
+		t.Fatalf("%d pending with a session running", n)
+	}
+	tm.send("q")
+	if code := tm.exit(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- c.Wait() }()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // keepalives: traffic without a session
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+				_, _, _ = c.SendRequest("keepalive@openssh.com", true, nil)
+			}
+		}
+	}()
+	select {
+	case <-waited:
+	case <-time.After(20 * time.Second):
+		t.Fatal("a connection without sessions is still open")
+	}
+	waitUntil(t, "no connection pending", func() bool { return f.srv.startups.Pending() == 0 },
+		func() string { return fmt.Sprint(f.srv.startups.Pending(), " pending") })
+}
