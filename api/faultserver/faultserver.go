@@ -43,6 +43,7 @@ const (
 	HugeString   Fault = "huge-string"   // a name that is one string of Size bytes (default 2 GiB)
 	EndlessSpace Fault = "endless-space" // a 200 whose chunked body is whitespace forever
 	EndlessArray Fault = "endless-array" // a 200 whose listing has items forever
+	BadBytes     Fault = "bad-bytes"     // names holding a lone 0x9b, raw C0 and C1 controls, invalid UTF-8
 )
 
 // Transient lists the faults a client should get over by retrying.
@@ -214,6 +215,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		echo = EchoForms(tok)
 	}
 	body := s.body(path, r.URL.Query(), echo)
+	if s.fault == BadBytes {
+		body = strings.ReplaceAll(body, "Share Purchase", BadName)
+	}
 	if body == "" {
 		writeJSON(w, 404, `{"error":"Not found"}`)
 		return

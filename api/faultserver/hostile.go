@@ -6,6 +6,11 @@ import (
 	"strings"
 )
 
+// BadName is the name the BadBytes fault sends, as JSON string contents: a
+// lone 0x9b (CSI on 8-bit terminals, and no UTF-8), an escaped ESC, an encoded
+// C1 CSI (U+009B), bytes 0xff 0xfe, and text that must pass unchanged.
+const BadName = "A\x9b31mB \\u001b[2J \xc2\x9b C \xff\xfe é – \\u00e9 end"
+
 // Option changes a fault server.
 type Option func(*Server)
 

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/vaultdeck/vaultdeck/api/faultserver"
 )
@@ -183,4 +185,43 @@ func selfRSS() int64 {
 		}
 	}
 	return 0
+}
+
+// TestCleanStdoutThroughTheBinary: a refused (403) or truncated first
+// answer leaves stdout empty for every streamed listing under --json and
+// --jsonl; a server whose names hold a lone 0x9b, raw and encoded controls
+// and invalid UTF-8 gets valid UTF-8 JSON with the controls escaped and the
+// rest as sent.
+func TestCleanStdoutThroughTheBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	bin := buildBinary(t)
+	listings := [][]string{{"projects"}, {"audit"}, {"recycle-bin"}, {"files", faultserver.ProjectID}}
+	for _, fault := range []faultserver.Fault{faultserver.EchoError, faultserver.Truncate} {
+		s := faultserver.Start(fault)
+		for _, l := range listings {
+			for _, f := range []string{"--json", "--jsonl"} {
+				out, errs, code := vd(t, bin, []string{"VAULTDECK_TOKEN=" + faultToken, "VAULTDECK_HOME=" + t.TempDir()}, "",
+					append([]string{"--base-url", s.URL, "--timeout", "2s", f}, l...)...)
+				if code != 1 || out != "" || strings.Count(errs, "\n") != 1 {
+					t.Errorf("%s %v %s: exit %d, stdout %q, stderr %q", fault, l, f, code, out, errs)
+				}
+			}
+		}
+		s.Close()
+	}
+	s := faultserver.Start(faultserver.BadBytes)
+	defer s.Close()
+	for _, l := range listings {
+		out, errs, code := vd(t, bin, []string{"VAULTDECK_TOKEN=" + faultToken, "VAULTDECK_HOME=" + t.TempDir()}, "",
+			append([]string{"--base-url", s.URL, "--json"}, l...)...)
+		if code != 0 || !utf8.ValidString(out) || !json.Valid([]byte(out)) || strings.ContainsAny(out, "\x1b\u009b") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", l, code, out, errs)
+			continue
+		}
+		if want := `A\ufffd31mB \u001b[2J \u009b C \ufffd\ufffd é – \u00e9 end`; !strings.Contains(out, want) {
+			t.Errorf("%v: %q lacks %q", l, out, want)
+		}
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/vaultdeck/vaultdeck/api/faultserver"
 )
 
 // echoTransport plays a server that echoes the request's token inside the
@@ -78,4 +80,32 @@ func filesHold(dir, s string) bool {
 		return nil
 	})
 	return found
+}
+
+// toServer sends every request to another server (the fault server), as a
+// misconfigured gateway in front of the service would.
+type toServer struct{ host string }
+
+func (t toServer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.URL.Host = t.host
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestHugeStringOverSSH: inside a serve session, a project name that is
+// one 2 GiB string stops at the same limit as the headless commands: the
+// view shows the error naming the limit, and the server got to send only a
+// few MB of it.
+func TestHugeStringOverSSH(t *testing.T) {
+	fs := faultserver.Start(faultserver.HugeString)
+	defer fs.Close()
+	u, _ := url.Parse(fs.URL)
+	f := startServer(t, func(c *Config) { c.HTTPClient = &http.Client{Transport: toServer{u.Host}} })
+	tm := f.open(f.bound, nil)
+	tm.waitFor("1 MiB limit")
+	if sent := fs.Sent(); sent > 64<<20 {
+		t.Errorf("the server got to send %d MB", sent>>20)
+	}
+	tm.send("q")
+	tm.exit()
 }
