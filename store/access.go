@@ -45,7 +45,7 @@ FROM access_snapshots s WHERE s.profile = ? ORDER BY s.id DESC`, profile)
 
 // OpenAccessSnapshot returns the unfinished snapshot of the profile (a
 // unique index allows one) or starts one, and takes its lease.
-func (s *Store) OpenAccessSnapshot(profile, owner string, now, until time.Time) (access.Snapshot, error) {
+func (s *Store) OpenAccessSnapshot(profile, owner string, now, until time.Time, gone func(holder string) bool) (access.Snapshot, error) {
 	var id int64
 	err := s.inTx(func(tx *sql.Tx) error {
 		var holder string
@@ -62,7 +62,7 @@ func (s *Store) OpenAccessSnapshot(profile, owner string, now, until time.Time) 
 			return err
 		case err != nil:
 			return err
-		case holder != "" && holder != owner && leaseUntil > now.UnixMilli():
+		case holder != "" && holder != owner && leaseUntil > now.UnixMilli() && (gone == nil || !gone(holder)):
 			return access.ErrBusy
 		}
 		_, err = tx.Exec(`UPDATE access_snapshots SET lease_owner = ?, lease_until = ? WHERE id = ?`, owner, until.UnixMilli(), id)

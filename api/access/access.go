@@ -93,8 +93,9 @@ type Snapshots interface {
 	AccessSnapshots(profile string) ([]Snapshot, error)
 	// OpenAccessSnapshot returns the profile's unfinished snapshot, or
 	// starts one at now, and takes its lease for owner until until. It
-	// returns ErrBusy while another owner's lease is live.
-	OpenAccessSnapshot(profile, owner string, now, until time.Time) (Snapshot, error)
+	// returns ErrBusy while another owner's lease is live, unless
+	// gone(holder) says that owner's process no longer runs.
+	OpenAccessSnapshot(profile, owner string, now, until time.Time, gone func(holder string) bool) (Snapshot, error)
 	// RenewAccessLease extends owner's lease (ErrBusy when it was lost).
 	RenewAccessLease(id int64, owner string, until time.Time) error
 	// ReleaseAccessLease gives the lease up.

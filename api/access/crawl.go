@@ -3,8 +3,6 @@ package access
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -45,7 +43,7 @@ type Crawler struct {
 	API     API
 	Store   Snapshots
 	Profile string
-	// Owner names this crawl in the lease (default: random).
+	// Owner names this crawl in the lease (default: host:pid:random).
 	Owner string
 	// Now is the clock (default time.Now).
 	Now func() time.Time
@@ -66,11 +64,9 @@ func (c *Crawler) now() time.Time {
 // read so far stays committed and the next Run resumes from there.
 func (c *Crawler) Run(ctx context.Context) (Snapshot, error) {
 	if c.Owner == "" {
-		var b [8]byte
-		rand.Read(b[:])
-		c.Owner = hex.EncodeToString(b[:])
+		c.Owner = defaultOwner()
 	}
-	snap, err := c.Store.OpenAccessSnapshot(c.Profile, c.Owner, c.now(), c.now().Add(leaseTTL))
+	snap, err := c.Store.OpenAccessSnapshot(c.Profile, c.Owner, c.now(), c.now().Add(leaseTTL), HolderIsGone)
 	if err != nil {
 		return Snapshot{}, err
 	}

@@ -280,17 +280,22 @@ func TestDailyCrawlAfterSimMidnight(t *testing.T) {
 func TestCrawlBusy(t *testing.T) {
 	stores(t, func(t *testing.T, st Snapshots, _ *fakeSnapshots) {
 		now := epoch
-		if _, err := st.OpenAccessSnapshot("work", "a", now, now.Add(time.Minute)); err != nil {
+		alive := func(string) bool { return false }
+		if _, err := st.OpenAccessSnapshot("work", "a", now, now.Add(time.Minute), alive); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.OpenAccessSnapshot("work", "b", now, now.Add(time.Minute)); err != ErrBusy {
+		if _, err := st.OpenAccessSnapshot("work", "b", now, now.Add(time.Minute), alive); err != ErrBusy {
 			t.Fatalf("second owner: %v, want ErrBusy", err)
 		}
-		if _, err := st.OpenAccessSnapshot("home", "b", now, now.Add(time.Minute)); err != nil {
+		if _, err := st.OpenAccessSnapshot("home", "b", now, now.Add(time.Minute), alive); err != nil {
 			t.Fatalf("another profile: %v", err)
 		}
-		if _, err := st.OpenAccessSnapshot("work", "b", now.Add(2*time.Minute), now.Add(3*time.Minute)); err != nil {
+		if _, err := st.OpenAccessSnapshot("work", "b", now.Add(2*time.Minute), now.Add(3*time.Minute), alive); err != nil {
 			t.Fatalf("after the lease expired: %v", err)
+		}
+		// A holder whose process is gone (kill -9) is taken over at once.
+		if _, err := st.OpenAccessSnapshot("work", "c", now.Add(2*time.Minute), now.Add(3*time.Minute), func(h string) bool { return h == "b" }); err != nil {
+			t.Fatalf("the holder's process is gone: %v", err)
 		}
 	})
 }

@@ -63,12 +63,12 @@ func (f *fakeSnapshots) get(id int64) *fakeSnap {
 	panic(fmt.Sprint("no snapshot ", id))
 }
 
-func (f *fakeSnapshots) OpenAccessSnapshot(profile, owner string, now, until time.Time) (Snapshot, error) {
+func (f *fakeSnapshots) OpenAccessSnapshot(profile, owner string, now, until time.Time, gone func(string) bool) (Snapshot, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, s := range f.snaps {
 		if s.Profile == profile && !s.Finished() {
-			if s.owner != "" && s.owner != owner && s.until.After(now) {
+			if s.owner != "" && s.owner != owner && s.until.After(now) && (gone == nil || !gone(s.owner)) {
 				return Snapshot{}, ErrBusy
 			}
 			s.owner, s.until = owner, until

@@ -113,6 +113,7 @@ func commands() []command {
 		{"upload", "PROJECT_ID PATH... [--mode M]", "upload files and folders, journaled (--resume finishes interrupted uploads)", (*runner).upload},
 		{"uploads", "", "list the upload journal's runs and their state", (*runner).uploads},
 		{"whoami", "", "show the account behind the token", (*runner).whoami},
+		{"access", "crawl|user|project|diff|snapshots ...", "access review: crawl every project's users into a snapshot, then ask who reaches what and what changed", (*runner).access},
 		{"matters", "delete|receipts|receipt|restore ...", "batch-delete client matters from a CSV/TSV file, with receipts and restore", (*runner).matters},
 		{"login", "[--profile P]", "store a token for a profile", injected(func(e Env) Command { return e.Login })},
 		{"logout", "[--profile P]", "forget a profile's token", injected(func(e Env) Command { return e.Logout })},

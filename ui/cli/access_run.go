@@ -1,0 +1,272 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/access"
+)
+
+// accessCrawlOptions are `access crawl`'s settings.
+type accessCrawlOptions struct {
+	// Rate is the vault requests a minute the crawl may use (1..10; more
+	// only against a loopback simulator).
+	Rate int
+}
+
+type accessQueryOptions struct {
+	Email     string
+	ProjectID string
+	Snapshot  int64 // 0: the last finished
+}
+
+type accessDiffOptions struct{ Old, New int64 }
+
+func (r *runner) accessCrawl(ctx context.Context, o accessCrawlOptions) int {
+	if o.Rate < 1 {
+		return oneLineUsage(r.env.Stderr, r.cmd, usagef("--rate must be at least 1 request a minute"))
+	}
+	if o.Rate > api.DefaultVaultLimit {
+		r.env.Limits.Vault = -1 // checked against the base URL below, once it is resolved
+	} else {
+		r.env.Limits.Vault = o.Rate
+	}
+	c, err := r.client()
+	if err != nil {
+		return r.fail(err)
+	}
+	if o.Rate > api.DefaultVaultLimit && !loopback(c.Base()) {
+		return oneLineUsage(r.env.Stderr, r.cmd, usagef("--rate %d is above the service's limit of %d a minute; only a simulator on this machine takes more", o.Rate, api.DefaultVaultLimit))
+	}
+	st, profile, err := r.journal()
+	if err != nil {
+		return r.fail(err)
+	}
+	defer st.Close()
+	line := &crawlLine{w: r.env.Stderr, tty: r.stderrIsTerminal()}
+	job := &access.Crawler{API: c, Store: st, Profile: profile, Progress: line.update}
+	sn, err := job.Run(ctx)
+	line.finish()
+	if err != nil {
+		if errors.Is(err, access.ErrBusy) {
+			return r.fail(fmt.Errorf("%w (wait for it, or for its lease to lapse two minutes after it stopped)", err))
+		}
+		left := ""
+		if snaps, e := st.AccessSnapshots(profile); e == nil && len(snaps) > 0 && !snaps[0].Finished() {
+			left = fmt.Sprintf("; %d of %d projects are read and kept", snaps[0].Read+snaps[0].Carried, snaps[0].Projects)
+		}
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s%s; run `vaultdeck access crawl` again to resume\n", r.cmd, oneLine(err.Error()), left)
+		return ExitPartial
+	}
+	if r.g.JSON {
+		return r.emitJSON(sn)
+	}
+	fmt.Fprintf(r.env.Stdout, "snapshot %d: %d projects (%d read, %d unchanged since the last snapshot), %d grants, %d requests\n",
+		sn.ID, sn.Projects, sn.Read, sn.Carried, sn.Grants, sn.Requests)
+	return ExitOK
+}
+
+// loopback reports whether base is a simulator on this machine.
+func loopback(base string) bool {
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	if u.Hostname() == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(u.Hostname())
+	return ip != nil && ip.IsLoopback()
+}
+
+// snapshots opens the store for a query; queries never touch the network.
+func (r *runner) snapshots() (access.Snapshots, string, func(), error) {
+	st, profile, err := r.journal()
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return st, profile, func() { st.Close() }, nil
+}
+
+func (r *runner) accessUser(o accessQueryOptions) int {
+	st, profile, done, err := r.snapshots()
+	if err != nil {
+		return r.fail(err)
+	}
+	defer done()
+	sn, err := access.Pick(st, profile, o.Snapshot)
+	if err != nil {
+		return r.fail(err)
+	}
+	grants, err := st.AccessGrants(sn.ID, access.GrantFilter{Email: o.Email})
+	if err != nil {
+		return r.fail(err)
+	}
+	if r.g.JSON {
+		return r.emitJSON(nonNil(grants))
+	}
+	r.snapshotNote(sn)
+	if len(grants) == 0 {
+		fmt.Fprintf(r.env.Stdout, "%s can reach no project in snapshot %d\n", oneLine(o.Email), sn.ID)
+		return ExitOK
+	}
+	t := newTable(r.env.Stdout, "PROJECT", "ACCESS", "PROJECT ID")
+	for _, g := range grants {
+		t.row(g.ProjectName, g.AccessLevel, g.ProjectID)
+	}
+	return r.done(t.flush())
+}
+
+func (r *runner) accessProject(o accessQueryOptions) int {
+	st, profile, done, err := r.snapshots()
+	if err != nil {
+		return r.fail(err)
+	}
+	defer done()
+	sn, err := access.Pick(st, profile, o.Snapshot)
+	if err != nil {
+		return r.fail(err)
+	}
+	grants, err := st.AccessGrants(sn.ID, access.GrantFilter{ProjectID: o.ProjectID})
+	if err != nil {
+		return r.fail(err)
+	}
+	if len(grants) == 0 {
+		ps, err := st.AccessProjects(sn.ID)
+		if err != nil {
+			return r.fail(err)
+		}
+		if !slices.ContainsFunc(ps, func(p access.Project) bool { return p.ID == o.ProjectID }) {
+			return r.fail(fmt.Errorf("project %s is not in snapshot %d (deleted, or created after it)", o.ProjectID, sn.ID))
+		}
+	}
+	if r.g.JSON {
+		return r.emitJSON(nonNil(grants))
+	}
+	r.snapshotNote(sn)
+	t := newTable(r.env.Stdout, "NAME", "EMAIL", "ACCESS", "USER ID")
+	for _, g := range grants {
+		t.row(g.Name, g.Email, g.AccessLevel, g.UserID)
+	}
+	return r.done(t.flush())
+}
+
+func (r *runner) accessDiff(o accessDiffOptions) int {
+	st, profile, done, err := r.snapshots()
+	if err != nil {
+		return r.fail(err)
+	}
+	defer done()
+	a, b, changes, err := access.DiffSnapshots(st, profile, o.Old, o.New)
+	if err != nil {
+		return r.fail(err)
+	}
+	if r.g.JSON {
+		return r.emitJSON(nonNil(changes))
+	}
+	fmt.Fprintf(r.env.Stderr, "changes from snapshot %d (%s) to %d (%s)\n", a.ID, fmtWhen(a.FinishedAt), b.ID, fmtWhen(b.FinishedAt))
+	if len(changes) == 0 {
+		fmt.Fprintln(r.env.Stdout, "no access changed")
+		return ExitOK
+	}
+	t := newTable(r.env.Stdout, "CHANGE", "EMAIL", "PROJECT", "FROM", "TO", "PROJECT ID")
+	for _, c := range changes {
+		t.row(c.Kind, c.Email, c.ProjectName, c.From, c.To, c.ProjectID)
+	}
+	return r.done(t.flush())
+}
+
+func (r *runner) accessSnapshots() int {
+	st, profile, done, err := r.snapshots()
+	if err != nil {
+		return r.fail(err)
+	}
+	defer done()
+	snaps, err := st.AccessSnapshots(profile)
+	if err != nil {
+		return r.fail(err)
+	}
+	if r.g.JSON {
+		return r.emitJSON(nonNil(snaps))
+	}
+	t := newTable(r.env.Stdout, "SNAPSHOT", "STARTED", "FINISHED", "PROJECTS", "READ", "UNCHANGED", "PENDING", "GRANTS", "REQUESTS")
+	for _, s := range snaps {
+		fin := "unfinished"
+		if s.Finished() {
+			fin = fmtWhen(s.FinishedAt)
+		}
+		t.row(fmt.Sprint(s.ID), fmtWhen(s.StartedAt), fin, fmt.Sprint(s.Projects), fmt.Sprint(s.Read), fmt.Sprint(s.Carried),
+			fmt.Sprint(s.Pending), fmt.Sprint(s.Grants), fmt.Sprint(s.Requests))
+	}
+	return r.done(t.flush())
+}
+
+// snapshotNote says on stderr which snapshot answered and how old it is.
+func (r *runner) snapshotNote(sn access.Snapshot) {
+	fmt.Fprintf(r.env.Stderr, "from access snapshot %d, finished %s\n", sn.ID, fmtWhen(sn.FinishedAt))
+}
+
+func fmtWhen(t time.Time) string { return t.UTC().Format(timeLayout) + " UTC" }
+
+// nonNil makes an empty result print as [] rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// crawlLine reports a crawl's progress on stderr: one redrawn line on a
+// terminal; otherwise (cron, a log) a line after the listing and after
+// every tenth project read.
+type crawlLine struct {
+	w     io.Writer
+	tty   bool
+	mu    sync.Mutex
+	drawn bool
+	p     access.Progress
+}
+
+func (l *crawlLine) update(p access.Progress) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.p = p
+	if l.tty {
+		fmt.Fprintf(l.w, "\r\x1b[K%s", crawlText(p))
+		l.drawn = true
+		return
+	}
+	if p.Read == 0 || p.Read%10 == 0 || p.Read == p.ToRead {
+		fmt.Fprintf(l.w, "vaultdeck access crawl: %s\n", crawlText(p))
+	}
+}
+
+func (l *crawlLine) finish() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.drawn {
+		fmt.Fprintln(l.w)
+	}
+}
+
+func crawlText(p access.Progress) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d/%d projects", p.Done, p.Total)
+	if p.Carried > 0 {
+		fmt.Fprintf(&b, " (%d unchanged)", p.Carried)
+	}
+	fmt.Fprintf(&b, ", read %d/%d this run, %d requests", p.Read, p.ToRead, p.Requests)
+	if p.Read < p.ToRead {
+		fmt.Fprintf(&b, ", ETA %s", p.ETA.Round(time.Second))
+	}
+	return b.String()
+}

@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/store"
+)
+
+// newAccessEnv runs commands against the large simulator, counting every
+// request it receives.
+func newAccessEnv(t *testing.T) (*sim.Server, *atomic.Int64, func(args ...string) run) {
+	t.Helper()
+	s := sim.New(sim.Options{Scale: sim.ScaleLarge, NoRateLimit: true, SharingChanges: -1})
+	var requests atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		s.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	dbPath := filepath.Join(t.TempDir(), store.FileName)
+	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	return s, &requests, func(args ...string) run {
+		var out, errb bytes.Buffer
+		env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] },
+			Journal: func(string) (*store.Store, string, error) {
+				st, err := store.Open(dbPath)
+				return st, "default", err
+			}}
+		code := Main(context.Background(), args, env)
+		return run{code, out.String(), errb.String()}
+	}
+}
+
+func TestAccessCommands(t *testing.T) {
+	s, requests, vd := newAccessEnv(t)
+	if r := vd("access", "user", "a@b.c"); r.code != ExitError || !strings.Contains(r.stderr, "no finished access snapshot yet; run `vaultdeck access crawl`") {
+		t.Fatalf("user before any crawl: %d %q", r.code, r.stderr)
+	}
+	r := vd("access", "crawl", "--rate", "100000", "--json")
+	var sn access.Snapshot
+	if err := json.Unmarshal([]byte(r.stdout), &sn); err != nil || r.code != ExitOK || sn.Projects != 320 || sn.Requests != 324 {
+		t.Fatalf("crawl: %d %v %q %q", r.code, err, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "vaultdeck access crawl: 0/320 projects, read 0/320 this run, 4 requests, ETA") ||
+		!strings.Contains(r.stderr, "320/320 projects, read 320/320 this run, 324 requests\n") {
+		t.Errorf("progress lines:\n%s", r.stderr)
+	}
+	// Queries answer from the snapshot: not one request.
+	requests.Store(0)
+	var grants []access.Grant
+	pid := s.Projects()[0].ID
+	r = vd("access", "project", pid, "--json")
+	if err := json.Unmarshal([]byte(r.stdout), &grants); err != nil || len(grants) == 0 {
+		t.Fatalf("project: %d %v %q", r.code, err, r.stderr)
+	}
+	email := grants[0].Email
+	r = vd("access", "user", strings.ToUpper(email), "--json")
+	var mine []access.Grant
+	if err := json.Unmarshal([]byte(r.stdout), &mine); err != nil || len(mine) == 0 {
+		t.Fatalf("user: %d %v %q", r.code, err, r.stderr)
+	}
+	for _, g := range mine {
+		if !strings.EqualFold(g.Email, email) || g.AccessLevel == "" || g.ProjectName == "" {
+			t.Errorf("grant %+v", g)
+		}
+	}
+	r = vd("access", "user", email)
+	if r.code != ExitOK || !strings.HasPrefix(r.stdout, "PROJECT") || strings.Count(r.stdout, "\n") != len(mine)+1 ||
+		!strings.Contains(r.stderr, "from access snapshot 1, finished") {
+		t.Errorf("user table: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r = vd("access", "user", "nobody@example.com", "--json"); r.code != ExitOK || strings.TrimSpace(r.stdout) != "[]" {
+		t.Errorf("a person with no access: %d %q", r.code, r.stdout)
+	}
+	if r = vd("access", "snapshots"); r.code != ExitOK || !strings.Contains(r.stdout, "REQUESTS") || !strings.Contains(r.stdout, "324") {
+		t.Errorf("snapshots: %q %q", r.stdout, r.stderr)
+	}
+	if r = vd("access", "diff"); r.code != ExitError || !strings.Contains(r.stderr, "a diff needs two finished access snapshots; this profile has 1") {
+		t.Errorf("diff with one snapshot: %d %q", r.code, r.stderr)
+	}
+	if n := requests.Load(); n != 0 {
+		t.Fatalf("queries made %d requests; they must answer from the snapshot", n)
+	}
+
+	// A grant, then a daily crawl and its diff.
+	outsider := outsiderOf(t, vd, s, pid)
+	if err := s.Share(pid, outsider, "MANAGE"); err != nil {
+		t.Fatal(err)
+	}
+	requests.Store(0)
+	if r = vd("access", "crawl", "--rate", "100000"); r.code != ExitOK || !strings.Contains(r.stdout, "snapshot 2: 320 projects (1 read, 319 unchanged since the last snapshot)") {
+		t.Fatalf("daily crawl: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if n := requests.Load(); n != 5 {
+		t.Errorf("daily crawl made %d requests, want 5 (4 listing pages, 1 changed project)", n)
+	}
+	r = vd("access", "diff", "1", "2")
+	if r.code != ExitOK || strings.Count(r.stdout, "\n") != 2 || !strings.Contains(r.stdout, "gained") || !strings.Contains(strings.ToLower(r.stdout), strings.ToLower(outsider)) ||
+		!strings.Contains(r.stdout, "MANAGE") {
+		t.Errorf("diff: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// outsiderOf returns the e-mail of someone with access to some project in
+// the last snapshot but not to project pid.
+func outsiderOf(t *testing.T, vd func(args ...string) run, s *sim.Server, pid string) string {
+	t.Helper()
+	grantsOf := func(id string) (gs []access.Grant) {
+		json.Unmarshal([]byte(vd("access", "project", id, "--json").stdout), &gs)
+		return gs
+	}
+	has := map[string]bool{}
+	for _, g := range grantsOf(pid) {
+		has[strings.ToLower(g.Email)] = true
+	}
+	for _, p := range s.Projects() {
+		for _, g := range grantsOf(p.ID) {
+			if !has[strings.ToLower(g.Email)] {
+				return g.Email
+			}
+		}
+	}
+	t.Fatal("everyone can reach the project")
+	return ""
+}
+
+func TestAccessUsageErrors(t *testing.T) {
+	_, _, vd := newAccessEnv(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"access"}, "vaultdeck access: give a subcommand: crawl"},
+		{[]string{"access", "grant"}, `unknown subcommand "grant"`},
+		{[]string{"access", "user"}, "give exactly one e-mail address"},
+		{[]string{"access", "user", "bob"}, "give exactly one e-mail address"},
+		{[]string{"access", "project", "nope"}, `"nope" is not a project ID`},
+		{[]string{"access", "diff", "1", "x"}, `"x" is not a snapshot number`},
+		{[]string{"access", "diff", "1", "2", "3"}, "give at most two snapshot numbers"},
+		{[]string{"access", "crawl", "--rate", "0"}, "--rate must be at least 1"},
+	} {
+		r := vd(tc.args...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, tc.want) || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("%v: %d %q, want exit 2 and %q in one line", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+}
