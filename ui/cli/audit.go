@@ -28,7 +28,7 @@ func (r *runner) whoami(ctx context.Context, args []string) int {
 		_, err := r.env.Stdout.Write(append(safeRaw(nil, bytes.TrimSpace(w.Raw)), '\n'))
 		return r.done(err)
 	}
-	t := newTable(r.env.Stdout, "FIELD", "VALUE")
+	t := r.table("FIELD", "VALUE")
 	t.row("name", w.Name)
 	t.row("email", w.Email)
 	t.row("user id", w.UserID)

@@ -160,7 +160,7 @@ func commandOf(words []string) (string, int) {
 }
 
 func globalFlagNames() []string {
-	return append(slices.Clone(globalValueFlags), "--json", "--jsonl", "--help", "--version")
+	return append(slices.Clone(globalValueFlags), "--json", "--jsonl", "--csv", "--help", "--version")
 }
 
 var flagLine = regexp.MustCompile(`(?m)^\s+-{1,2}([a-z][a-z0-9-]*)`)

@@ -285,7 +285,7 @@ func (l *listing) page(n int, raw func(int) []byte, cells func(int) []string) er
 			continue
 		}
 		if l.t == nil {
-			l.t = newTable(l.r.env.Stdout, l.headers...)
+			l.t = l.r.table(l.headers...)
 		}
 		l.t.row(cells(i)...)
 	}
@@ -293,7 +293,7 @@ func (l *listing) page(n int, raw func(int) []byte, cells func(int) []string) er
 		if err := l.t.flush(); err != nil {
 			return err
 		}
-		l.t = &table{tw: l.t.tw} // same writer; the header is not repeated
+		l.t = l.t.more() // same writer; the header is not repeated
 	}
 	l.p.page()
 	return l.r.flushOut()
@@ -309,7 +309,7 @@ func (l *listing) end(err error, closing string) int {
 		return l.r.done(l.iw.close(closing))
 	}
 	if l.t == nil { // no page had a row: the header alone
-		l.t = newTable(l.r.env.Stdout, l.headers...)
+		l.t = l.r.table(l.headers...)
 	}
 	return l.r.done(l.t.flush())
 }

@@ -35,6 +35,7 @@ type Globals struct {
 	Profile string
 	JSON    bool
 	JSONL   bool // --jsonl: listings as JSON Lines, one item a line
+	CSV     bool // --csv: listings as CSV (a header row; ui/export's quoting and formula neutralising)
 	// Timeout is --timeout: how long to wait for the service's first byte
 	// (0: the profile's setting, else the default).
 	Timeout time.Duration
@@ -273,6 +274,12 @@ func extractGlobals(args []string) (Globals, []string, error) {
 			}
 			g.Timeout = d
 			continue
+		case "csv":
+			if hasVal {
+				return g, nil, fmt.Errorf("--csv takes no value (got %q)", val)
+			}
+			g.CSV = true
+			continue
 		case "jsonl":
 			if hasVal {
 				return g, nil, fmt.Errorf("--jsonl takes no value (got %q)", val)
@@ -302,6 +309,9 @@ func extractGlobals(args []string) (Globals, []string, error) {
 		}
 		*dst = val
 	}
+	if g.CSV && (g.JSON || g.JSONL) {
+		return g, nil, fmt.Errorf("--csv cannot be combined with --json or --jsonl: choose one output format")
+	}
 	return g, rest, nil
 }
 
@@ -327,6 +337,7 @@ Global flags (before or after the command):
   --profile NAME      stored profile to use
   --json              print the API's own JSON objects (listings: an array, one item a line)
   --jsonl             listings as JSON Lines: one item a line, nothing around them
+  --csv               listings as CSV: a header row, then a record a row (not with --json/--jsonl)
   --timeout 30s       how long the service may stay silent, before answering or within an answer (default 30s)
 
 Console flags (also for demo): --read-only, --theme auto|dark|light|high-contrast|mono,

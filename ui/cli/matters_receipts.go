@@ -2,13 +2,13 @@ package cli
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api/matterfile"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/export"
 	"github.com/vaultdeck/vaultdeck/ui/matterrun"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
@@ -48,7 +48,7 @@ func (r *runner) mattersReceipts(_ context.Context, args []string) int {
 		}
 		return r.emitJSON(out)
 	}
-	t := newTable(r.env.Stdout, "ID", "ACTION", "STARTED", "PROFILE", "FILE", "PAIRS", "STATUS", "OUTCOMES")
+	t := r.table("ID", "ACTION", "STARTED", "PROFILE", "FILE", "PAIRS", "STATUS", "OUTCOMES")
 	for _, rc := range list {
 		action := rc.Action
 		if rc.RestoreOf != 0 {
@@ -62,7 +62,7 @@ func (r *runner) mattersReceipts(_ context.Context, args []string) int {
 
 func (r *runner) mattersReceipt(_ context.Context, args []string) int {
 	fs := r.newFlagSet("matters receipt", "ID [--export csv|json] [--result R]")
-	export := fs.String("export", "", "print the whole receipt as `csv` or json (for filing)")
+	exportAs := fs.String("export", "", "print the whole receipt as `csv` or json (for filing)")
 	result := fs.String("result", "", "only items with this result (deleted, already_absent, error, not_sent, ...)")
 	pos, code, ok := r.parseFlags(fs, args)
 	if !ok {
@@ -75,11 +75,14 @@ func (r *runner) mattersReceipt(_ context.Context, args []string) int {
 	if err != nil || id <= 0 {
 		return r.usage(fs, "receipt ID %q is not a positive number", pos[0])
 	}
-	if r.g.JSON && *export == "" {
-		*export = "json"
+	if r.g.JSON && *exportAs == "" {
+		*exportAs = "json"
 	}
-	if *export != "" && *export != "csv" && *export != "json" {
-		return r.usage(fs, "--export takes csv or json, not %q", *export)
+	if r.g.CSV && *exportAs == "" {
+		*exportAs = "csv" // --csv, like every listing's
+	}
+	if *exportAs != "" && *exportAs != "csv" && *exportAs != "json" {
+		return r.usage(fs, "--export takes csv or json, not %q", *exportAs)
 	}
 	st, err := r.openReceipts()
 	if err != nil {
@@ -90,16 +93,15 @@ func (r *runner) mattersReceipt(_ context.Context, args []string) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	switch *export {
+	switch *exportAs {
 	case "csv":
-		w := csv.NewWriter(r.env.Stdout)
-		w.Write([]string{"line", "client_id", "matter_id", "result", "code", "detail", "request"})
+		w := export.NewCSV(r.env.Stdout)
+		w.Row("line", "client_id", "matter_id", "result", "code", "detail", "request")
 		err = st.ReceiptItems(id, *result, func(it store.ReceiptItem) error {
-			return w.Write([]string{strconv.Itoa(it.Line), sanitize.Line(it.ClientID), sanitize.Line(it.MatterID), it.Result,
-				sanitize.Line(it.Code), sanitize.Line(it.Detail), strconv.Itoa(it.Request)})
+			return w.Row(strconv.Itoa(it.Line), sanitize.Line(it.ClientID), sanitize.Line(it.MatterID), it.Result,
+				sanitize.Line(it.Code), sanitize.Line(it.Detail), strconv.Itoa(it.Request))
 		})
-		w.Flush()
-		return r.done(errorsJoin(err, w.Error()))
+		return r.done(errorsJoin(err, w.Flush()))
 	case "json":
 		items := []map[string]any{}
 		err = st.ReceiptItems(id, *result, func(it store.ReceiptItem) error {

@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"text/tabwriter"
 
 	"github.com/dustin/go-humanize"
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/export"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -18,9 +20,12 @@ import (
 const timeLayout = "2006-01-02 15:04"
 
 // table prints aligned columns; every cell passes through sanitize.Line,
-// because server strings may carry terminal escape sequences.
+// because server strings may carry terminal escape sequences. With --csv
+// the same rows are CSV records instead (export.CSV: quoting, formula
+// neutralising), so every listing gets CSV from the one writer.
 type table struct {
 	tw *tabwriter.Writer
+	cw *export.CSV
 }
 
 func newTable(w io.Writer, headers ...string) *table {
@@ -29,7 +34,30 @@ func newTable(w io.Writer, headers ...string) *table {
 	return t
 }
 
+// table starts the command's table: CSV with --csv, else aligned text.
+func (r *runner) table(headers ...string) *table {
+	if !r.g.CSV {
+		return newTable(r.env.Stdout, headers...)
+	}
+	t := &table{cw: export.NewCSV(r.env.Stdout)}
+	t.row(headers...)
+	return t
+}
+
+// more continues the table on the same writer without its header (a paged
+// listing prints each page as it arrives).
+func (t *table) more() *table {
+	if t.cw != nil {
+		return t
+	}
+	return &table{tw: t.tw}
+}
+
 func (t *table) row(cells ...string) {
+	if t.cw != nil {
+		_ = t.cw.Row(cells...) // a write error is kept by the writer and reported by flush
+		return
+	}
 	for i, c := range cells {
 		c = sanitize.Line(c)
 		if c == "" {
@@ -43,7 +71,21 @@ func (t *table) row(cells ...string) {
 	io.WriteString(t.tw, "\n")
 }
 
-func (t *table) flush() error { return t.tw.Flush() }
+func (t *table) flush() error {
+	if t.cw != nil {
+		return t.cw.Flush()
+	}
+	return t.tw.Flush()
+}
+
+// size is a byte count for a table: humanized for people, the exact
+// number in a CSV, where a spreadsheet sums and sorts it.
+func (r *runner) size(n api.Int) string {
+	if r.g.CSV {
+		return strconv.FormatInt(int64(n), 10)
+	}
+	return fmtSize(n)
+}
 
 func fmtTime(t api.Time) string {
 	if t.IsZero() {

@@ -161,7 +161,7 @@ func (r *runner) uploadReport(o uploadjob.Outcome, notes []string) int {
 		}
 		return status
 	}
-	t := newTable(r.env.Stdout, "FILE", "RESULT", "FILE ID / REASON")
+	t := r.table("FILE", "RESULT", "FILE ID / REASON")
 	for _, set := range []struct {
 		files []store.JournalFile
 		label string
@@ -177,11 +177,15 @@ func (r *runner) uploadReport(o uploadjob.Outcome, notes []string) int {
 	if err := t.flush(); err != nil {
 		return r.fail(err)
 	}
-	fmt.Fprintf(r.env.Stdout, "%d uploaded, %d skipped, %d refused, %d failed", len(o.Uploaded), len(o.Skipped), len(o.Refused), len(o.Failed))
-	if len(o.Unproven) > 0 {
-		fmt.Fprintf(r.env.Stdout, ", %d unproven", len(o.Unproven))
+	sum := r.env.Stdout
+	if r.g.CSV {
+		sum = r.env.Stderr // the CSV on stdout is the records alone
 	}
-	fmt.Fprintln(r.env.Stdout)
+	fmt.Fprintf(sum, "%d uploaded, %d skipped, %d refused, %d failed", len(o.Uploaded), len(o.Skipped), len(o.Refused), len(o.Failed))
+	if len(o.Unproven) > 0 {
+		fmt.Fprintf(sum, ", %d unproven", len(o.Unproven))
+	}
+	fmt.Fprintln(sum)
 	for _, n := range notes {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s\n", oneLine(n))
 	}
@@ -247,10 +251,10 @@ func (r *runner) uploads(ctx context.Context, args []string) int {
 	if r.g.JSON {
 		return r.emitJSON(list)
 	}
-	t := newTable(r.env.Stdout, "RUN", "STARTED", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN")
+	t := r.table("RUN", "STARTED", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN")
 	for _, x := range list {
 		t.row(fmt.Sprint(x.ID), x.CreatedAt.Local().Format("2006-01-02 15:04"), x.ProjectID, x.Mode, x.State, fmt.Sprint(x.Files),
-			humanize.Bytes(uint64(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending), fmt.Sprint(x.Unproven))
+			r.size(api.Int(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending), fmt.Sprint(x.Unproven))
 	}
 	return r.done(t.flush())
 }

@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -109,7 +107,7 @@ func (r *runner) projects(ctx context.Context, args []string) int {
 	err = c.EachProjectPage(ctx, *name, func(page []api.Item[api.Project]) error {
 		return out.page(len(page), func(i int) []byte { return page[i].JSON }, func(i int) []string {
 			p := page[i].Value
-			return []string{p.Name, p.ID, fmt.Sprint(int64(p.FilesCount)), fmtSize(p.SizeBytes), fmtTime(p.UpdatedAt), p.CreatorEmail, yesNo(p.IsKnowledgeBaseProject)}
+			return []string{p.Name, p.ID, fmt.Sprint(int64(p.FilesCount)), r.size(p.SizeBytes), fmtTime(p.UpdatedAt), p.CreatorEmail, yesNo(p.IsKnowledgeBaseProject)}
 		})
 	})
 	return out.end(err, "]")
@@ -133,7 +131,7 @@ func (r *runner) users(ctx context.Context, args []string) int {
 	if r.jsonOut() {
 		return emitItems(r, users, func(u api.Item[api.ProjectUser]) []byte { return u.JSON })
 	}
-	t := newTable(r.env.Stdout, "NAME", "EMAIL", "ACCESS", "USER ID")
+	t := r.table("NAME", "EMAIL", "ACCESS", "USER ID")
 	for _, u := range users {
 		x := u.Value
 		t.row(x.Name, x.Email, x.AccessLevel, x.UserID)
@@ -159,7 +157,7 @@ func (r *runner) files(ctx context.Context, args []string) int {
 	err = c.EachProjectFilePage(ctx, projectID, q, func(page []api.Item[api.ProjectFile]) error {
 		return out.page(len(page), func(i int) []byte { return page[i].JSON }, func(i int) []string {
 			f := page[i].Value
-			return []string{f.Name, f.ID, triage.Word(f.ProcessingStatus), fmtSize(f.Size), fmtTime(f.UploadedAt), f.ContentType}
+			return []string{f.Name, f.ID, triage.Word(f.ProcessingStatus), r.size(f.Size), fmtTime(f.UploadedAt), f.ContentType}
 		})
 	})
 	return out.end(err, "]")
@@ -198,6 +196,9 @@ func (r *runner) status(ctx context.Context, args []string) int {
 			return oneLineUsage(r.env.Stderr, r.cmd, err)
 		}
 	}
+	if *watch && r.g.CSV {
+		return r.usage(fs, "--watch prints changes as they come; it does not combine with --csv")
+	}
 	c, err := r.client()
 	if err != nil {
 		return r.fail(err)
@@ -222,7 +223,7 @@ func (r *runner) status(ctx context.Context, args []string) int {
 	if r.jsonOut() {
 		rc = emitItems(r, recs, func(f api.Item[api.FileDetail]) []byte { return f.JSON })
 	} else {
-		t := newTable(r.env.Stdout, "FILE ID", "NAME", "STATUS", "TYPE", "DELETED")
+		t := r.table("FILE ID", "NAME", "STATUS", "TYPE", "DELETED")
 		for _, it := range recs {
 			f := it.Value
 			st := triage.Word(f.ProcessingStatus)
@@ -260,72 +261,4 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-// recycleBin streams the listing: each entry is printed as it is decoded
-// (JSON: the server's own bytes), so memory stays flat however large the
-// bin. The server sends newest deletion first (spec: deleted_at descending),
-// which is the console's order too, so nothing needs the whole listing.
-func (r *runner) recycleBin(ctx context.Context, args []string) int {
-	fs := r.newFlagSet("recycle-bin", "[--name S] [--client-matter UUID]")
-	name := fs.String("name", "", "only projects whose name contains `S`")
-	cm := fs.String("client-matter", "", "only projects of the client matter with this `UUID`")
-	if code, ok := r.parseNoArgs(fs, args); !ok {
-		return code
-	}
-	if *cm = strings.TrimSpace(*cm); *cm != "" {
-		if err := checkUUID("client-matter ID", *cm); err != nil {
-			return oneLineUsage(r.env.Stderr, r.cmd, err)
-		}
-	}
-	c, err := r.client()
-	if err != nil {
-		return r.fail(err)
-	}
-	p := r.listProgress()
-	defer p.done()
-	fail := func(err error) int { p.done(); return r.fail(err) } // the error line replaces the count
-	ctx = api.WithWaitObserver(ctx, p.observe)
-	q := api.RecycleBinQuery{Name: *name, ClientMatterID: *cm}
-	if r.jsonOut() {
-		iw := r.items(`{"items":[`)
-		total, err := c.EachRecycleBin(ctx, q, func(_ *api.RecycleBinEntry, raw []byte) error {
-			p.item()
-			return iw.item(raw)
-		})
-		if err != nil {
-			return fail(afterItems(err, iw.n))
-		}
-		return r.done(iw.close(fmt.Sprintf(`],"total":%d}`, int64(total))))
-	}
-	t := newTable(r.env.Stdout, "NAME", "PROJECT ID", "FILES", "DELETED", "PURGE SCHEDULED", "DELETED BY")
-	// The table is aligned as a whole anyway, so its rows are kept (as
-	// text) and printed newest deletion first, the console's order,
-	// whatever order the service sent (--json keeps the service's).
-	type binRow struct {
-		deleted time.Time
-		cells   []string
-	}
-	var rows []binRow
-	total, err := c.EachRecycleBin(ctx, q, func(e *api.RecycleBinEntry, _ []byte) error {
-		p.item()
-		rows = append(rows, binRow{e.DeletedAt.Time, []string{e.VaultProject.Name, e.ResourceID,
-			strconv.FormatInt(int64(e.VaultProject.FilesCount), 10),
-			fmtTime(e.DeletedAt), fmtTime(e.RecycleBinPurgedScheduledAt), e.DeletedByUserEmail}})
-		return nil
-	})
-	if err != nil {
-		return fail(err)
-	}
-	slices.SortStableFunc(rows, func(a, b binRow) int { return b.deleted.Compare(a.deleted) }) // undated (zero) last
-	for _, row := range rows {
-		t.row(row.cells...)
-	}
-	n := len(rows)
-	p.done()
-	if err := t.flush(); err != nil {
-		return fail(err)
-	}
-	fmt.Fprintf(r.env.Stdout, "%d of %d shown\n", n, int64(total))
-	return ExitOK
 }

@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/api/token"
+	"github.com/vaultdeck/vaultdeck/store"
+)
+
+// Names a spreadsheet would misread: a formula, and a quote, a comma and a
+// line break in one cell.
+const (
+	formulaName = `=HYPERLINK("http://evil.example","x")`
+	quotedName  = "Smith, \"Jr\"\nfile"
+)
+
+// readCSV parses out as CSV with encoding/csv, as a spreadsheet would.
+func readCSV(t *testing.T, what, out string) [][]string {
+	t.Helper()
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("%s: not CSV (%v):\n%s", what, err, out)
+	}
+	return recs
+}
+
+// column returns the cells of the column titled title, header excluded.
+func column(t *testing.T, what string, recs [][]string, title string) []string {
+	t.Helper()
+	i := slices.Index(recs[0], title)
+	if i < 0 {
+		t.Fatalf("%s: no column %q in %q", what, title, recs[0])
+	}
+	var out []string
+	for _, r := range recs[1:] {
+		out = append(out, r[i])
+	}
+	return out
+}
+
+// TestEveryListingWritesCSV runs each listing with --csv against the
+// simulator, holding a project and files named to break a spreadsheet,
+// and reads every output back with encoding/csv.
+func TestEveryListingWritesCSV(t *testing.T) {
+	s := sim.New(sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: fixedNow})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, store.FileName)
+	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	vd := func(args ...string) run {
+		var out, errb bytes.Buffer
+		env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] },
+			Limits: api.Limits{Vault: -1, Audit: -1, Matters: -1}, Clock: &instantClock{now: fixedNow()},
+			OpenStore: func() (*store.Store, error) { return store.Open(dbPath) },
+			Journal: func(string) (*store.Store, string, error) {
+				st, err := store.Open(dbPath)
+				return st, "default", err
+			}}
+		code := Main(context.Background(), args, env)
+		return run{code, out.String(), errb.String()}
+	}
+	pid, err := s.AddProject(sim.ProjectSpec{Name: formulaName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fids, err := s.AddFiles(pid, []sim.FileSpec{{Name: quotedName, Size: 2048}, {Name: "@SUM(A1).pdf"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone, _ := s.AddProject(sim.ProjectSpec{Name: quotedName})
+	c, err := api.New(api.Config{BaseURL: srv.URL, Token: token.NewFixed(s.Token("admin")), Limits: api.Limits{Vault: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.DeleteProject(context.Background(), gone); err != nil {
+		t.Fatal(err)
+	}
+	s.Advance(time.Hour) // the deletion finishes: the project is in the bin
+
+	r := vd("projects", "--csv")
+	recs := readCSV(t, "projects", r.stdout)
+	if r.code != 0 || !slices.Equal(recs[0], []string{"NAME", "ID", "FILES", "SIZE", "UPDATED", "CREATOR", "KB"}) {
+		t.Fatalf("projects: %d %q %q", r.code, recs[0], r.stderr)
+	}
+	names := column(t, "projects", recs, "NAME")
+	if !slices.Contains(names, "'"+formulaName) || slices.Contains(names, formulaName) {
+		t.Errorf("projects: the formula is not neutralised: %q", names)
+	}
+	i := slices.Index(names, "'"+formulaName)
+	if row := recs[i+1]; row[1] != pid || row[2] != "2" || row[3] != "2048" {
+		t.Errorf("projects row %q: want ID %s, 2 files, 2048 bytes (a number, not 2.0 kB)", row, pid)
+	}
+
+	r = vd("files", pid, "--csv")
+	recs = readCSV(t, "files", r.stdout)
+	if names := column(t, "files", recs, "NAME"); r.code != 0 || !slices.Contains(names, quotedName) || !slices.Contains(names, "'@SUM(A1).pdf") {
+		t.Errorf("files: %d %q %q", r.code, names, r.stderr)
+	}
+
+	r = vd("status", fids[0], fids[1], "--csv")
+	recs = readCSV(t, "status", r.stdout)
+	if ids := column(t, "status", recs, "FILE ID"); r.code != 0 || !slices.Equal(ids, fids) || recs[1][1] != quotedName {
+		t.Errorf("status: %d %q %q", r.code, recs, r.stderr)
+	}
+
+	r = vd("recycle-bin", "--csv")
+	recs = readCSV(t, "recycle-bin", r.stdout)
+	if names := column(t, "recycle-bin", recs, "NAME"); r.code != 0 || !slices.Contains(names, quotedName) {
+		t.Errorf("recycle-bin: %d %q %q", r.code, names, r.stderr)
+	}
+	if strings.Contains(r.stdout, " shown") {
+		t.Errorf("recycle-bin: the count line is not a record:\n%s", r.stdout)
+	}
+
+	// users and audit: the same rows as --json, cell for cell where named
+	r = vd("users", pid, "--csv")
+	recs = readCSV(t, "users", r.stdout)
+	var users []api.ProjectUser
+	j := vd("users", pid, "--json")
+	if json.Unmarshal([]byte(j.stdout), &users) != nil || len(users) == 0 || len(recs) != len(users)+1 {
+		t.Fatalf("users: %d records for %d users: %q", len(recs), len(users), r.stdout)
+	}
+	if emails := column(t, "users", recs, "EMAIL"); emails[0] != users[0].Email {
+		t.Errorf("users: %q, want %q first", emails, users[0].Email)
+	}
+	r = vd("audit", "--limit", "7", "--csv")
+	recs = readCSV(t, "audit", r.stdout)
+	if r.code != 0 || len(recs) != 8 || recs[0][0] != "TIME (UTC)" {
+		t.Errorf("audit: %d %d records %q", r.code, len(recs), r.stderr)
+	}
+
+	// the journal's runs, and the matter receipts of this machine
+	up := filepath.Join(dir, "up")
+	os.MkdirAll(up, 0o755)
+	os.WriteFile(filepath.Join(up, "a.pdf"), []byte("a"), 0o644)
+	if r = vd("upload", pid, up, "--csv"); r.code != 0 || !strings.Contains(r.stderr, "1 uploaded") {
+		t.Fatalf("upload: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if recs = readCSV(t, "upload", r.stdout); len(recs) != 2 || recs[1][1] != "uploaded" {
+		t.Errorf("upload result: %q", recs)
+	}
+	r = vd("uploads", "--csv")
+	if recs = readCSV(t, "uploads", r.stdout); r.code != 0 || len(recs) != 2 || column(t, "uploads", recs, "PROJECT")[0] != pid {
+		t.Errorf("uploads: %d %q", r.code, recs)
+	}
+	ms := s.Matters()
+	mf := filepath.Join(dir, "m.csv")
+	os.WriteFile(mf, []byte("Client_ID,Matter_ID\n"+ms[0].ClientID+","+ms[0].MatterID+"\n"), 0o644)
+	vd("matters", "delete", mf, "--yes")
+	r = vd("matters", "receipts", "--csv")
+	if recs = readCSV(t, "receipts", r.stdout); r.code != 0 || len(recs) != 2 || recs[1][0] != "1" || recs[1][4] != "m.csv" {
+		t.Errorf("receipts: %d %q %q", r.code, recs, r.stderr)
+	}
+	r = vd("matters", "receipt", "1", "--csv")
+	if recs = readCSV(t, "receipt", r.stdout); r.code != 0 || len(recs) != 2 || recs[0][1] != "client_id" {
+		t.Errorf("receipt: %d %q %q", r.code, recs, r.stderr)
+	}
+}
+
+func TestCSVExcludesJSON(t *testing.T) {
+	_, vd := newSimEnv(t)
+	for _, args := range [][]string{{"projects", "--csv", "--json"}, {"--jsonl", "audit", "--csv"}, {"--csv", "--json=true", "users"}} {
+		if r := vd("", args...); r.code != ExitUsage || !strings.Contains(r.stderr, "--csv cannot be combined") || r.stdout != "" {
+			t.Errorf("%q: %d %q %q", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	if r := vd("", "projects", "--csv=yes"); r.code != ExitUsage {
+		t.Errorf("--csv=yes: %d %q", r.code, r.stderr)
+	}
+}

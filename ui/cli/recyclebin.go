@@ -1,0 +1,188 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+)
+
+// binOptions is what `recycle-bin` was asked: a plain struct, so the
+// command's logic does not depend on how flags are parsed.
+type binOptions struct {
+	Name         string
+	ClientMatter string
+	// Within, when set, keeps only entries purged within it of now
+	// (overdue ones too); Check makes the listing a monitoring probe.
+	Within time.Duration
+	Check  bool
+}
+
+func (r *runner) recycleBin(ctx context.Context, args []string) int {
+	fs := r.newFlagSet("recycle-bin", "[--name S] [--client-matter UUID] [--purging-within 7d [--check]]")
+	var o binOptions
+	fs.StringVar(&o.Name, "name", "", "only projects whose name contains `S`")
+	fs.StringVar(&o.ClientMatter, "client-matter", "", "only projects of the client matter with this `UUID`")
+	within := fs.String("purging-within", "", "only entries purged within `D` (7d, 36h; overdue ones included and marked)")
+	fs.BoolVar(&o.Check, "check", false, "monitoring probe: a Nagios-style summary line first; exit 0 when nothing purges within the window (default 7d), 3 when something does")
+	if code, ok := r.parseNoArgs(fs, args); !ok {
+		return code
+	}
+	if *within != "" {
+		d, err := recyclebin.ParseWindow(*within)
+		if err != nil {
+			return oneLineUsage(r.env.Stderr, r.cmd, usagef("--purging-within: %s", err))
+		}
+		o.Within = d
+	}
+	if o.ClientMatter = strings.TrimSpace(o.ClientMatter); o.ClientMatter != "" {
+		if err := checkUUID("client-matter ID", o.ClientMatter); err != nil {
+			return oneLineUsage(r.env.Stderr, r.cmd, err)
+		}
+	}
+	if o.Check {
+		if r.jsonOut() || r.g.CSV {
+			return r.usage(fs, "--check prints the probe's text; it does not combine with --json, --jsonl or --csv")
+		}
+		if o.Within == 0 {
+			o.Within = recyclebin.Soon
+		}
+	}
+	return r.listRecycleBin(ctx, o)
+}
+
+// now is the machine's time (the console's countdown uses the same), or
+// the injected clock's.
+func (r *runner) now() time.Time {
+	if r.env.Clock != nil {
+		return r.env.Clock.Now()
+	}
+	return time.Now()
+}
+
+// listRecycleBin streams the listing: with --json each entry is printed as
+// it is decoded (the server's own bytes), so memory stays flat however
+// large the bin. The table keeps its rows (as text) to align and order
+// them: newest deletion first, the console's order, or with a purge window
+// soonest purge first.
+func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
+	c, err := r.client()
+	if err != nil {
+		return r.probeFailed(o, err)
+	}
+	p := r.listProgress()
+	defer p.done()
+	fail := func(err error) int { p.done(); return r.probeFailed(o, err) } // the error line replaces the count
+	ctx = api.WithWaitObserver(ctx, p.observe)
+	q := api.RecycleBinQuery{Name: o.Name, ClientMatterID: o.ClientMatter}
+	now := r.now()
+	keep := func(e *api.RecycleBinEntry) (bool, bool) {
+		if o.Within == 0 {
+			_, overdue := recyclebin.Purging(e.RecycleBinPurgedScheduledAt.Time, now, 0)
+			return true, overdue
+		}
+		return recyclebin.Purging(e.RecycleBinPurgedScheduledAt.Time, now, o.Within)
+	}
+	if r.jsonOut() {
+		iw := r.items(`{"items":[`)
+		total, err := c.EachRecycleBin(ctx, q, func(e *api.RecycleBinEntry, raw []byte) error {
+			p.item()
+			if in, _ := keep(e); !in {
+				return nil
+			}
+			return iw.item(raw)
+		})
+		if err != nil {
+			return fail(afterItems(err, iw.n))
+		}
+		if o.Within > 0 {
+			total = api.Int(iw.n) // the entries of the window, not of the bin
+		}
+		return r.done(iw.close(fmt.Sprintf(`],"total":%d}`, int64(total))))
+	}
+	type binRow struct {
+		deleted, purge time.Time
+		cells          []string
+	}
+	var rows []binRow
+	overdue := 0
+	total, err := c.EachRecycleBin(ctx, q, func(e *api.RecycleBinEntry, _ []byte) error {
+		p.item()
+		in, late := keep(e)
+		if !in {
+			return nil
+		}
+		if late {
+			overdue++
+		}
+		purgeIn, _ := recyclebin.PurgeIn(e.RecycleBinPurgedScheduledAt.Time, now)
+		rows = append(rows, binRow{e.DeletedAt.Time, e.RecycleBinPurgedScheduledAt.Time, []string{e.VaultProject.Name, e.ResourceID,
+			strconv.FormatInt(int64(e.VaultProject.FilesCount), 10),
+			fmtTime(e.DeletedAt), fmtTime(e.RecycleBinPurgedScheduledAt), purgeIn, e.DeletedByUserEmail}})
+		return nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	if o.Within > 0 { // soonest purge first: what needs a decision comes first
+		slices.SortStableFunc(rows, func(a, b binRow) int { return a.purge.Compare(b.purge) })
+	} else {
+		slices.SortStableFunc(rows, func(a, b binRow) int { return b.deleted.Compare(a.deleted) }) // undated (zero) last
+	}
+	p.done()
+	if o.Check {
+		io.WriteString(r.env.Stdout, purgeSummary(len(rows), overdue, o.Within)+"\n")
+	}
+	t := r.table("NAME", "PROJECT ID", "FILES", "DELETED", "PURGE SCHEDULED", "PURGE IN", "DELETED BY")
+	for _, row := range rows {
+		t.row(row.cells...)
+	}
+	if err := t.flush(); err != nil {
+		return fail(err)
+	}
+	if !r.g.CSV { // a CSV is the records alone
+		fmt.Fprintln(r.env.Stdout, binFooter(len(rows), overdue, int64(total), o.Within))
+	}
+	if o.Check && len(rows) > 0 {
+		return ExitPartial
+	}
+	return ExitOK
+}
+
+// binFooter is the count line under the table.
+func binFooter(n, overdue int, total int64, within time.Duration) string {
+	if within == 0 {
+		return fmt.Sprintf("%d of %d shown", n, total)
+	}
+	return fmt.Sprintf("%d of %d purge within %s (%d overdue)", n, total, recyclebin.FormatWindow(within), overdue)
+}
+
+// purgeSummary is the probe's first line in the Nagios plugin format
+// (status text, then performance data after a |), which Nagios, Icinga and
+// cron mail read as is.
+func purgeSummary(n, overdue int, within time.Duration) string {
+	w := recyclebin.FormatWindow(within)
+	perf := fmt.Sprintf(" | purging=%d;;; overdue=%d;;;", n, overdue)
+	switch n {
+	case 0:
+		return "PURGE OK - no project purges within " + w + perf
+	case 1:
+		return fmt.Sprintf("PURGE WARNING - 1 project purges within %s (%d overdue)%s", w, overdue, perf)
+	}
+	return fmt.Sprintf("PURGE WARNING - %d projects purge within %s (%d overdue)%s", n, w, overdue, perf)
+}
+
+// probeFailed reports an error; a probe also says UNKNOWN on stdout, the
+// line a monitoring agent reads.
+func (r *runner) probeFailed(o binOptions, err error) int {
+	if o.Check {
+		fmt.Fprintf(r.env.Stdout, "PURGE UNKNOWN - the recycle bin could not be read: %s\n", oneLine(err.Error()))
+	}
+	return r.fail(err)
+}
