@@ -7,12 +7,14 @@ package console
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/themes"
@@ -26,6 +28,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/project"
 	"github.com/vaultdeck/vaultdeck/ui/projects"
 	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/upload"
 )
 
@@ -71,13 +74,22 @@ func Routes(stuckAfter time.Duration) []app.Route {
 	return []app.Route{
 		{Name: "projects", Aliases: []string{"p", "vault"}, Args: "[NAME]", Help: "the projects list", New: projects.New},
 		{Name: "project", Args: "PROJECT-ID", Help: "one project (users, files)", New: project.New, Check: project.CheckID},
-		{Name: "bin", Aliases: []string{"recycle-bin", "recyclebin", "rb"}, Args: "[MATTER-UUID]", Help: "the recycle bin", New: recyclebin.New},
+		{Name: "bin", Aliases: []string{"recycle-bin", "recyclebin", "rb"}, Args: "[MATTER-UUID]", Help: "the recycle bin", Check: checkMatterArg, New: recyclebin.New},
 		{Name: "files", Aliases: []string{"status", "fs"}, Args: "[FILE-ID,…]", Help: "file status", Check: filestatus.CheckArg, New: func(env page.Env, arg string) page.Page {
 			return filestatus.New(env, arg, filestatus.Options{StuckAfter: stuckAfter})
 		}},
 		{Name: "audit", Aliases: []string{"log"}, Args: "[TYPE]", Help: "the audit log", New: audit.New},
 		{Name: "upload", Aliases: []string{"up"}, Args: "PROJECT-ID", Help: "upload files to a project", New: upload.New},
 	}
+}
+
+// checkMatterArg refuses ":bin hello": the argument is a client-matter
+// UUID, and one that is not would show the whole bin as if none was typed.
+func checkMatterArg(arg string) error {
+	if arg != "" && !recyclebin.ValidMatterID(arg) {
+		return fmt.Errorf("%q is not a client-matter ID (a UUID like 123e4567-e89b-12d3-a456-426614174000)", ansi.Truncate(sanitize.Line(arg), 40, "…"))
+	}
+	return nil
 }
 
 // mattersRoute is ":matters"; its receipts live in the store behind the

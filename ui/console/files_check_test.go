@@ -102,3 +102,21 @@ func TestFilesPromptRefusesNonUUIDs(t *testing.T) {
 		t.Errorf("want the error and the prompt with its text:\n%s", v)
 	}
 }
+
+// The neighbour: `:bin hello` (the argument is a client-matter UUID) showed
+// the whole bin as if nothing had been typed; it is refused the same way.
+func TestBinCommandRefusesNonUUID(t *testing.T) {
+	s := newScreen(t, false)
+	tm := s.open(t, "audit", "", 120, 30, "1/")
+	before := s.requests.Load()
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":bin hello")})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, `"hello" is not a client-matter ID`)
+	v := final(t, tm)
+	if got := s.requests.Load() - before; got != 0 {
+		t.Errorf("%d requests spent on :bin hello", got)
+	}
+	if strings.Contains(v, "Recycle bin") {
+		t.Errorf("the recycle bin opened:\n%s", v)
+	}
+}

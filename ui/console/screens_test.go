@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,15 +26,20 @@ import (
 // screen is the console on the simulator's seeded data with a pinned clock
 // (the simulator's and the views'), drawn with the ASCII colour profile.
 type screen struct {
-	sim  *sim.Server
-	opts Options
+	sim      *sim.Server
+	opts     Options
+	requests *atomic.Int64 // requests that reached the simulator
 }
 
 func newScreen(t *testing.T, readOnly bool) *screen {
 	t.Helper()
 	now := func() time.Time { return pagetest.Now }
 	s := sim.New(sim.Options{Seed: 1, Control: true, Now: now})
-	hs := httptest.NewServer(s)
+	var n atomic.Int64
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		s.ServeHTTP(w, r)
+	}))
 	t.Cleanup(hs.Close)
 	c, err := api.New(api.Config{BaseURL: hs.URL, Token: api.StaticToken(s.Token("admin"))})
 	if err != nil {
@@ -45,7 +52,7 @@ func newScreen(t *testing.T, readOnly bool) *screen {
 	t.Cleanup(func() { st.Close() })
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.Ascii)
-	return &screen{sim: s, opts: Options{Backend: c, Profile: "sim", Region: "local", Workspace: "Harrowgate LLP",
+	return &screen{sim: s, requests: &n, opts: Options{Backend: c, Profile: "sim", Region: "local", Workspace: "Harrowgate LLP",
 		ReadOnly: readOnly, Theme: "dark", Renderer: r, Journal: st, JournalProfile: "sim",
 		Cache: StoreCache{Store: st, Profile: "sim", Now: now}, Now: now}}
 }
