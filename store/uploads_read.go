@@ -87,6 +87,14 @@ func (s *Store) TrackedFiles(profile string) ([]JournalFile, error) {
 AND f.status NOT IN ('ready_to_query', 'ready_to_review', 'not_found') ORDER BY f.id`, profile)
 }
 
+// UnprovenFiles returns a profile's files whose arrival a resume could
+// neither prove nor rule out (FileUnproven), oldest first. Their batches are
+// closed, so UnfinishedBatches no longer lists them; they still count as
+// not done until the user has checked them.
+func (s *Store) UnprovenFiles(profile string) ([]JournalFile, error) {
+	return s.journalFiles(`WHERE r.profile = ? AND f.state = 'unproven' ORDER BY f.id`, profile)
+}
+
 // FilesByID returns the journal rows (state uploaded) of the given file IDs.
 func (s *Store) FilesByID(profile string, ids []string) ([]JournalFile, error) {
 	if len(ids) == 0 {

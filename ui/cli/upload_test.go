@@ -17,6 +17,12 @@ import (
 
 func newUploadEnv(t *testing.T) (*sim.Server, string, func(args ...string) run) {
 	t.Helper()
+	return newUploadEnvAt(t, filepath.Join(t.TempDir(), store.FileName))
+}
+
+// newUploadEnvAt is newUploadEnv with the journal's database at dbPath.
+func newUploadEnvAt(t *testing.T, dbPath string) (*sim.Server, string, func(args ...string) run) {
+	t.Helper()
 	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
@@ -24,7 +30,6 @@ func newUploadEnv(t *testing.T) (*sim.Server, string, func(args ...string) run) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	dbPath := filepath.Join(t.TempDir(), store.FileName)
 	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
 	return s, pid, func(args ...string) run {
 		var out, errb bytes.Buffer

@@ -97,6 +97,13 @@ func TestResumeDoesNotAdoptAColleaguesFiles(t *testing.T) {
 		if len(runs) != 1 || runs[0].Unproven != 50 || runs[0].Finished() {
 			t.Errorf("runs %+v", runs)
 		}
+		// A later resume has nothing to send, but the 50 are still not
+		// known to have arrived: they are named again and keep it partial
+		// (it said "nothing to do", exit 0, before).
+		again, err := r.runner("later").Resume(context.Background())
+		if err != nil || len(again.Unproven) != 50 || !again.Partial() || len(again.Uploaded) != 0 {
+			t.Errorf("second resume: %v, unproven %d, uploaded %d, partial %v", err, len(again.Unproven), len(again.Uploaded), again.Partial())
+		}
 	})
 	t.Run("keep other size", func(t *testing.T) {
 		r := newRig(t)

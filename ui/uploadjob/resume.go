@@ -21,6 +21,14 @@ func (r *Runner) Resume(ctx context.Context) (Outcome, error) {
 	if err := r.Store.CheckJournal(); err != nil {
 		return out, err
 	}
+	// Files an earlier resume left unproven are in closed batches: nothing
+	// is sent for them, but they are still not known to have arrived, so
+	// they are named again and keep the outcome partial (exit 3).
+	earlier, err := r.Store.UnprovenFiles(r.Profile)
+	if err != nil {
+		return out, err
+	}
+	out.Unproven = append(out.Unproven, earlier...)
 	open, err := r.Store.UnfinishedBatches(r.Profile)
 	if err != nil {
 		return out, err
