@@ -27,7 +27,7 @@ func TestUploadPlanOnAFullDisk(t *testing.T) {
 		t.Skip("mounting a tmpfs needs root")
 	}
 	home := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=300k", "tmpfs", home).CombinedOutput(); err != nil {
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", home).CombinedOutput(); err != nil {
 		t.Skipf("no tmpfs here: %v %s", err, out)
 	}
 	t.Cleanup(func() { _ = exec.Command("umount", home).Run() })
@@ -49,8 +49,15 @@ func TestUploadPlanOnAFullDisk(t *testing.T) {
 	if err := syscall.Statfs(home, &fs); err != nil {
 		t.Fatal(err)
 	}
+	// Leave 40 KB: room to open the database, not to record 450 files. The
+	// database made above grows as the store gains tables, so the filler is
+	// whatever is left beyond those 40 KB (a negative size would panic).
+	free := int64(fs.Bavail) * fs.Bsize
+	if free <= 40<<10 {
+		t.Fatalf("the %d KB tmpfs has only %d KB free after the first command: make it larger", 1024, free>>10)
+	}
 	filler := filepath.Join(home, "filler")
-	if err := os.WriteFile(filler, make([]byte, int64(fs.Bavail)*fs.Bsize-40<<10), 0o600); err != nil {
+	if err := os.WriteFile(filler, make([]byte, free-40<<10), 0o600); err != nil {
 		t.Fatal(err)
 	}
 
