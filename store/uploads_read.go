@@ -95,6 +95,17 @@ func (s *Store) UnprovenFiles(profile string) ([]JournalFile, error) {
 	return s.journalFiles(`WHERE r.profile = ? AND f.state = 'unproven' ORDER BY f.id`, profile)
 }
 
+// UnfinishedFiles returns every file of a profile's runs, whatever the
+// project, that is not known to be queryable: not sent yet, its request
+// refused, unproven, or uploaded and not ready (never polled, processing,
+// failed, or missing from the service), oldest first. Files refused before
+// sending (too large, unreadable) are not among them: they were named when
+// refused and were never the service's.
+func (s *Store) UnfinishedFiles(profile string) ([]JournalFile, error) {
+	return s.journalFiles(`WHERE r.profile = ? AND (f.state IN ('pending', 'failed', 'unproven')
+OR (f.state = 'uploaded' AND f.status NOT IN ('ready_to_query', 'ready_to_review'))) ORDER BY f.id`, profile)
+}
+
 // FilesByID returns the journal rows (state uploaded) of the given file IDs.
 func (s *Store) FilesByID(profile string, ids []string) ([]JournalFile, error) {
 	if len(ids) == 0 {

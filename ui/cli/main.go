@@ -108,7 +108,7 @@ func commands() []command {
 		{"projects", "[--name S]", "list the workspace's vault projects", (*runner).projects},
 		{"users", "PROJECT_ID", "list users with access to a project", (*runner).users},
 		{"files", "PROJECT_ID [--status S[,S]]", "list a project's files", (*runner).files},
-		{"status", "FILE_ID... | - [--watch]", "show file details and processing status (IDs as arguments, comma lists, or one per line on stdin with -)", (*runner).status},
+		{"status", "FILE_ID... | - [--watch] | --journal", "show file details and processing status (IDs as arguments, comma lists, or one per line on stdin with -; --journal: every unfinished upload)", (*runner).status},
 		{"recycle-bin", "[--name S] [--client-matter UUID]", "list deleted projects awaiting purge", (*runner).recycleBin},
 		{"audit", "[sync|follow] [--since T] [--user EMAIL] ...", "the audit log: query it (from the local mirror where it reaches), sync the mirror, follow it as JSON Lines", (*runner).auditCommand},
 		{"upload", "PROJECT_ID PATH... [--mode M]", "upload files and folders, journaled (--resume finishes interrupted uploads)", (*runner).upload},

@@ -164,13 +164,20 @@ func (r *runner) files(ctx context.Context, args []string) int {
 }
 
 func (r *runner) status(ctx context.Context, args []string) int {
-	fs := r.newFlagSet("status", "FILE_ID... | - [--watch [--stuck-after D]]")
+	fs := r.newFlagSet("status", "FILE_ID... | - [--watch [--stuck-after D]] | --journal")
 	watch := fs.Bool("watch", false, "poll until every file is ready, failed or missing, printing changes (NDJSON with --json)")
+	journal := fs.Bool("journal", false, "every unfinished file of the profile's journaled uploads, across projects")
 	stuckAfter := new(time.Duration)
-	durationFlag(fs, stuckAfter, "stuck-after", 30*time.Minute, "with --watch: a file processing longer than `D` is stuck")
+	durationFlag(fs, stuckAfter, "stuck-after", 30*time.Minute, "with --watch or --journal: a file processing longer than `D` is stuck")
 	pos, code, ok := r.parseFlags(fs, args)
 	if !ok {
 		return code
+	}
+	if *journal {
+		if len(pos) > 0 || *watch {
+			return r.usage(fs, "--journal takes no file IDs and no --watch: it lists the upload journal's unfinished files")
+		}
+		return r.journalStatus(ctx, journalOptions{StuckAfter: *stuckAfter})
 	}
 	var ids []string
 	readStdin := false

@@ -90,3 +90,22 @@ func (c Counts) Parts() []string {
 	return []string{fmt.Sprintf("ready %d", c[Ready]), fmt.Sprintf("processing %d", c[Processing]),
 		fmt.Sprintf("stuck %d", c[Stuck]), failed, fmt.Sprintf("missing %d", c[Missing])}
 }
+
+// Unsent places a journaled file that has no processing status to go by,
+// because the service never confirmed it, in the group a person acts on:
+// "not sent" (an interrupted run: `upload --resume` sends it) is stuck,
+// "upload failed" (the service refused its request) is failed and
+// recoverable by an upload, "unproven" (its arrival neither proven nor ruled
+// out) is missing. ok is false for any other journal state (uploaded: its
+// processing status decides).
+func Unsent(state string) (word string, g Group, ok bool) {
+	switch state {
+	case "pending":
+		return "not sent", Stuck, true
+	case "failed":
+		return "upload failed", FailedRecoverable, true
+	case "unproven":
+		return "unproven", Missing, true
+	}
+	return "", 0, false
+}

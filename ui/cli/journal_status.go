@@ -1,0 +1,199 @@
+package cli
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/projects"
+	"github.com/vaultdeck/vaultdeck/ui/triage"
+)
+
+// journalOptions is what `status --journal` was asked.
+type journalOptions struct {
+	StuckAfter time.Duration
+}
+
+// journalFile is one unfinished file of the journal as `status --journal`
+// reports it (also its --json shape).
+type journalFile struct {
+	Group       string    `json:"group"`
+	Status      string    `json:"status"` // the processing status, or not sent / upload failed / unproven
+	ProjectID   string    `json:"project_id"`
+	ProjectName string    `json:"project_name,omitempty"`
+	Path        string    `json:"file_path"` // the folder path that was uploaded (file_paths)
+	Local       string    `json:"local_path"`
+	FileID      string    `json:"file_id,omitempty"`
+	UploadedAt  time.Time `json:"uploaded_at,omitzero"`
+	RunID       int64     `json:"run_id"`
+	Reason      string    `json:"reason,omitempty"`
+	group       triage.Group
+	needsAction bool
+}
+
+// journalStatus lists every unfinished file of every journaled run of the
+// profile, across projects: the uploaded ones with their processing status
+// asked of the service now (one get_files per 1000), the others as the
+// journal holds them. Grouped as File status groups them, then by project
+// and path. Exit 3 when any is stuck, failed, missing, unproven or not sent.
+func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
+	st, profile, err := r.journal()
+	if err != nil {
+		return r.fail(err)
+	}
+	defer st.Close()
+	if err := st.CheckJournal(); err != nil {
+		return r.fail(err)
+	}
+	rows, err := st.UnfinishedFiles(profile)
+	if err != nil {
+		return r.fail(err)
+	}
+	var names map[string]string
+	if body, _, ok, err := st.Cache(profile, page.CacheProjects); err == nil && ok {
+		names = projects.CachedNames(body) // the console's last listing: names without a request
+	}
+	var ids []string
+	for _, f := range rows {
+		if f.State == store.FileUploaded && f.FileID != "" {
+			ids = append(ids, f.FileID)
+		}
+	}
+	details := map[string]api.FileDetail{}
+	if len(ids) > 0 {
+		c, err := r.client()
+		if err != nil {
+			return r.fail(err)
+		}
+		ctx = api.WithWaitObserver(ctx, r.listProgress().observe)
+		recs, err := c.GetFileItems(ctx, ids)
+		if err != nil {
+			return r.fail(err)
+		}
+		status := map[string]string{}
+		for _, it := range recs {
+			d := it.Value
+			details[strings.ToLower(d.FileID)] = d
+			switch {
+			case d.Error == "not_found":
+				status[d.FileID] = "not_found"
+			case !d.Failed():
+				status[d.FileID] = strings.ToLower(string(d.ProcessingStatus))
+			}
+		}
+		if err := st.SetFileStatuses(status); err != nil {
+			return r.fail(err)
+		}
+	}
+	list := journalReport(rows, details, names, r.now(), o.StuckAfter)
+	code := ExitOK
+	for _, f := range list {
+		if f.needsAction {
+			code = ExitPartial
+		}
+	}
+	if r.jsonOut() {
+		iw := r.items("[")
+		for _, f := range list {
+			var b strings.Builder
+			if err := writeJSONLine(&b, f); err != nil {
+				return r.fail(err)
+			}
+			if err := iw.item([]byte(strings.TrimSpace(b.String()))); err != nil {
+				return r.fail(err)
+			}
+		}
+		if err := iw.close("]"); err != nil {
+			return r.fail(err)
+		}
+		return code
+	}
+	t := r.table("GROUP", "STATUS", "PROJECT", "PATH", "FILE ID", "UPLOADED", "RUN")
+	var counts triage.Counts
+	unsent := map[string]int{}
+	for _, f := range list {
+		project := f.ProjectName
+		if project == "" {
+			project = f.ProjectID
+		}
+		uploaded := ""
+		if !f.UploadedAt.IsZero() {
+			uploaded = f.UploadedAt.UTC().Format(timeLayout)
+		}
+		t.row(f.Group, f.Status, project, f.Path, f.FileID, uploaded, fmt.Sprint(f.RunID))
+		counts[f.group]++
+		if f.FileID == "" {
+			unsent[f.Status]++
+		}
+	}
+	if err := t.flush(); err != nil {
+		return r.fail(err)
+	}
+	if !r.g.CSV {
+		line := fmt.Sprintf("%d unfinished file(s) in the upload journal: %s", len(list), counts.Line())
+		for _, w := range []string{"not sent", "upload failed", "unproven"} {
+			if unsent[w] > 0 {
+				line += fmt.Sprintf("; %d %s", unsent[w], w)
+			}
+		}
+		fmt.Fprintln(r.env.Stdout, line)
+		if unsent["not sent"] > 0 {
+			fmt.Fprintln(r.env.Stderr, "vaultdeck status: files not sent yet: run `vaultdeck upload --resume` to send them")
+		}
+		if unsent["unproven"] > 0 {
+			fmt.Fprintln(r.env.Stderr, "vaultdeck status: unproven files may or may not have arrived: check their projects and upload them again if missing")
+		}
+	}
+	return code
+}
+
+// journalReport groups journal rows as File status does: a status from the
+// service (details, by lower-case file ID) when there is one, else the
+// journal's own state (triage.Unsent). Sorted by group, project, path.
+func journalReport(rows []store.JournalFile, details map[string]api.FileDetail, names map[string]string, now time.Time, stuckAfter time.Duration) []journalFile {
+	out := make([]journalFile, 0, len(rows))
+	for _, f := range rows {
+		j := journalFile{ProjectID: f.ProjectID, ProjectName: names[strings.ToLower(f.ProjectID)], Path: f.Path, Local: f.Local,
+			FileID: f.FileID, UploadedAt: f.UploadedAt, RunID: f.RunID, Reason: f.Reason}
+		if j.Path == "" {
+			j.Path = f.Name
+		}
+		if word, g, ok := triage.Unsent(f.State); ok {
+			j.Status, j.group = word, g
+			j.UploadedAt = time.Time{} // the request's time, not an upload's
+		} else {
+			d, asked := details[strings.ToLower(f.FileID)]
+			status, notFound := api.Status(f.Status), f.Status == "not_found"
+			if asked {
+				status, notFound = d.ProcessingStatus, d.Error == "not_found"
+				if d.Failed() && !notFound {
+					notFound = true // another per-ID error: the service does not give the file
+				}
+			}
+			if notFound {
+				status = ""
+			}
+			j.group = triage.Classify(status, notFound, f.UploadedAt, now, stuckAfter)
+			j.Status = triage.Word(status)
+			if notFound {
+				j.Status = "not found"
+			}
+			if j.group == triage.Ready {
+				continue // became ready since the last look: finished
+			}
+		}
+		j.Group = j.group.String()
+		j.needsAction = j.group != triage.Processing
+		out = append(out, j)
+	}
+	slices.SortStableFunc(out, func(a, b journalFile) int {
+		return cmp.Or(cmp.Compare(a.group, b.group), cmp.Compare(a.ProjectName+a.ProjectID, b.ProjectName+b.ProjectID), cmp.Compare(a.Path, b.Path))
+	})
+	return out
+}
