@@ -87,15 +87,3 @@ func TestEndlessBodyEndsInTime(t *testing.T) {
 		}
 	}
 }
-
-// TestTotalTimeoutFollowsTheSilenceTimeout: the whole-response bound is
-// TotalFactor times the silence timeout unless set, so --timeout moves it.
-func TestTotalTimeoutFollowsTheSilenceTimeout(t *testing.T) {
-	s := faultserver.Start(faultserver.EndlessSpace)
-	defer s.Close()
-	err := calls["recycle-bin"](context.Background(), hostileClient(t, s, api.Timeouts{FirstByte: 50 * time.Millisecond, BodyStall: 50 * time.Millisecond}))
-	var ae *api.Error
-	if !errors.As(err, &ae) || !ae.Total || ae.After != api.TotalFactor*50*time.Millisecond {
-		t.Fatalf("got %v", err)
-	}
-}

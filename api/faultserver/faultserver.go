@@ -266,7 +266,7 @@ func (s *Server) body(path string, q url.Values, echo map[string]string) string 
 	}
 	switch path {
 	case "/api/whoami":
-		return `{"user_id":"u1","email":"admin@harrowgate-law.com","name":"` + name + `","workspace_name":"Harrowgate LLP","permissions":["Vault API","View workspace projects"],"x":` + nested + `}`
+		return `{"user_id":"u1","email":"admin@harrowgate-law.com","name":"` + name + `","workspace_id":"w1","workspace_name":"Harrowgate LLP","permissions":["Vault API","View workspace projects"],"x":` + nested + `}`
 	case "/api/v1/vault/workspace/projects":
 		return `{"response":{"content":{"pagination":{"page":1,"per_page":100,"total":1,"total_pages":1},"projects":[{"id":"` + id + `","name":"` + name + `","files_count":1,"size_bytes":"1000","updated_at":"2025-06-01T10:00:00Z","creator_email":"` + email + `","x":` + nested + `}]}}}`
 	case "/api/v1/vault/projects/" + ProjectID + "/users":

@@ -102,17 +102,17 @@ func TestHostileServerBoundedMemoryAndTime(t *testing.T) {
 		{faultserver.HugeString, []string{"projects", "--json"}, "1 MiB limit for a string"},
 		{faultserver.HugeString, []string{"whoami"}, "1 MiB limit for a string"},
 		{faultserver.HugeString, []string{"audit", "--jsonl"}, "1 MiB limit for a string"},
-		{faultserver.EndlessSpace, []string{"recycle-bin", "--json"}, "was still sending after 15s in all"},
-		{faultserver.EndlessArray, []string{"recycle-bin", "--json"}, "was still sending after 15s in all"},
+		{faultserver.EndlessSpace, []string{"recycle-bin", "--json"}, "was still sending after 30s in all"},
+		{faultserver.EndlessArray, []string{"recycle-bin", "--json"}, "was still sending after 30s in all"},
 		{faultserver.EndlessArray, []string{"projects", "--json"}, "16 MiB limit for an answer held whole"},
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.fault)+"/"+strings.Join(tc.args, " "), func(t *testing.T) {
 			s := faultserver.Start(tc.fault)
 			defer s.Close()
-			// 500ms: the whole-response bound is then 15s. Endless bodies
-			// run into it; the others end at a size limit long before.
-			cmd := exec.Command(bin, append([]string{"--base-url", s.URL, "--timeout", "500ms"}, tc.args...)...)
+			// 1s: the whole-response bound is then 30s. Endless bodies run
+			// into it; the others end at a size limit long before.
+			cmd := exec.Command(bin, append([]string{"--base-url", s.URL, "--timeout", "1s"}, tc.args...)...)
 			cmd.Env = append(os.Environ(), "VAULTDECK_TOKEN="+faultToken, "VAULTDECK_HOME="+t.TempDir())
 			// Counted, not kept: an endless listing writes gigabytes, and
 			// this process must stay small for the child's peak to mean
