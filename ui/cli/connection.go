@@ -76,7 +76,8 @@ func (r *runner) resolve() (*Connection, error) {
 		Clock:      r.env.Clock,
 	}
 	// One setting for how long the service may stay silent: before its
-	// first byte and within a body (0: the defaults).
+	// first byte and within a body (0: the defaults). The bound on one
+	// whole answer follows it (api.TotalFactor times), so it is one knob.
 	cfg.Timeouts.FirstByte = cmp.Or(r.g.Timeout, prof.Timeout)
 	cfg.Timeouts.BodyStall = cfg.Timeouts.FirstByte
 	if r.g.BaseURL != "" && r.g.Region != "" {

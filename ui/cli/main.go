@@ -339,6 +339,7 @@ Global flags (before or after the command):
   --jsonl             listings as JSON Lines: one item a line, nothing around them
   --csv               listings as CSV: a header row, then a record a row (not with --json/--jsonl)
   --timeout 30s       how long the service may stay silent, before answering or within an answer (default 30s)
+                      (one whole answer may take 30 times it: 15m by default)
 
 Console flags (also for demo): --read-only, --theme auto|dark|light|high-contrast|mono,
   --no-color, --stuck-after 30m, --open projects|bin|files|audit
