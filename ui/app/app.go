@@ -43,6 +43,8 @@ type Config struct {
 	Routes    []Route
 	Start     string // route opened first
 	StartArg  string
+	// ExportDir is where `e` writes CSV files; "" is the working directory.
+	ExportDir string
 	// Getenv reads TMUX for the OSC 52 passthrough; nil means os.Getenv.
 	// An SSH session passes the remote side's environment here.
 	Getenv func(string) string
@@ -278,6 +280,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.copySelected()
 	case key.Matches(msg, k.Show):
 		return m.showSelected()
+	case key.Matches(msg, k.Export):
+		return m.exportTop()
 	case key.Matches(msg, k.Back):
 		if e, ok := top.(page.EscHandler); ok && e.WantsEsc() {
 			return m.updateTop(msg)

@@ -168,6 +168,9 @@ func (m *Model) helpView() string {
 	if _, ok := top.(page.Selector); !ok {
 		global = without(without(global, k.Copy), k.Show) // y and Y only where something can be selected
 	}
+	if _, ok := top.(tableExporter); !ok {
+		global = without(global, k.Export) // e only where there is a table
+	}
 	groups = append(groups,
 		widgets.HelpGroup{Title: "navigation", Bindings: unseen(seen, k.Navigation())},
 		widgets.HelpGroup{Title: "global", Bindings: unseen(seen, global)},

@@ -145,7 +145,7 @@ func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 		Ctx:      ctx,
 		Backend:  o.Backend,
 		Theme:    th,
-		Keys:     keys.New(o.ReadOnly), // the one place read-only removes mutating keys
+		Keys:     keys.NewSession(o.ReadOnly, o.NoLocalFiles), // the one place read-only and serve remove keys
 		ReadOnly: o.ReadOnly,
 		Cache:    o.Cache,
 		Journal:  o.Journal,

@@ -20,6 +20,9 @@ type Map struct {
 	// global
 	Help, Command, Quit, Copy, Show, Refresh key.Binding
 	Errors                                   key.Binding // the last errors whole
+	// Export writes the view's table as shown to a CSV file: a local file,
+	// so a session without local files (serve) does not get it.
+	Export key.Binding
 	// view actions. Each view binds only the keys listed here, so `?` help
 	// is generated from this one map and TestNoKeyIsBoundTwice catches a
 	// view action that would shadow a global key.
@@ -29,6 +32,8 @@ type Map struct {
 	CancelRun                               key.Binding // matters: stop a run between requests
 	GroupFilter                             key.Binding // file status: 0 all, 1-5 one triage group
 	ToggleIDs                               key.Binding // file status: IDs whole, names giving way
+	PurgingSoon                             key.Binding // recycle bin: only what is purged within 7 days
+	ByDeleter                               key.Binding // recycle bin: grouped by who deleted, with counts
 	// mutating: disabled in read-only sessions
 	Delete key.Binding
 	// matters: open a file to delete its pairs, send them, restore a receipt
@@ -39,7 +44,12 @@ type Map struct {
 }
 
 // New returns the key map; readOnly disables every mutating binding.
-func New(readOnly bool) Map {
+func New(readOnly bool) Map { return NewSession(readOnly, false) }
+
+// NewSession is New for a session that may also have no local files (an
+// SSH session: the file system is the server's): then every binding that
+// writes or reads a local file is disabled, here, in one place.
+func NewSession(readOnly, noLocalFiles bool) Map {
 	b := func(help, desc string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
@@ -67,6 +77,7 @@ func New(readOnly bool) Map {
 		Copy:    b("y", "copy id (or marked ids)", "y"),
 		Show:    b("Y", "show id to select", "Y"),
 		Refresh: b("r", "refresh", "r"),
+		Export:  b("e", "export view to CSV", "e"),
 
 		StatusFilter: b("f", "cycle status filter", "f"),
 		MatterFilter: b("m", "client-matter filter", "m"),
@@ -75,6 +86,8 @@ func New(readOnly bool) Map {
 		TypeCycle:    b("t", "cycle type filter", "t"),
 		TypeFilter:   b("T", "type a type filter", "T"),
 		ToggleIDs:    b("i", "show IDs whole (names give way) / back", "i"),
+		PurgingSoon:  b("p", "only purging within 7 days / all", "p"),
+		ByDeleter:    b("b", "group by who deleted / back", "b"),
 		GroupFilter:  b("0-5", "show all / ready / processing / stuck / failed / missing", "0", "1", "2", "3", "4", "5"),
 
 		CancelRun:     b("c", "cancel after the current request", "c"),
@@ -92,7 +105,18 @@ func New(readOnly bool) Map {
 			mut.SetEnabled(false)
 		}
 	}
+	if noLocalFiles {
+		for _, lf := range m.localFiles() {
+			lf.SetEnabled(false)
+		}
+	}
 	return m
+}
+
+// localFiles lists the bindings that write or read a file on this machine.
+// Add new ones here and sessions without local files lose them.
+func (m *Map) localFiles() []*key.Binding {
+	return []*key.Binding{&m.Export}
 }
 
 // mutating lists the bindings that change server state. Add new mutating
@@ -112,7 +136,7 @@ func (m Map) Navigation() []key.Binding {
 
 // Global is the help group handled by the root.
 func (m Map) Global() []key.Binding {
-	return []key.Binding{m.Help, m.Command, m.Back, m.Copy, m.Show, m.Refresh, m.Errors, m.Quit}
+	return []key.Binding{m.Help, m.Command, m.Back, m.Copy, m.Show, m.Export, m.Refresh, m.Errors, m.Quit}
 }
 
 // Enabled filters out disabled bindings, so help never advertises a key

@@ -35,3 +35,18 @@ func TestBinds(t *testing.T) {
 		t.Error("a disabled binding binds nothing")
 	}
 }
+
+// A session without local files (serve) has no export; read-only keeps
+// it (writing a local CSV changes nothing in the workspace).
+func TestExportGatedByLocalFiles(t *testing.T) {
+	if !New(true).Export.Enabled() || !NewSession(false, false).Export.Enabled() {
+		t.Error("export should be offered with local files, read-only or not")
+	}
+	m := NewSession(false, true)
+	if m.Export.Enabled() || m.Binds("e") {
+		t.Error("export offered in a session without local files")
+	}
+	if !m.Upload.Enabled() {
+		t.Error("no local files must not take the mutating keys away")
+	}
+}

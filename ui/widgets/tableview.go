@@ -67,3 +67,7 @@ func (v *TableView) SelectedID() string {
 
 // MarkedIDs are the rows marked with x, for `y`.
 func (v *TableView) MarkedIDs() []string { return v.Table.MarkedIDs() }
+
+// ExportTable is the shown table as it is shown, for the console's export
+// key (e): every page built on a TableView offers it.
+func (v *TableView) ExportTable() TableExport { return v.Table.Export() }
