@@ -87,3 +87,17 @@ func TestEndlessBodyEndsInTime(t *testing.T) {
 		}
 	}
 }
+
+// TestEndlessBinHeldIsBounded: a recycle bin whose entries never end stops,
+// for a caller that holds every entry (the console, serve), at
+// MaxHeldEntries with one line that points to --json, long before the
+// whole-answer time bound.
+func TestEndlessBinHeldIsBounded(t *testing.T) {
+	s := faultserver.Start(faultserver.EndlessArray)
+	defer s.Close()
+	_, err := hostileClient(t, s, api.Timeouts{}).RecycleBin(context.Background(), api.RecycleBinQuery{})
+	var ae *api.Error
+	if !errors.As(err, &ae) || ae.Kind != api.KindTooLarge || !strings.Contains(err.Error(), "more than 150000 entries") || !strings.Contains(err.Error(), "--json") {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -26,6 +26,9 @@ func (c *Client) RecycleBin(ctx context.Context, q RecycleBinQuery) (*RecycleBin
 	err := c.resending(ctx, epRecycleBin, func() error {
 		rb = RecycleBin{Items: []RecycleBinEntry{}} // --json prints [] rather than null
 		total, err := c.recycleBinOnce(ctx, q, func(e *RecycleBinEntry, _ []byte) error {
+			if len(rb.Items) >= MaxHeldEntries {
+				return HeldEntriesError()
+			}
 			rb.Items = append(rb.Items, *e)
 			return nil
 		})

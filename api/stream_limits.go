@@ -22,7 +22,21 @@ const (
 	// answer but the recycle bin (a page of projects, files or audit
 	// entries, whoami, get_files, an upload's or a matter batch's result).
 	MaxBodyBytes = 16 << 20
+	// MaxHeldEntries bounds the recycle-bin entries held in memory at once
+	// (the console's view, a serve session's, the headless table, which
+	// sorts): 1.5 times a 100,000-entry bin. A server sending entries
+	// without end would otherwise fill memory until the whole-answer time
+	// bound (250,000 table rows already peaked at 302 MB); --json and
+	// --jsonl stream any number.
+	MaxHeldEntries = 150_000
 )
+
+// HeldEntriesError is the error of a recycle bin longer than MaxHeldEntries
+// for a caller that holds every entry.
+func HeldEntriesError() *Error {
+	return &Error{Kind: KindTooLarge, Endpoint: epRecycleBin.String(), Status: 200,
+		Message: fmt.Sprintf("the listing has more than %d entries, the most vaultdeck holds in memory for a table or the console; `vaultdeck recycle-bin --json` (or --jsonl) streams any number", MaxHeldEntries)}
+}
 
 // limits are the bounds a scan or a decode applies (the constants, smaller
 // in tests).

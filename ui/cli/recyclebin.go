@@ -118,6 +118,9 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 		if !in {
 			return nil
 		}
+		if len(rows) >= api.MaxHeldEntries { // the table is sorted, so it holds its rows
+			return api.HeldEntriesError()
+		}
 		if late {
 			overdue++
 		}

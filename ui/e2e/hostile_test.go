@@ -105,6 +105,7 @@ func TestHostileServerBoundedMemoryAndTime(t *testing.T) {
 		{faultserver.EndlessSpace, []string{"recycle-bin", "--json"}, "was still sending after 30s in all"},
 		{faultserver.EndlessArray, []string{"recycle-bin", "--json"}, "was still sending after 30s in all"},
 		{faultserver.EndlessArray, []string{"projects", "--json"}, "16 MiB limit for an answer held whole"},
+		{faultserver.EndlessArray, []string{"recycle-bin"}, "more than 150000 entries"},
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.fault)+"/"+strings.Join(tc.args, " "), func(t *testing.T) {
@@ -126,7 +127,7 @@ func TestHostileServerBoundedMemoryAndTime(t *testing.T) {
 			if code != 1 || strings.Count(line, "\n") != 1 || !strings.Contains(line, tc.want) || !strings.Contains(line, "GET /api/") {
 				t.Errorf("exit %d, stderr %q, want one line with %q", code, line, tc.want)
 			}
-			endless := tc.fault != faultserver.HugeString && tc.args[0] == "recycle-bin"
+			endless := tc.fault != faultserver.HugeString && tc.args[0] == "recycle-bin" && len(tc.args) > 1
 			switch {
 			case endless && tc.fault == faultserver.EndlessArray && !strings.Contains(line, "items were written before this error"):
 				t.Errorf("stderr %q does not say how many items were written", line)
@@ -143,48 +144,41 @@ func TestHostileServerBoundedMemoryAndTime(t *testing.T) {
 }
 
 // TestConsoleHugeStringBoundedMemory: the console opens the recycle bin of
-// a server whose one entry has a 512 MiB name; the view shows the limit's
-// error and the process stays well under 300 MB (VmHWM, read while it runs).
+// a server whose one entry has a 512 MiB name, or whose entries never end;
+// the view shows the limit's error and the process stays well under 300 MB
+// (VmHWM, read while it runs).
 func TestConsoleHugeStringBoundedMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
 	requireTmux(t)
 	bin := buildBinary(t)
-	s := faultserver.Start(faultserver.HugeString, faultserver.Size(512<<20))
-	defer s.Close()
-	ts := startTmux(t, []string{"VAULTDECK_TOKEN=" + faultToken, "VAULTDECK_HOME=" + t.TempDir(), "TERM=xterm-256color"},
-		bin, "--base-url", s.URL, "--open", "bin")
-	ts.waitForText("limit")
-	pid := strings.TrimSpace(ts.run("display-message", "-p", "-t", "0", "#{pane_pid}"))
-	status, err := os.ReadFile("/proc/" + pid + "/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var hwm int64
-	for _, l := range strings.Split(string(status), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
-			hwm, _ = strconv.ParseInt(f[1], 10, 64)
+	for _, tc := range []struct {
+		fault faultserver.Fault
+		want  string
+	}{{faultserver.HugeString, "1 MiB limit"}, {faultserver.EndlessArray, "150000 entries"}} {
+		s := faultserver.Start(tc.fault, faultserver.Size(512<<20))
+		ts := startTmux(t, []string{"VAULTDECK_TOKEN=" + faultToken, "VAULTDECK_HOME=" + t.TempDir(), "TERM=xterm-256color"},
+			bin, "--base-url", s.URL, "--open", "bin")
+		ts.waitForText(tc.want)
+		pid := strings.TrimSpace(ts.run("display-message", "-p", "-t", "0", "#{pane_pid}"))
+		status, err := os.ReadFile("/proc/" + pid + "/status")
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	t.Logf("console, 512 MiB string: peak RSS %d MB, server sent %d MB", hwm>>10, s.Sent()>>20)
-	if hwm == 0 || hwm > 300<<10 {
-		t.Errorf("peak RSS %d KB", hwm)
-	}
-	ts.keys("C-c")
-}
-
-// selfRSS is this process's resident set in KB (what a child's peak may
-// include).
-func selfRSS() int64 {
-	status, _ := os.ReadFile("/proc/self/status")
-	for _, l := range strings.Split(string(status), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
-			n, _ := strconv.ParseInt(f[1], 10, 64)
-			return n
+		var hwm int64
+		for _, l := range strings.Split(string(status), "\n") {
+			if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+				hwm, _ = strconv.ParseInt(f[1], 10, 64)
+			}
 		}
+		t.Logf("console, %s: peak RSS %d MB, server sent %d MB", tc.fault, hwm>>10, s.Sent()>>20)
+		if hwm == 0 || hwm > 300<<10 {
+			t.Errorf("%s: peak RSS %d KB", tc.fault, hwm)
+		}
+		ts.keys("C-c")
+		s.Close()
 	}
-	return 0
 }
 
 // TestCleanStdoutThroughTheBinary: a refused (403) or truncated first
@@ -224,4 +218,17 @@ func TestCleanStdoutThroughTheBinary(t *testing.T) {
 			t.Errorf("%v: %q lacks %q", l, out, want)
 		}
 	}
+}
+
+// selfRSS is this process's resident set in KB (what a child's peak may
+// include).
+func selfRSS() int64 {
+	status, _ := os.ReadFile("/proc/self/status")
+	for _, l := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n
+		}
+	}
+	return 0
 }
