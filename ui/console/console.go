@@ -16,8 +16,10 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	review "github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/themes"
+	"github.com/vaultdeck/vaultdeck/ui/access"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/audit"
 	"github.com/vaultdeck/vaultdeck/ui/filestatus"
@@ -39,6 +41,11 @@ type Options struct {
 	// Journal is the upload journal, kept for JournalProfile (optional).
 	Journal        *store.Store
 	JournalProfile string
+	// Access, when set, holds the access review's snapshots of
+	// AccessProfile (serve: every session reads the shared crawl's);
+	// otherwise the Journal's database and profile do.
+	Access        review.Snapshots
+	AccessProfile string
 
 	Profile   string // the stored profile in use, shown in the header; "" when none is
 	Region    string // "region eu" for a regional endpoint, else the custom host; shown in the header
@@ -106,8 +113,18 @@ func mattersRoute(o Options) app.Route {
 	return app.Route{Name: "matters", Aliases: []string{"m", "client-matters"}, Args: "[FILE]", Help: "client matters", New: matters.Route(deps)}
 }
 
+// accessRoute is ":access": the snapshots of the access review, read from
+// Options.Access (serve's shared database) or the profile's own.
+func accessRoute(o Options) app.Route {
+	deps := access.Deps{Store: o.Access, Profile: o.AccessProfile}
+	if deps.Store == nil && o.Journal != nil {
+		deps = access.Deps{Store: o.Journal, Profile: o.JournalProfile}
+	}
+	return app.Route{Name: "access", Aliases: []string{"acl"}, Help: "access review: who reaches what", New: access.Route(deps)}
+}
+
 func routes(o Options) []app.Route {
-	all := append(Routes(o.StuckAfter), mattersRoute(o))
+	all := append(Routes(o.StuckAfter), mattersRoute(o), accessRoute(o))
 	if !o.NoLocalFiles {
 		return all
 	}

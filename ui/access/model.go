@@ -1,0 +1,250 @@
+// Package access is the console's `:access` view: the people of the last
+// finished access snapshot with their project counts, `enter` for one
+// person's projects and levels, and `tab` for what changed since the
+// snapshot before. It reads the snapshot from the local database in a
+// command and never asks the service: crawling is `vaultdeck access crawl`
+// (or serve --crawl-every), api/access's job.
+package access
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	review "github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/ui/keys"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// Tabs.
+const (
+	tabPeople = iota
+	tabChanges
+	tabPerson // one person's projects (enter on a person; esc returns)
+)
+
+// snapshot is what one read of the store gives the view.
+type snapshot struct {
+	snap     review.Snapshot
+	prev     *review.Snapshot // the snapshot the changes are from; nil with one
+	grants   []review.Grant
+	people   []review.Person
+	changes  []review.Change
+	crawling *review.Snapshot // an unfinished crawl, for the header
+}
+
+type loaded = page.Result[snapshot]
+
+// Model is the access page.
+type Model struct {
+	env  page.Env
+	id   page.ID
+	reqs page.Requests
+	widgets.TableView
+
+	store   review.Snapshots
+	profile string
+
+	data   *snapshot
+	err    error
+	tab    int
+	person review.Person
+	shown  int // the tab shown before enter
+}
+
+// Deps is where the snapshots live: the profile's database, and the
+// profile they are kept for. A nil Store makes the page say so.
+type Deps struct {
+	Store   review.Snapshots
+	Profile string
+}
+
+// Route returns the constructor the console registers as ":access".
+func Route(deps Deps) func(env page.Env, arg string) page.Page {
+	return func(env page.Env, arg string) page.Page { return New(env, deps) }
+}
+
+// New builds the page.
+func New(env page.Env, deps Deps) *Model {
+	m := &Model{env: env, id: env.NewID(), store: deps.Store, profile: deps.Profile}
+	m.TableView = widgets.NewTabbedTableView(env.Theme, env.Keys, m.id, 1, PeopleColumns(), ChangeColumns(), GrantColumns())
+	return m
+}
+
+// Close implements page.Closer.
+func (m *Model) Close() { m.reqs.Stop() }
+
+// ID implements page.Identified.
+func (m *Model) ID() page.ID { return m.id }
+
+// Title implements page.Page.
+func (m *Model) Title() string {
+	if m.tab == tabPerson {
+		return "access · " + sanitize.Line(m.person.Email)
+	}
+	return "access"
+}
+
+// Help lists this page's keys.
+func (m *Model) Help() []key.Binding {
+	k := m.env.Keys
+	return []key.Binding{keys.Hint(k.Enter, "a person's projects"), keys.Hint(k.NextTab, "people / changes"), k.Refresh}
+}
+
+// ContextKeys implements page.KeyHinter.
+func (m *Model) ContextKeys() []key.Binding {
+	k := m.env.Keys
+	if m.Table.Filtering() {
+		return widgets.TableHints(k, m.Table)
+	}
+	switch m.tab {
+	case tabPerson:
+		return []key.Binding{keys.Hint(k.Back, "people"), k.Refresh}
+	case tabChanges:
+		return []key.Binding{keys.Hint(k.NextTab, "people"), k.Refresh}
+	}
+	var out []key.Binding
+	if m.Table.Len() > 0 {
+		out = append(out, keys.Hint(k.Enter, "projects"))
+	}
+	return append(out, keys.Hint(k.NextTab, "changes"), k.Refresh)
+}
+
+// WantsEsc: esc leaves a person's projects before it leaves the page.
+func (m *Model) WantsEsc() bool { return m.tab == tabPerson || m.TableView.WantsEsc() }
+
+// Init reads the snapshot.
+func (m *Model) Init() tea.Cmd { return m.load() }
+
+// load reads the last finished snapshot, its people and the diff from the
+// one before, in a command (no IO in Update).
+func (m *Model) load() tea.Cmd {
+	tag, ctx := m.reqs.Start(m.env.Context(), m.id)
+	st, profile := m.store, m.profile
+	return page.Fetch(ctx, tag, "snapshot", func(context.Context) (snapshot, error) {
+		if st == nil {
+			return snapshot{}, errors.New("the access review needs the local database, which this session does not have")
+		}
+		return read(st, profile)
+	})
+}
+
+func read(st review.Snapshots, profile string) (snapshot, error) {
+	var out snapshot
+	all, err := st.AccessSnapshots(profile)
+	if err != nil {
+		return out, err
+	}
+	if len(all) > 0 && !all[0].Finished() {
+		out.crawling = &all[0]
+	}
+	fin, err := review.Finished(st, profile)
+	if err != nil {
+		return out, err
+	}
+	if len(fin) == 0 {
+		return out, review.ErrNoSnapshot
+	}
+	out.snap = fin[0]
+	if out.grants, err = st.AccessGrants(out.snap.ID, review.GrantFilter{}); err != nil {
+		return out, err
+	}
+	out.people = review.People(out.grants)
+	if len(fin) > 1 {
+		prev, _, changes, err := review.DiffSnapshots(st, profile, fin[1].ID, fin[0].ID)
+		if err != nil {
+			return out, err
+		}
+		out.prev, out.changes = &prev, changes
+	}
+	return out, nil
+}
+
+// Update implements page.Page.
+func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
+	p, cmd := m.update(msg)
+	m.fitHeader()
+	return p, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case loaded:
+		if !m.reqs.Current(msg.Tag) {
+			return m, nil
+		}
+		if msg.Err != nil {
+			m.err = msg.Err
+			if errors.Is(msg.Err, review.ErrNoSnapshot) {
+				m.data = &msg.Value // the header can still show a crawl under way
+				return m, nil
+			}
+			return m, page.Error(fmt.Errorf("the access snapshot could not be read: %w", msg.Err))
+		}
+		m.err, m.data = nil, &msg.Value
+		cmds := []tea.Cmd{m.Tabs[tabPeople].SetRows(rows(m.data.people, PersonRow)), m.Tabs[tabChanges].SetRows(rows(m.data.changes, ChangeRow))}
+		if m.tab == tabPerson {
+			cmds = append(cmds, m.showPerson(m.person.Email))
+		}
+		return m, tea.Batch(cmds...)
+	case tea.KeyMsg:
+		return m, m.handleKey(msg)
+	case widgets.FilterResult:
+		return m, m.Table.Update(msg)
+	}
+	return m, nil
+}
+
+func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.env.Keys
+	if m.Table.Filtering() {
+		return m.Table.Update(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Back) && m.tab == tabPerson && !m.Table.WantsEsc():
+		m.show(m.shown)
+		return nil
+	case key.Matches(msg, k.Enter) && m.tab == tabPeople:
+		r, ok := m.Table.Selected()
+		if !ok || m.data == nil {
+			return nil
+		}
+		m.shown = m.tab
+		return m.showPerson(r.ID)
+	case key.Matches(msg, k.NextTab, k.PrevTab) && m.tab != tabPerson:
+		m.show(1 - m.tab)
+		return nil
+	case key.Matches(msg, k.Refresh):
+		return m.load()
+	}
+	return m.Table.Update(msg)
+}
+
+func (m *Model) show(tab int) {
+	m.tab = tab
+	m.ShowTab(tab)
+}
+
+// showPerson lists one person's projects from the grants already read.
+func (m *Model) showPerson(email string) tea.Cmd {
+	var mine []review.Grant
+	m.person = review.Person{Email: email}
+	for _, g := range m.data.grants {
+		if strings.EqualFold(g.Email, email) {
+			mine = append(mine, g)
+		}
+	}
+	for _, p := range m.data.people {
+		if strings.EqualFold(p.Email, email) {
+			m.person = p
+		}
+	}
+	m.show(tabPerson)
+	return m.Table.SetRows(rows(mine, GrantRow))
+}

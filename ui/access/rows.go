@@ -1,0 +1,91 @@
+package access
+
+import (
+	"fmt"
+	"strings"
+
+	review "github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// Row builders: plain functions from the snapshot's records to table rows,
+// every server string passed through sanitize.Line.
+
+// Column indexes of the people table.
+const (
+	ColName = iota
+	ColEmail
+	ColProjects
+	ColManage
+)
+
+// PeopleColumns are the columns of the people tab.
+func PeopleColumns() []widgets.Column {
+	return []widgets.Column{
+		{Title: "NAME", Width: 14, Grow: 2},
+		{Title: "EMAIL", Width: 18, Grow: 3},
+		{Title: "PROJECTS", Width: 8, Align: widgets.AlignRight, Numeric: true},
+		{Title: "MANAGE", Width: 6, Align: widgets.AlignRight, Numeric: true},
+	}
+}
+
+// PersonRow is one person with their project counts.
+func PersonRow(p review.Person) widgets.Row {
+	return widgets.Row{
+		ID:    strings.ToLower(p.Email),
+		Cells: []string{sanitize.Line(p.Name), sanitize.Line(p.Email), fmt.Sprint(p.Projects), fmt.Sprint(p.Manage)},
+		Nums:  []float64{0, 0, float64(p.Projects), float64(p.Manage)},
+	}
+}
+
+// GrantColumns are the columns of one person's projects.
+func GrantColumns() []widgets.Column {
+	return []widgets.Column{
+		{Title: "PROJECT", Width: 20, Grow: 3},
+		{Title: "ACCESS", Width: 6},
+		{Title: "PROJECT ID", Width: 36},
+	}
+}
+
+// GrantRow is one project a person can reach.
+func GrantRow(g review.Grant) widgets.Row {
+	tone := widgets.ToneNone
+	if strings.EqualFold(g.AccessLevel, review.LevelManage) {
+		tone = widgets.ToneWarn
+	}
+	return widgets.Row{
+		ID:    g.ProjectID,
+		Cells: []string{sanitize.Line(g.ProjectName), sanitize.Line(g.AccessLevel), sanitize.Line(g.ProjectID)},
+		Tones: []widgets.Tone{widgets.ToneNone, tone, widgets.ToneMuted},
+	}
+}
+
+// ChangeColumns are the columns of the changes tab.
+func ChangeColumns() []widgets.Column {
+	return []widgets.Column{
+		{Title: "CHANGE", Width: 7},
+		{Title: "EMAIL", Width: 18, Grow: 2},
+		{Title: "PROJECT", Width: 18, Grow: 3},
+		{Title: "FROM", Width: 6},
+		{Title: "TO", Width: 6},
+	}
+}
+
+// ChangeRow is one grant gained, lost or changed.
+func ChangeRow(c review.Change) widgets.Row {
+	tone := map[string]widgets.Tone{review.Gained: widgets.ToneOK, review.Lost: widgets.ToneAlarm, review.Changed: widgets.ToneWarn}[c.Kind]
+	return widgets.Row{
+		ID:    c.ProjectID,
+		Cells: []string{c.Kind, sanitize.Line(c.Email), sanitize.Line(c.ProjectName), sanitize.Line(c.From), sanitize.Line(c.To)},
+		Tones: []widgets.Tone{tone},
+	}
+}
+
+func rows[T any](list []T, row func(T) widgets.Row) []widgets.Row {
+	out := make([]widgets.Row, len(list))
+	for i, x := range list {
+		out[i] = row(x)
+	}
+	return out
+}

@@ -1,0 +1,84 @@
+package access
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	review "github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+const whenLayout = "2006-01-02 15:04 UTC"
+
+// View implements page.Page.
+func (m *Model) View() string {
+	head := strings.Join(m.headLines(), "\n")
+	if m.data == nil || m.err != nil {
+		return head
+	}
+	return head + "\n" + m.Table.View()
+}
+
+// SetSize implements page.Page.
+func (m *Model) SetSize(w, h int) {
+	m.TableView.SetSize(w, h)
+	m.fitHeader()
+}
+
+// fitHeader gives the table what the head lines leave when they wrap.
+func (m *Model) fitHeader() {
+	if n := len(m.headLines()); n != m.TableView.Header && m.Height > 0 {
+		m.TableView.Header = n
+		m.TableView.SetSize(m.Width, m.Height)
+	}
+}
+
+// headLines say which snapshot is shown, its counts, and for the changes
+// tab what they are from; numbers wrap rather than being cut (widgets.Fit).
+func (m *Model) headLines() []string {
+	th := m.env.Theme
+	var parts []widgets.Part
+	switch {
+	case m.data == nil && m.err == nil:
+		parts = append(parts, widgets.Deco(th.Title.Render("Access")), widgets.Keep(th.Muted.Render("reading the snapshot…")))
+	case errors.Is(m.err, review.ErrNoSnapshot):
+		parts = append(parts, widgets.Deco(th.Title.Render("Access")), widgets.Keep("no finished snapshot yet: run `vaultdeck access crawl`"))
+	case m.err != nil:
+		parts = append(parts, widgets.Deco(th.Title.Render("Access")), widgets.Keep(th.Error.Render(sanitize.Line(m.err.Error()))))
+	case m.tab == tabPerson:
+		p := m.person
+		parts = append(parts, widgets.Deco(th.Title.Render(sanitize.Line(p.Name))), widgets.Keep(sanitize.Line(p.Email)),
+			widgets.Keep(fmt.Sprintf("%d projects", p.Projects)), widgets.Keep(fmt.Sprintf("%d MANAGE", p.Manage)),
+			widgets.Deco(th.Muted.Render(fmt.Sprintf("snapshot %d", m.data.snap.ID))))
+	case m.tab == tabChanges:
+		parts = append(parts, widgets.Deco(th.Title.Render("Access changes")))
+		if m.data.prev == nil {
+			parts = append(parts, widgets.Keep(fmt.Sprintf("one snapshot so far (%d): changes show after the next crawl", m.data.snap.ID)))
+			break
+		}
+		n := map[string]int{}
+		for _, c := range m.data.changes {
+			n[c.Kind]++
+		}
+		parts = append(parts, widgets.Keep(fmt.Sprintf("snapshot %d → %d", m.data.prev.ID, m.data.snap.ID)),
+			widgets.Keep(fmt.Sprintf("%d gained", n[review.Gained])), widgets.Keep(fmt.Sprintf("%d lost", n[review.Lost])),
+			widgets.Keep(fmt.Sprintf("%d changed", n[review.Changed])),
+			widgets.Deco(th.Muted.Render("finished "+m.data.snap.FinishedAt.UTC().Format(whenLayout))))
+	default:
+		s := m.data.snap
+		parts = append(parts, widgets.Deco(th.Title.Render("Access")), widgets.Keep(fmt.Sprintf("snapshot %d", s.ID)),
+			widgets.Keep(fmt.Sprintf("%d people", len(m.data.people))), widgets.Keep(fmt.Sprintf("%d projects", s.Projects)),
+			widgets.Keep(fmt.Sprintf("%d grants", s.Grants)))
+		if m.data.prev != nil {
+			parts = append(parts, widgets.Keep(fmt.Sprintf("%d changes since snapshot %d", len(m.data.changes), m.data.prev.ID)))
+		}
+		parts = append(parts, widgets.Deco(th.Muted.Render("finished "+s.FinishedAt.UTC().Format(whenLayout))))
+	}
+	if m.data != nil && m.data.crawling != nil {
+		c := m.data.crawling
+		parts = append(parts, widgets.Keep(th.Warn.Render(fmt.Sprintf("crawl under way: %d/%d projects", c.Read+c.Carried, c.Projects))))
+	}
+	return widgets.Fit(m.Width, parts...)
+}
