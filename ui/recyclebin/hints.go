@@ -19,8 +19,19 @@ func (m *Model) ContextKeys() []key.Binding {
 		return widgets.TableHints(k, m.Table)
 	}
 	var out []key.Binding
+	if m.grouped {
+		if m.Table.Len() > 0 {
+			out = append(out, keys.Hint(k.Enter, "their entries"))
+		}
+		out = append(out, keys.Hint(k.ByDeleter, "entries"), keys.Hint(k.PurgingSoon, soonHint(m.soon)))
+		return append(out, widgets.TableHints(k, m.Table)...)
+	}
 	if m.Table.Len() > 0 {
 		out = append(out, keys.Hint(k.Enter, "detail"))
+	}
+	out = append(out, keys.Hint(k.PurgingSoon, soonHint(m.soon)), keys.Hint(k.ByDeleter, "by deleter"))
+	if !m.Table.WantsEsc() && m.deleter != "" {
+		out = append(out, keys.Hint(k.Back, "all deleters"))
 	}
 	out = append(out, keys.Hint(k.MatterFilter, "client-matter filter"))
 	if !m.Table.WantsEsc() && m.query.ClientMatterID != "" {
@@ -28,4 +39,11 @@ func (m *Model) ContextKeys() []key.Binding {
 	}
 	out = append(out, widgets.TableHints(k, m.Table)...)
 	return append(out, keys.Hint(k.Refresh, "refresh"))
+}
+
+func soonHint(on bool) string {
+	if on {
+		return "all purge times"
+	}
+	return "purging soon"
 }

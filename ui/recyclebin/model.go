@@ -12,6 +12,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
@@ -26,9 +27,16 @@ type Model struct {
 	reqs              page.Requests
 
 	query api.RecycleBinQuery
-	items []api.RecycleBinEntry // newest first; the table's source indexes into it
-	state page.LoadState        // loading / loaded (age) / empty / failed
-	clock page.Clock            // 1-second tick while the age is shown
+	all   []api.RecycleBinEntry // as loaded, newest first
+	items []api.RecycleBinEntry // those shown (all, or the soon/deleter subset); the entries table's source indexes into it
+	// soon.go: the purging-soon filter, the deleter filter, the by-deleter
+	// table (Tabs[1]) and the sorted purge times behind the 24-hour badge.
+	soon, grouped bool
+	deleter       string
+	groups        int
+	purges        []int64
+	state         page.LoadState // loading / loaded (age) / empty / failed
+	clock         page.Clock     // 1-second tick while the age is shown
 
 	detail *api.RecycleBinEntry // open detail pane
 	pane   *widgets.Pane        // its scrolling view
@@ -46,7 +54,9 @@ func New(env page.Env, arg string) page.Page {
 	m := &Model{env: env, id: env.NewID(), loader: widgets.NewLoader(env.Theme)}
 	cols := Columns()
 	cols[ColPurgeIn].Live = PurgeLive(env.Clock)
-	m.TableView = widgets.NewTableView(env.Theme, env.Keys, m.id, cols, 1)
+	gcols := groupColumns()
+	gcols[gColNext].Live = PurgeLive(env.Clock)
+	m.TableView = widgets.NewTabbedTableView(env.Theme, env.Keys, m.id, 1, cols, gcols)
 	if arg = strings.TrimSpace(arg); ValidMatterID(arg) {
 		m.query.ClientMatterID = arg
 	}
@@ -65,7 +75,7 @@ func (m *Model) Title() string { return "recycle bin" }
 // Help lists this page's keys.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
-	return []key.Binding{k.Enter, k.MatterFilter, k.Refresh, k.Copy}
+	return []key.Binding{k.Enter, k.MatterFilter, k.PurgingSoon, k.ByDeleter, k.Refresh, k.Copy}
 }
 
 // CapturesInput is true while a filter or the matter input has the keyboard.
@@ -74,12 +84,15 @@ func (m *Model) CapturesInput() bool { return m.matter != nil || m.TableView.Cap
 // WantsEsc is true while something can be closed or undone: the detail,
 // the name filter, then the client-matter filter, before esc leaves.
 func (m *Model) WantsEsc() bool {
-	return m.detail != nil || m.TableView.WantsEsc() || m.query.ClientMatterID != ""
+	return m.detail != nil || m.TableView.WantsEsc() || m.grouped || m.deleter != "" || m.query.ClientMatterID != ""
 }
 
 // SelectedID is the vault project ID of the selected entry (what other
 // commands take), else the entry's own ID.
 func (m *Model) SelectedID() string {
+	if m.grouped {
+		return m.TableView.SelectedID() // the person's e-mail
+	}
 	e := m.selected()
 	if e == nil {
 		return ""
@@ -93,6 +106,9 @@ func (m *Model) SelectedID() string {
 // MarkedIDs are the marked entries' IDs as SelectedID gives them (the
 // vault project's ID), for `y`.
 func (m *Model) MarkedIDs() []string {
+	if m.grouped {
+		return m.TableView.MarkedIDs()
+	}
 	var out []string
 	for _, i := range m.Table.MarkedIndexes() {
 		id := m.items[i].VaultProject.ID
@@ -105,7 +121,11 @@ func (m *Model) MarkedIDs() []string {
 }
 
 func (m *Model) selected() *api.RecycleBinEntry {
-	// the table's source is m.items (apply sets both): its index is theirs
+	// the entries table's source is m.items (apply and refilter set both):
+	// its index is theirs
+	if m.grouped {
+		return nil
+	}
 	if i, ok := m.Table.SelectedIndex(); ok && i < len(m.items) {
 		return &m.items[i]
 	}
@@ -188,8 +208,13 @@ func prepare(rb *api.RecycleBin, at, now time.Time) prepared {
 }
 
 func (m *Model) apply(p prepared) tea.Cmd {
+	m.all = p.items
+	m.indexPurges()
+	if m.narrowed() {
+		return m.refilter()
+	}
 	m.items = p.items
-	return m.Table.SetPrepared(p.rows)
+	return tea.Batch(m.Tabs[0].SetPrepared(p.rows), m.regroup(m.env.Clock()))
 }
 
 // Update implements page.Page.
@@ -250,10 +275,23 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.Table.Update(msg)
 	}
 	switch {
+	case key.Matches(msg, k.Back) && !m.Table.WantsEsc() && m.grouped:
+		m.toggleGroups()
+		return nil
+	case key.Matches(msg, k.Back) && !m.Table.WantsEsc() && m.deleter != "":
+		m.deleter = ""
+		return m.refilter()
 	case key.Matches(msg, k.Back) && !m.Table.WantsEsc() && m.query.ClientMatterID != "":
 		return m.filterByMatter("")
+	case key.Matches(msg, k.Enter) && m.grouped:
+		return m.openDeleter()
 	case key.Matches(msg, k.Enter):
 		m.openDetail()
+		return nil
+	case key.Matches(msg, k.PurgingSoon):
+		return m.toggleSoon()
+	case key.Matches(msg, k.ByDeleter):
+		m.toggleGroups()
 		return nil
 	case key.Matches(msg, k.Refresh):
 		return m.load()
@@ -319,6 +357,18 @@ func (m *Model) infoLines() []string {
 	parts := []widgets.Part{widgets.Deco(th.Title.Render("Recycle bin"))}
 	if !m.state.FailedEmpty() && (!m.state.Loading() || len(m.items) > 0) {
 		parts = append(parts, widgets.Keep(fmt.Sprintf("%d entries", len(m.items))))
+	}
+	if b := m.badge(); b != "" {
+		parts = append(parts, widgets.Keep(th.Error.Render(b)))
+	}
+	if m.soon {
+		parts = append(parts, widgets.Keep("purging within 7d"))
+	}
+	if m.deleter != "" {
+		parts = append(parts, widgets.Keep("deleted by "+sanitize.Line(m.deleter)))
+	}
+	if m.grouped {
+		parts = append(parts, widgets.Keep(fmt.Sprintf("by deleter: %d people", m.groups)))
 	}
 	if m.query.ClientMatterID != "" {
 		parts = append(parts, widgets.Keep("client-matter "+m.query.ClientMatterID))
