@@ -40,6 +40,7 @@ func Run(ctx context.Context, args []string, e Env) int {
 	fs.IntVar(&cfg.MaxStartups, "max-startups", DefaultMaxStartups, "most connections at once that have not begun a session; more are closed at once, as OpenSSH's MaxStartups")
 	fs.StringVar(&cfg.Theme, "theme", "auto", "colour theme of the sessions")
 	fs.DurationVar(&cfg.StuckAfter, "stuck-after", 30*time.Minute, "mark a file stuck after this long in processing")
+	fs.DurationVar(&cfg.CrawlEvery, "crawl-every", 0, "run the access review's crawl of every bound profile this often (e.g. 24h), for every session to read in :access; 0 = never")
 	fs.BoolVar(&check, "check", false, "validate the keys file, the host key and every bound profile's token, then exit")
 	if err := fs.Parse(args); err != nil {
 		return 2

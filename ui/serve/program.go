@@ -110,6 +110,7 @@ func (s *Server) boundConsole(ctx context.Context, ss *session, name string, o c
 	}
 	o.Backend = counting{Backend: b.client, n: &ss.requests}
 	o.Cache = s.cacheFor(ss, name, "")
+	o.Access, o.AccessProfile = s.st, name // the snapshots of serve's scheduled crawl
 	o.Profile = name
 	o.Region = console.Where(b.profile.BaseURL, b.profile.Region, b.client.Base())
 	o.Session = "key " + ss.key.Label()

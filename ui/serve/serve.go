@@ -22,6 +22,7 @@ import (
 	"github.com/charmbracelet/wish/logging"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -67,6 +68,10 @@ type Config struct {
 	Limits     api.Limits
 	// Ready is called once the server listens (tests read the address).
 	Ready func(net.Addr)
+	// CrawlEvery runs the access crawl of every bound profile on this
+	// schedule (crawl.go); 0: never. CrawlDone, when set, hears of each.
+	CrawlEvery time.Duration
+	CrawlDone  func(profile string, sn access.Snapshot, err error)
 }
 
 // Server is a running (or checked) serve set-up.
@@ -245,6 +250,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	if s.cfg.Ready != nil {
 		s.cfg.Ready(ln.Addr())
 	}
+	s.startCrawls(ctx)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

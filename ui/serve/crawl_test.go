@@ -1,0 +1,95 @@
+package serve
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/api/sim"
+)
+
+func TestNextCrawl(t *testing.T) {
+	now := time.Date(2026, 3, 9, 12, 0, 0, 0, time.UTC)
+	day := 24 * time.Hour
+	done := func(at time.Time) access.Snapshot { return access.Snapshot{ID: 1, FinishedAt: at} }
+	for _, tc := range []struct {
+		name  string
+		snaps []access.Snapshot
+		want  time.Duration
+	}{
+		{"no snapshot: crawl now", nil, 0},
+		{"unfinished: resume now", []access.Snapshot{{ID: 2}, done(now.Add(-time.Hour))}, 0},
+		{"finished an hour ago", []access.Snapshot{done(now.Add(-time.Hour))}, 23 * time.Hour},
+		{"due", []access.Snapshot{done(now.Add(-day))}, 0},
+		{"overdue (server was down)", []access.Snapshot{done(now.Add(-3 * day))}, 0},
+		{"finished in the future (clock moved back)", []access.Snapshot{done(now.Add(time.Hour))}, 25 * time.Hour},
+	} {
+		if got := nextCrawl(tc.snaps, day, now); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestCrawlEveryServesTheSnapshot: serve --crawl-every crawls the bound
+// profile once at start (it has no snapshot), and a session's :access
+// view reads that snapshot without a request of its own.
+func TestCrawlEveryServesTheSnapshot(t *testing.T) {
+	done := make(chan access.Snapshot, 4)
+	f := startServerSim(t, sim.Options{Seed: sim.DefaultSeed, NoRateLimit: true}, func(c *Config) {
+		c.Limits.Vault = -1
+		c.CrawlEvery = 24 * time.Hour
+		c.CrawlDone = func(profile string, sn access.Snapshot, err error) {
+			if err != nil || profile != "sim" {
+				t.Errorf("crawl of %q: %v", profile, err)
+			}
+			done <- sn
+		}
+	})
+	var sn access.Snapshot
+	select {
+	case sn = <-done:
+	case <-time.After(time.Minute): // a bound on a hang, not a timing assumption
+		t.Fatalf("no crawl finished; log:\n%s", f.log.String())
+	}
+	live := 0
+	for _, p := range f.sim.Projects() {
+		if !p.Deleted {
+			live++
+		}
+	}
+	if !sn.Finished() || sn.Projects != live || sn.Read != live {
+		t.Fatalf("snapshot %+v, want all %d projects read", sn, live)
+	}
+	users := usersRequests(f)
+	if users != live {
+		t.Fatalf("the crawl made %d users requests, want %d", users, live)
+	}
+	tm := f.open(f.bound, nil)
+	tm.waitFor("Projects")
+	tm.send(":access\r")
+	tm.waitFor("snapshot 1")
+	tm.waitFor("PROJECTS")
+	if n := usersRequests(f); n != users {
+		t.Errorf("the session's :access made %d users requests", n-users)
+	}
+	select {
+	case sn := <-done:
+		t.Fatalf("a second crawl ran within the day: %+v", sn)
+	default:
+	}
+	tm.send("q")
+}
+
+// usersRequests counts the project-users requests the simulator received.
+func usersRequests(f *fixture) int {
+	f.hits.mu.Lock()
+	defer f.hits.mu.Unlock()
+	n := 0
+	for path, c := range f.hits.n {
+		if strings.HasSuffix(path, "/users") {
+			n += c
+		}
+	}
+	return n
+}
