@@ -115,11 +115,11 @@ func (r *runner) accessUser(o accessQueryOptions) int {
 		return r.emitJSON(nonNil(grants))
 	}
 	r.snapshotNote(sn)
-	if len(grants) == 0 {
+	if len(grants) == 0 && !r.g.CSV { // a CSV is the header and records alone
 		fmt.Fprintf(r.env.Stdout, "%s can reach no project in snapshot %d\n", oneLine(o.Email), sn.ID)
 		return ExitOK
 	}
-	t := newTable(r.env.Stdout, "PROJECT", "ACCESS", "PROJECT ID")
+	t := r.table("PROJECT", "ACCESS", "PROJECT ID")
 	for _, g := range grants {
 		t.row(g.ProjectName, g.AccessLevel, g.ProjectID)
 	}
@@ -153,7 +153,7 @@ func (r *runner) accessProject(o accessQueryOptions) int {
 		return r.emitJSON(nonNil(grants))
 	}
 	r.snapshotNote(sn)
-	t := newTable(r.env.Stdout, "NAME", "EMAIL", "ACCESS", "USER ID")
+	t := r.table("NAME", "EMAIL", "ACCESS", "USER ID")
 	for _, g := range grants {
 		t.row(g.Name, g.Email, g.AccessLevel, g.UserID)
 	}
@@ -174,11 +174,11 @@ func (r *runner) accessDiff(o accessDiffOptions) int {
 		return r.emitJSON(nonNil(changes))
 	}
 	fmt.Fprintf(r.env.Stderr, "changes from snapshot %d (%s) to %d (%s)\n", a.ID, fmtWhen(a.FinishedAt), b.ID, fmtWhen(b.FinishedAt))
-	if len(changes) == 0 {
+	if len(changes) == 0 && !r.g.CSV {
 		fmt.Fprintln(r.env.Stdout, "no access changed")
 		return ExitOK
 	}
-	t := newTable(r.env.Stdout, "CHANGE", "EMAIL", "PROJECT", "FROM", "TO", "PROJECT ID")
+	t := r.table("CHANGE", "EMAIL", "PROJECT", "FROM", "TO", "PROJECT ID")
 	for _, c := range changes {
 		t.row(c.Kind, c.Email, c.ProjectName, c.From, c.To, c.ProjectID)
 	}
@@ -198,7 +198,7 @@ func (r *runner) accessSnapshots() int {
 	if r.g.JSON {
 		return r.emitJSON(nonNil(snaps))
 	}
-	t := newTable(r.env.Stdout, "SNAPSHOT", "STARTED", "FINISHED", "PROJECTS", "READ", "UNCHANGED", "PENDING", "GRANTS", "REQUESTS")
+	t := r.table("SNAPSHOT", "STARTED", "FINISHED", "PROJECTS", "READ", "UNCHANGED", "PENDING", "GRANTS", "REQUESTS")
 	for _, s := range snaps {
 		fin := "unfinished"
 		if s.Finished() {

@@ -3,10 +3,12 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -79,6 +81,19 @@ func TestAccessCommands(t *testing.T) {
 		!strings.Contains(r.stderr, "from access snapshot 1, finished") {
 		t.Errorf("user table: %d %q %q", r.code, r.stdout, r.stderr)
 	}
+	r = vd("access", "user", email, "--csv")
+	recs, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
+	if err != nil || r.code != ExitOK || len(recs) != len(mine)+1 || !slices.Equal(recs[0], []string{"PROJECT", "ACCESS", "PROJECT ID"}) {
+		t.Fatalf("user --csv: %d %v %q", r.code, err, r.stdout)
+	}
+	for i, g := range mine {
+		if recs[i+1][2] != g.ProjectID || recs[i+1][1] != g.AccessLevel {
+			t.Errorf("csv record %d %v, want %+v", i+1, recs[i+1], g)
+		}
+	}
+	if r = vd("access", "user", "nobody@example.com", "--csv"); r.code != ExitOK || r.stdout != "PROJECT,ACCESS,PROJECT ID\r\n" && r.stdout != "PROJECT,ACCESS,PROJECT ID\n" {
+		t.Errorf("no access, --csv: %q", r.stdout)
+	}
 	if r = vd("access", "user", "nobody@example.com", "--json"); r.code != ExitOK || strings.TrimSpace(r.stdout) != "[]" {
 		t.Errorf("a person with no access: %d %q", r.code, r.stdout)
 	}
@@ -103,6 +118,10 @@ func TestAccessCommands(t *testing.T) {
 	}
 	if n := requests.Load(); n != 5 {
 		t.Errorf("daily crawl made %d requests, want 5 (4 listing pages, 1 changed project)", n)
+	}
+	r = vd("access", "diff", "1", "2", "--csv")
+	if recs, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll(); err != nil || len(recs) != 2 || recs[1][0] != "gained" || recs[1][4] != "MANAGE" {
+		t.Errorf("diff --csv: %v %q", err, r.stdout)
 	}
 	r = vd("access", "diff", "1", "2")
 	if r.code != ExitOK || strings.Count(r.stdout, "\n") != 2 || !strings.Contains(r.stdout, "gained") || !strings.Contains(strings.ToLower(r.stdout), strings.ToLower(outsider)) ||
@@ -153,5 +172,45 @@ func TestAccessUsageErrors(t *testing.T) {
 		if r.code != ExitUsage || !strings.Contains(r.stderr, tc.want) || strings.Count(r.stderr, "\n") != 1 {
 			t.Errorf("%v: %d %q, want exit 2 and %q in one line", tc.args, r.code, r.stderr, tc.want)
 		}
+	}
+}
+
+// TestAccessCrawlStoppedExits3: a crawl whose context ends (Ctrl-C,
+// SIGTERM) exits 3 saying how much is kept and to run it again; the next
+// run finishes with only the rest.
+func TestAccessCrawlStoppedExits3(t *testing.T) {
+	s := sim.New(sim.Options{Scale: sim.ScaleLarge, NoRateLimit: true, SharingChanges: -1})
+	ctx, cancel := context.WithCancel(context.Background())
+	var users atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/users") && users.Add(1) == 30 {
+			cancel() // the 30th read is cut off, as by Ctrl-C
+		}
+		s.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	dbPath := filepath.Join(t.TempDir(), store.FileName)
+	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	vd := func(ctx context.Context, args ...string) run {
+		var out, errb bytes.Buffer
+		env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] },
+			Journal: func(string) (*store.Store, string, error) {
+				st, err := store.Open(dbPath)
+				return st, "default", err
+			}}
+		return run{Main(ctx, args, env), out.String(), errb.String()}
+	}
+	r := vd(ctx, "access", "crawl", "--rate", "1000")
+	if r.code != ExitPartial || !strings.Contains(r.stderr, "of 320 projects are read and kept; run `vaultdeck access crawl` again to resume") {
+		t.Fatalf("stopped crawl: %d %q", r.code, r.stderr)
+	}
+	users.Store(1000)
+	before := users.Load()
+	r = vd(context.Background(), "access", "crawl", "--rate", "1000")
+	if r.code != ExitOK || !strings.Contains(r.stdout, "snapshot 1: 320 projects (320 read") {
+		t.Fatalf("resume: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if n := users.Load() - before; n < 290 || n > 291 {
+		t.Errorf("the resume read %d projects, want the 290 or 291 not kept", n)
 	}
 }
