@@ -1,6 +1,7 @@
 package filestatus
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -9,6 +10,9 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/projects"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/triage"
 )
 
 // The upload journal feeds this view: `:files` with no IDs opens the
@@ -25,14 +29,19 @@ type journalMsg struct {
 	IDs     []string
 	Times   map[string]time.Time
 	Err     error
+	// Tracked only: the journal's rows (paths, projects, and the files the
+	// service never confirmed) and the project names the cache knows.
+	Rows  []store.JournalFile
+	Names map[string]string
 }
 
 // Target routes the message to the view that asked.
 func (m journalMsg) Target() page.ID { return m.View }
 
-// loadJournal reads the journal: the tracked files when tracked, else the
-// upload times of ids.
-func loadJournal(st *store.Store, profile string, view page.ID, tracked bool, ids []string) tea.Cmd {
+// loadJournal reads the journal: when tracked, every unfinished file of
+// the profile's runs across projects (store.UnfinishedFiles), with the
+// project names of the cached listing; else the upload times of ids.
+func loadJournal(st *store.Store, cache page.Cache, profile string, view page.ID, tracked bool, ids []string) tea.Cmd {
 	return func() tea.Msg {
 		var rows []store.JournalFile
 		// Once per view opened: a damaged journal is said, with what to do
@@ -42,14 +51,25 @@ func loadJournal(st *store.Store, profile string, view page.ID, tracked bool, id
 		switch {
 		case err != nil:
 		case tracked:
-			rows, err = st.TrackedFiles(profile)
+			rows, err = st.UnfinishedFiles(profile)
 		default:
 			rows, err = st.FilesByID(profile, ids)
 		}
 		msg := journalMsg{View: view, Tracked: tracked, Times: map[string]time.Time{}, Err: err}
 		for _, f := range rows {
+			if f.State != store.FileUploaded || f.FileID == "" {
+				continue // never confirmed: nothing to poll (journalRows shows it)
+			}
 			msg.IDs = append(msg.IDs, f.FileID)
 			msg.Times[strings.ToLower(f.FileID)] = f.UploadedAt
+		}
+		if tracked {
+			msg.Rows = rows
+			if cache != nil {
+				if body, _, ok := cache.Get(page.CacheProjects); ok {
+					msg.Names = projects.CachedNames(body)
+				}
+			}
 		}
 		return msg
 	}
@@ -65,16 +85,19 @@ func (m *Model) onJournal(msg journalMsg) tea.Cmd {
 	}
 	if msg.Tracked {
 		m.fromJournal = false
-		if len(msg.IDs) == 0 {
+		if len(msg.Rows) == 0 {
 			m.openPaste()
-			return page.Status("the upload journal has no file still processing; paste file IDs")
+			return page.Status("the upload journal has no unfinished file; paste file IDs")
 		}
 		m.pasting = false
 		m.paste.Blur()
 		m.tr.add(msg.IDs)
 		m.tr.setUploaded(msg.Times)
+		m.tr.addJournal(msg.Rows, msg.Names)
+		m.acrossProjects = true
+		m.Table.SetColumns(m.layout())
 		return tea.Batch(m.rebuild(m.env.Clock()), m.startPoll(false),
-			page.Status(plural(len(msg.IDs), "file")+" from the upload journal"))
+			page.Status(plural(len(msg.Rows), "unfinished file")+" from the upload journal, across projects"))
 	}
 	m.tr.setUploaded(msg.Times)
 	return m.rebuild(m.env.Clock())
@@ -101,5 +124,35 @@ func (m *Model) saveStatuses(details []api.FileDetail) tea.Cmd {
 			return page.StatusMsg{Err: err}
 		}
 		return nil
+	}
+}
+
+// addJournal gives the tracked files their uploaded path and project, and
+// adds the files the service never confirmed (not sent, upload failed,
+// unproven) as rows of their own, keyed "journal:ROW": they have no file
+// ID, so they are never polled, and their group is the journal's.
+func (t *tracker) addJournal(rows []store.JournalFile, names map[string]string) {
+	for _, r := range rows {
+		project := names[strings.ToLower(r.ProjectID)]
+		if project == "" {
+			project = sanitize.Line(r.ProjectID)
+		}
+		path := sanitize.Line(r.Path)
+		if path == "" {
+			path = sanitize.Line(r.Name)
+		}
+		if word, g, ok := triage.Unsent(r.State); ok {
+			id := fmt.Sprintf("journal:%d", r.ID)
+			if _, dup := t.byID[id]; dup {
+				continue
+			}
+			t.byID[id] = len(t.files)
+			t.files = append(t.files, fileState{ID: id, Name: path, Path: path, Project: project, Seen: true,
+				Journal: word, JournalGroup: g})
+			continue
+		}
+		if i, ok := t.byID[r.FileID]; ok {
+			t.files[i].Path, t.files[i].Project = path, project
+		}
 	}
 }

@@ -128,7 +128,7 @@ func TestDamagedJournalSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	msg := loadJournal(st, "p", 1, true, nil)().(journalMsg)
+	msg := loadJournal(st, nil, "p", 1, true, nil)().(journalMsg)
 	if !errors.Is(msg.Err, store.ErrDamaged) {
 		t.Errorf("journal read on a damaged file: %v", msg.Err)
 	}

@@ -93,6 +93,11 @@ type Model struct {
 	reupload    []store.JournalFile // what the open confirmation would re-upload
 	quiet       int                 // polls in a row that changed nothing (backoff)
 	wholeIDs    bool                // `i`: the ID column at a UUID's width
+	// acrossProjects: the journal's files of every project are shown, with
+	// a project column; jcounts are its never-confirmed files per group.
+	acrossProjects bool
+	jcounts        triage.Counts
+	jwords         map[string]int
 }
 
 // New returns the view for the IDs in arg ("id1,id2,...", or anything
@@ -127,13 +132,13 @@ func New(env page.Env, arg string, opts Options) page.Page {
 func (m *Model) Init() tea.Cmd {
 	if st := m.env.Journal; st != nil {
 		if m.fromJournal {
-			return loadJournal(st, m.env.Profile, m.id, true, nil)
+			return loadJournal(st, m.env.Cache, m.env.Profile, m.id, true, nil)
 		}
 		ids := make([]string, len(m.tr.files))
 		for i, f := range m.tr.files {
 			ids[i] = f.ID
 		}
-		return tea.Batch(m.startPoll(false), loadJournal(st, m.env.Profile, m.id, false, ids))
+		return tea.Batch(m.startPoll(false), loadJournal(st, m.env.Cache, m.env.Profile, m.id, false, ids))
 	}
 	return m.startPoll(false)
 }
@@ -232,11 +237,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.askReupload()
 	case key.Matches(msg, m.env.Keys.ToggleIDs):
 		m.wholeIDs = !m.wholeIDs
-		cols := columns()
-		if m.wholeIDs {
-			cols = idColumns()
-		}
-		m.Table.SetColumns(m.liveColumns(cols))
+		m.Table.SetColumns(m.layout())
 		return nil
 	case key.Matches(msg, m.env.Keys.GroupFilter) && len(msg.Runes) == 1:
 		m.group = group(msg.Runes[0] - '0')
@@ -304,12 +305,16 @@ func (m *Model) rebuild(now time.Time) tea.Cmd {
 	rows := make([]widgets.Row, 0, len(m.tr.files))
 	m.nPending, m.nChanged, m.nNotFound = 0, 0, 0
 	m.counts, m.nonFinal, m.seenOnly = triage.Counts{}, 0, false
+	m.jcounts, m.jwords = triage.Counts{}, map[string]int{}
 	m.stuck = newStuckClock(m.tr.files, m.opts.StuckAfter)
 	for i := range m.tr.files {
 		f := &m.tr.files[i]
 		changed := m.tr.changed(f)
 		g := groupOf(f, now, m.opts.StuckAfter)
-		if f.Seen {
+		if f.Journal != "" {
+			m.jcounts[g]++
+			m.jwords[f.Journal]++
+		} else if f.Seen {
 			switch g {
 			case triage.Processing, triage.Stuck:
 				m.nonFinal++
@@ -332,6 +337,19 @@ func (m *Model) rebuild(now time.Time) tea.Cmd {
 		}
 	}
 	return m.Table.SetRows(rows)
+}
+
+// layout is the table's columns now: IDs whole or not, and the project
+// column while the journal's files of every project are shown.
+func (m *Model) layout() []widgets.Column {
+	cols := columns()
+	if m.wholeIDs {
+		cols = idColumns()
+	}
+	if m.acrossProjects {
+		cols = projectColumns(cols)
+	}
+	return m.liveColumns(cols)
 }
 
 func plural(n int, noun string) string {

@@ -49,9 +49,14 @@ func (m *Model) askReupload() tea.Cmd {
 	}
 	now := m.env.Clock()
 	var pick []string
+	never := 0
 	for _, id := range ids {
 		i, ok := m.tr.byID[id]
 		if !ok {
+			continue
+		}
+		if m.tr.files[i].Journal != "" {
+			never++ // no file ID to replace: the service never confirmed it
 			continue
 		}
 		switch groupOf(&m.tr.files[i], now, m.opts.StuckAfter) {
@@ -60,6 +65,9 @@ func (m *Model) askReupload() tea.Cmd {
 		}
 	}
 	switch {
+	case len(pick) == 0 && never > 0:
+		return page.Status(plural(never, "selected file") + " never confirmed by the service (not sent, upload failed or unproven): " +
+			"`vaultdeck upload --resume` sends what was not sent; check the others in their project and upload them again")
 	case len(pick) == 0:
 		return page.Status("R re-uploads stuck or failed files: select one, or mark several with x")
 	case m.env.Journal == nil:
@@ -140,13 +148,16 @@ func (m *Model) onReuploaded(msg Reuploaded) tea.Cmd {
 	var fresh []string
 	times := map[string]time.Time{}
 	old := map[string]bool{}
+	where := map[string][2]string{} // new ID -> the old row's path and project
 	for o, n := range msg.Replaced {
-		if _, ok := m.tr.byID[o]; !ok {
+		i, ok := m.tr.byID[o]
+		if !ok {
 			continue
 		}
 		old[o] = true
 		fresh = append(fresh, n)
 		times[n] = msg.At
+		where[n] = [2]string{m.tr.files[i].Path, m.tr.files[i].Project}
 	}
 	if len(fresh) == 0 {
 		return nil
@@ -154,6 +165,10 @@ func (m *Model) onReuploaded(msg Reuploaded) tea.Cmd {
 	m.tr.remove(old)
 	m.tr.add(fresh)
 	m.tr.setUploaded(times)
+	for n, w := range where {
+		f := &m.tr.files[m.tr.byID[n]]
+		f.Path, f.Project = w[0], w[1]
+	}
 	m.stopped = false
 	cmds := []tea.Cmd{m.rebuild(m.env.Clock())}
 	if !m.inFlight {

@@ -18,6 +18,9 @@ const (
 	colFlag
 	colID
 	numCols
+	// colProject follows the others: shown only for the journal's files
+	// across projects (projectColumns), so the other layouts keep theirs.
+	colProject = numCols
 )
 
 // columns are the table's columns; "In status" sorts by duration.
@@ -29,6 +32,11 @@ func columns() []widgets.Column {
 		colFlag:     {Title: "Flag", Width: 5},
 		colID:       {Title: "ID", Width: 12, Grow: 2},
 	}
+}
+
+// projectColumns adds the project column to a layout.
+func projectColumns(cols []widgets.Column) []widgets.Column {
+	return append(cols, widgets.Column{Title: "Project", Width: 10, Grow: 2})
 }
 
 // idColumns is the layout with IDs whole (`i`): the ID takes a UUID's
@@ -46,10 +54,14 @@ const flagStuck = "stuck"
 // when they arrived and IDs when they were added (tracker), so building a
 // row allocates only the cells.
 func buildRow(f *fileState, changed bool, now time.Time, stuckAfter time.Duration) widgets.Row {
-	cells := make([]string, numCols)
-	nums := make([]float64, numCols)
-	tones := make([]widgets.Tone, numCols)
+	cells := make([]string, numCols+1)
+	nums := make([]float64, numCols+1)
+	tones := make([]widgets.Tone, numCols+1)
 	cells[colName] = f.Name
+	if f.Path != "" {
+		cells[colName] = f.Path
+	}
+	cells[colProject] = f.Project
 	cells[colStatus] = statusText(f)
 	cells[colID] = f.ShownID
 	tones[colStatus] = statusTone(f)
@@ -80,6 +92,8 @@ func ageCell(f *fileState, now time.Time) (string, float64) {
 // the server does not know muted.
 func statusTone(f *fileState) widgets.Tone {
 	switch {
+	case f.Journal != "":
+		return widgets.ToneWarn
 	case !f.Seen, f.NotFound, f.Missing:
 		return widgets.ToneMuted
 	case f.ErrText != "", f.Status.Is(api.StatusRecoverableFailure), f.Status.Is(api.StatusUnrecoverableFailure):
@@ -94,6 +108,8 @@ func statusTone(f *fileState) widgets.Tone {
 // get_files sends it, or what went wrong for this ID.
 func statusText(f *fileState) string {
 	switch {
+	case f.Journal != "":
+		return f.Journal
 	case !f.Seen:
 		return "…"
 	case f.NotFound:
@@ -139,6 +155,9 @@ func (g group) String() string {
 // groupOf puts a file in its triage group (waiting files count as
 // processing).
 func groupOf(f *fileState, now time.Time, stuckAfter time.Duration) triage.Group {
+	if f.Journal != "" {
+		return f.JournalGroup
+	}
 	if !f.Seen {
 		return triage.Processing
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/triage"
 )
 
 // fileState is what the view knows about one requested ID.
@@ -32,12 +33,26 @@ type fileState struct {
 	// ChangedPoll is the poll number in which the status last changed; the row
 	// is marked while it equals the latest poll.
 	ChangedPoll int
+	// From the upload journal (`:files` without IDs): the folder path that
+	// was uploaded (file_paths, shown instead of the bare name, so a/b/x.pdf
+	// and c/x.pdf differ) and the project (its name where the cached
+	// listing knows it), both sanitised.
+	Path, Project string
+	// Journal is set for a journaled file the service never confirmed (not
+	// sent, upload failed, unproven): it has no file ID to poll, its ID is
+	// "journal:ROW", and its status word and group come from the journal
+	// (triage.Unsent).
+	Journal      string
+	JournalGroup triage.Group
 }
 
 // terminal reports whether polling this ID again is pointless. IDs the
 // server says it cannot find count as terminal: re-asking about them every
 // few seconds would spend the shared vault budget on a known answer.
 func (f fileState) terminal() bool {
+	if f.Journal != "" {
+		return true // nothing to ask the service: it never gave an ID
+	}
 	if !f.Seen {
 		return false
 	}

@@ -67,11 +67,19 @@ func (m *Model) summaryParts() []widgets.Part {
 	c := m.counts
 	c[triage.Stuck] = min(m.stuck.count(m.env.Clock()), m.nonFinal)
 	c[triage.Processing] = m.nonFinal - c[triage.Stuck]
+	for g, n := range m.jcounts { // the journal's never-confirmed files count in their groups
+		c[g] += n
+	}
 	for _, p := range c.Parts() {
 		if c[triage.Stuck] > 0 {
 			p = th.Alarm.Render(p)
 		}
 		parts = append(parts, widgets.Keep(p))
+	}
+	for _, w := range []string{"not sent", "upload failed", "unproven"} {
+		if n := m.jwords[w]; n > 0 { // journal rows, counted in the groups above too
+			parts = append(parts, widgets.Keep(th.Alarm.Render(fmt.Sprintf("%d %s", n, w))))
+		}
 	}
 	if m.group != allGroups {
 		parts = append(parts, widgets.Keep(th.Changed.Render("showing "+m.group.String()+" (0 all)")))
