@@ -34,6 +34,10 @@ type Limits struct {
 	Matters int
 }
 
+// Of is the requests a minute the client allows itself in category c (the
+// default when the field is zero; negative: no client-side limit).
+func (l Limits) Of(c Category) int { return l.of(c) }
+
 func (l Limits) of(c Category) int {
 	pick := func(v, def int) int {
 		if v == 0 {
@@ -70,7 +74,10 @@ const budgetWindow = time.Minute + time.Second
 // by every client built with it: the console, its pollers and background
 // jobs draw from the same buckets, so together they stay under the service's
 // limits. Buckets are keyed by base URL, a hash of the token (never the
-// token itself) and category. The zero value is not usable; use NewBudgets.
+// token itself) and category; with a Ledger (ledger.go), by base URL,
+// workspace and category, and then a bucket here is this process's copy of
+// the ledger's, read by Budget without touching the disk. The zero value is
+// not usable; use NewBudgets.
 type Budgets struct {
 	mu      sync.Mutex
 	buckets map[string]*bucket
@@ -125,7 +132,13 @@ func (b *Budgets) reserve(key string, limit int, now time.Time) (time.Duration, 
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	bk := b.get(key)
+	return b.get(key).take(limit, now)
+}
+
+// take is the sliding log's one decision, the same for this process's
+// buckets and the ledger's: held by a 429, or full, says how long to wait;
+// otherwise the send at now is recorded.
+func (bk *bucket) take(limit int, now time.Time) (time.Duration, bool) {
 	if now.Before(bk.blockedUntil) {
 		return bk.blockedUntil.Sub(now), false
 	}
@@ -138,14 +151,16 @@ func (b *Budgets) reserve(key string, limit int, now time.Time) (time.Duration, 
 }
 
 // block marks a bucket exhausted until t: the server said so (429), and
-// every caller in the process should hold off, not just the one that hit it.
-func (b *Budgets) block(key string, until time.Time) {
+// every caller in the process should hold off, not just the one that hit
+// it. Without a Retry-After (knownUntil false) the window is taken as full
+// (see blockShared).
+func (b *Budgets) block(key string, limit int, until time.Time, knownUntil bool, now time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	bk := b.get(key)
-	if until.After(bk.blockedUntil) {
-		bk.blockedUntil = until
-	}
+	bk.prune(now)
+	bk.sent = append(bk.sent, unseen(len(bk.sent), limit, knownUntil, now)...)
+	bk.blockedUntil = later(bk.blockedUntil, until)
 }
 
 func (b *Budgets) status(key string, limit int, now time.Time) BudgetStatus {

@@ -46,11 +46,14 @@ type Config struct {
 	HTTPClient *http.Client // optional (tests); used as given
 	Limits     Limits       // client-side requests/minute; zero fields take the defaults
 	Budgets    *Budgets     // shared limiter registry; nil -> a private one
-	Logger     *slog.Logger // nil -> discard
-	Clock      Clock        // nil -> the system clock
-	Retry      RetryPolicy  // zero -> 5 retries, 3 minutes of total waiting
-	UserAgent  string       // nil -> "vaultdeck"
-	Timeouts   Timeouts     // zero fields take the defaults (10s connect, 30s first byte, 30s body stall)
+	// Ledger shares the budget with every process on the machine, keyed by
+	// workspace (ledger.go); nil -> the budget is this process's alone.
+	Ledger    Ledger
+	Logger    *slog.Logger // nil -> discard
+	Clock     Clock        // nil -> the system clock
+	Retry     RetryPolicy  // zero -> 5 retries, 3 minutes of total waiting
+	UserAgent string       // nil -> "vaultdeck"
+	Timeouts  Timeouts     // zero fields take the defaults (10s connect, 30s first byte, 30s body stall)
 }
 
 // Client calls the API. It is safe for concurrent use.
@@ -60,6 +63,7 @@ type Client struct {
 	tokens    TokenSource
 	limits    Limits
 	budgets   *Budgets
+	ledger    Ledger
 	log       *slog.Logger
 	clock     Clock
 	retry     RetryPolicy
@@ -74,6 +78,8 @@ type Client struct {
 	red atomic.Pointer[redactor]
 	// perms caches whoami's permissions, for naming what a 403 lacks.
 	perms atomic.Pointer[permCache]
+	// ws is the workspace of the current token, the ledger's key.
+	ws workspaceCache
 	// tokenOK records that some request with the current token succeeded,
 	// which narrows an ambiguous matter 401 down to a missing permission.
 	tokenOK atomic.Bool
@@ -90,6 +96,7 @@ func New(cfg Config) (*Client, error) {
 		tokens:    cfg.Token,
 		limits:    cfg.Limits,
 		budgets:   cfg.Budgets,
+		ledger:    cfg.Ledger,
 		log:       cfg.Logger,
 		clock:     cfg.Clock,
 		retry:     cfg.Retry.normalized(),
@@ -194,7 +201,11 @@ func (c *Client) Budget(cat Category) BudgetStatus {
 	if p := c.lastToken.Load(); p != nil {
 		h = *p
 	}
-	return c.budgets.status(budgetKeyHashed(c.base, h, cat), c.limits.of(cat), c.clock.Now())
+	key := budgetKeyHashed(c.base, h, cat)
+	if ws := c.knownWorkspace(h); ws != "" && c.ledger != nil {
+		key = workspaceKey(c.base, ws, cat)
+	}
+	return c.budgets.status(key, c.limits.of(cat), c.clock.Now())
 }
 
 func (c *Client) token(ctx context.Context, ep endpoint) (string, error) {

@@ -180,23 +180,40 @@ func TestRetriesAreBounded(t *testing.T) {
 	}
 }
 
-func TestNoRetryForUploadAndDeleteProject(t *testing.T) {
+// Issue 17 case 7: a 429 means the service accepted nothing, so an upload,
+// a matter upsert and a project deletion are sent again after Retry-After,
+// inside the budget, with a wait the command can print; only when the
+// retries are spent does the caller get the 429, still "rate limited".
+func TestRateLimitedWritesAreResent(t *testing.T) {
 	var n atomic.Int32
-	h := newHarness(t, rateLimited(429, 1000, "30", &n))
-	_, err := h.c.Upload(context.Background(), "p", []UploadFile{memFile("a.pdf", "x")}, DuplicateSkip)
-	if kindOf(err) != KindRateLimited || !strings.Contains(err.Error(), "Try again in 30s") {
+	h := newHarness(t, rateLimited(429, 1, "30", &n))
+	var waits []Wait
+	ctx := WithWaitObserver(context.Background(), func(w Wait) { waits = append(waits, w) })
+	if _, err := h.c.Upload(ctx, "p", []UploadFile{memFile("a.pdf", "x")}, DuplicateSkip); err != nil {
 		t.Fatalf("upload: %v", err)
 	}
-	_, err = h.c.DeleteProject(context.Background(), "p")
-	if kindOf(err) != KindRateLimited {
-		t.Fatalf("delete: %v", err)
+	if n.Load() != 2 {
+		t.Errorf("upload: %d requests, want the 429 and one re-send", n.Load())
 	}
-	_, err = h.c.UpsertMatters(context.Background(), []MatterPair{{"a", "b"}})
-	if kindOf(err) != KindRateLimited {
-		t.Fatalf("upsert: %v", err)
+	if len(waits) == 0 || waits[0].Status != 429 || !strings.Contains(waits[0].String(), "nothing was accepted") ||
+		!strings.Contains(waits[0].String(), "POST /api/v1/vault/upload_files/{project_id} is sent again") {
+		t.Errorf("waits %v", waits)
 	}
-	if n.Load() != 3 {
-		t.Errorf("requests %d, want 3 (no repeats)", n.Load())
+	for name, call := range map[string]func() error{
+		"delete project": func() error { _, err := h.c.DeleteProject(ctx, "p"); return err },
+		"upsert matters": func() error { _, err := h.c.UpsertMatters(ctx, []MatterPair{{"a", "b"}}); return err },
+	} {
+		n.Store(0)
+		if err := call(); err != nil || n.Load() != 2 {
+			t.Errorf("%s: %v after %d requests, want success after 2", name, err, n.Load())
+		}
+	}
+	// Always limited: the retries end, and the error still says 429.
+	n.Store(0)
+	h2 := newHarness(t, rateLimited(429, 1000, "30", &n))
+	_, err := h2.c.Upload(context.Background(), "p", []UploadFile{memFile("a.pdf", "x")}, DuplicateSkip)
+	if kindOf(err) != KindRateLimited || !strings.Contains(err.Error(), "Try again in 30s") || n.Load() != 1+defaultMaxRetries {
+		t.Fatalf("upload always limited: %v after %d", err, n.Load())
 	}
 }
 

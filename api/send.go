@@ -45,13 +45,13 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 		return nil, redactor{}, err
 	}
 	red := c.currentRedactor()
-	key := budgetKeyHashed(c.base, tokenHash(tok), cl.ep.cat)
+	key, shared := c.bucketKey(ctx, tok, cl.ep.cat)
 	limit := c.limits.of(cl.ep.cat)
 	bo := newBackoff()
 	var waited time.Duration
 	timeouts := 0
 	for attempt := 0; ; attempt++ {
-		if err := c.waitBudget(ctx, cl.ep, key, limit); err != nil {
+		if err := c.waitBudget(ctx, cl.ep, key, limit, shared); err != nil {
 			return nil, red, err
 		}
 		resp, err := c.attempt(ctx, cl, tok, red, key, limit, attempt)
@@ -92,16 +92,20 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 			reason = WaitBackoff
 		}
 		apiErr.RetryAfter = wait
-		if resp.StatusCode == http.StatusTooManyRequests {
-			c.budgets.block(key, now.Add(wait)) // everyone sharing the bucket holds off
+		limited := resp.StatusCode == http.StatusTooManyRequests
+		if limited {
+			c.block(ctx, key, limit, shared, now.Add(wait), ok, now) // everyone sharing the bucket holds off
 		}
-		if !cl.ep.idempotent || attempt >= c.retry.MaxRetries || waited+wait > c.retry.MaxWait {
+		// A 429 proves the service accepted nothing, so even a request that
+		// is not safe to repeat (an upload, an upsert, a project deletion)
+		// is sent again; a 502, 503 or 504 proves nothing of the kind.
+		if !(cl.ep.idempotent || limited) || attempt >= c.retry.MaxRetries || waited+wait > c.retry.MaxWait {
 			return nil, red, apiErr
 		}
 		c.log.LogAttrs(ctx, slog.LevelDebug, "api retry",
 			slog.String("method", cl.ep.method), slog.String("path", red.String(cl.path)),
 			slog.Int("status", resp.StatusCode), slog.Duration("wait", wait), slog.Int("attempt", attempt+1))
-		c.observeWait(ctx, Wait{Endpoint: cl.ep.String(), Reason: reason, Status: resp.StatusCode, For: wait})
+		c.observeWait(ctx, Wait{Endpoint: cl.ep.String(), Reason: reason, Category: cl.ep.cat, Status: resp.StatusCode, For: wait})
 		if err := c.clock.Sleep(ctx, wait); err != nil {
 			return nil, red, canceled(cl.ep, err)
 		}
@@ -110,9 +114,9 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 }
 
 // waitBudget blocks until the category's budget allows one more request.
-func (c *Client) waitBudget(ctx context.Context, ep endpoint, key string, limit int) error {
+func (c *Client) waitBudget(ctx context.Context, ep endpoint, key string, limit int, shared bool) error {
 	for {
-		d, ok := c.budgets.reserve(key, limit, c.clock.Now())
+		d, ok := c.reserve(ctx, key, limit, shared)
 		if ok {
 			return nil
 		}
@@ -123,4 +127,31 @@ func (c *Client) waitBudget(ctx context.Context, ep endpoint, key string, limit 
 			return canceled(ep, err)
 		}
 	}
+}
+
+// reserve takes a slot from the ledger when the bucket is shared. When the
+// ledger cannot be used (a locked or full disk), the process's own budget
+// stands in: it still knows this process's sends and the ledger's last state.
+func (c *Client) reserve(ctx context.Context, key string, limit int, shared bool) (time.Duration, bool) {
+	now := c.clock.Now()
+	if shared && limit >= 0 {
+		d, ok, err := c.budgets.reserveShared(c.ledger, key, limit, now)
+		if err == nil {
+			return d, ok
+		}
+		c.log.LogAttrs(ctx, slog.LevelDebug, "api budget: the shared ledger failed, using this process's budget", slog.String("error", err.Error()))
+	}
+	return c.budgets.reserve(key, limit, now)
+}
+
+// block records a 429 in the ledger (every process holds off) and here.
+func (c *Client) block(ctx context.Context, key string, limit int, shared bool, until time.Time, knownUntil bool, now time.Time) {
+	if shared && limit >= 0 {
+		err := c.budgets.blockShared(c.ledger, key, limit, until, knownUntil, now)
+		if err == nil {
+			return
+		}
+		c.log.LogAttrs(ctx, slog.LevelDebug, "api budget: the 429 could not be recorded in the shared ledger", slog.String("error", err.Error()))
+	}
+	c.budgets.block(key, max(limit, 0), until, knownUntil, now)
 }

@@ -144,7 +144,7 @@ func TestWaitObserverSeesBudgetRetryAfterAndBackoff(t *testing.T) {
 	got := strings.Join(lines, "\n")
 	for _, want := range []string{
 		"waiting 1m1s for the vault budget (1 requests a minute)",
-		"waiting 7s: the service asked to retry GET /api/v1/vault/workspace/recycle_bin later (429)",
+		"waiting 7s: the service's vault rate limit was reached (429, nothing was accepted); GET /api/v1/vault/workspace/recycle_bin is sent again then",
 		"before retrying GET /api/v1/vault/workspace/recycle_bin (502)",
 	} {
 		if !strings.Contains(got, want) {

@@ -32,6 +32,11 @@ type Wait struct {
 // String is the one line a headless command prints.
 func (w Wait) String() string {
 	d := roundUp(w.For)
+	if w.Status == 429 && w.Reason != WaitBudget {
+		// Said plainly, because for an upload it is the difference between
+		// "lost" and "not sent": a 429 means the service accepted nothing.
+		return fmt.Sprintf("waiting %s: the service's %s rate limit was reached (429, nothing was accepted); %s is sent again then", d, w.Category, w.Endpoint)
+	}
 	switch w.Reason {
 	case WaitBudget:
 		return fmt.Sprintf("waiting %s for the %s budget (%d requests a minute)", d, w.Category, w.Limit)

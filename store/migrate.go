@@ -248,6 +248,22 @@ CREATE TABLE audit_checkpoints (
 	updated_at INTEGER NOT NULL -- unix milliseconds
 );
 `},
+	// The budget ledger (ledger.go): one row per request sent, per bucket
+	// (base URL, workspace, category: never a token), pruned after the
+	// one-minute window; and a 429's hold per bucket. Every process on the
+	// machine reserves from it, so they share the organisation's limit.
+	{11, "budget ledger", `
+CREATE TABLE budget_sends (
+	bucket  TEXT NOT NULL,
+	sent_at INTEGER NOT NULL -- unix milliseconds
+);
+CREATE INDEX budget_sends_bucket ON budget_sends (bucket, sent_at);
+CREATE INDEX budget_sends_sent_at ON budget_sends (sent_at);
+CREATE TABLE budget_holds (
+	bucket TEXT PRIMARY KEY,
+	until  INTEGER NOT NULL -- unix milliseconds
+);
+`},
 }
 
 const createVersionTable = `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`

@@ -29,6 +29,8 @@ var fixtures = map[int][]string{
 	10: {`INSERT INTO audit_entries (log, id, at, type, user, ip, raw) VALUES ('http://x|w', 'a', 1, 't', 'u', 'i', '{}')`,
 		`INSERT INTO audit_sync (log, cursor) VALUES ('http://x|w', 'a')`,
 		`INSERT INTO audit_checkpoints (name, id, updated_at) VALUES ('siem', 'a', 1)`},
+	11: {`INSERT INTO budget_sends (bucket, sent_at) VALUES ('http://x|workspace:w|vault', 7)`,
+		`INSERT INTO budget_holds (bucket, until) VALUES ('http://x|workspace:w|vault', 7)`},
 }
 
 func TestMigrationsAreOrdered(t *testing.T) {

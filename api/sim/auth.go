@@ -161,6 +161,9 @@ func (s *Server) guard(cat category, n need, h authedHandler) http.HandlerFunc {
 		if cat != catNone && !s.opts.NoRateLimit {
 			s.mu.Lock()
 			retry, ok := s.limiter.allow(cat, s.limitFor(cat), s.nowLocked())
+			if !ok {
+				s.limiter.refused[cat]++
+			}
 			s.mu.Unlock()
 			if !ok {
 				w.Header().Set("Retry-After", fmt.Sprint(retry))

@@ -301,6 +301,8 @@ func (s *Server) handleControl(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	case "stats":
+		writeJSON(w, http.StatusOK, map[string]any{"rate_limited": s.RateLimited()})
 	case "advance":
 		if body.Seconds < 0 {
 			fail(errors.New("seconds must not be negative"))

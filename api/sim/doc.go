@@ -124,6 +124,8 @@
 //	    project_updated_at
 //	POST /_sim/advance        {"seconds": 90}                      Advance(time.Duration)
 //	    -> {"now": timestamp}
+//	POST /_sim/stats          {}                                   RateLimited()
+//	    -> {"rate_limited": {"vault": 2}}: the 429s answered so far, per category
 //
-// Read-only helpers for tests: Now, Tokens, Token, Matters, Projects, File.
+// Read-only helpers for tests: Now, Tokens, Token, Matters, Projects, File, RateLimited.
 package sim

@@ -29,9 +29,26 @@ func (s *Server) limitFor(c category) int {
 // sleep. The simulator has one workspace, so per-workspace == per-category.
 type limiter struct {
 	hits map[category][]time.Time
+	// refused counts the 429s answered per category, so a test can assert
+	// that a client never met the limit without timing anything.
+	refused map[category]int
 }
 
-func newLimiter() *limiter { return &limiter{hits: map[category][]time.Time{}} }
+func newLimiter() *limiter {
+	return &limiter{hits: map[category][]time.Time{}, refused: map[category]int{}}
+}
+
+// RateLimited returns how many requests of each category ("vault",
+// "audit", "matters") were answered 429 so far.
+func (s *Server) RateLimited() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]int{}
+	for c, n := range s.limiter.refused {
+		out[string(c)] = n
+	}
+	return out
+}
 
 // allow records a request at now when under limit; otherwise it returns the
 // whole seconds until the oldest counted request leaves the window (>= 1).

@@ -20,15 +20,17 @@ const (
 	settingStuckAfter = "stuck-after"
 	settingReadOnly   = "read-only" // the profile's read_only column
 	settingTimeout    = "timeout"   // the client's first-byte timeout
+	settingMaxRate    = "max-rate"  // vaultdeck's cap below the service's limits (maxrate.go)
 )
 
 func settingKeys() []string {
-	return []string{settingTheme, settingStuckAfter, settingReadOnly, settingTimeout}
+	return []string{settingTheme, settingStuckAfter, settingReadOnly, settingTimeout, settingMaxRate}
 }
 
 // settingDefaults are what applies when a key was never set.
 var settingDefaults = map[string]string{
 	settingTheme: "auto", settingStuckAfter: "30m0s", settingReadOnly: "false", settingTimeout: "30s",
+	settingMaxRate: "100%",
 }
 
 // normalizeSetting checks a value for key and returns its stored form.
@@ -46,6 +48,12 @@ func normalizeSetting(key, value string) (string, error) {
 			return "", usagef("%s takes a positive duration such as 30m (got %q: %v)", key, value, err)
 		}
 		return d.String(), nil
+	case settingMaxRate:
+		m, err := parseMaxRate(value)
+		if err != nil {
+			return "", usagef("%v", err)
+		}
+		return m.String(), nil
 	case settingReadOnly:
 		switch strings.ToLower(value) {
 		case "true", "yes", "on", "1":
@@ -66,6 +74,13 @@ func parseSettingDuration(settings map[string]string, key string) time.Duration 
 		return 0
 	}
 	return d
+}
+
+// parseSettingMaxRate reads the stored max-rate; a value that does not parse
+// (edited by hand) counts as unset.
+func parseSettingMaxRate(settings map[string]string) maxRate {
+	m, _ := parseMaxRate(settings[settingMaxRate])
+	return m
 }
 
 func (r *runner) config(_ context.Context, args []string) int {

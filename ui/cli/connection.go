@@ -71,9 +71,17 @@ func (r *runner) resolve() (*Connection, error) {
 		CAFile:     first(r.g.CAFile, r.env.Getenv("VAULTDECK_CA_FILE"), prof.CAFile),
 		HTTPClient: r.env.HTTPClient,
 		Budgets:    r.env.Budgets,
+		Ledger:     r.env.Ledger,
 		Logger:     r.env.Logger,
 		Limits:     r.env.Limits,
 		Clock:      r.env.Clock,
+	}
+	// The user's cap below the service's limits: the flag, else the
+	// profile's setting.
+	if m := r.g.MaxRate; m.set() {
+		cfg.Limits = m.apply(cfg.Limits)
+	} else {
+		cfg.Limits = prof.MaxRate.apply(cfg.Limits)
 	}
 	// One setting for how long the service may stay silent: before its
 	// first byte and within a body (0: the defaults). The bound on one

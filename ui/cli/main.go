@@ -39,6 +39,9 @@ type Globals struct {
 	// Timeout is --timeout: how long to wait for the service's first byte
 	// (0: the profile's setting, else the default).
 	Timeout time.Duration
+	// MaxRate is --max-rate: vaultdeck's cap below the service's limits
+	// (maxrate.go); unset: the profile's setting, else the limits.
+	MaxRate maxRate
 }
 
 // Profile is what a stored profile contributes; flags and environment win.
@@ -49,6 +52,7 @@ type Profile struct {
 	Region  string
 	CAFile  string
 	Timeout time.Duration // the profile's first-byte timeout; 0: the default
+	MaxRate maxRate       // the profile's max-rate setting; zero: none
 	// ReadOnly: the profile was stored read-only (login --read-only or
 	// `config set read-only true`); commands that change the workspace refuse.
 	ReadOnly bool
@@ -87,6 +91,10 @@ type Env struct {
 	// Journal opens the store holding the upload journal and names the
 	// active profile. nil: upload commands are not available.
 	Journal func(profile string) (*store.Store, string, error)
+
+	// Ledger shares the request budget with every vaultdeck process on
+	// this machine (the store's budget ledger). nil: this process's own.
+	Ledger api.Ledger
 
 	// Optional plumbing, mostly for tests and for sharing with the console.
 	Budgets    *api.Budgets
@@ -280,6 +288,20 @@ func extractGlobals(args []string) (Globals, []string, error) {
 			}
 			g.CSV = true
 			continue
+		case "max-rate":
+			if !hasVal {
+				if i+1 >= len(args) {
+					return g, nil, fmt.Errorf("flag --max-rate needs a value")
+				}
+				i++
+				val = args[i]
+			}
+			m, err := parseMaxRate(val)
+			if err != nil {
+				return g, nil, fmt.Errorf("--%w", err)
+			}
+			g.MaxRate = m
+			continue
 		case "jsonl":
 			if hasVal {
 				return g, nil, fmt.Errorf("--jsonl takes no value (got %q)", val)
@@ -340,6 +362,7 @@ Global flags (before or after the command):
   --csv               listings as CSV: a header row, then a record a row (not with --json/--jsonl)
   --timeout 30s       how long the service may stay silent, before answering or within an answer (default 30s)
                       (one whole answer may take 30 times it: 15m by default)
+  --max-rate 80%      stay below the service's limits: a share of each (80%) or requests a minute (6)
 
 Console flags (also for demo): --read-only, --theme auto|dark|light|high-contrast|mono,
   --no-color, --stuck-after 30m, --open projects|bin|files|audit

@@ -26,6 +26,8 @@ func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) 
 		ResolveProfile: s.resolveProfile,
 		OpenStore:      func() (*store.Store, error) { return account.OpenStore(s.acct) },
 		Budgets:        api.NewBudgets(), // one registry: every client in the process shares the budget
+		// One ledger: every process on the machine shares the workspace's budget.
+		Ledger: &processLedger{open: func() (*store.Store, error) { return account.OpenStore(s.acct) }},
 		Sim: func(ctx context.Context, _ Globals, args []string) int {
 			return sim.Run(ctx, args, stdout, stderr)
 		},
@@ -83,7 +85,8 @@ func (s *processAccounts) resolveProfile(profile string) (Profile, error) {
 		return Profile{}, err
 	}
 	return Profile{Name: conn.Profile.Name, Stored: conn.ChosenBy != account.ChosenByToken, BaseURL: conn.Profile.BaseURL, Region: conn.Profile.Region, CAFile: conn.Profile.CAFile,
-		Timeout: parseSettingDuration(s.settings, settingTimeout), ReadOnly: conn.Profile.ReadOnly}, nil
+		Timeout: parseSettingDuration(s.settings, settingTimeout), ReadOnly: conn.Profile.ReadOnly,
+		MaxRate: parseSettingMaxRate(s.settings)}, nil
 }
 
 // account adapts an account command: the global flags it also understands

@@ -71,6 +71,8 @@ func (r *runner) upload(ctx context.Context, args []string) int {
 	abort, abortNow := context.WithCancel(context.Background())
 	defer abortNow()
 	job.Abort = abort
+	job.Wait = r.uploadWaits(line)
+	ctx = api.WithWaitObserver(ctx, job.Wait) // the resume's listings
 	stopNote := context.AfterFunc(ctx, func() {
 		again := make(chan os.Signal, 1)
 		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
@@ -274,6 +276,37 @@ func (l *progressLine) update(p uploadjob.Progress) {
 	l.p = p
 	if now := time.Now(); now.Sub(l.last) >= 200*time.Millisecond {
 		l.last = now
+		l.draw()
+	}
+}
+
+// uploadWaits says every pause of an upload, on a terminal or not: an upload
+// that waits a minute for the shared budget, or re-sends after a 429, must
+// not look hung or lost to whoever reads its log. Pauses under a second are
+// not worth a line, unless a 429 caused them.
+func (r *runner) uploadWaits(line *progressLine) func(api.Wait) {
+	var mu sync.Mutex
+	w := r.env.Stderr
+	return func(x api.Wait) {
+		if x.For < time.Second && x.Status != 429 {
+			return
+		}
+		if line != nil {
+			line.note("vaultdeck upload: " + x.String())
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, "vaultdeck upload: %s\n", x)
+	}
+}
+
+// note prints a line of its own above the progress line.
+func (l *progressLine) note(s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fmt.Fprintf(l.w, "\r\x1b[K%s\n", s)
+	if l.any {
 		l.draw()
 	}
 }

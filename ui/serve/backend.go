@@ -63,6 +63,9 @@ func (s *Server) client(baseURL, region, caFile string, ts api.TokenSource) (*ap
 	c, err := api.New(api.Config{
 		BaseURL: baseURL, Region: region, CAFile: caFile, Token: ts,
 		HTTPClient: s.cfg.HTTPClient, Budgets: s.budgets, Limits: s.cfg.Limits,
+		// The store's ledger: sessions, the console and the CLI on this
+		// machine share the workspace's budget.
+		Ledger:    s.st,
 		UserAgent: "vaultdeck serve",
 	})
 	if err != nil {

@@ -61,6 +61,9 @@ type Runner struct {
 	// Steal says whether a lease holder is gone (its process died); nil ->
 	// a holder on this host whose process no longer exists.
 	Steal func(holder string) bool
+	// Wait, when set, is told of each pause before a request (the shared
+	// budget, a 429's Retry-After), so a command can say why it waits.
+	Wait func(api.Wait)
 	// Crash, in tests, is asked at every step; true stops the run there.
 	Crash func(step string, batchID int64) bool
 	// Abort, when it ends, cancels the request in flight too (a second

@@ -56,6 +56,9 @@ func (r *Runner) send(p *prepared, out *Outcome) error {
 	if r.Abort != nil {
 		defer context.AfterFunc(r.Abort, cancel)()
 	}
+	if r.Wait != nil {
+		reqCtx = api.WithWaitObserver(reqCtx, r.Wait)
+	}
 	var last int64
 	base := r.bytesDone()
 	sent := func(n int64) {
@@ -113,6 +116,11 @@ func (r *Runner) failed(p *prepared, err error, out *Outcome) error {
 	if !answered {
 		_ = r.Store.ReleaseBatch(p.batch.ID, r.owner(), err.Error())
 		out.Unfinished++
+		if errors.Is(err, api.KindRateLimited) {
+			// The client waited and re-sent as long as it may; a 429 means
+			// nothing was accepted, so this is not a lost response.
+			return fmt.Errorf("batch %d: not sent: the service's rate limit refused it each time (%v); run `vaultdeck upload --resume` to send it", p.batch.ID, err)
+		}
 		return fmt.Errorf("batch %d: the response was lost (%v); run `vaultdeck upload --resume` to check what arrived", p.batch.ID, err)
 	}
 	outcomes := make([]store.FileOutcome, len(p.send))

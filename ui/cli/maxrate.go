@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/vaultdeck/vaultdeck/api"
+)
+
+// maxRate is the user's cap on vaultdeck's own requests (`--max-rate`, or
+// the profile's `max-rate` setting). The service's limits are the whole
+// organisation's, and other integrations spend them unseen: a cap keeps
+// vaultdeck below the limit, leaving them room. Either a share of every
+// category's limit ("80%": vault 8, audit 48, client matters 120 a minute)
+// or requests a minute in each category ("6", never above a limit).
+type maxRate struct {
+	percent   int // 1..100; 0: not a share
+	perMinute int // >= 1; 0: not a count
+}
+
+func (m maxRate) set() bool { return m.percent > 0 || m.perMinute > 0 }
+
+func (m maxRate) String() string {
+	if m.percent > 0 {
+		return fmt.Sprintf("%d%%", m.percent)
+	}
+	return strconv.Itoa(m.perMinute)
+}
+
+// parseMaxRate reads "80%" or "6".
+func parseMaxRate(v string) (maxRate, error) {
+	v = strings.TrimSpace(v)
+	if p, ok := strings.CutSuffix(v, "%"); ok {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 || n > 100 {
+			return maxRate{}, fmt.Errorf("max-rate takes a share of each limit from 1%% to 100%%, or requests a minute such as 6 (got %q)", v)
+		}
+		return maxRate{percent: n}, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return maxRate{}, fmt.Errorf("max-rate takes requests a minute (at least 1) such as 6, or a share of each limit such as 80%% (got %q)", v)
+	}
+	return maxRate{perMinute: n}, nil
+}
+
+// apply caps each category of l; a category without a client-side limit
+// (negative, the simulator's --no-rate-limit) stays without.
+func (m maxRate) apply(l api.Limits) api.Limits {
+	if !m.set() {
+		return l
+	}
+	limit := func(c api.Category) int {
+		n := l.Of(c)
+		switch {
+		case n < 0:
+			return n
+		case m.percent > 0:
+			return max(1, n*m.percent/100)
+		default:
+			return min(n, m.perMinute)
+		}
+	}
+	return api.Limits{Vault: limit(api.CategoryVault), Audit: limit(api.CategoryAudit), Matters: limit(api.CategoryMatters)}
+}
