@@ -323,3 +323,22 @@ func TestNetworkError(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// A 429 without Retry-After (production documents none) still proves the
+// window is full, with other integrations' requests this client never saw:
+// the next attempt waits for the window, not only for a one-second backoff
+// that would meet the limit again.
+func TestRateLimitWithoutRetryAfterWaitsForTheWindow(t *testing.T) {
+	var n atomic.Int32
+	h := newHarness(t, rateLimited(429, 1, "", &n))
+	if _, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	var total time.Duration
+	for _, d := range h.clock.slept() {
+		total += d
+	}
+	if n.Load() != 2 || total < time.Minute {
+		t.Errorf("%d requests after %v (%v) of waiting, want the second after the window", n.Load(), total, h.clock.slept())
+	}
+}
