@@ -28,6 +28,9 @@ type Ledger interface {
 		update func(sent []time.Time, heldUntil time.Time) (add []time.Time, holdUntil time.Time)) error
 }
 
+// workspaceLookupTimeout bounds the whoami that names the ledger's bucket.
+const workspaceLookupTimeout = 5 * time.Second
+
 // workspaceCache is the workspace of one token, learnt from whoami (which
 // costs no budget) before the first limited request. ask is held only while
 // whoami is asked, so concurrent first requests ask once; learnt is read
@@ -57,7 +60,11 @@ func (c *Client) workspace(ctx context.Context, h string) string {
 	// The caller's context carries its values (a body copy for the
 	// console's cache, a stream's sink, a wait observer) that belong to its
 	// own request, not to this whoami: only its cancellation is kept.
-	wctx, cancel := context.WithCancel(context.Background())
+	// And it is bounded well below the first-byte timeout: against a
+	// service that does not answer, the request itself will say so, and
+	// a slow whoami costs only the sharing (the budget falls back to this
+	// process's own), not another half minute.
+	wctx, cancel := context.WithTimeout(context.Background(), workspaceLookupTimeout)
 	defer cancel()
 	defer context.AfterFunc(ctx, cancel)()
 	who, err := c.WhoAmI(wctx)
