@@ -32,7 +32,7 @@ const (
 	Status502     Fault = "502"            // once, an HTML gateway page, then normal
 	Status503     Fault = "503"
 	Status504     Fault = "504"
-	SlowDown      Fault = "slow-down"    // once a 429 with Retry-After: 2, then normal
+	SlowDown      Fault = "slow-down"    // once a 429 with Retry-After: 2 (not on whoami, which no limit counts), then normal
 	StallMidway   Fault = "stall-midway" // the recycle bin sends 10,000 entries, then silence
 	EchoError     Fault = "echo-error"   // 403 whose body echoes the token in every form
 	EchoHeader    Fault = "echo-header"  // normal answers with the token in headers
@@ -60,11 +60,13 @@ type Server struct {
 	srv   *httptest.Server
 	fault Fault
 	n     atomic.Int32
-	stop  chan struct{}
-	once  sync.Once
-	big   []byte
-	size  int64        // HugeString's string
-	sent  atomic.Int64 // body bytes the hostile faults wrote
+	// limited counts the requests a rate limit applies to (all but whoami).
+	limited atomic.Int32
+	stop    chan struct{}
+	once    sync.Once
+	big     []byte
+	size    int64        // HugeString's string
+	sent    atomic.Int64 // body bytes the hostile faults wrote
 }
 
 // Recorder is a listener that counts requests and keeps their
@@ -167,7 +169,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, base+r.URL.RequestURI(), http.StatusFound)
 		return
 	case SlowDown:
-		if n == 1 {
+		if path != "/api/whoami" && s.limited.Add(1) == 1 {
 			w.Header().Set("Retry-After", "2")
 			writeJSON(w, 429, `{"error":"Rate limit exceeded"}`)
 			return

@@ -140,7 +140,7 @@ func TestWaitLineOnTerminal(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "bin.json")
 	ts := startTmux(t, []string{"VAULTDECK_TOKEN=" + faultToken, "VAULTDECK_HOME=" + t.TempDir()},
 		"sh", "-c", bin+" --base-url "+s.URL+" recycle-bin --json > "+out)
-	ts.waitForText("vaultdeck: waiting 2s: the service asked to retry GET /api/v1/vault/workspace/recycle_bin later (429)")
+	ts.waitForText("vaultdeck: waiting 2s: the service's vault rate limit was reached (429, nothing was accepted)")
 	ts.waitFor("the command to finish", func(string) bool { dead, _ := ts.paneDead(); return dead })
 	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), `"total":1`) {
 		t.Errorf("output %q %v; screen:\n%s", b, err, ts.screen())
