@@ -37,7 +37,7 @@ func (s *Store) AuditState(ctx context.Context, log string) (audit.State, error)
 	var st audit.State
 	var first, last, caught int64
 	var empty int
-	err := s.db.QueryRow(`SELECT cursor, first_at, last_at, entries, caught_up, empty FROM audit_sync WHERE log = ?`, log).
+	err := s.db.QueryRow(`SELECT cursor, first_at, last_at, entries, caught_up, empty FROM audit_logs WHERE key = ?`, log).
 		Scan(&st.Cursor, &first, &last, &st.Entries, &caught, &empty)
 	if errors.Is(err, sql.ErrNoRows) {
 		return audit.State{}, nil
@@ -52,11 +52,16 @@ func (s *Store) AuditState(ctx context.Context, log string) (audit.State, error)
 // SaveAuditPage stores a page and moves the cursor in one transaction.
 func (s *Store) SaveAuditPage(ctx context.Context, p audit.Page) error {
 	err := s.inTx(func(tx *sql.Tx) error {
+		var id int64
 		var cursor string
 		var first, last int64
-		err := tx.QueryRowContext(ctx, `SELECT cursor, first_at, last_at FROM audit_sync WHERE log = ?`, p.Log).Scan(&cursor, &first, &last)
+		err := tx.QueryRowContext(ctx, `SELECT id, cursor, first_at, last_at FROM audit_logs WHERE key = ?`, p.Log).Scan(&id, &cursor, &first, &last)
 		if errors.Is(err, sql.ErrNoRows) {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO audit_sync (log) VALUES (?)`, p.Log); err != nil {
+			res, err := tx.ExecContext(ctx, `INSERT INTO audit_logs (key) VALUES (?)`, p.Log)
+			if err != nil {
+				return err
+			}
+			if id, err = res.LastInsertId(); err != nil {
 				return err
 			}
 		} else if err != nil {
@@ -72,7 +77,7 @@ func (s *Store) SaveAuditPage(ctx context.Context, p audit.Page) error {
 		defer ins.Close()
 		var added int64
 		for _, e := range p.Entries {
-			res, err := ins.ExecContext(ctx, p.Log, e.ID, micros(e.Time), e.Type, e.User, e.IP, e.Raw)
+			res, err := ins.ExecContext(ctx, id, e.ID, micros(e.Time), e.Type, e.User, e.IP, e.Raw)
 			if err != nil {
 				return err
 			}
@@ -89,8 +94,8 @@ func (s *Store) SaveAuditPage(ctx context.Context, p audit.Page) error {
 		if p.CaughtUp {
 			caught = micros(p.At)
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE audit_sync SET cursor = ?, first_at = ?, last_at = ?, entries = entries + ?,
-	caught_up = coalesce(?, caught_up), empty = ? WHERE log = ?`, p.Cursor, first, last, added, caught, boolInt(p.Empty), p.Log)
+		_, err = tx.ExecContext(ctx, `UPDATE audit_logs SET cursor = ?, first_at = ?, last_at = ?, entries = entries + ?,
+	caught_up = coalesce(?, caught_up), empty = ? WHERE id = ?`, p.Cursor, first, last, added, caught, boolInt(p.Empty), id)
 		return err
 	})
 	if err != nil && !errors.Is(err, audit.ErrCursorMoved) {
@@ -135,7 +140,7 @@ func (s *Store) AuditEntries(ctx context.Context, log string, f audit.Filter, fn
 // an index, not sorted.
 func auditQuery(log string, f audit.Filter) (string, []any) {
 	var b strings.Builder
-	b.WriteString(`SELECT seq, id, at, type, user, ip, raw FROM audit_entries WHERE log = ?`)
+	b.WriteString(`SELECT seq, id, at, type, user, ip, raw FROM audit_entries WHERE log = (SELECT id FROM audit_logs WHERE key = ?)`)
 	args := []any{log}
 	add := func(cond string, v ...any) {
 		b.WriteString(" AND " + cond)

@@ -211,16 +211,28 @@ CREATE TABLE access_grants (
 ) WITHOUT ROWID;
 CREATE INDEX access_grants_email ON access_grants (snapshot_id, email);
 `},
-	// The audit-log mirror (audit.go, issue 21): entries keyed by log
-	// (base URL | workspace) and id, with the service's JSON kept byte for
-	// byte and the columns queries filter on indexed with time, so a
-	// question about one user or address reads only its rows. seq (the
-	// rowid) is the order the service listed them in. audit_sync holds each
-	// log's cursor; audit_checkpoints what follow delivered to stdout.
+	// The audit-log mirror (audit.go, issue 21): entries keyed by log and
+	// id, with the service's JSON kept byte for byte and the columns
+	// queries filter on indexed with time, so a question about one user or
+	// address reads only its rows. A log (base URL | workspace) is a small
+	// integer in the entries and their five indexes: as text it would be
+	// some 60 bytes in each of them, a million times. seq (the rowid) is
+	// the order the service listed them in. audit_logs holds each log's
+	// cursor; audit_checkpoints what follow delivered.
 	{10, "audit mirror", `
+CREATE TABLE audit_logs (
+	id        INTEGER PRIMARY KEY,
+	key       TEXT NOT NULL UNIQUE, -- base URL | workspace id
+	cursor    TEXT NOT NULL DEFAULT '',
+	first_at  INTEGER NOT NULL DEFAULT 0, -- unix microseconds
+	last_at   INTEGER NOT NULL DEFAULT 0,
+	entries   INTEGER NOT NULL DEFAULT 0,
+	caught_up INTEGER NOT NULL DEFAULT 0, -- unix microseconds of the last short page
+	empty     INTEGER NOT NULL DEFAULT 0 CHECK (empty IN (0, 1))
+);
 CREATE TABLE audit_entries (
 	seq   INTEGER PRIMARY KEY,
-	log   TEXT NOT NULL,
+	log   INTEGER NOT NULL REFERENCES audit_logs (id),
 	id    TEXT NOT NULL,
 	at    INTEGER NOT NULL, -- unix microseconds; 0 when the service's timestamp was unreadable
 	type  TEXT NOT NULL COLLATE NOCASE,
@@ -233,15 +245,6 @@ CREATE INDEX audit_entries_at ON audit_entries (log, at);
 CREATE INDEX audit_entries_type ON audit_entries (log, type, at);
 CREATE INDEX audit_entries_user ON audit_entries (log, user, at);
 CREATE INDEX audit_entries_ip ON audit_entries (log, ip, at);
-CREATE TABLE audit_sync (
-	log       TEXT PRIMARY KEY,
-	cursor    TEXT NOT NULL DEFAULT '',
-	first_at  INTEGER NOT NULL DEFAULT 0, -- unix microseconds
-	last_at   INTEGER NOT NULL DEFAULT 0,
-	entries   INTEGER NOT NULL DEFAULT 0,
-	caught_up INTEGER NOT NULL DEFAULT 0, -- unix microseconds of the last short page
-	empty     INTEGER NOT NULL DEFAULT 0 CHECK (empty IN (0, 1))
-);
 CREATE TABLE audit_checkpoints (
 	name       TEXT PRIMARY KEY,
 	id         TEXT NOT NULL,

@@ -50,7 +50,14 @@ type rig struct {
 	sim      *sim.Server
 	client   *api.Client
 	requests atomic.Int64 // audit requests (the logs paths)
-	paths    chan string  // every audit path, when not nil (buffered by the test)
+	mu       sync.Mutex
+	sent     []time.Time // when each audit request arrived, on the rig's clock
+}
+
+func (r *rig) sentTimes() []time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.sent)
 }
 
 func newRig(t *testing.T, opts sim.Options, clock api.Clock) *rig {
@@ -62,6 +69,11 @@ func newRig(t *testing.T, opts sim.Options, clock api.Clock) *rig {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if strings.HasPrefix(req.URL.Path, "/api/v1/logs/") {
 			r.requests.Add(1)
+			if clock != nil {
+				r.mu.Lock()
+				r.sent = append(r.sent, clock.Now())
+				r.mu.Unlock()
+			}
 		}
 		r.sim.ServeHTTP(w, req)
 	}))

@@ -90,6 +90,7 @@ func TestQueryFromMirrorOrService(t *testing.T) {
 			// its cursor and the service after it
 			r.sim.SetAuditTrickle(60)
 			r.sim.Advance(10 * time.Minute)
+			r.sim.SetAuditTrickle(0) // writes the ten minutes' entries, then no more
 			ids, a := collect(t, j, audit.Filter{Since: now.Add(-time.Hour)})
 			if !a.Mirror || !a.Service || a.Requests == 0 {
 				t.Errorf("open-ended question: %+v", a)

@@ -81,9 +81,12 @@ func LogOf(ctx context.Context, svc Service) (string, *api.WhoAmI, error) {
 
 // Sync copies the log into the mirror from where it stopped (the earliest
 // entry the first time) until a page is short, paced evenly inside the
-// audit budget. Every page and its cursor are stored in one transaction
-// before the next request, so a kill at any moment loses at most the page
-// in flight, and a rerun neither gaps nor repeats (entries are keyed by id).
+// audit budget. Every page and its cursor are stored in one transaction,
+// so a kill at any moment loses at most the pages in flight, and a rerun
+// neither gaps nor repeats (entries are keyed by id). The next page is
+// read while the last one is being stored (the cursor is the page's last
+// id, known before it is stored): without a budget to wait for, the
+// sync goes at the pace of the slower of the two, not of both added.
 func (j *Job) Sync(ctx context.Context) (SyncResult, error) {
 	if j.Mirror == nil {
 		return SyncResult{}, errors.New("audit sync needs the local store")
@@ -100,42 +103,85 @@ func (j *Job) Sync(ctx context.Context) (SyncResult, error) {
 	p := newPacer(j.clock(), j.gap())
 	meter := newMeter(j.clock().Now(), st.Last)
 	for {
-		page, err := j.syncStep(ctx, p, log, st)
-		if errors.Is(err, ErrCursorMoved) {
-			if st, err = j.Mirror.AuditState(ctx, log); err != nil {
-				return res, err
-			}
-			continue
-		}
-		if err != nil {
-			res.Progress = meter.progress
-			res.State = st
+		st, err = j.syncRun(ctx, p, log, st, meter)
+		res.Progress, res.State = meter.progress, st
+		if !errors.Is(err, ErrCursorMoved) {
 			return res, err
 		}
-		before := st.Entries
+		// another sync moved the cursor: go on from where it is now
 		if st, err = j.Mirror.AuditState(ctx, log); err != nil {
 			return res, err
-		}
-		meter.progress.Added += st.Entries - before
-		meter.page(j.clock().Now(), page, st.Last)
-		if j.Progress != nil {
-			j.Progress(meter.progress)
-		}
-		if page.CaughtUp {
-			res.Progress, res.State = meter.progress, st
-			return res, nil
 		}
 	}
 }
 
-// syncStep reads the page after the mirror's cursor (the earliest entry
-// when it has none) and stores it.
-func (j *Job) syncStep(ctx context.Context, p *pacer, log string, st State) (Page, error) {
+// syncRun reads pages from st's cursor on and stores them in order, one
+// page ahead, until a page is short or something fails. It returns the
+// mirror's state after the last page stored.
+func (j *Job) syncRun(ctx context.Context, p *pacer, log string, st State, meter *meter) (State, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pages := make(chan Page, 1)
+	stored := make(chan error, 1)
+	last := st
+	go func() {
+		var err error
+		for pg := range pages {
+			if err != nil {
+				continue // drain, so the reader never blocks
+			}
+			if err = j.Mirror.SaveAuditPage(ctx, pg); err != nil {
+				cancel()
+				continue
+			}
+			before := last.Entries
+			if last, err = j.Mirror.AuditState(ctx, log); err != nil {
+				cancel()
+				continue
+			}
+			meter.progress.Added += last.Entries - before
+			meter.page(j.clock().Now(), pg, last.Last)
+			if j.Progress != nil {
+				j.Progress(meter.progress)
+			}
+		}
+		stored <- err
+	}()
+	var readErr error
+	cursor, started := st.Cursor, st.Started() && st.Cursor != ""
+	for {
+		pg, err := j.readPage(ctx, p, log, cursor, started)
+		if err != nil {
+			readErr = err
+			break
+		}
+		select {
+		case pages <- pg:
+		case <-ctx.Done():
+		}
+		if pg.CaughtUp || ctx.Err() != nil {
+			break
+		}
+		cursor, started = pg.Cursor, true
+	}
+	close(pages)
+	if err := <-stored; err != nil {
+		return last, err
+	}
+	if readErr == nil {
+		readErr = ctx.Err()
+	}
+	return last, readErr
+}
+
+// readPage reads the page after cursor (the earliest entry when the
+// mirror has none yet).
+func (j *Job) readPage(ctx context.Context, p *pacer, log, cursor string, started bool) (Page, error) {
 	if err := p.wait(ctx); err != nil {
 		return Page{}, err
 	}
-	pg := Page{Log: log, Prev: st.Cursor}
-	if !st.Started() || st.Cursor == "" {
+	pg := Page{Log: log, Prev: cursor}
+	if !started {
 		first, err := j.Svc.AuditEarliestItem(ctx, "")
 		if err != nil {
 			return Page{}, err
@@ -143,23 +189,23 @@ func (j *Job) syncStep(ctx context.Context, p *pacer, log string, st State) (Pag
 		pg.At = j.clock().Now()
 		if first == nil {
 			pg.Empty, pg.CaughtUp = true, true
-			return pg, j.Mirror.SaveAuditPage(ctx, pg)
+			return pg, nil
 		}
 		pg.Entries, pg.Cursor = []Entry{EntryOf(*first)}, first.Value.ID
-		return pg, j.Mirror.SaveAuditPage(ctx, pg)
+		return pg, nil
 	}
-	ap, err := j.Svc.AuditPage(ctx, st.Cursor, api.MaxAuditTake, "")
+	ap, err := j.Svc.AuditPage(ctx, cursor, api.MaxAuditTake, "")
 	if err != nil {
 		return Page{}, err
 	}
 	pg.At = j.clock().Now()
 	pg.Entries = entriesOf(ap.Entries)
-	pg.Cursor = st.Cursor
+	pg.Cursor = cursor
 	if ap.Last != "" {
 		pg.Cursor = ap.Last
 	}
-	pg.CaughtUp = !ap.Full || ap.Last == st.Cursor
-	return pg, j.Mirror.SaveAuditPage(ctx, pg)
+	pg.CaughtUp = !ap.Full || ap.Last == cursor
+	return pg, nil
 }
 
 func entriesOf(items []api.Item[api.AuditEntry]) []Entry {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -115,12 +114,9 @@ func TestSyncPacesEvenly(t *testing.T) {
 	}{{0, (time.Minute + time.Second) / 60}, {6, (time.Minute + time.Second) / 6}} {
 		clock := newVirtualClock()
 		r := newRig(t, sim.Options{Seed: 7, AuditEntries: 8000}, clock)
-		var mu sync.Mutex
-		var sent []time.Time
 		var waits []api.Wait
 		ctx := api.WithWaitObserver(context.Background(), func(w api.Wait) { waits = append(waits, w) })
-		j := &audit.Job{Svc: r.client, Mirror: newFakeMirror(), Clock: clock, MaxRate: tc.maxRate,
-			Progress: func(audit.Progress) { mu.Lock(); sent = append(sent, clock.Now()); mu.Unlock() }}
+		j := &audit.Job{Svc: r.client, Mirror: newFakeMirror(), Clock: clock, MaxRate: tc.maxRate}
 		res, err := j.Sync(ctx)
 		if err != nil || !res.CaughtUp {
 			t.Fatalf("max-rate %d: %v %+v", tc.maxRate, err, res)
@@ -130,6 +126,7 @@ func TestSyncPacesEvenly(t *testing.T) {
 		if res.Requests != 10 {
 			t.Errorf("max-rate %d: %d requests", tc.maxRate, res.Requests)
 		}
+		sent := r.sentTimes()
 		for i := 1; i < len(sent); i++ {
 			if d := sent[i].Sub(sent[i-1]); d < tc.gap {
 				t.Errorf("max-rate %d: requests %d and %d only %s apart (want %s)", tc.maxRate, i, i+1, d, tc.gap)
