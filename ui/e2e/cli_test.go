@@ -19,7 +19,7 @@ type simProcess struct {
 	tokens       map[string]string
 }
 
-func startSim(t *testing.T, bin string, args ...string) simProcess {
+func startSim(t testing.TB, bin string, args ...string) simProcess {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, append([]string{"sim", "--addr", "127.0.0.1:0"}, args...)...)
