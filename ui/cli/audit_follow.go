@@ -20,19 +20,17 @@ type AuditFollowOptions struct {
 	Start      string        // earliest (default) or latest, when nothing was delivered yet
 	Poll       time.Duration // base wait between reads once caught up
 	Once       bool          // stop once caught up
-	MaxRate    int           // audit requests a minute at most (0: the limit)
 	NoMirror   bool          // do not update the local mirror
 }
 
 func (r *runner) auditFollowCmd(ctx context.Context, args []string) int {
 	var o AuditFollowOptions
-	fs := r.newFlagSet("audit follow", "[--out FILE | --checkpoint NAME] [--start earliest|latest] [--poll 2s] [--once] [--max-rate N]")
+	fs := r.newFlagSet("audit follow", "[--out FILE | --checkpoint NAME] [--start earliest|latest] [--poll 2s] [--once] [--no-mirror]")
 	fs.StringVar(&o.Out, "out", "", "append JSON Lines to `FILE`; the file is its own checkpoint (exactly once across restarts)")
 	fs.StringVar(&o.Checkpoint, "checkpoint", "", "with stdout: keep the last entry delivered under `NAME` in the local database (at least once across restarts)")
 	fs.StringVar(&o.Start, "start", "earliest", "where to begin when nothing was delivered yet: earliest (the whole trail) or latest")
 	fs.DurationVar(&o.Poll, "poll", audit.DefaultPoll, "wait between reads once caught up (it grows to a minute while only this follower's own reads arrive)")
 	fs.BoolVar(&o.Once, "once", false, "stop once caught up (for a timer or cron) instead of following")
-	fs.IntVar(&o.MaxRate, "max-rate", 0, "send at most `N` audit requests a minute (default: the audit limit, 60, spread evenly)")
 	fs.BoolVar(&o.NoMirror, "no-mirror", false, "do not keep the local mirror up to date while following")
 	if code, ok := r.parseNoArgs(fs, args); !ok {
 		return code
@@ -51,14 +49,12 @@ func (r *runner) auditFollow(ctx context.Context, o AuditFollowOptions) int {
 		return r.usage(nil, "--checkpoint is for stdout: a file given with --out is its own checkpoint")
 	case o.Poll < 100*time.Millisecond:
 		return r.usage(nil, "--poll must be at least 100ms (got %s)", o.Poll)
-	case o.MaxRate < 0:
-		return r.usage(nil, "--max-rate must be 1 or more requests a minute (0: the limit)")
 	}
 	c, err := r.client()
 	if err != nil {
 		return r.fail(err)
 	}
-	j := &audit.Job{Svc: c, Clock: r.env.Clock, MaxRate: o.MaxRate}
+	j := &audit.Job{Svc: c, Clock: r.env.Clock}
 	st, stErr := r.openStore()
 	if stErr == nil {
 		defer st.Close()

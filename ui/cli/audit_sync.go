@@ -10,15 +10,13 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/audit"
 )
 
-// AuditSyncOptions is `vaultdeck audit sync`'s command line.
-type AuditSyncOptions struct {
-	MaxRate int // audit requests a minute at most (0: the budget's limit)
-}
+// AuditSyncOptions is `vaultdeck audit sync`'s command line. The pace is
+// the audit budget's, which the global --max-rate lowers.
+type AuditSyncOptions struct{}
 
 func (r *runner) auditSyncCmd(ctx context.Context, args []string) int {
 	var o AuditSyncOptions
-	fs := r.newFlagSet("audit sync", "[--max-rate N]")
-	fs.IntVar(&o.MaxRate, "max-rate", 0, "send at most `N` audit requests a minute (default: the audit limit, 60, spread evenly)")
+	fs := r.newFlagSet("audit sync", "")
 	if code, ok := r.parseNoArgs(fs, args); !ok {
 		return code
 	}
@@ -28,9 +26,6 @@ func (r *runner) auditSyncCmd(ctx context.Context, args []string) int {
 // auditSync copies the audit log into the local mirror, with a progress
 // line on a terminal and a closing line always.
 func (r *runner) auditSync(ctx context.Context, o AuditSyncOptions) int {
-	if o.MaxRate < 0 {
-		return r.usage(nil, "--max-rate must be 1 or more requests a minute (0: the limit)")
-	}
 	c, err := r.client()
 	if err != nil {
 		return r.fail(err)
@@ -43,7 +38,7 @@ func (r *runner) auditSync(ctx context.Context, o AuditSyncOptions) int {
 	p := r.listProgress()
 	ctx = api.WithWaitObserver(ctx, p.observe)
 	last := time.Time{}
-	j := &audit.Job{Svc: c, Mirror: st, Clock: r.env.Clock, MaxRate: o.MaxRate, Progress: func(pr audit.Progress) {
+	j := &audit.Job{Svc: c, Mirror: st, Clock: r.env.Clock, Progress: func(pr audit.Progress) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		if !p.on || time.Since(last) < 200*time.Millisecond {
