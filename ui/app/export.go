@@ -38,7 +38,10 @@ func (m *Model) exportTop() tea.Cmd {
 		if err != nil {
 			return page.StatusMsg{Err: fmt.Errorf("the CSV export could not be written: %w", err)}
 		}
-		return page.StatusMsg{Text: fmt.Sprintf("wrote %d rows (as shown) to %s", snap.Len(), path)}
+		if dir == "" {
+			path = "./" + filepath.Base(path) // the working directory: short enough for an 80-column status line
+		}
+		return page.StatusMsg{Text: fmt.Sprintf("wrote %d rows to %s", snap.Len(), path)}
 	}
 }
 

@@ -66,7 +66,7 @@ func TestExportWritesTheViewAsShown(t *testing.T) {
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 	status := strings.Join(strings.Fields(fm.View()), " ")
 	files, _ := filepath.Glob(filepath.Join(dir, "vaultdeck-recycle-bin-20250601-120000.csv"))
-	if len(files) != 1 || !strings.Contains(status, "wrote 3 rows (as shown) to "+files[0]) {
+	if len(files) != 1 || !strings.Contains(status, "wrote 3 rows to "+files[0]) {
 		t.Fatalf("files %v, status %q", files, status)
 	}
 	f, _ := os.Open(files[0])

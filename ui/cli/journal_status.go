@@ -55,10 +55,11 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	var names map[string]string
-	if body, _, ok, err := st.Cache(profile, page.CacheProjects); err == nil && ok {
-		names = projects.CachedNames(body) // the console's last listing: names without a request
-	}
+	// Names without a request: the access snapshots', then the console's
+	// cached listing's (an error only costs the names: IDs are shown).
+	snap, _ := st.ProjectNames(profile)
+	body, _, _, _ := st.Cache(profile, page.CacheProjects)
+	names := projects.KnownNames(snap, body)
 	var ids []string
 	for _, f := range rows {
 		if f.State == store.FileUploaded && f.FileID != "" {

@@ -65,11 +65,14 @@ func loadJournal(st *store.Store, cache page.Cache, profile string, view page.ID
 		}
 		if tracked {
 			msg.Rows = rows
+			// names without a request: the access snapshots', then the
+			// cached listing's; an error only costs the names
+			snap, _ := st.ProjectNames(profile)
+			var body []byte
 			if cache != nil {
-				if body, _, ok := cache.Get(page.CacheProjects); ok {
-					msg.Names = projects.CachedNames(body)
-				}
+				body, _, _ = cache.Get(page.CacheProjects)
 			}
+			msg.Names = projects.KnownNames(snap, body)
 		}
 		return msg
 	}

@@ -24,3 +24,18 @@ func CachedNames(body []byte) map[string]string {
 	}
 	return out
 }
+
+// KnownNames merges what this machine knows of project names: those of the
+// access snapshots (store.ProjectNames), then the cached listing's, which
+// is usually fresher. Names are sanitised; a project neither knows is left
+// out (the caller shows its ID).
+func KnownNames(snapshots map[string]string, cachedBody []byte) map[string]string {
+	out := make(map[string]string, len(snapshots))
+	for id, name := range snapshots {
+		out[strings.ToLower(id)] = sanitize.Line(name)
+	}
+	for id, name := range CachedNames(cachedBody) {
+		out[id] = name
+	}
+	return out
+}

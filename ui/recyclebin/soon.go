@@ -144,7 +144,11 @@ func (m *Model) toggleSoon() tea.Cmd {
 	if m.soon {
 		m.Tabs[0].SetSort(ColPurgeIn, false)
 	}
-	return m.refilter()
+	cmd := m.refilter()
+	for _, t := range m.Tabs { // the soonest (and the most) first, in view: not wherever the old row went
+		t.Move(-t.Len())
+	}
+	return cmd
 }
 
 // toggleGroups switches between the entries and the by-deleter table.
@@ -161,7 +165,9 @@ func (m *Model) openDeleter() tea.Cmd {
 	}
 	m.deleter = r.ID
 	m.toggleGroups()
-	return m.refilter()
+	cmd := m.refilter()
+	m.Tabs[0].Move(-m.Tabs[0].Len())
+	return cmd
 }
 
 // badge is the info line's warning while anything is purged within 24 hours.

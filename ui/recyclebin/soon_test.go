@@ -39,6 +39,9 @@ func TestPurgingSoonFilterGroupsAndBadge(t *testing.T) {
 	}
 	p, _ = pagetest.Press(p, "p")
 	v = p.View()
+	if sel := p.(page.Selector).SelectedID(); sel != "p-d" {
+		t.Errorf("cursor on %q after p, want the soonest purge (p-d) at the top", sel)
+	}
 	if !strings.Contains(v, "3 entries") || !strings.Contains(v, "purging within 7d") {
 		t.Fatalf("purging soon:\n%s", v)
 	}
