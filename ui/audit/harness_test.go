@@ -2,125 +2,143 @@ package audit
 
 import (
 	"context"
-	"sync"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
 
-// fakeLog serves an in-memory audit log the way the service does: earliest
-// with an optional type filter (404 when none), and pages strictly after an
-// ID with no type filter.
-type fakeLog struct {
-	mu       sync.Mutex
-	entries  []api.AuditEntry
-	earliest []string // log_type of each AuditEarliest call
-	after    []string // from of each AuditAfter call
-	err      error    // returned by every call while set
-}
-
-func newFakeLog(n int, typeOf func(i int) string) *fakeLog {
-	f := &fakeLog{}
-	for i := range n {
-		f.entries = append(f.entries, entry(i, typeOf(i)))
-	}
-	return f
-}
-
-func (f *fakeLog) AuditEarliest(_ context.Context, logType string) (*api.AuditEntry, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.earliest = append(f.earliest, logType)
-	if f.err != nil {
-		return nil, f.err
-	}
-	for i := range f.entries {
-		if logType == "" || string(f.entries[i].Type) == logType {
-			e := f.entries[i]
-			return &e, nil
-		}
-	}
-	return nil, &api.Error{Kind: api.KindNotFound, Status: 404, Message: "No audit logs found"}
-}
-
-func (f *fakeLog) AuditAfter(_ context.Context, from string, take int) ([]api.AuditEntry, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.after = append(f.after, from)
-	if f.err != nil {
-		return nil, f.err
-	}
-	var out []api.AuditEntry
-	for _, e := range f.entries {
-		if e.ID > from && len(out) < take {
-			out = append(out, e)
-		}
-	}
-	return out, nil
-}
-
-func (f *fakeLog) calls() (earliest, after int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.earliest), len(f.after)
-}
-
-func (f *fakeLog) GetFiles(context.Context, []string) ([]api.FileDetail, error) { return nil, nil }
-func (f *fakeLog) Budget(api.Category) api.BudgetStatus {
-	return api.BudgetStatus{Limit: 60, Remaining: 60}
-}
-func (f *fakeLog) WhoAmI(context.Context) (*api.WhoAmI, error) { return nil, nil }
-func (f *fakeLog) Projects(context.Context, api.ProjectQuery) (*api.ProjectPage, error) {
-	return nil, nil
-}
-func (f *fakeLog) ProjectFiles(context.Context, string, api.FileQuery) (*api.FilePage, error) {
-	return nil, nil
-}
-func (f *fakeLog) ProjectUsers(context.Context, string) (*api.ProjectUsers, error) { return nil, nil }
-func (f *fakeLog) RecycleBin(context.Context, api.RecycleBinQuery) (*api.RecycleBin, error) {
-	return nil, nil
-}
-func (f *fakeLog) DeleteProject(context.Context, string) (*api.DeleteProjectResult, error) {
-	return nil, nil
-}
-func (f *fakeLog) Base() string { return "https://fake.invalid" }
-
 // testTheme renders with the ASCII profile, so any ESC byte in a view is a leak.
 func testTheme(tb testing.TB) themes.Theme { return pagetest.Theme(tb) }
 
+// simNow is the simulator's base clock in these tests: 2026-11-24 12:00 UTC.
+var simNow = time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+
+// rig is the audit view over a simulator served over HTTP, with every
+// request counted where the simulator receives it, and optionally a store
+// for the mirror.
 type rig struct {
-	m    *Model
-	stat []page.StatusMsg
+	t        testing.TB
+	sim      *sim.Server
+	client   *api.Client
+	requests atomic.Int64
+	st       *store.Store
+	m        *Model
+	stat     []page.StatusMsg
+	ticks    []tea.Msg // follow ticks held for the test to deliver
 }
 
-func newRig(tb testing.TB, b page.Backend, arg string) *rig {
-	env := page.Env{Backend: b, Theme: testTheme(tb), Keys: keys.New(false),
-		Now: func() time.Time { return time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC) }, IDs: &page.IDs{}}
-	r := &rig{m: New(env, arg).(*Model)}
-	r.m.SetSize(100, 30)
+func newRig(t testing.TB, opts sim.Options, mirror bool, arg string) *rig {
+	t.Helper()
+	if opts.Now == nil {
+		opts.Now = func() time.Time { return simNow }
+	}
+	opts.NoRateLimit = true
+	r := &rig{t: t, sim: sim.New(opts)}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		r.requests.Add(1)
+		r.sim.ServeHTTP(w, req)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(r.sim.Token("admin")),
+		Limits: api.Limits{Vault: -1, Audit: -1, Matters: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.client = c
+	env := page.Env{Backend: c, Theme: testTheme(t), Keys: keys.New(false), IDs: &page.IDs{},
+		Now: r.sim.Now, TaskPoll: time.Millisecond}
+	if mirror {
+		st, err := store.Open(filepath.Join(t.TempDir(), "vaultdeck.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		r.st, env.Journal = st, st
+	}
+	r.m = New(env, arg).(*Model)
+	r.m.SetSize(120, 40)
 	return r
 }
 
-// run executes cmd with the one test driver and keeps the status lines.
+// run executes cmd to the end, keeping status lines and holding back the
+// follow's ticks (the test delivers them after moving the clock).
 func (r *rig) run(cmd tea.Cmd) {
-	_, out := pagetest.Drive(r.m, cmd)
+	_, out := pagetest.Drive(r.m, cmd, func(msg tea.Msg) bool {
+		if _, ok := msg.(pollTick); ok {
+			r.ticks = append(r.ticks, msg)
+			return true
+		}
+		return false
+	})
 	for _, msg := range out {
 		if st, ok := msg.(page.StatusMsg); ok {
 			r.stat = append(r.stat, st)
+			if st.Err != nil {
+				r.t.Logf("status error: %v", st.Err)
+			}
 		}
 	}
 }
 
-func (r *rig) key(msg tea.KeyMsg) {
-	_, cmd := r.m.Update(msg)
+func (r *rig) key(s string) {
+	_, cmd := r.m.Update(pagetest.Key(s))
 	r.run(cmd)
 }
 
-func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+func (r *rig) typeLine(s string) {
+	for _, c := range s {
+		r.key(string(c))
+	}
+	r.key("enter")
+}
+
+// tick delivers the held follow ticks.
+func (r *rig) tick() {
+	ticks := r.ticks
+	r.ticks = nil
+	for _, t := range ticks {
+		_, cmd := r.m.Update(t)
+		r.run(cmd)
+	}
+}
+
+// log is the service's whole log, oldest first, read through its own
+// client (which leaves reads of its own in the log).
+func (r *rig) log() []api.AuditEntry {
+	r.t.Helper()
+	var out []api.AuditEntry
+	err := r.client.EachAuditPage(context.Background(), "", func(page []api.Item[api.AuditEntry]) error {
+		for _, it := range page {
+			out = append(out, it.Value)
+		}
+		return nil
+	})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return out
+}
+
+// rows is the table as shown: each row's cells joined by " | ".
+func (r *rig) rows() []string {
+	var out []string
+	for _, id := range r.m.Table.VisibleIDs() {
+		e := r.m.entries[r.m.byID[id]]
+		out = append(out, strings.Join([]string{e.Time.UTC().Format(timeLayout), e.Type, e.User, e.IP}, " | "))
+	}
+	return out
+}

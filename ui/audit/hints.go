@@ -11,8 +11,10 @@ import (
 func (m *Model) ContextKeys() []key.Binding {
 	k := m.env.Keys
 	switch {
-	case m.typing:
+	case m.prompt != "":
 		return []key.Binding{keys.Hint(k.Enter, "apply"), keys.Hint(k.Back, "cancel")}
+	case m.pickingType:
+		return []key.Binding{keys.Hint(k.Down, "next"), keys.Hint(k.Enter, "apply"), keys.Hint(k.Back, "cancel")}
 	case m.detail:
 		return []key.Binding{keys.Hint(k.Down, "scroll"), keys.Hint(k.Back, "close")}
 	case m.Table.Filtering():
@@ -22,7 +24,13 @@ func (m *Model) ContextKeys() []key.Binding {
 	if m.Table.Len() > 0 {
 		out = append(out, keys.Hint(k.Enter, "details"))
 	}
-	out = append(out, keys.Hint(k.TypeCycle, "type"), keys.Hint(k.TypeFilter, "type filter"))
+	follow := "follow"
+	if m.following {
+		follow = "stop following"
+	}
+	out = append(out, keys.Hint(k.Follow, follow), keys.Hint(k.AuditJump, "jump to time"),
+		keys.Hint(k.Top, "oldest"), keys.Hint(k.Bottom, "newest"),
+		keys.Hint(k.TypeCycle, "type"), keys.Hint(k.AuditUser, "user"), keys.Hint(k.AuditIP, "address"))
 	out = append(out, widgets.TableHints(k, m.Table)...)
 	return append(out, keys.Hint(k.Refresh, "refresh"))
 }

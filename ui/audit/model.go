@@ -1,60 +1,105 @@
-// Package audit is the "Audit" view: the workspace audit log from its
-// earliest entry onward, loaded a page at a time as the user scrolls, with
-// a type filter and a detail pane.
+// Package audit is the "Audit" view: the workspace audit log newest first,
+// read backwards in windows (api/audit's Older) from the local mirror where
+// it reaches and from the service otherwise, with jumps to the oldest, the
+// newest and any time, filters by type, user and address, a live follow,
+// and a detail pane.
 package audit
 
 import (
 	"context"
-	"errors"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/vaultdeck/vaultdeck/api"
+	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
-// maxAutoPages bounds how many pages load in a row without a key press. A
-// rare type filtered client-side can add nothing for page after page; the
-// view then pauses instead of walking the whole log on the audit budget.
-const maxAutoPages = 5
+// windowSize is how many entries one read back (or forward) asks for: a
+// few screens, quick to render; the service is read a stretch of time at a
+// time anyway, the mirror in one query.
+const windowSize = 200
+
+// nearEnd is how close (in rows) the cursor must come to the bottom (or,
+// when the top is not the newest, to the top) before the next window.
+const nearEnd = 20
 
 // Model is the audit page.
 type Model struct {
-	env               page.Env
-	id                page.ID
-	req               page.Requests // a new type filter makes older responses stale
-	pager             *pager
-	byID              map[string]int // entry ID -> index in pager.entries, for the detail pane
-	types             map[api.AuditType]struct{}
-	widgets.TableView // table, size, filter capture, esc, selected and marked IDs
-	loader            *widgets.Loader
+	env  page.Env
+	id   page.ID
+	req  page.Requests // the entries' reads: a new filter or jump makes older answers stale
+	side page.Requests // the mirror's sync, in the background
+	poll page.Requests // the follow's reads
+	job  *jobaudit.Job // reads a person waits for: not paced (the client's budget holds)
+	// syncJob keeps the mirror in the background, paced evenly inside the
+	// audit budget.
+	syncJob *jobaudit.Job
 
-	lastErr   error
-	autoPages int  // pages loaded since the last key press
-	paused    bool // auto-loading stopped at maxAutoPages
+	filter   jobaudit.Filter // Type, User, IP
+	entries  []jobaudit.Entry
+	byID     map[string]int
+	types    map[string]struct{}
+	atNewest bool // the top row is the log's newest entry (for this filter)
+	atStart  bool // the bottom row is its oldest
+	loading  string
+	fromNote string // where the last window came from, for the header
+
+	log, self string         // the mirror's key and the token's user (whoami)
+	mirror    jobaudit.State // the mirror's reach after the last sync
+	syncing   bool
+	synced    bool
+
+	following bool
+	newCount  int // entries the follow added while the cursor was away from the top
+	caughtUp  bool
+	// pollCursor is the last entry the follow read, shown or not (a filter
+	// hides some): the next look starts after it.
+	pollCursor string
+
+	widgets.TableView
+	loader  *widgets.Loader
+	lastErr error
 
 	detail     bool
-	detailPane *widgets.Pane // the open entry, whole, wrapped and scrolling
+	detailPane *widgets.Pane
 
-	typing    bool
-	typeInput widgets.Input
+	prompt      string // "type", "user", "ip", "time" while a prompt is open
+	input       widgets.Input
+	pickingType bool
+	picker      []string
+	pickAt      int
+
+	initial route
 }
 
-// New returns the audit view; arg, when set, is an initial type filter
-// (e.g. ":audit auth:login").
+// New returns the audit view; arg is read by parseRoute (a time to land
+// on, a type, a user, an address).
 func New(env page.Env, arg string) page.Page {
 	m := &Model{
 		env:    env,
 		id:     env.NewID(),
-		types:  map[api.AuditType]struct{}{},
+		types:  map[string]struct{}{},
+		byID:   map[string]int{},
 		loader: widgets.NewLoader(env.Theme),
 	}
+	// The job reads "now" from the view's clock (pinned in tests and
+	// goldens), so its stretches of time start where the log's time is.
+	m.syncJob = &jobaudit.Job{Svc: env.Backend, Clock: envClock{env}}
+	if env.Journal != nil {
+		m.syncJob.Mirror = env.Journal
+	}
+	m.job = m.syncJob.Interactive()
 	m.TableView = widgets.NewTableView(env.Theme, env.Keys, m.id, columns(), headerLines)
-	m.typeInput = widgets.Input{Prompt: "log type (empty: all): ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor, CharLimit: 200,
-		Placeholder: "e.g. auth:login (empty: all types)"}
-	m.reset(sanitizeType(arg))
+	m.input = widgets.Input{PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor, CharLimit: 200}
+	r, err := parseRoute(arg)
+	if err != nil {
+		m.lastErr = err
+	}
+	m.initial = r
+	m.filter = jobaudit.Filter{Type: r.Type, User: r.User, IP: r.IP}
 	return m
 }
 
@@ -67,22 +112,18 @@ func columns() []widgets.Column {
 	}
 }
 
-// reset starts over with a type filter: new pager, empty table, and a new
-// request sequence so responses for the old filter are dropped.
-func (m *Model) reset(logType string) {
-	m.pager = newPager(logType)
-	m.byID = map[string]int{}
-	m.req.Next(m.id)
-	m.loader.Reset()
-	m.lastErr, m.autoPages, m.paused, m.detail = nil, 0, false, false
-	m.Table.SetRows(nil)
+// Init learns who the token is (for the mirror's key and to recognise the
+// view's own reads), then lands: on the newest entries, or on the time the
+// route named.
+func (m *Model) Init() tea.Cmd {
+	if m.lastErr != nil {
+		return page.Error(m.lastErr)
+	}
+	return m.start()
 }
 
-// Init loads the earliest entry.
-func (m *Model) Init() tea.Cmd { return m.maybeLoad() }
-
-// Close implements page.Closer: a request still in flight is abandoned.
-func (m *Model) Close() { m.req.Stop() }
+// Close implements page.Closer: requests in flight are abandoned.
+func (m *Model) Close() { m.req.Stop(); m.side.Stop(); m.poll.Stop() }
 
 // ID implements page.Identified.
 func (m *Model) ID() page.ID { return m.id }
@@ -96,30 +137,40 @@ func (m *Model) SetSize(w, h int) {
 	if m.detailPane != nil {
 		m.detailPane.SetSize(w, max(h-headerLines, 3))
 	}
-	m.typeInput.Width = max(w-26, 1)
+	m.input.Width = max(w-26, 1)
 }
 
-// CapturesInput keeps typed keys in the type input or the table filter.
-func (m *Model) CapturesInput() bool { return m.typing || m.TableView.CapturesInput() }
+// CapturesInput keeps typed keys in a prompt or the table filter.
+func (m *Model) CapturesInput() bool {
+	return m.prompt != "" || m.pickingType || m.TableView.CapturesInput()
+}
 
-// WantsEsc: esc closes the detail pane, the type input or the filter first.
-func (m *Model) WantsEsc() bool { return m.detail || m.typing || m.TableView.WantsEsc() }
+// WantsEsc: esc closes the detail pane, a prompt or the filter first.
+func (m *Model) WantsEsc() bool {
+	return m.detail || m.prompt != "" || m.pickingType || m.TableView.WantsEsc()
+}
 
 // Help lists the view's own bindings.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
 	enter := k.Enter
 	enter.SetHelp(enter.Help().Key, "entry details")
-	return append(k.Navigation(), enter, k.TypeCycle, k.TypeFilter)
+	return append(k.Navigation(), enter, k.TypeCycle, k.TypeFilter, k.AuditUser, k.AuditIP, k.AuditJump, k.Follow)
 }
 
 // Update routes responses, keys and the table's filter results.
 func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 	switch msg := msg.(type) {
-	case page.Result[*api.AuditEntry]:
-		return m, m.gotEarliest(msg)
-	case page.Result[[]api.AuditEntry]:
-		return m, m.gotPage(msg)
+	case page.Result[whoMsg]:
+		return m, m.gotWho(msg)
+	case page.Result[windowMsg]:
+		return m, m.gotWindow(msg)
+	case page.Result[syncMsg]:
+		return m, m.gotSync(msg)
+	case page.Result[pollMsg]:
+		return m, m.gotPoll(msg)
+	case pollTick:
+		return m, m.pollNow(msg)
 	case tea.KeyMsg:
 		return m, m.key(msg)
 	case widgets.FilterResult:
@@ -128,92 +179,21 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 	return m, m.loader.Update(msg)
 }
 
-// maybeLoad fetches the next page if the cursor is near the end of what is
-// loaded. The table may be sorted or filtered, so "near the end" is judged
-// by rows left below the cursor, mapped onto the loaded entries.
-func (m *Model) maybeLoad() tea.Cmd {
-	if m.paused {
-		return nil
-	}
-	below := m.Table.Len() - 1 - m.Table.Cursor()
-	req, ok := m.pager.next(len(m.pager.entries) - 1 - below)
-	if !ok {
-		return nil
-	}
-	m.pager.begin()
-	tag, ctx := m.req.Start(m.env.Context(), m.id)
-	b := m.env.Backend
-	var fetch tea.Cmd
-	if req.Earliest {
-		fetch = page.Fetch(ctx, tag, "earliest", func(ctx context.Context) (*api.AuditEntry, error) {
-			return b.AuditEarliest(ctx, req.LogType)
-		})
-	} else {
-		fetch = page.Fetch(ctx, tag, "page", func(ctx context.Context) ([]api.AuditEntry, error) {
-			return b.AuditAfter(ctx, req.From, pageSize)
-		})
-	}
-	return tea.Batch(m.loader.Start(), fetch)
-}
+// envClock is the view's clock as the job's: Now from the Env, Sleep real.
+type envClock struct{ env page.Env }
 
-func (m *Model) gotEarliest(msg page.Result[*api.AuditEntry]) tea.Cmd {
-	if msg.View != m.id || !m.req.Current(msg.Tag) {
-		return nil // a response for a filter the user has since changed
+func (c envClock) Now() time.Time { return c.env.Clock() }
+
+func (envClock) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
 	}
-	m.loader.Done()
-	switch {
-	case errors.Is(msg.Err, api.KindNotFound):
-		// 404 from earliest means the log (of this type) is empty: a state
-		// to show, not an error.
-		m.pager.gotEarliest(nil)
-		m.lastErr = nil
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
 		return nil
-	case msg.Err != nil:
-		return m.failed(msg.Err)
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	m.lastErr = nil
-	m.pager.gotEarliest(msg.Value)
-	return m.appended(1)
-}
-
-func (m *Model) gotPage(msg page.Result[[]api.AuditEntry]) tea.Cmd {
-	if msg.View != m.id || !m.req.Current(msg.Tag) {
-		return nil
-	}
-	m.loader.Done()
-	if msg.Err != nil {
-		return m.failed(msg.Err)
-	}
-	m.lastErr = nil
-	return m.appended(m.pager.gotPage(msg.Value))
-}
-
-// failed keeps what was loaded on screen and reports the error; paging
-// resumes on the next scroll.
-func (m *Model) failed(err error) tea.Cmd {
-	m.pager.fail()
-	m.lastErr = err
-	return page.Error(err)
-}
-
-// appended adds the last n pager entries to the table and, if the cursor is
-// still near the end (or a filtered page added little), loads on.
-func (m *Model) appended(n int) tea.Cmd {
-	for t := range m.pager.types {
-		m.types[t] = struct{}{}
-	}
-	all := m.pager.entries
-	rows := make([]widgets.Row, 0, n)
-	for i := len(all) - n; i < len(all); i++ {
-		m.byID[all[i].ID] = i
-		cells := buildRow(&all[i])
-		rows = append(rows, widgets.Row{ID: all[i].ID, Cells: cells[:]})
-	}
-	cmd := m.Table.AppendRows(rows)
-	m.autoPages++
-	if m.autoPages >= maxAutoPages && !m.pager.done {
-		m.paused = true
-		return cmd
-	}
-	return tea.Batch(cmd, m.maybeLoad())
 }

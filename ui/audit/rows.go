@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -29,20 +29,17 @@ const timeLayout = "2006-01-02 15:04:05"
 
 // buildRow turns one entry into table cells; every server string is
 // sanitised because audit data is written by whoever acted.
-func buildRow(e *api.AuditEntry) [numCols]string {
+func buildRow(e *jobaudit.Entry) [numCols]string {
+	t := ""
+	if !e.Time.IsZero() {
+		t = e.Time.UTC().Format(timeLayout)
+	}
 	return [numCols]string{
-		colTime: formatTime(e.Timestamp),
-		colType: sanitize.Line(string(e.Type)),
+		colTime: t,
+		colType: sanitize.Line(e.Type),
 		colUser: sanitize.Line(e.User),
 		colIP:   sanitize.Line(e.IP),
 	}
-}
-
-func formatTime(t api.Time) string {
-	if t.IsZero() {
-		return sanitize.Line(t.Raw)
-	}
-	return t.UTC().Format(timeLayout)
 }
 
 // detailText renders every field of an entry for the detail pane, with data
@@ -50,7 +47,13 @@ func formatTime(t api.Time) string {
 // added while removing any escape sequence hidden in a value (json.Indent
 // leaves \u001b escapes as they are, but raw bytes from a lenient server
 // could still carry one).
-func detailText(e *api.AuditEntry) string {
+func detailText(je *jobaudit.Entry) string {
+	var e api.AuditEntry
+	if err := json.Unmarshal(je.Raw, &e); err != nil || e.ID == "" {
+		// what the mirror indexed, and the entry's JSON as it was sent
+		e = api.AuditEntry{ID: je.ID, Type: api.AuditType(je.Type), User: je.User, IP: je.IP, Data: je.Raw}
+		e.Timestamp.Time = je.Time
+	}
 	var b strings.Builder
 	field := func(name, value string) {
 		fmt.Fprintf(&b, "%-11s %s\n", name+":", sanitize.Line(value))
@@ -86,32 +89,4 @@ func indentData(raw json.RawMessage) string {
 		return "  " + sanitize.Text(string(trimmed)) + "\n"
 	}
 	return "  " + sanitize.Text(out.String()) + "\n"
-}
-
-// observedTypes lists the types seen so far, sorted, for cycling the filter.
-func observedTypes(seen map[api.AuditType]struct{}) []string {
-	out := make([]string, 0, len(seen))
-	for t := range seen {
-		if t != "" {
-			out = append(out, string(t))
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// nextType returns the filter after current when cycling: "" (all types),
-// then each observed type in order, then back to "".
-func nextType(types []string, current string) string {
-	if len(types) == 0 {
-		return ""
-	}
-	if current == "" {
-		return types[0]
-	}
-	i := slices.Index(types, current)
-	if i < 0 || i+1 >= len(types) {
-		return ""
-	}
-	return types[i+1]
 }

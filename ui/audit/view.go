@@ -2,6 +2,7 @@ package audit
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,10 +19,17 @@ import (
 // headerLines is the number of lines View puts above the table.
 const headerLines = 1
 
+// documentedTypes are the log types the service's documentation names;
+// the type picker offers them with the types seen (the set is open).
+var documentedTypes = []string{"admin:fetch_workspace_users", "auth:login", "user:word_add_in_docx_drafting",
+	"user:outlook_add_in_ask", "api:audit_log_fetch", "api:vault_delete_project", "api:client_matter_management", "api:vault_upload_files"}
+
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	switch {
-	case m.typing:
-		return m.typeKeyPress(msg)
+	case m.prompt != "":
+		return m.promptKey(msg)
+	case m.pickingType:
+		return m.pickKey(msg)
 	case m.detail:
 		return m.detailKey(msg)
 	case m.Table.Filtering():
@@ -32,62 +40,148 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Enter):
 		m.openDetail()
 		return nil
+	case key.Matches(msg, k.Top): // g: the log's oldest entries
+		m.following = false
+		return m.oldest()
+	case key.Matches(msg, k.Bottom): // G: the newest
+		return m.newest()
+	case key.Matches(msg, k.AuditJump):
+		return m.open("time", "jump to (UTC): ", "2026-11-01 or 2026-11-01 14:05")
+	case key.Matches(msg, k.AuditUser):
+		return m.open("user", "user e-mail (empty: all): ", m.filter.User)
+	case key.Matches(msg, k.AuditIP):
+		return m.open("ip", "address (empty: all): ", m.filter.IP)
+	case key.Matches(msg, k.Follow):
+		return m.toggleFollow()
 	case key.Matches(msg, k.TypeCycle):
-		return m.setType(nextType(observedTypes(m.types), m.pager.logType))
-	case key.Matches(msg, k.TypeFilter):
-		// Empty, with the current type as a hint: typing replaces the
-		// filter rather than appending to it.
-		m.typing = true
-		m.typeInput.SetValue("")
-		m.typeInput.Placeholder = m.pager.logType
-		if m.typeInput.Placeholder == "" {
-			m.typeInput.Placeholder = "all types"
-		}
-		m.typeInput.Focus()
+		m.pickingType = true
+		m.picker = typeChoices(m.types)
+		m.pickAt = max(slices.Index(m.picker, m.filter.Type), 0)
 		return nil
+	case key.Matches(msg, k.TypeFilter):
+		return m.open("type", "log type (empty: all): ", m.filter.Type)
 	case key.Matches(msg, k.SortNext, k.SortReverse):
-		// Sorting reorders what is loaded; it is not a request for more
-		// (paging stays as it was), and the status says what was sorted.
 		cmd := m.Table.Update(msg)
-		n := len(m.pager.entries)
-		what := "sorted the " + strconv.Itoa(n) + " loaded entries only; scrolling loads more of the log"
-		if m.pager.done {
-			what = "sorted all " + strconv.Itoa(n) + " entries of the log"
-		}
-		return tea.Batch(cmd, page.Status(what))
+		return tea.Batch(cmd, page.Status("sorted the "+strconv.Itoa(len(m.entries))+" loaded entries only"))
 	case key.Matches(msg, k.Refresh):
-		return m.setType(m.pager.logType)
+		return tea.Batch(m.newest(), m.sync())
 	}
 	cmd := m.Table.Update(msg)
-	// A key press is the user asking for more: scrolling resumes paging.
-	m.autoPages, m.paused = 0, false
-	return tea.Batch(cmd, m.maybeLoad())
+	if m.Table.Cursor() == 0 {
+		m.newCount = 0
+	}
+	return tea.Batch(cmd, m.maybeMore())
 }
 
-func (m *Model) typeKeyPress(msg tea.KeyMsg) tea.Cmd {
-	switch m.typeInput.Edit(msg) {
-	case widgets.Cancelled:
-		m.typing = false
-	case widgets.Submitted:
-		m.typing = false
-		return m.setType(sanitizeType(m.typeInput.Value()))
+// maybeMore reads the next window when the cursor nears the bottom (older
+// entries) or, when the top is not the newest, the top.
+func (m *Model) maybeMore() tea.Cmd {
+	if m.Table.Len()-1-m.Table.Cursor() < nearEnd {
+		if cmd := m.older(); cmd != nil {
+			return cmd
+		}
+	}
+	if m.Table.Cursor() < nearEnd {
+		return m.newer()
 	}
 	return nil
 }
 
-// setType restarts the listing with a type filter ("" for all types).
-func (m *Model) setType(t string) tea.Cmd {
-	m.reset(t)
-	label := t
-	if label == "" {
-		label = "all types"
+// typeChoices is "" (all types), then the documented types and those
+// seen, sorted.
+func typeChoices(seen map[string]struct{}) []string {
+	set := map[string]struct{}{}
+	for _, t := range documentedTypes {
+		set[t] = struct{}{}
 	}
-	return tea.Batch(page.Status("audit log: "+label), m.maybeLoad())
+	for t := range seen {
+		if t != "" {
+			set[sanitize.Line(t)] = struct{}{}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for t := range set {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return append([]string{""}, out...)
 }
 
-// sanitizeType trims what a user typed or passed as a route argument; the
-// value goes into a query parameter and onto the screen.
-func sanitizeType(s string) string { return strings.TrimSpace(sanitize.Line(s)) }
+func (m *Model) pickKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.env.Keys
+	switch {
+	case key.Matches(msg, k.Back):
+		m.pickingType = false
+	case key.Matches(msg, k.Up):
+		m.pickAt = max(m.pickAt-1, 0)
+	case key.Matches(msg, k.Down, k.TypeCycle):
+		m.pickAt = min(m.pickAt+1, len(m.picker)-1)
+	case key.Matches(msg, k.Enter):
+		m.pickingType = false
+		m.filter.Type = m.picker[m.pickAt]
+		return m.refilter()
+	}
+	return nil
+}
+
+func (m *Model) open(what, prompt, placeholder string) tea.Cmd {
+	m.prompt = what
+	m.input.Prompt = prompt
+	m.input.SetValue("")
+	m.input.Placeholder = placeholder
+	m.input.Focus()
+	return nil
+}
+
+func (m *Model) promptKey(msg tea.KeyMsg) tea.Cmd {
+	switch m.input.Edit(msg) {
+	case widgets.Cancelled:
+		m.prompt = ""
+	case widgets.Submitted:
+		what, v := m.prompt, strings.TrimSpace(sanitize.Line(m.input.Value()))
+		m.prompt = ""
+		switch what {
+		case "time":
+			t, ok := parseTime(v)
+			if !ok {
+				return page.Error(errors.New("jump: " + strconv.Quote(v) + " is not a date or time (try 2026-11-01 or 2026-11-01 14:05)"))
+			}
+			return m.jump(t)
+		case "user":
+			m.filter.User = v
+		case "ip":
+			m.filter.IP = v
+		case "type":
+			m.filter.Type = v
+		}
+		return m.refilter()
+	}
+	return nil
+}
+
+// refilter lands on the newest entries that pass the new filter: from the
+// mirror with no request once it is synced.
+func (m *Model) refilter() tea.Cmd {
+	m.pollCursor = ""
+	return tea.Batch(m.newest(), page.Status("audit log: "+m.filterText()))
+}
+
+func (m *Model) filterText() string {
+	var parts []string
+	if m.filter.Type != "" {
+		parts = append(parts, "type "+m.filter.Type)
+	}
+	if m.filter.User != "" {
+		parts = append(parts, "user "+m.filter.User)
+	}
+	if m.filter.IP != "" {
+		parts = append(parts, "ip "+m.filter.IP)
+	}
+	if len(parts) == 0 {
+		return "all entries"
+	}
+	return strings.Join(parts, ", ")
+}
 
 func (m *Model) openDetail() {
 	r, ok := m.Table.Selected()
@@ -95,13 +189,13 @@ func (m *Model) openDetail() {
 		return
 	}
 	i, ok := m.byID[r.ID]
-	if !ok {
+	if !ok || i < 0 {
 		return
 	}
 	m.detail = true
 	m.detailPane = widgets.NewPane(m.env.Theme, m.env.Keys)
 	m.detailPane.SetSize(m.Width, max(m.Height-headerLines, 3))
-	m.detailPane.SetContent(strings.TrimRight(detailText(&m.pager.entries[i]), "\n"))
+	m.detailPane.SetContent(strings.TrimRight(detailText(&m.entries[i]), "\n"))
 }
 
 func (m *Model) detailKey(msg tea.KeyMsg) tea.Cmd {
@@ -114,25 +208,27 @@ func (m *Model) detailKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// View renders the header line and either the table or the detail pane.
+// View renders the header line and the table, the detail pane or the
+// type picker.
 func (m *Model) View() string {
 	var b strings.Builder
 	b.WriteString(m.headerLine())
 	b.WriteByte('\n')
 	switch {
 	case m.detail:
-		b.WriteString(m.detailView())
-	case m.pager.empty:
-		b.WriteString(m.env.Theme.Muted.Render(m.emptyText()))
-	case m.lastErr != nil && len(m.pager.entries) == 0:
-		// failed, not empty: the error where the entries would be
+		b.WriteString(m.detailPane.View())
+	case m.pickingType:
+		b.WriteString(m.pickerView())
+	case m.lastErr != nil && len(m.entries) == 0:
 		b.WriteString(m.env.Theme.Error.Render("The audit log could not be loaded:\n  " +
 			sanitize.Line(m.lastErr.Error()) + "\n\nr retries"))
+	case len(m.entries) == 0 && m.loading == "":
+		b.WriteString(m.env.Theme.Muted.Render("  no audit entries (" + m.filterText() + ")"))
 	default:
 		tv := m.Table.View()
-		if m.typing {
+		if m.prompt != "" {
 			if i := strings.LastIndexByte(tv, '\n'); i >= 0 {
-				tv = tv[:i+1] + m.typeInput.View()
+				tv = tv[:i+1] + m.input.View()
 			}
 		}
 		b.WriteString(tv)
@@ -140,29 +236,59 @@ func (m *Model) View() string {
 	return b.String()
 }
 
-func (m *Model) emptyText() string {
-	if m.pager.logType != "" {
-		return "  no audit entries of type " + m.pager.logType + " (t or T to change the type)"
+func (m *Model) pickerView() string {
+	th := m.env.Theme
+	lines := []string{"  log type (↑/↓, enter to apply, esc to cancel):"}
+	h := max(m.Height-headerLines-1, 3)
+	first := max(0, min(m.pickAt-h/2, len(m.picker)-h))
+	for i := first; i < len(m.picker) && i < first+h; i++ {
+		label := m.picker[i]
+		if label == "" {
+			label = "(all types)"
+		}
+		if i == m.pickAt {
+			lines = append(lines, th.SelectedRow.Render("> "+label))
+		} else {
+			lines = append(lines, "  "+label)
+		}
 	}
-	return "  no audit entries"
+	return strings.Join(lines, "\n")
 }
 
 func (m *Model) headerLine() string {
 	th := m.env.Theme
-	parts := []string{th.Title.Render("Audit log")}
-	if m.pager.logType != "" {
-		parts = append(parts, "type "+m.pager.logType)
-	} else {
-		parts = append(parts, "all types")
-	}
-	loaded := strconv.Itoa(len(m.pager.entries)) + " loaded"
+	parts := []string{th.Title.Render("Audit log"), m.filterText()}
+	where := strconv.Itoa(len(m.entries))
 	switch {
-	case m.pager.done:
-		loaded += " (end of log)"
-	case m.paused:
-		loaded += " (paused: scroll to load more)"
+	case m.atNewest && m.atStart:
+		where += " (the whole log)"
+	case m.atNewest:
+		where += " newest first"
+	case m.atStart:
+		where += " down to the oldest"
+	default:
+		where += " shown"
 	}
-	parts = append(parts, loaded)
+	if m.fromNote != "" {
+		where += " " + m.fromNote
+	}
+	parts = append(parts, where)
+	switch {
+	case m.syncing:
+		parts = append(parts, "syncing mirror")
+	case m.synced:
+		parts = append(parts, "mirror to "+m.mirror.Last.UTC().Format("01-02 15:04"))
+	}
+	if m.following {
+		f := "following"
+		if m.caughtUp {
+			f += " (caught up)"
+		}
+		if m.newCount > 0 {
+			f += " · " + strconv.Itoa(m.newCount) + " new above"
+		}
+		parts = append(parts, f)
+	}
 	if m.detail {
 		parts = append(parts, "entry detail")
 	}
@@ -188,7 +314,5 @@ func errorSummary(err error) string {
 	case errors.Is(err, api.KindRateLimited):
 		return "audit rate limit reached; scroll again shortly"
 	}
-	return "loading failed; scroll to retry"
+	return "loading failed; r retries"
 }
-
-func (m *Model) detailView() string { return m.detailPane.View() }

@@ -18,13 +18,14 @@ import (
 // fakeBackend answers GetFiles from a status table and counts calls. The
 // other Backend methods are unused by this view.
 type fakeBackend struct {
-	mu       sync.Mutex
-	status   map[string]string // id -> processing_status; absent -> not_found
-	names    map[string]string
-	calls    [][]string
-	err      error // returned by the next GetFiles call, then cleared
-	budget   api.BudgetStatus
-	consumes bool // each call takes one request from budget.Remaining
+	pagetest.Fake // the methods this view never calls (the audit reads)
+	mu            sync.Mutex
+	status        map[string]string // id -> processing_status; absent -> not_found
+	names         map[string]string
+	calls         [][]string
+	err           error // returned by the next GetFiles call, then cleared
+	budget        api.BudgetStatus
+	consumes      bool // each call takes one request from budget.Remaining
 }
 
 func newFake() *fakeBackend {

@@ -34,6 +34,8 @@ type Map struct {
 	ToggleIDs                               key.Binding // file status: IDs whole, names giving way
 	PurgingSoon                             key.Binding // recycle bin: only what is purged within 7 days
 	ByDeleter                               key.Binding // recycle bin: grouped by who deleted, with counts
+	AuditJump, AuditUser, AuditIP, Follow   key.Binding // audit: jump to a time, filter by user / address, follow live
+	AuditAround                             key.Binding // recycle bin: the audit log around a deletion, by its deleter
 	// mutating: disabled in read-only sessions
 	Delete key.Binding
 	// matters: open a file to delete its pairs, send them, restore a receipt
@@ -88,6 +90,11 @@ func NewSession(readOnly, noLocalFiles bool) Map {
 		ToggleIDs:    b("i", "show IDs whole (names give way) / back", "i"),
 		PurgingSoon:  b("p", "only purging within 7 days / all", "p"),
 		ByDeleter:    b("b", "group by who deleted / back", "b"),
+		AuditJump:    b("@", "jump to a time", "@"),
+		AuditUser:    b("w", "filter by user (who)", "w"),
+		AuditIP:      b("I", "filter by address", "I"),
+		Follow:       b("F", "follow live / stop", "F"),
+		AuditAround:  b("A", "audit log around the deletion", "A"),
 		GroupFilter:  b("0-5", "show all / ready / processing / stuck / failed / missing", "0", "1", "2", "3", "4", "5"),
 
 		CancelRun:     b("c", "cancel after the current request", "c"),

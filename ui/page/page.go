@@ -77,6 +77,12 @@ type Backend interface {
 	GetFiles(ctx context.Context, ids []string) ([]api.FileDetail, error)
 	AuditEarliest(ctx context.Context, logType string) (*api.AuditEntry, error)
 	AuditAfter(ctx context.Context, from string, take int) ([]api.AuditEntry, error)
+	// The audit job's reads (api/audit.Service): the console's audit view
+	// reads the log newest first and jumps to a time through them.
+	AuditEarliestItem(ctx context.Context, logType string) (*api.Item[api.AuditEntry], error)
+	AuditLatestItem(ctx context.Context, logType string) (*api.Item[api.AuditEntry], error)
+	AuditSearchItem(ctx context.Context, t time.Time, logType string) (*api.Item[api.AuditEntry], error)
+	AuditPage(ctx context.Context, from string, take int, logType string) (api.AuditPage, error)
 	DeleteProject(ctx context.Context, projectID string) (*api.DeleteProjectResult, error)
 	Budget(cat api.Category) api.BudgetStatus
 	Base() string

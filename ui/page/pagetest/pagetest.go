@@ -40,6 +40,8 @@ type Fake struct {
 	GetFilesFn      func(context.Context, []string) ([]api.FileDetail, error)
 	AuditEarliestFn func(context.Context, string) (*api.AuditEntry, error)
 	AuditAfterFn    func(context.Context, string, int) ([]api.AuditEntry, error)
+	AuditItemFn     func(ctx context.Context, which string, t time.Time, logType string) (*api.Item[api.AuditEntry], error) // which: earliest, latest, search
+	AuditPageFn     func(ctx context.Context, from string, take int, logType string) (api.AuditPage, error)
 	DeleteProjectFn func(context.Context, string) (*api.DeleteProjectResult, error)
 	BudgetStatus    api.BudgetStatus
 
@@ -108,6 +110,18 @@ func (f *Fake) AuditEarliest(ctx context.Context, t string) (*api.AuditEntry, er
 }
 func (f *Fake) AuditAfter(ctx context.Context, from string, take int) ([]api.AuditEntry, error) {
 	return call(f, "AuditAfter", func() ([]api.AuditEntry, error) { return f.AuditAfterFn(ctx, from, take) }, f.AuditAfterFn != nil)
+}
+func (f *Fake) AuditEarliestItem(ctx context.Context, t string) (*api.Item[api.AuditEntry], error) {
+	return call(f, "AuditEarliestItem", func() (*api.Item[api.AuditEntry], error) { return f.AuditItemFn(ctx, "earliest", time.Time{}, t) }, f.AuditItemFn != nil)
+}
+func (f *Fake) AuditLatestItem(ctx context.Context, t string) (*api.Item[api.AuditEntry], error) {
+	return call(f, "AuditLatestItem", func() (*api.Item[api.AuditEntry], error) { return f.AuditItemFn(ctx, "latest", time.Time{}, t) }, f.AuditItemFn != nil)
+}
+func (f *Fake) AuditSearchItem(ctx context.Context, at time.Time, t string) (*api.Item[api.AuditEntry], error) {
+	return call(f, "AuditSearchItem", func() (*api.Item[api.AuditEntry], error) { return f.AuditItemFn(ctx, "search", at, t) }, f.AuditItemFn != nil)
+}
+func (f *Fake) AuditPage(ctx context.Context, from string, take int, t string) (api.AuditPage, error) {
+	return call(f, "AuditPage", func() (api.AuditPage, error) { return f.AuditPageFn(ctx, from, take, t) }, f.AuditPageFn != nil)
 }
 func (f *Fake) DeleteProject(ctx context.Context, id string) (*api.DeleteProjectResult, error) {
 	return call(f, "DeleteProject", func() (*api.DeleteProjectResult, error) { return f.DeleteProjectFn(ctx, id) }, f.DeleteProjectFn != nil)
