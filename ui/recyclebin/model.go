@@ -288,6 +288,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Enter):
 		m.openDetail()
 		return nil
+	case key.Matches(msg, k.AuditAround):
+		return m.auditAround()
 	case key.Matches(msg, k.PurgingSoon):
 		return m.toggleSoon()
 	case key.Matches(msg, k.ByDeleter):
