@@ -24,7 +24,7 @@ func TestAuditAroundDeletion(t *testing.T) {
 		}
 	}
 	// the newest first: "Newest Deal", deleted an hour ago
-	want := pagetest.Now.Add(-time.Hour - time.Minute).UTC().Format(time.RFC3339) + " ann@firm.test"
+	want := pagetest.Now.Add(-time.Hour-time.Minute).UTC().Format(time.RFC3339) + " ann@firm.test"
 	if got == nil || got.Route != "audit" || got.Arg != want {
 		t.Fatalf("A sent %+v, want :audit %s", got, want)
 	}
