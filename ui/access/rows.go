@@ -23,8 +23,8 @@ const (
 // PeopleColumns are the columns of the people tab.
 func PeopleColumns() []widgets.Column {
 	return []widgets.Column{
-		{Title: "NAME", Width: 14, Grow: 2},
-		{Title: "EMAIL", Width: 18, Grow: 3},
+		{Title: "NAME", Width: 14, Grow: 3},
+		{Title: "EMAIL", Width: 28, Grow: 1},
 		{Title: "PROJECTS", Width: 8, Align: widgets.AlignRight, Numeric: true},
 		{Title: "MANAGE", Width: 6, Align: widgets.AlignRight, Numeric: true},
 	}
@@ -65,8 +65,8 @@ func GrantRow(g review.Grant) widgets.Row {
 func ChangeColumns() []widgets.Column {
 	return []widgets.Column{
 		{Title: "CHANGE", Width: 7},
-		{Title: "EMAIL", Width: 18, Grow: 2},
-		{Title: "PROJECT", Width: 18, Grow: 3},
+		{Title: "EMAIL", Width: 28, Grow: 1}, // who: what a reviewer acts on, kept whole first
+		{Title: "PROJECT", Width: 16, Grow: 3},
 		{Title: "FROM", Width: 6},
 		{Title: "TO", Width: 6},
 	}

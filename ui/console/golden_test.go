@@ -54,19 +54,25 @@ func TestGoldenScreens(t *testing.T) {
 				}
 				waitFor(t, tm, st.wait, st.also)
 			}
-			v := final(t, tm)
-			lines := strings.Split(v, "\n")
-			if len(lines) != 24 {
-				t.Errorf("%d lines, want 24", len(lines))
-			}
-			for _, l := range lines {
-				if ansi.StringWidth(l) > 80 {
-					t.Errorf("a line of %d columns: %q", ansi.StringWidth(l), l)
-				}
-			}
-			golden.RequireEqual(t, []byte(v))
+			checkScreen(t, final(t, tm))
 		})
 	}
+}
+
+// checkScreen holds a screen to 24 lines of at most 80 columns and to its
+// golden file.
+func checkScreen(t *testing.T, v string) {
+	t.Helper()
+	lines := strings.Split(v, "\n")
+	if len(lines) != 24 {
+		t.Errorf("%d lines, want 24", len(lines))
+	}
+	for _, l := range lines {
+		if ansi.StringWidth(l) > 80 {
+			t.Errorf("a line of %d columns: %q", ansi.StringWidth(l), l)
+		}
+	}
+	golden.RequireEqual(t, []byte(v))
 }
 
 // step sends messages, then waits for texts on screen (in one wait: a
