@@ -79,7 +79,7 @@ func (s *Server) crawlProfile(ctx context.Context, name string) {
 }
 
 // crawl runs one crawl of a bound profile on a client of its own that
-// draws on the server's one budget registry at crawlRate.
+// draws on the server's one budget registry and the machine's ledger at crawlRate.
 func (s *Server) crawl(ctx context.Context, name string) (access.Snapshot, error) {
 	b, err := s.backendFor(name)
 	if err != nil {
@@ -87,21 +87,14 @@ func (s *Server) crawl(ctx context.Context, name string) (access.Snapshot, error
 	}
 	limits := s.cfg.Limits
 	if limits.Vault >= 0 {
-		limits.Vault = min(cmpOr(limits.Vault, api.DefaultVaultLimit), crawlRate)
+		limits.Vault = min(limits.Of(api.CategoryVault), crawlRate)
 	}
 	c, err := api.New(api.Config{
 		BaseURL: b.profile.BaseURL, Region: b.profile.Region, CAFile: b.profile.CAFile, Token: b.source,
-		HTTPClient: s.cfg.HTTPClient, Budgets: s.budgets, Limits: limits, UserAgent: "vaultdeck serve (access crawl)",
+		HTTPClient: s.cfg.HTTPClient, Budgets: s.budgets, Ledger: s.st, Limits: limits, UserAgent: "vaultdeck serve (access crawl)",
 	})
 	if err != nil {
 		return access.Snapshot{}, err
 	}
 	return (&access.Crawler{API: c, Store: s.st, Profile: name}).Run(ctx)
-}
-
-func cmpOr(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
 }
