@@ -296,7 +296,8 @@ func (f *follower) retrying(ctx context.Context, call func() error) error {
 		wait := f.bo.NextBackOff()
 		if msg := err.Error(); msg != f.failing {
 			f.failing = msg
-			f.say("%s; trying again in %s, and until it works (%s)", msg, wait.Round(time.Second), remedy(err))
+			// the api error already says what to do (a 401: log in again)
+			f.say("%s; trying again in %s, and until it works (nothing is lost meanwhile)", msg, wait.Round(time.Second))
 		}
 		f.event(FollowEvent{Err: err, Wait: wait})
 		if err := f.sleep(ctx, wait); err != nil {
@@ -309,17 +310,6 @@ func (f *follower) retrying(ctx context.Context, call func() error) error {
 // itself (400: a cursor it does not accept), or a redirect elsewhere.
 func permanent(err error) bool {
 	return errors.Is(err, api.KindInvalidRequest) || errors.Is(err, api.KindRedirect) || errors.Is(err, api.KindTooLarge)
-}
-
-func remedy(err error) string {
-	switch {
-	case errors.Is(err, api.KindUnauthorized):
-		return "renew the token with `vaultdeck login`; nothing is lost meanwhile"
-	case errors.Is(err, api.KindForbidden):
-		return "the token needs Territory admin or Organization admin; nothing is lost meanwhile"
-	default:
-		return "nothing is lost meanwhile"
-	}
 }
 
 func retryBackoff() *backoff.ExponentialBackOff {

@@ -108,3 +108,73 @@ func simLog(t *testing.T, sp simProcess) []string {
 	}
 	return ids
 }
+
+// TestAuditFollowReopensOnSIGHUP: logrotate moves the file and sends
+// SIGHUP; the built binary says so, goes on in a new file at the same path
+// (main ends every other command on SIGHUP), and SIGTERM then stops it
+// with exit 0. The two files hold the simulator's entries once each, in
+// order.
+func TestAuditFollowReopensOnSIGHUP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	bin := buildBinary(t)
+	sp := startSim(t, bin, "--audit-entries", "1500", "--audit-trickle", "600")
+	out := filepath.Join(t.TempDir(), "audit.jsonl")
+	cmd := exec.Command(bin, "--base-url", sp.base, "audit", "follow", "--out", out, "--poll", "200ms")
+	cmd.Env = append(os.Environ(), "VAULTDECK_HOME="+t.TempDir(), "VAULTDECK_TOKEN="+sp.tokens["admin"])
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	waitLines(t, out, 1500)
+	if err := os.Rename(out, out+".1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	waitLines(t, out, 3)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("follow after SIGHUP and SIGTERM: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "reopened the output (SIGHUP)") {
+		t.Errorf("stderr: %q", stderr.String())
+	}
+	var got []string
+	for _, p := range []string{out + ".1", out} {
+		data, _ := os.ReadFile(p)
+		for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			var e struct {
+				ID string `json:"id"`
+			}
+			if err := json.Unmarshal([]byte(line), &e); err != nil {
+				t.Fatalf("%s: a line that is not an entry: %.200q", filepath.Base(p), line)
+			}
+			got = append(got, e.ID)
+		}
+	}
+	full := simLog(t, sp)
+	if len(got) > len(full) || !slices.Equal(got, full[:len(got)]) {
+		t.Fatalf("the rotated and the new file hold %d entries, not the simulator's first ones once each in order", len(got))
+	}
+}
+
+// waitLines waits (60 s at most: a condition, not a timing) until path
+// holds at least n lines.
+func waitLines(t *testing.T, path string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if data, err := os.ReadFile(path); err == nil && bytes.Count(data, []byte("\n")) >= n {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("%s never reached %d lines", path, n)
+}
