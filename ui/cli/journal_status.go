@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/triage"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/projects"
-	"github.com/vaultdeck/vaultdeck/ui/triage"
 )
 
 // journalOptions is what `status --journal` was asked.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/ui/triage"
+	"github.com/vaultdeck/vaultdeck/api/triage"
 )
 
 // parseFlags parses a subcommand's flags, allowing them between positional

@@ -3,8 +3,8 @@ package filestatus
 import (
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/vaultdeck/vaultdeck/api/triage"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
-	"github.com/vaultdeck/vaultdeck/ui/triage"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 

@@ -11,9 +11,9 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/vaultdeck/vaultdeck/api/triage"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
-	"github.com/vaultdeck/vaultdeck/ui/triage"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 

@@ -11,9 +11,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/vaultdeck/vaultdeck/api/triage"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
-	"github.com/vaultdeck/vaultdeck/ui/triage"
 	"github.com/vaultdeck/vaultdeck/ui/uploadjob"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )

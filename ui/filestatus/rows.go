@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/ui/triage"
+	"github.com/vaultdeck/vaultdeck/api/triage"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vaultdeck/vaultdeck/ui/triage"
+	"github.com/vaultdeck/vaultdeck/api/triage"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 

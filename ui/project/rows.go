@@ -10,8 +10,8 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/triage"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
-	"github.com/vaultdeck/vaultdeck/ui/triage"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/ui/triage"
+	"github.com/vaultdeck/vaultdeck/api/triage"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
