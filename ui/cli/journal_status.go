@@ -10,6 +10,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/triage"
+	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/projects"
@@ -77,18 +78,12 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 		if err != nil {
 			return r.fail(err)
 		}
-		status := map[string]string{}
+		polled := make([]api.FileDetail, 0, len(recs))
 		for _, it := range recs {
-			d := it.Value
-			details[strings.ToLower(d.FileID)] = d
-			switch {
-			case d.Error == "not_found":
-				status[d.FileID] = "not_found"
-			case !d.Failed():
-				status[d.FileID] = strings.ToLower(string(d.ProcessingStatus))
-			}
+			details[strings.ToLower(it.Value.FileID)] = it.Value
+			polled = append(polled, it.Value)
 		}
-		if err := st.SetFileStatuses(status); err != nil {
+		if err := st.SetFileStatuses(upload.JournalStatuses(polled)); err != nil {
 			return r.fail(err)
 		}
 	}

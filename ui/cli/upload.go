@@ -14,9 +14,8 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/uploadplan"
+	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/uploadjob"
 )
 
 // journal opens the store that holds the upload journal, with the name of
@@ -59,7 +58,7 @@ func (r *runner) upload(ctx context.Context, args []string) int {
 		return r.fail(err)
 	}
 	defer st.Close()
-	job := &uploadjob.Runner{API: c, Store: st, Profile: profile}
+	job := &upload.Runner{API: c, Store: st, Profile: profile}
 	var line *progressLine
 	if !r.g.JSON && r.stderrIsTerminal() {
 		line = &progressLine{w: r.env.Stderr}
@@ -88,12 +87,12 @@ func (r *runner) upload(ctx context.Context, args []string) int {
 	})
 	defer stopNote()
 
-	var out uploadjob.Outcome
+	var out upload.Outcome
 	var planNotes []string
 	if *resume {
 		out, err = job.Resume(ctx)
 	} else {
-		plan := uploadplan.Walk(pos[1:])
+		plan := upload.Walk(pos[1:])
 		planNotes = plan.Notes
 		if !r.g.JSON {
 			for _, n := range plan.Notes {
@@ -141,7 +140,7 @@ func reports(files []store.JournalFile) []fileReport {
 	return out
 }
 
-func (r *runner) uploadReport(o uploadjob.Outcome, notes []string) int {
+func (r *runner) uploadReport(o upload.Outcome, notes []string) int {
 	status := ExitOK
 	// An error of the journal (StartBatch or CompleteBatch failing: a lost
 	// lease, a full disk) leaves no file counted as refused or failed, yet
@@ -266,11 +265,11 @@ type progressLine struct {
 	w    io.Writer
 	mu   sync.Mutex
 	last time.Time
-	p    uploadjob.Progress
+	p    upload.Progress
 	any  bool
 }
 
-func (l *progressLine) update(p uploadjob.Progress) {
+func (l *progressLine) update(p upload.Progress) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.p = p

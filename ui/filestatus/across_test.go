@@ -14,11 +14,10 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/sim"
-	"github.com/vaultdeck/vaultdeck/api/uploadplan"
+	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
-	"github.com/vaultdeck/vaultdeck/ui/uploadjob"
 )
 
 // TestFilesAcrossProjects: `:files` without IDs shows every unfinished file
@@ -39,14 +38,14 @@ func TestFilesAcrossProjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	run := &uploadjob.Runner{API: client, Store: st, Profile: "p"}
+	run := &upload.Runner{API: client, Store: st, Profile: "p"}
 	for pid, rel := range map[string]string{alpha: "one/a/b/x.pdf", beta: "two/c/x.pdf"} {
 		dir := t.TempDir()
 		local := filepath.Join(dir, rel)
 		os.MkdirAll(filepath.Dir(local), 0o755)
 		os.WriteFile(local, []byte("doc "+rel), 0o644)
 		top := filepath.Join(dir, strings.Split(rel, "/")[0])
-		if out, err := run.Upload(context.Background(), pid, uploadplan.Walk([]string{top}), api.DuplicateSkip); err != nil || len(out.Uploaded) != 1 {
+		if out, err := run.Upload(context.Background(), pid, upload.Walk([]string{top}), api.DuplicateSkip); err != nil || len(out.Uploaded) != 1 {
 			t.Fatalf("upload %s: %v %+v", rel, err, out)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/triage"
+	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/projects"
@@ -113,15 +114,7 @@ func (m *Model) saveStatuses(details []api.FileDetail) tea.Cmd {
 	if st == nil || len(details) == 0 {
 		return nil
 	}
-	status := make(map[string]string, len(details))
-	for _, d := range details {
-		switch {
-		case d.Error == "not_found":
-			status[d.FileID] = "not_found"
-		case !d.Failed():
-			status[d.FileID] = strings.ToLower(string(d.ProcessingStatus))
-		}
-	}
+	status := upload.JournalStatuses(details)
 	return func() tea.Msg {
 		if err := st.SetFileStatuses(status); err != nil {
 			return page.StatusMsg{Err: err}

@@ -12,9 +12,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/vaultdeck/vaultdeck/api/triage"
+	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
-	"github.com/vaultdeck/vaultdeck/ui/uploadjob"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
@@ -120,11 +120,11 @@ func ReuploadTask(env page.Env, origin page.ID, rows []store.JournalFile) page.S
 		Name:   "re-upload " + plural(len(rows), "file"),
 		Origin: origin,
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
-			api, ok := be.(uploadjob.Backend)
+			api, ok := be.(upload.Backend)
 			if !ok {
 				return page.Outcome{}, errors.New("this connection cannot upload")
 			}
-			run := &uploadjob.Runner{API: api, Store: st, Profile: profile, Progress: func(p uploadjob.Progress) {
+			run := &upload.Runner{API: api, Store: st, Profile: profile, Progress: func(p upload.Progress) {
 				progress(fmt.Sprintf("%d of %d files", p.FilesDone, p.Files))
 			}}
 			out, replaced, err := run.Reupload(ctx, rows)

@@ -14,11 +14,10 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/sim"
-	"github.com/vaultdeck/vaultdeck/api/uploadplan"
+	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/page"
-	"github.com/vaultdeck/vaultdeck/ui/uploadjob"
 )
 
 // R on stuck files uploaded by vaultdeck: a confirmation names the count,
@@ -39,8 +38,8 @@ func TestReuploadStuckFiles(t *testing.T) {
 	for i := range 3 {
 		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.pdf", i)), []byte(fmt.Sprint("doc ", i)), 0o644)
 	}
-	run := &uploadjob.Runner{API: client, Store: st, Profile: "p"}
-	out, err := run.Upload(context.Background(), pid, uploadplan.Walk([]string{dir}), api.DuplicateSkip)
+	run := &upload.Runner{API: client, Store: st, Profile: "p"}
+	out, err := run.Upload(context.Background(), pid, upload.Walk([]string{dir}), api.DuplicateSkip)
 	if err != nil || len(out.Uploaded) != 3 {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/uploadplan"
+	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -48,7 +48,7 @@ type Model struct {
 	path    widgets.Input
 	mode    int // index into modes
 	hint    []string
-	plan    uploadplan.Plan
+	plan    upload.Plan
 	confirm *widgets.Confirm // open: the file count must be typed to start
 	err     string
 	shared  *shared

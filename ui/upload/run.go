@@ -12,24 +12,23 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/uploadplan"
+	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
-	"github.com/vaultdeck/vaultdeck/ui/uploadjob"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // scanMsg is the walk of the typed path.
 type scanMsg struct {
 	View page.ID
-	Plan uploadplan.Plan
+	Plan upload.Plan
 }
 
 // Target routes the walk to the view that asked.
 func (m scanMsg) Target() page.ID { return m.View }
 
 func scanCmd(view page.ID, path string) tea.Cmd {
-	return func() tea.Msg { return scanMsg{View: view, Plan: uploadplan.Walk([]string{path})} }
+	return func() tea.Msg { return scanMsg{View: view, Plan: upload.Walk([]string{path})} }
 }
 
 // tickMsg redraws the progress while the task runs.
@@ -44,13 +43,13 @@ const tickEvery = 250 * time.Millisecond
 // progress and the stop request. The page only reads it on its ticks.
 type shared struct {
 	mu      sync.Mutex
-	p       uploadjob.Progress
+	p       upload.Progress
 	cancel  context.CancelFunc
 	stopped bool
 }
 
-func (s *shared) set(p uploadjob.Progress) { s.mu.Lock(); s.p = p; s.mu.Unlock() }
-func (s *shared) get() uploadjob.Progress  { s.mu.Lock(); defer s.mu.Unlock(); return s.p }
+func (s *shared) set(p upload.Progress) { s.mu.Lock(); s.p = p; s.mu.Unlock() }
+func (s *shared) get() upload.Progress  { s.mu.Lock(); defer s.mu.Unlock(); return s.p }
 
 func (s *shared) stop() {
 	s.mu.Lock()
@@ -87,7 +86,7 @@ func (m *Model) tick() tea.Cmd {
 // Task is the upload as a root-owned task. Its context is the program's;
 // the page's esc cancels only the run's own context, which the uploader
 // checks between requests: a request already sent keeps its response.
-func Task(env page.Env, origin page.ID, projectID, target string, plan uploadplan.Plan, mode api.DuplicateMode, sh *shared) page.StartTask {
+func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Plan, mode api.DuplicateMode, sh *shared) page.StartTask {
 	be, st, profile := env.Backend, env.Journal, env.Profile
 	return page.StartTask{
 		Name:        fmt.Sprintf("upload %s to %s", plural(len(plan.Files), "file"), target),
@@ -96,7 +95,7 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan uploadpla
 		Reloads:     []string{page.CacheProjects},
 		Stop:        sh.stop, // quitting waits for the current request's response
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
-			client, ok := be.(uploadjob.Backend)
+			client, ok := be.(upload.Backend)
 			if !ok {
 				return page.Outcome{}, errors.New("this connection cannot upload")
 			}
@@ -108,7 +107,7 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan uploadpla
 				cancel()
 			}
 			sh.mu.Unlock()
-			run := &uploadjob.Runner{API: client, Store: st, Profile: profile, Progress: func(p uploadjob.Progress) {
+			run := &upload.Runner{API: client, Store: st, Profile: profile, Progress: func(p upload.Progress) {
 				sh.set(p)
 				progress(fmt.Sprintf("%d of %d files, %s of %s", p.FilesDone, p.Files, humanize.Bytes(uint64(p.BytesDone)), humanize.Bytes(uint64(p.Bytes))))
 			}}

@@ -1,8 +1,9 @@
-// Package uploadplan turns the paths a user names into the files of an
-// upload and splits them into requests. It reads directories and file sizes
-// only (no content, no network), so both the CLI and the console can show
-// what an upload will do before anything is sent.
-package uploadplan
+package upload
+
+// Planning turns the paths a user names into the files of an upload and
+// splits them into requests. It reads directories and file sizes only (no
+// content, no network), so both the CLI and the console can show what an
+// upload will do before anything is sent.
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package uploadplan
+package upload
 
 import (
 	"fmt"

@@ -1,8 +1,4 @@
-// Package uploadjob runs uploads with a journal: it records every batch in
-// the store before its request is sent, completes it with the returned file
-// IDs in one transaction, and resumes interrupted runs without sending a
-// file twice. The CLI and the console both drive it; it draws nothing.
-package uploadjob
+package upload
 
 import (
 	"context"
@@ -12,7 +8,6 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/uploadplan"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -46,8 +41,9 @@ type Progress struct {
 
 // Runner runs and resumes uploads for one profile.
 type Runner struct {
-	API     Backend
-	Store   *store.Store
+	API Backend
+	// Store keeps the journal (a *store.Store outside tests).
+	Store   Journal
 	Profile string
 	// Owner names this process in leases; "" -> host:pid:random.
 	Owner    string
@@ -121,14 +117,14 @@ func (r *Runner) report(update func(p *Progress)) {
 // ends, the batch being sent still gets its response (a response lost is
 // what would cause duplicates); the batches not started stay in the
 // journal for --resume.
-func (r *Runner) Upload(ctx context.Context, projectID string, plan uploadplan.Plan, mode api.DuplicateMode) (Outcome, error) {
+func (r *Runner) Upload(ctx context.Context, projectID string, plan Plan, mode api.DuplicateMode) (Outcome, error) {
 	var out Outcome
 	refused := make([]store.JournalFile, 0, len(plan.Refused))
 	for _, f := range plan.Refused {
 		refused = append(refused, store.JournalFile{Local: f.Local, Name: baseName(f.Local), State: store.FileRefused, Reason: f.Reason})
 	}
 	var planned [][]store.JournalFile
-	for _, b := range uploadplan.Batches(plan.Files, api.MaxFilesPerUpload, uploadplan.MaxBatchBytes) {
+	for _, b := range Batches(plan.Files, api.MaxFilesPerUpload, MaxBatchBytes) {
 		files := make([]store.JournalFile, len(b))
 		for i, f := range b {
 			files[i] = store.JournalFile{Local: f.Local, Path: f.Path, Name: f.Name, Size: f.Size}

@@ -1,4 +1,4 @@
-package uploadjob
+package upload
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/sim"
-	"github.com/vaultdeck/vaultdeck/api/uploadplan"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -52,7 +51,7 @@ func (r *rig) runner(owner string) *Runner {
 
 // files writes n files of size bytes under the rig's folder (distinct
 // content each) and returns the plan for the folder.
-func (r *rig) files(n, size int) uploadplan.Plan {
+func (r *rig) files(n, size int) Plan {
 	r.t.Helper()
 	for i := range n {
 		b := make([]byte, size)
@@ -63,7 +62,7 @@ func (r *rig) files(n, size int) uploadplan.Plan {
 			r.t.Fatal(err)
 		}
 	}
-	return uploadplan.Walk([]string{filepath.Join(r.dir, "docs")})
+	return Walk([]string{filepath.Join(r.dir, "docs")})
 }
 
 // listed returns the project's live file names with their IDs.

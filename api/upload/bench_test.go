@@ -1,4 +1,4 @@
-package uploadjob
+package upload
 
 import (
 	"context"
@@ -14,7 +14,6 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/sim"
-	"github.com/vaultdeck/vaultdeck/api/uploadplan"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -39,7 +38,7 @@ func TestUploadBenchHelper(t *testing.T) {
 		t.Fatal(err)
 	}
 	job := &Runner{API: c, Store: st, Profile: "bench"}
-	out, err := job.Upload(context.Background(), os.Getenv("BENCH_PROJECT"), uploadplan.Walk([]string{os.Getenv("BENCH_DIR")}), api.DuplicateKeep)
+	out, err := job.Upload(context.Background(), os.Getenv("BENCH_PROJECT"), Walk([]string{os.Getenv("BENCH_DIR")}), api.DuplicateKeep)
 	if err != nil || out.Partial() {
 		t.Fatalf("%v %v", err, out.Errors)
 	}
@@ -79,8 +78,8 @@ func BenchmarkUploadVsCurl(b *testing.B) {
 		}
 		f.Close()
 	}
-	plan := uploadplan.Walk([]string{dir})
-	batches := uploadplan.Batches(plan.Files, api.MaxFilesPerUpload, uploadplan.MaxBatchBytes)
+	plan := Walk([]string{dir})
+	batches := Batches(plan.Files, api.MaxFilesPerUpload, MaxBatchBytes)
 	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
 	srv := httptest.NewServer(s)
 	defer srv.Close()

@@ -2,7 +2,7 @@
 // process holds them under, their renewal while a run works, and when a
 // dead holder's lease may be taken.
 
-package uploadjob
+package upload
 
 import (
 	"crypto/rand"

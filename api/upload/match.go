@@ -1,4 +1,4 @@
-package uploadjob
+package upload
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package uploadjob
+package upload
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/uploadplan"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -29,23 +28,23 @@ func (r *Runner) Reupload(ctx context.Context, files []store.JournalFile) (Outco
 	sort.Strings(projects)
 	replaced := map[string]string{}
 	for _, pid := range projects {
-		var plan uploadplan.Plan
+		var plan Plan
 		oldByLocal := map[string]string{}
 		for _, f := range byProject[pid] {
 			fi, err := os.Stat(f.Local)
 			switch {
 			case err != nil:
-				plan.Refused = append(plan.Refused, uploadplan.Refusal{Local: f.Local, Reason: "the journaled local file " + errText(err)})
+				plan.Refused = append(plan.Refused, Refusal{Local: f.Local, Reason: "the journaled local file " + errText(err)})
 				continue
 			case !fi.Mode().IsRegular():
-				plan.Refused = append(plan.Refused, uploadplan.Refusal{Local: f.Local, Reason: "is no longer a regular file"})
+				plan.Refused = append(plan.Refused, Refusal{Local: f.Local, Reason: "is no longer a regular file"})
 				continue
 			}
 			path := f.Path
 			if path == "" {
 				path = f.Name
 			}
-			plan.Files = append(plan.Files, uploadplan.File{Local: f.Local, Name: f.Name, Path: path, Size: fi.Size()})
+			plan.Files = append(plan.Files, File{Local: f.Local, Name: f.Name, Path: path, Size: fi.Size()})
 			plan.Bytes += fi.Size()
 			oldByLocal[f.Local] = f.FileID
 		}

@@ -2,7 +2,7 @@
 // request, and journals the outcome (or leaves the batch open for a resume
 // when the answer was lost).
 
-package uploadjob
+package upload
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package uploadjob
+package upload
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/uploadplan"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -211,7 +210,7 @@ func TestResumeRefusesAFileChangedSinceItWasJournaled(t *testing.T) {
 	}
 }
 
-var _ = uploadplan.Walk
+var _ = Walk
 var _ = fmt.Sprint
 
 func TestReuploadReplacesFromJournaledPaths(t *testing.T) {

@@ -2,7 +2,7 @@
 // pending file and refuses, by name, the ones that vanished, cannot be read,
 // grew over the limit or changed since an interrupted upload.
 
-package uploadjob
+package upload
 
 import (
 	"context"

@@ -1,6 +1,6 @@
 //go:build unix
 
-package uploadjob
+package upload
 
 import (
 	"errors"

@@ -1,0 +1,48 @@
+package upload
+
+import (
+	"strings"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
+)
+
+// Journal is what the upload job asks of persistence: exactly the calls it
+// makes, so the job can be tested with a fake and store never has to know
+// about the job. *store.Store satisfies it; the job keeps store's record
+// types (store is the ground floor and imports no job).
+type Journal interface {
+	CheckJournal() error
+	RecordRun(r store.UploadRun, refused []store.JournalFile, batches [][]store.JournalFile, l store.Lease) (int64, []store.JournalBatch, error)
+	StartBatch(batchID int64, owner string, began time.Time, files []store.JournalFile) error
+	CompleteBatch(batchID int64, owner string, outcomes []store.FileOutcome, batchErr string) error
+	ClaimBatch(batchID int64, l store.Lease) error
+	RenewLeases(owner string, until time.Time) error
+	ReleaseBatch(batchID int64, owner, batchErr string) error
+	UnfinishedBatches(profile string) ([]store.JournalBatch, error)
+	UnprovenFiles(profile string) ([]store.JournalFile, error)
+	MarkReplaced(ids []string) error
+	ProjectFileIDs(projectID string) ([]string, error)
+}
+
+var _ Journal = (*store.Store)(nil)
+
+// JournalStatuses is what a status poll's answers write back into the
+// journal (store.SetFileStatuses), keyed by file ID: "not_found" for a file
+// the service no longer has, the processing status in lower case for the
+// others, nothing for a per-file error (it proves nothing about the file).
+// The console's File status and `vaultdeck status --journal` both record
+// their polls through it, so a file stops being tracked the same way.
+func JournalStatuses(details []api.FileDetail) map[string]string {
+	status := make(map[string]string, len(details))
+	for _, d := range details {
+		switch {
+		case d.Error == "not_found":
+			status[d.FileID] = "not_found"
+		case !d.Failed():
+			status[d.FileID] = strings.ToLower(string(d.ProcessingStatus))
+		}
+	}
+	return status
+}
