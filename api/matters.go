@@ -18,8 +18,8 @@ import (
 // Known limit: this method checks no duplicates across its batches: a pair
 // repeated in two of them is not reported as duplicate_pair (the server sees
 // the batches separately); the second one lands in already_absent, which is
-// still correct. Matter files go through api/matterfile, whose plan checks
-// the whole file first and sends no repeat (matterfile.NewPlan).
+// still correct. Matter files go through api/matters, whose plan checks
+// the whole file first and sends no repeat (matters.NewPlan).
 func (c *Client) DeleteMatters(ctx context.Context, pairs []MatterPair) (*MatterDeletion, error) {
 	out := &MatterDeletion{Deleted: []MatterPair{}, AlreadyAbsent: []MatterPair{}, Errors: []MatterError{}}
 	for start := 0; start < len(pairs); start += MaxPairs {

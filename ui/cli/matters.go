@@ -13,9 +13,8 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/matterrun"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -95,7 +94,7 @@ func (r *runner) mattersDelete(ctx context.Context, args []string) int {
 	if len(pos) != 1 {
 		return r.usage(fs, "give exactly one file, or - for stdin")
 	}
-	fmtOpt, err := matterfile.ParseFormat(*format)
+	fmtOpt, err := matters.ParseFormat(*format)
 	if err != nil {
 		return r.usage(fs, "%v", err)
 	}
@@ -113,11 +112,11 @@ func (r *runner) mattersDelete(ctx context.Context, args []string) int {
 		defer f.Close()
 		in = f
 	}
-	file, err := matterfile.Read(in, fmtOpt)
+	file, err := matters.Read(in, fmtOpt)
 	if err != nil {
 		return r.fail(fmt.Errorf("%s: %w; nothing was sent", displayName(name), err))
 	}
-	plan := matterfile.NewPlan(file.Pairs, perMinute(r.env.Limits))
+	plan := matters.NewPlan(file.Pairs, perMinute(r.env.Limits))
 	if *dry {
 		return r.printPreview(r.env.Stdout, name, file, plan, true)
 	}
@@ -141,7 +140,7 @@ func (r *runner) mattersDelete(ctx context.Context, args []string) int {
 		return r.fail(err)
 	}
 	defer st.Close()
-	id, rep, err := matterrun.Delete(ctx, r.deps(c, st), matterrun.Source{Name: displayName(name), SHA256: file.SHA256}, plan, r.mattersWatch())
+	id, rep, err := matters.Delete(ctx, r.deps(c, st), matters.Source{Name: displayName(name), SHA256: file.SHA256}, plan, r.mattersWatch())
 	return r.report(id, rep, err, "matters restore --receipt")
 }
 
@@ -159,7 +158,7 @@ func perMinute(l api.Limits) int {
 	return l.Matters
 }
 
-func (r *runner) deps(c *api.Client, st *store.Store) matterrun.Deps {
+func (r *runner) deps(c *api.Client, st *store.Store) matters.Deps {
 	stored := ""
 	if r.env.ResolveProfile != nil {
 		if p, err := r.env.ResolveProfile(r.g.Profile); err == nil && p.Stored {
@@ -168,15 +167,15 @@ func (r *runner) deps(c *api.Client, st *store.Store) matterrun.Deps {
 	}
 	// the receipt names what acted: VAULTDECK_TOKEN overrides every
 	// stored token (and without a token source it is the only one)
-	prof := matterrun.ReceiptProfile(stored, r.env.Getenv("VAULTDECK_TOKEN"))
-	return matterrun.Deps{Service: c, Store: st, Profile: prof, Endpoint: c.Base()}
+	prof := matters.ReceiptProfile(stored, r.env.Getenv("VAULTDECK_TOKEN"))
+	return matters.Deps{Service: c, Store: st, Profile: prof, Endpoint: c.Base()}
 }
 
 // mattersWatch prints one stderr line per request, and each wait of a second or
 // more (the client-matters budget, a Retry-After), so a long run does not
 // look hung; Ctrl-C during a wait drops the waiting request at once.
-func (r *runner) mattersWatch() matterrun.Watch {
-	return matterrun.Watch{Progress: r.progress, Wait: func(w api.Wait) {
+func (r *runner) mattersWatch() matters.Watch {
+	return matters.Watch{Progress: r.progress, Wait: func(w api.Wait) {
 		if w.For >= time.Second {
 			fmt.Fprintf(r.env.Stderr, "vaultdeck: %s (Ctrl-C stops here; nothing of this request was sent yet)\n", w)
 		}
@@ -184,16 +183,16 @@ func (r *runner) mattersWatch() matterrun.Watch {
 }
 
 // progress is one stderr line per request, for people and logs alike.
-func (r *runner) progress(p matterfile.Progress) {
+func (r *runner) progress(p matters.Progress) {
 	fmt.Fprintf(r.env.Stderr, "request %d/%d: %d of %d pairs sent\n", p.Request, p.Requests, p.Sent, p.ToSend)
 }
 
 // printPreview shows what a run would do.
-func (r *runner) printPreview(w io.Writer, name string, f *matterfile.File, plan *matterfile.Plan, listRefused bool) int {
+func (r *runner) printPreview(w io.Writer, name string, f *matters.File, plan *matters.Plan, listRefused bool) int {
 	if r.g.JSON && w == r.env.Stdout {
 		rej := plan.Rejected()
 		if rej == nil {
-			rej = []matterfile.Outcome{}
+			rej = []matters.Outcome{}
 		}
 		return r.emitJSON(map[string]any{
 			"file": displayName(name), "sha256": f.SHA256, "encoding": f.Encoding, "format": f.Format, "separator": string(f.Separator), "header": f.Header,
@@ -213,7 +212,7 @@ func (r *runner) printPreview(w io.Writer, name string, f *matterfile.File, plan
 	fmt.Fprintf(w, "to send   %d in %d request(s) of at most %d pairs\n", len(plan.Send), plan.Requests(), api.MaxPairs)
 	if n := plan.RejectedCount(); n > 0 {
 		var parts []string
-		for _, code := range []string{matterfile.CodeInvalidClientID, matterfile.CodeInvalidMatterID, matterfile.CodeDuplicatePair} {
+		for _, code := range []string{matters.CodeInvalidClientID, matters.CodeInvalidMatterID, matters.CodeDuplicatePair} {
 			if c := plan.CodeCounts()[code]; c > 0 {
 				parts = append(parts, fmt.Sprintf("%s %d", code, c))
 			}
@@ -259,9 +258,9 @@ func quoteBlank(s string) string {
 // 3 when the receipt could not record everything (named, with what to do),
 // else 1 when the run failed before any request was answered, 3 when any
 // pair is in errors, was not sent or is unproven, 0 otherwise.
-func (r *runner) report(id int64, rep *matterfile.Report, err error, undo string) int {
+func (r *runner) report(id int64, rep *matters.Report, err error, undo string) int {
 	if rep == nil {
-		if matterrun.IsReceiptError(err) { // a receipt write failure is exit 3 in every command
+		if matters.IsReceiptError(err) { // a receipt write failure is exit 3 in every command
 			fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, oneLine(err.Error()))
 			return ExitPartial
 		}
@@ -272,14 +271,14 @@ func (r *runner) report(id int64, rep *matterfile.Report, err error, undo string
 	} else {
 		printOutcomes(r.env.Stdout, rep.Outcomes)
 	}
-	fmt.Fprintf(r.env.Stderr, "%s; receipt %d (vaultdeck matters receipt %d", matterfile.CountsText(rep.Counts()), id, id)
-	if rep.Counts()[matterfile.ResultDeleted] > 0 && undo != "" {
+	fmt.Fprintf(r.env.Stderr, "%s; receipt %d (vaultdeck matters receipt %d", matters.CountsText(rep.Counts()), id, id)
+	if rep.Counts()[matters.ResultDeleted] > 0 && undo != "" {
 		fmt.Fprintf(r.env.Stderr, "; undo: vaultdeck %s %d", undo, id)
 	}
 	fmt.Fprintln(r.env.Stderr, ")")
-	incomplete := matterrun.Incomplete(id, rep, err)
+	incomplete := matters.Incomplete(id, rep, err)
 	if incomplete != "" {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, incomplete)
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, oneLine(incomplete))
 	}
 	if rep.Canceled {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: canceled between requests; lines sent: %s; the others were not sent\n", r.cmd, rep.LinesSent())
@@ -317,7 +316,7 @@ func (r *runner) mattersRestore(ctx context.Context, args []string) int {
 		return r.fail(err)
 	}
 	defer st.Close()
-	plan, err := matterrun.PlanRestore(st, *rid)
+	plan, err := matters.PlanRestore(st, *rid)
 	if err != nil {
 		return r.fail(err)
 	}
@@ -341,7 +340,7 @@ func (r *runner) mattersRestore(ctx context.Context, args []string) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	id, rep, err := matterrun.Restore(ctx, r.deps(c, st), plan, r.mattersWatch())
+	id, rep, err := matters.Restore(ctx, r.deps(c, st), plan, r.mattersWatch())
 	if rep != nil {
 		r.sayLeftAlone(rep)
 	}

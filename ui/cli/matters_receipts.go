@@ -6,10 +6,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/export"
-	"github.com/vaultdeck/vaultdeck/ui/matterrun"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -55,7 +54,7 @@ func (r *runner) mattersReceipts(_ context.Context, args []string) int {
 			action = fmt.Sprintf("restore of %d", rc.RestoreOf)
 		}
 		t.row(strconv.FormatInt(rc.ID, 10), action, rc.StartedAt.UTC().Format(timeLayout), rc.Profile, rc.FileName,
-			strconv.Itoa(rc.Pairs), matterrun.Status(rc), matterfile.CountsText(rc.Counts))
+			strconv.Itoa(rc.Pairs), matters.Status(rc), matters.CountsText(rc.Counts))
 	}
 	return r.done(t.flush())
 }
@@ -127,11 +126,11 @@ func (r *runner) mattersReceipt(_ context.Context, args []string) int {
 	if !rc.FinishedAt.IsZero() {
 		fmt.Fprintf(w, "finished  %s\n", rc.FinishedAt.UTC().Format(time.RFC3339))
 	}
-	fmt.Fprintf(w, "status    %s", matterrun.Status(rc))
+	fmt.Fprintf(w, "status    %s", matters.Status(rc))
 	if rc.Note != "" {
 		fmt.Fprintf(w, " (%s)", sanitize.Line(rc.Note))
 	}
-	fmt.Fprintf(w, "\npairs     %d: %s\n\n", rc.Pairs, matterfile.CountsText(rc.Counts))
+	fmt.Fprintf(w, "\npairs     %d: %s\n\n", rc.Pairs, matters.CountsText(rc.Counts))
 	// Two passes over the store: widths first, then rows, so a million
 	// items stream instead of sitting in memory.
 	cells := func(it store.ReceiptItem) [6]string {

@@ -4,32 +4,31 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
-	"github.com/vaultdeck/vaultdeck/ui/matterrun"
+	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 // restorePreview lists what a restore would do without sending anything:
 // the pairs the receipt proves deleted, the in-flight ones that will be
 // checked against the service first, and those already restored.
-func (r *runner) restorePreview(plan *matterrun.RestorePlan, dry bool) int {
+func (r *runner) restorePreview(plan *matters.RestorePlan, dry bool) int {
 	rec := plan.Receipt
-	var outs []matterfile.Outcome
+	var outs []matters.Outcome
 	for _, p := range plan.Proven {
-		outs = append(outs, matterfile.Outcome{Line: p.Line, ClientID: p.ClientID, MatterID: p.MatterID, Result: "to_restore"})
+		outs = append(outs, matters.Outcome{Line: p.Line, ClientID: p.ClientID, MatterID: p.MatterID, Result: "to_restore"})
 	}
 	for _, p := range plan.InFlight {
-		outs = append(outs, matterfile.Outcome{Line: p.Line, ClientID: p.ClientID, MatterID: p.MatterID, Result: "to_check",
+		outs = append(outs, matters.Outcome{Line: p.Line, ClientID: p.ClientID, MatterID: p.MatterID, Result: "to_check",
 			Detail: "in flight when the deletion stopped: restored only if the service shows this run deleted it"})
 	}
 	outs = append(outs, plan.Done...)
 	if !dry && plan.Candidates() == 0 {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, matterrun.NothingToRestore(plan))
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, matters.NothingToRestore(plan))
 		return ExitOK
 	}
 	if r.g.JSON {
 		if outs == nil {
-			outs = []matterfile.Outcome{}
+			outs = []matters.Outcome{}
 		}
 		return r.emitJSON(map[string]any{"receipt": rec.ID, "file": rec.FileName, "pairs": outs})
 	}
@@ -46,10 +45,10 @@ func (r *runner) restorePreview(plan *matterrun.RestorePlan, dry bool) int {
 
 // sayLeftAlone is the line about the in-flight pairs a restore checked
 // against the service and did not send.
-func (r *runner) sayLeftAlone(rep *matterfile.Report) {
+func (r *runner) sayLeftAlone(rep *matters.Report) {
 	codes := map[string]int{}
 	for _, o := range rep.Outcomes {
-		if o.Result == matterfile.ResultLeftAlone || o.Result == matterfile.ResultUnproven {
+		if o.Result == matters.ResultLeftAlone || o.Result == matters.ResultUnproven {
 			codes[o.Code]++
 		}
 	}
@@ -58,9 +57,9 @@ func (r *runner) sayLeftAlone(rep *matterfile.Report) {
 	}
 	var parts []string
 	for _, c := range []struct{ code, text string }{
-		{matterrun.CodeNeverExisted, "never existed"},
-		{matterrun.CodePresent, "are present"},
-		{matterrun.CodeDeletedBefore, "were already deleted before this run's request"},
+		{matters.CodeNeverExisted, "never existed"},
+		{matters.CodePresent, "are present"},
+		{matters.CodeDeletedBefore, "were already deleted before this run's request"},
 	} {
 		if n := codes[c.code]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, c.text))
@@ -69,7 +68,7 @@ func (r *runner) sayLeftAlone(rep *matterfile.Report) {
 	if len(parts) > 0 {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: in-flight pairs left alone, as the service lists them: %s\n", r.cmd, strings.Join(parts, ", "))
 	}
-	if n := codes[matterrun.CodeUnproven]; n > 0 {
+	if n := codes[matters.CodeUnproven]; n > 0 {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %d in-flight pair(s) unproven: the service may show this run deleted them, but an upsert could also create a matter; nothing was sent for them: see `vaultdeck matters receipt ID --result unproven` and check them in the workspace\n", r.cmd, n)
 	}
 }

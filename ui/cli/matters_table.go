@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -69,8 +69,8 @@ func (t *outcomeTable) row(cells [6]string) {
 
 func (t *outcomeTable) flush() error { return t.w.Flush() }
 
-func printOutcomes(w io.Writer, outs []matterfile.Outcome) error {
-	cells := func(o matterfile.Outcome) [6]string {
+func printOutcomes(w io.Writer, outs []matters.Outcome) error {
+	cells := func(o matters.Outcome) [6]string {
 		return outcomeCells(o.Line, o.ClientID, o.MatterID, string(o.Result), o.Code, o.Detail)
 	}
 	widths := newOutcomeWidths()
@@ -86,7 +86,7 @@ func printOutcomes(w io.Writer, outs []matterfile.Outcome) error {
 
 // writeReportJSON prints a run as one JSON object whose outcomes are
 // written one at a time, so a million of them are never encoded at once.
-func writeReportJSON(w io.Writer, id int64, rep *matterfile.Report) error {
+func writeReportJSON(w io.Writer, id int64, rep *matters.Report) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	head := map[string]any{"receipt": id, "counts": rep.Counts(), "sent_lines": rep.SentLines, "canceled": rep.Canceled}
 	var b strings.Builder

@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	review "github.com/vaultdeck/vaultdeck/api/access"
+	mattersjob "github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/access"
@@ -24,7 +25,6 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/audit"
 	"github.com/vaultdeck/vaultdeck/ui/filestatus"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
-	"github.com/vaultdeck/vaultdeck/ui/matterrun"
 	"github.com/vaultdeck/vaultdeck/ui/matters"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/project"
@@ -106,7 +106,7 @@ func mattersRoute(o Options) app.Route {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	deps := matters.Deps{Profile: matterrun.ReceiptProfile(o.Profile, getenv("VAULTDECK_TOKEN"))}
+	deps := matters.Deps{Profile: mattersjob.ReceiptProfile(o.Profile, getenv("VAULTDECK_TOKEN"))}
 	if sc, ok := o.Cache.(StoreCache); ok {
 		deps.Store = sc.Store
 	}

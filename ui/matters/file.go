@@ -11,7 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -32,8 +32,8 @@ type (
 	fileRead struct {
 		page.Tag
 		name string
-		file *matterfile.File
-		plan *matterfile.Plan
+		file *matters.File
+		plan *matters.Plan
 		err  error
 	}
 )
@@ -170,11 +170,11 @@ func (m *Model) readFile() tea.Cmd {
 			return fileRead{Tag: tag, err: err}
 		}
 		defer f.Close()
-		file, err := matterfile.Read(f, matterfile.Auto)
+		file, err := matters.Read(f, matters.Auto)
 		if err != nil {
 			return fileRead{Tag: tag, err: fmt.Errorf("%s: %w; nothing was sent", filepath.Base(path), err)}
 		}
-		return fileRead{Tag: tag, name: filepath.Base(path), file: file, plan: matterfile.NewPlan(file.Pairs, perMinute)}
+		return fileRead{Tag: tag, name: filepath.Base(path), file: file, plan: matters.NewPlan(file.Pairs, perMinute)}
 	}
 }
 

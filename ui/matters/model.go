@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -53,8 +53,8 @@ type Model struct {
 	pathErr string
 
 	fileName string // modePreview
-	file     *matterfile.File
-	plan     *matterfile.Plan
+	file     *matters.File
+	plan     *matters.Plan
 	refused  *widgets.Table
 
 	confirm *widgets.Confirm

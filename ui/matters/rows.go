@@ -5,9 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/matterrun"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -40,7 +39,7 @@ func receiptRows(list []store.Receipt) []widgets.Row {
 		rows[i] = widgets.Row{
 			ID: strconv.FormatInt(r.ID, 10),
 			Cells: []string{strconv.FormatInt(r.ID, 10), action, r.StartedAt.UTC().Format("2006-01-02 15:04"),
-				sanitize.Line(r.FileName), strconv.Itoa(r.Pairs), matterrun.Status(r), countsText(r.Counts)},
+				sanitize.Line(r.FileName), strconv.Itoa(r.Pairs), matters.Status(r), countsText(r.Counts)},
 			Nums:  []float64{float64(r.ID), 0, float64(r.StartedAt.UnixMilli()), 0, float64(r.Pairs), 0, 0},
 			Tones: []widgets.Tone{0, 0, 0, 0, 0, tone, tone},
 		}
@@ -90,7 +89,7 @@ func row(line int, c, m, result, code, detail string) widgets.Row {
 	}
 }
 
-func outcomeRows(outs []matterfile.Outcome) []widgets.Row {
+func outcomeRows(outs []matters.Outcome) []widgets.Row {
 	rows := make([]widgets.Row, len(outs))
 	for i, o := range outs {
 		rows[i] = row(o.Line, o.ClientID, o.MatterID, string(o.Result), o.Code, o.Detail)

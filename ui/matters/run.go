@@ -11,8 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
-	"github.com/vaultdeck/vaultdeck/ui/matterrun"
+	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -24,7 +23,7 @@ import (
 type runState struct {
 	mu       sync.Mutex
 	action   string
-	progress matterfile.Progress
+	progress matters.Progress
 	receipt  int64
 	done     bool
 	wait     string // the wait in progress (budget, Retry-After), "" when none
@@ -45,9 +44,9 @@ func (r *runState) waiting() string {
 }
 
 // watch carries progress and waits of the run to the view and the footer.
-func (r *runState) watch(progress page.Progress) matterrun.Watch {
-	return matterrun.Watch{
-		Progress: func(p matterfile.Progress) {
+func (r *runState) watch(progress page.Progress) matters.Watch {
+	return matters.Watch{
+		Progress: func(p matters.Progress) {
 			r.set(func(r *runState) { r.progress, r.wait = p, "" })
 			progress(fmt.Sprintf("request %d of %d", p.Request, p.Requests))
 		},
@@ -58,7 +57,7 @@ func (r *runState) watch(progress page.Progress) matterrun.Watch {
 	}
 }
 
-func (r *runState) snapshot() (matterfile.Progress, int64, bool) {
+func (r *runState) snapshot() (matters.Progress, int64, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.progress, r.receipt, r.done
@@ -80,8 +79,8 @@ func (m *Model) tick() tea.Cmd {
 }
 
 // service is the part of the backend a run needs; *api.Client has it.
-func (m *Model) service() (matterfile.Service, error) {
-	svc, ok := m.env.Backend.(matterfile.Service)
+func (m *Model) service() (matters.Service, error) {
+	svc, ok := m.env.Backend.(matters.Service)
 	if !ok {
 		return nil, errors.New("this connection cannot change client matters, so no file is opened here (receipts can still be read)")
 	}
@@ -93,8 +92,8 @@ func (m *Model) service() (matterfile.Service, error) {
 
 // runDeps is what matterrun needs for a run of this page: the service, the
 // receipt store, and the names written on the receipt.
-func (m *Model) runDeps(svc matterfile.Service) matterrun.Deps {
-	return matterrun.Deps{Service: svc, Store: m.deps.Store, Profile: m.deps.Profile, Endpoint: m.env.Backend.Base()}
+func (m *Model) runDeps(svc matters.Service) matters.Deps {
+	return matters.Deps{Service: svc, Store: m.deps.Store, Profile: m.deps.Profile, Endpoint: m.env.Backend.Base()}
 }
 
 // withStop derives a context that ends when the page asks to stop; the
@@ -125,7 +124,7 @@ func (m *Model) startDelete() tea.Cmd {
 	st := &runState{action: "delete", stop: make(chan struct{})}
 	m.run, m.mode = st, modeRun
 	m.layout()
-	d, plan, src := m.runDeps(svc), m.plan, matterrun.Source{Name: m.fileName, SHA256: m.file.SHA256}
+	d, plan, src := m.runDeps(svc), m.plan, matters.Source{Name: m.fileName, SHA256: m.file.SHA256}
 	return page.Start(page.StartTask{
 		Name:   "delete matters from " + sanitize.Line(m.fileName),
 		Origin: m.id,
@@ -135,7 +134,7 @@ func (m *Model) startDelete() tea.Cmd {
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			ctx, cancel := withStop(ctx, st.stop)
 			defer cancel()
-			id, rep, err := matterrun.Delete(ctx, d, src, plan, st.watch(progress))
+			id, rep, err := matters.Delete(ctx, d, src, plan, st.watch(progress))
 			return finish(st, id, rep, err)
 		},
 	})
@@ -180,15 +179,15 @@ func (m *Model) startRestore() tea.Cmd {
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			ctx, cancel := withStop(ctx, st.stop)
 			defer cancel()
-			plan, err := matterrun.PlanRestore(d.Store, rid)
+			plan, err := matters.PlanRestore(d.Store, rid)
 			if err != nil {
 				return page.Outcome{}, err
 			}
 			if plan.Candidates() == 0 {
 				st.set(func(r *runState) { r.done = true })
-				return page.Outcome{Text: matterrun.NothingToRestore(plan)}, nil
+				return page.Outcome{Text: matters.NothingToRestore(plan)}, nil
 			}
-			id, rep, err := matterrun.Restore(ctx, d, plan, st.watch(progress))
+			id, rep, err := matters.Restore(ctx, d, plan, st.watch(progress))
 			return finish(st, id, rep, err)
 		},
 	})
@@ -196,13 +195,13 @@ func (m *Model) startRestore() tea.Cmd {
 
 // finish turns a report into the task's outcome: the counts and the
 // receipt in the status line, an error when the run stopped early.
-func finish(st *runState, id int64, rep *matterfile.Report, err error) (page.Outcome, error) {
+func finish(st *runState, id int64, rep *matters.Report, err error) (page.Outcome, error) {
 	st.set(func(r *runState) { r.receipt, r.done = id, true })
 	if rep == nil {
 		return page.Outcome{}, err
 	}
 	text := countsText(rep.Counts()) + fmt.Sprintf(" · receipt %d", id)
-	switch inc := matterrun.Incomplete(id, rep, err); {
+	switch inc := matters.Incomplete(id, rep, err); {
 	case inc != "": // a receipt that could not record everything is a failure
 		return page.Outcome{}, fmt.Errorf("%s; lines sent: %s; %s", inc, rep.LinesSent(), text)
 	case rep.Canceled:
@@ -213,9 +212,9 @@ func finish(st *runState, id int64, rep *matterfile.Report, err error) (page.Out
 	return page.Outcome{Text: text}, nil
 }
 
-// countsText is matterfile.CountsText for people: "already absent 1".
+// countsText is matters.CountsText for people: "already absent 1".
 func countsText[K ~string](c map[K]int) string {
-	return strings.ReplaceAll(matterfile.CountsText(c), "_", " ")
+	return strings.ReplaceAll(matters.CountsText(c), "_", " ")
 }
 
 func (m *Model) cancelRun() tea.Cmd {

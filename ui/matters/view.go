@@ -8,8 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
-	"github.com/vaultdeck/vaultdeck/ui/matterrun"
+	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -59,7 +58,7 @@ func (m *Model) previewHead() []string {
 }
 
 // minTime is the least time the rate limit allows for the plan.
-func minTime(p *matterfile.Plan) string {
+func minTime(p *matters.Plan) string {
 	switch d := p.MinDuration(); {
 	case p.PerMinute >= 1<<30:
 		return "no client-side rate limit"
@@ -76,7 +75,7 @@ func (m *Model) receiptHead() []string {
 	if r.RestoreOf != 0 {
 		what = fmt.Sprintf("restore of receipt %d", r.RestoreOf)
 	}
-	status := matterrun.Status(r)
+	status := matters.Status(r)
 	if r.Note != "" {
 		status += " (" + sanitize.Line(r.Note) + ")"
 	}

@@ -1,4 +1,4 @@
-package matterfile_test
+package matters_test
 
 import (
 	"bufio"
@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 )
 
@@ -69,12 +69,12 @@ func BenchmarkReadPlan(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		file, err := matterfile.Read(f, matterfile.Auto)
+		file, err := matters.Read(f, matters.Auto)
 		f.Close()
 		if err != nil {
 			b.Fatal(err)
 		}
-		plan := matterfile.NewPlan(file.Pairs, 0)
+		plan := matters.NewPlan(file.Pairs, 0)
 		if len(plan.Send) != n || plan.Requests() != (n+api.MaxPairs-1)/api.MaxPairs {
 			b.Fatalf("plan: %d to send in %d requests", len(plan.Send), plan.Requests())
 		}
@@ -99,19 +99,19 @@ func BenchmarkDelete(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	file, err := matterfile.Read(f, matterfile.Auto)
+	file, err := matters.Read(f, matters.Auto)
 	f.Close()
 	if err != nil {
 		b.Fatal(err)
 	}
-	plan := matterfile.NewPlan(file.Pairs, 0)
+	plan := matters.NewPlan(file.Pairs, 0)
 	e := newEnv(b, "admin", sim.Options{Seed: 1, NoRateLimit: true}, api.Limits{Matters: -1})
 	want := int64((n + api.MaxPairs - 1) / api.MaxPairs)
 	b.ReportAllocs()
 	for b.Loop() {
 		before := e.requests.Load()
-		rep := matterfile.Delete(context.Background(), e.c, plan, matterfile.Hooks{})
-		if rep.Err != nil || rep.Counts()[matterfile.ResultAlreadyAbsent] != n {
+		rep := matters.SendDeletions(context.Background(), e.c, plan, matters.Hooks{})
+		if rep.Err != nil || rep.Counts()[matters.ResultAlreadyAbsent] != n {
 			b.Fatalf("%v %v", rep.Counts(), rep.Err)
 		}
 		if got := e.requests.Load() - before; got != want {

@@ -2,7 +2,7 @@
 // the service's answer (deleted, restored, ...) or from a failed request.
 // Sending the requests is send.go's job.
 
-package matterfile
+package matters
 
 import (
 	"errors"

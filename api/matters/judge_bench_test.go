@@ -1,4 +1,4 @@
-package matterrun
+package matters
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
 )
 
 // BenchmarkJudge10kInFlightOver100kMatters: a full request of in-flight
@@ -26,7 +25,7 @@ func BenchmarkJudge10kInFlightOver100kMatters(b *testing.B) {
 	pairs := make([]InFlight, 10_000)
 	for i := range pairs {
 		j := i * 10
-		pairs[i] = InFlight{Pair: matterfile.Pair{Line: i + 2, ClientID: recs[j].ClientID, MatterID: recs[j].MatterID}, SentAt: now.Add(-time.Hour)}
+		pairs[i] = InFlight{Pair: Pair{Line: i + 2, ClientID: recs[j].ClientID, MatterID: recs[j].MatterID}, SentAt: now.Add(-time.Hour)}
 	}
 	l := listing{date: now, records: recs}
 	b.ReportAllocs()

@@ -2,7 +2,7 @@
 // back, proven by the receipt itself or by the service's listing, and the
 // run that sends them.
 
-package matterrun
+package matters
 
 import (
 	"context"
@@ -11,14 +11,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // InFlight is a pair whose request was sent but whose answer was never
 // recorded (the run was killed, or the receipt could not be written).
 type InFlight struct {
-	matterfile.Pair
+	Pair
 	SentAt time.Time // when it went out, on this machine's clock
 }
 
@@ -27,14 +26,14 @@ type InFlight struct {
 type RestorePlan struct {
 	Receipt store.Receipt
 	// Proven are the pairs the service answered "deleted" for.
-	Proven []matterfile.Pair
+	Proven []Pair
 	// InFlight must be checked against the service before any is sent: an
 	// upsert of a pair that does not exist creates it.
 	InFlight []InFlight
 	// Done are pairs an earlier restore of this receipt already restored
 	// (or found present): they are not sent again. DoneBy names those
 	// restores.
-	Done   []matterfile.Outcome
+	Done   []Outcome
 	DoneBy []int64
 }
 
@@ -43,7 +42,7 @@ func (p *RestorePlan) Candidates() int { return len(p.Proven) + len(p.InFlight) 
 
 // PlanRestore reads deletion receipt id after checking that the store is
 // whole: a damaged file must never read as "nothing to restore".
-func PlanRestore(st *store.Store, id int64) (*RestorePlan, error) {
+func PlanRestore(st Receipts, id int64) (*RestorePlan, error) {
 	if err := st.Check(); err != nil {
 		return nil, err
 	}
@@ -60,16 +59,16 @@ func PlanRestore(st *store.Store, id int64) (*RestorePlan, error) {
 		return nil, err
 	}
 	err = st.ReceiptItems(id, "", func(it store.ReceiptItem) error {
-		pr := matterfile.Pair{Line: it.Line, ClientID: it.ClientID, MatterID: it.MatterID}
-		if by, ok := done[it.Line]; ok && (it.Result == string(matterfile.ResultDeleted) || it.Result == string(matterfile.ResultInFlight)) {
-			p.Done = append(p.Done, matterfile.Outcome{Line: it.Line, ClientID: it.ClientID, MatterID: it.MatterID,
-				Result: matterfile.ResultAlreadyRestored, Detail: fmt.Sprintf("restored by receipt %d; not sent again", by)})
+		pr := Pair{Line: it.Line, ClientID: it.ClientID, MatterID: it.MatterID}
+		if by, ok := done[it.Line]; ok && (it.Result == string(ResultDeleted) || it.Result == string(ResultInFlight)) {
+			p.Done = append(p.Done, Outcome{Line: it.Line, ClientID: it.ClientID, MatterID: it.MatterID,
+				Result: ResultAlreadyRestored, Detail: fmt.Sprintf("restored by receipt %d; not sent again", by)})
 			return nil
 		}
-		switch matterfile.Result(it.Result) {
-		case matterfile.ResultDeleted:
+		switch Result(it.Result) {
+		case ResultDeleted:
 			p.Proven = append(p.Proven, pr)
-		case matterfile.ResultInFlight:
+		case ResultInFlight:
 			p.InFlight = append(p.InFlight, InFlight{Pair: pr, SentAt: it.SentAt})
 		}
 		return nil
@@ -82,7 +81,7 @@ func PlanRestore(st *store.Store, id int64) (*RestorePlan, error) {
 
 // restoredBefore maps each line of receipt p.Receipt that an earlier
 // restore of it settled (restored, or found unchanged) to that restore.
-func restoredBefore(st *store.Store, p *RestorePlan) (map[int]int64, error) {
+func restoredBefore(st Receipts, p *RestorePlan) (map[int]int64, error) {
 	all, err := st.Receipts()
 	if err != nil {
 		return nil, err
@@ -94,8 +93,8 @@ func restoredBefore(st *store.Store, p *RestorePlan) (map[int]int64, error) {
 		}
 		n := 0
 		err := st.ReceiptItems(r.ID, "", func(it store.ReceiptItem) error {
-			switch matterfile.Result(it.Result) {
-			case matterfile.ResultRestored, matterfile.ResultUnchanged, matterfile.ResultAlreadyRestored:
+			switch Result(it.Result) {
+			case ResultRestored, ResultUnchanged, ResultAlreadyRestored:
 				if _, ok := done[it.Line]; !ok {
 					done[it.Line] = r.ID
 					n++
@@ -120,12 +119,12 @@ func restoredBefore(st *store.Store, p *RestorePlan) (map[int]int64, error) {
 // (Judge). The others are recorded as left alone or unproven and never
 // sent. The restore is a receipt of its own that names the one it undid.
 // A plan with nothing to send or check returns a nil report.
-func Restore(ctx context.Context, d Deps, plan *RestorePlan, w Watch) (int64, *matterfile.Report, error) {
+func Restore(ctx context.Context, d Deps, plan *RestorePlan, w Watch) (int64, *Report, error) {
 	if plan.Candidates() == 0 {
 		return 0, nil, nil
 	}
 	send := slices.Clone(plan.Proven)
-	var kept []matterfile.Outcome
+	var kept []Outcome
 	if len(plan.InFlight) > 0 {
 		verdicts, err := Judge(ctx, d.Service, plan.InFlight)
 		if err != nil {
@@ -138,10 +137,10 @@ func Restore(ctx context.Context, d Deps, plan *RestorePlan, w Watch) (int64, *m
 				kept = append(kept, v)
 			}
 		}
-		slices.SortFunc(send, func(a, b matterfile.Pair) int { return a.Line - b.Line })
+		slices.SortFunc(send, func(a, b Pair) int { return a.Line - b.Line })
 	}
 	kept = append(kept, plan.Done...)
-	slices.SortFunc(kept, func(a, b matterfile.Outcome) int { return a.Line - b.Line })
+	slices.SortFunc(kept, func(a, b Outcome) int { return a.Line - b.Line })
 	src := plan.Receipt
 	rid, err := d.Store.StartReceipt(store.Receipt{Action: "restore", RestoreOf: src.ID, Profile: d.Profile, Endpoint: d.Endpoint,
 		FileName: src.FileName, FileSHA256: src.FileSHA256, Pairs: len(send) + len(kept)})
@@ -149,25 +148,25 @@ func Restore(ctx context.Context, d Deps, plan *RestorePlan, w Watch) (int64, *m
 		return 0, nil, &ReceiptError{err}
 	}
 	h := hooks(d.Store, rid, w)
-	var rep *matterfile.Report
+	var rep *Report
 	if err := d.Store.AddReceiptItems(rid, Items(kept)); err != nil {
 		// nothing was sent: every pair to send is reported not sent
-		rep = &matterfile.Report{Err: err, Outcomes: make([]matterfile.Outcome, len(send)),
-			Unrecorded: []matterfile.Unrecorded{{Lines: lineRanges(kept), Counts: counts(kept), Err: err}}}
+		rep = &Report{Err: err, Outcomes: make([]Outcome, len(send)),
+			Unrecorded: []Unrecorded{{Lines: lineRanges(kept), Counts: counts(kept), Err: err}}}
 		for i, p := range send {
-			rep.Outcomes[i] = matterfile.Outcome{Line: p.Line, ClientID: p.ClientID, MatterID: p.MatterID,
-				Result: matterfile.ResultNotSent, Detail: "not sent: the receipt could not be written"}
+			rep.Outcomes[i] = Outcome{Line: p.Line, ClientID: p.ClientID, MatterID: p.MatterID,
+				Result: ResultNotSent, Detail: "not sent: the receipt could not be written"}
 		}
 	} else {
-		rep = matterfile.Restore(ctx, d.Service, send, h)
+		rep = SendRestores(ctx, d.Service, send, h)
 	}
 	rep.Outcomes = mergeByLine(rep.Outcomes, kept)
 	return rid, rep, finish(d.Store, rid, rep)
 }
 
 // mergeByLine merges two outcome lists that are each in line order.
-func mergeByLine(a, b []matterfile.Outcome) []matterfile.Outcome {
-	out := make([]matterfile.Outcome, 0, len(a)+len(b))
+func mergeByLine(a, b []Outcome) []Outcome {
+	out := make([]Outcome, 0, len(a)+len(b))
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
 		if j == len(b) || (i < len(a) && a[i].Line < b[j].Line) {
@@ -201,16 +200,16 @@ func receiptList(ids []int64) string {
 	return "receipts " + strings.Join(parts, ", ")
 }
 
-func lineRanges(outs []matterfile.Outcome) string {
+func lineRanges(outs []Outcome) string {
 	lines := make([]int, len(outs))
 	for i, o := range outs {
 		lines[i] = o.Line
 	}
-	return matterfile.LineRanges(lines)
+	return LineRanges(lines)
 }
 
-func counts(outs []matterfile.Outcome) map[matterfile.Result]int {
-	out := map[matterfile.Result]int{}
+func counts(outs []Outcome) map[Result]int {
+	out := map[Result]int{}
 	for _, o := range outs {
 		out[o.Result]++
 	}

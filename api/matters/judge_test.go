@@ -1,4 +1,4 @@
-package matterrun
+package matters
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
 )
 
 // listing is a fake client-matters listing with a fixed service clock.
@@ -36,18 +35,18 @@ func TestJudgeInFlight(t *testing.T) {
 		name    string
 		records []api.ClientMatter
 		noDate  bool
-		want    matterfile.Result
+		want    Result
 		code    string
 	}{
 		{"deleted after the request went out", []api.ClientMatter{{ClientID: "C", MatterID: "M", Name: "C.M", DeletedAt: deletedAt(sent.Add(time.Second))}}, false, "", ""},
-		{"never existed", []api.ClientMatter{{ClientID: "C", MatterID: "X", Name: "C.X"}}, false, matterfile.ResultLeftAlone, CodeNeverExisted},
-		{"present", []api.ClientMatter{{ClientID: "C", MatterID: "M", Name: "C.M"}}, false, matterfile.ResultLeftAlone, CodePresent},
-		{"deleted before this run", []api.ClientMatter{{ClientID: "C", MatterID: "M", Name: "C.M", DeletedAt: deletedAt(sent.Add(-time.Hour))}}, false, matterfile.ResultLeftAlone, CodeDeletedBefore},
-		{"by stored name only, deleted after", []api.ClientMatter{{Name: "C-M", DeletedAt: deletedAt(sent.Add(time.Second))}}, false, matterfile.ResultUnproven, CodeUnproven},
-		{"by stored name only, live", []api.ClientMatter{{Name: "C/M"}}, false, matterfile.ResultLeftAlone, CodePresent},
-		{"a name that only starts like the pair", []api.ClientMatter{{Name: "CM", DeletedAt: deletedAt(sent.Add(time.Second))}}, false, matterfile.ResultLeftAlone, CodeNeverExisted},
-		{"unreadable deleted_at", []api.ClientMatter{{ClientID: "C", MatterID: "M", Name: "C.M", DeletedAt: api.Time{Raw: "yesterday"}}}, false, matterfile.ResultUnproven, CodeUnproven},
-		{"no Date header", []api.ClientMatter{{ClientID: "C", MatterID: "M", Name: "C.M", DeletedAt: deletedAt(sent.Add(time.Second))}}, true, matterfile.ResultUnproven, CodeUnproven},
+		{"never existed", []api.ClientMatter{{ClientID: "C", MatterID: "X", Name: "C.X"}}, false, ResultLeftAlone, CodeNeverExisted},
+		{"present", []api.ClientMatter{{ClientID: "C", MatterID: "M", Name: "C.M"}}, false, ResultLeftAlone, CodePresent},
+		{"deleted before this run", []api.ClientMatter{{ClientID: "C", MatterID: "M", Name: "C.M", DeletedAt: deletedAt(sent.Add(-time.Hour))}}, false, ResultLeftAlone, CodeDeletedBefore},
+		{"by stored name only, deleted after", []api.ClientMatter{{Name: "C-M", DeletedAt: deletedAt(sent.Add(time.Second))}}, false, ResultUnproven, CodeUnproven},
+		{"by stored name only, live", []api.ClientMatter{{Name: "C/M"}}, false, ResultLeftAlone, CodePresent},
+		{"a name that only starts like the pair", []api.ClientMatter{{Name: "CM", DeletedAt: deletedAt(sent.Add(time.Second))}}, false, ResultLeftAlone, CodeNeverExisted},
+		{"unreadable deleted_at", []api.ClientMatter{{ClientID: "C", MatterID: "M", Name: "C.M", DeletedAt: api.Time{Raw: "yesterday"}}}, false, ResultUnproven, CodeUnproven},
+		{"no Date header", []api.ClientMatter{{ClientID: "C", MatterID: "M", Name: "C.M", DeletedAt: deletedAt(sent.Add(time.Second))}}, true, ResultUnproven, CodeUnproven},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -55,7 +54,7 @@ func TestJudgeInFlight(t *testing.T) {
 			if tc.noDate {
 				l.date = time.Time{}
 			}
-			got, err := Judge(context.Background(), l, []InFlight{{Pair: matterfile.Pair{Line: 2, ClientID: " C", MatterID: "M "}, SentAt: sent}})
+			got, err := Judge(context.Background(), l, []InFlight{{Pair: Pair{Line: 2, ClientID: " C", MatterID: "M "}, SentAt: sent}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,7 +1,7 @@
 // This file decides, from the client-matters listing, what became of the
 // pairs a deletion sent but never heard back about.
 
-package matterrun
+package matters
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
 )
 
 // Lister is the listing Judge reads.
@@ -65,7 +64,7 @@ type evidence struct {
 // seconds make the boundary about a second wide; and the send time is
 // written just before the request, so a wait for the rate limit before it
 // widens the window by that wait.
-func Judge(ctx context.Context, l Lister, pairs []InFlight) ([]matterfile.Outcome, error) {
+func Judge(ctx context.Context, l Lister, pairs []InFlight) ([]Outcome, error) {
 	type key struct{ c, m string }
 	at := make(map[key]int, len(pairs))
 	byClient := map[string][]int{}
@@ -100,9 +99,9 @@ func Judge(ctx context.Context, l Lister, pairs []InFlight) ([]matterfile.Outcom
 		return nil, err
 	}
 	offset, clockOK := clk.Offset()
-	out := make([]matterfile.Outcome, len(pairs))
+	out := make([]Outcome, len(pairs))
 	for i, p := range pairs {
-		o := matterfile.Outcome{Line: p.Line, ClientID: p.ClientID, MatterID: p.MatterID}
+		o := Outcome{Line: p.Line, ClientID: p.ClientID, MatterID: p.MatterID}
 		o.Result, o.Code, o.Detail = ev[i].verdict(p.SentAt.Add(offset), clockOK && !p.SentAt.IsZero())
 		out[i] = o
 	}
@@ -111,7 +110,7 @@ func Judge(ctx context.Context, l Lister, pairs []InFlight) ([]matterfile.Outcom
 
 // verdict applies Judge's rules to one pair whose request went out at
 // sent (service clock); known is false when that moment is unknown.
-func (e evidence) verdict(sent time.Time, known bool) (matterfile.Result, string, string) {
+func (e evidence) verdict(sent time.Time, known bool) (Result, string, string) {
 	after := func(s sighting) bool { return s.deleted && (!known || s.at.IsZero() || !s.at.Before(sent)) }
 	for _, s := range e.exact {
 		if after(s) && known && !s.at.IsZero() {
@@ -127,7 +126,7 @@ func (e evidence) verdict(sent time.Time, known bool) (matterfile.Result, string
 			case s.at.IsZero():
 				why = "the listing shows this pair's matter deleted at a time that cannot be read"
 			}
-			return matterfile.ResultUnproven, CodeUnproven, why + "; nothing was sent: check it in the workspace"
+			return ResultUnproven, CodeUnproven, why + "; nothing was sent: check it in the workspace"
 		}
 	}
 	live := false
@@ -136,10 +135,10 @@ func (e evidence) verdict(sent time.Time, known bool) (matterfile.Result, string
 	}
 	switch {
 	case len(e.exact)+len(e.byName) == 0:
-		return matterfile.ResultLeftAlone, CodeNeverExisted, "the service lists no such matter: the deletion found nothing, and an upsert would create it"
+		return ResultLeftAlone, CodeNeverExisted, "the service lists no such matter: the deletion found nothing, and an upsert would create it"
 	case live:
-		return matterfile.ResultLeftAlone, CodePresent, "the service lists the matter as present: this run did not delete it"
+		return ResultLeftAlone, CodePresent, "the service lists the matter as present: this run did not delete it"
 	default:
-		return matterfile.ResultLeftAlone, CodeDeletedBefore, fmt.Sprintf("the service lists the matter as deleted before this run's request went out (%s): not this run's deletion", sent.UTC().Format(time.RFC3339))
+		return ResultLeftAlone, CodeDeletedBefore, fmt.Sprintf("the service lists the matter as deleted before this run's request went out (%s): not this run's deletion", sent.UTC().Format(time.RFC3339))
 	}
 }

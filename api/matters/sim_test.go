@@ -1,4 +1,4 @@
-package matterfile_test
+package matters_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 )
 
@@ -62,9 +62,9 @@ func newEnv(t testing.TB, token string, opts sim.Options, limits api.Limits) *en
 	return e
 }
 
-func read(t testing.TB, in string) []matterfile.Pair {
+func read(t testing.TB, in string) []matters.Pair {
 	t.Helper()
-	f, err := matterfile.Read(strings.NewReader(in), matterfile.Auto)
+	f, err := matters.Read(strings.NewReader(in), matters.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,13 +85,13 @@ func live(t testing.TB, s *sim.Server, n int) []sim.MatterInfo {
 	return out
 }
 
-func result(rep *matterfile.Report, line int) matterfile.Outcome {
+func result(rep *matters.Report, line int) matters.Outcome {
 	for _, o := range rep.Outcomes {
 		if o.Line == line {
 			return o
 		}
 	}
-	return matterfile.Outcome{}
+	return matters.Outcome{}
 }
 
 // Every per-pair code, from the client's reading and from the simulator's
@@ -115,17 +115,17 @@ func TestDeleteEveryCode(t *testing.T) {
 		"NC.A,B\n" + // 9 name_collision (the same matter by stored name)
 		sim.LinkedClientID + "," + sim.LinkedMatterID + "\n" + // 10 blocked_by_ethical_wall
 		"20917,2022-0114\n" // 11 deleted through the v1 stored name
-	plan := matterfile.NewPlan(read(t, in), 0)
+	plan := matters.NewPlan(read(t, in), 0)
 	if plan.Requests() != 1 || plan.RejectedCount() != 3 {
 		t.Fatalf("requests %d rejected %d", plan.Requests(), plan.RejectedCount())
 	}
-	rep := matterfile.Delete(context.Background(), e.c, plan, matterfile.Hooks{})
+	rep := matters.SendDeletions(context.Background(), e.c, plan, matters.Hooks{})
 	if rep.Err != nil {
 		t.Fatal(rep.Err)
 	}
 	want := []struct {
 		line int
-		res  matterfile.Result
+		res  matters.Result
 		code string
 	}{
 		{2, "deleted", ""}, {3, "already_absent", ""}, {4, "error", "invalid_client_id"},
@@ -173,11 +173,11 @@ func TestCrossBatchDuplicate(t *testing.T) {
 		b.WriteString("C-" + itoa(i) + ",M\n")
 	}
 	b.WriteString(" C-7 ,M\n") // line 10001, after the first request is full
-	plan := matterfile.NewPlan(read(t, b.String()), 0)
+	plan := matters.NewPlan(read(t, b.String()), 0)
 	if plan.Requests() != 1 {
 		t.Fatalf("requests = %d, want 1 (the repeat is not sent)", plan.Requests())
 	}
-	rep := matterfile.Delete(context.Background(), e.c, plan, matterfile.Hooks{})
+	rep := matters.SendDeletions(context.Background(), e.c, plan, matters.Hooks{})
 	o := result(rep, 10001)
 	if o.Result != "error" || o.Code != "duplicate_pair" || !strings.Contains(o.Detail, "line 8") || o.Request != 0 {
 		t.Fatalf("line 10001 = %+v", o)

@@ -1,4 +1,4 @@
-package matterfile_test
+package matters_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 )
 
@@ -39,17 +39,17 @@ func TestCancelDuringBudgetWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := smallBatches(matterfile.NewPlan(read(t, "C-1,M\nC-2,M\n"), 1), 1)
+	plan := smallBatches(matters.NewPlan(read(t, "C-1,M\nC-2,M\n"), 1), 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	var waits []string
-	rep := matterfile.Delete(ctx, c, plan, matterfile.Hooks{Wait: func(w api.Wait) {
+	rep := matters.SendDeletions(ctx, c, plan, matters.Hooks{Wait: func(w api.Wait) {
 		waits = append(waits, w.String())
 		cancel() // Ctrl-C while the wait line is on screen
 	}})
 	if !rep.Canceled || rep.SentLines != "1" || rep.Sent != 1 {
 		t.Fatalf("canceled %v sent %d lines %q", rep.Canceled, rep.Sent, rep.SentLines)
 	}
-	if o := rep.Outcomes[1]; o.Result != matterfile.ResultNotSent || !strings.Contains(o.Detail, "waiting") {
+	if o := rep.Outcomes[1]; o.Result != matters.ResultNotSent || !strings.Contains(o.Detail, "waiting") {
 		t.Fatalf("line 2: %+v", o)
 	}
 	if len(waits) != 1 || !strings.Contains(waits[0], "budget") {

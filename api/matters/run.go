@@ -1,8 +1,10 @@
-// Package matterrun runs a batch matter deletion or restore and keeps its
-// receipt in the store as it goes: one transaction per request, so the
-// receipt of an interrupted run says exactly what was sent. The command
-// line and the console view share it; it knows no Bubble Tea.
-package matterrun
+package matters
+
+// A run (Delete, Restore) keeps its receipt as it goes: one transaction per
+// request, so the receipt of an interrupted run says exactly what was sent.
+// Texts it records (a stopped run's note, Incomplete) are kept as they came;
+// every interface cleans them on the way to a terminal (ui/sanitize), as it
+// does everything else it shows.
 
 import (
 	"context"
@@ -10,15 +12,13 @@ import (
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 // Deps is what a run needs from outside.
 type Deps struct {
-	Service  matterfile.Service
-	Store    *store.Store
+	Service  Service
+	Store    Receipts // a *store.Store outside tests
 	Profile  string
 	Endpoint string // the client's base URL, for the receipt
 }
@@ -26,7 +26,7 @@ type Deps struct {
 // Watch is how a caller follows a run: progress after each request, and
 // each wait (budget, Retry-After) before one.
 type Watch struct {
-	Progress func(matterfile.Progress)
+	Progress func(Progress)
 	Wait     func(api.Wait)
 }
 
@@ -38,30 +38,30 @@ type Source struct {
 // Delete sends the plan and records it. The receipt id is returned even
 // when the run stopped early; err is only for a receipt that could not be
 // started (nothing was sent then).
-func Delete(ctx context.Context, d Deps, src Source, plan *matterfile.Plan, w Watch) (int64, *matterfile.Report, error) {
+func Delete(ctx context.Context, d Deps, src Source, plan *Plan, w Watch) (int64, *Report, error) {
 	id, err := d.Store.StartReceipt(store.Receipt{Action: "delete", Profile: d.Profile, Endpoint: d.Endpoint,
 		FileName: src.Name, FileSHA256: src.SHA256, Pairs: len(plan.Pairs)})
 	if err != nil {
 		return 0, nil, &ReceiptError{err}
 	}
-	rep := matterfile.Delete(ctx, d.Service, plan, hooks(d.Store, id, w))
+	rep := SendDeletions(ctx, d.Service, plan, hooks(d.Store, id, w))
 	return id, rep, finish(d.Store, id, rep)
 }
 
-func hooks(st *store.Store, id int64, w Watch) matterfile.Hooks {
-	return matterfile.Hooks{
-		Sending:  func(_ int, outs []matterfile.Outcome) error { return st.AddReceiptItems(id, Items(outs)) },
-		Batch:    func(_ int, outs []matterfile.Outcome) error { return st.AddReceiptItems(id, Items(outs)) },
+func hooks(st Receipts, id int64, w Watch) Hooks {
+	return Hooks{
+		Sending:  func(_ int, outs []Outcome) error { return st.AddReceiptItems(id, Items(outs)) },
+		Batch:    func(_ int, outs []Outcome) error { return st.AddReceiptItems(id, Items(outs)) },
 		Progress: w.Progress,
 		Wait:     w.Wait,
 	}
 }
 
 // finish writes the never-sent pairs and the run's status.
-func finish(st *store.Store, id int64, rep *matterfile.Report) error {
-	var unsent []matterfile.Outcome
+func finish(st Receipts, id int64, rep *Report) error {
+	var unsent []Outcome
 	for _, o := range rep.Outcomes {
-		if o.Result == matterfile.ResultNotSent && o.Request == 0 {
+		if o.Result == ResultNotSent && o.Request == 0 {
 			unsent = append(unsent, o)
 		}
 	}
@@ -70,13 +70,13 @@ func finish(st *store.Store, id int64, rep *matterfile.Report) error {
 	case rep.Canceled:
 		status, note = store.ReceiptCanceled, "canceled; lines sent: "+rep.LinesSent()
 	case rep.Err != nil:
-		status, note = store.ReceiptStopped, sanitize.Line(rep.Err.Error())
+		status, note = store.ReceiptStopped, rep.Err.Error()
 	}
 	return st.FinishReceipt(id, status, note, Items(unsent))
 }
 
 // Items converts outcomes to receipt rows.
-func Items(outs []matterfile.Outcome) []store.ReceiptItem {
+func Items(outs []Outcome) []store.ReceiptItem {
 	items := make([]store.ReceiptItem, len(outs))
 	for i, o := range outs {
 		items[i] = store.ReceiptItem{Line: o.Line, ClientID: o.ClientID, MatterID: o.MatterID, Result: string(o.Result),

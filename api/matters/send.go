@@ -2,7 +2,7 @@
 // receipt), stopping between requests on cancel, and reports every pair
 // exactly once.
 
-package matterfile
+package matters
 
 import (
 	"context"
@@ -42,13 +42,13 @@ type Hooks struct {
 	Wait func(api.Wait)
 }
 
-// Delete sends the plan. Cancelling ctx stops between requests: a request
+// SendDeletions sends the plan. Cancelling ctx stops between requests: a request
 // already on the wire is allowed to finish (its context does not carry the
 // cancel), so that the report can say exactly which lines were sent; one
 // still waiting for the budget or a Retry-After is dropped at once and
 // reported not sent (waitGate).
 // DELETE is repeatable (rule 7): the api client waits out 429 and 503.
-func Delete(ctx context.Context, svc Service, plan *Plan, h Hooks) *Report {
+func SendDeletions(ctx context.Context, svc Service, plan *Plan, h Hooks) *Report {
 	rep := &Report{Outcomes: make([]Outcome, len(plan.Pairs))}
 	rejected := plan.Rejected()
 	for _, o := range rejected {
@@ -199,11 +199,11 @@ func sentLines(rep *Report, plan *Plan, sent []bool) string {
 	return strings.Join(out, ", ")
 }
 
-// Restore re-creates pairs by POST /api/v2/matters (a deleted matter comes
+// SendRestores re-creates pairs by POST /api/v2/matters (a deleted matter comes
 // back on an upsert of its pair). An upsert is not declared repeatable, so
 // a failed request is never resent: its pairs are reported not_sent (a 4xx,
 // nothing changed) or outcome_unknown, and the run stops.
-func Restore(ctx context.Context, svc Service, pairs []Pair, h Hooks) *Report {
+func SendRestores(ctx context.Context, svc Service, pairs []Pair, h Hooks) *Report {
 	plan := &Plan{Pairs: pairs, BatchSize: api.MaxPairs, Send: make([]int32, len(pairs))}
 	for i := range pairs {
 		plan.Send[i] = int32(i)

@@ -1,4 +1,4 @@
-package matterrun
+package matters
 
 import (
 	"context"
@@ -9,14 +9,13 @@ import (
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // diesAfterAnswer is the process dying between the service's answer and the
 // receipt's write: the deletion happened, the goroutine ends there.
-type diesAfterAnswer struct{ matterfile.Service }
+type diesAfterAnswer struct{ Service }
 
 func (d diesAfterAnswer) DeleteMatters(ctx context.Context, p []api.MatterPair) (*api.MatterDeletion, error) {
 	_, _ = d.Service.DeleteMatters(ctx, p)
@@ -40,13 +39,13 @@ func TestCrashAfterAnswerKeepsTheUndo(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	var pairs []matterfile.Pair
+	var pairs []Pair
 	for _, m := range s.Matters() {
 		if !m.V1 && !m.Deleted && !m.ExternallyLinked && m.ClientID != sim.ConflictClientID && !strings.HasPrefix(m.ClientID, "ACME") && len(pairs) < 2 {
-			pairs = append(pairs, matterfile.Pair{Line: len(pairs) + 1, ClientID: m.ClientID, MatterID: m.MatterID})
+			pairs = append(pairs, Pair{Line: len(pairs) + 1, ClientID: m.ClientID, MatterID: m.MatterID})
 		}
 	}
-	plan := matterfile.NewPlan(pairs, 0)
+	plan := NewPlan(pairs, 0)
 
 	dead, finished := make(chan struct{}), false
 	go func() {

@@ -1,10 +1,8 @@
-// Package matterfile reads a spreadsheet export of client/matter pairs,
-// checks it the way the service will (spec rules 3, 8 and 10), plans the
-// requests of a batch deletion, and sends them, reporting every pair exactly
-// once with its line number. It knows neither Bubble Tea nor the store:
-// the command line and the console view both drive it, and each keeps its
-// receipts through the hook it is given.
-package matterfile
+package matters
+
+// Reading a matter file: a spreadsheet export of client/matter pairs,
+// checked the way the service will (spec rules 3, 8 and 10) before anything
+// is planned or sent.
 
 import (
 	"bufio"

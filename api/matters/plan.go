@@ -1,4 +1,4 @@
-package matterfile
+package matters
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package matterfile_test
+package matters_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
+	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 )
 
@@ -22,7 +22,7 @@ func csvOf(ms []sim.MatterInfo) string {
 	return b.String()
 }
 
-func smallBatches(plan *matterfile.Plan, n int) *matterfile.Plan {
+func smallBatches(plan *matters.Plan, n int) *matters.Plan {
 	// Requests of n pairs make several requests out of a few seeded
 	// matters; the 10,000 cut itself is tested in TestCrossBatchDuplicate.
 	plan.BatchSize = n
@@ -44,10 +44,10 @@ func TestWholeRequest400(t *testing.T) {
 		return true
 	}
 	ms := live(t, e.s, 6)
-	plan := smallBatches(matterfile.NewPlan(read(t, csvOf(ms)), 0), 2)
+	plan := smallBatches(matters.NewPlan(read(t, csvOf(ms)), 0), 2)
 	var batches []int
-	rep := matterfile.Delete(context.Background(), e.c, plan, matterfile.Hooks{
-		Batch: func(k int, outs []matterfile.Outcome) error { batches = append(batches, k); return nil }})
+	rep := matters.SendDeletions(context.Background(), e.c, plan, matters.Hooks{
+		Batch: func(k int, outs []matters.Outcome) error { batches = append(batches, k); return nil }})
 	if rep.Err == nil || !strings.Contains(rep.Err.Error(), "invalid_request") {
 		t.Fatalf("err = %v", rep.Err)
 	}
@@ -82,7 +82,7 @@ func TestWholeRequest400(t *testing.T) {
 
 // cancelAfter cancels the run once the first request has been answered.
 type cancelAfter struct {
-	matterfile.Service
+	matters.Service
 	cancel context.CancelFunc
 }
 
@@ -97,21 +97,21 @@ func TestCancelBetweenRequestsAndRerun(t *testing.T) {
 	ms := live(t, e.s, 5)
 	pairs := read(t, csvOf(ms))
 	ctx, cancel := context.WithCancel(context.Background())
-	rep := matterfile.Delete(ctx, cancelAfter{e.c, cancel}, smallBatches(matterfile.NewPlan(pairs, 0), 2), matterfile.Hooks{})
+	rep := matters.SendDeletions(ctx, cancelAfter{e.c, cancel}, smallBatches(matters.NewPlan(pairs, 0), 2), matters.Hooks{})
 	if !rep.Canceled || rep.SentLines != "1-2" {
 		t.Fatalf("canceled %v, sent lines %q", rep.Canceled, rep.SentLines)
 	}
 	c := rep.Counts()
-	if c[matterfile.ResultDeleted] != 2 || c[matterfile.ResultNotSent] != 3 {
+	if c[matters.ResultDeleted] != 2 || c[matters.ResultNotSent] != 3 {
 		t.Fatalf("counts %v", c)
 	}
 	if !strings.Contains(rep.Outcomes[4].Detail, "canceled") {
 		t.Errorf("detail %q", rep.Outcomes[4].Detail)
 	}
 	// Re-running the same file is safe: the sent pairs are already absent.
-	rep = matterfile.Delete(context.Background(), e.c, smallBatches(matterfile.NewPlan(pairs, 0), 2), matterfile.Hooks{})
+	rep = matters.SendDeletions(context.Background(), e.c, smallBatches(matters.NewPlan(pairs, 0), 2), matters.Hooks{})
 	c = rep.Counts()
-	if rep.Err != nil || c[matterfile.ResultAlreadyAbsent] != 2 || c[matterfile.ResultDeleted] != 3 || rep.Errors() {
+	if rep.Err != nil || c[matters.ResultAlreadyAbsent] != 2 || c[matters.ResultDeleted] != 3 || rep.Errors() {
 		t.Fatalf("re-run: %v %v", c, rep.Err)
 	}
 }
@@ -119,18 +119,18 @@ func TestCancelBetweenRequestsAndRerun(t *testing.T) {
 func TestRestoreBringsMattersBack(t *testing.T) {
 	e := newEnv(t, "admin", sim.Options{Seed: 1}, api.Limits{})
 	ms := live(t, e.s, 3)
-	rep := matterfile.Delete(context.Background(), e.c, matterfile.NewPlan(read(t, " "+csvOf(ms)), 0), matterfile.Hooks{})
-	var deleted []matterfile.Pair
+	rep := matters.SendDeletions(context.Background(), e.c, matters.NewPlan(read(t, " "+csvOf(ms)), 0), matters.Hooks{})
+	var deleted []matters.Pair
 	for _, o := range rep.Outcomes {
-		if o.Result == matterfile.ResultDeleted {
-			deleted = append(deleted, matterfile.Pair{Line: o.Line, ClientID: o.ClientID, MatterID: o.MatterID})
+		if o.Result == matters.ResultDeleted {
+			deleted = append(deleted, matters.Pair{Line: o.Line, ClientID: o.ClientID, MatterID: o.MatterID})
 		}
 	}
 	if len(deleted) != 3 {
 		t.Fatalf("deleted %d", len(deleted))
 	}
-	back := matterfile.Restore(context.Background(), e.c, deleted, matterfile.Hooks{})
-	if back.Err != nil || back.Counts()[matterfile.ResultRestored] != 3 {
+	back := matters.SendRestores(context.Background(), e.c, deleted, matters.Hooks{})
+	if back.Err != nil || back.Counts()[matters.ResultRestored] != 3 {
 		t.Fatalf("restore: %+v %v", back.Outcomes, back.Err)
 	}
 	for _, m := range e.s.Matters() {
@@ -144,7 +144,7 @@ func TestRestoreBringsMattersBack(t *testing.T) {
 
 func Test401NamesThePermission(t *testing.T) {
 	e := newEnv(t, "no-matters", sim.Options{Seed: 1}, api.Limits{})
-	rep := matterfile.Delete(context.Background(), e.c, matterfile.NewPlan(read(t, "C,M\n"), 0), matterfile.Hooks{})
+	rep := matters.SendDeletions(context.Background(), e.c, matters.NewPlan(read(t, "C,M\n"), 0), matters.Hooks{})
 	if rep.Err == nil || !strings.Contains(rep.Err.Error(), "Client matters admin") {
 		t.Fatalf("err = %v", rep.Err)
 	}
@@ -158,14 +158,14 @@ func Test401NamesThePermission(t *testing.T) {
 func TestRequestsStayWithinTheBudget(t *testing.T) {
 	e := newEnv(t, "admin", sim.Options{Seed: 1, Limits: sim.Limits{Matters: 2}}, api.Limits{Matters: 2})
 	ms := live(t, e.s, 5)
-	plan := smallBatches(matterfile.NewPlan(read(t, csvOf(ms)), 2), 1)
+	plan := smallBatches(matters.NewPlan(read(t, csvOf(ms)), 2), 1)
 	if plan.MinDuration() != 2*time.Minute {
 		t.Errorf("min duration %v, want 2m", plan.MinDuration())
 	}
 	var progress []int
-	rep := matterfile.Delete(context.Background(), e.c, plan, matterfile.Hooks{
-		Progress: func(p matterfile.Progress) { progress = append(progress, p.Request) }})
-	if rep.Err != nil || rep.Counts()[matterfile.ResultDeleted] != 5 {
+	rep := matters.SendDeletions(context.Background(), e.c, plan, matters.Hooks{
+		Progress: func(p matters.Progress) { progress = append(progress, p.Request) }})
+	if rep.Err != nil || rep.Counts()[matters.ResultDeleted] != 5 {
 		t.Fatalf("%v %v", rep.Counts(), rep.Err)
 	}
 	if len(progress) != 5 || progress[4] != 5 {
@@ -186,8 +186,8 @@ func TestDeleteRetriedOn429And503(t *testing.T) {
 			}
 			return false
 		}
-		rep := matterfile.Delete(context.Background(), e.c, matterfile.NewPlan(read(t, csvOf(live(t, e.s, 1))), 0), matterfile.Hooks{})
-		if rep.Err != nil || rep.Counts()[matterfile.ResultDeleted] != 1 || e.requests.Load() != 2 {
+		rep := matters.SendDeletions(context.Background(), e.c, matters.NewPlan(read(t, csvOf(live(t, e.s, 1))), 0), matters.Hooks{})
+		if rep.Err != nil || rep.Counts()[matters.ResultDeleted] != 1 || e.requests.Load() != 2 {
 			t.Fatalf("%d: %v %v requests %d", status, rep.Counts(), rep.Err, e.requests.Load())
 		}
 	}
@@ -200,8 +200,8 @@ func TestRestoreNotRetried(t *testing.T) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 		return true
 	}
-	rep := matterfile.Restore(context.Background(), e.c, []matterfile.Pair{{Line: 2, ClientID: "C", MatterID: "M"}}, matterfile.Hooks{})
-	if rep.Err == nil || e.requests.Load() != 1 || rep.Outcomes[0].Code != matterfile.CodeUnknown {
+	rep := matters.SendRestores(context.Background(), e.c, []matters.Pair{{Line: 2, ClientID: "C", MatterID: "M"}}, matters.Hooks{})
+	if rep.Err == nil || e.requests.Load() != 1 || rep.Outcomes[0].Code != matters.CodeUnknown {
 		t.Fatalf("err %v requests %d outcome %+v", rep.Err, e.requests.Load(), rep.Outcomes[0])
 	}
 }
@@ -209,7 +209,7 @@ func TestRestoreNotRetried(t *testing.T) {
 // "Lines sent" is exact: a pair refused before sending breaks the range.
 func TestSentLinesSkipRefusedPairs(t *testing.T) {
 	e := newEnv(t, "admin", sim.Options{Seed: 1}, api.Limits{})
-	rep := matterfile.Delete(context.Background(), e.c, matterfile.NewPlan(read(t, "A,1\nA,1\nB,2\n\nC,3\n"), 0), matterfile.Hooks{})
+	rep := matters.SendDeletions(context.Background(), e.c, matters.NewPlan(read(t, "A,1\nA,1\nB,2\n\nC,3\n"), 0), matters.Hooks{})
 	if rep.Err != nil || rep.SentLines != "1, 3-5" {
 		t.Fatalf("sent lines %q, want \"1, 3-5\" (line 2 repeats line 1; line 4 is blank)", rep.SentLines)
 	}

@@ -3,15 +3,12 @@
 // hold, and what to do about it. The command line and the console show
 // the same sentence, and both treat it as a failure (exit 3).
 
-package matterrun
+package matters
 
 import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/vaultdeck/vaultdeck/api/matterfile"
-	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 // ReceiptError is a receipt that could not be started: nothing was sent.
@@ -33,15 +30,15 @@ func IsReceiptError(err error) bool {
 // and whose closing write failed with finishErr; "" when the receipt holds
 // everything. It names each unrecorded request with its lines and what the
 // service answered for them.
-func Incomplete(id int64, rep *matterfile.Report, finishErr error) string {
+func Incomplete(id int64, rep *Report, finishErr error) string {
 	if rep == nil || (len(rep.Unrecorded) == 0 && finishErr == nil) {
 		return ""
 	}
 	var parts []string
 	for _, u := range rep.Unrecorded {
-		what := fmt.Sprintf("request %d (lines %s) was answered (%s)", u.Request, u.Lines, matterfile.CountsText(u.Counts))
+		what := fmt.Sprintf("request %d (lines %s) was answered (%s)", u.Request, u.Lines, CountsText(u.Counts))
 		if u.Request == 0 {
-			what = fmt.Sprintf("the outcomes of lines %s, settled before any request (%s), are not on it", u.Lines, matterfile.CountsText(u.Counts))
+			what = fmt.Sprintf("the outcomes of lines %s, settled before any request (%s), are not on it", u.Lines, CountsText(u.Counts))
 		} else {
 			what += ", but the answer is not on it: it shows those lines in_flight"
 		}
@@ -50,7 +47,7 @@ func Incomplete(id int64, rep *matterfile.Report, finishErr error) string {
 	if finishErr != nil {
 		unsent := 0
 		for _, o := range rep.Outcomes {
-			if o.Result == matterfile.ResultNotSent && o.Request == 0 {
+			if o.Result == ResultNotSent && o.Request == 0 {
 				unsent++
 			}
 		}
@@ -66,5 +63,5 @@ func Incomplete(id int64, rep *matterfile.Report, finishErr error) string {
 	}
 	return fmt.Sprintf("receipt %d is incomplete: %s (%s). The outcomes printed here are the only full record: keep them. "+
 		"Once the database can be written again, `vaultdeck matters restore --receipt %d` checks in-flight lines against the service",
-		id, strings.Join(parts, "; "), sanitize.Line(cause.Error()), id)
+		id, strings.Join(parts, "; "), cause.Error(), id)
 }
