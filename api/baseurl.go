@@ -14,9 +14,6 @@ var regionURLs = map[string]string{
 	"au": "https://au.api.harvey.ai",
 }
 
-// Regions lists the accepted region names.
-func Regions() []string { return []string{"us", "eu", "au"} }
-
 // ResolveBaseURL turns a region or a custom URL into the base URL the client
 // uses. A custom URL wins over the region. HTTPS is required, except that
 // plain HTTP is allowed to a loopback host (the simulator, a local proxy):

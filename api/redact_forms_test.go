@@ -121,7 +121,7 @@ func TestRedactingWriter(t *testing.T) {
 	for form, s := range echoForms(slashToken) {
 		for cut := 0; cut <= len(s); cut++ {
 			var out bytes.Buffer
-			w := NewRedactingWriter(&out, slashToken)
+			w := writerRedacting(&out, slashToken)
 			fmt.Fprintf(w, "line one\nbefore %s", s[:cut])
 			fmt.Fprintf(w, "%s after\nlast", s[cut:])
 			if err := w.Flush(); err != nil {
@@ -133,7 +133,7 @@ func TestRedactingWriter(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	w := NewRedactingWriter(&out, slashToken)
+	w := writerRedacting(&out, slashToken)
 	big := strings.Repeat("harmless text, no secrets here… ", 10000)
 	big = strings.ReplaceAll(big, "secrets", "things")
 	io.WriteString(w, big)
@@ -154,7 +154,7 @@ func TestRedactingWriter(t *testing.T) {
 // could be the start of the token waits for more.
 func TestRedactingWriterPassesPrompts(t *testing.T) {
 	var out bytes.Buffer
-	w := NewRedactingWriter(&out, slashToken)
+	w := writerRedacting(&out, slashToken)
 	io.WriteString(w, "Type 12 to delete them, anything else to stop: ")
 	if out.String() != "Type 12 to delete them, anything else to stop: " {
 		t.Fatalf("prompt held back: %q", out.String())
@@ -174,4 +174,11 @@ func TestRedactingWriterPassesPrompts(t *testing.T) {
 	if leaks(out.String()) || !strings.HasSuffix(out.String(), redacted+"!") {
 		t.Fatalf("%q", out.String())
 	}
+}
+
+// writerRedacting is a RedactingWriter for a token known up front, as a
+// client's is once its first request is made.
+func writerRedacting(w io.Writer, secret string) *RedactingWriter {
+	r := newRedactor(secret)
+	return &RedactingWriter{w: w, red: func() redactor { return r }}
 }

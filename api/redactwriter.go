@@ -19,12 +19,6 @@ type RedactingWriter struct {
 	pend []byte
 }
 
-// NewRedactingWriter wraps w, removing secret (stdout, stderr, a log file).
-func NewRedactingWriter(w io.Writer, secret string) *RedactingWriter {
-	r := newRedactor(secret)
-	return &RedactingWriter{w: w, red: func() redactor { return r }}
-}
-
 // RedactingWriter wraps w, removing whatever token this client is using
 // (known from its first request on; nothing from the server is written
 // before that).

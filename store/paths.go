@@ -32,15 +32,6 @@ func DefaultPaths(getenv func(string) string) (Paths, error) {
 	return pathsFor(runtime.GOOS, getenv)
 }
 
-// DefaultPath is the database file's path; see DefaultPaths.
-func DefaultPath(getenv func(string) string) (string, error) {
-	p, err := DefaultPaths(getenv)
-	if err != nil {
-		return "", err
-	}
-	return p.Database(), nil
-}
-
 func pathsFor(goos string, getenv func(string) string) (Paths, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }

@@ -44,7 +44,7 @@ func TestHelperProcess(t *testing.T) {
 		case i%3 == 0:
 			err = s.PutCache(tag, id, []byte(id), time.Now())
 		case i%3 == 1:
-			err = s.AddBookmark(tag, id, id)
+			_, err = s.db.Exec(`INSERT INTO bookmarks (profile, project_id, name, created_at) VALUES (?, ?, ?, 1)`, tag, id, id)
 		default:
 			err = s.SaveProfile(Profile{Name: id, Region: "us"})
 		}
@@ -78,11 +78,11 @@ func hasRow(t *testing.T, s *Store, id string, i int, tag string) bool {
 		}
 		return ok
 	case 1:
-		ok, err := s.IsBookmarked(tag, id)
-		if err != nil {
+		var n int
+		if err := s.db.QueryRow(`SELECT count(*) FROM bookmarks WHERE profile = ? AND project_id = ?`, tag, id).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
-		return ok
+		return n == 1
 	default:
 		_, err := s.Profile(id)
 		return err == nil

@@ -1,5 +1,8 @@
 // Package store keeps vaultdeck's local state in one embedded SQLite file:
-// connection profiles, project bookmarks and cached responses. It never holds
+// connection profiles, cached responses, the budget ledger, the upload
+// journal, matter receipts, the audit mirror and access snapshots. It is the
+// ground floor: the jobs in api/ name what they need of it as small
+// interfaces that *Store satisfies. It never holds
 // an API token; tokens live in the OS keyring (package api/token).
 package store
 
@@ -112,7 +115,7 @@ func openRaw(path string, sync ...string) (*Store, error) {
 	}
 	// Create the file private before SQLite opens it: SQLite gives the -wal
 	// and -shm files the database file's mode, and the file may hold
-	// bookmarks and cached listings of a legal workspace.
+	// cached listings, receipts and the upload journal of a legal workspace.
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("the database %s could not be created: %w", path, err)

@@ -330,7 +330,6 @@ func TestTokenNeverStoredOrLogged(t *testing.T) {
 	}
 	step(Login, goodToken, "--profile", "work", "--region", "au")
 	st.PutCache("work", "projects", []byte(`{"projects":[]}`), time.Now())
-	st.AddBookmark("work", "p1", "Matter 1")
 	step(Profiles, "")
 	step(Logout, "")
 	step(Login, goodToken)

@@ -50,7 +50,7 @@ func TestDeletionWithUnrecordableReceiptExits3(t *testing.T) {
 	if _, stderr, code := vd(t, bin, env, "", "matters", "receipts"); code != 0 { // creates the database
 		t.Fatalf("receipts: %d %s", code, stderr)
 	}
-	dbPath, err := store.DefaultPath(func(k string) string {
+	paths, err := store.DefaultPaths(func(k string) string {
 		if k == "VAULTDECK_HOME" {
 			return home
 		}
@@ -59,6 +59,7 @@ func TestDeletionWithUnrecordableReceiptExits3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dbPath := paths.Database()
 	db, err := sql.Open("sqlite", dbPath)
 	if err != nil {
 		t.Fatal(err)

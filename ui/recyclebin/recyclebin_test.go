@@ -44,7 +44,11 @@ func open(t testing.TB, fake *pagetest.Fake) page.Page {
 func TestRowsNewestFirstWithCountdown(t *testing.T) {
 	items := fixture().Items
 	SortNewestFirst(items)
-	rows := Rows(items, pagetest.Now)
+	src := Source(items, pagetest.Now)
+	rows := make([]widgets.Row, len(items))
+	for i := range rows {
+		rows[i] = src.Row(i)
+	}
 	got := []string{rows[0].Cells[ColProject], rows[1].Cells[ColProject], rows[2].Cells[ColProject]}
 	if strings.Join(got, ",") != "Newest Deal,Mid Case,Old Matter" {
 		t.Fatalf("order %v", got)

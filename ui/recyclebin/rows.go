@@ -45,16 +45,6 @@ func SortNewestFirst(items []api.RecycleBinEntry) {
 	})
 }
 
-// Rows turns entries into table rows; now drives the purge countdown.
-func Rows(items []api.RecycleBinEntry, now time.Time) []widgets.Row {
-	src := Source(items, now)
-	rows := make([]widgets.Row, len(items))
-	for i := range rows {
-		rows[i] = src.Row(i)
-	}
-	return rows
-}
-
 // Source is the table's view of entries: rows are built from the records
 // when the table needs them (the visible window, a sort key, the first
 // filter), so the page holds the records and nothing per row besides. now

@@ -8,7 +8,6 @@ package sanitize
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -58,6 +57,3 @@ func isPlain(s string) bool {
 func isBidiControl(r rune) bool {
 	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) || r == 0x200E || r == 0x200F || r == 0x061C
 }
-
-// Valid reports whether s would pass through Line unchanged.
-func Valid(s string) bool { return utf8.ValidString(s) && Line(s) == s }

@@ -33,12 +33,6 @@ func TestTextKeepsNewlines(t *testing.T) {
 	}
 }
 
-func TestValid(t *testing.T) {
-	if !Valid("plain name") || Valid("a\x1b[2Jb") {
-		t.Error("Valid misclassifies")
-	}
-}
-
 func BenchmarkLinePlain(b *testing.B) {
 	for b.Loop() {
 		Line("Acme Corp v. Halvorsen — Patent Litigation (privileged).pdf")
