@@ -44,7 +44,8 @@ func (m *Model) View() string {
 // headerView is the summary and the polling line, wrapped to the width
 // rather than cut (widgets.Fit): a count or a reason is never cut short.
 func (m *Model) headerView() []string {
-	return append(widgets.Fit(m.Width, m.summaryParts()...), widgets.Fit(m.Width, m.pollParts()...)...)
+	info := widgets.Info{Title: "File status", Parts: m.summaryParts()}
+	return append(info.Lines(m.env.Theme, m.Width, m.env.Clock()), widgets.Fit(m.Width, m.pollParts()...)...)
 }
 
 // fitHeader gives the table what the header leaves, after anything that
@@ -58,7 +59,7 @@ func (m *Model) fitHeader() {
 
 func (m *Model) summaryParts() []widgets.Part {
 	th := m.env.Theme
-	parts := []widgets.Part{widgets.Deco(th.Title.Render("File status")), widgets.Keep(plural(len(m.tr.files), "file"))}
+	parts := []widgets.Part{widgets.Keep(plural(len(m.tr.files), "file"))}
 	if m.nPending == 0 && len(m.tr.files) > 0 {
 		parts = append(parts, widgets.Keep(th.OK.Render("all settled")))
 	}

@@ -35,7 +35,7 @@ func (m *Model) View() string {
 // the breadcrumb) and the loader give way first.
 func (m *Model) headView() []string {
 	th := m.env.Theme
-	head := []widgets.Part{widgets.Deco(th.Title.Render(m.Title()))}
+	var head []widgets.Part
 	if m.proj.Name != "" {
 		head = append(head, widgets.Keep(fmt.Sprintf("%d files", int64(m.proj.FilesCount))))
 	}
@@ -52,7 +52,8 @@ func (m *Model) headView() []string {
 	if v := m.loader.View(); v != "" {
 		head = append(head, widgets.Deco(v+" loading"))
 	}
-	return widgets.Fit(m.Width, head...)
+	info := widgets.Info{Title: m.Title(), Parts: head}
+	return info.Lines(th, m.Width, m.env.Clock())
 }
 
 // SetSize implements page.Page: the tables get what the head leaves.

@@ -272,26 +272,15 @@ func (m *Model) View() string {
 // (widgets.Fit): the counts, the filter and a failure's reason stay whole;
 // the title and a plain "loading" or cache age give way first.
 func (m *Model) infoLines() []string {
-	th := m.env.Theme
-	parts := []widgets.Part{widgets.Deco(th.Title.Render("Projects"))}
+	var parts []widgets.Part
 	if !m.state.FailedEmpty() {
 		parts = append(parts, widgets.Keep(fmt.Sprintf("%d of %d loaded", len(m.data.Projects), m.data.Total)))
 	}
 	if m.name != "" {
 		parts = append(parts, widgets.Keep("name contains \""+m.name+"\""))
 	}
-	label := m.state.Label(m.env.Clock())
-	if v := m.loader.View(); v != "" {
-		label = v + " " + label
-	}
-	switch {
-	case label == "":
-	case m.state.Err() != nil:
-		parts = append(parts, widgets.Keep(th.Error.Render(label)))
-	default:
-		parts = append(parts, widgets.Deco(th.Muted.Render(label)))
-	}
-	return widgets.Fit(m.Width, parts...)
+	info := widgets.Info{Title: "Projects", Parts: parts, State: &m.state, Loader: m.loader}
+	return info.Lines(m.env.Theme, m.Width, m.env.Clock())
 }
 
 // SetSize implements page.Page: the table gets what the info line leaves.

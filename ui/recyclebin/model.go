@@ -356,7 +356,7 @@ func (m *Model) infoLines() []string {
 	if m.matter != nil {
 		return []string{m.matter.View()}
 	}
-	parts := []widgets.Part{widgets.Deco(th.Title.Render("Recycle bin"))}
+	var parts []widgets.Part
 	if !m.state.FailedEmpty() && (!m.state.Loading() || len(m.items) > 0) {
 		parts = append(parts, widgets.Keep(fmt.Sprintf("%d entries", len(m.items))))
 	}
@@ -375,18 +375,8 @@ func (m *Model) infoLines() []string {
 	if m.query.ClientMatterID != "" {
 		parts = append(parts, widgets.Keep("client-matter "+m.query.ClientMatterID))
 	}
-	label := m.state.Label(m.env.Clock())
-	if v := m.loader.View(); v != "" {
-		label = v + " " + label
-	}
-	switch {
-	case label == "":
-	case m.state.Err() != nil:
-		parts = append(parts, widgets.Keep(th.Error.Render(label)))
-	default:
-		parts = append(parts, widgets.Deco(th.Muted.Render(label)))
-	}
-	return widgets.Fit(m.Width, parts...)
+	info := widgets.Info{Title: "Recycle bin", Parts: parts, State: &m.state, Loader: m.loader}
+	return info.Lines(th, m.Width, m.env.Clock())
 }
 
 // fitHeader gives the table what the info line leaves when it wraps.
