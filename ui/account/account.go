@@ -42,8 +42,10 @@ type Env struct {
 	ReadPassword func() ([]byte, error)
 	// Keyring is the secret store; nil means the OS keyring.
 	Keyring token.Keyring
-	// Verify checks a token before it is saved (the lead wires it to the
-	// API's whoami) and returns who it belongs to, for the confirmation.
+	// Verify checks a token before it is saved, so a mistyped token is
+	// refused at login rather than at the first command, and returns who it
+	// belongs to, for the confirmation. It is a func (the command line
+	// passes the API's whoami) so that tests check login without a server.
 	Verify func(ctx context.Context, p store.Profile, tok string) (who string, err error)
 	// Logger receives diagnostics (never tokens); nil discards them.
 	Logger *slog.Logger

@@ -1,7 +1,8 @@
 // Package app is the root model: a stack of pages with breadcrumbs, the
 // header, the status line, and the global keys (help, command line, copy,
 // back, quit). Views are reached through injected routes, so app imports
-// no view and the lead can register views written elsewhere.
+// no view: a view is added by registering its route where the console is
+// assembled (ui/console), and the root model stays the same size.
 package app
 
 import (

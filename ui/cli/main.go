@@ -58,14 +58,16 @@ type Profile struct {
 	ReadOnly bool
 }
 
-// Command is a subcommand the lead wires in from outside this package
-// (console, simulator, demo, account management).
+// Command is a subcommand given to Main through Env rather than called
+// directly (console, simulator, demo, account management): each pulls in
+// a large part of the program, and tests of the command line replace it.
 type Command func(ctx context.Context, g Globals, args []string) int
 
-// Env is everything Main touches of the outside world. The seams the lead
-// fills: TokenSource + ResolveProfile (stored profiles and the keyring), and
-// the Command funcs. Nil seams fall back to the environment, or to "not
-// available in this build".
+// Env is everything Main touches of the outside world, so that tests run
+// the command line against fakes: TokenSource + ResolveProfile (stored
+// profiles and the keyring) and the Command funcs are set by Std for a real
+// process. A nil one falls back to the environment, or to "not available in
+// this build".
 type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer

@@ -90,7 +90,9 @@ type Backend interface {
 
 // Cache keeps response bodies between visits so that a view can show data
 // (with its age) without spending the vault budget of 10 requests/minute.
-// The lead binds it to the active profile; it may be nil.
+// It is bound to one profile where the console is assembled (ui/console),
+// so one profile's listings never show under another; nil means nothing is
+// cached (no database).
 type Cache interface {
 	Get(key string) (body []byte, fetchedAt time.Time, ok bool)
 	Put(key string, body []byte)
