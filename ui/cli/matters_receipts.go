@@ -8,8 +8,8 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/export"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // receiptJSON is a receipt as --json and --export json show it.
@@ -94,7 +94,7 @@ func (r *runner) mattersReceipt(_ context.Context, args []string) int {
 	}
 	switch *exportAs {
 	case "csv":
-		w := export.NewCSV(r.env.Stdout)
+		w := widgets.NewCSV(r.env.Stdout)
 		w.Row("line", "client_id", "matter_id", "result", "code", "detail", "request")
 		err = st.ReceiptItems(id, *result, func(it store.ReceiptItem) error {
 			return w.Row(strconv.Itoa(it.Line), sanitize.Line(it.ClientID), sanitize.Line(it.MatterID), it.Result,

@@ -11,8 +11,8 @@ import (
 
 	"github.com/dustin/go-humanize"
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/ui/export"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // timeLayout is the one time format of human output: UTC, so that output
@@ -21,11 +21,11 @@ const timeLayout = "2006-01-02 15:04"
 
 // table prints aligned columns; every cell passes through sanitize.Line,
 // because server strings may carry terminal escape sequences. With --csv
-// the same rows are CSV records instead (export.CSV: quoting, formula
+// the same rows are CSV records instead (widgets.CSV: quoting, formula
 // neutralising), so every listing gets CSV from the one writer.
 type table struct {
 	tw *tabwriter.Writer
-	cw *export.CSV
+	cw *widgets.CSV
 }
 
 func newTable(w io.Writer, headers ...string) *table {
@@ -39,7 +39,7 @@ func (r *runner) table(headers ...string) *table {
 	if !r.g.CSV {
 		return newTable(r.env.Stdout, headers...)
 	}
-	t := &table{cw: export.NewCSV(r.env.Stdout)}
+	t := &table{cw: widgets.NewCSV(r.env.Stdout)}
 	t.row(headers...)
 	return t
 }

@@ -3,8 +3,6 @@ package widgets
 import (
 	"io"
 	"slices"
-
-	"github.com/vaultdeck/vaultdeck/ui/export"
 )
 
 // TableExport is a table as it is shown (its filter and sort applied),
@@ -27,9 +25,9 @@ func (e TableExport) Len() int { return len(e.rows) }
 
 // WriteCSV writes a header of the column titles and a record a row, each
 // cell as the table draws it (a Live column's text as of now), through the
-// one CSV writer (export.CSV: quoting, formulas neutralised).
+// one CSV writer (CSV: quoting, formulas neutralised).
 func (e TableExport) WriteCSV(w io.Writer) error {
-	c := export.NewCSV(w)
+	c := NewCSV(w)
 	titles := make([]string, len(e.cols))
 	for i, col := range e.cols {
 		titles[i] = col.Title

@@ -1,7 +1,8 @@
-// Package export writes tables as CSV files a spreadsheet opens safely: one
-// writer for the command line's --csv and the console's export key, so the
-// quoting and the defence against formula injection are decided once.
-package export
+package widgets
+
+// CSV writes tables as CSV files a spreadsheet opens safely: one writer for
+// the command line's --csv and the console's export key, so the quoting and
+// the defence against formula injection are decided once.
 
 import (
 	"encoding/csv"
