@@ -11,7 +11,7 @@ import (
 
 // The lease's owner names: host, pid and a random part (a pid is reused, a
 // random part is not), the scheme of the upload journal's leases
-// (ui/uploadjob/lease.go), so a crawl killed with kill -9 on this machine
+// (api/upload/lease.go), so a crawl killed with kill -9 on this machine
 // is resumed at once instead of after its lease lapses.
 
 func defaultOwner() string {

@@ -35,7 +35,7 @@ type Globals struct {
 	Profile string
 	JSON    bool
 	JSONL   bool // --jsonl: listings as JSON Lines, one item a line
-	CSV     bool // --csv: listings as CSV (a header row; ui/export's quoting and formula neutralising)
+	CSV     bool // --csv: listings as CSV (a header row; widgets.CSV's quoting and formula neutralising)
 	// Timeout is --timeout: how long to wait for the service's first byte
 	// (0: the profile's setting, else the default).
 	Timeout time.Duration

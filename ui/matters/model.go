@@ -3,7 +3,7 @@
 // the number of pairs, watch it run as a root-owned task, browse every
 // pair's outcome (filtered by outcome and by error code), open past
 // receipts and restore from one. All reading, checking and sending is
-// api/matterfile's and ui/matterrun's; this package only shows and asks.
+// the matter job's (api/matters); this package only shows and asks.
 package matters
 
 import (

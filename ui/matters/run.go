@@ -90,7 +90,7 @@ func (m *Model) service() (matters.Service, error) {
 	return svc, nil
 }
 
-// runDeps is what matterrun needs for a run of this page: the service, the
+// runDeps is what the matter job (api/matters) needs for a run of this page: the service, the
 // receipt store, and the names written on the receipt.
 func (m *Model) runDeps(svc matters.Service) matters.Deps {
 	return matters.Deps{Service: svc, Store: m.deps.Store, Profile: m.deps.Profile, Endpoint: m.env.Backend.Base()}
