@@ -59,7 +59,7 @@ func (r *runner) mattersReceipts(_ context.Context, args []string) int {
 	return r.done(t.flush())
 }
 
-func (r *runner) mattersReceipt(_ context.Context, args []string) int {
+func (r *runner) mattersReceipt(ctx context.Context, args []string) int {
 	fs := r.newFlagSet("matters receipt", "ID [--export csv|json] [--result R]")
 	exportAs := fs.String("export", "", "print the whole receipt as `csv` or json (for filing)")
 	result := fs.String("result", "", "only items with this result (deleted, already_absent, error, not_sent, ...)")
@@ -113,6 +113,8 @@ func (r *runner) mattersReceipt(_ context.Context, args []string) int {
 		}
 		m := receiptJSON(rc)
 		m["items"] = items
+		ev, note, ok := r.auditEvidence(ctx, st, receiptAction(rc, r.now()))
+		m["audit_evidence"] = evidenceJSON(ev, note, ok)
 		return r.emitJSON(m)
 	}
 	w := r.env.Stdout
@@ -130,7 +132,11 @@ func (r *runner) mattersReceipt(_ context.Context, args []string) int {
 	if rc.Note != "" {
 		fmt.Fprintf(w, " (%s)", sanitize.Line(rc.Note))
 	}
-	fmt.Fprintf(w, "\npairs     %d: %s\n\n", rc.Pairs, matters.CountsText(rc.Counts))
+	fmt.Fprintf(w, "\npairs     %d: %s\n", rc.Pairs, matters.CountsText(rc.Counts))
+	// The service's own record of the run, from the mirror (no audit request).
+	ev, note, _ := r.auditEvidence(ctx, st, receiptAction(rc, r.now()))
+	printEvidence(w, ev, note)
+	fmt.Fprintln(w)
 	// Two passes over the store: widths first, then rows, so a million
 	// items stream instead of sitting in memory.
 	cells := func(it store.ReceiptItem) [6]string {
