@@ -27,7 +27,7 @@ func (m *Model) ContextKeys() []key.Binding {
 		return append(out, widgets.TableHints(k, m.Table)...)
 	}
 	if m.Table.Len() > 0 {
-		out = append(out, keys.Hint(k.Enter, "detail"), keys.Hint(k.AuditAround, "audit log of the deletion"))
+		out = append(out, keys.Hint(k.Enter, "detail"), keys.Hint(k.AuditAround, "audit"))
 	}
 	out = append(out, keys.Hint(k.PurgingSoon, soonHint(m.soon)), keys.Hint(k.ByDeleter, "by deleter"))
 	if !m.Table.WantsEsc() && m.deleter != "" {
