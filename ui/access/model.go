@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -41,6 +42,15 @@ type snapshot struct {
 
 type loaded = page.Result[snapshot]
 
+// recheck is the tick that re-reads the snapshots while a crawl (this
+// machine's CLI, serve's schedule, the demo's) is under way, so its
+// progress and then its snapshot show without a key. It reads the local
+// database only: no budget is spent.
+type recheck struct{ view page.ID }
+
+// recheckEvery is the re-read period while a crawl is under way.
+const recheckEvery = 2 * time.Second
+
 // Model is the access page.
 type Model struct {
 	env  page.Env
@@ -56,6 +66,8 @@ type Model struct {
 	tab    int
 	person review.Person
 	shown  int // the tab shown before enter
+	// ticking: a recheck is scheduled (a crawl is under way).
+	ticking bool
 }
 
 // Deps is where the snapshots live: the profile's database, and the
@@ -179,20 +191,32 @@ func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 		if !m.reqs.Current(msg.Tag) {
 			return m, nil
 		}
+		var again tea.Cmd
+		if msg.Value.crawling != nil && !m.ticking {
+			m.ticking = true // one tick at a time, whatever r adds
+			id := m.id
+			again = tea.Tick(recheckEvery, func(time.Time) tea.Msg { return recheck{id} })
+		}
 		if msg.Err != nil {
 			m.err = msg.Err
 			if errors.Is(msg.Err, review.ErrNoSnapshot) {
 				m.data = &msg.Value // the header can still show a crawl under way
-				return m, nil
+				return m, again
 			}
 			return m, page.Error(fmt.Errorf("the access snapshot could not be read: %w", msg.Err))
 		}
 		m.err, m.data = nil, &msg.Value
-		cmds := []tea.Cmd{m.Tabs[tabPeople].SetRows(rows(m.data.people, PersonRow)), m.Tabs[tabChanges].SetRows(rows(m.data.changes, ChangeRow))}
+		cmds := []tea.Cmd{again, m.Tabs[tabPeople].SetRows(rows(m.data.people, PersonRow)), m.Tabs[tabChanges].SetRows(rows(m.data.changes, ChangeRow))}
 		if m.tab == tabPerson {
 			cmds = append(cmds, m.showPerson(m.person.Email))
 		}
 		return m, tea.Batch(cmds...)
+	case recheck:
+		if msg.view != m.id {
+			return m, nil
+		}
+		m.ticking = false
+		return m, m.load()
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
 	case widgets.FilterResult:

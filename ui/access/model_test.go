@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -144,5 +145,53 @@ func TestAccessViewWithoutSnapshot(t *testing.T) {
 	res := cmd().(page.Result[snapshot])
 	if res.Err == nil || !strings.Contains(res.Err.Error(), "needs the local database") {
 		t.Fatalf("without a store: %v", res.Err)
+	}
+}
+
+// TestAccessViewFollowsACrawl: while a crawl is under way the header says
+// how far it is, and the view re-reads the database on a tick (one chain,
+// however often r is pressed) until its snapshot is there.
+func TestAccessViewFollowsACrawl(t *testing.T) {
+	env := pagetest.Env(t, &pagetest.Fake{}, false)
+	st, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	sn, err := st.OpenAccessSnapshot("work", "crawler", pagetest.Now, pagetest.Now.Add(time.Minute), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PlanAccessProjects(sn.ID, []review.Project{{ID: "p1", Name: "One"}, {ID: "p2", Name: "Two"}}, nil, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CommitAccessProject(sn.ID, review.Project{ID: "p1", Name: "One"}, []review.Grant{{Email: "a@x", AccessLevel: "READ"}}); err != nil {
+		t.Fatal(err)
+	}
+	m := New(env, Deps{Store: st, Profile: "work"})
+	m.SetSize(100, 24)
+	_, tick := m.Update(m.Init()())
+	if v := m.View(); !strings.Contains(v, "crawl under way: 1/2 projects") || !strings.Contains(v, "no finished snapshot yet") {
+		t.Fatalf("during the crawl: %q", v)
+	}
+	if tick == nil {
+		t.Fatal("no recheck scheduled while a crawl is under way")
+	}
+	// r while the tick is pending schedules no second one.
+	_, c := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
+	if _, again := m.Update(c()); again != nil {
+		t.Error("a second recheck chain was started by r")
+	}
+	// The crawl finishes; the recheck reads the snapshot.
+	if err := st.CommitAccessProject(sn.ID, review.Project{ID: "p2", Name: "Two"}, []review.Grant{{Email: "b@x", AccessLevel: "MANAGE"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.FinishAccessSnapshot(sn.ID, pagetest.Now); err != nil {
+		t.Fatal(err)
+	}
+	_, load := m.Update(recheck{m.id})
+	m.Update(load())
+	if v := m.View(); !strings.Contains(v, "snapshot 1 · 2 people · 2 projects") || strings.Contains(v, "crawl under way") {
+		t.Fatalf("after the crawl: %q", v)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -68,6 +69,18 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 	st := store.OpenScratch(filepath.Join(home, "vaultdeck.db"))
 	defer func() { err = errors.Join(err, st.Close()) }()
 
+	if o.NoRateLimit {
+		// Without limits a crawl of every project's users takes a moment,
+		// so :access has a snapshot to show (with limits it would take the
+		// console's budget for half an hour: `vaultdeck access crawl` then).
+		crawlCtx, stopCrawl := context.WithCancel(ctx)
+		crawled := make(chan struct{})
+		go func() {
+			defer close(crawled)
+			_, _ = (&access.Crawler{API: client, Store: st, Profile: "demo"}).Run(crawlCtx)
+		}()
+		defer func() { stopCrawl(); <-crawled }() // before the store closes
+	}
 	c := o.Console
 	c.Backend = client
 	c.Cache = StoreCache{Store: st, Profile: "demo"}
