@@ -236,6 +236,9 @@ func (r *runner) uploads(ctx context.Context, args []string) int {
 		Pending   int64     `json:"pending"`
 		Unproven  int64     `json:"unproven"`
 		OpenBatch int64     `json:"unfinished_batches"`
+		// Audit is the service's own api:vault_upload_files entries of
+		// the run, from the local mirror (no audit request).
+		Audit map[string]any `json:"audit_evidence"`
 	}
 	list := make([]runJSON, 0, len(runs))
 	for _, x := range runs {
@@ -247,15 +250,23 @@ func (r *runner) uploads(ctx context.Context, args []string) int {
 			state = "unproven" // nothing left to send, but not all is known to have arrived
 		}
 		list = append(list, runJSON{x.ID, x.ProjectID, x.Mode, x.CreatedAt.UTC(), state, x.Files, x.Bytes,
-			x.Uploaded, x.Skipped, x.Refused, x.Failed, x.Pending, x.Unproven, x.OpenBatches})
+			x.Uploaded, x.Skipped, x.Refused, x.Failed, x.Pending, x.Unproven, x.OpenBatches, nil})
+	}
+	audits := r.runEvidence(ctx, st, list2runs(runs))
+	for i := range list {
+		list[i].Audit = audits[i].json
 	}
 	if r.g.JSON {
 		return r.emitJSON(list)
 	}
-	t := r.table("RUN", "STARTED", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN")
-	for _, x := range list {
+	t := r.table("RUN", "STARTED", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN", "AUDIT")
+	for i, x := range list {
 		t.row(fmt.Sprint(x.ID), x.CreatedAt.Local().Format("2006-01-02 15:04"), x.ProjectID, x.Mode, x.State, fmt.Sprint(x.Files),
-			r.size(api.Int(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending), fmt.Sprint(x.Unproven))
+			r.size(api.Int(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending), fmt.Sprint(x.Unproven),
+			audits[i].cell)
+	}
+	if note := auditFootnote(audits); note != "" {
+		defer fmt.Fprintln(r.env.Stderr, note)
 	}
 	return r.done(t.flush())
 }
