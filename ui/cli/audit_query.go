@@ -53,7 +53,7 @@ func (r *runner) auditCommand(ctx context.Context, args []string) int {
 }
 
 // auditQuery answers o from the mirror where it covers the range, from the
-// service otherwise, and says on stderr which.
+// service otherwise, and says which on a terminal's stderr.
 func (r *runner) auditQuery(ctx context.Context, o AuditQueryOptions) int {
 	if o.Limit < 0 {
 		return r.usage(nil, "--limit must be 0 or more")
@@ -106,7 +106,9 @@ func (r *runner) auditQuery(ctx context.Context, o AuditQueryOptions) int {
 		err = flush()
 	}
 	code := out.end(err, "]")
-	if err == nil || ans.Delivered > 0 {
+	// Where the answer came from, for the person reading it; a pipe gets
+	// nothing extra on stderr after a success, like every listing.
+	if err == nil && r.stderrIsTerminal() {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck audit: %s\n", ans)
 	}
 	return code

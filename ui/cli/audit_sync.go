@@ -57,7 +57,9 @@ func (r *runner) auditSync(ctx context.Context, o AuditSyncOptions) int {
 		}
 		return r.fail(fmt.Errorf("%w (%s; every page read is kept: run it again to go on)", err, res.Progress))
 	}
-	fmt.Fprintf(r.env.Stderr, "vaultdeck audit sync: %s; the mirror holds %d entries, %s to %s UTC\n",
-		res.Progress, res.State.Entries, fmtUTC(res.State.First), fmtUTC(res.State.Last))
+	if p.on { // on a terminal; a pipe (cron, a timer) gets nothing after a success
+		fmt.Fprintf(r.env.Stderr, "vaultdeck audit sync: %s; the mirror holds %d entries, %s to %s UTC\n",
+			res.Progress, res.State.Entries, fmtUTC(res.State.First), fmtUTC(res.State.Last))
+	}
 	return ExitOK
 }

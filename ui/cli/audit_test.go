@@ -40,7 +40,7 @@ func TestAuditCommands(t *testing.T) {
 	}
 	q := []string{"audit", "--since", "2025-05-25", "--until", "2025-06-01", "--type", "AUTH:LOGIN", "--limit", "0", "--jsonl"}
 	before := vd(q...)
-	if before.code != 0 || !strings.Contains(before.stderr, "from the service, found by search") {
+	if before.code != 0 || before.stderr != "" { // the source is said on a terminal only (Answer.String, tested in api/audit)
 		t.Fatalf("before sync: %d %q", before.code, before.stderr)
 	}
 	n := strings.Count(before.stdout, "\n")
@@ -53,12 +53,12 @@ func TestAuditCommands(t *testing.T) {
 			t.Fatalf("an entry outside the question: %s", line)
 		}
 	}
-	if r := vd("audit", "sync"); r.code != 0 || !strings.Contains(r.stderr, "caught up; the mirror holds") {
+	if r := vd("audit", "sync"); r.code != 0 || r.stderr != "" {
 		t.Fatalf("sync: %d %q", r.code, r.stderr)
 	}
 	requests.Store(0)
 	after := vd(q...)
-	if after.code != 0 || after.stdout != before.stdout || requests.Load() != 0 || !strings.Contains(after.stderr, "from the local mirror") {
+	if after.code != 0 || after.stdout != before.stdout || requests.Load() != 0 || after.stderr != "" {
 		t.Fatalf("after sync: %d, %d requests, same output %v, %q", after.code, requests.Load(), after.stdout == before.stdout, after.stderr)
 	}
 	out := filepath.Join(dir, "audit.jsonl")

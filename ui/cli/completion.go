@@ -119,6 +119,8 @@ func (r *runner) complete(ctx context.Context, args []string) int {
 			for _, c := range commands() {
 				cands = append(cands, c.name)
 			}
+		case cmd == "audit" && after == 0:
+			cands = []string{"sync", "follow"}
 		case cmd == "config" && after == 0:
 			cands = []string{"get", "set", "unset"}
 		case cmd == "config" && after == 1:

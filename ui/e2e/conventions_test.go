@@ -196,5 +196,8 @@ func TestCLIValidationAndConventions(t *testing.T) {
 		if got := complete("vaultdeck", "config", "set", "theme", "mo"); strings.TrimSpace(got) != "mono" {
 			t.Errorf("config values: %q", got)
 		}
+		if got := complete("vaultdeck", "audit", "fo"); strings.TrimSpace(got) != "follow" {
+			t.Errorf("audit subcommands: %q", got)
+		}
 	})
 }
