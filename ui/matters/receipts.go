@@ -24,6 +24,7 @@ type (
 		items   []store.ReceiptItem // at most maxItems of those matched
 		matched int
 		codes   map[string]int
+		audit   string // the service's own audit entries of the run (receiptEvidence)
 		err     error
 	}
 )
@@ -71,6 +72,7 @@ func (m *Model) openReceipt(id int64) tea.Cmd {
 // is never held whole).
 func (m *Model) loadReceipt(id int64) tea.Cmd {
 	tag, st, result, code, limit := m.reqs.Next(m.id), m.deps.Store, m.result, m.code, m.maxItems
+	ctx, be, now := m.env.Context(), m.env.Backend, m.env.Clock()
 	return func() tea.Msg {
 		if st == nil {
 			return receiptLoaded{Tag: tag, err: errNoStore}
@@ -86,7 +88,7 @@ func (m *Model) loadReceipt(id int64) tea.Cmd {
 		if err != nil {
 			return receiptLoaded{Tag: tag, err: err}
 		}
-		out := receiptLoaded{Tag: tag, receipt: rc, codes: codes}
+		out := receiptLoaded{Tag: tag, receipt: rc, codes: codes, audit: receiptEvidence(ctx, be, st, rc, now)}
 		out.err = st.ReceiptItemsWhere(id, result, code, func(it store.ReceiptItem) error {
 			out.matched++
 			if len(out.items) < limit {
@@ -109,7 +111,7 @@ func (m *Model) receiptArrived(r receiptLoaded) tea.Cmd {
 		}
 		return page.Error(fmt.Errorf("the receipt could not be read: %w", r.err))
 	}
-	m.receipt, m.items, m.codes, m.matched = r.receipt, r.items, r.codes, r.matched
+	m.receipt, m.items, m.codes, m.matched, m.audit = r.receipt, r.items, r.codes, r.matched, r.audit
 	m.mode, m.run = modeReceipt, nil
 	m.layout()
 	return m.outcomes.SetRows(itemRows(r.items))

@@ -2,6 +2,7 @@ package matters
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"slices"
 	"strings"
 
@@ -91,6 +92,7 @@ func (m *Model) receiptHead() []string {
 			what, sanitize.Line(r.FileName), r.FileSHA256, r.StartedAt.UTC().Format("2006-01-02 15:04 UTC"))),
 		fmt.Sprintf("%d pairs: %s · %s", r.Pairs, countsText(r.Counts), status),
 		th.Muted.Render(fmt.Sprintf("showing %s · f outcome · t error code · enter whole detail", filter)),
+		ansi.Truncate(sanitize.Line(m.audit), max(m.width, 1), "…"),
 	}
 	if m.matched > len(m.items) {
 		lines[2] += th.Warn.Render(fmt.Sprintf(" · the first %d of %d: filter, or `vaultdeck matters receipt %d --export csv` for all",

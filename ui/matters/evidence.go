@@ -1,0 +1,42 @@
+package matters
+
+import (
+	"context"
+	"time"
+
+	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+)
+
+// receiptEvidence is the receipt's line of the service's own audit
+// entries (api:client_matter_management of the token's user within the
+// run's time), from the local mirror: whoami is asked, the audit log is
+// not. Run in the command that loads the receipt, never in Update.
+func receiptEvidence(ctx context.Context, be page.Backend, st *store.Store, rc store.Receipt, now time.Time) string {
+	if be == nil || st == nil {
+		return "audit evidence: unknown (no service or no local database)"
+	}
+	log, who, err := jobaudit.LogOf(ctx, be)
+	if err != nil {
+		return "audit evidence: unknown (" + err.Error() + ")"
+	}
+	to := rc.FinishedAt
+	if to.IsZero() {
+		to = now
+	}
+	a := jobaudit.Action{Type: jobaudit.TypeMatters, User: who.Email, From: rc.StartedAt, To: to}
+	ev, err := jobaudit.FindEvidence(ctx, st, log, a)
+	if err != nil {
+		return "audit evidence: unknown (" + err.Error() + ")"
+	}
+	out := "audit: " + ev.String()
+	for i, e := range ev.Entries {
+		if i == 3 {
+			out += " …"
+			break
+		}
+		out += " · " + e.Time.UTC().Format("15:04:05") + " " + e.ID
+	}
+	return out
+}
