@@ -64,7 +64,7 @@ type Model struct {
 
 	receipt  store.Receipt // modeReceipt
 	items    []store.ReceiptItem
-	audit    string // the receipt's audit evidence line
+	audit    string         // the receipt's audit evidence line
 	matched  int            // items passing the filters (items holds at most maxItems)
 	codes    map[string]int // the receipt's error codes and their counts
 	maxItems int

@@ -2,10 +2,13 @@ package recyclebin
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/vaultdeck/vaultdeck/api"
+	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
@@ -31,4 +34,48 @@ func (m *Model) auditAround() tea.Cmd {
 		arg += " " + who
 	}
 	return page.OpenRoute("audit", arg)
+}
+
+// auditFound is the deletion's audit evidence, for the detail pane.
+type auditFound struct {
+	view  page.ID
+	entry string
+	text  string
+}
+
+// Target implements page.Scoped.
+func (a auditFound) Target() page.ID { return a.view }
+
+// deletionEvidence looks in the local mirror (whoami is asked, the audit
+// log is not) for the service's api:vault_delete_project entries of the
+// token's user at the entry's deletion time naming its project.
+func (m *Model) deletionEvidence(e api.RecycleBinEntry) tea.Cmd {
+	st, be, ctx, view := m.env.Journal, m.env.Backend, m.env.Context(), m.id
+	if st == nil || be == nil || e.DeletedAt.IsZero() {
+		return nil
+	}
+	return func() tea.Msg {
+		out := auditFound{view: view, entry: e.ID}
+		log, who, err := jobaudit.LogOf(ctx, be)
+		if err != nil {
+			out.text = "unknown (" + err.Error() + ")"
+			return out
+		}
+		if e.DeletedByUserEmail != "" && !strings.EqualFold(e.DeletedByUserEmail, who.Email) {
+			out.text = "deleted by " + sanitize.Line(e.DeletedByUserEmail) + ", not through this token: no vaultdeck record to prove"
+			return out
+		}
+		at := e.DeletedAt.UTC()
+		ev, err := jobaudit.FindEvidence(ctx, st, log, jobaudit.Action{Type: jobaudit.TypeDeleteProject, User: who.Email,
+			From: at, To: at, ProjectID: e.VaultProject.ID})
+		if err != nil {
+			out.text = "unknown (" + err.Error() + ")"
+			return out
+		}
+		out.text = ev.String()
+		for _, x := range ev.Entries {
+			out.text += "\n" + x.Time.UTC().Format("2006-01-02 15:04:05") + " " + sanitize.Line(x.Type) + " " + sanitize.Line(x.ID)
+		}
+		return out
+	}
 }

@@ -63,6 +63,13 @@ func (m *Model) detailText(e api.RecycleBinEntry, w int) string {
 			b.WriteString("\n" + th.HelpKey.Render(f[0]) + "\n" + f[1])
 		}
 	}
+	if m.env.Journal != nil {
+		ev, ok := m.audit[e.ID]
+		if !ok {
+			ev = "looking in the local mirror…"
+		}
+		b.WriteString("\n\n" + th.HelpKey.Render("service audit log (A opens it)") + "\n" + ev)
+	}
 	return b.String()
 }
 

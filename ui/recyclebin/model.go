@@ -21,6 +21,7 @@ const cacheKey = page.CacheRecycleBin
 // Model is the recycle-bin page.
 type Model struct {
 	env               page.Env
+	audit             map[string]string // entry ID -> its deletion's audit evidence (detail pane)
 	id                page.ID
 	widgets.TableView // table, size, filter capture, esc, selected and marked IDs
 	loader            *widgets.Loader
@@ -250,6 +251,13 @@ func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 		return m, tea.Batch(cmd, m.clock.Keep(m.env, m.id, m.timed()))
 	case page.ClockTick:
 		return m, m.clock.Tick(m.env, m.id, m.timed())
+	case auditFound:
+		if m.audit == nil {
+			m.audit = map[string]string{}
+		}
+		m.audit[msg.entry] = msg.text
+		m.sizeDetail()
+		return m, nil
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
 	case widgets.FilterResult:
@@ -287,6 +295,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.openDeleter()
 	case key.Matches(msg, k.Enter):
 		m.openDetail()
+		if m.detail != nil {
+			return m.deletionEvidence(*m.detail)
+		}
 		return nil
 	case key.Matches(msg, k.AuditAround):
 		return m.auditAround()
