@@ -62,12 +62,12 @@ func TestFilesAcrossProjects(t *testing.T) {
 	body, _ := json.Marshal(map[string]any{"projects": []map[string]string{{"id": alpha, "name": "Alpha"}}})
 	cache.Put(page.CacheProjects, body)
 	r := newRigFull(t, client, newFake(), "", Options{}, func(e *page.Env) { e.Journal, e.Profile, e.Cache = st, "p", cache })
-	r.m.SetSize(160, 30)
+	r.m.SetSize(80, 24)
 	r.now = time.Now().Add(2 * time.Hour) // two hours after the uploads: stuck
 	r.run(r.m.Init())
 	v := r.m.View()
 	for _, c := range []struct{ path, want string }{
-		{"a/b/x.pdf", "Alpha"}, {"c/x.pdf", beta[:20]}, {"a/z.pdf", "unproven"}, {"later/q.pdf", "not sent"},
+		{"a/b/x.pdf", "Alpha"}, {"c/x.pdf", beta[:11]}, {"a/z.pdf", "unproven"}, {"later/q.pdf", "not sent"},
 	} {
 		if l := lineWith(v, c.path); !strings.Contains(l, c.want) {
 			t.Errorf("%s: %q, want %q in it:\n%s", c.path, l, c.want, v)
@@ -126,7 +126,7 @@ func TestFilesAcrossProjects(t *testing.T) {
 	}
 	_, cmd := r.m.Update(outcome.Broadcast.(Reuploaded))
 	r.run(cmd)
-	if l := lineWith(r.m.View(), "c/x.pdf"); !strings.Contains(l, beta[:20]) {
+	if l := lineWith(r.m.View(), "c/x.pdf"); !strings.Contains(l, beta[:11]) {
 		t.Errorf("the new version lost its path or project: %q", l)
 	}
 }
