@@ -111,10 +111,18 @@ func (m *Model) gotPoll(msg page.Result[pollMsg]) tea.Cmd {
 		}
 	}
 	away := m.Table.Cursor() > 0
-	before := len(m.entries)
+	shown := map[string]bool{}
+	for _, e := range news {
+		_, shown[e.ID] = m.byID[e.ID]
+	}
 	cmd := m.add(news, nil)
 	if away {
-		m.newCount += len(m.entries) - before
+		// what people did: the view's own reads are shown but not news
+		for _, e := range news {
+			if !shown[e.ID] && !jobaudit.IsOwnRead(e, m.self) {
+				m.newCount++
+			}
+		}
 	}
 	next := m.pollEvery()
 	if p.Full {

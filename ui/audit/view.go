@@ -273,21 +273,22 @@ func (m *Model) headerLine() string {
 		where += " " + m.fromNote
 	}
 	parts = append(parts, where)
+	if m.following {
+		f := "following"
+		if m.newCount > 0 {
+			f = strconv.Itoa(m.newCount) + " new above · " + f
+		}
+		if m.caughtUp {
+			f += " (caught up)"
+		}
+		parts = append(parts, f)
+	}
+	// the mirror last: at 80 columns it is what gives way
 	switch {
 	case m.syncing:
 		parts = append(parts, "syncing mirror")
 	case m.synced:
 		parts = append(parts, "mirror to "+m.mirror.Last.UTC().Format("01-02 15:04"))
-	}
-	if m.following {
-		f := "following"
-		if m.caughtUp {
-			f += " (caught up)"
-		}
-		if m.newCount > 0 {
-			f += " · " + strconv.Itoa(m.newCount) + " new above"
-		}
-		parts = append(parts, f)
 	}
 	if m.detail {
 		parts = append(parts, "entry detail")

@@ -186,4 +186,9 @@ func TestFollowShowsNewEntries(t *testing.T) {
 	if r.m.newCount == 0 || !strings.Contains(r.m.headerLine(), "new above") {
 		t.Errorf("scrolled away, no count of new entries: %s", r.m.headerLine())
 	}
+	n := r.m.newCount
+	r.tick() // finds only the view's own read: shown, not counted as news
+	if r.m.newCount != n {
+		t.Errorf("own reads counted as new: %d -> %d", n, r.m.newCount)
+	}
 }
