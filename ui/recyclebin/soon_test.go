@@ -110,3 +110,17 @@ func lineWith(v, s string) string {
 	}
 	return ""
 }
+
+// BenchmarkPurgingSoon100k: p on and off over 100,000 loaded entries (the
+// filter, the regrouping and the table's re-sort run in Update: no IO, but
+// their cost is the key's).
+func BenchmarkPurgingSoon100k(b *testing.B) {
+	rb := bigBin(100_000)
+	fake := &pagetest.Fake{RecycleBinFn: func(context.Context, api.RecycleBinQuery) (*api.RecycleBin, error) { return rb, nil }}
+	p := open(b, fake)
+	b.ResetTimer()
+	for b.Loop() {
+		p, _ = pagetest.Press(p, "p")
+		p, _ = pagetest.Press(p, "p")
+	}
+}
