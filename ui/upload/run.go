@@ -111,11 +111,12 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Pl
 				sh.set(p)
 				progress(fmt.Sprintf("%d of %d files, %s of %s", p.FilesDone, p.Files, humanize.Bytes(uint64(p.BytesDone)), humanize.Bytes(uint64(p.Bytes))))
 			}}
+			began := time.Now()
 			out, err := run.Upload(runCtx, projectID, plan, mode)
 			if err != nil {
 				return page.Outcome{}, err
 			}
-			text := "upload: " + out.Summary()
+			text := "upload: " + out.Summary() + " · " + uploadEvidence(ctx, be, st, projectID, began, time.Now())
 			if len(out.Errors) > 0 {
 				// A request not journaled or not answered: the upload is
 				// not known to be done, so the task ends as a failure.

@@ -95,7 +95,7 @@ func TestUploadDialogAndProgress(t *testing.T) {
 	waitFor(t, tm, "Type 2 to confirm")
 	tm.Type("2")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-	waitFor(t, tm, "upload: 2 uploaded", "files  2 of 2", "bytes  47 B of 47 B", "ETA")
+	waitFor(t, tm, "upload: 2 uploaded", "files  2 of 2", "bytes  47 B of 47 B", "ETA", "audit:")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 

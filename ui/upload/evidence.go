@@ -1,0 +1,31 @@
+package upload
+
+import (
+	"context"
+	"time"
+
+	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+)
+
+// uploadEvidence is the run's line of the service's own audit entries
+// (api:vault_upload_files of the token's user for the project, within the
+// run's time), from the local mirror: run inside the upload task, never
+// in Update. Right after a run the mirror rarely covers it, so the line
+// usually says to sync; `vaultdeck uploads` shows it again later.
+func uploadEvidence(ctx context.Context, be page.Backend, st *store.Store, projectID string, from, to time.Time) string {
+	if st == nil || be == nil {
+		return "audit evidence: unknown (no local database)"
+	}
+	log, who, err := jobaudit.LogOf(ctx, be)
+	if err != nil {
+		return "audit evidence: unknown (" + err.Error() + ")"
+	}
+	ev, err := jobaudit.FindEvidence(ctx, st, log, jobaudit.Action{Type: jobaudit.TypeUpload, User: who.Email,
+		From: from, To: to, ProjectID: projectID})
+	if err != nil {
+		return "audit evidence: unknown (" + err.Error() + ")"
+	}
+	return "audit: " + ev.String() + " (`vaultdeck uploads` shows it later)"
+}
