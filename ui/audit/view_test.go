@@ -192,3 +192,35 @@ func TestFollowShowsNewEntries(t *testing.T) {
 		t.Errorf("own reads counted as new: %d -> %d", n, r.m.newCount)
 	}
 }
+
+// TestTypePickerOffersDocumentedAndSeen: t lists (all types), the
+// documented types and those seen; picking one answers from the mirror
+// with no request, every row of that type.
+func TestTypePickerOffersDocumentedAndSeen(t *testing.T) {
+	r := newRig(t, sim.Options{Seed: 5, AuditEntries: 1000}, true, "")
+	r.run(r.m.Init())
+	r.key("t")
+	v := r.m.View()
+	for _, want := range []string{"(all types)", "api:vault_upload_files", "auth:login", "user:outlook_add_in_ask"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("picker lacks %s:\n%s", want, v)
+		}
+	}
+	at := slices.Index(r.m.picker, "auth:login")
+	before := r.requests.Load()
+	for range at {
+		r.key("down")
+	}
+	r.key("enter")
+	if n := r.requests.Load() - before; n != 0 {
+		t.Errorf("%d requests for a type from the mirror", n)
+	}
+	if r.m.Table.Len() == 0 {
+		t.Fatal("no login shown")
+	}
+	for _, row := range r.rows() {
+		if !strings.Contains(row, "| auth:login |") {
+			t.Fatalf("a row of another type: %s", row)
+		}
+	}
+}
