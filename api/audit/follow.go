@@ -73,13 +73,20 @@ func (j *Job) follow(ctx context.Context, o FollowOptions) error {
 	err := f.retrying(ctx, func() error {
 		var err error
 		f.log, who, err = LogOf(ctx, j.Svc)
+		if err != nil && who != nil {
+			// whoami answered but names no one: follow on without the
+			// mirror, and take any page of audit reads alone as caught up
+			f.say("%v: following without the mirror", err)
+			f.noMirror = true
+			return nil
+		}
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	f.self = strings.ToLower(who.Email)
-	if j.Mirror != nil {
+	if j.Mirror != nil && !f.noMirror {
 		if f.mirror, err = j.Mirror.AuditState(ctx, f.log); err != nil {
 			f.say("the audit mirror could not be read (%v): following without it", err)
 			f.noMirror = true
@@ -209,7 +216,7 @@ func (f *follower) begin(ctx context.Context, p *pacer) (string, error) {
 // ownOnly says a caught-up page held nothing but this token's own reads.
 func (f *follower) ownOnly(entries []Entry) bool {
 	for _, e := range entries {
-		if e.Type != "api:audit_log_fetch" || strings.ToLower(e.User) != f.self {
+		if e.Type != "api:audit_log_fetch" || (f.self != "" && strings.ToLower(e.User) != f.self) {
 			return false
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -73,10 +74,16 @@ func LogOf(ctx context.Context, svc Service) (string, *api.WhoAmI, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	if w.WorkspaceID == "" {
-		return "", nil, errors.New("whoami named no workspace, so the audit mirror cannot tell whose log this is")
+	// The service does not document whoami's shape: the workspace id when
+	// it is there, else the token's service user (who belongs to one
+	// workspace), else nothing can tell two workspaces' logs apart.
+	switch {
+	case w.WorkspaceID != "":
+		return LogKey(svc.Base(), w.WorkspaceID), w, nil
+	case w.Email != "":
+		return LogKey(svc.Base(), "user:"+strings.ToLower(w.Email)), w, nil
 	}
-	return LogKey(svc.Base(), w.WorkspaceID), w, nil
+	return "", w, errors.New("whoami named neither a workspace nor a user, so the audit mirror cannot tell whose log this is")
 }
 
 // Sync copies the log into the mirror from where it stopped (the earliest
