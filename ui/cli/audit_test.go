@@ -69,6 +69,17 @@ func TestAuditCommands(t *testing.T) {
 	if got := bytes.Count(data, []byte("\n")); got < 3000 {
 		t.Fatalf("follow wrote %d lines", got)
 	}
+	// to stdout with a checkpoint: a second run goes on after the first's
+	// last entry (at least once; here, with nothing killed, exactly once)
+	first := vd("audit", "follow", "--once", "--checkpoint", "siem")
+	second := vd("audit", "follow", "--once", "--checkpoint", "siem")
+	if first.code != 0 || second.code != 0 {
+		t.Fatalf("follow --checkpoint: %d %q, %d %q", first.code, first.stderr, second.code, second.stderr)
+	}
+	a, b := strings.Count(first.stdout, "\n"), strings.Count(second.stdout, "\n")
+	if a < 3000 || b == 0 || b > 5 || strings.Contains(first.stdout, strings.SplitN(second.stdout, "\n", 2)[0]) {
+		t.Fatalf("first run %d lines, second %d (the second must hold only what came after the first)", a, b)
+	}
 	for _, tc := range []struct{ args, want string }{
 		{"audit --since yesterday", "--since: not a date"},
 		{"audit --since 2025-06-01 --until 2025-05-01", "must be before --until"},
