@@ -94,8 +94,20 @@ func checkMode(ep endpoint, mode DuplicateMode) error {
 
 func tooLarge(ep endpoint, name string, size int64) *Error {
 	return &Error{Kind: KindTooLarge, Endpoint: ep.String(), Message: fmt.Sprintf(
-		"file %q is %s, over the %s per-file limit; nothing was uploaded. Split or compress it",
-		clean(name), humanize.Comma(size)+" bytes", humanize.Comma(MaxFileBytes)+" bytes")}
+		"file %q is %s; nothing was uploaded. Split or compress it", clean(name), OverFileLimit(size))}
+}
+
+// OverFileLimit says how far a file is over the per-file limit, in the
+// units the product writes sizes in everywhere else (humanize.Bytes:
+// "629 MB, over the 500 MB per-file limit"). When the rounded sizes look
+// alike, the exact byte count is added, so the message never reads as
+// "500 MB, over the 500 MB limit" with nothing to tell them apart.
+func OverFileLimit(size int64) string {
+	s, limit := humanize.Bytes(uint64(max(size, 0))), humanize.Bytes(MaxFileBytes)
+	if s == limit {
+		s += " (" + humanize.Comma(size) + " bytes)"
+	}
+	return s + ", over the " + limit + " per-file limit"
 }
 
 // UploadBatch sends files in exactly one request, whatever their number or

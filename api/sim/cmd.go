@@ -10,7 +10,6 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/big"
@@ -19,6 +18,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
 )
 
 // Run implements `vaultdeck sim`: it parses args, serves the simulator until
@@ -29,26 +30,12 @@ import (
 //	ca_file /tmp/vaultdeck-sim-ca-123.pem        (with --tls only)
 //	token admin vdsim_admin_0123456789abcdef Vault API,Modify workspace projects,...
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	fs := pflag.NewFlagSet("sim", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", "127.0.0.1:8080", "listen address (host:port; port 0 picks a free port)")
-	seed := fs.Int64("seed", DefaultSeed, "seed for the generated workspace, ids and token values")
-	scale := fs.String("scale", string(ScaleSmall), "seed data size: small or large (100,000 recycle-bin entries, files and audit entries)")
-	useTLS := fs.Bool("tls", false, "serve HTTPS with a self-signed certificate; prints ca_file <path>")
-	noLimit := fs.Bool("no-rate-limit", false, "disable the per-minute rate limits (for load tests)")
-	recycle := fs.Int("recycle-bin", 0, "seed this many recycle-bin entries instead of the scale's (load tests)")
-	auditN := fs.Int("audit-entries", 0, "seed this many audit entries instead of the scale's (load tests, benchmarks)")
-	control := fs.Bool("control", false, "enable the unauthenticated /_sim/ control endpoints")
-	stuckShare := fs.Float64("stuck-share", 0.05, "share (0..1) of new uploads that never finish processing")
-	procDelay := fs.Duration("processing-delay", 30*time.Second, "time a new upload spends processing")
-	trickle := fs.Int("audit-trickle", 0, "user audit entries added per minute of simulator time (0: none)")
-	churn := fs.Int("sharing-changes", 0, "sharing changes made at each simulated midnight (0: the scale's default, large 5; -1: none)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: vaultdeck sim [--addr 127.0.0.1:8080] [--seed N] [--scale small|large] [--tls] [--no-rate-limit] [--control]")
-		fs.PrintDefaults()
-	}
+	var f Flags
+	f.Register(fs)
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+		if errors.Is(err, pflag.ErrHelp) {
 			return 0
 		}
 		return 2
@@ -57,18 +44,59 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sim: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	if *scale != string(ScaleSmall) && *scale != string(ScaleLarge) {
-		fmt.Fprintf(stderr, "sim: --scale must be small or large, not %q\n", *scale)
+	return Serve(ctx, f, stdout, stderr)
+}
+
+// Flags are `vaultdeck sim`'s options; Register defines them on the command
+// line's flag set (the CLI's cobra command, or Run's).
+type Flags struct {
+	Addr        string
+	Seed        int64
+	Scale       string
+	TLS         bool
+	NoRateLimit bool
+	RecycleBin  int
+	AuditN      int
+	Control     bool
+	StuckShare  float64
+	ProcDelay   time.Duration
+	Trickle     int
+	Churn       int
+}
+
+// Register defines the flags on fs with their defaults.
+func (f *Flags) Register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.Addr, "addr", "127.0.0.1:8080", "listen address (host:port; port 0 picks a free port)")
+	fs.Int64Var(&f.Seed, "seed", DefaultSeed, "seed for the generated workspace, ids and token values")
+	fs.StringVar(&f.Scale, "scale", string(ScaleSmall), "seed data size: small or large (100,000 recycle-bin entries, files and audit entries)")
+	fs.BoolVar(&f.TLS, "tls", false, "serve HTTPS with a self-signed certificate; prints ca_file <path>")
+	fs.BoolVar(&f.NoRateLimit, "no-rate-limit", false, "disable the per-minute rate limits (for load tests)")
+	fs.IntVar(&f.RecycleBin, "recycle-bin", 0, "seed this many recycle-bin entries instead of the scale's (load tests)")
+	fs.IntVar(&f.AuditN, "audit-entries", 0, "seed this many audit entries instead of the scale's (load tests, benchmarks)")
+	fs.BoolVar(&f.Control, "control", false, "enable the unauthenticated /_sim/ control endpoints")
+	fs.Float64Var(&f.StuckShare, "stuck-share", 0.05, "share (0..1) of new uploads that never finish processing")
+	fs.DurationVar(&f.ProcDelay, "processing-delay", 30*time.Second, "time a new upload spends processing")
+	fs.IntVar(&f.Trickle, "audit-trickle", 0, "user audit entries added per minute of simulator time (0: none)")
+	fs.IntVar(&f.Churn, "sharing-changes", 0, "sharing changes made at each simulated midnight (0: the scale's default, large 5; -1: none)")
+}
+
+// Serve checks f, serves the simulator until ctx is cancelled and returns
+// the exit code.
+func Serve(ctx context.Context, f Flags, stdout, stderr io.Writer) int {
+	if f.Scale != string(ScaleSmall) && f.Scale != string(ScaleLarge) {
+		fmt.Fprintf(stderr, "sim: --scale must be small or large, not %q\n", f.Scale)
 		return 2
 	}
-	if *trickle < 0 {
+	if f.Trickle < 0 {
 		fmt.Fprintln(stderr, "sim: --audit-trickle must not be negative")
 		return 2
 	}
-	if *stuckShare < 0 || *stuckShare > 1 {
+	if f.StuckShare < 0 || f.StuckShare > 1 {
 		fmt.Fprintln(stderr, "sim: --stuck-share must be between 0 and 1")
 		return 2
 	}
+	addr, seed, scale, useTLS, noLimit, control := &f.Addr, &f.Seed, &f.Scale, &f.TLS, &f.NoRateLimit, &f.Control
+	recycle, auditN, stuckShare, procDelay, trickle, churn := &f.RecycleBin, &f.AuditN, &f.StuckShare, &f.ProcDelay, &f.Trickle, &f.Churn
 
 	srv := New(Options{Seed: *seed, Scale: Scale(*scale), NoRateLimit: *noLimit, Control: *control,
 		RecycleBin: *recycle, AuditEntries: *auditN, StuckShare: *stuckShare, ProcessingDelay: *procDelay,

@@ -57,7 +57,7 @@ func Walk(roots []string) Plan {
 		}
 		seen[local] = true
 		if size > api.MaxFileBytes {
-			p.Refused = append(p.Refused, Refusal{local, fmt.Sprintf("%d bytes, over the %d-byte per-file limit", size, api.MaxFileBytes)})
+			p.Refused = append(p.Refused, Refusal{local, api.OverFileLimit(size)})
 			return
 		}
 		p.Files = append(p.Files, File{Local: local, Name: filepath.Base(local), Path: filepath.ToSlash(rel), Size: size})

@@ -69,6 +69,16 @@ func TestWalkRefusesOversizeAndUnreadableByName(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
+	// 600 MiB, the size of the example: written the way the product
+	// writes sizes everywhere else (humanize.Bytes), not as 629145600.
+	f, err = os.Create(filepath.Join(dir, "scan.tif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(600 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
 	write(t, filepath.Join(dir, "ok.pdf"), 1)
 	if os.Geteuid() != 0 { // root reads everything: no unreadable folder to make
 		locked := filepath.Join(dir, "locked")
@@ -87,7 +97,8 @@ func TestWalkRefusesOversizeAndUnreadableByName(t *testing.T) {
 	for _, r := range p.Refused {
 		got = append(got, filepath.Base(r.Local)+": "+r.Reason)
 	}
-	want := []string{"huge.mp4: 500000001 bytes, over the 500000000-byte per-file limit"}
+	want := []string{"huge.mp4: 500 MB (500,000,001 bytes), over the 500 MB per-file limit",
+		"scan.tif: 629 MB, over the 500 MB per-file limit"}
 	if os.Geteuid() != 0 {
 		want = append(want, "locked: permission denied")
 	}

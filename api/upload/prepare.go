@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
@@ -74,7 +73,7 @@ func (r *Runner) prepare(ctx context.Context, b store.JournalBatch) *prepared {
 		}
 		if fi.Size() > api.MaxFileBytes {
 			fd.Close()
-			refuse(fmt.Sprintf("%d bytes, over the %d-byte per-file limit", fi.Size(), api.MaxFileBytes))
+			refuse(api.OverFileLimit(fi.Size()))
 			continue
 		}
 		// CRC-32C, not SHA-256: the hash only tells whether the local file

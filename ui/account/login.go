@@ -62,6 +62,29 @@ func Login(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, "vaultdeck login takes no arguments: the token is read from a hidden prompt, or from standard input when it is not a terminal, never from the command line (where shell history and `ps` would keep it).")
 		return ExitUsage
 	}
+	return LoginWith(ctx, LoginOptions{Profile: *profile, Region: *region, BaseURL: *baseURL, CAFile: *caFile,
+		ReadOnly: *readOnly, Insecure: *insecure, Given: func(name string) bool {
+			given := false
+			fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+			return given
+		}}, env)
+}
+
+// LoginOptions are login's flags, parsed by the command line (ui/cli) or by
+// Login; Given says which were typed (a typed flag overrides the profile's
+// stored value, even with an empty one).
+type LoginOptions struct {
+	Profile, Region, BaseURL, CAFile string
+	ReadOnly, Insecure               bool
+	Given                            func(name string) bool
+}
+
+// LoginWith is `vaultdeck login` with its flags parsed.
+func LoginWith(ctx context.Context, o LoginOptions, env Env) int {
+	if o.Given == nil {
+		o.Given = func(string) bool { return false }
+	}
+	region, baseURL, caFile, readOnly, insecure, profile := &o.Region, &o.BaseURL, &o.CAFile, &o.ReadOnly, &o.Insecure, &o.Profile
 	if *region != "" && *baseURL != "" {
 		fmt.Fprintln(env.Stderr, "Give --region or --base-url, not both.")
 		return ExitUsage
@@ -70,8 +93,6 @@ func Login(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, "vaultdeck login cannot check tokens in this build (no verifier is wired); nothing was saved.")
 		return ExitError
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
 	st, err := OpenStore(env)
 	if err != nil {
@@ -85,19 +106,19 @@ func Login(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, sentence(err))
 		return ExitError
 	}
-	if set["region"] {
+	if o.Given("region") {
 		p.Region, p.BaseURL = *region, ""
 	}
-	if set["base-url"] {
+	if o.Given("base-url") {
 		p.Region, p.BaseURL = "", strings.TrimRight(*baseURL, "/")
 	}
-	if set["ca-file"] {
+	if o.Given("ca-file") {
 		if p.CAFile, err = checkCAFile(*caFile); err != nil {
 			fmt.Fprintln(env.Stderr, sentence(err))
 			return ExitUsage
 		}
 	}
-	if set["read-only"] {
+	if o.Given("read-only") {
 		p.ReadOnly = *readOnly
 	}
 	if p.Region == "" && p.BaseURL == "" {

@@ -36,6 +36,18 @@ func Logout(ctx context.Context, args []string, env Env) int {
 	if code, ok := parseNoArgs(fs, args, env); !ok {
 		return code
 	}
+	return LogoutWith(ctx, LogoutOptions{Profile: *profile, Forget: *forget}, env)
+}
+
+// LogoutOptions are logout's flags.
+type LogoutOptions struct {
+	Profile string
+	Forget  bool
+}
+
+// LogoutWith is `vaultdeck logout` with its flags parsed.
+func LogoutWith(ctx context.Context, o LogoutOptions, env Env) int {
+	profile, forget := &o.Profile, &o.Forget
 	st, err := OpenStore(env)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "The local database could not be opened: %v\n", err)
@@ -107,6 +119,18 @@ func Profiles(ctx context.Context, args []string, env Env) int {
 	if code, ok := parseNoArgs(fs, args, env); !ok {
 		return code
 	}
+	return ProfilesWith(ctx, ProfilesOptions{Profile: *profile, SetDefault: *setDefault}, env)
+}
+
+// ProfilesOptions are the profiles command's flags.
+type ProfilesOptions struct {
+	Profile    string // treat this profile as the active one
+	SetDefault string
+}
+
+// ProfilesWith is `vaultdeck profiles` with its flags parsed.
+func ProfilesWith(ctx context.Context, o ProfilesOptions, env Env) int {
+	profile, setDefault := &o.Profile, &o.SetDefault
 	st, err := OpenStore(env)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "The local database could not be opened: %v\n", err)

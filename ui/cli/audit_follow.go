@@ -23,32 +23,17 @@ type AuditFollowOptions struct {
 	NoMirror   bool          // do not update the local mirror
 }
 
-func (r *runner) auditFollowCmd(ctx context.Context, args []string) int {
-	var o AuditFollowOptions
-	fs := r.newFlagSet("audit follow", "[--out FILE | --checkpoint NAME] [--start earliest|latest] [--poll 2s] [--once] [--no-mirror]")
-	fs.StringVar(&o.Out, "out", "", "append JSON Lines to `FILE`; the file is its own checkpoint (exactly once across restarts)")
-	fs.StringVar(&o.Checkpoint, "checkpoint", "", "with stdout: keep the last entry delivered under `NAME` in the local database (at least once across restarts)")
-	fs.StringVar(&o.Start, "start", "earliest", "where to begin when nothing was delivered yet: earliest (the whole trail) or latest")
-	fs.DurationVar(&o.Poll, "poll", audit.DefaultPoll, "wait between reads once caught up (it grows to a minute while only this follower's own reads arrive)")
-	fs.BoolVar(&o.Once, "once", false, "stop once caught up (for a timer or cron) instead of following")
-	fs.BoolVar(&o.NoMirror, "no-mirror", false, "do not keep the local mirror up to date while following")
-	if code, ok := r.parseNoArgs(fs, args); !ok {
-		return code
-	}
-	return r.auditFollow(ctx, o)
-}
-
 // auditFollow streams the log as JSON Lines until stopped. Exit 0 on
 // SIGINT or SIGTERM (everything read was delivered), 1 on a permanent
 // error; transient trouble is said on stderr and retried, forever.
 func (r *runner) auditFollow(ctx context.Context, o AuditFollowOptions) int {
 	switch {
 	case o.Start != "earliest" && o.Start != "latest":
-		return r.usage(nil, "--start must be earliest or latest, not %q", o.Start)
+		return r.usage("--start must be earliest or latest, not %q", o.Start)
 	case o.Out != "" && o.Checkpoint != "":
-		return r.usage(nil, "--checkpoint is for stdout: a file given with --out is its own checkpoint")
+		return r.usage("--checkpoint is for stdout: a file given with --out is its own checkpoint")
 	case o.Poll < 100*time.Millisecond:
-		return r.usage(nil, "--poll must be at least 100ms (got %s)", o.Poll)
+		return r.usage("--poll must be at least 100ms (got %s)", o.Poll)
 	}
 	c, err := r.client()
 	if err != nil {

@@ -25,38 +25,12 @@ type AuditQueryOptions struct {
 }
 
 // auditCommand dispatches `audit`, `audit sync` and `audit follow`.
-func (r *runner) auditCommand(ctx context.Context, args []string) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "sync":
-			r.cmd = "audit sync"
-			return r.auditSyncCmd(ctx, args[1:])
-		case "follow":
-			r.cmd = "audit follow"
-			return r.auditFollowCmd(ctx, args[1:])
-		}
-	}
-	var o AuditQueryOptions
-	fs := r.newFlagSet("audit", "[sync|follow] [--since T] [--until T] [--type T] [--user EMAIL] [--ip ADDR] [--grep TEXT] [--limit N] [--newest]")
-	fs.StringVar(&o.Since, "since", "", "entries at or after `T`: 2026-11-01, 2026-11-01T09:30:00Z, or an age such as 36h or 7d")
-	fs.StringVar(&o.Until, "until", "", "entries before `T` (same forms as --since)")
-	fs.StringVar(&o.Type, "type", "", "only entries of log type `T` (e.g. auth:login)")
-	fs.StringVar(&o.User, "user", "", "only entries of the user with e-mail `EMAIL`")
-	fs.StringVar(&o.IP, "ip", "", "only entries from address `ADDR`")
-	fs.StringVar(&o.Grep, "grep", "", "only entries whose JSON contains `TEXT` (ignoring case)")
-	fs.IntVar(&o.Limit, "limit", 100, "show at most `N` entries (0: all)")
-	fs.BoolVar(&o.Newest, "newest", false, "newest first (answered from the local mirror; run `audit sync` first)")
-	if code, ok := r.parseNoArgs(fs, args); !ok {
-		return code
-	}
-	return r.auditQuery(ctx, o)
-}
 
 // auditQuery answers o from the mirror where it covers the range, from the
 // service otherwise, and says which on a terminal's stderr.
 func (r *runner) auditQuery(ctx context.Context, o AuditQueryOptions) int {
 	if o.Limit < 0 {
-		return r.usage(nil, "--limit must be 0 or more")
+		return r.usage("--limit must be 0 or more")
 	}
 	now := time.Now()
 	if r.env.Clock != nil {
@@ -66,13 +40,13 @@ func (r *runner) auditQuery(ctx context.Context, o AuditQueryOptions) int {
 		Grep: o.Grep, Limit: o.Limit, Newest: o.Newest}
 	var err error
 	if f.Since, err = parseWhen(o.Since, now); err != nil {
-		return r.usage(nil, "--since: %v", err)
+		return r.usage("--since: %v", err)
 	}
 	if f.Until, err = parseWhen(o.Until, now); err != nil {
-		return r.usage(nil, "--until: %v", err)
+		return r.usage("--until: %v", err)
 	}
 	if !f.Since.IsZero() && !f.Until.IsZero() && !f.Since.Before(f.Until) {
-		return r.usage(nil, "--since (%s) must be before --until (%s)", fmtUTC(f.Since), fmtUTC(f.Until))
+		return r.usage("--since (%s) must be before --until (%s)", fmtUTC(f.Since), fmtUTC(f.Until))
 	}
 	c, err := r.client()
 	if err != nil {
@@ -85,7 +59,7 @@ func (r *runner) auditQuery(ctx context.Context, o AuditQueryOptions) int {
 	}
 	out := r.listing("[", "TIME (UTC)", "TYPE", "USER", "IP", "ID")
 	ctx = api.WithWaitObserver(ctx, out.p.observe)
-	// Entries go out a page at a time (the table is aligned page by page),
+	// Entries go out a page at a time (aligned on the columns the first page set),
 	// and the page is written as soon as it is full, so memory stays flat.
 	var batch []audit.Entry
 	flush := func() error {

@@ -14,15 +14,6 @@ import (
 // the audit budget's, which the global --max-rate lowers.
 type AuditSyncOptions struct{}
 
-func (r *runner) auditSyncCmd(ctx context.Context, args []string) int {
-	var o AuditSyncOptions
-	fs := r.newFlagSet("audit sync", "")
-	if code, ok := r.parseNoArgs(fs, args); !ok {
-		return code
-	}
-	return r.auditSync(ctx, o)
-}
-
 // auditSync copies the audit log into the local mirror, with a progress
 // line on a terminal and a closing line always.
 func (r *runner) auditSync(ctx context.Context, o AuditSyncOptions) int {

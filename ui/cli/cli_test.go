@@ -147,16 +147,17 @@ func TestNoTokenAndLeadSeams(t *testing.T) {
 	if code := Main(context.Background(), []string{"whoami"}, env); code != ExitError || !strings.Contains(errb.String(), "VAULTDECK_TOKEN") {
 		t.Errorf("no token: %d %q", code, errb.String())
 	}
+	// The seams get the command line parsed: flags typed after the command
+	// reach the simulator's options; globals before it reach the console.
+	var gotSim sim.Flags
 	var gotGlobals Globals
-	var gotArgs []string
-	env.Sim = func(ctx context.Context, g Globals, args []string) int { gotGlobals, gotArgs = g, args; return 7 }
-	env.Console = func(ctx context.Context, g Globals, args []string) int { return 9 }
-	if code := Main(context.Background(), []string{"--profile", "work", "sim", "--seed", "3", "--json"}, env); code != 7 ||
-		gotGlobals.Profile != "work" || !gotGlobals.JSON || strings.Join(gotArgs, " ") != "--seed 3" {
-		t.Errorf("sim seam: %d %+v %v", code, gotGlobals, gotArgs)
+	env.Sim = func(ctx context.Context, f sim.Flags) int { gotSim = f; return 7 }
+	env.Console = func(ctx context.Context, g Globals, f ConsoleFlags) int { gotGlobals = g; return 9 }
+	if code := Main(context.Background(), []string{"--profile", "work", "sim", "--seed", "3", "--json"}, env); code != 7 || gotSim.Seed != 3 {
+		t.Errorf("sim seam: %d %+v", code, gotSim)
 	}
-	if code := Main(context.Background(), []string{"--region", "eu"}, env); code != 9 {
-		t.Errorf("console seam: %d", code)
+	if code := Main(context.Background(), []string{"--region", "eu"}, env); code != 9 || gotGlobals.Region != "eu" {
+		t.Errorf("console seam: %d %+v", code, gotGlobals)
 	}
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -83,27 +82,8 @@ func parseSettingMaxRate(settings map[string]string) maxRate {
 	return m
 }
 
-func (r *runner) config(_ context.Context, args []string) int {
-	fs := r.newFlagSet("config", "get [KEY] | set KEY VALUE | unset KEY")
-	// No flags of its own: every word is positional, so a value such as
-	// "-1s" is checked as a value, not taken for a flag.
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-		fs.SetOutput(r.env.Stdout)
-		fs.Usage()
-		return ExitOK
-	}
-	pos := args
-	if len(pos) == 0 {
-		return r.usage(fs, "give get, set or unset")
-	}
-	verb, rest := pos[0], pos[1:]
-	switch {
-	case verb == "get" && len(rest) <= 1, verb == "set" && len(rest) == 2, verb == "unset" && len(rest) == 1:
-	case verb == "get" || verb == "set" || verb == "unset":
-		return r.usage(fs, "config get [KEY] | set KEY VALUE | unset KEY")
-	default:
-		return r.usage(fs, "unknown config verb %q; use get, set or unset", verb)
-	}
+// config runs `config get|set|unset` with its words checked by cobra.
+func (r *runner) config(verb string, rest []string) int {
 	value := ""
 	if len(rest) > 0 && !slices.Contains(settingKeys(), rest[0]) {
 		_, err := normalizeSetting(rest[0], "")

@@ -1,9 +1,10 @@
 package cli
 
 import (
-	"flag"
 	"testing"
 	"time"
+
+	"github.com/spf13/cobra"
 )
 
 // TestProfileSettingsYieldToFlags: stored defaults apply to flags not given;
@@ -19,15 +20,15 @@ func TestProfileSettingsYieldToFlags(t *testing.T) {
 		{[]string{"--theme", "light"}, "light", 45 * time.Minute},
 		{[]string{"--stuck-after", "5m", "--theme=dark"}, "dark", 5 * time.Minute},
 	} {
-		var cf consoleFlags
-		fs := flag.NewFlagSet("t", flag.ContinueOnError)
-		cf.register(fs)
-		if err := fs.Parse(c.args); err != nil {
+		var cf ConsoleFlags
+		cmd := &cobra.Command{Use: "t"}
+		cf.register(cmd)
+		if err := cmd.ParseFlags(c.args); err != nil {
 			t.Fatal(err)
 		}
-		cf.applySettings(fs, settings)
-		if cf.theme != c.theme || cf.stuckAfter != c.stuck {
-			t.Errorf("%v: theme %q stuck %v, want %q %v", c.args, cf.theme, cf.stuckAfter, c.theme, c.stuck)
+		cf.applySettings(settings)
+		if cf.Theme != c.theme || cf.StuckAfter != c.stuck {
+			t.Errorf("%v: theme %q stuck %v, want %q %v", c.args, cf.Theme, cf.StuckAfter, c.theme, c.stuck)
 		}
 	}
 }

@@ -2,12 +2,12 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/account"
@@ -17,49 +17,47 @@ import (
 // cacheMaxAge is how long a cached response is kept (PruneCache at start).
 const cacheMaxAge = 7 * 24 * time.Hour
 
-// consoleFlags are the options of the console itself, shared by the bare
+// ConsoleFlags are the options of the console itself, shared by the bare
 // `vaultdeck` and `vaultdeck demo`.
-type consoleFlags struct {
-	readOnly   bool
-	theme      string
-	noColor    bool
-	stuckAfter time.Duration
-	start      string
+type ConsoleFlags struct {
+	ReadOnly   bool
+	Theme      string
+	NoColor    bool
+	StuckAfter time.Duration
+	Start      string
+	// given names the flags typed on the command line: a profile's stored
+	// defaults (`vaultdeck config`) fill in the others.
+	given func(name string) bool
 }
 
-func (c *consoleFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&c.readOnly, "read-only", false, "bind no key that changes the workspace")
-	fs.StringVar(&c.theme, "theme", "auto", fmt.Sprintf("colour theme: %v", themes.Names()))
-	fs.BoolVar(&c.noColor, "no-color", false, "no colours (also when NO_COLOR is set)")
-	durationFlag(fs, &c.stuckAfter, "stuck-after", 30*time.Minute, "mark a file stuck after this long in processing")
-	fs.StringVar(&c.start, "open", "projects", "view to open first: projects, bin, files, audit")
-}
-
-// parse parses and checks the console's flags before anything is drawn or
-// requested; a bad value is one line naming it, exit 2.
-func (c *consoleFlags) parse(fs *flag.FlagSet, args []string, e Env, cmd string) (int, bool) {
-	if code, ok := parseQuietly(fs, args, e.Stdout, e.Stderr, cmd); !ok {
-		return code, false
-	}
-	if !slices.Contains(themes.Names(), c.theme) {
-		return oneLineUsage(e.Stderr, cmd, usagef("there is no theme %q; choose one of %s", c.theme, strings.Join(themes.Names(), ", "))), false
-	}
-	if !slices.Contains(startViews(), c.start) {
-		return oneLineUsage(e.Stderr, cmd, usagef("--open takes one of %s (got %q)", strings.Join(startViews(), ", "), c.start)), false
-	}
-	return 0, true
+// register defines the console's flags; --theme and --open are checked
+// while parsing (exit 2, naming the value and the allowed ones).
+func (c *ConsoleFlags) register(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.BoolVar(&c.ReadOnly, "read-only", false, "bind no key that changes the workspace")
+	c.Theme = "auto"
+	fs.Var(enumFlag(&c.Theme, themes.Names()), "theme", "colour `THEME`: "+strings.Join(themes.Names(), ", "))
+	fs.BoolVar(&c.NoColor, "no-color", false, "no colours (also when NO_COLOR is set)")
+	durationFlag(fs, &c.StuckAfter, "stuck-after", 30*time.Minute, "mark a file stuck after this long in processing")
+	c.Start = "projects"
+	fs.Var(enumFlag(&c.Start, startViews()), "open", "`VIEW` to open first: "+strings.Join(startViews(), ", "))
+	_ = cmd.RegisterFlagCompletionFunc("theme", fixed(themes.Names()))
+	_ = cmd.RegisterFlagCompletionFunc("open", fixed(startViews()))
+	c.given = fs.Changed
 }
 
 // applySettings fills in the profile's stored defaults (`vaultdeck config`)
 // for the flags not given on the command line: flags win.
-func (c *consoleFlags) applySettings(fs *flag.FlagSet, settings map[string]string) {
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	if v := settings[settingTheme]; v != "" && !given["theme"] && slices.Contains(themes.Names(), v) {
-		c.theme = v
+func (c *ConsoleFlags) applySettings(settings map[string]string) {
+	given := c.given
+	if given == nil {
+		given = func(string) bool { return false }
 	}
-	if d := parseSettingDuration(settings, settingStuckAfter); d > 0 && !given["stuck-after"] {
-		c.stuckAfter = d
+	if v := settings[settingTheme]; v != "" && !given("theme") && slices.Contains(themes.Names(), v) {
+		c.Theme = v
+	}
+	if d := parseSettingDuration(settings, settingStuckAfter); d > 0 && !given("stuck-after") {
+		c.StuckAfter = d
 	}
 }
 
@@ -75,21 +73,14 @@ func startViews() []string {
 	return out
 }
 
-func (c consoleFlags) options(e Env) console.Options {
+func (c ConsoleFlags) options(e Env) console.Options {
 	return console.Options{
-		ReadOnly: c.readOnly, Theme: c.theme, NoColor: c.noColor, StuckAfter: c.stuckAfter, Start: c.start,
+		ReadOnly: c.ReadOnly, Theme: c.Theme, NoColor: c.NoColor, StuckAfter: c.StuckAfter, Start: c.Start,
 		Input: e.Stdin, Output: e.Stdout, Getenv: e.Getenv,
 	}
 }
 
-func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, args []string) int {
-	var cf consoleFlags
-	fs := flag.NewFlagSet("vaultdeck", flag.ContinueOnError)
-	fs.SetOutput(e.Stderr)
-	cf.register(fs)
-	if code, ok := cf.parse(fs, args, e, "console"); !ok {
-		return code
-	}
+func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, cf ConsoleFlags) int {
 	r := &runner{env: e, g: g, cmd: "console"}
 	if err := needTerminal(e.Stdin, e.Stdout); err != nil {
 		fmt.Fprintf(e.Stderr, "vaultdeck: %v\n", err)
@@ -105,7 +96,7 @@ func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, args 
 	if err != nil {
 		return r.fail(err)
 	}
-	cf.applySettings(fs, s.settings)
+	cf.applySettings(s.settings)
 	o := cf.options(e)
 	o.Backend = c.Client
 	o.Profile = c.Profile
@@ -136,26 +127,21 @@ func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, args 
 	return ExitOK
 }
 
-func runDemo(ctx context.Context, e Env, args []string) int {
-	var cf consoleFlags
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(e.Stderr)
-	cf.register(fs)
-	seed := fs.Int64("seed", sim.DefaultSeed, "simulator seed (the same as `vaultdeck sim`'s default)")
-	scale := fs.String("scale", string(sim.ScaleSmall), "seed data size: small or large (100,000 entries)")
-	noLimit := fs.Bool("no-rate-limit", false, "turn the simulator's per-minute limits off")
-	if code, ok := cf.parse(fs, args, e, "demo"); !ok {
-		return code
-	}
-	if *scale != string(sim.ScaleSmall) && *scale != string(sim.ScaleLarge) {
-		return oneLineUsage(e.Stderr, "demo", usagef("--scale must be small or large (got %q)", *scale))
-	}
+// DemoFlags are `vaultdeck demo`'s: the console's and the simulator's seed.
+type DemoFlags struct {
+	Console     ConsoleFlags
+	Seed        int64
+	Scale       string
+	NoRateLimit bool
+}
+
+func runDemo(ctx context.Context, e Env, f DemoFlags) int {
 	if err := needTerminal(e.Stdin, e.Stdout); err != nil {
 		fmt.Fprintf(e.Stderr, "vaultdeck: %v\n", err)
 		return ExitUsage
 	}
 	err := console.Demo(ctx, console.DemoOptions{
-		Seed: *seed, Scale: sim.Scale(*scale), NoRateLimit: *noLimit, Console: cf.options(e),
+		Seed: f.Seed, Scale: sim.Scale(f.Scale), NoRateLimit: f.NoRateLimit, Console: f.Console.options(e),
 	})
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "vaultdeck demo: %v\n", err)

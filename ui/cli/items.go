@@ -253,31 +253,44 @@ func emitItems[T any](r *runner, list []T, raw func(T) []byte) int {
 	return r.done(iw.close("]"))
 }
 
-// listing prints a paged listing as it arrives: each page's rows (the
-// table re-aligned per page, its header once) or items, flushed to stdout
-// before the next page is asked for, with the progress line on a terminal.
+// listing prints a paged listing as it arrives: each page's rows (aligned
+// on the columns the header and first page set, the header once; CSV
+// records with --csv) or items, flushed to stdout before the next page is
+// asked for, with the progress line on a terminal.
 type listing struct {
 	r       *runner
 	p       *progress
 	iw      *itemWriter
-	t       *table
+	t       *table   // --csv
+	cols    *columns // text
 	headers []string
 	n       int // items written, for the message of a later failure
 }
 
 func (r *runner) listing(open string, headers ...string) *listing {
 	l := &listing{r: r, p: r.listProgress(), headers: headers}
-	if r.jsonOut() {
+	switch {
+	case r.jsonOut():
 		l.iw = r.items(open)
+	case !r.g.CSV:
+		l.cols = &columns{w: r.env.Stdout}
 	}
 	return l
 }
 
 // page prints n items: raw(i) for JSON, cells(i) for the table.
 func (l *listing) page(n int, raw func(int) []byte, cells func(int) []string) error {
+	var rows [][]string
+	if l.cols != nil && l.cols.widths == nil && n > 0 {
+		rows = append(rows, cleanRow(l.headers))
+	}
 	for i := range n {
 		l.p.item()
 		l.n++
+		if l.cols != nil {
+			rows = append(rows, cleanRow(cells(i)))
+			continue
+		}
 		if l.iw != nil {
 			if err := l.iw.item(raw(i)); err != nil {
 				return err
@@ -288,6 +301,11 @@ func (l *listing) page(n int, raw func(int) []byte, cells func(int) []string) er
 			l.t = l.r.table(l.headers...)
 		}
 		l.t.row(cells(i)...)
+	}
+	if len(rows) > 0 {
+		if err := l.cols.block(rows); err != nil {
+			return err
+		}
 	}
 	if l.t != nil {
 		if err := l.t.flush(); err != nil {
@@ -307,6 +325,12 @@ func (l *listing) end(err error, closing string) int {
 	}
 	if l.iw != nil {
 		return l.r.done(l.iw.close(closing))
+	}
+	if l.cols != nil {
+		if l.cols.widths == nil { // no page had a row: the header alone
+			return l.r.done(l.cols.block([][]string{cleanRow(l.headers)}))
+		}
+		return ExitOK
 	}
 	if l.t == nil { // no page had a row: the header alone
 		l.t = l.r.table(l.headers...)

@@ -2,11 +2,9 @@ package cli
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,24 +17,6 @@ import (
 )
 
 // matters dispatches `vaultdeck matters delete|receipts|receipt|restore`.
-func (r *runner) matters(ctx context.Context, args []string) int {
-	subs := map[string]func(context.Context, []string) int{
-		"delete": r.mattersDelete, "receipts": r.mattersReceipts, "receipt": r.mattersReceipt, "restore": r.mattersRestore,
-	}
-	switch {
-	case len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help"):
-		fmt.Fprint(r.env.Stdout, mattersUsage)
-		return ExitOK
-	case len(args) == 0:
-		fmt.Fprint(r.env.Stderr, "vaultdeck matters: give a subcommand\n"+mattersUsage)
-		return ExitUsage
-	case subs[args[0]] == nil:
-		fmt.Fprintf(r.env.Stderr, "vaultdeck matters: unknown subcommand %q\n%s", args[0], mattersUsage)
-		return ExitUsage
-	}
-	r.cmd = "matters " + args[0]
-	return subs[args[0]](ctx, args[1:])
-}
 
 const mattersUsage = `Usage:
   vaultdeck matters delete FILE|- [--dry-run] [--format csv|tsv] [--yes]
@@ -80,68 +60,6 @@ func (r *runner) confirmCount(n int, verb string, yes, stdinIsData bool) (bool, 
 		return false, ExitError
 	}
 	return true, 0
-}
-
-func (r *runner) mattersDelete(ctx context.Context, args []string) int {
-	fs := r.newFlagSet("matters delete", "FILE|- [--dry-run] [--format csv|tsv] [--yes]")
-	dry := fs.Bool("dry-run", false, "show the preview and send nothing")
-	format := fs.String("format", "", "`csv` or tsv (default: sniffed from the first line)")
-	yes := fs.Bool("yes", false, "do not ask to type the number of pairs (needed when stdin is not a terminal)")
-	pos, code, ok := r.parseFlags(fs, args)
-	if !ok {
-		return code
-	}
-	if len(pos) != 1 {
-		return r.usage(fs, "give exactly one file, or - for stdin")
-	}
-	fmtOpt, err := matters.ParseFormat(*format)
-	if err != nil {
-		return r.usage(fs, "%v", err)
-	}
-	if !*dry {
-		if code, ok := r.refuseReadOnly(); !ok {
-			return code
-		}
-	}
-	name, in := pos[0], io.Reader(r.env.Stdin)
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return r.fail(err)
-		}
-		defer f.Close()
-		in = f
-	}
-	file, err := matters.Read(in, fmtOpt)
-	if err != nil {
-		return r.fail(fmt.Errorf("%s: %w; nothing was sent", displayName(name), err))
-	}
-	plan := matters.NewPlan(file.Pairs, perMinute(r.env.Limits))
-	if *dry {
-		return r.printPreview(r.env.Stdout, name, file, plan, true)
-	}
-	if len(plan.Send) == 0 {
-		r.printPreview(r.env.Stderr, name, file, plan, false)
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: no pair can be sent; nothing was sent\n", r.cmd)
-		return ExitPartial
-	}
-	if !*yes {
-		r.printPreview(r.env.Stderr, name, file, plan, false)
-	}
-	if ok, code := r.confirmCount(len(plan.Send), "delete", *yes, name == "-"); !ok {
-		return code
-	}
-	c, err := r.client()
-	if err != nil {
-		return r.fail(err)
-	}
-	st, err := r.openStore()
-	if err != nil {
-		return r.fail(err)
-	}
-	defer st.Close()
-	id, rep, err := matters.Delete(ctx, r.deps(c, st), matters.Source{Name: displayName(name), SHA256: file.SHA256}, plan, r.mattersWatch())
-	return r.report(id, rep, err, "matters restore --receipt")
 }
 
 func displayName(name string) string {
@@ -293,56 +211,4 @@ func (r *runner) report(id int64, rep *matters.Report, err error, undo string) i
 		return ExitPartial
 	}
 	return ExitOK
-}
-
-func (r *runner) mattersRestore(ctx context.Context, args []string) int {
-	fs := r.newFlagSet("matters restore", "--receipt ID [--dry-run] [--yes]")
-	rid := fs.Int64("receipt", 0, "the deletion receipt to undo (`ID` from `vaultdeck matters receipts`)")
-	dry := fs.Bool("dry-run", false, "list what would be restored and send nothing")
-	yes := fs.Bool("yes", false, "do not ask to type the number of pairs (needed when stdin is not a terminal)")
-	if code, ok := r.parseNoArgs(fs, args); !ok {
-		return code
-	}
-	if *rid <= 0 {
-		return r.usage(fs, "give --receipt ID")
-	}
-	if !*dry {
-		if code, ok := r.refuseReadOnly(); !ok {
-			return code
-		}
-	}
-	st, err := r.openStore()
-	if err != nil {
-		return r.fail(err)
-	}
-	defer st.Close()
-	plan, err := matters.PlanRestore(st, *rid)
-	if err != nil {
-		return r.fail(err)
-	}
-	rec := plan.Receipt
-	if len(plan.Done) > 0 {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %d pair(s) of receipt %d were already restored by %s; they are not sent again\n",
-			r.cmd, len(plan.Done), rec.ID, matterrunReceipts(plan.DoneBy))
-	}
-	if *dry || plan.Candidates() == 0 {
-		return r.restorePreview(plan, *dry)
-	}
-	fmt.Fprintf(r.env.Stderr, "receipt %d (%s, %s) deleted %d matter(s)", rec.ID, sanitize.Line(rec.FileName), rec.StartedAt.UTC().Format(timeLayout), len(plan.Proven))
-	if n := len(plan.InFlight); n > 0 {
-		fmt.Fprintf(r.env.Stderr, "; %d more were in flight and are checked against the service first", n)
-	}
-	fmt.Fprintln(r.env.Stderr)
-	if ok, code := r.confirmCount(plan.Candidates(), "restore", *yes, false); !ok {
-		return code
-	}
-	c, err := r.client()
-	if err != nil {
-		return r.fail(err)
-	}
-	id, rep, err := matters.Restore(ctx, r.deps(c, st), plan, r.mattersWatch())
-	if rep != nil {
-		r.sayLeftAlone(rep)
-	}
-	return r.report(id, rep, err, "")
 }

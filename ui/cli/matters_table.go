@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )

@@ -267,7 +267,7 @@ func TestMattersDeleteSaysBudgetWaits(t *testing.T) {
 
 func TestMattersUsage(t *testing.T) {
 	e := newMattersEnv(t)
-	if r := e.vd("", "matters"); r.code != ExitUsage || !strings.Contains(r.stderr, "matters restore --receipt ID") {
+	if r := e.vd("", "matters"); r.code != ExitUsage || !strings.Contains(r.stderr, "| restore --receipt ID") {
 		t.Fatalf("%d %q", r.code, r.stderr)
 	}
 	if r := e.vd("", "matters", "--help"); r.code != 0 || !strings.Contains(r.stdout, "matters delete FILE|-") {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -22,39 +21,6 @@ type binOptions struct {
 	// (overdue ones too); Check makes the listing a monitoring probe.
 	Within time.Duration
 	Check  bool
-}
-
-func (r *runner) recycleBin(ctx context.Context, args []string) int {
-	fs := r.newFlagSet("recycle-bin", "[--name S] [--client-matter UUID] [--purging-within 7d [--check]]")
-	var o binOptions
-	fs.StringVar(&o.Name, "name", "", "only projects whose name contains `S`")
-	fs.StringVar(&o.ClientMatter, "client-matter", "", "only projects of the client matter with this `UUID`")
-	within := fs.String("purging-within", "", "only entries purged within `D` (7d, 36h; overdue ones included and marked)")
-	fs.BoolVar(&o.Check, "check", false, "monitoring probe: a Nagios-style summary line first; exit 0 when nothing purges within the window (default 7d), 3 when something does")
-	if code, ok := r.parseNoArgs(fs, args); !ok {
-		return code
-	}
-	if *within != "" {
-		d, err := recyclebin.ParseWindow(*within)
-		if err != nil {
-			return oneLineUsage(r.env.Stderr, r.cmd, usagef("--purging-within: %s", err))
-		}
-		o.Within = d
-	}
-	if o.ClientMatter = strings.TrimSpace(o.ClientMatter); o.ClientMatter != "" {
-		if err := checkUUID("client-matter ID", o.ClientMatter); err != nil {
-			return oneLineUsage(r.env.Stderr, r.cmd, err)
-		}
-	}
-	if o.Check {
-		if r.jsonOut() || r.g.CSV {
-			return r.usage(fs, "--check prints the probe's text; it does not combine with --json, --jsonl or --csv")
-		}
-		if o.Within == 0 {
-			o.Within = recyclebin.Soon
-		}
-	}
-	return r.listRecycleBin(ctx, o)
 }
 
 // now is the machine's time (the console's countdown uses the same), or

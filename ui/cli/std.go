@@ -28,18 +28,24 @@ func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) 
 		Budgets:        api.NewBudgets(), // one registry: every client in the process shares the budget
 		// One ledger: every process on the machine shares the workspace's budget.
 		Ledger: &processLedger{open: func() (*store.Store, error) { return account.OpenStore(s.acct) }},
-		Sim: func(ctx context.Context, _ Globals, args []string) int {
-			return sim.Run(ctx, args, stdout, stderr)
+		Sim: func(ctx context.Context, f sim.Flags) int {
+			return sim.Serve(ctx, f, stdout, stderr)
 		},
-		Journal:  s.journal,
-		Login:    s.account(account.Login),
-		Logout:   s.account(account.Logout),
-		Profiles: s.account(account.Profiles),
+		Journal: s.journal,
+		Login: func(ctx context.Context, o account.LoginOptions) int {
+			return account.LoginWith(ctx, o, s.acct)
+		},
+		Logout: func(ctx context.Context, o account.LogoutOptions) int {
+			return account.LogoutWith(ctx, o, s.acct)
+		},
+		Profiles: func(ctx context.Context, o account.ProfilesOptions) int {
+			return account.ProfilesWith(ctx, o, s.acct)
+		},
 	}
-	e.Console = func(ctx context.Context, g Globals, args []string) int { return runConsole(ctx, e, s, g, args) }
-	e.Demo = func(ctx context.Context, g Globals, args []string) int { return runDemo(ctx, e, args) }
-	e.Serve = func(ctx context.Context, g Globals, args []string) int {
-		return serve.Run(ctx, args, serve.Env{Stdout: stdout, Stderr: stderr, Getenv: getenv,
+	e.Console = func(ctx context.Context, g Globals, f ConsoleFlags) int { return runConsole(ctx, e, s, g, f) }
+	e.Demo = func(ctx context.Context, _ Globals, f DemoFlags) int { return runDemo(ctx, e, f) }
+	e.Serve = func(ctx context.Context, g Globals, f serve.Flags, given func(string) bool) int {
+		return serve.Start(ctx, f, given, serve.Env{Stdout: stdout, Stderr: stderr, Getenv: getenv,
 			BaseURL: g.BaseURL, Region: g.Region, CAFile: g.CAFile})
 	}
 	return e
@@ -87,22 +93,6 @@ func (s *processAccounts) resolveProfile(profile string) (Profile, error) {
 	return Profile{Name: conn.Profile.Name, Stored: conn.ChosenBy != account.ChosenByToken, BaseURL: conn.Profile.BaseURL, Region: conn.Profile.Region, CAFile: conn.Profile.CAFile,
 		Timeout: parseSettingDuration(s.settings, settingTimeout), ReadOnly: conn.Profile.ReadOnly,
 		MaxRate: parseSettingMaxRate(s.settings)}, nil
-}
-
-// account adapts an account command: the global flags it also understands
-// were taken out of args by Main, so they are handed back.
-func (s *processAccounts) account(run func(context.Context, []string, account.Env) int) Command {
-	return func(ctx context.Context, g Globals, args []string) int {
-		var pre []string
-		for _, f := range []struct{ name, val string }{
-			{"profile", g.Profile}, {"region", g.Region}, {"base-url", g.BaseURL}, {"ca-file", g.CAFile},
-		} {
-			if f.val != "" {
-				pre = append(pre, "--"+f.name, f.val)
-			}
-		}
-		return run(ctx, append(pre, args...), s.acct)
-	}
 }
 
 // verifyToken is login's check: the token must answer whoami before it is

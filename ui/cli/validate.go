@@ -2,12 +2,12 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
 	"github.com/vaultdeck/vaultdeck/api"
 )
 
@@ -44,6 +44,8 @@ func (p positiveDuration) String() string {
 	return p.d.String()
 }
 
+func (p positiveDuration) Type() string { return "duration" }
+
 func (p positiveDuration) Set(s string) error {
 	d, err := time.ParseDuration(strings.TrimSpace(s))
 	if err != nil {
@@ -57,7 +59,7 @@ func (p positiveDuration) Set(s string) error {
 }
 
 // durationFlag defines a positive duration flag with a default.
-func durationFlag(fs *flag.FlagSet, p *time.Duration, name string, def time.Duration, usage string) {
+func durationFlag(fs *pflag.FlagSet, p *time.Duration, name string, def time.Duration, usage string) {
 	*p = def
 	fs.Var(positiveDuration{p}, name, usage)
 }
@@ -71,50 +73,4 @@ func oneLineUsage(w io.Writer, cmd string, err error) int {
 	}
 	fmt.Fprintf(w, "%s: %s (see `%s`)\n", prefix, oneLine(err.Error()), help)
 	return ExitUsage
-}
-
-// parseError turns the flag package's messages into one form: "unknown
-// flag --x", "invalid value "v" for --x", "--x needs a value".
-func parseError(err error) error {
-	msg := err.Error()
-	switch {
-	case strings.HasPrefix(msg, "flag provided but not defined: "):
-		name := strings.TrimLeft(strings.TrimPrefix(msg, "flag provided but not defined: "), "-")
-		return usagef("unknown flag --%s", name)
-	case strings.HasPrefix(msg, "flag needs an argument: "):
-		name := strings.TrimLeft(strings.TrimPrefix(msg, "flag needs an argument: "), "-")
-		return usagef("--%s needs a value", name)
-	case strings.HasPrefix(msg, "invalid value "), strings.HasPrefix(msg, "invalid boolean value "):
-		// invalid value "x" for flag -limit: parse error
-		rest := msg[strings.Index(msg, `"`):]
-		val, after, _ := strings.Cut(rest[1:], `" for flag -`)
-		name, why, _ := strings.Cut(after, ": ")
-		if why == "parse error" {
-			why = ""
-		}
-		if why != "" {
-			why = " (" + why + ")"
-		}
-		return usagef("invalid value %q for --%s%s", val, name, why)
-	case strings.HasPrefix(msg, "bad flag syntax: "):
-		return usagef("bad flag syntax %q", strings.TrimPrefix(msg, "bad flag syntax: "))
-	}
-	return usagef("%s", msg)
-}
-
-// parseQuietly parses fs without the flag package printing anything:
-// -h prints the usage on stdout and ends the command with 0; any error is
-// one line on stderr, exit 2.
-func parseQuietly(fs *flag.FlagSet, args []string, stdout, stderr io.Writer, cmd string) (int, bool) {
-	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(stdout)
-		fs.Usage()
-		return ExitOK, false
-	}
-	if err != nil {
-		return oneLineUsage(stderr, cmd, parseError(err)), false
-	}
-	return 0, true
 }

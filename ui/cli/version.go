@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
 	"runtime"
 	"runtime/debug"
 )
@@ -54,19 +51,4 @@ func (v versionInfo) String() string {
 		}
 	}
 	return s + " " + v.Go + " " + v.Platform
-}
-
-func (r *runner) version(_ context.Context, args []string) int {
-	fs := r.newFlagSet("version", "")
-	if code, ok := r.parseNoArgs(fs, args); !ok {
-		return code
-	}
-	v := buildVersion()
-	if r.g.JSON || r.g.JSONL {
-		b, _ := json.Marshal(v)
-		fmt.Fprintln(r.env.Stdout, string(b))
-		return ExitOK
-	}
-	fmt.Fprintln(r.env.Stdout, v.String())
-	return ExitOK
 }

@@ -170,9 +170,17 @@ func TestCLIValidationAndConventions(t *testing.T) {
 		if _, _, code := vd(t, bin, penv, "", "completion", "tcsh"); code != 2 {
 			t.Errorf("completion tcsh: %d", code)
 		}
-		// Drive the bash completion as bash does.
+		// Drive the bash completion as bash does: call the function the
+		// script registers for vaultdeck. Cobra's script reads the words
+		// with bash-completion's _get_comp_words_by_ref (installed with
+		// bash on most systems, not on this one): a two-line stand-in
+		// gives it the words as bash-completion would.
 		complete := func(words ...string) string {
-			script := `source <("$VD" completion bash); COMP_WORDS=(` + strings.Join(words, " ") + `); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); _vaultdeck; printf '%s\n' "${COMPREPLY[@]}"`
+			shim := `_get_comp_words_by_ref() { cur="${COMP_WORDS[COMP_CWORD]}"; prev="${COMP_WORDS[COMP_CWORD-1]}"; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }; compopt() { :; }; `
+			if _, err := os.Stat("/usr/share/bash-completion/bash_completion"); err == nil {
+				shim = `source /usr/share/bash-completion/bash_completion; `
+			}
+			script := shim + `source <("$VD" completion bash); fn=$(complete -p vaultdeck | sed -E 's/.*-F ([^ ]+).*/\1/'); COMP_WORDS=(` + strings.Join(words, " ") + `); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); "$fn"; printf '%s\n' "${COMPREPLY[@]}"`
 			cmd := exec.Command("bash", "-c", script)
 			cmd.Env = append(penv, "VD="+bin, "PATH="+strings.TrimSuffix(bin, "/vaultdeck")+":/usr/bin:/bin")
 			out, err := cmd.CombinedOutput()

@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -11,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/spf13/pflag"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -24,12 +24,16 @@ type Env struct {
 	BaseURL, Region, CAFile string
 }
 
-// Run is `vaultdeck serve [flags]`. It returns the exit status.
-func Run(ctx context.Context, args []string, e Env) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(e.Stderr)
-	var cfg Config
-	var check bool
+// Flags are `vaultdeck serve`'s options, defined on the command line's
+// flag set by Register.
+type Flags struct {
+	Config Config
+	Check  bool
+}
+
+// Register defines the flags on fs with their defaults.
+func (f *Flags) Register(fs *pflag.FlagSet) {
+	cfg := &f.Config
 	fs.StringVar(&cfg.Listen, "listen", DefaultListen, "address to listen on; a non-loopback address must be given explicitly")
 	fs.StringVar(&cfg.AuthorizedKeys, "authorized-keys", "", "OpenSSH authorized_keys file of the admitted keys (required); bind a key to a profile with vaultdeck-profile=\"NAME\"")
 	fs.StringVar(&cfg.HostKey, "host-key", "", "host key file (default: "+HostKeyName+" in the state directory; generated when missing)")
@@ -41,7 +45,16 @@ func Run(ctx context.Context, args []string, e Env) int {
 	fs.StringVar(&cfg.Theme, "theme", "auto", "colour theme of the sessions")
 	fs.DurationVar(&cfg.StuckAfter, "stuck-after", 30*time.Minute, "mark a file stuck after this long in processing")
 	fs.DurationVar(&cfg.CrawlEvery, "crawl-every", 0, "run the access review's crawl of every bound profile this often (e.g. 24h), for every session to read in :access; 0 = never")
-	fs.BoolVar(&check, "check", false, "validate the keys file, the host key and every bound profile's token, then exit")
+	fs.BoolVar(&f.Check, "check", false, "validate the keys file, the host key and every bound profile's token, then exit")
+}
+
+// Run is `vaultdeck serve [flags]` with args still to parse. It returns
+// the exit status.
+func Run(ctx context.Context, args []string, e Env) int {
+	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	fs.SetOutput(e.Stderr)
+	var f Flags
+	f.Register(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -49,17 +62,21 @@ func Run(ctx context.Context, args []string, e Env) int {
 		fmt.Fprintf(e.Stderr, "vaultdeck serve: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "listen" {
-			cfg.ListenExplicit = true
-		}
-		if f.Name == "idle-timeout" && cfg.IdleTimeout == 0 {
-			cfg.IdleTimeout = -1 // 0 on the command line means never
-		}
-		if f.Name == "login-grace-time" && cfg.LoginGraceTime == 0 {
-			cfg.LoginGraceTime = -1
-		}
-	})
+	return Start(ctx, f, fs.Changed, e)
+}
+
+// Start serves (or checks, with --check) until ctx ends; given says which
+// flags were typed (0 for --idle-timeout and --login-grace-time then means
+// never).
+func Start(ctx context.Context, f Flags, given func(string) bool, e Env) int {
+	cfg, check := f.Config, f.Check
+	cfg.ListenExplicit = given("listen")
+	if given("idle-timeout") && cfg.IdleTimeout == 0 {
+		cfg.IdleTimeout = -1 // 0 on the command line means never
+	}
+	if given("login-grace-time") && cfg.LoginGraceTime == 0 {
+		cfg.LoginGraceTime = -1
+	}
 	cfg.Getenv = e.Getenv
 	cfg.BaseURL, cfg.Region, cfg.CAFile = e.BaseURL, e.Region, e.CAFile
 	cfg.Logger = slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))

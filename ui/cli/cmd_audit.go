@@ -1,0 +1,34 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+)
+
+// `vaultdeck audit [--since T] ...` queries; `audit sync` and `audit follow`
+// are its subcommands (cmd_audit_sync.go, cmd_audit_follow.go).
+func (r *runner) auditCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "audit",
+		Short: "the audit log: query it (from the local mirror where it reaches), sync the mirror, follow it as JSON Lines",
+		Long: `Without a subcommand, audit lists entries: from the local mirror where it covers
+the range asked (run ` + "`vaultdeck audit sync`" + ` first), from the service otherwise,
+saying on stderr which. The table's columns are sized from the first page and
+kept for the pages after it.`,
+		Args: noArgs,
+	}
+	fs := c.Flags()
+	var o AuditQueryOptions
+	fs.StringVar(&o.Since, "since", "", "entries at or after `T`: 2026-11-01, 2026-11-01T09:30:00Z, or an age such as 36h or 7d")
+	fs.StringVar(&o.Until, "until", "", "entries before `T` (same forms as --since)")
+	fs.StringVar(&o.Type, "type", "", "only entries of log type `T` (e.g. auth:login)")
+	fs.StringVar(&o.User, "user", "", "only entries of the user with e-mail `EMAIL`")
+	fs.StringVar(&o.IP, "ip", "", "only entries from address `ADDR`")
+	fs.StringVar(&o.Grep, "grep", "", "only entries whose JSON contains `TEXT` (ignoring case)")
+	fs.IntVar(&o.Limit, "limit", 100, "show at most `N` entries (0: all)")
+	fs.BoolVar(&o.Newest, "newest", false, "newest first (answered from the local mirror; run 'vaultdeck audit sync' first)")
+	c.RunE = r.run(func(ctx context.Context, _ []string) int { return r.auditQuery(ctx, o) })
+	c.AddCommand(r.auditSyncCmd(), r.auditFollowCmd())
+	return c
+}

@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+	"github.com/vaultdeck/vaultdeck/themes"
+)
+
+// `vaultdeck config get [KEY] | set KEY VALUE | unset KEY`: per-profile
+// defaults (config.go keeps them).
+func (r *runner) configCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "config",
+		Short: "per-profile defaults: theme, stuck-after, read-only, timeout",
+		Long:  "The profile is --profile, else the default one. A flag given on the command line always wins over these.",
+		Args:  noArgs,
+		RunE:  needSub,
+	}
+	keys := func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return settingKeys(), cobra.ShellCompDirectiveNoFileComp
+	}
+	get := &cobra.Command{Use: "get [KEY]", Short: "print one setting, or all of them", Args: cobra.MaximumNArgs(1), ValidArgsFunction: keys}
+	get.RunE = r.run(func(_ context.Context, args []string) int { return r.config("get", args) })
+	set := &cobra.Command{Use: "set KEY VALUE", Short: "store a setting (checked first)", Args: exactArgs(2, "give a KEY and a VALUE"),
+		Long: "Everything after KEY is the value, so a value starting with - (a negative duration) is checked as a value."}
+	// A value such as -1s is a value to check, not a flag: flags end at
+	// the first word.
+	set.Flags().SetInterspersed(false)
+	set.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		switch {
+		case len(args) == 0:
+			return settingKeys(), cobra.ShellCompDirectiveNoFileComp
+		case len(args) == 1 && args[0] == settingTheme:
+			return themes.Names(), cobra.ShellCompDirectiveNoFileComp
+		case len(args) == 1 && args[0] == settingReadOnly:
+			return []string{"true", "false"}, cobra.ShellCompDirectiveNoFileComp
+		}
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	set.RunE = r.run(func(_ context.Context, args []string) int { return r.config("set", args) })
+	unset := &cobra.Command{Use: "unset KEY", Short: "go back to the default", Args: exactArgs(1, "give a KEY"), ValidArgsFunction: keys}
+	unset.RunE = r.run(func(_ context.Context, args []string) int { return r.config("unset", args) })
+	c.AddCommand(get, set, unset)
+	return c
+}
+
+// exactArgs wants n positional arguments, else says what to give.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usagef("%s (%s)", what, c.UseLine())
+		}
+		return nil
+	}
+}

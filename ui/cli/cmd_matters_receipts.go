@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/cobra"
+	"github.com/vaultdeck/vaultdeck/api/matters"
+)
+
+func (r *runner) mattersReceiptsCmd() *cobra.Command {
+	c := &cobra.Command{Use: "receipts", Short: "list the deletion and restore receipts", Args: noArgs}
+	c.RunE = r.run(func(_ context.Context, _ []string) int {
+		st, err := r.openReceipts()
+		if err != nil {
+			return r.fail(err)
+		}
+		defer st.Close()
+		list, err := st.Receipts()
+		if err != nil {
+			return r.fail(err)
+		}
+		if r.g.JSON {
+			out := make([]map[string]any, len(list))
+			for i, rc := range list {
+				out[i] = receiptJSON(rc)
+			}
+			return r.emitJSON(out)
+		}
+		t := r.table("ID", "ACTION", "STARTED", "PROFILE", "FILE", "PAIRS", "STATUS", "OUTCOMES")
+		for _, rc := range list {
+			action := rc.Action
+			if rc.RestoreOf != 0 {
+				action = fmt.Sprintf("restore of %d", rc.RestoreOf)
+			}
+			t.row(strconv.FormatInt(rc.ID, 10), action, rc.StartedAt.UTC().Format(timeLayout), rc.Profile, rc.FileName,
+				strconv.Itoa(rc.Pairs), matters.Status(rc), matters.CountsText(rc.Counts))
+		}
+		return r.done(t.flush())
+	})
+	return c
+}

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/vaultdeck/vaultdeck/api/matters"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+)
+
+func (r *runner) mattersRestoreCmd() *cobra.Command {
+	c := &cobra.Command{Use: "restore --receipt ID", Short: "undo a deletion receipt: restore what it deleted", Args: noArgs}
+	fs := c.Flags()
+	rid := fs.Int64("receipt", 0, "the deletion receipt to undo (`ID` from 'vaultdeck matters receipts')")
+	dry := fs.Bool("dry-run", false, "list what would be restored and send nothing")
+	yes := fs.Bool("yes", false, "do not ask to type the number of pairs (needed when stdin is not a terminal)")
+	c.RunE = r.run(func(ctx context.Context, _ []string) int {
+		if *rid <= 0 {
+			return r.usage("give --receipt ID")
+		}
+		if !*dry {
+			if code, ok := r.refuseReadOnly(); !ok {
+				return code
+			}
+		}
+		st, err := r.openStore()
+		if err != nil {
+			return r.fail(err)
+		}
+		defer st.Close()
+		plan, err := matters.PlanRestore(st, *rid)
+		if err != nil {
+			return r.fail(err)
+		}
+		rec := plan.Receipt
+		if len(plan.Done) > 0 {
+			fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %d pair(s) of receipt %d were already restored by %s; they are not sent again\n",
+				r.cmd, len(plan.Done), rec.ID, matterrunReceipts(plan.DoneBy))
+		}
+		if *dry || plan.Candidates() == 0 {
+			return r.restorePreview(plan, *dry)
+		}
+		fmt.Fprintf(r.env.Stderr, "receipt %d (%s, %s) deleted %d matter(s)", rec.ID, sanitize.Line(rec.FileName), rec.StartedAt.UTC().Format(timeLayout), len(plan.Proven))
+		if n := len(plan.InFlight); n > 0 {
+			fmt.Fprintf(r.env.Stderr, "; %d more were in flight and are checked against the service first", n)
+		}
+		fmt.Fprintln(r.env.Stderr)
+		if ok, code := r.confirmCount(plan.Candidates(), "restore", *yes, false); !ok {
+			return code
+		}
+		c, err := r.client()
+		if err != nil {
+			return r.fail(err)
+		}
+		id, rep, err := matters.Restore(ctx, r.deps(c, st), plan, r.mattersWatch())
+		if rep != nil {
+			r.sayLeftAlone(rep)
+		}
+		return r.report(id, rep, err, "")
+	})
+	return c
+}

@@ -1,0 +1,31 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/vaultdeck/vaultdeck/api"
+)
+
+func (r *runner) projectsCmd() *cobra.Command {
+	c := &cobra.Command{Use: "projects", Short: "list the workspace's vault projects", Args: noArgs}
+	fs := c.Flags()
+	name := fs.String("name", "", "only projects whose name contains `S` (case-insensitive)")
+	c.RunE = r.run(func(ctx context.Context, _ []string) int {
+		c, err := r.client()
+		if err != nil {
+			return r.fail(err)
+		}
+		out := r.listing("[", "NAME", "ID", "FILES", "SIZE", "UPDATED", "CREATOR", "KB")
+		ctx = api.WithWaitObserver(ctx, out.p.observe)
+		err = c.EachProjectPage(ctx, *name, func(page []api.Item[api.Project]) error {
+			return out.page(len(page), func(i int) []byte { return page[i].JSON }, func(i int) []string {
+				p := page[i].Value
+				return []string{p.Name, p.ID, fmt.Sprint(int64(p.FilesCount)), r.size(p.SizeBytes), fmtTime(p.UpdatedAt), p.CreatorEmail, yesNo(p.IsKnowledgeBaseProject)}
+			})
+		})
+		return out.end(err, "]")
+	})
+	return c
+}

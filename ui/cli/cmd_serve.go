@@ -1,0 +1,25 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+	"github.com/vaultdeck/vaultdeck/themes"
+	"github.com/vaultdeck/vaultdeck/ui/serve"
+)
+
+// `vaultdeck serve`: the SSH server's flags are its package's (serve.Flags);
+// the global --base-url, --region and --ca-file say where sessions connect.
+func (r *runner) serveCmd() *cobra.Command {
+	var f serve.Flags
+	c := &cobra.Command{Use: "serve --authorized-keys FILE", Short: "serve the console over SSH (public keys only)", Args: noArgs}
+	f.Register(c.Flags())
+	_ = c.RegisterFlagCompletionFunc("theme", fixed(themes.Names()))
+	c.RunE = r.run(func(ctx context.Context, _ []string) int {
+		if r.env.Serve == nil {
+			return r.notAvailable()
+		}
+		return r.env.Serve(ctx, r.g, f, c.Flags().Changed)
+	})
+	return c
+}

@@ -1,0 +1,24 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+	"github.com/vaultdeck/vaultdeck/api/sim"
+)
+
+// `vaultdeck sim`: the simulator's flags are its package's (sim.Flags).
+func (r *runner) simCmd() *cobra.Command {
+	var f sim.Flags
+	c := &cobra.Command{Use: "sim", Short: "run the local API simulator", Args: noArgs,
+		Long: "Serves a simulated workspace until stopped. It first prints base_url, ca_file (with --tls) and one token line per simulated user."}
+	f.Register(c.Flags())
+	_ = c.RegisterFlagCompletionFunc("scale", fixed([]string{"small", "large"}))
+	c.RunE = r.run(func(ctx context.Context, _ []string) int {
+		if r.env.Sim == nil {
+			return r.notAvailable()
+		}
+		return r.env.Sim(ctx, f)
+	})
+	return c
+}

@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/vaultdeck/vaultdeck/api"
+)
+
+func (r *runner) uploadsCmd() *cobra.Command {
+	c := &cobra.Command{Use: "uploads", Short: "list the upload journal's runs and their state", Args: noArgs}
+	c.RunE = r.run(func(ctx context.Context, _ []string) int {
+		st, profile, err := r.journal()
+		if err != nil {
+			return r.fail(err)
+		}
+		defer st.Close()
+		// A damaged file can list a run with the wrong counts, or none.
+		if err := st.CheckJournal(); err != nil {
+			return r.fail(err)
+		}
+		runs, err := st.UploadRuns(profile)
+		if err != nil {
+			return r.fail(err)
+		}
+		type runJSON struct {
+			ID        int64     `json:"id"`
+			ProjectID string    `json:"project_id"`
+			Mode      string    `json:"mode"`
+			CreatedAt time.Time `json:"created_at"`
+			State     string    `json:"state"`
+			Files     int64     `json:"files"`
+			Bytes     int64     `json:"bytes"`
+			Uploaded  int64     `json:"uploaded"`
+			Skipped   int64     `json:"skipped"`
+			Refused   int64     `json:"refused"`
+			Failed    int64     `json:"failed"`
+			Pending   int64     `json:"pending"`
+			Unproven  int64     `json:"unproven"`
+			OpenBatch int64     `json:"unfinished_batches"`
+			// Audit is the service's own api:vault_upload_files entries of
+			// the run, from the local mirror (no audit request).
+			Audit map[string]any `json:"audit_evidence"`
+		}
+		list := make([]runJSON, 0, len(runs))
+		for _, x := range runs {
+			state := "finished"
+			switch {
+			case x.Pending > 0 || x.OpenBatches > 0:
+				state = "unfinished"
+			case !x.Finished():
+				state = "unproven" // nothing left to send, but not all is known to have arrived
+			}
+			list = append(list, runJSON{x.ID, x.ProjectID, x.Mode, x.CreatedAt.UTC(), state, x.Files, x.Bytes,
+				x.Uploaded, x.Skipped, x.Refused, x.Failed, x.Pending, x.Unproven, x.OpenBatches, nil})
+		}
+		audits := r.runEvidence(ctx, st, list2runs(runs))
+		for i := range list {
+			list[i].Audit = audits[i].json
+		}
+		if r.g.JSON {
+			return r.emitJSON(list)
+		}
+		t := r.table("RUN", "STARTED", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN", "AUDIT")
+		for i, x := range list {
+			t.row(fmt.Sprint(x.ID), x.CreatedAt.Local().Format("2006-01-02 15:04"), x.ProjectID, x.Mode, x.State, fmt.Sprint(x.Files),
+				r.size(api.Int(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending), fmt.Sprint(x.Unproven),
+				audits[i].cell)
+		}
+		if note := auditFootnote(audits); note != "" {
+			defer fmt.Fprintln(r.env.Stderr, note)
+		}
+		return r.done(t.flush())
+	})
+	return c
+}

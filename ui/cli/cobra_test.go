@@ -1,0 +1,249 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// countingEnv runs the command line against a server that counts the
+// requests reaching it: a usage error must cost none.
+func countingEnv(t *testing.T) (*atomic.Int64, func(args ...string) run) {
+	t.Helper()
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		http.Error(w, "{}", http.StatusInternalServerError)
+	}))
+	t.Cleanup(srv.Close)
+	vars := map[string]string{"VAULTDECK_TOKEN": "tok", "VAULTDECK_BASE_URL": srv.URL, "VAULTDECK_HOME": t.TempDir()}
+	return &n, func(args ...string) run {
+		var out, errb bytes.Buffer
+		env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }}
+		code := Main(context.Background(), args, env)
+		return run{code, out.String(), errb.String()}
+	}
+}
+
+// oneDash finds a Go-style flag in help text: "-limit" with one dash.
+var oneDash = regexp.MustCompile(`(?m)(^|\s)-[a-z][a-z-]+`)
+
+// TestHelpAuditIsFull: `vaultdeck help audit` showed only a usage line and
+// `vaultdeck audit --help` printed Go-style "-limit N" with one dash. Both
+// now print the same full help: every flag with two dashes, the globals,
+// the subcommands.
+func TestHelpAuditIsFull(t *testing.T) {
+	_, vd := countingEnv(t)
+	a, b := vd("help", "audit"), vd("audit", "--help")
+	if a.code != 0 || b.code != 0 || a.stdout != b.stdout {
+		t.Fatalf("help audit (%d) and audit --help (%d) differ:\n%s\n---\n%s", a.code, b.code, a.stdout, b.stdout)
+	}
+	for _, want := range []string{"--since T", "--until T", "--type T", "--user EMAIL", "--ip ADDR", "--grep TEXT", "--limit N", "--newest",
+		"sync", "follow", "--json", "--jsonl", "--csv", "--profile NAME", "--timeout"} {
+		if !strings.Contains(a.stdout, want) {
+			t.Errorf("help audit lacks %q:\n%s", want, a.stdout)
+		}
+	}
+	if m := oneDash.FindString(a.stdout); m != "" {
+		t.Errorf("one-dash flag %q in:\n%s", m, a.stdout)
+	}
+}
+
+// TestEveryCommandsHelpListsEveryFlag walks the whole tree: each command's
+// --help names each of its flags (and the globals) with two dashes.
+func TestEveryCommandsHelpListsEveryFlag(t *testing.T) {
+	_, vd := countingEnv(t)
+	r := &runner{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		path := strings.Fields(commandName(c))
+		got := vd(append(path, "--help")...)
+		if got.code != 0 {
+			t.Errorf("%v --help: %d %q", path, got.code, got.stderr)
+		}
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if !strings.Contains(got.stdout, "--"+f.Name) {
+				t.Errorf("%v --help lacks --%s", path, f.Name)
+			}
+		})
+		if m := oneDash.FindString(got.stdout); m != "" {
+			t.Errorf("%v --help: one-dash flag %q", path, m)
+		}
+		for _, s := range c.Commands() {
+			if s.IsAvailableCommand() {
+				walk(s)
+			}
+		}
+	}
+	root := r.newRoot()
+	root.ParseFlags(nil)
+	walk(root)
+}
+
+// TestOutputFormatsExclude: --json --jsonl together was accepted silently
+// (one of them won). Any two of --json, --jsonl and --csv are exit 2 in one
+// line, before any request, wherever they are typed.
+func TestOutputFormatsExclude(t *testing.T) {
+	n, vd := countingEnv(t)
+	for _, args := range [][]string{{"--json", "--jsonl", "projects"}, {"projects", "--jsonl", "--json"}, {"--jsonl", "audit", "--json"},
+		{"--json", "--jsonl", "users"}} {
+		r := vd(args...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, "--json cannot be combined with --jsonl") ||
+			strings.Count(r.stderr, "\n") != 1 || r.stdout != "" {
+			t.Errorf("%q: %d %q %q", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	if n.Load() != 0 {
+		t.Errorf("%d requests reached the server", n.Load())
+	}
+}
+
+// TestEnumeratedValuesCheckedLocally: `files ID --status bogus` was sent to
+// the server. Every enumerated flag is checked while parsing: exit 2, one
+// line naming the value and the allowed ones, no request.
+func TestEnumeratedValuesCheckedLocally(t *testing.T) {
+	n, vd := countingEnv(t)
+	id := "123e4567-e89b-12d3-a456-426614174000"
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"files", id, "--status", "bogus"}, `vaultdeck files: invalid value "bogus" for --status (choose from uploaded, processing, ready_to_query`},
+		{[]string{"files", id, "--status", "READY_TO_QUERY,bogus"}, `invalid value "READY_TO_QUERY,bogus" for --status`},
+		{[]string{"upload", id, ".", "--mode", "merge"}, `vaultdeck upload: invalid value "merge" for --mode (choose from skip, replace, keep)`},
+		{[]string{"--theme", "neon"}, `vaultdeck: invalid value "neon" for --theme (choose from auto,`},
+		{[]string{"demo", "--open", "nowhere"}, `vaultdeck demo: invalid value "nowhere" for --open (choose from projects,`},
+		{[]string{"--region", "mars", "projects"}, `vaultdeck projects: invalid value "mars" for --region (choose from us, eu, au)`},
+		{[]string{"demo", "--scale", "huge"}, `invalid value "huge" for --scale (choose from small, large)`},
+	}
+	for _, c := range cases {
+		r := vd(c.args...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, c.want) || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("%q: %d %q, want %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+	if r := vd("files", id, "--status", "Ready_To_Query,processing"); r.code != ExitError {
+		t.Errorf("known statuses in any case: %d %q", r.code, r.stderr) // the counting server answers 500
+	}
+	if n.Load() == 0 {
+		t.Fatal("the well-formed files command reached no server: the check above proves nothing")
+	}
+}
+
+// TestPagedTableLinesUp: headless tables were aligned page by page
+// (tabwriter flushed per page), so a short first page and a wider later
+// one did not line up under the header. Columns are now set by the header
+// and the first page for the whole listing.
+func TestPagedTableLinesUp(t *testing.T) {
+	var out bytes.Buffer
+	r := &runner{env: Env{Stdout: &out, Stderr: &bytes.Buffer{}}}
+	l := r.listing("[", "TIME (UTC)", "TYPE", "USER", "ID")
+	pages := [][][]string{
+		{{"2026-01-01 00:00:00", "auth:login", "a@x.io", "1"}},
+		{{"2026-01-02 00:00:00", "vault:file_upload", "b@x.io", "2"}, {"2026-01-02 00:00:01", "auth:login", "c@x.io", "3"}},
+		{{"2026-01-03 00:00:00", "auth:login", "d@x.io", "4"}},
+	}
+	for _, p := range pages {
+		if err := l.page(len(p), nil, func(i int) []string { return p[i] }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code := l.end(nil, "]"); code != 0 {
+		t.Fatal(code)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	col := strings.Index(lines[0], "USER")
+	for i, ln := range lines[1:] {
+		if at := strings.Index(ln, "@") - 1; at != col && i != 1 {
+			t.Errorf("row %d: USER at %d, header's at %d:\n%s", i, at, col, out.String())
+		}
+	}
+	// The type wider than its column (second page) pushes only its own row
+	// right, whole: no cell is cut, and the rows after it line up again.
+	if !strings.Contains(lines[2], "vault:file_upload  b@x.io") {
+		t.Errorf("the wide cell was cut or run together:\n%s", out.String())
+	}
+}
+
+// TestREADMEReferenceIsGenerated: the README's command reference is the
+// one the commands generate (`vaultdeck docs`), so it cannot drift from the
+// flags. VAULTDECK_UPDATE_README=1 rewrites it.
+func TestREADMEReferenceIsGenerated(t *testing.T) {
+	path := filepath.Join("..", "..", "README.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	i, j := strings.Index(readme, referenceBegin), strings.Index(readme, referenceEnd)
+	if i < 0 || j < i {
+		t.Fatalf("README.md lacks the markers %q ... %q", referenceBegin, referenceEnd)
+	}
+	_, vd := countingEnv(t)
+	gen := vd("docs")
+	if gen.code != 0 {
+		t.Fatalf("docs: %d %q", gen.code, gen.stderr)
+	}
+	want := readme[:i+len(referenceBegin)] + "\n\n" + gen.stdout + readme[j:]
+	if want == readme {
+		return
+	}
+	if os.Getenv("VAULTDECK_UPDATE_README") == "1" {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md's command reference differs from `vaultdeck docs`; run VAULTDECK_UPDATE_README=1 go test ./ui/cli -run TestREADMEReferenceIsGenerated")
+}
+
+// TestDocsWritesPages: --dir writes a page per command, Markdown or man.
+func TestDocsWritesPages(t *testing.T) {
+	_, vd := countingEnv(t)
+	for _, f := range []struct{ format, file string }{{"markdown", "vaultdeck_audit_sync.md"}, {"man", "vaultdeck-audit-sync.1"}} {
+		dir := t.TempDir()
+		if r := vd("docs", "--dir", dir, "--format", f.format); r.code != 0 {
+			t.Fatalf("%s: %d %q", f.format, r.code, r.stderr)
+		}
+		page, err := os.ReadFile(filepath.Join(dir, f.file))
+		if err != nil || !bytes.Contains(page, []byte("max-rate")) {
+			t.Errorf("%s: %v %q", f.file, err, page)
+		}
+	}
+	if r := vd("docs", "--format", "pdf"); r.code != ExitUsage {
+		t.Errorf("--format pdf: %d", r.code)
+	}
+}
+
+// TestCompletionFromTheTree: candidates come from cobra's __complete over
+// the same definitions: commands, subcommands, flags, view names.
+func TestCompletionFromTheTree(t *testing.T) {
+	_, vd := countingEnv(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"__complete", "rec"}, "recycle-bin"},
+		{[]string{"__complete", "audit", ""}, "follow"},
+		{[]string{"__complete", "access", "cr"}, "crawl"},
+		{[]string{"__complete", "--open", ""}, "audit"},
+		{[]string{"__complete", "files", "x", "--status", "ready"}, "ready_to_query"},
+		{[]string{"__complete", "recycle-bin", "--cl"}, "--client-matter"},
+		{[]string{"__complete", "completion", ""}, "fish"},
+	} {
+		r := vd(c.args...)
+		if r.code != 0 || !strings.Contains(r.stdout, c.want) {
+			t.Errorf("%q: %d %q", c.args, r.code, r.stdout)
+		}
+	}
+}

@@ -1,0 +1,314 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// The command line is a tree of cobra commands, one file per command
+// (cmd_*.go), built per call (no package state). Every command's RunE
+// stores its exit status in the runner and returns nil, so an error coming
+// back from cobra is always the command line's fault: exit 2, one line.
+
+// newRoot builds the whole tree for one invocation.
+func (r *runner) newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "vaultdeck",
+		Short: "a terminal console and headless commands for a legal-work workspace's vault",
+		Long: `vaultdeck without a command opens the console; with one it runs headless.
+
+Environment: VAULTDECK_TOKEN (API token), VAULTDECK_BASE_URL, VAULTDECK_REGION, VAULTDECK_CA_FILE.
+Exit status: 0 success, 1 error, 2 usage, 3 some items failed.`,
+		Args:              noArgs,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		DisableAutoGenTag: true,
+		// Globals before the command are read by cobra itself (persistent
+		// flags); nothing is extracted by hand.
+		TraverseChildren: false,
+	}
+	root.CompletionOptions.DisableDefaultCmd = true // `vaultdeck completion` is ours (cmd_completion.go)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(err) })
+	r.globalFlags(root)
+	r.consoleCmd(root) // the root itself runs the console
+	root.AddCommand(
+		r.projectsCmd(), r.usersCmd(), r.filesCmd(), r.statusCmd(), r.recycleBinCmd(),
+		r.auditCmd(), r.uploadCmd(), r.uploadsCmd(), r.whoamiCmd(), r.accessCmd(), r.mattersCmd(),
+		r.loginCmd(), r.logoutCmd(), r.profilesCmd(), r.simCmd(), r.demoCmd(), r.serveCmd(),
+		r.configCmd(), r.completionCmd(), r.versionCmd(), r.docsCmd(),
+	)
+	root.SetHelpCommand(r.helpCmd(root))
+	root.InitDefaultHelpCmd()
+	groupsFirst(root)
+	return root
+}
+
+// globalFlags are persistent: accepted before or after any command.
+func (r *runner) globalFlags(root *cobra.Command) {
+	pf := root.PersistentFlags()
+	pf.Var(enumFlag(&r.g.Region, regions()), "region", "regional service `us|eu|au` (default us)")
+	pf.StringVar(&r.g.BaseURL, "base-url", "", "custom base `URL` (https; http only to localhost)")
+	pf.StringVar(&r.g.CAFile, "ca-file", "", "extra PEM CA certificates to trust, from `FILE`")
+	pf.StringVar(&r.g.Profile, "profile", "", "stored profile `NAME` to use")
+	pf.BoolVar(&r.g.JSON, "json", false, "print the API's own JSON objects (listings: an array, one item a line)")
+	pf.BoolVar(&r.g.JSONL, "jsonl", false, "listings as JSON Lines: one item a line, nothing around them")
+	pf.BoolVar(&r.g.CSV, "csv", false, "listings as CSV: a header row, then a record a row")
+	pf.Var(timeoutFlag{&r.g.Timeout}, "timeout", "how long the service may stay silent, before answering or within an answer (default 30s; one whole answer may take 30 times it: 15m by default)")
+	pf.Var(maxRateFlag{&r.g.MaxRate}, "max-rate", "stay below the service's limits: a share of each (`80%`) or requests a minute (6)")
+	root.MarkFlagsMutuallyExclusive("json", "jsonl", "csv")
+	_ = root.RegisterFlagCompletionFunc("profile", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return r.profileNames(), cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = root.RegisterFlagCompletionFunc("region", fixed(regions()))
+}
+
+func regions() []string { return []string{"us", "eu", "au"} }
+
+// fixed completes a flag from a fixed list.
+func fixed(vals []string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return vals, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// run adapts a command body to cobra: the status is kept for Main, and the
+// command's name (for messages) is its path without the program's.
+func (r *runner) run(body func(ctx context.Context, args []string) int) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, args []string) error {
+		r.cmd = commandName(c)
+		r.code = r.finish(body(c.Context(), args))
+		return nil
+	}
+}
+
+func commandName(c *cobra.Command) string {
+	return strings.TrimPrefix(strings.TrimPrefix(c.CommandPath(), "vaultdeck"), " ")
+}
+
+// Main runs the command line args (without the program name).
+func Main(ctx context.Context, args []string, env Env) int {
+	if env.Stdout == nil {
+		env.Stdout = io.Discard
+	}
+	if env.Stderr == nil {
+		env.Stderr = io.Discard
+	}
+	if env.Stdin == nil {
+		env.Stdin = strings.NewReader("")
+	}
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
+	}
+	r := &runner{env: env}
+	root := r.newRoot()
+	root.SetArgs(args)
+	root.SetIn(env.Stdin)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	c, err := root.ExecuteContextC(ctx)
+	if err != nil {
+		name := ""
+		if c != nil {
+			name = commandName(c)
+		}
+		return oneLineUsage(env.Stderr, name, usageError(err))
+	}
+	return r.code
+}
+
+// noArgs refuses any positional argument, naming it.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if !c.HasParent() {
+		return usagef("unknown command %q", args[0])
+	}
+	if c.HasSubCommands() {
+		return usagef("unknown subcommand %q; give one of: %s", args[0], strings.Join(subNames(c), ", "))
+	}
+	return usagef("unexpected argument %q", args[0])
+}
+
+func subNames(c *cobra.Command) []string {
+	var out []string
+	for _, s := range c.Commands() {
+		if s.IsAvailableCommand() {
+			out = append(out, s.Name())
+		}
+	}
+	return out
+}
+
+// needSub is the body of a command that only groups subcommands.
+func needSub(c *cobra.Command, args []string) error {
+	if err := noArgs(c, args); err != nil {
+		return err
+	}
+	var uses []string
+	for _, s := range c.Commands() {
+		if s.IsAvailableCommand() {
+			uses = append(uses, s.Use)
+		}
+	}
+	return usagef("give a subcommand: %s", strings.Join(uses, " | "))
+}
+
+var (
+	reUnknownFlag  = regexp.MustCompile(`^unknown (?:shorthand )?flag: (?:'(.)' in )?(-{1,2}[^ ]+)`)
+	reNeedsValue   = regexp.MustCompile(`^flag needs an argument: (?:'(.)' in )?(-{1,2}[^ ]+)`)
+	reInvalidValue = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-., )?(--[^"]+)" flag: (.*)$`)
+	reExclusive    = regexp.MustCompile(`^if any flags in the group \[([^\]]*)\] are set none of the others can be; \[([^\]]*)\] were all set$`)
+	reUnknownCmd   = regexp.MustCompile(`^unknown command "([^"]*)" for "[^"]*"`)
+)
+
+// flagError rewrites pflag's messages in the product's form: "unknown flag
+// --x", "--x needs a value", `invalid value "v" for --x (why)`.
+func flagError(err error) error {
+	var u errUsage
+	if errors.As(err, &u) {
+		return err
+	}
+	msg := err.Error()
+	if m := reUnknownFlag.FindStringSubmatch(msg); m != nil {
+		if m[1] != "" {
+			return usagef("unknown flag -%s", m[1])
+		}
+		return usagef("unknown flag --%s", strings.TrimLeft(m[2], "-"))
+	}
+	if m := reNeedsValue.FindStringSubmatch(msg); m != nil {
+		return usagef("--%s needs a value", strings.TrimLeft(m[2], "-"))
+	}
+	if m := reInvalidValue.FindStringSubmatch(msg); m != nil {
+		why := m[3]
+		if i := strings.LastIndex(why, ": "); strings.HasPrefix(why, "strconv.") && i >= 0 {
+			why = strings.TrimPrefix(why[i+2:], "invalid syntax")
+		}
+		if why != "" {
+			why = " (" + why + ")"
+		}
+		return usagef("invalid value %q for %s%s", m[1], m[2], why)
+	}
+	return usagef("%s", msg)
+}
+
+// usageError is flagError for everything cobra returns (argument checks,
+// flag groups, unknown commands).
+func usageError(err error) error {
+	msg := err.Error()
+	if m := reExclusive.FindStringSubmatch(msg); m != nil {
+		var set []string
+		for _, f := range []string{"csv", "json", "jsonl"} { // the order of the message
+			if slices.Contains(strings.Fields(m[2]), f) {
+				set = append(set, "--"+f)
+			}
+		}
+		if len(set) < 2 {
+			return usagef("%s", msg)
+		}
+		return usagef("%s cannot be combined with %s: choose one output format", set[0], strings.Join(set[1:], " or "))
+	}
+	if m := reUnknownCmd.FindStringSubmatch(msg); m != nil {
+		return usagef("unknown command %q", m[1])
+	}
+	return flagError(err)
+}
+
+// enumValue is a string flag that takes one of a fixed set, checked while
+// parsing: a wrong value is exit 2 before anything is requested.
+type enumValue struct {
+	p       *string
+	allowed []string
+	list    bool // comma-separated, any case (file statuses)
+}
+
+func enumFlag(p *string, allowed []string) *enumValue { return &enumValue{p: p, allowed: allowed} }
+
+func (e *enumValue) String() string { return *e.p }
+func (e *enumValue) Type() string   { return "string" }
+func (e *enumValue) Set(s string) error {
+	vals := []string{s}
+	if e.list {
+		vals = splitList(strings.ToLower(s))
+	}
+	for _, v := range vals {
+		ok := false
+		for _, a := range e.allowed {
+			ok = ok || a == v
+		}
+		if !ok {
+			return fmt.Errorf("choose from %s", strings.Join(e.allowed, ", "))
+		}
+	}
+	*e.p = s
+	return nil
+}
+
+// timeoutFlag is --timeout: a positive duration.
+type timeoutFlag struct{ d *time.Duration }
+
+func (t timeoutFlag) String() string {
+	if t.d == nil || *t.d == 0 {
+		return ""
+	}
+	return t.d.String()
+}
+func (t timeoutFlag) Type() string { return "duration" }
+func (t timeoutFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return errors.New("a positive duration such as 30s or 2m")
+	}
+	*t.d = d
+	return nil
+}
+
+// maxRateFlag is --max-rate: a share of each limit (80%) or requests a
+// minute (6), checked while parsing.
+type maxRateFlag struct{ m *maxRate }
+
+func (f maxRateFlag) String() string {
+	if f.m == nil || !f.m.set() {
+		return ""
+	}
+	return f.m.String()
+}
+func (f maxRateFlag) Type() string { return "rate" }
+func (f maxRateFlag) Set(s string) error {
+	m, err := parseMaxRate(s)
+	if err != nil {
+		return err
+	}
+	*f.m = m
+	return nil
+}
+
+var _ pflag.Value = (*enumValue)(nil)
+
+// groupsFirst makes every command check its flag groups (--json with
+// --jsonl) before its arguments, so the output-format clash is the one
+// reported whatever else is wrong.
+func groupsFirst(c *cobra.Command) {
+	args := c.Args
+	c.Args = func(c *cobra.Command, a []string) error {
+		if err := c.ValidateFlagGroups(); err != nil {
+			return err
+		}
+		if args == nil {
+			return nil
+		}
+		return args(c, a)
+	}
+	for _, s := range c.Commands() {
+		groupsFirst(s)
+	}
+}
