@@ -50,9 +50,15 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 	bo := newBackoff()
 	var waited time.Duration
 	timeouts := 0
+	// unsent: no attempt yet, or only 429s, so the service holds nothing of
+	// this call and a stop before sending (WithStopBeforeSending) may act.
+	unsent := true
 	for attempt := 0; ; attempt++ {
-		if err := c.waitBudget(ctx, cl.ep, key, limit, shared); err != nil {
+		if err := c.waitBudget(ctx, cl.ep, key, limit, shared, unsent); err != nil {
 			return nil, red, err
+		}
+		if unsent && stopped(ctx) {
+			return nil, red, canceled(cl.ep, ErrNotSent)
 		}
 		resp, err := c.attempt(ctx, cl, tok, red, key, limit, attempt)
 		if err != nil {
@@ -61,13 +67,14 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 				return nil, red, err
 			}
 			timeouts++
+			unsent = false
 			wait := min(bo.NextBackOff(), maxBackoff)
 			c.observeWait(ctx, Wait{Endpoint: cl.ep.String(), Reason: WaitBackoff, For: wait})
 			c.log.LogAttrs(ctx, slog.LevelDebug, "api retry after timeout",
 				slog.String("method", cl.ep.method), slog.String("path", red.String(cl.path)),
 				slog.Duration("wait", wait), slog.Int("attempt", attempt+1))
-			if err := c.clock.Sleep(ctx, wait); err != nil {
-				return nil, red, canceled(cl.ep, err)
+			if err := c.pause(ctx, cl.ep, wait, false); err != nil {
+				return nil, red, err
 			}
 			continue
 		}
@@ -93,6 +100,7 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 		}
 		apiErr.RetryAfter = wait
 		limited := resp.StatusCode == http.StatusTooManyRequests
+		unsent = unsent && limited
 		if limited {
 			c.block(ctx, key, limit, shared, now.Add(wait), ok, now) // everyone sharing the bucket holds off
 		}
@@ -106,15 +114,15 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 			slog.String("method", cl.ep.method), slog.String("path", red.String(cl.path)),
 			slog.Int("status", resp.StatusCode), slog.Duration("wait", wait), slog.Int("attempt", attempt+1))
 		c.observeWait(ctx, Wait{Endpoint: cl.ep.String(), Reason: reason, Category: cl.ep.cat, Status: resp.StatusCode, For: wait})
-		if err := c.clock.Sleep(ctx, wait); err != nil {
-			return nil, red, canceled(cl.ep, err)
+		if err := c.pause(ctx, cl.ep, wait, unsent); err != nil {
+			return nil, red, err
 		}
 		waited += wait
 	}
 }
 
 // waitBudget blocks until the category's budget allows one more request.
-func (c *Client) waitBudget(ctx context.Context, ep endpoint, key string, limit int, shared bool) error {
+func (c *Client) waitBudget(ctx context.Context, ep endpoint, key string, limit int, shared, unsent bool) error {
 	for {
 		d, ok := c.reserve(ctx, key, limit, shared)
 		if ok {
@@ -123,8 +131,8 @@ func (c *Client) waitBudget(ctx context.Context, ep endpoint, key string, limit 
 		c.log.LogAttrs(ctx, slog.LevelDebug, "api budget wait",
 			slog.String("category", string(ep.cat)), slog.Duration("wait", d))
 		c.observeWait(ctx, Wait{Endpoint: ep.String(), Reason: WaitBudget, Category: ep.cat, Limit: limit, For: d})
-		if err := c.clock.Sleep(ctx, d); err != nil {
-			return canceled(ep, err)
+		if err := c.pause(ctx, ep, d, unsent); err != nil {
+			return err
 		}
 	}
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -64,4 +65,45 @@ func (c *Client) observeWait(ctx context.Context, w Wait) {
 		w.Until = c.clock.Now().Add(w.For)
 		fn(w)
 	}
+}
+
+// ErrNotSent is the cause of a call given up while it waited before going
+// out (WithStopBeforeSending): the service received nothing of it.
+var ErrNotSent = errors.New("stopped before it was sent")
+
+type stopKey struct{}
+
+// WithStopBeforeSending returns a context whose requests give up a pause
+// before they are sent (the budget, a 429's Retry-After) as soon as stop
+// ends, failing with ErrNotSent. An upload needs the answer to a request once
+// it is on the wire, so its ctx outlives the user's first Ctrl-C; while it
+// only waits its turn nothing is out, and that Ctrl-C must act at once.
+func WithStopBeforeSending(ctx, stop context.Context) context.Context {
+	return context.WithValue(ctx, stopKey{}, stop)
+}
+
+// stopped reports whether ctx's WithStopBeforeSending stop has ended.
+func stopped(ctx context.Context) bool {
+	stop, ok := ctx.Value(stopKey{}).(context.Context)
+	return ok && stop.Err() != nil
+}
+
+// pause sleeps d before a request is (re)sent. unsent says nothing of the
+// call may have reached the service yet (no attempt, or only 429s): only
+// then does a WithStopBeforeSending stop end the pause, with ErrNotSent.
+func (c *Client) pause(ctx context.Context, ep endpoint, d time.Duration, unsent bool) error {
+	sleepCtx := ctx
+	if stop, ok := ctx.Value(stopKey{}).(context.Context); ok && unsent {
+		var cancel context.CancelFunc
+		sleepCtx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(stop, cancel)()
+	}
+	if err := c.clock.Sleep(sleepCtx, d); err != nil {
+		if ctx.Err() == nil && unsent && stopped(ctx) {
+			return canceled(ep, ErrNotSent)
+		}
+		return canceled(ep, err)
+	}
+	return nil
 }

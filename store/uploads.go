@@ -293,6 +293,17 @@ func (s *Store) ReleaseBatch(batchID int64, owner, batchErr string) error {
 	return err
 }
 
+// UnstartBatch releases a batch whose request was never sent, and forgets
+// the start that owner recorded at began, so a resume sends it instead of
+// reconciling it. A start recorded earlier (by another attempt, which may
+// have reached the service) is kept.
+func (s *Store) UnstartBatch(batchID int64, owner string, began time.Time) error {
+	_, err := s.db.Exec(`UPDATE upload_batches SET lease_owner = '', lease_until = 0, error = '',
+		began_at = CASE WHEN began_at = ? THEN 0 ELSE began_at END WHERE id = ? AND lease_owner = ?`,
+		began.UnixMilli(), batchID, owner)
+	return err
+}
+
 func notFound(err error) error {
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound

@@ -215,7 +215,7 @@ func (r *Runner) sendAll(ctx context.Context, batches []store.JournalBatch, out 
 		}
 		i++
 		r.report(func(pr *Progress) { pr.Batch = i })
-		err := r.send(p, out)
+		err := r.send(ctx, p, out)
 		p.close()
 		if errors.Is(err, ErrCrashed) {
 			cancelPrep()

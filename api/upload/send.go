@@ -15,10 +15,14 @@ import (
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
-// send journals the batch's start, sends it, and journals the outcome.
-func (r *Runner) send(p *prepared, out *Outcome) error {
+// send journals the batch's start, sends it, and journals the outcome. ctx
+// is the run's: once the request is out its answer is awaited whatever ctx
+// does, but while the request only waits its turn (the budget, a 429's
+// Retry-After) ctx ending stops it unsent.
+func (r *Runner) send(ctx context.Context, p *prepared, out *Outcome) error {
 	b := p.batch
-	if err := r.Store.StartBatch(b.ID, r.owner(), r.now(), p.start); err != nil {
+	began := r.now()
+	if err := r.Store.StartBatch(b.ID, r.owner(), began, p.start); err != nil {
 		// Not sent: the batch stays pending for a resume (the release may
 		// fail on the same full disk; the lease then expires).
 		_ = r.Store.ReleaseBatch(b.ID, r.owner(), "")
@@ -59,6 +63,7 @@ func (r *Runner) send(p *prepared, out *Outcome) error {
 	if r.Wait != nil {
 		reqCtx = api.WithWaitObserver(reqCtx, r.Wait)
 	}
+	reqCtx = api.WithStopBeforeSending(reqCtx, ctx)
 	var last int64
 	base := r.bytesDone()
 	sent := func(n int64) {
@@ -72,6 +77,14 @@ func (r *Runner) send(p *prepared, out *Outcome) error {
 	res, err := r.API.UploadBatch(reqCtx, b.Run.ProjectID, files, api.DuplicateMode(b.Run.Mode), sent)
 	if crashed.Load() {
 		return ErrCrashed
+	}
+	if errors.Is(err, api.ErrNotSent) {
+		// Nothing went out: the batch is pending again, as if never begun
+		// (unless an earlier process began it), so a resume sends it
+		// without reconciling.
+		_ = r.Store.UnstartBatch(b.ID, r.owner(), began)
+		out.Unfinished++
+		return fmt.Errorf("batch %d: not sent: stopped while it waited to be sent (%v); run `vaultdeck upload --resume` to send it", b.ID, err)
 	}
 	if err != nil {
 		return r.failed(p, err, out)

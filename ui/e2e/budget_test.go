@@ -238,6 +238,19 @@ func TestRateLimitThroughTheBinary(t *testing.T) {
 func uploadedOnce(t *testing.T, sp simProcess, bin string, env []string, pid, name string) {
 	t.Helper()
 	simControl(t, sp, "advance", `{"seconds": 120}`)
+	if n := filesNamed(t, sp, pid, name); n != 1 {
+		t.Errorf("the project holds %s %d times, want once", name, n)
+	}
+	out, _, code := vd(t, bin, env, "", "uploads", "--json")
+	if code != 0 || !strings.Contains(out, `"finished"`) {
+		t.Errorf("uploads --json: %d %s", code, out)
+	}
+}
+
+// filesNamed counts the project's files of that name, asked of the
+// simulator with the admin token (not through the binary's budget).
+func filesNamed(t *testing.T, sp simProcess, pid, name string) int {
+	t.Helper()
 	req, _ := http.NewRequest("GET", sp.base+"/api/v1/vault/projects/"+pid+"/files?limit=100&name="+name, nil)
 	req.Header.Set("Authorization", "Bearer "+sp.tokens["admin"])
 	resp, err := http.DefaultClient.Do(req)
@@ -261,11 +274,5 @@ func uploadedOnce(t *testing.T, sp simProcess, bin string, env []string, pid, na
 			n++
 		}
 	}
-	if n != 1 {
-		t.Errorf("the project holds %s %d times, want once", name, n)
-	}
-	out, _, code := vd(t, bin, env, "", "uploads", "--json")
-	if code != 0 || !strings.Contains(out, `"finished"`) {
-		t.Errorf("uploads --json: %d %s", code, out)
-	}
+	return n
 }
