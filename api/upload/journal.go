@@ -20,6 +20,7 @@ type Journal interface {
 	ClaimBatch(batchID int64, l store.Lease) error
 	RenewLeases(owner string, until time.Time) error
 	ReleaseBatch(batchID int64, owner, batchErr string) error
+	UnstartBatch(batchID int64, owner string, began time.Time) error
 	UnfinishedBatches(profile string) ([]store.JournalBatch, error)
 	UnprovenFiles(profile string) ([]store.JournalFile, error)
 	MarkReplaced(ids []string) error
