@@ -43,3 +43,36 @@ func TestHeaderKeepsBadgeAndBudgetOverSSH(t *testing.T) {
 		t.Errorf("200 columns: %q", header)
 	}
 }
+
+// A long warning (a token in a plain-text file) gives way before the
+// workspace would have to: once it has left, the workspace and the key
+// that left before it fit again and come back, and the warning keeps its
+// short form (its words before the colon) where that fits. It took the
+// key and the workspace with it: at 120 columns over SSH the header read
+// "vaultdeck sim 127.0.0.1:33703 vault 10/10".
+func TestHeaderPutsBackWhatFitsOnceALongPartLeft(t *testing.T) {
+	const session = "key e2e@tmux SHA256:gkIC8SQHj…"
+	const warning = `Insecure storage: the token for profile "sim" is in a plain-text file; run ` + "`vaultdeck login --profile sim`" + ` once a keyring works`
+	fake := &pagetest.Fake{BudgetStatus: api.BudgetStatus{Limit: 10, Remaining: 9}}
+	for _, tc := range []struct {
+		width int
+		want  []string
+	}{
+		{80, []string{"sim", "127.0.0.1:33703", "Harrowgate LLP", "⚠ Insecure storage", "vault 9/10"}},
+		{120, []string{"sim", "127.0.0.1:33703", session, "Harrowgate LLP", "⚠ Insecure storage", "vault 9/10"}},
+	} {
+		m := app.New(pagetest.Env(t, fake, false), app.Config{
+			Profile: "sim", Region: "127.0.0.1:33703", Workspace: "Harrowgate LLP", Session: session, Warning: warning,
+		})
+		m.Update(tea.WindowSizeMsg{Width: tc.width, Height: 24})
+		header, _, _ := strings.Cut(ansi.Strip(m.View()), "\n")
+		for _, want := range tc.want {
+			if !strings.Contains(header, want) {
+				t.Errorf("%d columns: %q is gone from the header %q", tc.width, want, header)
+			}
+		}
+		if w := ansi.StringWidth(header); w > tc.width {
+			t.Errorf("%d columns: the header is %d wide", tc.width, w)
+		}
+	}
+}

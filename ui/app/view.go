@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"net/url"
+	"sort"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -48,10 +49,12 @@ func (m *Model) View() string {
 }
 
 // headerPart is one item of the header; giveWay says which leave first
-// when the line is too narrow (higher first; 0 never).
+// when the line is too narrow (higher first; 0 never). short, when set, is
+// what the part shows where its whole text does not fit.
 type headerPart struct {
 	text    string
 	giveWay int
+	short   string
 }
 
 func (m *Model) headerView() string {
@@ -61,22 +64,24 @@ func (m *Model) headerView() string {
 	// and fingerprint, the longest and least needed, leave first.
 	parts := []headerPart{{text: th.Header.Render("vaultdeck")}}
 	if m.cfg.Profile != "" {
-		parts = append(parts, headerPart{th.Badge.Render(sanitize.Line(m.cfg.Profile)), 3})
+		parts = append(parts, headerPart{th.Badge.Render(sanitize.Line(m.cfg.Profile)), 3, ""})
 	}
 	if where := m.where(); where != "" {
-		parts = append(parts, headerPart{th.Muted.Render(where), 2})
+		parts = append(parts, headerPart{th.Muted.Render(where), 2, ""})
 	}
 	if m.cfg.Session != "" {
-		parts = append(parts, headerPart{th.Muted.Render(sanitize.Line(m.cfg.Session)), 6})
+		parts = append(parts, headerPart{th.Muted.Render(sanitize.Line(m.cfg.Session)), 6, ""})
 	}
 	if m.workspace != "" {
-		parts = append(parts, headerPart{th.Header.Render(sanitize.Line(m.workspace)), 5})
+		parts = append(parts, headerPart{th.Header.Render(sanitize.Line(m.workspace)), 5, ""})
 	}
 	if m.env.ReadOnly {
 		parts = append(parts, headerPart{text: th.ReadOnlyBadge.Render("READ-ONLY")})
 	}
 	if m.cfg.Warning != "" {
-		parts = append(parts, headerPart{th.Warn.Render("⚠ " + sanitize.Line(m.cfg.Warning)), 4})
+		w := sanitize.Line(m.cfg.Warning)
+		short, _, _ := strings.Cut(w, ":") // "Insecure storage: the token for …" reads "Insecure storage"
+		parts = append(parts, headerPart{th.Warn.Render("⚠ " + w), 4, th.Warn.Render("⚠ " + short)})
 	}
 	if m.env.Backend != nil {
 		b := m.env.Backend.Budget(api.CategoryVault)
@@ -96,28 +101,52 @@ func (m *Model) headerView() string {
 	return fitHeader(parts, m.width)
 }
 
-// fitHeader joins the parts, leaving out those that give way first until
-// the line fits width; it cuts the line only when the parts that never
+// fitHeader joins the parts in their order, keeping those that never give
+// way and then taking the others by importance (lowest giveWay first), each
+// whole where it fits, else in its short form, else left out. A long part
+// that cannot fit so takes nothing else with it (dropping by priority alone
+// removed the workspace and the SSH key before a 130-column warning, and
+// then had room for both). The line is cut only when the parts that never
 // give way are too wide on their own.
 func fitHeader(parts []headerPart, width int) string {
-	for {
-		texts := make([]string, len(parts))
-		first := -1
-		for i, p := range parts {
-			texts[i] = p.text
-			if p.giveWay > 0 && (first < 0 || p.giveWay > parts[first].giveWay) {
-				first = i
+	shown := make([]string, len(parts))
+	for i, p := range parts {
+		if p.giveWay == 0 {
+			shown[i] = p.text
+		}
+	}
+	join := func() string {
+		var texts []string
+		for _, t := range shown {
+			if t != "" {
+				texts = append(texts, t)
 			}
 		}
-		line := strings.Join(texts, " ")
-		if ansi.StringWidth(line) <= width {
-			return line
-		}
-		if first < 0 {
-			return ansi.Truncate(line, width, "…")
-		}
-		parts = append(parts[:first:first], parts[first+1:]...)
+		return strings.Join(texts, " ")
 	}
+	if line := join(); ansi.StringWidth(line) > width {
+		return ansi.Truncate(line, width, "…")
+	}
+	order := make([]int, 0, len(parts))
+	for i, p := range parts {
+		if p.giveWay > 0 {
+			order = append(order, i)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return parts[order[a]].giveWay < parts[order[b]].giveWay })
+	for _, i := range order {
+		for _, t := range []string{parts[i].text, parts[i].short} {
+			if t == "" {
+				continue
+			}
+			shown[i] = t
+			if ansi.StringWidth(join()) <= width {
+				break
+			}
+			shown[i] = ""
+		}
+	}
+	return join()
 }
 
 // where is the region, or the host of a custom base URL.
