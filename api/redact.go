@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -94,6 +95,34 @@ func anchorOf(secret string) ([]byte, int) {
 	return []byte(best), rare
 }
 
+// hasAlnumEscape reports whether b holds a letter or digit written as a
+// JSON \uXXXX or URL %XX escape (two IndexByte scans when it holds none).
+func hasAlnumEscape(b []byte) bool {
+	for _, mark := range []byte{'\\', '%'} {
+		for off := 0; ; {
+			i := bytes.IndexByte(b[off:], mark)
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + 1
+			hex := b[i+1:]
+			if mark == '\\' {
+				if len(hex) < 5 || hex[0]|0x20 != 'u' || hex[1] != '0' || hex[2] != '0' {
+					continue
+				}
+				hex = hex[3:]
+			}
+			if len(hex) >= 2 {
+				if v, err := strconv.ParseUint(string(hex[:2]), 16, 8); err == nil && isAlnum(byte(v)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 func isAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
@@ -106,12 +135,14 @@ func lower(c byte) byte {
 }
 
 // mayContain is a quick, conservative check: false means b holds no form
-// of the token (unless its letters and digits themselves were \u-escaped).
+// of the token. It looks for the anchor's letters as themselves; a letter
+// or digit escaped (\u0041, %41) sends b to the full pattern instead, since
+// a decoder turns it back into the token and no encoder needs to escape one.
 func (r redactor) mayContain(b []byte) bool {
 	if r.secret == "" {
 		return false
 	}
-	if r.anchor == nil {
+	if r.anchor == nil || hasAlnumEscape(b) {
 		return true
 	}
 	c := r.anchor[r.rare]

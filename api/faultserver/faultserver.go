@@ -37,6 +37,7 @@ const (
 	EchoError     Fault = "echo-error"   // 403 whose body echoes the token in every form
 	EchoHeader    Fault = "echo-header"  // normal answers with the token in headers
 	EchoData      Fault = "echo-data"    // normal answers with the token inside the data
+	EchoEscaped   Fault = "echo-escaped" // the same, every character of the token \u-escaped everywhere
 	Big           Fault = "big"          // the recycle bin holds BigN entries
 	// The hostile faults (hostile.go): sizes and durations no real
 	// answer has.
@@ -213,8 +214,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	var echo map[string]string
-	if s.fault == EchoData {
+	switch s.fault {
+	case EchoData:
 		echo = EchoForms(tok)
+	case EchoEscaped:
+		// Valid JSON that decodes to the token, with none of its letters
+		// in the bytes: only the form, nowhere else in the body.
+		echo = map[string]string{}
+		for k := range EchoForms(tok) {
+			echo[k] = JSONEscapeEvery(tok)
+		}
 	}
 	body := s.body(path, r.URL.Query(), echo)
 	if s.fault == BadBytes {
@@ -244,6 +253,15 @@ func EchoForms(tok string) map[string]string {
 		"lower":      strings.ToLower(tok),
 		"upper":      strings.ToUpper(tok),
 	}
+}
+
+// JSONEscapeEvery writes every character of s as a \uXXXX escape.
+func JSONEscapeEvery(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		fmt.Fprintf(&b, `\u%04x`, c)
+	}
+	return b.String()
 }
 
 // IDs of the small workspace.
