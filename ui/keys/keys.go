@@ -121,9 +121,11 @@ func NewSession(readOnly, noLocalFiles bool) Map {
 }
 
 // localFiles lists the bindings that write or read a file on this machine.
-// Add new ones here and sessions without local files lose them.
+// Add new ones here and sessions without local files lose them (over SSH
+// the files would be the server's; serve has no upload or matters view, so
+// u was offered on a project's footer and answered 'there is no command').
 func (m *Map) localFiles() []*key.Binding {
-	return []*key.Binding{&m.Export}
+	return []*key.Binding{&m.Export, &m.Upload, &m.Reupload, &m.OpenFile}
 }
 
 // mutating lists the bindings that change server state. Add new mutating

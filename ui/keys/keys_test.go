@@ -46,7 +46,23 @@ func TestExportGatedByLocalFiles(t *testing.T) {
 	if m.Export.Enabled() || m.Binds("e") {
 		t.Error("export offered in a session without local files")
 	}
-	if !m.Upload.Enabled() {
-		t.Error("no local files must not take the mutating keys away")
+	if !m.Delete.Enabled() || !m.Restore.Enabled() {
+		t.Error("no local files must not take the keys that only talk to the service away")
+	}
+}
+
+// Over SSH (serve, no local files) the project page's footer offered
+// "u upload" and u answered 'there is no command "upload"': the keys that
+// read a file of this machine (upload, re-upload, a matter file) are gone
+// there, from the footer, the help and the key itself, in this one place.
+func TestLocalFileKeysGoneWithoutLocalFiles(t *testing.T) {
+	m := NewSession(false, true)
+	for name, b := range map[string]key.Binding{"upload": m.Upload, "re-upload": m.Reupload, "open a matter file": m.OpenFile} {
+		if b.Enabled() {
+			t.Errorf("%s offered in a session without local files", name)
+		}
+	}
+	if l := NewSession(false, false); !l.Upload.Enabled() || !l.Reupload.Enabled() || !l.OpenFile.Enabled() {
+		t.Error("with local files, upload, re-upload and a matter file are offered")
 	}
 }
