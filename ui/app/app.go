@@ -133,9 +133,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.open(msg.Route, msg.Arg)
 	case page.StatusMsg:
 		m.setStatus(msg)
-		if msg.Err != nil {
-			m.statusOwner = m.Top() // a page's error, cleared by its next action (updateTop)
-		}
+		m.statusOwner = m.Top() // a page's error or notice, cleared by its next action (updateTop)
 		return m, nil
 	case page.StartTask:
 		return m, m.startTask(msg)
@@ -305,7 +303,11 @@ func (m *Model) updateTop(msg tea.Msg) tea.Cmd {
 	typing := capturing(m.stack[i])
 	var cmd tea.Cmd
 	m.stack[i], cmd = m.stack[i].Update(msg)
-	if m.statusErr && m.statusOwner == m.stack[i] && !(typing && capturing(m.stack[i])) {
+	// A notice ("wrote 11 rows to …", "copied") is news of the key that
+	// caused it and leaves at the next key, giving the footer back to the
+	// keys that act; only a key, never a broadcast, takes it.
+	_, isKey := msg.(tea.KeyMsg)
+	if m.status != "" && (m.statusErr || isKey) && m.statusOwner == m.stack[i] && !(typing && capturing(m.stack[i])) {
 		m.status, m.statusErr, m.statusOwner = "", false, nil
 	}
 	return cmd

@@ -1,0 +1,46 @@
+package app_test
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/ui/app"
+	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+)
+
+// A page's notice ("wrote 11 rows to ./vaultdeck-recycle-bin-….csv") is
+// news of the key that caused it: at 80 columns it left the footer room
+// for '? help' alone, and it stayed through p, b, enter on a deleter and
+// esc, so the bin's keys (enter, p, b) were never named again on that
+// page. The next key that acts on the page takes it away, as an error's.
+func TestPageNoticeLeavesAtTheNextKey(t *testing.T) {
+	now := func() time.Time { return pagetest.Now }
+	srv := sim.New(sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: now})
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	c, err := api.New(api.Config{BaseURL: hs.URL, Token: api.StaticToken(srv.Token("admin")), Limits: api.Limits{Vault: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := app.New(pagetest.Env(t, c, false), app.Config{Profile: "sim", Region: "local", Workspace: "W", Start: "bin",
+		ExportDir: t.TempDir(), Routes: []app.Route{{Name: "bin", New: recyclebin.New}}})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
+	waitFor(t, tm, "entries")
+	tm.Send(runes("e"))
+	waitFor(t, tm, "wrote")
+	tm.Send(runes("p"))
+	tm.Send(runes("q"))
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	ls := strings.Split(ansi.Strip(fm.View()), "\n")
+	if f := ls[len(ls)-1]; strings.Contains(f, "wrote") || !strings.Contains(f, "b by deleter") {
+		t.Errorf("after p the footer is %q: the export's notice stayed in place of the bin's keys", f)
+	}
+}
