@@ -134,8 +134,9 @@ func (m *Model) Title() string { return "audit" }
 // SetSize gives the view its area: one header line above the table.
 func (m *Model) SetSize(w, h int) {
 	m.TableView.SetSize(w, h)
+	m.fitHeader()
 	if m.detailPane != nil {
-		m.detailPane.SetSize(w, max(h-headerLines, 3))
+		m.detailPane.SetSize(w, max(h-m.TableView.Header, 3))
 	}
 	m.input.Width = max(w-26, 1)
 }
@@ -160,6 +161,12 @@ func (m *Model) Help() []key.Binding {
 
 // Update routes responses, keys and the table's filter results.
 func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
+	p, cmd := m.update(msg)
+	m.fitHeader()
+	return p, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case page.Result[whoMsg]:
 		return m, m.gotWho(msg)

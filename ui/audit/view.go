@@ -8,7 +8,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -16,7 +15,8 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
-// headerLines is the number of lines View puts above the table.
+// headerLines is the number of lines View puts above the table when its
+// header fits on one line (fitHeader follows it when it wraps).
 const headerLines = 1
 
 // documentedTypes are the log types the service's documentation names;
@@ -194,7 +194,7 @@ func (m *Model) openDetail() {
 	}
 	m.detail = true
 	m.detailPane = widgets.NewPane(m.env.Theme, m.env.Keys)
-	m.detailPane.SetSize(m.Width, max(m.Height-headerLines, 3))
+	m.detailPane.SetSize(m.Width, max(m.Height-m.TableView.Header, 3))
 	m.detailPane.SetContent(strings.TrimRight(detailText(&m.entries[i]), "\n"))
 }
 
@@ -239,7 +239,7 @@ func (m *Model) View() string {
 func (m *Model) pickerView() string {
 	th := m.env.Theme
 	lines := []string{"  log type (↑/↓, enter to apply, esc to cancel):"}
-	h := max(m.Height-headerLines-1, 3)
+	h := max(m.Height-m.TableView.Header-1, 3)
 	first := max(0, min(m.pickAt-h/2, len(m.picker)-h))
 	for i := first; i < len(m.picker) && i < first+h; i++ {
 		label := m.picker[i]
@@ -255,9 +255,14 @@ func (m *Model) pickerView() string {
 	return strings.Join(lines, "\n")
 }
 
-func (m *Model) headerLine() string {
+// headerLine is the lines above the table, wrapped rather than cut
+// (widgets.Fit): the filter, the count, following and a failure's reason
+// stay whole; the title and the mirror's time give way first.
+func (m *Model) headerLine() string { return strings.Join(m.headerLines(), "\n") }
+
+func (m *Model) headerLines() []string {
 	th := m.env.Theme
-	parts := []string{th.Title.Render("Audit log"), m.filterText()}
+	parts := []widgets.Part{widgets.Deco(th.Title.Render("Audit log")), widgets.Keep(m.filterText())}
 	where := strconv.Itoa(len(m.entries))
 	switch {
 	case m.atNewest && m.atStart:
@@ -272,7 +277,7 @@ func (m *Model) headerLine() string {
 	if m.fromNote != "" {
 		where += " " + m.fromNote
 	}
-	parts = append(parts, where)
+	parts = append(parts, widgets.Keep(where))
 	if m.following {
 		f := "following"
 		if m.newCount > 0 {
@@ -281,29 +286,33 @@ func (m *Model) headerLine() string {
 		if m.caughtUp {
 			f += " (caught up)"
 		}
-		parts = append(parts, f)
+		parts = append(parts, widgets.Keep(f))
 	}
-	// the mirror last: at 80 columns it is what gives way
+	// the mirror's state is what gives way at 80 columns
 	switch {
 	case m.syncing:
-		parts = append(parts, "syncing mirror")
+		parts = append(parts, widgets.Deco("syncing mirror"))
 	case m.synced:
-		parts = append(parts, "mirror to "+m.mirror.Last.UTC().Format("01-02 15:04"))
+		parts = append(parts, widgets.Deco("mirror to "+m.mirror.Last.UTC().Format("01-02 15:04")))
 	}
 	if m.detail {
-		parts = append(parts, "entry detail")
+		parts = append(parts, widgets.Keep("entry detail"))
 	}
 	if s := m.loader.View(); s != "" {
-		parts = append(parts, s+" loading")
+		parts = append(parts, widgets.Keep(s+" loading"))
 	}
 	if m.lastErr != nil {
-		parts = append(parts, th.Error.Render(errorSummary(m.lastErr)))
+		parts = append(parts, widgets.Keep(th.Error.Render(errorSummary(m.lastErr))))
 	}
-	line := strings.Join(parts, " · ")
-	if m.Width > 0 {
-		line = ansi.Truncate(line, m.Width, "…")
+	return widgets.Fit(m.Width, parts...)
+}
+
+// fitHeader gives the table what the header leaves when it wraps.
+func (m *Model) fitHeader() {
+	if n := len(m.headerLines()); n != m.TableView.Header && m.Height > 0 {
+		m.TableView.Header = n
+		m.TableView.SetSize(m.Width, m.Height)
 	}
-	return line
 }
 
 // errorSummary is the short form for the header; the full sentence goes to
