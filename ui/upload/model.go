@@ -96,7 +96,7 @@ func (m *Model) Title() string { return "upload" }
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
 	m.path.Width = max(w-8, 1)
-	m.bar.Width = max(min(w-4, 80), 10)
+	m.bar.Width = max(min(w-5, 80), 10) // " 100%" takes five columns after it
 }
 
 // CapturesInput: while the path is typed, every key is the page's.

@@ -124,3 +124,34 @@ func TestProjectPageShowsTheNewCountAfterAnUpload(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }
+
+// The progress bar and its percentage fit the terminal: at 80 columns the
+// line read "████…████ 100" (the bar took width-4 columns and " 100%" five),
+// so the terminal cut the percent sign; a number must not be cut.
+func TestProgressLineFits(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		r := newRig(t, false)
+		tm := teatest.NewTestModel(t, r.app, teatest.WithInitialTermSize(size[0], size[1]))
+		waitFor(t, tm, "duplicate mode: skip")
+		tm.Type(filepath.Join(r.dir, "exports"))
+		tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+		waitFor(t, tm, "enter uploads")
+		tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+		waitFor(t, tm, "Type 2 to confirm")
+		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
+		tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+		waitFor(t, tm, "upload: 2 uploaded")
+		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+		v := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+		bar := false
+		for i, l := range strings.Split(v, "\n") {
+			if w := ansi.StringWidth(l); w > size[0] {
+				t.Errorf("%dx%d: line %d is %d wide: %q", size[0], size[1], i, w, l)
+			}
+			bar = bar || strings.HasSuffix(strings.TrimRight(ansi.Strip(l), " "), " 100%")
+		}
+		if !bar {
+			t.Errorf("%dx%d: no progress line ending in 100%%:\n%s", size[0], size[1], v)
+		}
+	}
+}
