@@ -16,8 +16,12 @@ import (
 
 // echoTransport plays a server that echoes the request's token inside the
 // data: every project name gets it appended, JSON-escaped in one place and
-// URL-escaped in another.
-type echoTransport struct{ rt http.RoundTripper }
+// URL-escaped in another, or (every) with each of its characters written
+// as a \u escape, which a decoder turns back into the token.
+type echoTransport struct {
+	rt    http.RoundTripper
+	every bool
+}
 
 func (e echoTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := e.rt.RoundTrip(r)
@@ -30,8 +34,11 @@ func (e echoTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	esc := strings.ReplaceAll(tok, "/", `\/`)
-	body = bytes.ReplaceAll(body, []byte(`"name":"`), []byte(`"name":"`+esc+` `+url.QueryEscape(tok)+` `))
+	echo := strings.ReplaceAll(tok, "/", `\/`) + ` ` + url.QueryEscape(tok)
+	if e.every {
+		echo = faultserver.JSONEscapeEvery(tok)
+	}
+	body = bytes.ReplaceAll(body, []byte(`"name":"`), []byte(`"name":"`+echo+` `))
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	resp.ContentLength = int64(len(body))
 	resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
@@ -42,10 +49,19 @@ func (e echoTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // server inside project names, is not shown to the SSH user who opened the
 // view, and is in no file of the serve store (database, WAL).
 func TestTokenInDataNotShownOverSSH(t *testing.T) {
+	for _, every := range []bool{false, true} {
+		t.Run(map[bool]string{false: "escaped as sent", true: "every character escaped"}[every], func(t *testing.T) {
+			testTokenInDataOverSSH(t, every)
+		})
+	}
+}
+
+func testTokenInDataOverSSH(t *testing.T, every bool) {
 	f := startServer(t, func(c *Config) {
-		c.HTTPClient = &http.Client{Transport: echoTransport{http.DefaultTransport}}
+		c.HTTPClient = &http.Client{Transport: echoTransport{http.DefaultTransport, every}}
 	})
 	tok := f.sim.Token("admin")
+	esc := faultserver.JSONEscapeEvery(tok)
 	tm := f.open(f.bound, nil)
 	tm.waitFor("Projects · 12 of 12 loaded")
 	tm.waitFor("[REDACTED]")
@@ -55,13 +71,13 @@ func TestTokenInDataNotShownOverSSH(t *testing.T) {
 	// The cache write runs in a command after the answer: wait until the
 	// redacted body is on disk, then look for the token in every file.
 	waitUntil(t, "the cache row on disk", func() bool { return filesHold(f.home, "[REDACTED]") }, tm.text)
-	if filesHold(f.home, tok) || filesHold(f.home, url.QueryEscape(tok)) {
+	if filesHold(f.home, tok) || filesHold(f.home, url.QueryEscape(tok)) || filesHold(f.home, esc) {
 		t.Errorf("the token is in a file of the serve store")
 	}
 	tm.send("q")
 	tm.exit()
 	_ = f.stop()
-	if filesHold(f.home, tok) || filesHold(f.home, url.QueryEscape(tok)) {
+	if filesHold(f.home, tok) || filesHold(f.home, url.QueryEscape(tok)) || filesHold(f.home, esc) {
 		t.Errorf("the token is in a file of the serve store after shutdown")
 	}
 }
