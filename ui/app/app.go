@@ -116,6 +116,15 @@ func (m *Model) Top() page.Page {
 // Update routes messages: keys to the top page (after global keys),
 // view-scoped responses to their view wherever it is, the rest to all.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	before := len(m.statusLines())
+	mm, cmd := m.update(msg)
+	if len(m.statusLines()) != before {
+		m.resize() // a status that wraps takes a line from the body, and gives it back
+	}
+	return mm, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height

@@ -19,11 +19,36 @@ import (
 )
 
 // chrome is the lines the root keeps: header, breadcrumbs, status line
-// (plus one line per running task).
+// (plus one line per running task, and a second status line when the
+// status wraps).
 const chrome = 3
 
+// maxStatusLines is how many lines a status may take before it is cut
+// (an error then keeps its short form and `!` shows it whole).
+const maxStatusLines = 2
+
 func (m *Model) bodySize() (int, int) {
-	return m.width, max(m.height-chrome-len(m.tasks.running), 1)
+	return m.width, max(m.height-chrome-(len(m.statusLines())-1)-len(m.tasks.running), 1)
+}
+
+// statusLines is the status laid out in the terminal's width: whole, on
+// up to maxStatusLines lines, wrapped at spaces, rather than cut at the
+// edge (a reason or a number cut in half is what a user needed). One
+// line when there is no status.
+func (m *Model) statusLines() []string {
+	if m.cmdline != nil || m.status == "" || m.width <= 0 {
+		return []string{""}
+	}
+	lines := widgets.WrapSpaces(m.status, m.width)
+	if len(lines) <= maxStatusLines {
+		return lines
+	}
+	if m.statusErr {
+		return []string{m.shortError()}
+	}
+	lines = lines[:maxStatusLines]
+	lines[maxStatusLines-1] = ansi.Truncate(lines[maxStatusLines-1], m.width-1, "") + "…"
+	return lines
 }
 
 // View renders header, breadcrumbs, the top page (or help) and the status line.
@@ -177,10 +202,17 @@ func (m *Model) statusView() string {
 	switch {
 	case m.cmdline != nil:
 		return m.cmdline.View()
-	case m.status != "" && m.statusErr:
-		return m.withKeys(th.Error.Render(ansi.Truncate(m.shortError(), m.width, "…")))
 	case m.status != "":
-		return m.withKeys(th.StatusLine.Render(ansi.Truncate(m.status, m.width, "…")))
+		style := th.StatusLine
+		if m.statusErr {
+			style = th.Error
+		}
+		lines := m.statusLines()
+		for i, l := range lines {
+			lines[i] = style.Render(ansi.Truncate(l, m.width, "…"))
+		}
+		lines[len(lines)-1] = m.withKeys(lines[len(lines)-1])
+		return strings.Join(lines, "\n")
 	}
 	return m.keyLine(m.width)
 }

@@ -68,7 +68,7 @@ func Fit(width int, parts ...Part) []string {
 			cur, curW = []string{p.Text}, w
 		default: // wider than the terminal alone: wrapped at its spaces
 			flush()
-			lines = append(lines, strings.Split(ansi.Wrap(p.Text, width, " "), "\n")...)
+			lines = append(lines, WrapSpaces(p.Text, width)...)
 		}
 	}
 	flush()
@@ -92,4 +92,36 @@ func join(parts []Part) string {
 		s[i] = p.Text
 	}
 	return strings.Join(s, Sep)
+}
+
+// WrapSpaces wraps s at its spaces into lines of at most width columns;
+// a word wider than width alone is broken. Unlike ansi.Wrap it never
+// breaks at a hyphen, so an ID (a UUID) or a path stays whole to copy.
+func WrapSpaces(s string, width int) []string {
+	if width <= 0 || ansi.StringWidth(s) <= width {
+		return []string{s}
+	}
+	var lines []string
+	cur, curW := "", 0
+	for _, word := range strings.Split(s, " ") {
+		w := ansi.StringWidth(word)
+		switch {
+		case curW > 0 && curW+1+w <= width:
+			cur, curW = cur+" "+word, curW+1+w
+		case w <= width:
+			if curW > 0 || cur != "" {
+				lines = append(lines, cur)
+			}
+			cur, curW = word, w
+		default:
+			if curW > 0 {
+				lines = append(lines, cur)
+			}
+			parts := strings.Split(ansi.Hardwrap(word, width, true), "\n")
+			lines = append(lines, parts[:len(parts)-1]...)
+			cur = parts[len(parts)-1]
+			curW = ansi.StringWidth(cur)
+		}
+	}
+	return append(lines, cur)
 }
