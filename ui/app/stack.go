@@ -103,13 +103,17 @@ func (m *Model) route(name string) *Route {
 
 func (m *Model) open(name, arg string) tea.Cmd {
 	r := m.route(name)
+	// A refused command is an error of the closed command line: it leaves
+	// at the next key that acts on the page under it (updateTop).
 	if r == nil {
 		m.setStatus(page.StatusMsg{Err: errUnknownCommand(name)})
+		m.statusOwner = m.Top()
 		return nil
 	}
 	if r.Check != nil {
 		if err := r.Check(arg); err != nil {
 			m.setStatus(page.StatusMsg{Err: err})
+			m.statusOwner = m.Top()
 			return nil
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
 
 // A status line longer than the terminal wraps onto a second line, and
@@ -42,5 +43,25 @@ func TestLongStatusWrapsInsteadOfCut(t *testing.T) {
 	send(m, page.StatusMsg{Err: errors.New(uuidErr)})
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "123e4567-e89b-12d3-a456-426614174000") {
 		t.Errorf("the UUID was broken:\n%s", v)
+	}
+}
+
+// A refused command (":nosuch", ":files hello,world") is an error of the
+// command line, which is closed: it leaves at the next key that acts on
+// the page under it, as a page's own error does. It stayed through j, a
+// filter and a sort on Projects until another status replaced it.
+func TestRefusedCommandErrorLeavesAtTheNextKey(t *testing.T) {
+	m, _ := newApp(t, false)
+	send(m, pagetest.Key(":"))
+	for _, r := range "nosuch" {
+		send(m, pagetest.Key(string(r)))
+	}
+	send(m, pagetest.Key("enter"))
+	if !strings.Contains(m.View(), "nosuch") {
+		t.Fatalf("no refusal on screen:\n%s", m.View())
+	}
+	send(m, pagetest.Key("j"))
+	if strings.Contains(m.View(), "nosuch") {
+		t.Errorf("the refused command's error stayed after j:\n%s", m.View())
 	}
 }
