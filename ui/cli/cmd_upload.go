@@ -58,7 +58,7 @@ func (r *runner) uploadCmd() *cobra.Command {
 		stopNote := context.AfterFunc(ctx, func() {
 			again := make(chan os.Signal, 1)
 			signal.Notify(again, os.Interrupt, syscall.SIGTERM)
-			fmt.Fprintln(r.env.Stderr, "\nvaultdeck upload: stopping after the current request's response (it is needed to avoid duplicates); press Ctrl-C again to stop now")
+			fmt.Fprintln(r.env.Stderr, "\nvaultdeck upload: stopping after the current request's response (it is needed to avoid duplicates; a request still waiting to be sent is dropped at once); press Ctrl-C again to stop now")
 			go func() {
 				defer signal.Stop(again)
 				select {

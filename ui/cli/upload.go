@@ -145,13 +145,19 @@ func (r *runner) uploadWaits(line *progressLine) func(api.Wait) {
 		if x.For < time.Second && x.Status != 429 {
 			return
 		}
+		msg := "vaultdeck upload: " + x.String()
+		if x.Reason == api.WaitBudget || x.Status == 429 {
+			// Nothing of the request is out (a 429 accepted nothing), so
+			// the first Ctrl-C drops it (api.WithStopBeforeSending).
+			msg += " (Ctrl-C stops here; nothing of this request was sent yet)"
+		}
 		if line != nil {
-			line.note("vaultdeck upload: " + x.String())
+			line.note(msg)
 			return
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		fmt.Fprintf(w, "vaultdeck upload: %s\n", x)
+		fmt.Fprintln(w, msg)
 	}
 }
 

@@ -47,6 +47,9 @@ func TestFirstSignalStopsABudgetWait(t *testing.T) {
 				stderr.WriteString(sc.Text() + "\n")
 				if strings.Contains(sc.Text(), "for the vault budget") {
 					waiting = true
+					if !strings.Contains(sc.Text(), "Ctrl-C stops here") {
+						t.Errorf("the wait line does not say Ctrl-C stops there: %q", sc.Text())
+					}
 					break
 				}
 			}
