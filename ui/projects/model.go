@@ -43,10 +43,15 @@ type Model struct {
 
 	data    snapshot
 	name    string // server-side name filter in effect
-	typing  uint64 // debounce generation of the name filter
-	loading bool
-	state   page.LoadState // loading / loaded (age) / empty / failed
-	clock   page.Clock     // 1-second tick while an age is shown
+	rowsFor string // the name filter the rows shown were listed for
+	// openOnLoad: enter came while the rows shown were not yet those of
+	// the name filter ("/Juniper⏎⏎" in one burst); the listing's first
+	// row opens when it arrives, not the old list's row under the cursor.
+	openOnLoad bool
+	typing     uint64 // debounce generation of the name filter
+	loading    bool
+	state      page.LoadState // loading / loaded (age) / empty / failed
+	clock      page.Clock     // 1-second tick while an age is shown
 
 }
 
@@ -155,6 +160,7 @@ func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 		m.loader.Done()
 		m.loading = false
 		if msg.Err != nil {
+			m.openOnLoad = false
 			m.state.Failed(msg.Err) // on the page; rows already shown stay, marked stale
 			return m, tea.Batch(page.Error(fmt.Errorf("projects could not be loaded: %w", msg.Err)),
 				m.clock.Keep(m.env, m.id, m.state.Timed()))
@@ -204,6 +210,11 @@ func (m *Model) apply(pg *api.ProjectPage) tea.Cmd {
 	m.data = d
 	if n <= 1 {
 		m.state.Loaded(m.env.Clock(), false)
+		m.rowsFor = m.name
+		if m.openOnLoad && len(d.Projects) > 0 {
+			cmd = tea.Batch(cmd, page.PushPage(project.FromRecord(m.env, d.Projects[0])))
+		}
+		m.openOnLoad = false
 	}
 	return tea.Batch(cmd, m.maybeMore())
 }
@@ -218,11 +229,16 @@ func (m *Model) maybeMore() tea.Cmd {
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.env.Keys
+	m.openOnLoad = false // any other key after enter: the user moved on
 	if !m.Table.Filtering() {
 		switch {
 		case key.Matches(msg, k.Refresh):
 			return m.load(1)
 		case key.Matches(msg, k.Enter):
+			if m.loading && m.rowsFor != m.name {
+				m.openOnLoad = true
+				return nil
+			}
 			if i := m.selectedIndex(); i >= 0 {
 				return page.PushPage(project.FromRecord(m.env, m.data.Projects[i]))
 			}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
@@ -121,5 +123,36 @@ func TestEnterOpensProject(t *testing.T) {
 	push, ok := out[0].(page.Push)
 	if !ok || push.Page.Title() != "Matter 000" {
 		t.Errorf("pushed %#v", out[0])
+	}
+}
+
+// "/Juniper⏎⏎" typed fast (one burst over SSH): the second enter came
+// before the filtered listing and opened the first row of the old list
+// (Acme Corp), whose delete dialog then took the name typed next. An
+// enter while the rows shown are not yet those of the name filter opens
+// the first row of the listing when it arrives.
+func TestEnterBeforeTheFilteredListOpensItsFirstRow(t *testing.T) {
+	f, _ := server()
+	p := openList(t, f, nil)
+	p, _ = pagetest.Press(p, "/")
+	p, _ = p.Update(pagetest.Key("042"))
+	p, load := p.Update(pagetest.Key("enter")) // applies the filter: a request
+	p, cmd := p.Update(pagetest.Key("enter"))  // before its answer
+	for _, msg := range []tea.Cmd{cmd} {
+		if msg != nil {
+			if push, ok := msg().(page.Push); ok {
+				t.Fatalf("enter opened %q from the list the filter replaces", push.Page.Title())
+			}
+		}
+	}
+	_, out := pagetest.Drive(p, load)
+	var opened []string
+	for _, msg := range out {
+		if push, ok := msg.(page.Push); ok {
+			opened = append(opened, push.Page.Title())
+		}
+	}
+	if len(opened) != 1 || opened[0] != "Matter 042" {
+		t.Errorf("opened %q, want the filtered list's first row, Matter 042", opened)
 	}
 }
