@@ -5,16 +5,78 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/vaultdeck/vaultdeck/api/access"
 )
 
-// The access review's snapshots (api/access.Snapshots). Each method is one
-// transaction, so a crawl killed at any moment leaves every project either
-// read with all its users or pending.
+// The access review's snapshots: the record types are store's, and
+// api/access names the methods it calls as its Snapshots interface. Each
+// method is one transaction, so a crawl killed at any moment leaves every
+// project either read with all its users or pending.
+
+// An access project's states within a snapshot (access_projects.state).
+const (
+	AccessPending = "pending" // listed, users not read yet
+	AccessRead    = "read"    // users read by this snapshot's crawl
+	AccessCarried = "carried" // unchanged since the last finished snapshot; its users copied
+)
+
+// AccessSnapshot is one crawl of the workspace's project users. It is finished
+// only when every listed project was read or carried over.
+type AccessSnapshot struct {
+	ID         int64     `json:"id"`
+	Profile    string    `json:"profile"`
+	StartedAt  time.Time `json:"started_at"`
+	FinishedAt time.Time `json:"finished_at,omitzero"` // zero while the crawl is unfinished
+	// Projects counts the listed projects by state.
+	Projects int `json:"projects"`
+	Read     int `json:"read"`
+	Carried  int `json:"carried"`
+	Pending  int `json:"pending"`
+	Grants   int `json:"grants"`
+	// Requests is how many service requests the crawls of this snapshot
+	// made (project listing pages and project users), across resumes.
+	Requests int `json:"requests"`
+}
+
+// Finished reports whether every project of the snapshot was read.
+func (s AccessSnapshot) Finished() bool { return !s.FinishedAt.IsZero() }
+
+// AccessProject is a listed project as a snapshot records it. UpdatedAt is the
+// service's project_updated_at, normalised (see api/access's updatedKey); "" when the
+// service sent none, which never matches, so such a project is always read.
+type AccessProject struct {
+	ID        string `json:"project_id"`
+	Name      string `json:"project_name"`
+	UpdatedAt string `json:"project_updated_at"`
+	State     string `json:"state"`
+}
+
+// AccessGrant is one user's access to one project in a snapshot: the project
+// user record of GET /api/v1/vault/projects/{id}/users (user_id, email,
+// name, access_level, the spec's names) beside the project. The endpoint
+// lists direct, inherited and owner access alike and does not say which a
+// grant is, so neither does a snapshot.
+type AccessGrant struct {
+	ProjectID   string `json:"project_id"`
+	ProjectName string `json:"project_name"`
+	UserID      string `json:"user_id"`
+	Email       string `json:"email"`
+	Name        string `json:"name"`
+	AccessLevel string `json:"access_level"`
+}
+
+// AccessGrantFilter selects grants; empty fields select all. Email matches
+// case-insensitively.
+type AccessGrantFilter struct {
+	Email     string
+	ProjectID string
+}
+
+// ErrAccessBusy is returned when another crawl of the same profile holds the
+// snapshot's lease.
+var ErrAccessBusy = errors.New("another access crawl of this profile is running")
 
 // AccessSnapshots lists the profile's snapshots, newest first, with counts.
-func (s *Store) AccessSnapshots(profile string) ([]access.Snapshot, error) {
+func (s *Store) AccessSnapshots(profile string) ([]AccessSnapshot, error) {
 	rows, err := s.db.Query(`
 SELECT s.id, s.profile, s.started_at, s.finished_at, s.requests,
 	(SELECT count(*) FROM access_projects p WHERE p.snapshot_id = s.id),
@@ -26,9 +88,9 @@ FROM access_snapshots s WHERE s.profile = ? ORDER BY s.id DESC`, profile)
 		return nil, fmt.Errorf("access snapshots could not be read: %w", err)
 	}
 	defer rows.Close()
-	var out []access.Snapshot
+	var out []AccessSnapshot
 	for rows.Next() {
-		var sn access.Snapshot
+		var sn AccessSnapshot
 		var started, finished int64
 		if err := rows.Scan(&sn.ID, &sn.Profile, &started, &finished, &sn.Requests, &sn.Projects, &sn.Read, &sn.Carried, &sn.Grants); err != nil {
 			return nil, fmt.Errorf("access snapshots could not be read: %w", err)
@@ -45,7 +107,7 @@ FROM access_snapshots s WHERE s.profile = ? ORDER BY s.id DESC`, profile)
 
 // OpenAccessSnapshot returns the unfinished snapshot of the profile (a
 // unique index allows one) or starts one, and takes its lease.
-func (s *Store) OpenAccessSnapshot(profile, owner string, now, until time.Time, gone func(holder string) bool) (access.Snapshot, error) {
+func (s *Store) OpenAccessSnapshot(profile, owner string, now, until time.Time, gone func(holder string) bool) (AccessSnapshot, error) {
 	var id int64
 	err := s.inTx(func(tx *sql.Tx) error {
 		var holder string
@@ -63,18 +125,18 @@ func (s *Store) OpenAccessSnapshot(profile, owner string, now, until time.Time, 
 		case err != nil:
 			return err
 		case holder != "" && holder != owner && leaseUntil > now.UnixMilli() && (gone == nil || !gone(holder)):
-			return access.ErrBusy
+			return ErrAccessBusy
 		}
 		_, err = tx.Exec(`UPDATE access_snapshots SET lease_owner = ?, lease_until = ? WHERE id = ?`, owner, until.UnixMilli(), id)
 		return err
 	})
 	if err != nil {
-		if errors.Is(err, access.ErrBusy) {
-			return access.Snapshot{}, err
+		if errors.Is(err, ErrAccessBusy) {
+			return AccessSnapshot{}, err
 		}
-		return access.Snapshot{}, fmt.Errorf("the access snapshot could not be opened: %w", err)
+		return AccessSnapshot{}, fmt.Errorf("the access snapshot could not be opened: %w", err)
 	}
-	return access.Snapshot{ID: id, Profile: profile, StartedAt: now}, nil
+	return AccessSnapshot{ID: id, Profile: profile, StartedAt: now}, nil
 }
 
 // RenewAccessLease extends owner's lease; ErrBusy when another owner took it.
@@ -84,7 +146,7 @@ func (s *Store) RenewAccessLease(id int64, owner string, until time.Time) error 
 		return fmt.Errorf("the access crawl's lease could not be renewed: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return access.ErrBusy
+		return ErrAccessBusy
 	}
 	return nil
 }
@@ -96,15 +158,15 @@ func (s *Store) ReleaseAccessLease(id int64, owner string) error {
 }
 
 // AccessProjects lists a snapshot's projects by name.
-func (s *Store) AccessProjects(id int64) ([]access.Project, error) {
+func (s *Store) AccessProjects(id int64) ([]AccessProject, error) {
 	rows, err := s.db.Query(`SELECT project_id, name, updated_at, state FROM access_projects WHERE snapshot_id = ? ORDER BY name, project_id`, id)
 	if err != nil {
 		return nil, fmt.Errorf("the access snapshot's projects could not be read: %w", err)
 	}
 	defer rows.Close()
-	var out []access.Project
+	var out []AccessProject
 	for rows.Next() {
-		var p access.Project
+		var p AccessProject
 		if err := rows.Scan(&p.ID, &p.Name, &p.UpdatedAt, &p.State); err != nil {
 			return nil, err
 		}
@@ -114,7 +176,7 @@ func (s *Store) AccessProjects(id int64) ([]access.Project, error) {
 }
 
 // PlanAccessProjects records a listing's plan in one transaction.
-func (s *Store) PlanAccessProjects(id int64, pending, carry []access.Project, from int64, drop []string) error {
+func (s *Store) PlanAccessProjects(id int64, pending, carry []AccessProject, from int64, drop []string) error {
 	err := s.inTx(func(tx *sql.Tx) error {
 		clear := func(pid string) error {
 			if _, err := tx.Exec(`DELETE FROM access_grants WHERE snapshot_id = ? AND project_id = ?`, id, pid); err != nil {
@@ -160,7 +222,7 @@ func (s *Store) PlanAccessProjects(id int64, pending, carry []access.Project, fr
 }
 
 // CommitAccessProject records one project's users and marks it read.
-func (s *Store) CommitAccessProject(id int64, p access.Project, users []access.Grant) error {
+func (s *Store) CommitAccessProject(id int64, p AccessProject, users []AccessGrant) error {
 	err := s.inTx(func(tx *sql.Tx) error {
 		if _, err := tx.Exec(`DELETE FROM access_grants WHERE snapshot_id = ? AND project_id = ?`, id, p.ID); err != nil {
 			return err
@@ -205,7 +267,7 @@ func (s *Store) FinishAccessSnapshot(id int64, at time.Time) error {
 }
 
 // AccessGrants lists a snapshot's grants matching f, by email then project.
-func (s *Store) AccessGrants(id int64, f access.GrantFilter) ([]access.Grant, error) {
+func (s *Store) AccessGrants(id int64, f AccessGrantFilter) ([]AccessGrant, error) {
 	q := `SELECT project_id, project_name, user_id, email, name, access_level FROM access_grants WHERE snapshot_id = ?`
 	args := []any{id}
 	if f.Email != "" {
@@ -221,9 +283,9 @@ func (s *Store) AccessGrants(id int64, f access.GrantFilter) ([]access.Grant, er
 		return nil, fmt.Errorf("the access snapshot's grants could not be read: %w", err)
 	}
 	defer rows.Close()
-	var out []access.Grant
+	var out []AccessGrant
 	for rows.Next() {
-		var g access.Grant
+		var g AccessGrant
 		if err := rows.Scan(&g.ProjectID, &g.ProjectName, &g.UserID, &g.Email, &g.Name, &g.AccessLevel); err != nil {
 			return nil, err
 		}

@@ -4,8 +4,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/vaultdeck/vaultdeck/api/access"
 )
 
 // The access snapshots' project names, the latest snapshot winning, for
@@ -22,7 +20,7 @@ func TestProjectNamesFromSnapshots(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ps := []access.Project{{ID: "P-1", Name: c.name}, {ID: "p-2", Name: "Two"}}
+		ps := []AccessProject{{ID: "P-1", Name: c.name}, {ID: "p-2", Name: "Two"}}
 		if err := s.PlanAccessProjects(sn.ID, ps, nil, 0, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +34,7 @@ func TestProjectNamesFromSnapshots(t *testing.T) {
 		}
 	}
 	sn, _ := s.OpenAccessSnapshot("p", "me", now, now.Add(time.Minute), nil)
-	if err := s.PlanAccessProjects(sn.ID, []access.Project{{ID: "p-1", Name: "New Name"}}, nil, 0, nil); err != nil {
+	if err := s.PlanAccessProjects(sn.ID, []AccessProject{{ID: "p-1", Name: "New Name"}}, nil, 0, nil); err != nil {
 		t.Fatal(err)
 	}
 	names, err := s.ProjectNames("p")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // API is what a crawl asks of the service. *api.Client and
@@ -62,13 +63,13 @@ func (c *Crawler) now() time.Time {
 // Run crawls until every project is read or carried, then finishes the
 // snapshot and returns it. On an error or a cancelled ctx, every project
 // read so far stays committed and the next Run resumes from there.
-func (c *Crawler) Run(ctx context.Context) (Snapshot, error) {
+func (c *Crawler) Run(ctx context.Context) (store.AccessSnapshot, error) {
 	if c.Owner == "" {
-		c.Owner = defaultOwner()
+		c.Owner = store.LeaseOwner()
 	}
-	snap, err := c.Store.OpenAccessSnapshot(c.Profile, c.Owner, c.now(), c.now().Add(leaseTTL), HolderIsGone)
+	snap, err := c.Store.OpenAccessSnapshot(c.Profile, c.Owner, c.now(), c.now().Add(leaseTTL), store.HolderIsGone)
 	if err != nil {
-		return Snapshot{}, err
+		return store.AccessSnapshot{}, err
 	}
 	defer c.Store.ReleaseAccessLease(snap.ID, c.Owner)
 	started := c.now()
@@ -94,13 +95,15 @@ func (c *Crawler) Run(ctx context.Context) (Snapshot, error) {
 	if err := c.Store.PlanAccessProjects(snap.ID, pending, carry, last, drop); err != nil {
 		return snap, err
 	}
-	slices.SortFunc(pending, func(a, b Project) int { return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.ID, b.ID)) })
+	slices.SortFunc(pending, func(a, b store.AccessProject) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.ID, b.ID))
+	})
 	pr.Total = len(listed)
 	pr.ToRead = len(pending)
 	pr.Done = pr.Total - len(pending)
 	pr.Carried = len(carry)
 	for _, p := range current {
-		if p.State == StateCarried && !slices.Contains(drop, p.ID) {
+		if p.State == store.AccessCarried && !slices.Contains(drop, p.ID) {
 			pr.Carried++
 		}
 	}
@@ -124,7 +127,7 @@ func (c *Crawler) Run(ctx context.Context) (Snapshot, error) {
 		case err != nil:
 			return snap, fmt.Errorf("reading the users of project %s: %w", p.ID, err)
 		default:
-			p.State = StateRead
+			p.State = store.AccessRead
 			if err := c.Store.CommitAccessProject(snap.ID, p, grantsOf(p, users.Data.Users)); err != nil {
 				return snap, err
 			}
@@ -152,15 +155,15 @@ func (c *Crawler) report(pr *Progress, started time.Time) {
 }
 
 // list reads the project listing, counting each page as a request.
-func (c *Crawler) list(ctx context.Context, spent func(int) error) ([]Project, error) {
-	var out []Project
+func (c *Crawler) list(ctx context.Context, spent func(int) error) ([]store.AccessProject, error) {
+	var out []store.AccessProject
 	err := c.API.EachProjectPage(ctx, "", func(page []api.Item[api.Project]) error {
 		if err := spent(1); err != nil {
 			return err
 		}
 		for _, it := range page {
 			p := it.Value
-			out = append(out, Project{ID: p.ID, Name: p.Name, UpdatedAt: updatedKey(p.ProjectUpdatedAt)})
+			out = append(out, store.AccessProject{ID: p.ID, Name: p.Name, UpdatedAt: updatedKey(p.ProjectUpdatedAt)})
 		}
 		return nil
 	})
@@ -169,7 +172,7 @@ func (c *Crawler) list(ctx context.Context, spent func(int) error) ([]Project, e
 
 // lastFinished returns the newest finished snapshot other than id, and its
 // projects (0 and none when there is none).
-func (c *Crawler) lastFinished(id int64) (int64, []Project, error) {
+func (c *Crawler) lastFinished(id int64) (int64, []store.AccessProject, error) {
 	all, err := c.Store.AccessSnapshots(c.Profile)
 	if err != nil {
 		return 0, nil, err
@@ -183,27 +186,27 @@ func (c *Crawler) lastFinished(id int64) (int64, []Project, error) {
 	return 0, nil, nil
 }
 
-func (c *Crawler) snapshot(id int64) (Snapshot, error) {
+func (c *Crawler) snapshot(id int64) (store.AccessSnapshot, error) {
 	all, err := c.Store.AccessSnapshots(c.Profile)
 	if err != nil {
-		return Snapshot{}, err
+		return store.AccessSnapshot{}, err
 	}
 	for _, s := range all {
 		if s.ID == id {
 			return s, nil
 		}
 	}
-	return Snapshot{}, fmt.Errorf("access snapshot %d is gone", id)
+	return store.AccessSnapshot{}, fmt.Errorf("access snapshot %d is gone", id)
 }
 
 // grantsOf turns a project's users into grants. A user listed twice (say
 // directly and through a group) keeps the higher level: that is the access
 // the person has.
-func grantsOf(p Project, users []api.ProjectUser) []Grant {
+func grantsOf(p store.AccessProject, users []api.ProjectUser) []store.AccessGrant {
 	byEmail := map[string]int{}
-	var out []Grant
+	var out []store.AccessGrant
 	for _, u := range users {
-		g := Grant{ProjectID: p.ID, ProjectName: p.Name, UserID: u.UserID, Email: strings.TrimSpace(u.Email), Name: u.Name, AccessLevel: u.AccessLevel}
+		g := store.AccessGrant{ProjectID: p.ID, ProjectName: p.Name, UserID: u.UserID, Email: strings.TrimSpace(u.Email), Name: u.Name, AccessLevel: u.AccessLevel}
 		key := strings.ToLower(g.Email)
 		if key == "" {
 			key = "id:" + g.UserID

@@ -98,7 +98,7 @@ type failing struct {
 	n, after int
 }
 
-func (f *failing) CommitAccessProject(id int64, p Project, users []Grant) error {
+func (f *failing) CommitAccessProject(id int64, p store.AccessProject, users []store.AccessGrant) error {
 	if f.n++; f.n >= f.after {
 		return context.Canceled
 	}
@@ -142,7 +142,7 @@ func TestCrawlResumesWithoutRereading(t *testing.T) {
 		}
 		// The resumed snapshot holds what one uninterrupted crawl finds.
 		whole := newFakeCrawl(t, h)
-		got, _ := st.AccessGrants(sn.ID, GrantFilter{})
+		got, _ := st.AccessGrants(sn.ID, store.AccessGrantFilter{})
 		if d := Diff(whole, got); len(d) != 0 || len(got) < 320 {
 			t.Fatalf("resumed snapshot differs from an uninterrupted crawl in %d grants (%d grants): %v", len(d), len(got), d[:min(len(d), 5)])
 		}
@@ -151,7 +151,7 @@ func TestCrawlResumesWithoutRereading(t *testing.T) {
 
 // newFakeCrawl crawls the harness's simulator from scratch into a fresh
 // fake store and returns its grants: the reference a snapshot must equal.
-func newFakeCrawl(t *testing.T, h *harness) []Grant {
+func newFakeCrawl(t *testing.T, h *harness) []store.AccessGrant {
 	t.Helper()
 	f := &fakeSnapshots{}
 	sn, err := (&Crawler{API: h.client, Store: f, Profile: "ref", Now: h.clock.Now}).Run(context.Background())
@@ -159,7 +159,7 @@ func newFakeCrawl(t *testing.T, h *harness) []Grant {
 		t.Fatal(err)
 	}
 	h.reset()
-	g, _ := f.AccessGrants(sn.ID, GrantFilter{})
+	g, _ := f.AccessGrants(sn.ID, store.AccessGrantFilter{})
 	return g
 }
 
@@ -265,7 +265,7 @@ func TestDailyCrawlAfterSimMidnight(t *testing.T) {
 		if users, _ := h.reset(); int(users) != moved || sn.Read != moved {
 			t.Fatalf("daily crawl read %d projects (snapshot: %d), want the %d whose time moved", users, sn.Read, moved)
 		}
-		got, _ := st.AccessGrants(sn.ID, GrantFilter{})
+		got, _ := st.AccessGrants(sn.ID, store.AccessGrantFilter{})
 		if d := Diff(newFakeCrawl(t, h), got); len(d) != 0 {
 			t.Fatalf("incremental snapshot differs from a full crawl: %v", d)
 		}
@@ -284,8 +284,8 @@ func TestCrawlBusy(t *testing.T) {
 		if _, err := st.OpenAccessSnapshot("work", "a", now, now.Add(time.Minute), alive); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.OpenAccessSnapshot("work", "b", now, now.Add(time.Minute), alive); err != ErrBusy {
-			t.Fatalf("second owner: %v, want ErrBusy", err)
+		if _, err := st.OpenAccessSnapshot("work", "b", now, now.Add(time.Minute), alive); err != store.ErrAccessBusy {
+			t.Fatalf("second owner: %v, want store.ErrAccessBusy", err)
 		}
 		if _, err := st.OpenAccessSnapshot("home", "b", now, now.Add(time.Minute), alive); err != nil {
 			t.Fatalf("another profile: %v", err)

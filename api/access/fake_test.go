@@ -2,11 +2,12 @@ package access_test
 
 import (
 	"fmt"
-	. "github.com/vaultdeck/vaultdeck/api/access"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // fakeSnapshots is an in-memory Snapshots with the store's semantics, so
@@ -21,29 +22,29 @@ type fakeSnapshots struct {
 }
 
 type fakeSnap struct {
-	Snapshot
+	store.AccessSnapshot
 	owner    string
 	until    time.Time
-	projects map[string]Project
-	grants   map[string][]Grant
+	projects map[string]store.AccessProject
+	grants   map[string][]store.AccessGrant
 }
 
-func (f *fakeSnapshots) AccessSnapshots(profile string) ([]Snapshot, error) {
+func (f *fakeSnapshots) AccessSnapshots(profile string) ([]store.AccessSnapshot, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []Snapshot
+	var out []store.AccessSnapshot
 	for i := len(f.snaps) - 1; i >= 0; i-- {
 		s := f.snaps[i]
 		if s.Profile != profile {
 			continue
 		}
-		sn := s.Snapshot
+		sn := s.AccessSnapshot
 		sn.Projects, sn.Read, sn.Carried, sn.Grants = len(s.projects), 0, 0, 0
 		for _, p := range s.projects {
 			switch p.State {
-			case StateRead:
+			case store.AccessRead:
 				sn.Read++
-			case StateCarried:
+			case store.AccessCarried:
 				sn.Carried++
 			}
 			sn.Grants += len(s.grants[p.ID])
@@ -63,22 +64,22 @@ func (f *fakeSnapshots) get(id int64) *fakeSnap {
 	panic(fmt.Sprint("no snapshot ", id))
 }
 
-func (f *fakeSnapshots) OpenAccessSnapshot(profile, owner string, now, until time.Time, gone func(string) bool) (Snapshot, error) {
+func (f *fakeSnapshots) OpenAccessSnapshot(profile, owner string, now, until time.Time, gone func(string) bool) (store.AccessSnapshot, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, s := range f.snaps {
 		if s.Profile == profile && !s.Finished() {
 			if s.owner != "" && s.owner != owner && s.until.After(now) && (gone == nil || !gone(s.owner)) {
-				return Snapshot{}, ErrBusy
+				return store.AccessSnapshot{}, store.ErrAccessBusy
 			}
 			s.owner, s.until = owner, until
-			return s.Snapshot, nil
+			return s.AccessSnapshot, nil
 		}
 	}
-	s := &fakeSnap{Snapshot: Snapshot{ID: int64(len(f.snaps) + 1), Profile: profile, StartedAt: now}, owner: owner, until: until,
-		projects: map[string]Project{}, grants: map[string][]Grant{}}
+	s := &fakeSnap{AccessSnapshot: store.AccessSnapshot{ID: int64(len(f.snaps) + 1), Profile: profile, StartedAt: now}, owner: owner, until: until,
+		projects: map[string]store.AccessProject{}, grants: map[string][]store.AccessGrant{}}
 	f.snaps = append(f.snaps, s)
-	return s.Snapshot, nil
+	return s.AccessSnapshot, nil
 }
 
 func (f *fakeSnapshots) RenewAccessLease(id int64, owner string, until time.Time) error {
@@ -86,7 +87,7 @@ func (f *fakeSnapshots) RenewAccessLease(id int64, owner string, until time.Time
 	defer f.mu.Unlock()
 	s := f.get(id)
 	if s.owner != owner {
-		return ErrBusy
+		return store.ErrAccessBusy
 	}
 	s.until = until
 	return nil
@@ -101,18 +102,18 @@ func (f *fakeSnapshots) ReleaseAccessLease(id int64, owner string) error {
 	return nil
 }
 
-func (f *fakeSnapshots) AccessProjects(id int64) ([]Project, error) {
+func (f *fakeSnapshots) AccessProjects(id int64) ([]store.AccessProject, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []Project
+	var out []store.AccessProject
 	for _, p := range f.get(id).projects {
 		out = append(out, p)
 	}
-	slices.SortFunc(out, func(a, b Project) int { return strings.Compare(a.Name+a.ID, b.Name+b.ID) })
+	slices.SortFunc(out, func(a, b store.AccessProject) int { return strings.Compare(a.Name+a.ID, b.Name+b.ID) })
 	return out, nil
 }
 
-func (f *fakeSnapshots) PlanAccessProjects(id int64, pending, carry []Project, from int64, drop []string) error {
+func (f *fakeSnapshots) PlanAccessProjects(id int64, pending, carry []store.AccessProject, from int64, drop []string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s := f.get(id)
@@ -121,14 +122,14 @@ func (f *fakeSnapshots) PlanAccessProjects(id int64, pending, carry []Project, f
 		delete(s.grants, pid)
 	}
 	for _, p := range pending {
-		p.State = StatePending
+		p.State = store.AccessPending
 		s.projects[p.ID] = p
 		delete(s.grants, p.ID)
 	}
 	for _, p := range carry {
-		p.State = StateCarried
+		p.State = store.AccessCarried
 		s.projects[p.ID] = p
-		var gs []Grant
+		var gs []store.AccessGrant
 		for _, g := range f.get(from).grants[p.ID] {
 			g.ProjectName = p.Name
 			gs = append(gs, g)
@@ -138,7 +139,7 @@ func (f *fakeSnapshots) PlanAccessProjects(id int64, pending, carry []Project, f
 	return nil
 }
 
-func (f *fakeSnapshots) CommitAccessProject(id int64, p Project, users []Grant) error {
+func (f *fakeSnapshots) CommitAccessProject(id int64, p store.AccessProject, users []store.AccessGrant) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.commits++
@@ -146,7 +147,7 @@ func (f *fakeSnapshots) CommitAccessProject(id int64, p Project, users []Grant) 
 		return fmt.Errorf("disk full (commit %d)", f.commits)
 	}
 	s := f.get(id)
-	p.State = StateRead
+	p.State = store.AccessRead
 	s.projects[p.ID] = p
 	s.grants[p.ID] = slices.Clone(users)
 	return nil
@@ -164,7 +165,7 @@ func (f *fakeSnapshots) FinishAccessSnapshot(id int64, at time.Time) error {
 	defer f.mu.Unlock()
 	s := f.get(id)
 	for _, p := range s.projects {
-		if p.State == StatePending {
+		if p.State == store.AccessPending {
 			return fmt.Errorf("snapshot %d has pending projects", id)
 		}
 	}
@@ -172,10 +173,10 @@ func (f *fakeSnapshots) FinishAccessSnapshot(id int64, at time.Time) error {
 	return nil
 }
 
-func (f *fakeSnapshots) AccessGrants(id int64, flt GrantFilter) ([]Grant, error) {
+func (f *fakeSnapshots) AccessGrants(id int64, flt store.AccessGrantFilter) ([]store.AccessGrant, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []Grant
+	var out []store.AccessGrant
 	for _, gs := range f.get(id).grants {
 		for _, g := range gs {
 			if (flt.Email == "" || strings.EqualFold(flt.Email, g.Email)) && (flt.ProjectID == "" || flt.ProjectID == g.ProjectID) {
@@ -183,7 +184,7 @@ func (f *fakeSnapshots) AccessGrants(id int64, flt GrantFilter) ([]Grant, error)
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b Grant) int {
+	slices.SortFunc(out, func(a, b store.AccessGrant) int {
 		return strings.Compare(strings.ToLower(a.Email)+"\x00"+a.ProjectName+a.ProjectID, strings.ToLower(b.Email)+"\x00"+b.ProjectName+b.ProjectID)
 	})
 	return out, nil

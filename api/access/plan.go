@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // Plan decides what a crawl does with each listed project, given what the
@@ -21,7 +22,7 @@ import (
 //     no longer visible: a diff shows its grants as lost).
 //
 // A project listed twice (pages shifting while they were read) counts once.
-func Plan(listed, current, last []Project) (pending, carry []Project, drop []string) {
+func Plan(listed, current, last []store.AccessProject) (pending, carry []store.AccessProject, drop []string) {
 	cur := index(current)
 	prev := index(last)
 	seen := make(map[string]bool, len(listed))
@@ -30,15 +31,15 @@ func Plan(listed, current, last []Project) (pending, carry []Project, drop []str
 			continue
 		}
 		seen[p.ID] = true
-		if c, ok := cur[p.ID]; ok && c.State != StatePending && same(c.UpdatedAt, p.UpdatedAt) {
+		if c, ok := cur[p.ID]; ok && c.State != store.AccessPending && same(c.UpdatedAt, p.UpdatedAt) {
 			continue
 		}
 		if l, ok := prev[p.ID]; ok && same(l.UpdatedAt, p.UpdatedAt) {
-			p.State = StateCarried
+			p.State = store.AccessCarried
 			carry = append(carry, p)
 			continue
 		}
-		p.State = StatePending
+		p.State = store.AccessPending
 		pending = append(pending, p)
 	}
 	for _, c := range current {
@@ -51,8 +52,8 @@ func Plan(listed, current, last []Project) (pending, carry []Project, drop []str
 
 func same(a, b string) bool { return a != "" && a == b }
 
-func index(ps []Project) map[string]Project {
-	m := make(map[string]Project, len(ps))
+func index(ps []store.AccessProject) map[string]store.AccessProject {
+	m := make(map[string]store.AccessProject, len(ps))
 	for _, p := range ps {
 		m[p.ID] = p
 	}

@@ -6,15 +6,18 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 func TestPlan(t *testing.T) {
-	p := func(id, upd, state string) Project { return Project{ID: id, Name: id, UpdatedAt: upd, State: state} }
-	listed := []Project{p("a", "1", ""), p("b", "2", ""), p("c", "3", ""), p("d", "", ""), p("e", "5", ""), p("a", "1", "")}
-	current := []Project{p("a", "1", StateRead), p("b", "1", StateRead), p("e", "5", StatePending), p("gone", "9", StateRead)}
-	last := []Project{p("a", "1", StateRead), p("b", "2", StateRead), p("c", "3", StateRead), p("d", "", StateRead), p("e", "4", StateRead)}
+	p := func(id, upd, state string) store.AccessProject {
+		return store.AccessProject{ID: id, Name: id, UpdatedAt: upd, State: state}
+	}
+	listed := []store.AccessProject{p("a", "1", ""), p("b", "2", ""), p("c", "3", ""), p("d", "", ""), p("e", "5", ""), p("a", "1", "")}
+	current := []store.AccessProject{p("a", "1", store.AccessRead), p("b", "1", store.AccessRead), p("e", "5", store.AccessPending), p("gone", "9", store.AccessRead)}
+	last := []store.AccessProject{p("a", "1", store.AccessRead), p("b", "2", store.AccessRead), p("c", "3", store.AccessRead), p("d", "", store.AccessRead), p("e", "4", store.AccessRead)}
 	pending, carry, drop := Plan(listed, current, last)
-	ids := func(ps []Project) (out []string) {
+	ids := func(ps []store.AccessProject) (out []string) {
 		for _, x := range ps {
 			out = append(out, x.ID)
 		}
@@ -62,9 +65,11 @@ func TestETA(t *testing.T) {
 }
 
 func TestDiff(t *testing.T) {
-	g := func(p, e, lvl string) Grant { return Grant{ProjectID: p, ProjectName: p, Email: e, AccessLevel: lvl} }
-	old := []Grant{g("p1", "a@x", "READ"), g("p1", "b@x", "MANAGE"), g("p2", "a@x", "READ"), g("p3", "c@x", "READ")}
-	new := []Grant{g("p1", "A@x", "READ"), g("p1", "b@x", "READ"), g("p2", "a@x", "MANAGE"), g("p3", "d@x", "MANAGE")}
+	g := func(p, e, lvl string) store.AccessGrant {
+		return store.AccessGrant{ProjectID: p, ProjectName: p, Email: e, AccessLevel: lvl}
+	}
+	old := []store.AccessGrant{g("p1", "a@x", "READ"), g("p1", "b@x", "MANAGE"), g("p2", "a@x", "READ"), g("p3", "c@x", "READ")}
+	new := []store.AccessGrant{g("p1", "A@x", "READ"), g("p1", "b@x", "READ"), g("p2", "a@x", "MANAGE"), g("p3", "d@x", "MANAGE")}
 	got := Diff(old, new)
 	want := []Change{
 		{Kind: Changed, Email: "a@x", ProjectID: "p2", ProjectName: "p2", From: "READ", To: "MANAGE"},
@@ -81,7 +86,7 @@ func TestDiff(t *testing.T) {
 }
 
 func TestGrantsOfKeepsTheHigherLevel(t *testing.T) {
-	got := grantsOf(Project{ID: "p", Name: "P"}, []api.ProjectUser{
+	got := grantsOf(store.AccessProject{ID: "p", Name: "P"}, []api.ProjectUser{
 		{UserID: "1", Email: "a@x", AccessLevel: "READ"}, {UserID: "1", Email: "A@x ", AccessLevel: "MANAGE"},
 		{UserID: "2", Email: "b@x", AccessLevel: "MANAGE"}, {UserID: "2", Email: "b@x", AccessLevel: "READ"},
 	})

@@ -5,15 +5,17 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // Finished returns the profile's finished snapshots, newest first.
-func Finished(s Snapshots, profile string) ([]Snapshot, error) {
+func Finished(s Snapshots, profile string) ([]store.AccessSnapshot, error) {
 	all, err := s.AccessSnapshots(profile)
 	if err != nil {
 		return nil, err
 	}
-	var out []Snapshot
+	var out []store.AccessSnapshot
 	for _, sn := range all {
 		if sn.Finished() {
 			out = append(out, sn)
@@ -23,13 +25,13 @@ func Finished(s Snapshots, profile string) ([]Snapshot, error) {
 }
 
 // Pick returns the finished snapshot id (0: the last finished one).
-func Pick(s Snapshots, profile string, id int64) (Snapshot, error) {
+func Pick(s Snapshots, profile string, id int64) (store.AccessSnapshot, error) {
 	fin, err := Finished(s, profile)
 	if err != nil {
-		return Snapshot{}, err
+		return store.AccessSnapshot{}, err
 	}
 	if len(fin) == 0 {
-		return Snapshot{}, ErrNoSnapshot
+		return store.AccessSnapshot{}, ErrNoSnapshot
 	}
 	if id == 0 {
 		return fin[0], nil
@@ -39,7 +41,7 @@ func Pick(s Snapshots, profile string, id int64) (Snapshot, error) {
 			return sn, nil
 		}
 	}
-	return Snapshot{}, fmt.Errorf("no finished access snapshot %d for this profile; `vaultdeck access snapshots` lists them", id)
+	return store.AccessSnapshot{}, fmt.Errorf("no finished access snapshot %d for this profile; `vaultdeck access snapshots` lists them", id)
 }
 
 // Person is one user with the number of projects they can reach.
@@ -52,7 +54,7 @@ type Person struct {
 }
 
 // People summarises a snapshot's grants by person, most projects first.
-func People(grants []Grant) []Person {
+func People(grants []store.AccessGrant) []Person {
 	idx := map[string]int{}
 	var out []Person
 	for _, g := range grants {
@@ -95,9 +97,9 @@ type Change struct {
 
 // Diff lists the grants gained, lost and changed in level from old to new,
 // ordered by email, then project name. Emails compare case-insensitively.
-func Diff(old, new []Grant) []Change {
-	key := func(g Grant) string { return strings.ToLower(g.Email) + "\x00" + g.ProjectID }
-	before := make(map[string]Grant, len(old))
+func Diff(old, new []store.AccessGrant) []Change {
+	key := func(g store.AccessGrant) string { return strings.ToLower(g.Email) + "\x00" + g.ProjectID }
+	before := make(map[string]store.AccessGrant, len(old))
 	for _, g := range old {
 		before[key(g)] = g
 	}
@@ -125,29 +127,29 @@ func Diff(old, new []Grant) []Change {
 
 // DiffSnapshots compares two finished snapshots of the profile; ids of 0
 // take the last two (older first).
-func DiffSnapshots(s Snapshots, profile string, oldID, newID int64) (Snapshot, Snapshot, []Change, error) {
+func DiffSnapshots(s Snapshots, profile string, oldID, newID int64) (store.AccessSnapshot, store.AccessSnapshot, []Change, error) {
 	fin, err := Finished(s, profile)
 	if err != nil {
-		return Snapshot{}, Snapshot{}, nil, err
+		return store.AccessSnapshot{}, store.AccessSnapshot{}, nil, err
 	}
 	if oldID == 0 && newID == 0 {
 		if len(fin) < 2 {
-			return Snapshot{}, Snapshot{}, nil, fmt.Errorf("a diff needs two finished access snapshots; this profile has %d (run `vaultdeck access crawl` again later)", len(fin))
+			return store.AccessSnapshot{}, store.AccessSnapshot{}, nil, fmt.Errorf("a diff needs two finished access snapshots; this profile has %d (run `vaultdeck access crawl` again later)", len(fin))
 		}
 		oldID, newID = fin[1].ID, fin[0].ID
 	}
-	var a, b Snapshot
+	var a, b store.AccessSnapshot
 	if a, err = Pick(s, profile, oldID); err != nil {
 		return a, b, nil, err
 	}
 	if b, err = Pick(s, profile, newID); err != nil {
 		return a, b, nil, err
 	}
-	og, err := s.AccessGrants(a.ID, GrantFilter{})
+	og, err := s.AccessGrants(a.ID, store.AccessGrantFilter{})
 	if err != nil {
 		return a, b, nil, err
 	}
-	ng, err := s.AccessGrants(b.ID, GrantFilter{})
+	ng, err := s.AccessGrants(b.ID, store.AccessGrantFilter{})
 	if err != nil {
 		return a, b, nil, err
 	}

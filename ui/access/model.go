@@ -17,6 +17,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	review "github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -32,12 +33,12 @@ const (
 
 // snapshot is what one read of the store gives the view.
 type snapshot struct {
-	snap     review.Snapshot
-	prev     *review.Snapshot // the snapshot the changes are from; nil with one
-	grants   []review.Grant
+	snap     store.AccessSnapshot
+	prev     *store.AccessSnapshot // the snapshot the changes are from; nil with one
+	grants   []store.AccessGrant
 	people   []review.Person
 	changes  []review.Change
-	crawling *review.Snapshot // an unfinished crawl, for the header
+	crawling *store.AccessSnapshot // an unfinished crawl, for the header
 }
 
 type loaded = page.Result[snapshot]
@@ -164,7 +165,7 @@ func read(st review.Snapshots, profile string) (snapshot, error) {
 		return out, review.ErrNoSnapshot
 	}
 	out.snap = fin[0]
-	if out.grants, err = st.AccessGrants(out.snap.ID, review.GrantFilter{}); err != nil {
+	if out.grants, err = st.AccessGrants(out.snap.ID, store.AccessGrantFilter{}); err != nil {
 		return out, err
 	}
 	out.people = review.People(out.grants)
@@ -257,7 +258,7 @@ func (m *Model) show(tab int) {
 
 // showPerson lists one person's projects from the grants already read.
 func (m *Model) showPerson(email string) tea.Cmd {
-	var mine []review.Grant
+	var mine []store.AccessGrant
 	m.person = review.Person{Email: email}
 	for _, g := range m.data.grants {
 		if strings.EqualFold(g.Email, email) {

@@ -35,7 +35,7 @@ func twoSnapshots(t *testing.T) (*store.Store, string, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	crawl := func() review.Snapshot {
+	crawl := func() store.AccessSnapshot {
 		sn, err := (&review.Crawler{API: c, Store: st, Profile: "work"}).Run(context.Background())
 		if err != nil {
 			t.Fatal(err)
@@ -43,7 +43,7 @@ func twoSnapshots(t *testing.T) (*store.Store, string, string) {
 		return sn
 	}
 	first := crawl()
-	all, _ := st.AccessGrants(first.ID, review.GrantFilter{})
+	all, _ := st.AccessGrants(first.ID, store.AccessGrantFilter{})
 	pid := s.Projects()[0].ID
 	for _, g := range all {
 		if g.ProjectID == pid {
@@ -162,10 +162,10 @@ func TestAccessViewFollowsACrawl(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.PlanAccessProjects(sn.ID, []review.Project{{ID: "p1", Name: "One"}, {ID: "p2", Name: "Two"}}, nil, 0, nil); err != nil {
+	if err := st.PlanAccessProjects(sn.ID, []store.AccessProject{{ID: "p1", Name: "One"}, {ID: "p2", Name: "Two"}}, nil, 0, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.CommitAccessProject(sn.ID, review.Project{ID: "p1", Name: "One"}, []review.Grant{{Email: "a@x", AccessLevel: "READ"}}); err != nil {
+	if err := st.CommitAccessProject(sn.ID, store.AccessProject{ID: "p1", Name: "One"}, []store.AccessGrant{{Email: "a@x", AccessLevel: "READ"}}); err != nil {
 		t.Fatal(err)
 	}
 	m := New(env, Deps{Store: st, Profile: "work"})
@@ -183,7 +183,7 @@ func TestAccessViewFollowsACrawl(t *testing.T) {
 		t.Error("a second recheck chain was started by r")
 	}
 	// The crawl finishes; the recheck reads the snapshot.
-	if err := st.CommitAccessProject(sn.ID, review.Project{ID: "p2", Name: "Two"}, []review.Grant{{Email: "b@x", AccessLevel: "MANAGE"}}); err != nil {
+	if err := st.CommitAccessProject(sn.ID, store.AccessProject{ID: "p2", Name: "Two"}, []store.AccessGrant{{Email: "b@x", AccessLevel: "MANAGE"}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.FinishAccessSnapshot(sn.ID, pagetest.Now); err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	review "github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -49,7 +50,7 @@ func GrantColumns() []widgets.Column {
 }
 
 // GrantRow is one project a person can reach.
-func GrantRow(g review.Grant) widgets.Row {
+func GrantRow(g store.AccessGrant) widgets.Row {
 	tone := widgets.ToneNone
 	if strings.EqualFold(g.AccessLevel, review.LevelManage) {
 		tone = widgets.ToneWarn

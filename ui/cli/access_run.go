@@ -14,6 +14,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // accessCrawlOptions are `access crawl`'s settings.
@@ -57,7 +58,7 @@ func (r *runner) accessCrawl(ctx context.Context, o accessCrawlOptions) int {
 	sn, err := job.Run(ctx)
 	line.finish()
 	if err != nil {
-		if errors.Is(err, access.ErrBusy) {
+		if errors.Is(err, store.ErrAccessBusy) {
 			return r.fail(fmt.Errorf("%w (wait for it, or for its lease to lapse two minutes after it stopped)", err))
 		}
 		left := ""
@@ -107,7 +108,7 @@ func (r *runner) accessUser(o accessQueryOptions) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	grants, err := st.AccessGrants(sn.ID, access.GrantFilter{Email: o.Email})
+	grants, err := st.AccessGrants(sn.ID, store.AccessGrantFilter{Email: o.Email})
 	if err != nil {
 		return r.fail(err)
 	}
@@ -136,7 +137,7 @@ func (r *runner) accessProject(o accessQueryOptions) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	grants, err := st.AccessGrants(sn.ID, access.GrantFilter{ProjectID: o.ProjectID})
+	grants, err := st.AccessGrants(sn.ID, store.AccessGrantFilter{ProjectID: o.ProjectID})
 	if err != nil {
 		return r.fail(err)
 	}
@@ -145,7 +146,7 @@ func (r *runner) accessProject(o accessQueryOptions) int {
 		if err != nil {
 			return r.fail(err)
 		}
-		if !slices.ContainsFunc(ps, func(p access.Project) bool { return p.ID == o.ProjectID }) {
+		if !slices.ContainsFunc(ps, func(p store.AccessProject) bool { return p.ID == o.ProjectID }) {
 			return r.fail(fmt.Errorf("project %s is not in snapshot %d (deleted, or created after it)", o.ProjectID, sn.ID))
 		}
 	}
@@ -211,7 +212,7 @@ func (r *runner) accessSnapshots() int {
 }
 
 // snapshotNote says on stderr which snapshot answered and how old it is.
-func (r *runner) snapshotNote(sn access.Snapshot) {
+func (r *runner) snapshotNote(sn store.AccessSnapshot) {
 	fmt.Fprintf(r.env.Stderr, "from access snapshot %d, finished %s\n", sn.ID, fmtWhen(sn.FinishedAt))
 }
 

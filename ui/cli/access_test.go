@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -49,7 +48,7 @@ func TestAccessCommands(t *testing.T) {
 		t.Fatalf("user before any crawl: %d %q", r.code, r.stderr)
 	}
 	r := vd("access", "crawl", "--rate", "100000", "--json")
-	var sn access.Snapshot
+	var sn store.AccessSnapshot
 	if err := json.Unmarshal([]byte(r.stdout), &sn); err != nil || r.code != ExitOK || sn.Projects != 320 || sn.Requests != 324 {
 		t.Fatalf("crawl: %d %v %q %q", r.code, err, r.stdout, r.stderr)
 	}
@@ -59,7 +58,7 @@ func TestAccessCommands(t *testing.T) {
 	}
 	// Queries answer from the snapshot: not one request.
 	requests.Store(0)
-	var grants []access.Grant
+	var grants []store.AccessGrant
 	pid := s.Projects()[0].ID
 	r = vd("access", "project", pid, "--json")
 	if err := json.Unmarshal([]byte(r.stdout), &grants); err != nil || len(grants) == 0 {
@@ -67,7 +66,7 @@ func TestAccessCommands(t *testing.T) {
 	}
 	email := grants[0].Email
 	r = vd("access", "user", strings.ToUpper(email), "--json")
-	var mine []access.Grant
+	var mine []store.AccessGrant
 	if err := json.Unmarshal([]byte(r.stdout), &mine); err != nil || len(mine) == 0 {
 		t.Fatalf("user: %d %v %q", r.code, err, r.stderr)
 	}
@@ -134,7 +133,7 @@ func TestAccessCommands(t *testing.T) {
 // the last snapshot but not to project pid.
 func outsiderOf(t *testing.T, vd func(args ...string) run, s *sim.Server, pid string) string {
 	t.Helper()
-	grantsOf := func(id string) (gs []access.Grant) {
+	grantsOf := func(id string) (gs []store.AccessGrant) {
 		json.Unmarshal([]byte(vd("access", "project", id, "--json").stdout), &gs)
 		return gs
 	}

@@ -7,7 +7,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
@@ -21,12 +20,12 @@ func seedAccess(t *testing.T, st *store.Store) {
 	projects := []string{"Acme Corp v. Halvorsen — Patent Litigation", "Northwind Data Room — Processing Backlog",
 		"Example Project — Vault Walkthrough", "Bluefin Capital Acquisition of Meridian Holdings (Project Heron)",
 		"Employment Matters 2024", "\x1b[2JCleared screen"}
-	grant := func(p, u int, lvl string) access.Grant {
-		return access.Grant{ProjectID: fmt.Sprintf("00000000-0000-4000-8000-%012d", p), ProjectName: projects[p],
+	grant := func(p, u int, lvl string) store.AccessGrant {
+		return store.AccessGrant{ProjectID: fmt.Sprintf("00000000-0000-4000-8000-%012d", p), ProjectName: projects[p],
 			UserID: fmt.Sprintf("u%d", u), Email: fmt.Sprintf("person.%02d@harrowgate-law.com", u),
 			Name: fmt.Sprintf("Person %02d With A Rather Long Name", u), AccessLevel: lvl}
 	}
-	day1 := []access.Grant{}
+	day1 := []store.AccessGrant{}
 	for p := range projects {
 		for u := 0; u < 14; u++ {
 			if (p+u)%3 != 0 {
@@ -38,14 +37,14 @@ func seedAccess(t *testing.T, st *store.Store) {
 			}
 		}
 	}
-	write := func(at time.Time, gs []access.Grant) {
+	write := func(at time.Time, gs []store.AccessGrant) {
 		sn, err := st.OpenAccessSnapshot("sim", "golden", at, at.Add(time.Minute), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for p := range projects {
-			pr := access.Project{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", p), Name: projects[p], UpdatedAt: "t"}
-			var mine []access.Grant
+			pr := store.AccessProject{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", p), Name: projects[p], UpdatedAt: "t"}
+			var mine []store.AccessGrant
 			for _, g := range gs {
 				if g.ProjectID == pr.ID {
 					mine = append(mine, g)
@@ -60,7 +59,7 @@ func seedAccess(t *testing.T, st *store.Store) {
 		}
 	}
 	write(pagetest.Now.Add(-48*time.Hour), day1)
-	day2 := append([]access.Grant{grant(0, 3, "MANAGE")}, day1[1:]...) // day1[0] (project 0, person 1) lost
+	day2 := append([]store.AccessGrant{grant(0, 3, "MANAGE")}, day1[1:]...) // day1[0] (project 0, person 1) lost
 	for i, g := range day2 {
 		if g.ProjectID == grant(1, 0, "").ProjectID && g.Email == grant(1, 1, "").Email {
 			day2[i].AccessLevel = "MANAGE" // was READ

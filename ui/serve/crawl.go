@@ -6,6 +6,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // serve --crawl-every: the access review's crawl, run on a schedule for
@@ -27,7 +28,7 @@ const crawlRetry = 5 * time.Minute
 // snapshots (newest first): none now when there is no snapshot or the
 // newest is unfinished (a crawl to resume); otherwise every after the last
 // finished one, or none when that time has passed.
-func nextCrawl(snaps []access.Snapshot, every time.Duration, now time.Time) time.Duration {
+func nextCrawl(snaps []store.AccessSnapshot, every time.Duration, now time.Time) time.Duration {
 	if len(snaps) == 0 || !snaps[0].Finished() {
 		return 0
 	}
@@ -80,10 +81,10 @@ func (s *Server) crawlProfile(ctx context.Context, name string) {
 
 // crawl runs one crawl of a bound profile on a client of its own that
 // draws on the server's one budget registry and the machine's ledger at crawlRate.
-func (s *Server) crawl(ctx context.Context, name string) (access.Snapshot, error) {
+func (s *Server) crawl(ctx context.Context, name string) (store.AccessSnapshot, error) {
 	b, err := s.backendFor(name)
 	if err != nil {
-		return access.Snapshot{}, err
+		return store.AccessSnapshot{}, err
 	}
 	limits := s.cfg.Limits
 	if limits.Vault >= 0 {
@@ -94,7 +95,7 @@ func (s *Server) crawl(ctx context.Context, name string) (access.Snapshot, error
 		HTTPClient: s.cfg.HTTPClient, Budgets: s.budgets, Ledger: s.st, Limits: limits, UserAgent: "vaultdeck serve (access crawl)",
 	})
 	if err != nil {
-		return access.Snapshot{}, err
+		return store.AccessSnapshot{}, err
 	}
 	return (&access.Crawler{API: c, Store: s.st, Profile: name}).Run(ctx)
 }

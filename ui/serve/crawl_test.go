@@ -5,25 +5,25 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 func TestNextCrawl(t *testing.T) {
 	now := time.Date(2026, 3, 9, 12, 0, 0, 0, time.UTC)
 	day := 24 * time.Hour
-	done := func(at time.Time) access.Snapshot { return access.Snapshot{ID: 1, FinishedAt: at} }
+	done := func(at time.Time) store.AccessSnapshot { return store.AccessSnapshot{ID: 1, FinishedAt: at} }
 	for _, tc := range []struct {
 		name  string
-		snaps []access.Snapshot
+		snaps []store.AccessSnapshot
 		want  time.Duration
 	}{
 		{"no snapshot: crawl now", nil, 0},
-		{"unfinished: resume now", []access.Snapshot{{ID: 2}, done(now.Add(-time.Hour))}, 0},
-		{"finished an hour ago", []access.Snapshot{done(now.Add(-time.Hour))}, 23 * time.Hour},
-		{"due", []access.Snapshot{done(now.Add(-day))}, 0},
-		{"overdue (server was down)", []access.Snapshot{done(now.Add(-3 * day))}, 0},
-		{"finished in the future (clock moved back)", []access.Snapshot{done(now.Add(time.Hour))}, 25 * time.Hour},
+		{"unfinished: resume now", []store.AccessSnapshot{{ID: 2}, done(now.Add(-time.Hour))}, 0},
+		{"finished an hour ago", []store.AccessSnapshot{done(now.Add(-time.Hour))}, 23 * time.Hour},
+		{"due", []store.AccessSnapshot{done(now.Add(-day))}, 0},
+		{"overdue (server was down)", []store.AccessSnapshot{done(now.Add(-3 * day))}, 0},
+		{"finished in the future (clock moved back)", []store.AccessSnapshot{done(now.Add(time.Hour))}, 25 * time.Hour},
 	} {
 		if got := nextCrawl(tc.snaps, day, now); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
@@ -35,18 +35,18 @@ func TestNextCrawl(t *testing.T) {
 // profile once at start (it has no snapshot), and a session's :access
 // view reads that snapshot without a request of its own.
 func TestCrawlEveryServesTheSnapshot(t *testing.T) {
-	done := make(chan access.Snapshot, 4)
+	done := make(chan store.AccessSnapshot, 4)
 	f := startServerSim(t, sim.Options{Seed: sim.DefaultSeed, NoRateLimit: true}, func(c *Config) {
 		c.Limits.Vault = -1
 		c.CrawlEvery = 24 * time.Hour
-		c.CrawlDone = func(profile string, sn access.Snapshot, err error) {
+		c.CrawlDone = func(profile string, sn store.AccessSnapshot, err error) {
 			if err != nil || profile != "sim" {
 				t.Errorf("crawl of %q: %v", profile, err)
 			}
 			done <- sn
 		}
 	})
-	var sn access.Snapshot
+	var sn store.AccessSnapshot
 	select {
 	case sn = <-done:
 	case <-time.After(time.Minute): // a bound on a hang, not a timing assumption

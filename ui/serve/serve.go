@@ -22,7 +22,6 @@ import (
 	"github.com/charmbracelet/wish/logging"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -71,7 +70,7 @@ type Config struct {
 	// CrawlEvery runs the access crawl of every bound profile on this
 	// schedule (crawl.go); 0: never. CrawlDone, when set, hears of each.
 	CrawlEvery time.Duration
-	CrawlDone  func(profile string, sn access.Snapshot, err error)
+	CrawlDone  func(profile string, sn store.AccessSnapshot, err error)
 }
 
 // Server is a running (or checked) serve set-up.

@@ -1,6 +1,6 @@
 //go:build unix
 
-package access
+package store
 
 import (
 	"errors"

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package upload
+package store
 
 // processGone cannot tell here; leases then expire by time only.
 func processGone(int) bool { return false }

@@ -1,6 +1,0 @@
-//go:build !unix
-
-package access
-
-// processGone cannot tell here; leases then expire by time only.
-func processGone(int) bool { return false }
