@@ -5,24 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/store"
 )
-
-// accessCrawlOptions are `access crawl`'s settings.
-type accessCrawlOptions struct {
-	// Rate is the vault requests a minute the crawl may use (1..10; more
-	// only against a loopback simulator).
-	Rate int
-}
 
 type accessQueryOptions struct {
 	Email     string
@@ -32,21 +22,13 @@ type accessQueryOptions struct {
 
 type accessDiffOptions struct{ Old, New int64 }
 
-func (r *runner) accessCrawl(ctx context.Context, o accessCrawlOptions) int {
-	if o.Rate < 1 {
-		return oneLineUsage(r.env.Stderr, r.cmd, usagef("--rate must be at least 1 request a minute"))
-	}
-	if o.Rate > api.DefaultVaultLimit {
-		r.env.Limits.Vault = -1 // checked against the base URL below, once it is resolved
-	} else {
-		r.env.Limits.Vault = o.Rate
-	}
+// accessCrawl paces itself by the vault budget: the global --max-rate (or
+// the profile's max-rate) takes less, or more for a simulator on this
+// machine only.
+func (r *runner) accessCrawl(ctx context.Context) int {
 	c, err := r.client()
 	if err != nil {
 		return r.fail(err)
-	}
-	if o.Rate > api.DefaultVaultLimit && !loopback(c.Base()) {
-		return oneLineUsage(r.env.Stderr, r.cmd, usagef("--rate %d is above the service's limit of %d a minute; only a simulator on this machine takes more", o.Rate, api.DefaultVaultLimit))
 	}
 	st, profile, err := r.journal()
 	if err != nil {
@@ -74,19 +56,6 @@ func (r *runner) accessCrawl(ctx context.Context, o accessCrawlOptions) int {
 	fmt.Fprintf(r.env.Stdout, "snapshot %d: %d projects (%d read, %d unchanged since the last snapshot), %d grants, %d requests\n",
 		sn.ID, sn.Projects, sn.Read, sn.Carried, sn.Grants, sn.Requests)
 	return ExitOK
-}
-
-// loopback reports whether base is a simulator on this machine.
-func loopback(base string) bool {
-	u, err := url.Parse(base)
-	if err != nil {
-		return false
-	}
-	if u.Hostname() == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(u.Hostname())
-	return ip != nil && ip.IsLoopback()
 }
 
 // snapshots opens the store for a query; queries never touch the network.

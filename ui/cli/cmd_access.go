@@ -20,8 +20,8 @@ func (r *runner) accessCmd() *cobra.Command {
 	}
 
 	crawl := &cobra.Command{Use: "crawl", Short: "read every project's users into a new snapshot (resumable)", Args: noArgs}
-	rate := crawl.Flags().Int("rate", 10, "vault requests a minute the crawl may use: at most the service's 10 (less leaves room for colleagues); more only against a simulator on this machine")
-	crawl.RunE = r.run(func(ctx context.Context, _ []string) int { return r.accessCrawl(ctx, accessCrawlOptions{Rate: *rate}) })
+	// Its pace is the global --max-rate, the one knob for every command.
+	crawl.RunE = r.run(func(ctx context.Context, _ []string) int { return r.accessCrawl(ctx) })
 
 	user := &cobra.Command{Use: "user EMAIL", Short: "the projects a user reaches, and how", Args: func(_ *cobra.Command, args []string) error {
 		if len(args) != 1 || !strings.Contains(args[0], "@") {

@@ -77,11 +77,12 @@ func (r *runner) resolve() (*Connection, error) {
 		Clock:      r.env.Clock,
 	}
 	// The user's cap below the service's limits: the flag, else the
-	// profile's setting.
+	// profile's setting (above them only for a simulator on this machine).
+	local := loopback(cfg.BaseURL)
 	if m := r.g.MaxRate; m.set() {
-		cfg.Limits = m.apply(cfg.Limits)
+		cfg.Limits = m.apply(cfg.Limits, local)
 	} else {
-		cfg.Limits = prof.MaxRate.apply(cfg.Limits)
+		cfg.Limits = prof.MaxRate.apply(cfg.Limits, local)
 	}
 	// One setting for how long the service may stay silent: before its
 	// first byte and within a body (0: the defaults). The bound on one

@@ -121,12 +121,52 @@ func TestMaxRateApplies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := m.apply(api.Limits{}); got != c.want {
+		if got := m.apply(api.Limits{}, false); got != c.want {
 			t.Errorf("%s: %+v, want %+v", c.in, got, c.want)
 		}
 	}
-	m, _ := parseMaxRate("50%")
-	if got := m.apply(api.Limits{Vault: -1, Audit: -1, Matters: -1}); got.Vault != -1 || got.Matters != -1 {
+	// Above a limit only for a simulator on this machine; a share never lifts.
+	m, _ := parseMaxRate("500")
+	if got := m.apply(api.Limits{}, true); got != (api.Limits{Vault: 500, Audit: 500, Matters: 500}) {
+		t.Errorf("500 for a local simulator: %+v, want 500 in each", got)
+	}
+	m, _ = parseMaxRate("100%")
+	if got := m.apply(api.Limits{}, true); got != (api.Limits{Vault: 10, Audit: 60, Matters: 150}) {
+		t.Errorf("100%% for a local simulator: %+v", got)
+	}
+	m, _ = parseMaxRate("50%")
+	if got := m.apply(api.Limits{Vault: -1, Audit: -1, Matters: -1}, false); got.Vault != -1 || got.Matters != -1 {
 		t.Errorf("limits off stayed off? %+v", got)
+	}
+}
+
+// TestMaxRateLiftsTheLimitForALocalSimulator: `access crawl --rate N` was a
+// second knob beside the global --max-rate; it is gone, and --max-rate
+// above the service's limits is the one way to lift the client's limits,
+// for a simulator on this machine only (started with --no-rate-limit, as
+// the e2e tests do). 324 requests then go without a minute of waiting.
+func TestMaxRateLiftsTheLimitForALocalSimulator(t *testing.T) {
+	s := sim.New(sim.Options{Scale: sim.ScaleLarge, NoRateLimit: true, SharingChanges: -1, Now: fixedNow})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	vars := map[string]string{"VAULTDECK_HOME": t.TempDir(), "VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	getenv := func(k string) string { return vars[k] }
+	clock := &simTime{s: s, now: fixedNow()}
+	vd := func(args ...string) run {
+		var out, errb bytes.Buffer
+		env := Std(strings.NewReader(""), &out, &errb, getenv)
+		env.Clock = clock
+		code := Main(context.Background(), args, env)
+		return run{code, out.String(), errb.String()}
+	}
+	if r := vd("access", "crawl", "--rate", "5"); r.code != ExitUsage || !strings.Contains(r.stderr, "--rate") {
+		t.Errorf("access crawl --rate 5: exit %d %q, want exit 2 naming the unknown flag", r.code, r.stderr)
+	}
+	r := vd("--max-rate", "100000", "access", "crawl")
+	if r.code != ExitOK || !strings.Contains(r.stdout, "snapshot 1: 320 projects (320 read") {
+		t.Fatalf("--max-rate 100000 access crawl: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if waited := clock.Now().Sub(fixedNow()); waited != 0 {
+		t.Errorf("a crawl of 320 projects under --max-rate 100000 against a local simulator waited %v", waited)
 	}
 }

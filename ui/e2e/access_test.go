@@ -115,7 +115,7 @@ func simAccess(t *testing.T, base, token string) (map[string]map[string]string, 
 
 // TestAccessCrawlKilledResumesAndDiffs is issue 22's access review through
 // the built binary against `vaultdeck sim --scale large` (rate limit lifted
-// on both sides, --rate above 10 being accepted for a loopback simulator
+// on both sides, --max-rate above 10 lifting the client's limit for a loopback simulator
 // only): the crawl is killed with SIGKILL while its 60th project read is in
 // flight; the restart reads only the 261 others; a day later (the
 // simulator's clock moved across midnight, where it makes its sharing
@@ -130,7 +130,7 @@ func TestAccessCrawlKilledResumesAndDiffs(t *testing.T) {
 	sp := startSim(t, bin, "--scale", "large", "--no-rate-limit", "--control")
 	tok := sp.tokens["admin"]
 	env := []string{"VAULTDECK_TOKEN=" + tok, "VAULTDECK_HOME=" + t.TempDir()}
-	crawl := []string{"access", "crawl", "--rate", "100000"}
+	crawl := []string{"--max-rate", "100000", "access", "crawl"}
 
 	kp := newCountingProxy(t, sp.base, 60)
 	cmd := exec.Command(bin, append(crawl, "--base-url", kp.base)...)
