@@ -189,6 +189,8 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 		return m, m.fileArrived(msg)
 	case receiptLoaded:
 		return m, m.receiptArrived(msg)
+	case restorePlanned:
+		return m, m.restorePlanArrived(msg)
 	case page.TaskStarted:
 		return m, m.tick()
 	case tickMsg:

@@ -148,7 +148,37 @@ func (m *Model) askRestore() tea.Cmd {
 		return page.Status("this receipt is a restore; open the deletion it undid to restore again")
 	case n == 0:
 		return page.Status("this receipt deleted no matters: there is nothing to restore")
+	case m.deps.Store == nil:
+		return page.Error(errNoStore)
 	}
+	// An earlier restore (here, on the command line, in another console)
+	// may have restored it all: the plan is read first (SQLite: in a Cmd),
+	// so that is said before asking to type a count for nothing.
+	tag, st, rid := m.reqs.Next(m.id), m.deps.Store, m.receipt.ID
+	return func() tea.Msg {
+		plan, err := matters.PlanRestore(st, rid)
+		return restorePlanned{Tag: tag, plan: plan, err: err}
+	}
+}
+
+// restorePlanned is the restore's plan, read before asking.
+type restorePlanned struct {
+	page.Tag
+	plan *matters.RestorePlan
+	err  error
+}
+
+func (m *Model) restorePlanArrived(r restorePlanned) tea.Cmd {
+	if !m.reqs.Current(r.Tag) {
+		return nil
+	}
+	if r.err != nil {
+		return page.Error(fmt.Errorf("receipt %d could not be read: %w", m.receipt.ID, r.err))
+	}
+	if r.plan.Candidates() == 0 {
+		return page.Status(matters.NothingToRestore(r.plan))
+	}
+	n := m.receipt.Counts["deleted"] + m.receipt.Counts["in_flight"]
 	what := fmt.Sprintf("the %d matters receipt %d deleted", n, m.receipt.ID)
 	if f := m.receipt.Counts["in_flight"]; f > 0 {
 		what = fmt.Sprintf("the matters receipt %d deleted (%d; %d of them were in flight and are restored only if the service shows this run deleted them)",
@@ -156,6 +186,9 @@ func (m *Model) askRestore() tea.Cmd {
 	}
 	msg := fmt.Sprintf("Restore %s (from %s) with POST /api/v2/matters? An upsert is never repeated automatically.",
 		what, sanitize.Line(m.receipt.FileName))
+	if done := len(r.plan.Done); done > 0 {
+		msg += fmt.Sprintf(" %d of them were already restored by an earlier restore and are not sent again.", done)
+	}
 	m.confirm = widgets.NewConfirm(m.env.Theme, "Restore client matters", msg, fmt.Sprint(n))
 	m.pending = m.startRestore
 	return nil
