@@ -87,3 +87,13 @@ func TestRestoreAlreadyDoneSaysSoBeforeAsking(t *testing.T) {
 		t.Errorf("no word that receipt 2 restored it: %v", h.out)
 	}
 }
+
+// With no receipt yet the list's head offered "enter open a receipt"
+// (the footer already left enter out): enter is named once there is a
+// receipt to open.
+func TestEmptyReceiptListOffersNoEnter(t *testing.T) {
+	h := newHarness(t, false)
+	if v := h.view(); !strings.Contains(v, "Matter receipts") || strings.Contains(v, "enter open a receipt") {
+		t.Errorf("empty list:\n%s", v)
+	}
+}

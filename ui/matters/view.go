@@ -21,7 +21,11 @@ func (m *Model) head() []string {
 	th := m.env.Theme
 	switch m.mode {
 	case modeList:
-		return []string{th.Title.Render("Matter receipts") + th.Muted.Render("  n open a file to delete its pairs · enter open a receipt")}
+		hint := "  n open a file to delete its pairs"
+		if len(m.list) > 0 { // enter is named only with a receipt to open
+			hint += " · enter open a receipt"
+		}
+		return []string{th.Title.Render("Matter receipts") + th.Muted.Render(hint)}
 	case modePreview:
 		return m.previewHead()
 	case modeReceipt:
