@@ -48,7 +48,7 @@ func (r *Runner) Resume(ctx context.Context) (Outcome, error) {
 				out.Unfinished++
 				continue
 			}
-			return out, err
+			return out, fmt.Errorf("batch %d of run %d could not be claimed in the journal (%w), so nothing of it was sent; run `vaultdeck upload --resume` again once that is fixed", b.ID, b.Run.ID, err)
 		}
 		if !runs[b.Run.ID] {
 			runs[b.Run.ID] = true

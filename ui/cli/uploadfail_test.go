@@ -287,3 +287,49 @@ func TestUnrecordedStartLeavesTheBatchForResume(t *testing.T) {
 		t.Errorf("resume: exit %d %s %s", code, out, errText)
 	}
 }
+
+// TestResumeOnAFullDiskSaysWhatToDo: a resume whose journal cannot take its
+// claim on a batch (a full disk) sent nothing; it said only "a database
+// transaction could not be committed: database or disk is full". It now
+// names the batch, says nothing of it was sent, and what to run.
+func TestResumeOnAFullDiskSaysWhatToDo(t *testing.T) {
+	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	pid, _ := s.AddProject(sim.ProjectSpec{Name: "Inbox"})
+	dbPath := filepath.Join(t.TempDir(), store.FileName)
+	st, err := store.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db, _ := sql.Open("sqlite", dbPath)
+	defer db.Close()
+	// An upload whose start cannot be recorded leaves its batch pending.
+	if _, err := db.Exec(`CREATE TRIGGER disk_full BEFORE UPDATE OF began_at ON upload_batches
+		BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`); err != nil {
+		t.Fatal(err)
+	}
+	doc := filepath.Join(t.TempDir(), "a.pdf")
+	os.WriteFile(doc, []byte("content"), 0o600)
+	vd := cliEnv(t, s, srv.URL, dbPath)
+	if code, _, errText := vd("upload", pid, doc); code != ExitPartial {
+		t.Fatalf("upload: exit %d %s", code, errText)
+	}
+	db.Exec(`DROP TRIGGER disk_full`)
+	if _, err := db.Exec(`CREATE TRIGGER disk_full BEFORE UPDATE OF lease_owner ON upload_batches
+		BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errText := vd("upload", "--resume")
+	if code == ExitOK || !strings.Contains(errText, "batch 1") || !strings.Contains(errText, "nothing of it was sent") || !strings.Contains(errText, "upload --resume") {
+		t.Errorf("resume on a full disk: exit %d, stderr %q", code, errText)
+	}
+	if n := fileCount(s, pid); n != 0 {
+		t.Errorf("%d files sent without a claim on their batch", n)
+	}
+	db.Exec(`DROP TRIGGER disk_full`)
+	if code, out, errText := vd("upload", "--resume"); code != ExitOK || !strings.Contains(out, "1 uploaded") {
+		t.Errorf("resume: exit %d %s %s", code, out, errText)
+	}
+}
