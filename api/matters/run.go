@@ -39,6 +39,12 @@ type Source struct {
 // when the run stopped early; err is only for a receipt that could not be
 // started (nothing was sent then).
 func Delete(ctx context.Context, d Deps, src Source, plan *Plan, w Watch) (int64, *Report, error) {
+	// A damaged file may still take a new receipt's rows while losing
+	// them, or refuse them halfway through the run: either way the
+	// service would delete what no receipt can undo. Nothing is sent.
+	if err := d.Store.Check(); err != nil {
+		return 0, nil, err
+	}
 	id, err := d.Store.StartReceipt(store.Receipt{Action: "delete", Profile: d.Profile, Endpoint: d.Endpoint,
 		FileName: src.Name, FileSHA256: src.SHA256, Pairs: len(plan.Pairs)})
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 // A damaged receipts database is said, never read as empty or partial:
-// receipts, receipt and restore all stop with exit 1 and a line that says
+// receipts, receipt, restore and a new delete all stop with exit 1 and a line that says
 // what to do with the file, before any request.
 func TestDamagedReceiptsAreSaid(t *testing.T) {
 	e := newMattersEnv(t)
@@ -49,6 +49,9 @@ func TestDamagedReceiptsAreSaid(t *testing.T) {
 	for _, args := range [][]string{
 		{"matters", "receipts"}, {"matters", "receipt", "1"}, {"matters", "receipt", "1", "--export", "csv"},
 		{"matters", "restore", "--receipt", "1", "--dry-run"}, {"matters", "restore", "--receipt", "1", "--yes"},
+		// A new deletion would write its receipt into the damaged file: it
+		// must not send what it could not record.
+		{"matters", "delete", f, "--yes"},
 	} {
 		r := e.vd("", args...)
 		if r.code != 1 || !strings.Contains(r.stderr, "damaged") || !strings.Contains(r.stderr, "move the file aside") {
