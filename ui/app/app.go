@@ -35,15 +35,12 @@ type Route struct {
 }
 
 // Config is what the root shows and can open.
+// The header's profile, endpoint, workspace, warning and session come from
+// the one connection value, page.Env.Conn.
 type Config struct {
-	Profile   string
-	Region    string // where the data lives: "region eu", or the custom host; shown in the header
-	Workspace string // workspace name; when empty the root asks whoami once
-	Warning   string // e.g. "token stored in a plain file"; shown in the header
-	Session   string // the SSH key of a served session ("key alice@laptop SHA256:…"); shown in the header
-	Routes    []Route
-	Start     string // route opened first
-	StartArg  string
+	Routes   []Route
+	Start    string // route opened first
+	StartArg string
 	// ExportDir is where `e` writes CSV files; "" is the working directory.
 	ExportDir string
 	// Getenv reads TMUX for the OSC 52 passthrough; nil means os.Getenv.
@@ -84,7 +81,10 @@ func New(env page.Env, cfg Config) *Model {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
-	m := &Model{env: env, cfg: cfg, workspace: cfg.Workspace}
+	m := &Model{env: env, cfg: cfg}
+	if env.Conn != nil {
+		m.workspace = env.Conn.Workspace
+	}
 	m.tasks.spin = spinner.New(spinner.WithSpinner(spinner.Dot), spinner.WithStyle(env.Theme.Spinner))
 	return m
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
+	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 	"github.com/vaultdeck/vaultdeck/ui/project"
 	"github.com/vaultdeck/vaultdeck/ui/projects"
@@ -45,7 +46,7 @@ func TestBrowsingSessionRequests(t *testing.T) {
 	}
 	env := pagetest.Env(t, c, false)
 	env.Debounce = 0 // the console's own pause before a name filter goes out unasked
-	m := app.New(env, app.Config{Profile: "sim", Region: "local", Workspace: "Sim Workspace", Start: "projects", Routes: []app.Route{
+	m := app.New(env.WithConn(&page.Conn{Profile: "sim", Where: "local", Workspace: "Sim Workspace"}), app.Config{Start: "projects", Routes: []app.Route{
 		{Name: "projects", New: projects.New},
 		{Name: "project", New: project.New},
 		{Name: "bin", New: recyclebin.New},

@@ -22,7 +22,7 @@ import (
 func helpOf(t *testing.T, route, arg string, readOnly bool) string {
 	t.Helper()
 	env := pagetest.Env(t, &pagetest.Fake{BudgetStatus: api.BudgetStatus{Unlimited: true}}, readOnly)
-	m := app.New(env, app.Config{Workspace: "W", Start: route, StartArg: arg, Routes: []app.Route{
+	m := app.New(env.WithConn(&page.Conn{Workspace: "W"}), app.Config{Start: route, StartArg: arg, Routes: []app.Route{
 		{Name: "projects", New: projects.New},
 		{Name: "project", New: project.New},
 		{Name: "recyclebin", New: recyclebin.New},

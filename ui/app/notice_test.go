@@ -12,6 +12,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
+	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
 )
@@ -30,7 +31,7 @@ func TestPageNoticeLeavesAtTheNextKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := app.New(pagetest.Env(t, c, false), app.Config{Profile: "sim", Region: "local", Workspace: "W", Start: "bin",
+	m := app.New(pagetest.Env(t, c, false).WithConn(&page.Conn{Profile: "sim", Where: "local", Workspace: "W"}), app.Config{Start: "bin",
 		ExportDir: t.TempDir(), Routes: []app.Route{{Name: "bin", New: recyclebin.New}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
 	waitFor(t, tm, "entries")

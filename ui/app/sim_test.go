@@ -15,6 +15,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
+	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 	"github.com/vaultdeck/vaultdeck/ui/project"
 	"github.com/vaultdeck/vaultdeck/ui/projects"
@@ -32,7 +33,7 @@ func realApp(t *testing.T, start string) tea.Model {
 		t.Fatal(err)
 	}
 	env := pagetest.Env(t, c, false)
-	return app.New(env, app.Config{Profile: "sim", Region: "local", Workspace: "Sim Workspace", Start: start, Routes: []app.Route{
+	return app.New(env.WithConn(&page.Conn{Profile: "sim", Where: "local", Workspace: "Sim Workspace"}), app.Config{Start: start, Routes: []app.Route{
 		{Name: "projects", New: projects.New},
 		{Name: "project", New: project.New},
 		{Name: "recyclebin", Aliases: []string{"rb", "bin"}, New: recyclebin.New},

@@ -33,7 +33,7 @@ func binApp(t *testing.T) *Model {
 		return &api.RecycleBin{Items: items, Total: api.Int(len(items))}, nil
 	}}
 	env := pagetest.Env(t, fake, false)
-	m := New(env, Config{Profile: "p", Workspace: "W", Start: "recyclebin", Getenv: func(string) string { return "" },
+	m := New(env.WithConn(&page.Conn{Profile: "p", Workspace: "W"}), Config{Start: "recyclebin", Getenv: func(string) string { return "" },
 		Routes: []Route{{Name: "recyclebin", New: recyclebin.New}}})
 	drive(m, tea.WindowSizeMsg{Width: 100, Height: 20})
 	runCmd(m, m.Init())

@@ -51,7 +51,7 @@ func TestDeletionOutcomeSurvivesEsc(t *testing.T) {
 	env := pagetest.Env(t, f, false)
 	env.Cache = &pagetest.MapCache{}
 	env.TaskPoll = time.Millisecond
-	m := app.New(env, app.Config{Profile: "p", Region: "eu", Workspace: "W", Start: "projects", Routes: []app.Route{
+	m := app.New(env.WithConn(&page.Conn{Profile: "p", Where: "eu", Workspace: "W"}), app.Config{Start: "projects", Routes: []app.Route{
 		{Name: "projects", New: projects.New},
 		{Name: "project", New: project.New},
 		{Name: "bin", New: recyclebin.New},

@@ -88,14 +88,14 @@ func (m *Model) headerView() string {
 	// promises both); where the data lives comes next; the SSH key's comment
 	// and fingerprint, the longest and least needed, leave first.
 	parts := []headerPart{{text: th.Header.Render("vaultdeck")}}
-	if m.cfg.Profile != "" {
-		parts = append(parts, headerPart{th.Badge.Render(sanitize.Line(m.cfg.Profile)), 3, ""})
+	if m.conn().Profile != "" {
+		parts = append(parts, headerPart{th.Badge.Render(sanitize.Line(m.conn().Profile)), 3, ""})
 	}
 	if where := m.where(); where != "" {
 		parts = append(parts, headerPart{th.Muted.Render(where), 2, ""})
 	}
-	if m.cfg.Session != "" {
-		parts = append(parts, headerPart{th.Muted.Render(sanitize.Line(m.cfg.Session)), 6, ""})
+	if m.conn().Session != "" {
+		parts = append(parts, headerPart{th.Muted.Render(sanitize.Line(m.conn().Session)), 6, ""})
 	}
 	if m.workspace != "" {
 		parts = append(parts, headerPart{th.Header.Render(sanitize.Line(m.workspace)), 5, ""})
@@ -103,8 +103,8 @@ func (m *Model) headerView() string {
 	if m.env.ReadOnly {
 		parts = append(parts, headerPart{text: th.ReadOnlyBadge.Render("READ-ONLY")})
 	}
-	if m.cfg.Warning != "" {
-		w := sanitize.Line(m.cfg.Warning)
+	if m.conn().Warning != "" {
+		w := sanitize.Line(m.conn().Warning)
 		short, _, _ := strings.Cut(w, ":") // "Insecure storage: the token for …" reads "Insecure storage"
 		parts = append(parts, headerPart{th.Warn.Render("⚠ " + w), 4, th.Warn.Render("⚠ " + short)})
 	}
@@ -176,8 +176,8 @@ func fitHeader(parts []headerPart, width int) string {
 
 // where is the region, or the host of a custom base URL.
 func (m *Model) where() string {
-	if m.cfg.Region != "" {
-		return sanitize.Line(m.cfg.Region)
+	if m.conn().Where != "" {
+		return sanitize.Line(m.conn().Where)
 	}
 	if m.env.Backend == nil {
 		return ""
@@ -316,4 +316,12 @@ func fitHeight(s string, h int) string {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// conn is the connection the header describes (none: an empty one).
+func (m *Model) conn() *page.Conn {
+	if m.env.Conn == nil {
+		return &page.Conn{}
+	}
+	return m.env.Conn
 }

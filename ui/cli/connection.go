@@ -8,18 +8,17 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/console"
+	"github.com/vaultdeck/vaultdeck/ui/page"
 )
 
-// Connection is the one resolution of where and as whom vaultdeck talks.
+// Connection is the one resolution of where and as whom vaultdeck talks:
+// built once per command from flags, environment and profile. Its page.Conn
+// (Profile: "" when the token comes from VAULTDECK_TOKEN alone; Where: the
+// region, shown only when true, or the custom host) is what the console is
+// handed by pointer.
 type Connection struct {
 	Client *api.Client
-	// Profile is the stored profile in use; "" when none is (the token
-	// comes from VAULTDECK_TOKEN alone).
-	Profile string
-	// Where names the endpoint for the header: "region eu" when it is a
-	// regional one, else the host of the custom base URL. For a law firm the
-	// region says where the data lives: it is shown only when true.
-	Where string
+	page.Conn
 	// ReadOnly: the stored profile forbids changing the workspace. The
 	// console hides its mutating keys; headless commands refuse (readOnly).
 	ReadOnly bool
@@ -110,7 +109,7 @@ func (r *runner) resolve() (*Connection, error) {
 		return nil, err
 	}
 	r.guard(client)
-	c := &Connection{Client: client, Where: console.Where(cfg.BaseURL, cfg.Region, client.Base())}
+	c := &Connection{Client: client, Conn: page.Conn{Where: console.Where(cfg.BaseURL, cfg.Region, client.Base())}}
 	if prof.Stored {
 		c.Profile = prof.Name
 		c.ReadOnly = prof.ReadOnly

@@ -99,8 +99,8 @@ func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, cf Co
 	cf.applySettings(s.settings)
 	o := cf.options(e)
 	o.Backend = c.Client
-	o.Profile = c.Profile
-	o.Region = c.Where
+	o.Conn = &c.Conn // the one value: the header and the journal read it
+	c.DataProfile = conn.Profile.Name
 	o.ReadOnly = o.ReadOnly || c.ReadOnly
 	// Resolve the token now, so the header can warn about plain-file storage
 	// from the first frame and a missing token fails before the screen opens.
@@ -108,7 +108,7 @@ func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, cf Co
 		return r.fail(err)
 	}
 	if _, warning := conn.Source.Answered(); warning != "" {
-		o.Warning = warning
+		c.Warning = warning
 	}
 	st, err := account.OpenStore(s.acct)
 	if err != nil {
@@ -120,7 +120,7 @@ func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, cf Co
 	// costs nothing but space.
 	_, _ = st.PruneCache(time.Now().Add(-cacheMaxAge))
 	o.Cache = console.StoreCache{Store: st, Profile: conn.Profile.Name}
-	o.Journal, o.JournalProfile = st, conn.Profile.Name
+	o.Journal, o.Receipts = st, st
 	if err := console.Run(ctx, o); err != nil {
 		return r.fail(err)
 	}

@@ -38,21 +38,19 @@ import (
 type Options struct {
 	Backend page.Backend
 	Cache   page.Cache // optional: responses kept between visits
-	// Journal is the upload journal, kept for JournalProfile (optional).
-	Journal        *store.Store
-	JournalProfile string
+	// Conn is where and as whom the console talks (profile, endpoint,
+	// workspace, warning, session), built once by the caller.
+	Conn *page.Conn
+	// Journal is the upload journal, kept for Conn.DataProfile (optional).
+	Journal *store.Store
+	// Receipts is where :matters keeps its deletion receipts (optional).
+	Receipts *store.Store
 	// Access, when set, holds the access review's snapshots of
-	// AccessProfile (serve: every session reads the shared crawl's);
-	// otherwise the Journal's database and profile do.
-	Access        review.Snapshots
-	AccessProfile string
+	// Conn.DataProfile (serve: every session reads the shared crawl's);
+	// otherwise the Journal's database does.
+	Access review.Snapshots
 
-	Profile   string // the stored profile in use, shown in the header; "" when none is
-	Region    string // "region eu" for a regional endpoint, else the custom host; shown in the header
-	Workspace string // empty: the root asks whoami
-	Warning   string // e.g. the insecure-token-storage warning
-	Session   string // who is at the keyboard when that is not this machine's user (an SSH key); shown in the header
-	ReadOnly  bool
+	ReadOnly bool
 
 	Theme   string // auto, dark, light, high-contrast, mono
 	NoColor bool
@@ -99,26 +97,22 @@ func checkMatterArg(arg string) error {
 	return nil
 }
 
-// mattersRoute is ":matters"; its receipts live in the store behind the
-// response cache (the demo's and a profile's alike).
+// mattersRoute is ":matters"; its receipts are Options.Receipts.
 func mattersRoute(o Options) app.Route {
 	getenv := o.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	deps := matters.Deps{Profile: mattersjob.ReceiptProfile(o.Profile, getenv("VAULTDECK_TOKEN"))}
-	if sc, ok := o.Cache.(StoreCache); ok {
-		deps.Store = sc.Store
-	}
+	deps := matters.Deps{Profile: mattersjob.ReceiptProfile(o.conn().Profile, getenv("VAULTDECK_TOKEN")), Store: o.Receipts}
 	return app.Route{Name: "matters", Aliases: []string{"m", "client-matters"}, Args: "[FILE]", Help: "client matters", New: matters.Route(deps)}
 }
 
 // accessRoute is ":access": the snapshots of the access review, read from
 // Options.Access (serve's shared database) or the profile's own.
 func accessRoute(o Options) app.Route {
-	deps := access.Deps{Store: o.Access, Profile: o.AccessProfile}
+	deps := access.Deps{Store: o.Access, Profile: o.conn().DataProfile}
 	if deps.Store == nil && o.Journal != nil {
-		deps = access.Deps{Store: o.Journal, Profile: o.JournalProfile}
+		deps.Store = o.Journal
 	}
 	return app.Route{Name: "access", Aliases: []string{"acl"}, Help: "access review: who reaches what", New: access.Route(deps)}
 }
@@ -166,22 +160,26 @@ func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 		ReadOnly: o.ReadOnly,
 		Cache:    o.Cache,
 		Journal:  o.Journal,
-		Profile:  o.JournalProfile,
+		Conn:     o.conn(),
 		Output:   out,
 		IDs:      &page.IDs{},
 		Now:      o.Now,
 	}
 	return app.New(env, app.Config{
-		Profile:   o.Profile,
-		Region:    o.Region,
-		Workspace: o.Workspace,
-		Warning:   o.Warning,
-		Session:   o.Session,
-		Routes:    routes(o),
-		Start:     start,
-		StartArg:  o.StartArg,
-		Getenv:    getenv,
+		Routes:   routes(o),
+		Start:    start,
+		StartArg: o.StartArg,
+		Getenv:   getenv,
 	}), nil
+}
+
+// conn is the connection value; none given: an empty one, so that the
+// pages always hold the same pointer.
+func (o Options) conn() *page.Conn {
+	if o.Conn == nil {
+		return &page.Conn{}
+	}
+	return o.Conn
 }
 
 // Run runs the console until the user quits or ctx ends.

@@ -14,6 +14,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/page"
 )
 
 // DemoOptions configure `vaultdeck demo`.
@@ -84,10 +85,7 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 	c := o.Console
 	c.Backend = client
 	c.Cache = StoreCache{Store: st, Profile: "demo"}
-	c.Journal, c.JournalProfile = st, "demo"
-	c.Profile = "demo"
-	if c.Region == "" {
-		c.Region = "simulator"
-	}
+	c.Journal, c.Receipts = st, st
+	c.Conn = &page.Conn{Profile: "demo", DataProfile: "demo", Where: "simulator"}
 	return Run(ctx, c)
 }

@@ -61,7 +61,7 @@ func TestFilesAcrossProjects(t *testing.T) {
 	cache := &pagetest.MapCache{At: time.Now()}
 	body, _ := json.Marshal(map[string]any{"projects": []map[string]string{{"id": alpha, "name": "Alpha"}}})
 	cache.Put(page.CacheProjects, body)
-	r := newRigFull(t, client, newFake(), "", Options{}, func(e *page.Env) { e.Journal, e.Profile, e.Cache = st, "p", cache })
+	r := newRigFull(t, client, newFake(), "", Options{}, func(e *page.Env) { e.Journal, e.Conn, e.Cache = st, &page.Conn{DataProfile: "p"}, cache })
 	r.m.SetSize(80, 24)
 	r.now = time.Now().Add(2 * time.Hour) // two hours after the uploads: stuck
 	r.run(r.m.Init())

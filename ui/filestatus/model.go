@@ -132,13 +132,13 @@ func New(env page.Env, arg string, opts Options) page.Page {
 func (m *Model) Init() tea.Cmd {
 	if st := m.env.Journal; st != nil {
 		if m.fromJournal {
-			return loadJournal(st, m.env.Cache, m.env.Profile, m.id, true, nil)
+			return loadJournal(st, m.env.Cache, m.env.DataProfile(), m.id, true, nil)
 		}
 		ids := make([]string, len(m.tr.files))
 		for i, f := range m.tr.files {
 			ids[i] = f.ID
 		}
-		return tea.Batch(m.startPoll(false), loadJournal(st, m.env.Cache, m.env.Profile, m.id, false, ids))
+		return tea.Batch(m.startPoll(false), loadJournal(st, m.env.Cache, m.env.DataProfile(), m.id, false, ids))
 	}
 	return m.startPoll(false)
 }

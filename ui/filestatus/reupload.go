@@ -73,7 +73,7 @@ func (m *Model) askReupload() tea.Cmd {
 	case m.env.Journal == nil:
 		return page.Status("re-upload needs the upload journal, which this session does not have")
 	}
-	st, profile, view := m.env.Journal, m.env.Profile, m.id
+	st, profile, view := m.env.Journal, m.env.DataProfile(), m.id
 	return func() tea.Msg {
 		rows, err := st.FilesByID(profile, pick)
 		return reuploadRows{View: view, Asked: len(pick), Rows: rows, Err: err}
@@ -115,7 +115,7 @@ func (m *Model) confirmKey(msg tea.KeyMsg) tea.Cmd {
 
 // ReuploadTask re-uploads rows as a root-owned task.
 func ReuploadTask(env page.Env, origin page.ID, rows []store.JournalFile) page.StartTask {
-	be, st, profile, clock := env.Backend, env.Journal, env.Profile, env.Clock
+	be, st, profile, clock := env.Backend, env.Journal, env.DataProfile(), env.Clock
 	return page.StartTask{
 		Name:   "re-upload " + plural(len(rows), "file"),
 		Origin: origin,

@@ -44,7 +44,7 @@ func TestReuploadStuckFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r := newRigFull(t, client, newFake(), "", Options{}, func(e *page.Env) { e.Journal, e.Profile = st, "p" })
+	r := newRigFull(t, client, newFake(), "", Options{}, func(e *page.Env) { e.Journal, e.Conn = st, &page.Conn{DataProfile: "p"} })
 	r.now = time.Now().Add(2 * time.Hour) // two hours after the upload: stuck
 	r.run(r.m.Init())
 	if v := r.m.View(); !strings.Contains(v, "stuck 3") {

@@ -138,11 +138,21 @@ type Env struct {
 	// ClockEvery is the period of the tick that refreshes time-based text
 	// (ages, countdowns); 0 means 1s. Tests set a tiny value.
 	ClockEvery time.Duration
-	// Journal is the upload journal and Profile the profile it is kept
-	// for (optional: without it there is no upload, re-upload or :files
-	// from the journal).
+	// Journal is the upload journal, kept for Conn.DataProfile (optional:
+	// without it there is no upload, re-upload or :files from the journal).
 	Journal *store.Store
-	Profile string
+	// Conn is the one connection value (profile, endpoint, workspace);
+	// nil in tests that need none.
+	Conn *Conn
+}
+
+// DataProfile is the profile the journal keeps this connection's data
+// under; "" without a connection.
+func (e Env) DataProfile() string {
+	if e.Conn == nil {
+		return ""
+	}
+	return e.Conn.DataProfile
 }
 
 // Context returns Ctx or Background.

@@ -110,12 +110,11 @@ func (s *Server) boundConsole(ctx context.Context, ss *session, name string, o c
 	}
 	o.Backend = counting{Backend: b.client, n: &ss.requests}
 	o.Cache = s.cacheFor(ss, name, "")
-	o.Access, o.AccessProfile = s.st, name // the snapshots of serve's scheduled crawl
-	o.Profile = name
-	o.Region = console.Where(b.profile.BaseURL, b.profile.Region, b.client.Base())
-	o.Session = "key " + ss.key.Label()
+	o.Access = s.st // the snapshots of serve's scheduled crawl
+	// The session's one connection value, built here once.
+	o.Conn = &page.Conn{Profile: name, DataProfile: name, Where: console.Where(b.profile.BaseURL, b.profile.Region, b.client.Base()),
+		Session: "key " + ss.key.Label(), Warning: r.Warning}
 	o.ReadOnly = o.ReadOnly || b.profile.ReadOnly
-	o.Warning = r.Warning
 	return console.NewModel(ctx, o, o.Output)
 }
 
@@ -124,10 +123,9 @@ func (s *Server) boundConsole(ctx context.Context, ss *session, name string, o c
 func (s *Server) loggedInConsole(ctx context.Context, ss *session, c *api.SharedClient, tok, workspace string, o console.Options) (tea.Model, error) {
 	o.Backend = counting{Backend: c, n: &ss.requests}
 	o.Cache = s.cacheFor(ss, "", tok)
-	o.Profile = "" // no stored profile: the session's own token
-	o.Workspace = workspace
-	o.Region = console.Where(s.cfg.BaseURL, s.cfg.Region, c.Base())
-	o.Session = "key " + ss.key.Label() + " · session token"
+	// No stored profile: the session's own token.
+	o.Conn = &page.Conn{Workspace: workspace, Where: console.Where(s.cfg.BaseURL, s.cfg.Region, c.Base()),
+		Session: "key " + ss.key.Label() + " · session token"}
 	return console.NewModel(ctx, o, o.Output)
 }
 

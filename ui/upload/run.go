@@ -87,7 +87,7 @@ func (m *Model) tick() tea.Cmd {
 // the page's esc cancels only the run's own context, which the uploader
 // checks between requests: a request already sent keeps its response.
 func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Plan, mode api.DuplicateMode, sh *shared) page.StartTask {
-	be, st, profile := env.Backend, env.Journal, env.Profile
+	be, st, profile := env.Backend, env.Journal, env.DataProfile()
 	return page.StartTask{
 		Name:        fmt.Sprintf("upload %s to %s", plural(len(plan.Files), "file"), target),
 		Origin:      origin,

@@ -69,9 +69,9 @@ func newRig(t *testing.T, readOnly bool) *rig {
 		os.WriteFile(filepath.Join(dir, f), []byte("content "+f), 0o644)
 	}
 	env := pagetest.Env(t, client, readOnly)
-	env.Journal, env.Profile = st, "p"
+	env.Journal, env.Conn = st, &page.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}
 	env.Now = nil
-	m := app.New(env, app.Config{Profile: "p", Region: "sim", Workspace: "W", Start: "upload", StartArg: pid + " Inbox",
+	m := app.New(env, app.Config{Start: "upload", StartArg: pid + " Inbox",
 		Routes: []app.Route{{Name: "project", New: project.New}, {Name: "upload", New: upload.New}}})
 	return &rig{sim: s, store: st, storePath: storePath, project: pid, dir: dir, app: m, env: env}
 }
@@ -159,8 +159,8 @@ func TestCtrlCWaitsForTheCurrentRequest(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, fmt.Sprintf("d%02d.pdf", i)), []byte("x"), 0o644)
 	}
 	env := pagetest.Env(t, client, false)
-	env.Journal, env.Profile, env.Now = st, "p", nil
-	m := app.New(env, app.Config{Profile: "p", Region: "sim", Workspace: "W", Start: "upload", StartArg: pid,
+	env.Journal, env.Conn, env.Now = st, &page.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}, nil
+	m := app.New(env, app.Config{Start: "upload", StartArg: pid,
 		Routes: []app.Route{{Name: "upload", New: upload.New}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 24))
 	waitFor(t, tm, "duplicate mode: skip")
