@@ -77,28 +77,6 @@ func (e Env) readPassword() ([]byte, error) {
 	return term.ReadPassword(int(f.Fd()))
 }
 
-// Sandbox returns a copy of env that keeps everything under home and in an
-// in-memory keyring, and ignores the user's VAULTDECK_TOKEN and
-// VAULTDECK_PROFILE: what `vaultdeck demo` and tests use so they never touch
-// the user's real keyring, database or token files.
-func Sandbox(env Env, home string) Env {
-	base := env.Getenv
-	env.Getenv = func(k string) string {
-		switch k {
-		case "VAULTDECK_HOME":
-			return home
-		case token.EnvVar, ProfileEnvVar:
-			return ""
-		}
-		if base == nil {
-			return ""
-		}
-		return base(k)
-	}
-	env.Keyring = token.NewMemoryKeyring()
-	return env
-}
-
 // Paths are the directories for env.
 func Paths(env Env) (store.Paths, error) { return store.DefaultPaths(env.Getenv) }
 
