@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/themes"
@@ -14,6 +15,10 @@ func (r *runner) serveCmd() *cobra.Command {
 	var f serve.Flags
 	c := &cobra.Command{Use: "serve --authorized-keys FILE", Short: "serve the console over SSH (public keys only)", Args: noArgs}
 	f.Register(c.Flags())
+	// The sessions' theme is checked while parsing, like the console's.
+	theme := c.Flags().Lookup("theme")
+	theme.Value = enumFlag(&f.Config.Theme, themes.Names())
+	theme.Usage = "colour `THEME` of the sessions: " + strings.Join(themes.Names(), ", ")
 	_ = c.RegisterFlagCompletionFunc("theme", fixed(themes.Names()))
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {
 		if r.env.Serve == nil {

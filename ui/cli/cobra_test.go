@@ -125,6 +125,7 @@ func TestEnumeratedValuesCheckedLocally(t *testing.T) {
 		{[]string{"demo", "--open", "nowhere"}, `vaultdeck demo: invalid value "nowhere" for --open (choose from projects,`},
 		{[]string{"--region", "mars", "projects"}, `vaultdeck projects: invalid value "mars" for --region (choose from us, eu, au)`},
 		{[]string{"demo", "--scale", "huge"}, `invalid value "huge" for --scale (choose from small, large)`},
+		{[]string{"serve", "--theme", "neon"}, `vaultdeck serve: invalid value "neon" for --theme (choose from auto,`},
 	}
 	for _, c := range cases {
 		r := vd(c.args...)
