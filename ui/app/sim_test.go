@@ -56,7 +56,7 @@ func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
 
 func TestSimProjectsGolden(t *testing.T) {
 	tm := teatest.NewTestModel(t, realApp(t, "projects"), teatest.WithInitialTermSize(110, 16))
-	waitFor(t, tm, "loaded")
+	waitFor(t, tm, "12 of 12 loaded") // not "0 of 0 loaded · loading"
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 	golden.RequireEqual(t, []byte(fm.View()))
