@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
-	"github.com/vaultdeck/vaultdeck/ui/account"
 )
 
 // `vaultdeck login`: the global --profile, --region, --base-url and
@@ -37,7 +36,7 @@ plain-text file instead, for machines without a usable keyring.
 		if c.Flags().Changed("region") && c.Flags().Changed("base-url") {
 			return oneLineUsage(r.env.Stderr, r.cmd, usagef("give --region or --base-url, not both"))
 		}
-		return r.env.Login(ctx, account.LoginOptions{Profile: r.g.Profile, Region: r.g.Region, BaseURL: r.g.BaseURL,
+		return r.env.Login(ctx, loginOptions{Profile: r.g.Profile, Region: r.g.Region, BaseURL: r.g.BaseURL,
 			CAFile: r.g.CAFile, ReadOnly: readOnly, Insecure: insecure, Given: c.Flags().Changed})
 	})
 	return c
@@ -51,7 +50,7 @@ func (r *runner) logoutCmd() *cobra.Command {
 		if r.env.Logout == nil {
 			return r.notAvailable()
 		}
-		return r.env.Logout(ctx, account.LogoutOptions{Profile: r.g.Profile, Forget: forget})
+		return r.env.Logout(ctx, logoutOptions{Profile: r.g.Profile, Forget: forget})
 	})
 	return c
 }
@@ -67,7 +66,7 @@ func (r *runner) profilesCmd() *cobra.Command {
 		if r.env.Profiles == nil {
 			return r.notAvailable()
 		}
-		return r.env.Profiles(ctx, account.ProfilesOptions{Profile: r.g.Profile, SetDefault: setDefault})
+		return r.env.Profiles(ctx, profilesOptions{Profile: r.g.Profile, SetDefault: setDefault})
 	})
 	return c
 }

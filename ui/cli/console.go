@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/themes"
-	"github.com/vaultdeck/vaultdeck/ui/account"
 	"github.com/vaultdeck/vaultdeck/ui/console"
 )
 
@@ -110,7 +109,7 @@ func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, cf Co
 	if _, warning := conn.Source.Answered(); warning != "" {
 		c.Warning = warning
 	}
-	st, err := account.OpenStore(s.acct)
+	st, err := openAccountStore(s.acct)
 	if err != nil {
 		return r.fail(err)
 	}

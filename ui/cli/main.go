@@ -13,18 +13,16 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/account"
 	"github.com/vaultdeck/vaultdeck/ui/serve"
 )
 
-// Exit statuses.
-// The account commands (login, logout, profiles) return the same codes:
-// ui/account defines the shared ones, this package adds ExitPartial.
+// Exit statuses, the same for every command (login, logout and profiles
+// too).
 const (
-	ExitOK      = account.ExitOK    // success
-	ExitError   = account.ExitError // the command failed
-	ExitUsage   = account.ExitUsage // the command line was wrong
-	ExitPartial = 3                 // the call succeeded but some items failed (e.g. not_found IDs)
+	ExitOK      = 0 // success
+	ExitError   = 1 // the command failed
+	ExitUsage   = 2 // the command line was wrong
+	ExitPartial = 3 // the call succeeded but some items failed (e.g. not_found IDs)
 )
 
 // Globals are the flags accepted before or after any subcommand.
@@ -83,9 +81,9 @@ type Env struct {
 	Demo     func(ctx context.Context, g Globals, f DemoFlags) int
 	Sim      func(ctx context.Context, f sim.Flags) int
 	Serve    func(ctx context.Context, g Globals, f serve.Flags, given func(string) bool) int
-	Login    func(ctx context.Context, o account.LoginOptions) int
-	Logout   func(ctx context.Context, o account.LogoutOptions) int
-	Profiles func(ctx context.Context, o account.ProfilesOptions) int
+	Login    func(ctx context.Context, o loginOptions) int
+	Logout   func(ctx context.Context, o logoutOptions) int
+	Profiles func(ctx context.Context, o profilesOptions) int
 
 	// Journal opens the store holding the upload journal and names the
 	// active profile. nil: upload commands are not available.

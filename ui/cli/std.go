@@ -10,7 +10,6 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/account"
 	"github.com/vaultdeck/vaultdeck/ui/serve"
 )
 
@@ -18,28 +17,28 @@ import (
 // environment, stored profiles with tokens from the keyring, and the console,
 // simulator, demo and account commands.
 func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) Env {
-	s := &processAccounts{acct: account.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv}}
+	s := &processAccounts{acct: accountEnv{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv}}
 	s.acct.Verify = verifyToken
 	e := Env{
 		Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv,
 		TokenSource:    s.tokenSource,
 		ResolveProfile: s.resolveProfile,
-		OpenStore:      func() (*store.Store, error) { return account.OpenStore(s.acct) },
+		OpenStore:      func() (*store.Store, error) { return openAccountStore(s.acct) },
 		Budgets:        api.NewBudgets(), // one registry: every client in the process shares the budget
 		// One ledger: every process on the machine shares the workspace's budget.
-		Ledger: &processLedger{open: func() (*store.Store, error) { return account.OpenStore(s.acct) }},
+		Ledger: &processLedger{open: func() (*store.Store, error) { return openAccountStore(s.acct) }},
 		Sim: func(ctx context.Context, f sim.Flags) int {
 			return sim.Serve(ctx, f, stdout, stderr)
 		},
 		Journal: s.journal,
-		Login: func(ctx context.Context, o account.LoginOptions) int {
-			return account.LoginWith(ctx, o, s.acct)
+		Login: func(ctx context.Context, o loginOptions) int {
+			return runLogin(ctx, o, s.acct)
 		},
-		Logout: func(ctx context.Context, o account.LogoutOptions) int {
-			return account.LogoutWith(ctx, o, s.acct)
+		Logout: func(ctx context.Context, o logoutOptions) int {
+			return runLogout(ctx, o, s.acct)
 		},
-		Profiles: func(ctx context.Context, o account.ProfilesOptions) int {
-			return account.ProfilesWith(ctx, o, s.acct)
+		Profiles: func(ctx context.Context, o profilesOptions) int {
+			return runProfiles(ctx, o, s.acct)
 		},
 	}
 	e.Console = func(ctx context.Context, g Globals, f ConsoleFlags) int { return runConsole(ctx, e, s, g, f) }
@@ -53,24 +52,24 @@ func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) 
 
 // processAccounts resolves the profile and its token source once per process.
 type processAccounts struct {
-	acct account.Env
+	acct accountEnv
 
 	once     sync.Once
-	conn     account.Connection
+	conn     profileConn
 	settings map[string]string // the profile's `vaultdeck config` settings
 	err      error
 }
 
-func (s *processAccounts) connect(profile string) (account.Connection, error) {
+func (s *processAccounts) connect(profile string) (profileConn, error) {
 	s.once.Do(func() {
 		var st *store.Store
-		st, s.err = account.OpenStore(s.acct)
+		st, s.err = openAccountStore(s.acct)
 		if s.err != nil {
 			return
 		}
 		defer st.Close()
-		s.conn, s.err = account.Connect(s.acct, st, profile)
-		if s.err == nil && s.conn.ChosenBy != account.ChosenByToken {
+		s.conn, s.err = connectProfile(s.acct, st, profile)
+		if s.err == nil && s.conn.ChosenBy != ChosenByToken {
 			s.settings, s.err = st.Settings(s.conn.Profile.Name)
 		}
 	})
@@ -90,7 +89,7 @@ func (s *processAccounts) resolveProfile(profile string) (Profile, error) {
 	if err != nil {
 		return Profile{}, err
 	}
-	return Profile{Name: conn.Profile.Name, Stored: conn.ChosenBy != account.ChosenByToken, BaseURL: conn.Profile.BaseURL, Region: conn.Profile.Region, CAFile: conn.Profile.CAFile,
+	return Profile{Name: conn.Profile.Name, Stored: conn.ChosenBy != ChosenByToken, BaseURL: conn.Profile.BaseURL, Region: conn.Profile.Region, CAFile: conn.Profile.CAFile,
 		Timeout: parseSettingDuration(s.settings, settingTimeout), ReadOnly: conn.Profile.ReadOnly,
 		MaxRate: parseSettingMaxRate(s.settings)}, nil
 }
@@ -115,7 +114,7 @@ func (s *processAccounts) journal(profile string) (*store.Store, string, error) 
 	if err != nil {
 		return nil, "", err
 	}
-	st, err := account.OpenStore(s.acct)
+	st, err := openAccountStore(s.acct)
 	if err != nil {
 		return nil, "", err
 	}

@@ -1,11 +1,10 @@
-package account
+package cli
 
 import (
 	"bufio"
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -27,60 +26,17 @@ const verifyTimeout = 30 * time.Second
 // maxStdinToken bounds what is read from a pipe.
 const maxStdinToken = 16 << 10
 
-const loginUsage = `Usage: vaultdeck login [--profile NAME] [--region us|eu|au | --base-url URL] [--ca-file FILE] [--read-only] [--insecure-storage]
-
-Saves an API token for a profile after checking it with the API. The token is
-read from a hidden prompt, or from standard input when that is not a terminal
-(e.g. ` + "`pass show vault | vaultdeck login`" + `); never from the command line.
-It is stored in the system keyring; --insecure-storage stores it in a private
-plain-text file instead, for machines without a usable keyring.
-
-Flags:
-`
-
-// Login implements `vaultdeck login`.
-func Login(ctx context.Context, args []string, env Env) int {
-	fs := flag.NewFlagSet("login", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	profile := fs.String("profile", "", "profile `name` (default: $VAULTDECK_PROFILE, the default profile, or \"default\")")
-	region := fs.String("region", "", "hosted `region`: us, eu or au (default us)")
-	baseURL := fs.String("base-url", "", "API base `URL`, instead of a region")
-	caFile := fs.String("ca-file", "", "extra PEM `file` of certificate authorities to trust")
-	readOnly := fs.Bool("read-only", false, "hide every action that changes the workspace")
-	insecure := fs.Bool("insecure-storage", false, "store the token in a plain-text file instead of the keyring")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), loginUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
-		return ExitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintln(env.Stderr, "vaultdeck login takes no arguments: the token is read from a hidden prompt, or from standard input when it is not a terminal, never from the command line (where shell history and `ps` would keep it).")
-		return ExitUsage
-	}
-	return LoginWith(ctx, LoginOptions{Profile: *profile, Region: *region, BaseURL: *baseURL, CAFile: *caFile,
-		ReadOnly: *readOnly, Insecure: *insecure, Given: func(name string) bool {
-			given := false
-			fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
-			return given
-		}}, env)
-}
-
-// LoginOptions are login's flags, parsed by the command line (ui/cli) or by
+// loginOptions are login's flags, parsed by the command line (ui/cli) or by
 // Login; Given says which were typed (a typed flag overrides the profile's
 // stored value, even with an empty one).
-type LoginOptions struct {
+type loginOptions struct {
 	Profile, Region, BaseURL, CAFile string
 	ReadOnly, Insecure               bool
 	Given                            func(name string) bool
 }
 
-// LoginWith is `vaultdeck login` with its flags parsed.
-func LoginWith(ctx context.Context, o LoginOptions, env Env) int {
+// runLogin is `vaultdeck login` with its flags parsed.
+func runLogin(ctx context.Context, o loginOptions, env accountEnv) int {
 	if o.Given == nil {
 		o.Given = func(string) bool { return false }
 	}
@@ -94,7 +50,7 @@ func LoginWith(ctx context.Context, o LoginOptions, env Env) int {
 		return ExitError
 	}
 
-	st, err := OpenStore(env)
+	st, err := openAccountStore(env)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "The local database could not be opened: %v\n", err)
 		return ExitError
@@ -148,7 +104,7 @@ func LoginWith(ctx context.Context, o LoginOptions, env Env) int {
 	if *insecure {
 		kind, storage = token.KindFile, store.StorageFile
 	}
-	src, err := NewSource(env, p)
+	src, err := newTokenSource(env, p)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
 		return ExitError
@@ -186,7 +142,7 @@ func LoginWith(ctx context.Context, o LoginOptions, env Env) int {
 
 // loginProfile is the profile login works on: the named (or selected) one if
 // it exists, keeping its settings, else a new one.
-func loginProfile(env Env, st *store.Store, flagName string) (store.Profile, error) {
+func loginProfile(env accountEnv, st *store.Store, flagName string) (store.Profile, error) {
 	name := flagName
 	if name == "" {
 		name = env.getenv(ProfileEnvVar)
@@ -255,7 +211,7 @@ func checkCAFile(path string) (string, error) {
 
 // readToken reads the token from a hidden prompt on a terminal, else from
 // standard input (a pipe or a file).
-func readToken(env Env, profile string) (string, error) {
+func readToken(env accountEnv, profile string) (string, error) {
 	var tok string
 	if env.stdinIsTerminal() {
 		fmt.Fprintf(env.Stderr, "Paste the API token for profile %q (input is hidden) and press Enter: ", profile)

@@ -1,4 +1,4 @@
-package account
+package cli
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ const goodToken = "good_T0ken-abcdef0123456789"
 
 type harness struct {
 	t        *testing.T
-	env      Env
+	env      accountEnv
 	home     string
 	vars     map[string]string
 	kr       *token.MemoryKeyring
@@ -39,7 +39,7 @@ type harness struct {
 func newHarness(t *testing.T) *harness {
 	h := &harness{t: t, home: t.TempDir(), kr: token.NewMemoryKeyring()}
 	h.vars = map[string]string{"VAULTDECK_HOME": h.home}
-	h.env = Env{
+	h.env = accountEnv{
 		Stdout:  &h.out,
 		Stderr:  &h.err,
 		Getenv:  func(k string) string { return h.vars[k] },
@@ -56,7 +56,15 @@ func newHarness(t *testing.T) *harness {
 	return h
 }
 
-type cmd func(context.Context, []string, Env) int
+// cmd names an account command; the harness runs it through Main, so its
+// flags are parsed by the command line itself.
+type cmd string
+
+const (
+	Login    cmd = "login"
+	Logout   cmd = "logout"
+	Profiles cmd = "profiles"
+)
 
 // run runs a command with stdin piped from input (not a terminal).
 func (h *harness) run(c cmd, input string, args ...string) int {
@@ -65,12 +73,22 @@ func (h *harness) run(c cmd, input string, args ...string) int {
 	env := h.env
 	env.Stdin = strings.NewReader(input)
 	env.StdinIsTerminal = func() bool { return false }
-	return c(context.Background(), args, env)
+	return h.runWith(c, env, args...)
+}
+
+// runWith runs a command against env as it is.
+func (h *harness) runWith(c cmd, env accountEnv, args ...string) int {
+	return Main(context.Background(), append([]string{string(c)}, args...), Env{
+		Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, Getenv: env.Getenv,
+		Login:    func(ctx context.Context, o loginOptions) int { return runLogin(ctx, o, env) },
+		Logout:   func(ctx context.Context, o logoutOptions) int { return runLogout(ctx, o, env) },
+		Profiles: func(ctx context.Context, o profilesOptions) int { return runProfiles(ctx, o, env) },
+	})
 }
 
 func (h *harness) store() *store.Store {
 	h.t.Helper()
-	st, err := OpenStore(h.env)
+	st, err := openAccountStore(h.env)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -106,7 +124,7 @@ func TestLoginFromTerminalPrompt(t *testing.T) {
 	env := h.env
 	env.StdinIsTerminal = func() bool { return true }
 	env.ReadPassword = func() ([]byte, error) { return []byte(goodToken), nil }
-	if code := Login(context.Background(), []string{"--profile", "eu-work", "--region", "eu", "--read-only"}, env); code != ExitOK {
+	if code := h.runWith(Login, env, "--profile", "eu-work", "--region", "eu", "--read-only"); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, h.err.String())
 	}
 	if !strings.Contains(h.err.String(), "input is hidden") {
@@ -192,7 +210,7 @@ func TestBrokenKeyringNeedsExplicitOptIn(t *testing.T) {
 			t.Errorf("message lacks %q:\n%s", want, msg)
 		}
 	}
-	paths, _ := Paths(h.env)
+	paths, _ := accountPaths(h.env)
 	if entries, _ := os.ReadDir(paths.Tokens); len(entries) != 0 {
 		t.Fatal("a token file appeared without the opt-in")
 	}
@@ -204,7 +222,7 @@ func TestBrokenKeyringNeedsExplicitOptIn(t *testing.T) {
 		t.Fatalf("no warning: %s", h.err.String())
 	}
 	st := h.store()
-	conn, err := Connect(h.env, st, "")
+	conn, err := connectProfile(h.env, st, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,18 +311,17 @@ func activeIs(listing, name string) bool {
 func TestConnectWithTokenAlone(t *testing.T) {
 	h := newHarness(t)
 	st := h.store()
-	if _, err := Connect(h.env, st, ""); err == nil || !strings.Contains(err.Error(), "vaultdeck login") {
+	if _, err := connectProfile(h.env, st, ""); err == nil || !strings.Contains(err.Error(), "vaultdeck login") {
 		t.Fatalf("no profiles, no token: %v", err)
 	}
 	h.vars[token.EnvVar] = goodToken
-	conn, err := Connect(h.env, st, "")
+	conn, err := connectProfile(h.env, st, "")
 	if err != nil || conn.ChosenBy != ChosenByToken || conn.Profile.Region != "us" {
 		t.Fatalf("VAULTDECK_TOKEN alone: %+v, %v", conn, err)
 	}
 	if tok, _ := conn.Source.Token(context.Background()); tok != goodToken {
 		t.Fatal("env token not used")
 	}
-
 }
 
 // TestTokenNeverStoredOrLogged logs in, caches, logs out and in again, then
@@ -328,7 +345,7 @@ func TestTokenNeverStoredOrLogged(t *testing.T) {
 	h.run(Login, "bad"+goodToken) // rejected; its message must not quote the token
 	outputs.WriteString(h.out.String() + h.err.String())
 
-	paths, _ := Paths(h.env)
+	paths, _ := accountPaths(h.env)
 	files := map[string][]byte{"log": h.logs.Bytes(), "output": []byte(outputs.String())}
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		if b, err := os.ReadFile(paths.Database() + suffix); err == nil {

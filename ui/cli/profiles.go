@@ -1,9 +1,8 @@
-package account
+package cli
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"text/tabwriter"
 
@@ -11,51 +10,23 @@ import (
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
-// parseNoArgs parses flags for a command that takes no positional arguments.
-func parseNoArgs(fs *flag.FlagSet, args []string, env Env) (int, bool) {
-	fs.SetOutput(env.Stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK, false
-		}
-		return ExitUsage, false
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(env.Stderr, "vaultdeck %s takes no arguments (got %q); see vaultdeck %s --help.\n", fs.Name(), fs.Arg(0), fs.Name())
-		return ExitUsage, false
-	}
-	return 0, true
-}
-
-// Logout implements `vaultdeck logout`: it deletes the profile's token from
-// the keyring and any token file, and with --forget the profile itself.
-func Logout(ctx context.Context, args []string, env Env) int {
-	fs := flag.NewFlagSet("logout", flag.ContinueOnError)
-	profile := fs.String("profile", "", "profile `name` (default: $VAULTDECK_PROFILE or the default profile)")
-	forget := fs.Bool("forget", false, "also delete the profile with its bookmarks and cached data")
-	if code, ok := parseNoArgs(fs, args, env); !ok {
-		return code
-	}
-	return LogoutWith(ctx, LogoutOptions{Profile: *profile, Forget: *forget}, env)
-}
-
-// LogoutOptions are logout's flags.
-type LogoutOptions struct {
+// logoutOptions are logout's flags.
+type logoutOptions struct {
 	Profile string
 	Forget  bool
 }
 
-// LogoutWith is `vaultdeck logout` with its flags parsed.
-func LogoutWith(ctx context.Context, o LogoutOptions, env Env) int {
+// runLogout is `vaultdeck logout` with its flags parsed.
+func runLogout(ctx context.Context, o logoutOptions, env accountEnv) int {
 	profile, forget := &o.Profile, &o.Forget
-	st, err := OpenStore(env)
+	st, err := openAccountStore(env)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "The local database could not be opened: %v\n", err)
 		return ExitError
 	}
 	defer st.Close()
 
-	p, by, err := SelectProfile(env, st, *profile)
+	p, by, err := selectProfile(env, st, *profile)
 	if err == nil && by == ChosenByToken {
 		err = errors.New("no profile exists, so there is nothing to log out of; the token comes from VAULTDECK_TOKEN, which only your shell can unset")
 	}
@@ -63,7 +34,7 @@ func LogoutWith(ctx context.Context, o LogoutOptions, env Env) int {
 		fmt.Fprintln(env.Stderr, sentence(err))
 		return ExitError
 	}
-	src, err := NewSource(env, p)
+	src, err := newTokenSource(env, p)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
 		return ExitError
@@ -110,28 +81,16 @@ func LogoutWith(ctx context.Context, o LogoutOptions, env Env) int {
 	return ExitOK
 }
 
-// Profiles implements `vaultdeck profiles`: it lists profiles, marks the
-// active one, and with --set-default changes the default.
-func Profiles(ctx context.Context, args []string, env Env) int {
-	fs := flag.NewFlagSet("profiles", flag.ContinueOnError)
-	profile := fs.String("profile", "", "treat this profile as the active one")
-	setDefault := fs.String("set-default", "", "make profile `name` the default")
-	if code, ok := parseNoArgs(fs, args, env); !ok {
-		return code
-	}
-	return ProfilesWith(ctx, ProfilesOptions{Profile: *profile, SetDefault: *setDefault}, env)
-}
-
-// ProfilesOptions are the profiles command's flags.
-type ProfilesOptions struct {
+// profilesOptions are the profiles command's flags.
+type profilesOptions struct {
 	Profile    string // treat this profile as the active one
 	SetDefault string
 }
 
-// ProfilesWith is `vaultdeck profiles` with its flags parsed.
-func ProfilesWith(ctx context.Context, o ProfilesOptions, env Env) int {
+// runProfiles is `vaultdeck profiles` with its flags parsed.
+func runProfiles(ctx context.Context, o profilesOptions, env accountEnv) int {
 	profile, setDefault := &o.Profile, &o.SetDefault
-	st, err := OpenStore(env)
+	st, err := openAccountStore(env)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "The local database could not be opened: %v\n", err)
 		return ExitError
@@ -154,7 +113,7 @@ func ProfilesWith(ctx context.Context, o ProfilesOptions, env Env) int {
 		fmt.Fprintln(env.Stdout, "No profiles yet. Run `vaultdeck login` to create one.")
 		return ExitOK
 	}
-	active, by, selErr := SelectProfile(env, st, *profile)
+	active, by, selErr := selectProfile(env, st, *profile)
 
 	w := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "  NAME\tENDPOINT\tACCESS\tTOKEN\tDEFAULT")

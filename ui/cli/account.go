@@ -1,6 +1,8 @@
-// Package account implements `vaultdeck login`, `logout` and `profiles`, and
-// the profile selection the console and the headless commands share.
-package account
+package cli
+
+// The accounts: `vaultdeck login`, `logout` and `profiles` (their flags are
+// cmd_login.go's), and the profile selection the console and the headless
+// commands share.
 
 import (
 	"context"
@@ -19,16 +21,9 @@ import (
 // ProfileEnvVar selects a profile when --profile is not given.
 const ProfileEnvVar = "VAULTDECK_PROFILE"
 
-// Exit codes.
-const (
-	ExitOK    = 0
-	ExitError = 1
-	ExitUsage = 2
-)
-
-// Env is everything the commands touch outside themselves, so tests and
+// accountEnv is everything the commands touch outside themselves, so tests and
 // `vaultdeck demo` can run them against a temporary home and a fake keyring.
-type Env struct {
+type accountEnv struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	// Getenv reads the environment (VAULTDECK_HOME, VAULTDECK_PROFILE,
@@ -51,14 +46,14 @@ type Env struct {
 	Logger *slog.Logger
 }
 
-func (e Env) getenv(k string) string {
+func (e accountEnv) getenv(k string) string {
 	if e.Getenv == nil {
 		return ""
 	}
 	return e.Getenv(k)
 }
 
-func (e Env) stdinIsTerminal() bool {
+func (e accountEnv) stdinIsTerminal() bool {
 	if e.StdinIsTerminal != nil {
 		return e.StdinIsTerminal()
 	}
@@ -66,7 +61,7 @@ func (e Env) stdinIsTerminal() bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-func (e Env) readPassword() ([]byte, error) {
+func (e accountEnv) readPassword() ([]byte, error) {
 	if e.ReadPassword != nil {
 		return e.ReadPassword()
 	}
@@ -77,12 +72,12 @@ func (e Env) readPassword() ([]byte, error) {
 	return term.ReadPassword(int(f.Fd()))
 }
 
-// Paths are the directories for env.
-func Paths(env Env) (store.Paths, error) { return store.DefaultPaths(env.Getenv) }
+// accountPaths are the directories for env.
+func accountPaths(env accountEnv) (store.Paths, error) { return store.DefaultPaths(env.Getenv) }
 
-// OpenStore opens the database for env.
-func OpenStore(env Env) (*store.Store, error) {
-	p, err := Paths(env)
+// openAccountStore opens the database for env.
+func openAccountStore(env accountEnv) (*store.Store, error) {
+	p, err := accountPaths(env)
 	if err != nil {
 		return nil, err
 	}
@@ -108,11 +103,11 @@ const (
 	ChosenByToken   = token.EnvVar // no profile saved; VAULTDECK_TOKEN alone
 )
 
-// SelectProfile picks the profile: --profile, then VAULTDECK_PROFILE, then
+// selectProfile picks the profile: --profile, then VAULTDECK_PROFILE, then
 // the default. With no profile saved but VAULTDECK_TOKEN set, it returns an
 // unsaved profile named "default" for region us, so scripts can run with the
 // variable alone. It reports how the choice was made.
-func SelectProfile(env Env, st *store.Store, flag string) (store.Profile, string, error) {
+func selectProfile(env accountEnv, st *store.Store, flag string) (store.Profile, string, error) {
 	name, by := flag, ChosenByFlag
 	if name == "" {
 		name, by = env.getenv(ProfileEnvVar), ChosenByEnv
@@ -134,11 +129,11 @@ func SelectProfile(env Env, st *store.Store, flag string) (store.Profile, string
 	return p, ChosenByDefault, err
 }
 
-// NewSource builds the token source for a profile; the API client takes it
+// newTokenSource builds the token source for a profile; the API client takes it
 // as its api.TokenSource, and the console asks it (Answered) for the
 // status-bar warning.
-func NewSource(env Env, p store.Profile) (*token.Source, error) {
-	paths, err := Paths(env)
+func newTokenSource(env accountEnv, p store.Profile) (*token.Source, error) {
+	paths, err := accountPaths(env)
 	if err != nil {
 		return nil, err
 	}
@@ -152,25 +147,25 @@ func NewSource(env Env, p store.Profile) (*token.Source, error) {
 	})
 }
 
-// Connection is a chosen profile with its token source.
-type Connection struct {
+// profileConn is a chosen profile with its token source.
+type profileConn struct {
 	Profile store.Profile
 	// ChosenBy says how the profile was picked (ChosenBy... constants).
 	ChosenBy string
 	Source   *token.Source
 }
 
-// Connect selects the profile and builds its token source: the one call
+// connectProfile selects the profile and builds its token source: the one call
 // the console and headless commands need before building the API client.
 // The token itself is looked up lazily, on the first request.
-func Connect(env Env, st *store.Store, profileFlag string) (Connection, error) {
-	p, by, err := SelectProfile(env, st, profileFlag)
+func connectProfile(env accountEnv, st *store.Store, profileFlag string) (profileConn, error) {
+	p, by, err := selectProfile(env, st, profileFlag)
 	if err != nil {
-		return Connection{}, err
+		return profileConn{}, err
 	}
-	src, err := NewSource(env, p)
+	src, err := newTokenSource(env, p)
 	if err != nil {
-		return Connection{}, err
+		return profileConn{}, err
 	}
-	return Connection{Profile: p, ChosenBy: by, Source: src}, nil
+	return profileConn{Profile: p, ChosenBy: by, Source: src}, nil
 }
