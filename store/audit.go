@@ -7,16 +7,13 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/vaultdeck/vaultdeck/api/audit"
 )
 
-// The audit-log mirror (the audit job's Mirror): entries of each log keyed
+// The audit-log mirror (the methods api/audit names as its Mirror, over the
+// record types of audit_records.go): entries of each log keyed
 // by id, the service's JSON kept byte for byte, the cursor moved in the same
 // transaction as the entries it covers, so a kill at any moment leaves
 // either the whole page and its cursor or neither.
-
-var _ audit.Mirror = (*Store)(nil)
 
 func micros(t time.Time) int64 {
 	if t.IsZero() {
@@ -33,24 +30,24 @@ func fromMicros(us int64) time.Time {
 }
 
 // AuditState is the mirror's reach for log.
-func (s *Store) AuditState(ctx context.Context, log string) (audit.State, error) {
-	var st audit.State
+func (s *Store) AuditState(ctx context.Context, log string) (AuditMirrorState, error) {
+	var st AuditMirrorState
 	var first, last, caught int64
 	var empty int
 	err := s.db.QueryRow(`SELECT cursor, first_at, last_at, entries, caught_up, empty FROM audit_logs WHERE key = ?`, log).
 		Scan(&st.Cursor, &first, &last, &st.Entries, &caught, &empty)
 	if errors.Is(err, sql.ErrNoRows) {
-		return audit.State{}, nil
+		return AuditMirrorState{}, nil
 	}
 	if err != nil {
-		return audit.State{}, fmt.Errorf("the audit mirror could not be read: %w", err)
+		return AuditMirrorState{}, fmt.Errorf("the audit mirror could not be read: %w", err)
 	}
 	st.First, st.Last, st.CaughtUp, st.Empty = fromMicros(first), fromMicros(last), fromMicros(caught), empty == 1
 	return st, nil
 }
 
 // SaveAuditPage stores a page and moves the cursor in one transaction.
-func (s *Store) SaveAuditPage(ctx context.Context, p audit.Page) error {
+func (s *Store) SaveAuditPage(ctx context.Context, p AuditMirrorPage) error {
 	err := s.inTx(func(tx *sql.Tx) error {
 		var id int64
 		var cursor string
@@ -68,7 +65,7 @@ func (s *Store) SaveAuditPage(ctx context.Context, p audit.Page) error {
 			return err
 		}
 		if cursor != p.Prev {
-			return fmt.Errorf("%w (it is at %s, the page was read after %q)", audit.ErrCursorMoved, cursor, p.Prev)
+			return fmt.Errorf("%w (it is at %s, the page was read after %q)", ErrAuditCursorMoved, cursor, p.Prev)
 		}
 		ins, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO audit_entries (log, id, at, type, user, ip, raw) VALUES (?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
@@ -98,7 +95,7 @@ func (s *Store) SaveAuditPage(ctx context.Context, p audit.Page) error {
 	caught_up = coalesce(?, caught_up), empty = ? WHERE id = ?`, p.Cursor, first, last, added, caught, boolInt(p.Empty), id)
 		return err
 	})
-	if err != nil && !errors.Is(err, audit.ErrCursorMoved) {
+	if err != nil && !errors.Is(err, ErrAuditCursorMoved) {
 		return fmt.Errorf("the audit mirror could not record a page: %w", err)
 	}
 	return err
@@ -106,7 +103,7 @@ func (s *Store) SaveAuditPage(ctx context.Context, p audit.Page) error {
 
 // AuditEntries hands the entries of log that pass f to fn, in the mirror's
 // order (time, then the service's), oldest first unless f.Newest.
-func (s *Store) AuditEntries(ctx context.Context, log string, f audit.Filter, fn func(audit.Entry) error) error {
+func (s *Store) AuditEntries(ctx context.Context, log string, f AuditFilter, fn func(AuditEntry) error) error {
 	q, args := auditQuery(log, f)
 	db, err := s.db.wait()
 	if err != nil {
@@ -118,7 +115,7 @@ func (s *Store) AuditEntries(ctx context.Context, log string, f audit.Filter, fn
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var e audit.Entry
+		var e AuditEntry
 		var at int64
 		if err := rows.Scan(&e.Seq, &e.ID, &at, &e.Type, &e.User, &e.IP, &e.Raw); err != nil {
 			return fmt.Errorf("the audit mirror could not be read: %w", err)
@@ -138,7 +135,7 @@ func (s *Store) AuditEntries(ctx context.Context, log string, f audit.Filter, fn
 // beginning (log, column, at), and (log, at) serves the time range, so
 // the order by at (then seq, the rowid every index carries) is read from
 // an index, not sorted.
-func auditQuery(log string, f audit.Filter) (string, []any) {
+func auditQuery(log string, f AuditFilter) (string, []any) {
 	var b strings.Builder
 	b.WriteString(`SELECT seq, id, at, type, user, ip, raw FROM audit_entries WHERE log = (SELECT id FROM audit_logs WHERE key = ?)`)
 	args := []any{log}

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"testing"
 	"time"
-
-	"github.com/vaultdeck/vaultdeck/api/audit"
 )
 
 // BenchmarkAuditMirrorQuery: the questions the console and `vaultdeck
@@ -34,7 +32,7 @@ func BenchmarkAuditMirrorQuery(b *testing.B) {
 	types := []string{"auth:login", "user:word_add_in_docx_drafting", "user:outlook_add_in_ask", "admin:fetch_workspace_users", "api:audit_log_fetch"}
 	prev, someIP := "", ""
 	for i := 0; i < n; i += 1000 {
-		page := audit.Page{Log: "L", Prev: prev}
+		page := AuditMirrorPage{Log: "L", Prev: prev}
 		for k := i; k < min(i+1000, n); k++ {
 			id := fmt.Sprintf("%08d-0000-7000-8000-000000000000", k)
 			user := fmt.Sprintf("user%03d@firm.com", rng.IntN(220))
@@ -43,7 +41,7 @@ func BenchmarkAuditMirrorQuery(b *testing.B) {
 			if k == n/2 {
 				someIP = ip
 			}
-			page.Entries = append(page.Entries, audit.Entry{ID: id, Time: base.Add(time.Duration(k) * time.Minute), Type: typ, User: user, IP: ip,
+			page.Entries = append(page.Entries, AuditEntry{ID: id, Time: base.Add(time.Duration(k) * time.Minute), Type: typ, User: user, IP: ip,
 				Raw: fmt.Appendf(nil, `{"id":%q,"type":%q,"user":%q,"ip":%q,"data":{"site":"us"}}`, id, typ, user, ip)})
 		}
 		page.Cursor = page.Entries[len(page.Entries)-1].ID
@@ -55,21 +53,21 @@ func BenchmarkAuditMirrorQuery(b *testing.B) {
 	mid := base.Add(time.Duration(n/2) * time.Minute)
 	for _, q := range []struct {
 		name string
-		f    audit.Filter
+		f    AuditFilter
 	}{
-		{"newest-page", audit.Filter{Newest: true, Limit: 200}},
-		{"user", audit.Filter{User: "USER042@firm.com"}},
-		{"ip", audit.Filter{IP: someIP}},
-		{"jump-to-time", audit.Filter{Since: mid, Limit: 200}},
-		{"type-newest-page", audit.Filter{Type: "auth:login", Newest: true, Limit: 200}},
-		{"user-type-week", audit.Filter{User: "user042@firm.com", Type: "auth:login", Since: mid, Until: mid.Add(7 * 24 * time.Hour)}},
-		{"grep-all", audit.Filter{Grep: "USER042@"}},
+		{"newest-page", AuditFilter{Newest: true, Limit: 200}},
+		{"user", AuditFilter{User: "USER042@firm.com"}},
+		{"ip", AuditFilter{IP: someIP}},
+		{"jump-to-time", AuditFilter{Since: mid, Limit: 200}},
+		{"type-newest-page", AuditFilter{Type: "auth:login", Newest: true, Limit: 200}},
+		{"user-type-week", AuditFilter{User: "user042@firm.com", Type: "auth:login", Since: mid, Until: mid.Add(7 * 24 * time.Hour)}},
+		{"grep-all", AuditFilter{Grep: "USER042@"}},
 	} {
 		b.Run(q.name, func(b *testing.B) {
 			got := 0
 			for b.Loop() {
 				got = 0
-				if err := s.AuditEntries(ctx, "L", q.f, func(audit.Entry) error { got++; return nil }); err != nil {
+				if err := s.AuditEntries(ctx, "L", q.f, func(AuditEntry) error { got++; return nil }); err != nil {
 					b.Fatal(err)
 				}
 			}

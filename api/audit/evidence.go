@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // The service's own audit types for what vaultdeck does through the API.
@@ -36,7 +38,7 @@ const EvidenceSlack = 2 * time.Minute
 
 // Evidence is what the mirror says of an action.
 type Evidence struct {
-	Entries []Entry // the service's entries for it, oldest first
+	Entries []store.AuditEntry // the service's entries for it, oldest first
 	// Covered: the mirror holds the log past the action's window, so the
 	// entries are all there are. Not covered: not yet in the mirror (run
 	// `vaultdeck audit sync`), and an empty list proves nothing.
@@ -47,7 +49,7 @@ type Evidence struct {
 // Matches says whether e is the service's record of a: its type and user
 // (ignoring case), a time inside the window widened by EvidenceSlack, and
 // the project where both name one.
-func (a Action) Matches(e Entry) bool {
+func (a Action) Matches(e store.AuditEntry) bool {
 	if !strings.EqualFold(e.Type, a.Type) || a.User == "" || !strings.EqualFold(e.User, a.User) {
 		return false
 	}
@@ -88,8 +90,8 @@ func FindEvidence(ctx context.Context, m Mirror, log string, a Action) (Evidence
 	if !st.Started() {
 		return ev, nil
 	}
-	f := Filter{Type: a.Type, User: a.User, Since: a.From.Add(-EvidenceSlack), Until: a.To.Add(EvidenceSlack + time.Nanosecond)}
-	err = m.AuditEntries(ctx, log, f, func(e Entry) error {
+	f := store.AuditFilter{Type: a.Type, User: a.User, Since: a.From.Add(-EvidenceSlack), Until: a.To.Add(EvidenceSlack + time.Nanosecond)}
+	err = m.AuditEntries(ctx, log, f, func(e store.AuditEntry) error {
 		if a.Matches(e) {
 			ev.Entries = append(ev.Entries, e)
 		}

@@ -7,17 +7,18 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 func TestActionMatches(t *testing.T) {
 	at := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 	a := audit.Action{Type: audit.TypeUpload, User: "svc@firm.test", From: at, To: at.Add(5 * time.Minute), ProjectID: "p1"}
-	e := func(typ, user string, t time.Time, raw string) audit.Entry {
-		return audit.Entry{Type: typ, User: user, Time: t, Raw: []byte(raw)}
+	e := func(typ, user string, t time.Time, raw string) store.AuditEntry {
+		return store.AuditEntry{Type: typ, User: user, Time: t, Raw: []byte(raw)}
 	}
 	for _, c := range []struct {
 		name string
-		e    audit.Entry
+		e    store.AuditEntry
 		want bool
 	}{
 		{"inside", e(audit.TypeUpload, "svc@firm.test", at.Add(time.Minute), `{"data":{"project_id":"p1"}}`), true},
@@ -53,17 +54,17 @@ func TestFindEvidence(t *testing.T) {
 	if err != nil || ev.Covered || len(ev.Entries) != 0 || !strings.Contains(ev.String(), "not yet in the mirror: run `vaultdeck audit sync`") {
 		t.Fatalf("empty mirror: %+v %v %q", ev, err, ev.String())
 	}
-	mine := audit.Entry{ID: "1", Type: audit.TypeMatters, User: "svc@firm.test", Time: at.Add(time.Second), Raw: []byte(`{}`)}
-	other := audit.Entry{ID: "2", Type: audit.TypeMatters, User: "ann@firm.test", Time: at.Add(time.Second), Raw: []byte(`{}`)}
-	if err := m.SaveAuditPage(ctx, audit.Page{Log: "L", Entries: []audit.Entry{mine, other}, Cursor: "2"}); err != nil {
+	mine := store.AuditEntry{ID: "1", Type: audit.TypeMatters, User: "svc@firm.test", Time: at.Add(time.Second), Raw: []byte(`{}`)}
+	other := store.AuditEntry{ID: "2", Type: audit.TypeMatters, User: "ann@firm.test", Time: at.Add(time.Second), Raw: []byte(`{}`)}
+	if err := m.SaveAuditPage(ctx, store.AuditMirrorPage{Log: "L", Entries: []store.AuditEntry{mine, other}, Cursor: "2"}); err != nil {
 		t.Fatal(err)
 	}
 	ev, _ = audit.FindEvidence(ctx, m, "L", a)
 	if ev.Covered || len(ev.Entries) != 1 {
 		t.Fatalf("mirror up to the action only: %+v", ev)
 	}
-	later := audit.Entry{ID: "3", Type: "auth:login", User: "x@firm.test", Time: at.Add(time.Hour), Raw: []byte(`{}`)}
-	if err := m.SaveAuditPage(ctx, audit.Page{Log: "L", Prev: "2", Entries: []audit.Entry{later}, Cursor: "3"}); err != nil {
+	later := store.AuditEntry{ID: "3", Type: "auth:login", User: "x@firm.test", Time: at.Add(time.Hour), Raw: []byte(`{}`)}
+	if err := m.SaveAuditPage(ctx, store.AuditMirrorPage{Log: "L", Prev: "2", Entries: []store.AuditEntry{later}, Cursor: "3"}); err != nil {
 		t.Fatal(err)
 	}
 	ev, _ = audit.FindEvidence(ctx, m, "L", a)

@@ -11,6 +11,7 @@ import (
 	"github.com/cenkalti/backoff/v5"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // FollowOptions configure Follow.
@@ -170,7 +171,7 @@ type follower struct {
 	o        FollowOptions
 	log      string
 	self     string
-	mirror   State
+	mirror   store.AuditMirrorState
 	noMirror bool
 	bo       *backoff.ExponentialBackOff
 	failing  string // the trouble last said, until it clears
@@ -204,17 +205,17 @@ func (f *follower) begin(ctx context.Context, p *pacer) (string, error) {
 		return "", err
 	}
 	e := EntryOf(*first)
-	if err := f.deliver(ctx, []Entry{e}); err != nil {
+	if err := f.deliver(ctx, []store.AuditEntry{e}); err != nil {
 		return "", err
 	}
 	if f.o.Start != "latest" {
-		f.keepMirror(ctx, "", api.AuditPage{Entries: []api.Item[api.AuditEntry]{*first}, Last: e.ID, Listed: 1}, []Entry{e})
+		f.keepMirror(ctx, "", api.AuditPage{Entries: []api.Item[api.AuditEntry]{*first}, Last: e.ID, Listed: 1}, []store.AuditEntry{e})
 	}
 	return e.ID, nil
 }
 
 // ownOnly says a caught-up page held nothing but this token's own reads.
-func (f *follower) ownOnly(entries []Entry) bool {
+func (f *follower) ownOnly(entries []store.AuditEntry) bool {
 	for _, e := range entries {
 		if e.Type != "api:audit_log_fetch" || (f.self != "" && strings.ToLower(e.User) != f.self) {
 			return false
@@ -225,7 +226,7 @@ func (f *follower) ownOnly(entries []Entry) bool {
 
 // deliver hands entries to the sink; a full disk is waited out (said, and
 // retried with backoff), any other failure of the sink is permanent.
-func (f *follower) deliver(ctx context.Context, entries []Entry) error {
+func (f *follower) deliver(ctx context.Context, entries []store.AuditEntry) error {
 	for {
 		err := f.o.Sink.Deliver(ctx, entries)
 		if err == nil || !errors.Is(err, syscall.ENOSPC) {
@@ -243,12 +244,12 @@ func (f *follower) deliver(ctx context.Context, entries []Entry) error {
 // cursor: all of it when the page was read after the cursor, the entries
 // after the cursor when the page holds it, nothing otherwise (the mirror
 // is behind or ahead: `audit sync` brings it along).
-func (f *follower) keepMirror(ctx context.Context, from string, page api.AuditPage, entries []Entry) {
+func (f *follower) keepMirror(ctx context.Context, from string, page api.AuditPage, entries []store.AuditEntry) {
 	if f.j.Mirror == nil || f.noMirror || page.Last == "" {
 		return
 	}
 	st := f.mirror
-	var rest []Entry
+	var rest []store.AuditEntry
 	switch {
 	case st.Cursor == from && (from != "" || !st.Started()):
 		rest = entries
@@ -267,9 +268,9 @@ func (f *follower) keepMirror(ctx context.Context, from string, page api.AuditPa
 	default:
 		return
 	}
-	p := Page{Log: f.log, Prev: st.Cursor, Entries: rest, Cursor: page.Last, CaughtUp: !page.Full, At: f.j.clock().Now()}
+	p := store.AuditMirrorPage{Log: f.log, Prev: st.Cursor, Entries: rest, Cursor: page.Last, CaughtUp: !page.Full, At: f.j.clock().Now()}
 	if err := f.j.Mirror.SaveAuditPage(ctx, p); err != nil {
-		if !errors.Is(err, ErrCursorMoved) {
+		if !errors.Is(err, store.ErrAuditCursorMoved) {
 			f.say("the audit mirror could not be updated (%v): following without it", err)
 			f.noMirror = true
 			return

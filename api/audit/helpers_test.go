@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // virtualClock is a clock whose Sleep moves time at once: a job that waits
@@ -110,8 +110,8 @@ func (r *rig) fullLog(t *testing.T) []string {
 // fakeMirror keeps the mirror in memory, by the interface's rules.
 type fakeMirror struct {
 	mu      sync.Mutex
-	state   map[string]audit.State
-	entries map[string][]audit.Entry
+	state   map[string]store.AuditMirrorState
+	entries map[string][]store.AuditEntry
 	ids     map[string]bool
 	checks  map[string]string
 	seq     int64
@@ -119,21 +119,21 @@ type fakeMirror struct {
 }
 
 func newFakeMirror() *fakeMirror {
-	return &fakeMirror{state: map[string]audit.State{}, entries: map[string][]audit.Entry{}, ids: map[string]bool{}, checks: map[string]string{}}
+	return &fakeMirror{state: map[string]store.AuditMirrorState{}, entries: map[string][]store.AuditEntry{}, ids: map[string]bool{}, checks: map[string]string{}}
 }
 
-func (m *fakeMirror) AuditState(_ context.Context, log string) (audit.State, error) {
+func (m *fakeMirror) AuditState(_ context.Context, log string) (store.AuditMirrorState, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.state[log], nil
 }
 
-func (m *fakeMirror) SaveAuditPage(_ context.Context, p audit.Page) error {
+func (m *fakeMirror) SaveAuditPage(_ context.Context, p store.AuditMirrorPage) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	st := m.state[p.Log]
 	if st.Cursor != p.Prev {
-		return audit.ErrCursorMoved
+		return store.ErrAuditCursorMoved
 	}
 	m.saves++
 	for _, e := range p.Entries {
@@ -161,7 +161,7 @@ func (m *fakeMirror) SaveAuditPage(_ context.Context, p audit.Page) error {
 	return nil
 }
 
-func (m *fakeMirror) AuditEntries(_ context.Context, log string, f audit.Filter, fn func(audit.Entry) error) error {
+func (m *fakeMirror) AuditEntries(_ context.Context, log string, f store.AuditFilter, fn func(store.AuditEntry) error) error {
 	m.mu.Lock()
 	all := slices.Clone(m.entries[log])
 	m.mu.Unlock()

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // Sink is where Follow delivers entries, in the service's order.
@@ -18,7 +20,7 @@ type Sink interface {
 	Resume(ctx context.Context) (string, error)
 	// Deliver writes entries, and returns only once they are as durable
 	// as the sink makes them (a file: written and fsynced).
-	Deliver(ctx context.Context, entries []Entry) error
+	Deliver(ctx context.Context, entries []store.AuditEntry) error
 	// Reopen is SIGHUP's: a file sink closes and reopens its path (after
 	// logrotate moved it); others do nothing.
 	Reopen(ctx context.Context) error
@@ -163,7 +165,7 @@ func (s *FileSink) Resume(ctx context.Context) (string, error) {
 }
 
 // Deliver appends the entries as lines in one write and fsyncs.
-func (s *FileSink) Deliver(ctx context.Context, entries []Entry) error {
+func (s *FileSink) Deliver(ctx context.Context, entries []store.AuditEntry) error {
 	if len(entries) == 0 {
 		return nil
 	}
@@ -244,7 +246,7 @@ func (s *WriterSink) Resume(ctx context.Context) (string, error) {
 }
 
 // Deliver writes and flushes the lines, then moves the checkpoint.
-func (s *WriterSink) Deliver(ctx context.Context, entries []Entry) error {
+func (s *WriterSink) Deliver(ctx context.Context, entries []store.AuditEntry) error {
 	if len(entries) == 0 {
 		return nil
 	}

@@ -4,11 +4,12 @@ import (
 	"context"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // Polled is one look for entries newer than the newest a reader holds.
 type Polled struct {
-	Entries []Entry // every entry after the one asked from, oldest first
+	Entries []store.AuditEntry // every entry after the one asked from, oldest first
 	// CaughtUp: the page was short and held nothing but the reader's own
 	// reads (or nothing): the log has no news, only the trace of looking.
 	// A follower that took its own reads for news would never slow down.

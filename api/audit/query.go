@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // Answer says where a query's entries came from.
@@ -15,7 +16,7 @@ type Answer struct {
 	// Service: the service was read after it (or for everything, without
 	// a mirror). Both may be true.
 	Mirror, Service bool
-	MirrorState     State
+	MirrorState     store.AuditMirrorState
 	Requests        int    // audit requests made
 	How             string // how the service was read ("search", "earliest")
 	Delivered       int
@@ -48,9 +49,9 @@ var errEnough = errors.New("enough")
 // mirror: found by search when f.Since is within the service's year, else
 // paged from the earliest entry). The entries from the service are not
 // written to the mirror: a query changes nothing (sync does that).
-func (j *Job) Query(ctx context.Context, f Filter, fn func(Entry) error) (Answer, error) {
+func (j *Job) Query(ctx context.Context, f store.AuditFilter, fn func(store.AuditEntry) error) (Answer, error) {
 	var a Answer
-	deliver := func(e Entry) error {
+	deliver := func(e store.AuditEntry) error {
 		if !f.Match(e) {
 			return nil
 		}
@@ -79,7 +80,7 @@ func (j *Job) Query(ctx context.Context, f Filter, fn func(Entry) error) (Answer
 			if !covered && f.Newest {
 				return a, ErrNewestNeedsMirror
 			}
-			err := j.Mirror.AuditEntries(ctx, log, f, func(e Entry) error {
+			err := j.Mirror.AuditEntries(ctx, log, f, func(e store.AuditEntry) error {
 				if err := fn(e); err != nil {
 					return err
 				}

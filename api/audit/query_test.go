@@ -9,12 +9,13 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
-func collect(t *testing.T, j *audit.Job, f audit.Filter) ([]string, audit.Answer) {
+func collect(t *testing.T, j *audit.Job, f store.AuditFilter) ([]string, audit.Answer) {
 	t.Helper()
 	var ids []string
-	a, err := j.Query(context.Background(), f, func(e audit.Entry) error {
+	a, err := j.Query(context.Background(), f, func(e store.AuditEntry) error {
 		ids = append(ids, e.ID)
 		return nil
 	})
@@ -40,7 +41,7 @@ func TestQueryFromMirrorOrService(t *testing.T) {
 				t.Fatal(err)
 			}
 			user, ip := first.Value.User, first.Value.IP
-			questions := []audit.Filter{
+			questions := []store.AuditFilter{
 				{Since: now.Add(-10 * 24 * time.Hour), Until: now.Add(-2 * 24 * time.Hour), User: strings.ToUpper(user)},
 				{Since: now.Add(-10 * 24 * time.Hour), Until: now.Add(-24 * time.Hour), IP: ip},
 				{Since: now.Add(-13 * 30 * 24 * time.Hour), Until: now.Add(-11 * 30 * 24 * time.Hour), Type: "auth:login"}, // beyond search's year
@@ -80,8 +81,8 @@ func TestQueryFromMirrorOrService(t *testing.T) {
 				}
 			}
 			// Newest first, with a limit, from the mirror
-			ids, _ := collect(t, j, audit.Filter{User: user, Newest: true, Limit: 3, Until: now.Add(-time.Hour)})
-			all, _ := collect(t, j, audit.Filter{User: user, Until: now.Add(-time.Hour)})
+			ids, _ := collect(t, j, store.AuditFilter{User: user, Newest: true, Limit: 3, Until: now.Add(-time.Hour)})
+			all, _ := collect(t, j, store.AuditFilter{User: user, Until: now.Add(-time.Hour)})
 			slices.Reverse(all)
 			if !slices.Equal(ids, all[:3]) {
 				t.Errorf("newest three = %v, want %v", ids, all[:3])
@@ -91,7 +92,7 @@ func TestQueryFromMirrorOrService(t *testing.T) {
 			r.sim.SetAuditTrickle(60)
 			r.sim.Advance(10 * time.Minute)
 			r.sim.SetAuditTrickle(0) // writes the ten minutes' entries, then no more
-			ids, a := collect(t, j, audit.Filter{Since: now.Add(-time.Hour)})
+			ids, a := collect(t, j, store.AuditFilter{Since: now.Add(-time.Hour)})
 			if !a.Mirror || !a.Service || a.Requests == 0 {
 				t.Errorf("open-ended question: %+v", a)
 			}

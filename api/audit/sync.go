@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // Job runs the audit-log job against one service with one mirror. Build it
@@ -40,8 +41,8 @@ type Progress struct {
 // SyncResult is a finished sync.
 type SyncResult struct {
 	Progress
-	Log   string // the mirror's key for this workspace
-	State State  // the mirror after the sync
+	Log   string                 // the mirror's key for this workspace
+	State store.AuditMirrorState // the mirror after the sync
 }
 
 func (j *Job) clock() api.Clock {
@@ -112,7 +113,7 @@ func (j *Job) Sync(ctx context.Context) (SyncResult, error) {
 	for {
 		st, err = j.syncRun(ctx, p, log, st, meter)
 		res.Progress, res.State = meter.progress, st
-		if !errors.Is(err, ErrCursorMoved) {
+		if !errors.Is(err, store.ErrAuditCursorMoved) {
 			return res, err
 		}
 		// another sync moved the cursor: go on from where it is now
@@ -125,10 +126,10 @@ func (j *Job) Sync(ctx context.Context) (SyncResult, error) {
 // syncRun reads pages from st's cursor on and stores them in order, one
 // page ahead, until a page is short or something fails. It returns the
 // mirror's state after the last page stored.
-func (j *Job) syncRun(ctx context.Context, p *pacer, log string, st State, meter *meter) (State, error) {
+func (j *Job) syncRun(ctx context.Context, p *pacer, log string, st store.AuditMirrorState, meter *meter) (store.AuditMirrorState, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	pages := make(chan Page, 1)
+	pages := make(chan store.AuditMirrorPage, 1)
 	stored := make(chan error, 1)
 	last := st
 	go func() {
@@ -183,27 +184,27 @@ func (j *Job) syncRun(ctx context.Context, p *pacer, log string, st State, meter
 
 // readPage reads the page after cursor (the earliest entry when the
 // mirror has none yet).
-func (j *Job) readPage(ctx context.Context, p *pacer, log, cursor string, started bool) (Page, error) {
+func (j *Job) readPage(ctx context.Context, p *pacer, log, cursor string, started bool) (store.AuditMirrorPage, error) {
 	if err := p.wait(ctx); err != nil {
-		return Page{}, err
+		return store.AuditMirrorPage{}, err
 	}
-	pg := Page{Log: log, Prev: cursor}
+	pg := store.AuditMirrorPage{Log: log, Prev: cursor}
 	if !started {
 		first, err := j.Svc.AuditEarliestItem(ctx, "")
 		if err != nil {
-			return Page{}, err
+			return store.AuditMirrorPage{}, err
 		}
 		pg.At = j.clock().Now()
 		if first == nil {
 			pg.Empty, pg.CaughtUp = true, true
 			return pg, nil
 		}
-		pg.Entries, pg.Cursor = []Entry{EntryOf(*first)}, first.Value.ID
+		pg.Entries, pg.Cursor = []store.AuditEntry{EntryOf(*first)}, first.Value.ID
 		return pg, nil
 	}
 	ap, err := j.Svc.AuditPage(ctx, cursor, api.MaxAuditTake, "")
 	if err != nil {
-		return Page{}, err
+		return store.AuditMirrorPage{}, err
 	}
 	pg.At = j.clock().Now()
 	pg.Entries = entriesOf(ap.Entries)
@@ -215,8 +216,8 @@ func (j *Job) readPage(ctx context.Context, p *pacer, log, cursor string, starte
 	return pg, nil
 }
 
-func entriesOf(items []api.Item[api.AuditEntry]) []Entry {
-	out := make([]Entry, len(items))
+func entriesOf(items []api.Item[api.AuditEntry]) []store.AuditEntry {
+	out := make([]store.AuditEntry, len(items))
 	for i, it := range items {
 		out[i] = EntryOf(it)
 	}
@@ -289,7 +290,7 @@ func newMeter(now, fromLog time.Time) *meter {
 	return &meter{start: now, fromLog: fromLog, progress: Progress{ETA: -1}}
 }
 
-func (m *meter) page(now time.Time, p Page, upTo time.Time) {
+func (m *meter) page(now time.Time, p store.AuditMirrorPage, upTo time.Time) {
 	pr := &m.progress
 	pr.Requests++
 	pr.Listed += int64(len(p.Entries))

@@ -31,7 +31,7 @@ func mirrors(t *testing.T) map[string]func() audit.Mirror {
 func mirroredIDs(t *testing.T, m audit.Mirror, log string) []string {
 	t.Helper()
 	var ids []string
-	if err := m.AuditEntries(context.Background(), log, audit.Filter{}, func(e audit.Entry) error {
+	if err := m.AuditEntries(context.Background(), log, store.AuditFilter{}, func(e store.AuditEntry) error {
 		ids = append(ids, e.ID)
 		return nil
 	}); err != nil {
@@ -86,7 +86,7 @@ func TestSyncStoppedAnywhereNeitherGapsNorRepeats(t *testing.T) {
 				t.Fatal(err)
 			}
 			var raw []byte
-			_ = m.AuditEntries(context.Background(), log, audit.Filter{Limit: 1}, func(e audit.Entry) error { raw = e.Raw; return nil })
+			_ = m.AuditEntries(context.Background(), log, store.AuditFilter{Limit: 1}, func(e store.AuditEntry) error { raw = e.Raw; return nil })
 			if string(raw) != string(it.JSON) {
 				t.Fatalf("raw JSON changed:\n%s\n%s", raw, it.JSON)
 			}

@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // Window is a run of entries for a reader that starts at the newest (the
 // console): the log is read backwards in windows, which the service cannot
 // do (its listing only goes forward), so each window is found by time.
 type Window struct {
-	Entries []Entry // newest first
+	Entries []store.AuditEntry // newest first
 	// Mirror: every entry came from the local mirror (no request for the
 	// part it covers). Requests counts the audit requests made.
 	Mirror   bool
@@ -39,8 +40,8 @@ const maxSpans = 14
 // back (search, then pages), and beyond its one-year reach from its
 // earliest entry. f's Since, Until, Newest, Limit and paging bounds are
 // set here.
-func (j *Job) Older(ctx context.Context, f Filter, before Position, want int) (Window, error) {
-	f.After, f.Before, f.Newest, f.Limit, f.Since, f.Until = Position{}, Position{}, false, 0, time.Time{}, time.Time{}
+func (j *Job) Older(ctx context.Context, f store.AuditFilter, before store.AuditPosition, want int) (Window, error) {
+	f.After, f.Before, f.Newest, f.Limit, f.Since, f.Until = store.AuditPosition{}, store.AuditPosition{}, false, 0, time.Time{}, time.Time{}
 	if want <= 0 {
 		want = 1
 	}
@@ -56,7 +57,7 @@ func (j *Job) Older(ctx context.Context, f Filter, before Position, want int) (W
 // olderFromMirror answers from the mirror when it reaches: ok is false
 // when the service must be asked instead (no mirror yet, a range past it,
 // or a tail longer than one page, which a sync will bring).
-func (j *Job) olderFromMirror(ctx context.Context, f Filter, before Position, want int) (Window, bool, error) {
+func (j *Job) olderFromMirror(ctx context.Context, f store.AuditFilter, before store.AuditPosition, want int) (Window, bool, error) {
 	var w Window
 	log, _, err := LogOf(ctx, j.Svc)
 	if err != nil {
@@ -95,9 +96,9 @@ func (j *Job) olderFromMirror(ctx context.Context, f Filter, before Position, wa
 	for _, e := range w.Entries {
 		seen[e.ID] = true
 	}
-	var got []Entry
+	var got []store.AuditEntry
 	if mf.Limit > 1 {
-		err = j.Mirror.AuditEntries(ctx, log, mf, func(e Entry) error {
+		err = j.Mirror.AuditEntries(ctx, log, mf, func(e store.AuditEntry) error {
 			if !seen[e.ID] {
 				got = append(got, e)
 			}
@@ -119,7 +120,7 @@ func (j *Job) olderFromMirror(ctx context.Context, f Filter, before Position, wa
 // olderFromService reads stretches of time going back from before (zero:
 // now), each by Query (search within the service's year, the earliest
 // entry beyond it), keeping the newest want entries of what it reads.
-func (j *Job) olderFromService(ctx context.Context, f Filter, before time.Time, want int) (Window, error) {
+func (j *Job) olderFromService(ctx context.Context, f store.AuditFilter, before time.Time, want int) (Window, error) {
 	var w Window
 	svc := &Job{Svc: j.Svc, Clock: j.Clock, MaxRate: j.MaxRate} // no mirror: it was asked already
 	now := j.clock().Now()
@@ -137,8 +138,8 @@ func (j *Job) olderFromService(ctx context.Context, f Filter, before time.Time, 
 		q := f
 		q.Since, q.Until = since, end
 		need := want - len(w.Entries)
-		var got []Entry
-		a, err := svc.Query(ctx, q, func(e Entry) error {
+		var got []store.AuditEntry
+		a, err := svc.Query(ctx, q, func(e store.AuditEntry) error {
 			got = append(got, e)
 			if len(got) > 2*need { // keep the newest need without holding a whole year
 				got = append(got[:0], got[len(got)-need:]...)
@@ -170,7 +171,7 @@ func reachOfSearch() time.Duration { return api.AuditSearchReach - searchMargin 
 
 // IsOwnRead says e is a read of the audit log by the user self (the
 // token's user, from whoami): the trace a reader leaves by reading.
-func IsOwnRead(e Entry, self string) bool {
+func IsOwnRead(e store.AuditEntry, self string) bool {
 	return e.Type == "api:audit_log_fetch" && self != "" && strings.EqualFold(e.User, self)
 }
 
@@ -178,11 +179,11 @@ func IsOwnRead(e Entry, self string) bool {
 // are older than before (zero: its newest), newest first, with no request:
 // the console's filters answer from it at once. Entries after the mirror's
 // cursor are not in it until the next sync.
-func MirrorWindow(ctx context.Context, m Mirror, log string, f Filter, before Position, want int) (Window, error) {
-	f.After, f.Since, f.Until = Position{}, time.Time{}, time.Time{}
+func MirrorWindow(ctx context.Context, m Mirror, log string, f store.AuditFilter, before store.AuditPosition, want int) (Window, error) {
+	f.After, f.Since, f.Until = store.AuditPosition{}, time.Time{}, time.Time{}
 	f.Newest, f.Before, f.Limit = true, before, want+1
 	var w Window
-	err := m.AuditEntries(ctx, log, f, func(e Entry) error {
+	err := m.AuditEntries(ctx, log, f, func(e store.AuditEntry) error {
 		w.Entries = append(w.Entries, e)
 		return nil
 	})

@@ -9,12 +9,13 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // serviceLog is the whole log as the service lists it, oldest first.
-func serviceLog(t *testing.T, c *api.Client) []audit.Entry {
+func serviceLog(t *testing.T, c *api.Client) []store.AuditEntry {
 	t.Helper()
-	var out []audit.Entry
+	var out []store.AuditEntry
 	err := c.EachAuditPage(context.Background(), "", func(page []api.Item[api.AuditEntry]) error {
 		for _, it := range page {
 			out = append(out, audit.EntryOf(it))
@@ -27,7 +28,7 @@ func serviceLog(t *testing.T, c *api.Client) []audit.Entry {
 	return out
 }
 
-func idsOf(es []audit.Entry) []string {
+func idsOf(es []store.AuditEntry) []string {
 	out := make([]string, len(es))
 	for i, e := range es {
 		out[i] = e.ID
@@ -37,7 +38,7 @@ func idsOf(es []audit.Entry) []string {
 
 // newestOf is what Older must answer: the want newest entries of log that
 // pass f and are older than before (zero: any), newest first.
-func newestOf(log []audit.Entry, f audit.Filter, before time.Time, want int) []string {
+func newestOf(log []store.AuditEntry, f store.AuditFilter, before time.Time, want int) []string {
 	var out []string
 	for i := len(log) - 1; i >= 0 && len(out) < want; i-- {
 		e := log[i]
@@ -76,8 +77,8 @@ func TestOlderReadsBackwards(t *testing.T) {
 		j    *audit.Job
 	}{{"mirror", synced}, {"service", &audit.Job{Svc: r.client, Clock: clock}}} {
 		name, j := run.name, run.j
-		for _, f := range []audit.Filter{{}, {User: user}} {
-			w, err := j.Older(ctx, f, audit.Position{}, 50)
+		for _, f := range []store.AuditFilter{{}, {User: user}} {
+			w, err := j.Older(ctx, f, store.AuditPosition{}, 50)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +99,7 @@ func TestOlderReadsBackwards(t *testing.T) {
 				t.Fatal(err)
 			}
 			log := serviceLog(t, r.client)
-			want2 := newestOf(log[:slices.IndexFunc(log, func(e audit.Entry) bool { return e.ID == last.ID })], f, time.Time{}, 50)
+			want2 := newestOf(log[:slices.IndexFunc(log, func(e store.AuditEntry) bool { return e.ID == last.ID })], f, time.Time{}, 50)
 			if got := idsOf(w2.Entries); !slices.Equal(got, want2) {
 				t.Fatalf("%s %+v: older window\n got %v\nwant %v", name, f, got, want2)
 			}

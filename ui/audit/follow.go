@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 )
 
@@ -104,7 +105,7 @@ func (m *Model) gotPoll(msg page.Result[pollMsg]) tea.Cmd {
 	if n := len(p.Entries); n > 0 {
 		m.pollCursor = p.Entries[n-1].ID
 	}
-	var news []jobaudit.Entry
+	var news []store.AuditEntry
 	for i := len(p.Entries) - 1; i >= 0; i-- {
 		if m.filter.Match(p.Entries[i]) {
 			news = append(news, p.Entries[i])

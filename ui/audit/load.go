@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -21,16 +22,16 @@ type whoMsg struct{ log, self string }
 // above.
 type windowMsg struct {
 	how     string
-	entries []jobaudit.Entry // newest first
-	land    int              // for "jump": the row of the first entry at or after the time
-	edge    bool             // older: the start was reached; newer: the newest was reached
-	mirror  bool             // answered by the mirror with no request
+	entries []store.AuditEntry // newest first
+	land    int                // for "jump": the row of the first entry at or after the time
+	edge    bool               // older: the start was reached; newer: the newest was reached
+	mirror  bool               // answered by the mirror with no request
 	reqs    int
 }
 
 // syncMsg is a finished background sync of the mirror.
 type syncMsg struct {
-	state jobaudit.State
+	state store.AuditMirrorState
 }
 
 func (m *Model) start() tea.Cmd {
@@ -109,9 +110,9 @@ func (m *Model) newest() tea.Cmd {
 		var w jobaudit.Window
 		var err error
 		if useMirror {
-			w, err = jobaudit.MirrorWindow(ctx, j.Mirror, log, f, jobaudit.Position{}, windowSize)
+			w, err = jobaudit.MirrorWindow(ctx, j.Mirror, log, f, store.AuditPosition{}, windowSize)
 		} else {
-			w, err = j.Older(ctx, f, jobaudit.Position{}, windowSize)
+			w, err = j.Older(ctx, f, store.AuditPosition{}, windowSize)
 		}
 		return windowMsg{how: "newest", entries: w.Entries, edge: w.Start, mirror: w.Mirror, reqs: w.Requests}, err
 	})
@@ -146,8 +147,8 @@ func (m *Model) newer() tea.Cmd {
 	return m.read("newer", func(ctx context.Context) (windowMsg, error) {
 		q := f
 		q.Since, q.After, q.Limit = top.Time, top.At(), windowSize+1
-		var got []jobaudit.Entry
-		a, err := j.Query(ctx, q, func(e jobaudit.Entry) error {
+		var got []store.AuditEntry
+		a, err := j.Query(ctx, q, func(e store.AuditEntry) error {
 			if e.ID != top.ID {
 				got = append(got, e)
 			}
@@ -164,8 +165,8 @@ func (m *Model) oldest() tea.Cmd {
 	return m.read("oldest", func(ctx context.Context) (windowMsg, error) {
 		q := f
 		q.Limit = windowSize
-		var got []jobaudit.Entry
-		a, err := j.Query(ctx, q, func(e jobaudit.Entry) error { got = append(got, e); return nil })
+		var got []store.AuditEntry
+		a, err := j.Query(ctx, q, func(e store.AuditEntry) error { got = append(got, e); return nil })
 		slices.Reverse(got)
 		return windowMsg{how: "oldest", entries: got, edge: a.Delivered < windowSize, mirror: a.Mirror && !a.Service, reqs: a.Requests}, err
 	})
@@ -180,12 +181,12 @@ func (m *Model) jump(t time.Time) tea.Cmd {
 	return m.read("jump", func(ctx context.Context) (windowMsg, error) {
 		q := f
 		q.Since, q.Limit = t, half
-		var after []jobaudit.Entry
-		a, err := j.Query(ctx, q, func(e jobaudit.Entry) error { after = append(after, e); return nil })
+		var after []store.AuditEntry
+		a, err := j.Query(ctx, q, func(e store.AuditEntry) error { after = append(after, e); return nil })
 		if err != nil {
 			return windowMsg{}, err
 		}
-		w, err := j.Older(ctx, f, jobaudit.Position{Time: t}, half)
+		w, err := j.Older(ctx, f, store.AuditPosition{Time: t}, half)
 		if err != nil {
 			return windowMsg{}, err
 		}
@@ -242,7 +243,7 @@ func (m *Model) apply(w windowMsg) tea.Cmd {
 }
 
 // show replaces the entries and puts the cursor on row land.
-func (m *Model) show(entries []jobaudit.Entry, land int) tea.Cmd {
+func (m *Model) show(entries []store.AuditEntry, land int) tea.Cmd {
 	m.entries = nil
 	m.byID = map[string]int{}
 	cmd := m.Table.SetRows(nil)
@@ -254,8 +255,8 @@ func (m *Model) show(entries []jobaudit.Entry, land int) tea.Cmd {
 
 // add puts entries above and below what is shown, skipping any already
 // shown (windows found by time overlap at their edges).
-func (m *Model) add(above, below []jobaudit.Entry) tea.Cmd {
-	keep := func(es []jobaudit.Entry) []jobaudit.Entry {
+func (m *Model) add(above, below []store.AuditEntry) tea.Cmd {
+	keep := func(es []store.AuditEntry) []store.AuditEntry {
 		out := es[:0:0]
 		for _, e := range es {
 			if _, dup := m.byID[e.ID]; !dup {

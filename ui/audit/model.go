@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -38,8 +39,8 @@ type Model struct {
 	// audit budget.
 	syncJob *jobaudit.Job
 
-	filter   jobaudit.Filter // Type, User, IP
-	entries  []jobaudit.Entry
+	filter   store.AuditFilter // Type, User, IP
+	entries  []store.AuditEntry
 	byID     map[string]int
 	types    map[string]struct{}
 	atNewest bool // the top row is the log's newest entry (for this filter)
@@ -47,8 +48,8 @@ type Model struct {
 	loading  string
 	fromNote string // where the last window came from, for the header
 
-	log, self string         // the mirror's key and the token's user (whoami)
-	mirror    jobaudit.State // the mirror's reach after the last sync
+	log, self string                 // the mirror's key and the token's user (whoami)
+	mirror    store.AuditMirrorState // the mirror's reach after the last sync
 	syncing   bool
 	synced    bool
 
@@ -99,7 +100,7 @@ func New(env page.Env, arg string) page.Page {
 		m.lastErr = err
 	}
 	m.initial = r
-	m.filter = jobaudit.Filter{Type: r.Type, User: r.User, IP: r.IP}
+	m.filter = store.AuditFilter{Type: r.Type, User: r.User, IP: r.IP}
 	return m
 }
 

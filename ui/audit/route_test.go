@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // TestRouteTimeAndUser: ":audit TIME EMAIL" (what the recycle bin's A
@@ -81,4 +81,4 @@ func TestForbiddenSaysWhatIsNeeded(t *testing.T) {
 	}
 }
 
-type jobEntry = jobaudit.Entry
+type jobEntry = store.AuditEntry

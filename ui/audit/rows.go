@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -29,7 +29,7 @@ const timeLayout = "2006-01-02 15:04:05"
 
 // buildRow turns one entry into table cells; every server string is
 // sanitised because audit data is written by whoever acted.
-func buildRow(e *jobaudit.Entry) [numCols]string {
+func buildRow(e *store.AuditEntry) [numCols]string {
 	t := ""
 	if !e.Time.IsZero() {
 		t = e.Time.UTC().Format(timeLayout)
@@ -47,7 +47,7 @@ func buildRow(e *jobaudit.Entry) [numCols]string {
 // added while removing any escape sequence hidden in a value (json.Indent
 // leaves \u001b escapes as they are, but raw bytes from a lenient server
 // could still carry one).
-func detailText(je *jobaudit.Entry) string {
+func detailText(je *store.AuditEntry) string {
 	var e api.AuditEntry
 	if err := json.Unmarshal(je.Raw, &e); err != nil || e.ID == "" {
 		// what the mirror indexed, and the entry's JSON as it was sent

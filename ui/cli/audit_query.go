@@ -10,6 +10,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // AuditQueryOptions is `vaultdeck audit`'s command line, as plain values:
@@ -36,7 +37,7 @@ func (r *runner) auditQuery(ctx context.Context, o AuditQueryOptions) int {
 	if r.env.Clock != nil {
 		now = r.env.Clock.Now()
 	}
-	f := audit.Filter{Type: strings.TrimSpace(o.Type), User: strings.TrimSpace(o.User), IP: strings.TrimSpace(o.IP),
+	f := store.AuditFilter{Type: strings.TrimSpace(o.Type), User: strings.TrimSpace(o.User), IP: strings.TrimSpace(o.IP),
 		Grep: o.Grep, Limit: o.Limit, Newest: o.Newest}
 	var err error
 	if f.Since, err = parseWhen(o.Since, now); err != nil {
@@ -61,7 +62,7 @@ func (r *runner) auditQuery(ctx context.Context, o AuditQueryOptions) int {
 	ctx = api.WithWaitObserver(ctx, out.p.observe)
 	// Entries go out a page at a time (aligned on the columns the first page set),
 	// and the page is written as soon as it is full, so memory stays flat.
-	var batch []audit.Entry
+	var batch []store.AuditEntry
 	flush := func() error {
 		err := out.page(len(batch), func(i int) []byte { return batch[i].Raw }, func(i int) []string {
 			e := batch[i]
@@ -70,7 +71,7 @@ func (r *runner) auditQuery(ctx context.Context, o AuditQueryOptions) int {
 		batch = batch[:0]
 		return err
 	}
-	ans, err := j.Query(ctx, f, func(e audit.Entry) error {
+	ans, err := j.Query(ctx, f, func(e store.AuditEntry) error {
 		if batch = append(batch, e); len(batch) == api.MaxAuditTake {
 			return flush()
 		}
