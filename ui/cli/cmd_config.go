@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/themes"
@@ -12,7 +13,7 @@ import (
 func (r *runner) configCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "config",
-		Short: "per-profile defaults: theme, stuck-after, read-only, timeout",
+		Short: "per-profile defaults: " + strings.Join(settingKeys(), ", "),
 		Long:  "The profile is --profile, else the default one. A flag given on the command line always wins over these.",
 		Args:  noArgs,
 		RunE:  needSub,
