@@ -110,7 +110,7 @@ func New(cfg Config) (*Client, error) {
 		c.log = slog.New(slog.DiscardHandler)
 	}
 	if c.clock == nil {
-		c.clock = systemClock{}
+		c.clock = SystemClock{}
 	}
 	if c.userAgent == "" {
 		c.userAgent = "vaultdeck"

@@ -19,11 +19,18 @@ type Clock interface {
 	Sleep(ctx context.Context, d time.Duration) error
 }
 
-type systemClock struct{}
+// SystemClock is the wall clock: the Clock of every client, job and
+// view that is not under test.
+type SystemClock struct{}
 
-func (systemClock) Now() time.Time { return time.Now() }
+func (SystemClock) Now() time.Time { return time.Now() }
 
-func (systemClock) Sleep(ctx context.Context, d time.Duration) error {
+func (SystemClock) Sleep(ctx context.Context, d time.Duration) error { return Sleep(ctx, d) }
+
+// Sleep waits d of real time or until ctx ends, whichever is first, and
+// returns ctx.Err() in the latter case. A clock whose Now is pinned (a
+// view's) still sleeps with it.
+func Sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}

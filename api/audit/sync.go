@@ -49,24 +49,7 @@ func (j *Job) clock() api.Clock {
 	if j.Clock != nil {
 		return j.Clock
 	}
-	return systemClock{}
-}
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
-func (systemClock) Sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return api.SystemClock{}
 }
 
 // LogOf names the token's workspace log (whoami costs no audit budget).

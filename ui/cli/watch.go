@@ -67,7 +67,7 @@ type watchEvent struct {
 func (r *runner) watch(ctx context.Context, c *api.Client, ids []string, stuckAfter time.Duration) int {
 	clock := r.env.Clock
 	if clock == nil {
-		clock = sysClock{}
+		clock = api.SystemClock{}
 	}
 	uploaded := r.journalUploadTimes(ids)
 	files := make([]*watched, 0, len(ids))
@@ -204,20 +204,6 @@ func (r *runner) journalUploadTimes(ids []string) map[string]time.Time {
 		out[strings.ToLower(f.FileID)] = f.UploadedAt
 	}
 	return out
-}
-
-type sysClock struct{}
-
-func (sysClock) Now() time.Time { return time.Now() }
-func (sysClock) Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // writeJSONLine prints v as one line of JSON (NDJSON), escaped like
