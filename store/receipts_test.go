@@ -62,3 +62,46 @@ func TestReceiptRoundTrip(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A deletion's receipt carries what its restores did since: lines back
+// (once each, however many restores), lines in flight, lines not back.
+func TestReceiptCarriesItsRestores(t *testing.T) {
+	s := openTemp(t)
+	id, err := s.StartReceipt(Receipt{Action: "delete", Profile: "p", Endpoint: "e", Pairs: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(s.AddReceiptItems(id, []ReceiptItem{{Line: 2, Result: "deleted"}, {Line: 3, Result: "deleted"},
+		{Line: 4, Result: "deleted"}, {Line: 5, Result: "already_absent"}}))
+	if r, _ := s.Receipt(id); len(r.Restored.By) != 0 || r.Restored.Lines != 0 {
+		t.Fatalf("never restored: %+v", r.Restored)
+	}
+	a, err := s.StartReceipt(Receipt{Action: "restore", RestoreOf: id, Profile: "p", Endpoint: "e", Pairs: 2})
+	must(err)
+	must(s.AddReceiptItems(a, []ReceiptItem{{Line: 2, Result: "restored"}, {Line: 3, Result: "in_flight"}}))
+	r, err := s.Receipt(id)
+	must(err)
+	if got := r.Restored; len(got.By) != 1 || got.By[0] != a || got.Lines != 1 || got.InFlight != 1 || got.Remaining != 1 {
+		t.Errorf("after a partial restore: %+v, want by [%d], 1 back, 1 in flight, 1 not back", got, a)
+	}
+	b, err := s.StartReceipt(Receipt{Action: "restore", RestoreOf: id, Profile: "p", Endpoint: "e", Pairs: 3})
+	must(err)
+	must(s.AddReceiptItems(b, []ReceiptItem{{Line: 2, Result: "already_restored"}, {Line: 3, Result: "unchanged"}, {Line: 4, Result: "restored"}}))
+	all, err := s.Receipts()
+	must(err)
+	for _, r := range all {
+		if r.ID == id {
+			if got := r.Restored; len(got.By) != 2 || got.Lines != 3 || got.InFlight != 0 || got.Remaining != 0 {
+				t.Errorf("after the second restore: %+v, want 2 restores, 3 lines back", got)
+			}
+		} else if len(r.Restored.By) != 0 {
+			t.Errorf("restore %d carries restores: %+v", r.ID, r.Restored)
+		}
+	}
+}

@@ -8,7 +8,6 @@ package matters
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -89,21 +88,6 @@ func Items(outs []Outcome) []store.ReceiptItem {
 			Code: o.Code, Detail: o.Detail, Request: o.Request}
 	}
 	return items
-}
-
-// Status reads a receipt's status as a person needs it. A receipt still
-// "running" is either in progress in some vaultdeck or was interrupted (the
-// process killed): the recorded count tells how far it got, and re-running
-// the file is safe (rule 7).
-func Status(r store.Receipt) string {
-	if r.Status != store.ReceiptRunning {
-		return r.Status
-	}
-	n := 0
-	for _, c := range r.Counts {
-		n += c
-	}
-	return fmt.Sprintf("running or interrupted: %d of %d pairs recorded (re-running the file is safe)", n, r.Pairs)
 }
 
 // ReceiptProfile is what a receipt names as the credentials used: the

@@ -85,6 +85,9 @@ func (r *runner) mattersReceiptCmd() *cobra.Command {
 			fmt.Fprintf(w, " (%s)", sanitize.Line(rc.Note))
 		}
 		fmt.Fprintf(w, "\npairs     %d: %s\n", rc.Pairs, matters.CountsText(rc.Counts))
+		if rerun := matters.Rerun(rc); rerun != "" {
+			fmt.Fprintf(w, "re-run    %s\n", sanitize.Line(rerun))
+		}
 		// The service's own record of the run, from the mirror (no audit request).
 		ev, note, _ := r.auditEvidence(ctx, st, receiptAction(rc, r.now()))
 		printEvidence(w, ev, note)

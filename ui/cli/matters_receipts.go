@@ -3,6 +3,7 @@ package cli
 import (
 	"time"
 
+	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -16,6 +17,14 @@ func receiptJSON(rc store.Receipt) map[string]any {
 	}
 	if rc.RestoreOf != 0 {
 		m["restore_of"] = rc.RestoreOf
+	}
+	// what is true now: the restores since, and what a re-run would do
+	if rs := rc.Restored; len(rs.By) > 0 {
+		m["restored_by"], m["restored"], m["restore_in_flight"], m["not_restored"] = rs.By, rs.Lines, rs.InFlight, rs.Remaining
+	}
+	m["status_text"] = matters.Status(rc)
+	if rerun := matters.Rerun(rc); rerun != "" {
+		m["rerun"] = rerun
 	}
 	return m
 }

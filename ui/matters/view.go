@@ -105,6 +105,15 @@ func (m *Model) receiptHead() []string {
 	if r.Action == "delete" && r.Counts["deleted"] > 0 {
 		lines[2] += th.Muted.Render(" · " + m.env.Keys.Restore.Help().Key + " restore the deleted")
 	}
+	// what re-running the file would do now: a warning once a restore has
+	// brought matters back that a re-run would delete again
+	if rerun := matters.Rerun(r); rerun != "" {
+		style := th.Muted
+		if r.Restored.Lines+r.Restored.InFlight > 0 {
+			style = th.Warn
+		}
+		lines = append(lines[:2], append([]string{style.Render(ansi.Truncate(sanitize.Line(rerun), max(m.width, 1), "…"))}, lines[2:]...)...)
+	}
 	return lines
 }
 
