@@ -168,7 +168,7 @@ func applyDeletion(outs []Outcome, res *api.MatterDeletion) {
 	for _, e := range res.Errors {
 		set(e.ClientID, e.MatterID, ResultError, e.Error, e.Detail)
 	}
-	fillMissing(outs)
+	fillMissing(outs, "deleted")
 }
 
 // outcomeSetter returns a function that gives the input pair matching a
@@ -187,14 +187,25 @@ func outcomeSetter(outs []Outcome) func(c, m string, r Result, code, detail stri
 	}
 }
 
-// fillMissing gives the pairs the answer did not list an error outcome.
-func fillMissing(outs []Outcome) {
+// fillMissing gives the pairs the answer did not list an error outcome;
+// done is what the request was to do ("deleted", "restored").
+func fillMissing(outs []Outcome, done string) {
 	for i := range outs {
 		if outs[i].Result == "" {
 			outs[i].Result, outs[i].Code = ResultError, CodeMissing
-			outs[i].Detail = "the service's answer did not list this pair; re-run the file to learn its state"
+			outs[i].Detail = "the service's answer did not list this pair: it may or may not have been " + done + "; " + settles(done)
 		}
 	}
+}
+
+// settles says what settles a pair whose outcome is unknown. Not "re-run
+// the file": once a restore has brought matters back, a re-run deletes
+// them again (issue 25 case 7), so no outcome recommends it.
+func settles(done string) string {
+	if done == "restored" {
+		return "restoring the deletion's receipt again sends it again (an upsert of a pair already back changes nothing)"
+	}
+	return "`vaultdeck matters restore --receipt` checks it against the service's listing before sending anything"
 }
 
 // refused reports whether err means the service turned the request down
@@ -207,12 +218,12 @@ func refused(err error) bool {
 // failBatch gives every pair of a failed request its outcome. A whole-
 // request 400 maps validation_errors (loc ["matters", i, field]) to the
 // pair at i; the other pairs of that request get the batch code.
-func failBatch(outs []Outcome, err error) {
+func failBatch(outs []Outcome, err error, done string) {
 	var ae *api.Error
 	if !errors.As(err, &ae) || !refused(err) {
 		for i := range outs {
 			outs[i].Result, outs[i].Code = ResultError, CodeUnknown
-			outs[i].Detail = "the request failed without a usable answer; the pair may or may not have changed: re-run the file (repeating a deletion is safe)"
+			outs[i].Detail = "the request failed without a usable answer: the pair may or may not have been " + done + "; " + settles(done)
 		}
 		return
 	}
@@ -260,5 +271,5 @@ func applyUpsert(outs []Outcome, res *api.MatterUpsert) {
 	for _, e := range res.Errors {
 		set(e.ClientID, e.MatterID, ResultError, e.Error, e.Detail)
 	}
-	fillMissing(outs)
+	fillMissing(outs, "restored")
 }

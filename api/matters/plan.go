@@ -21,7 +21,7 @@ const (
 	// CodeMissing: the 200 response did not list the pair (rule 1 broken).
 	CodeMissing = "missing_from_response"
 	// CodeUnknown: the request failed in a way that leaves its effect
-	// unknown (no response, a 5xx); re-running the file is safe.
+	// unknown (no response, a 5xx): a restore checks it against the listing.
 	CodeUnknown = "outcome_unknown"
 )
 

@@ -28,7 +28,9 @@ type RestorePlan struct {
 	// Proven are the pairs the service answered "deleted" for.
 	Proven []Pair
 	// InFlight must be checked against the service before any is sent: an
-	// upsert of a pair that does not exist creates it.
+	// upsert of a pair that does not exist creates it. It holds the pairs
+	// sent whose outcome is unknown too (outcome_unknown,
+	// missing_from_response).
 	InFlight []InFlight
 	// Done are pairs an earlier restore of this receipt already restored
 	// (or found present): they are not sent again. DoneBy names those
@@ -60,15 +62,16 @@ func PlanRestore(st Receipts, id int64) (*RestorePlan, error) {
 	}
 	err = st.ReceiptItems(id, "", func(it store.ReceiptItem) error {
 		pr := Pair{Line: it.Line, ClientID: it.ClientID, MatterID: it.MatterID}
-		if by, ok := done[it.Line]; ok && (it.Result == string(ResultDeleted) || it.Result == string(ResultInFlight)) {
+		sent := Result(it.Result) == ResultInFlight || unknown(it)
+		if by, ok := done[it.Line]; ok && (it.Result == string(ResultDeleted) || sent) {
 			p.Done = append(p.Done, Outcome{Line: it.Line, ClientID: it.ClientID, MatterID: it.MatterID,
 				Result: ResultAlreadyRestored, Detail: fmt.Sprintf("restored by receipt %d; not sent again", by)})
 			return nil
 		}
-		switch Result(it.Result) {
-		case ResultDeleted:
+		switch {
+		case Result(it.Result) == ResultDeleted:
 			p.Proven = append(p.Proven, pr)
-		case ResultInFlight:
+		case sent:
 			p.InFlight = append(p.InFlight, InFlight{Pair: pr, SentAt: it.SentAt})
 		}
 		return nil
@@ -77,6 +80,14 @@ func PlanRestore(st Receipts, id int64) (*RestorePlan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// unknown reports whether a deletion's item was sent but its outcome is
+// unknown (the answer was lost, or did not list it): like an in-flight
+// pair, the service may have deleted it, so the listing decides. Its send
+// time is the in-flight one, kept when the error replaced it.
+func unknown(it store.ReceiptItem) bool {
+	return Result(it.Result) == ResultError && (it.Code == CodeUnknown || it.Code == CodeMissing)
 }
 
 // restoredBefore maps each line of receipt p.Receipt that an earlier

@@ -70,7 +70,7 @@ func SendDeletions(ctx context.Context, svc Service, plan *Plan, h Hooks) *Repor
 		return svc.DeleteMatters(ctx, pairs)
 	}, func(outs []Outcome, res *api.MatterDeletion, err error) {
 		if err != nil {
-			failBatch(outs, err)
+			failBatch(outs, err, "deleted")
 		} else {
 			applyDeletion(outs, res)
 		}
@@ -220,12 +220,12 @@ func SendRestores(ctx context.Context, svc Service, pairs []Pair, h Hooks) *Repo
 		case err == nil:
 			applyUpsert(outs, res)
 		case refused(err):
-			failBatch(outs, err)
+			failBatch(outs, err, "restored")
 			for i := range outs {
 				outs[i].Result = ResultNotSent
 			}
 		default:
-			failBatch(outs, err)
+			failBatch(outs, err, "restored")
 		}
 	})
 	return rep

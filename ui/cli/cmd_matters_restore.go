@@ -43,7 +43,7 @@ func (r *runner) mattersRestoreCmd() *cobra.Command {
 		}
 		fmt.Fprintf(r.env.Stderr, "receipt %d (%s, %s) deleted %d matter(s)", rec.ID, sanitize.Line(rec.FileName), rec.StartedAt.UTC().Format(timeLayout), len(plan.Proven))
 		if n := len(plan.InFlight); n > 0 {
-			fmt.Fprintf(r.env.Stderr, "; %d more were in flight and are checked against the service first", n)
+			fmt.Fprintf(r.env.Stderr, "; %d more were sent without a recorded answer (in flight, or outcome unknown) and are checked against the service first", n)
 		}
 		fmt.Fprintln(r.env.Stderr)
 		if ok, code := r.confirmCount(plan.Candidates(), "restore", *yes, false); !ok {

@@ -19,7 +19,7 @@ func (r *runner) restorePreview(plan *matters.RestorePlan, dry bool) int {
 	}
 	for _, p := range plan.InFlight {
 		outs = append(outs, matters.Outcome{Line: p.Line, ClientID: p.ClientID, MatterID: p.MatterID, Result: "to_check",
-			Detail: "in flight when the deletion stopped: restored only if the service shows this run deleted it"})
+			Detail: "sent without a recorded answer (in flight, or outcome unknown): restored only if the service shows this run deleted it"})
 	}
 	outs = append(outs, plan.Done...)
 	if !dry && plan.Candidates() == 0 {
@@ -34,7 +34,7 @@ func (r *runner) restorePreview(plan *matters.RestorePlan, dry bool) int {
 	}
 	fmt.Fprintf(r.env.Stdout, "receipt %d (%s) deleted %d matter(s)", rec.ID, sanitize.Line(rec.FileName), len(plan.Proven))
 	if n := len(plan.InFlight); n > 0 {
-		fmt.Fprintf(r.env.Stdout, "; %d more were in flight and would be checked against the service first", n)
+		fmt.Fprintf(r.env.Stdout, "; %d more were sent without a recorded answer (in flight, or outcome unknown) and would be checked against the service first", n)
 	}
 	fmt.Fprintln(r.env.Stdout, "; a restore sends them back by POST /api/v2/matters")
 	if len(outs) > 0 {

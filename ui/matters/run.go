@@ -181,7 +181,7 @@ func (m *Model) restorePlanArrived(r restorePlanned) tea.Cmd {
 	n := m.receipt.Counts["deleted"] + m.receipt.Counts["in_flight"]
 	what := fmt.Sprintf("the %d matters receipt %d deleted", n, m.receipt.ID)
 	if f := m.receipt.Counts["in_flight"]; f > 0 {
-		what = fmt.Sprintf("the matters receipt %d deleted (%d; %d of them were in flight and are restored only if the service shows this run deleted them)",
+		what = fmt.Sprintf("the matters receipt %d deleted (%d; %d of them were sent without a recorded answer and are restored only if the service shows this run deleted them)",
 			m.receipt.ID, n, f)
 	}
 	msg := fmt.Sprintf("Restore %s (from %s) with POST /api/v2/matters? An upsert is never repeated automatically.",
