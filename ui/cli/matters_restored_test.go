@@ -102,4 +102,3 @@ func lineWith(out, s string) string {
 	}
 	return ""
 }
-
