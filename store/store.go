@@ -64,7 +64,21 @@ func dsn(path string, sync string) string {
 
 // Open opens (creating when needed) the database at path and brings its
 // schema up to date. The directory is created private to the user.
-func Open(path string) (*Store, error) { return open(path, "FULL") }
+func Open(path string) (*Store, error) { return OpenWith(path, Options{}) }
+
+// Options are the choices of OpenWith; the zero value is Open's.
+type Options struct {
+	// Driver is the database/sql driver the file is opened with: "" is
+	// modernc.org/sqlite's "sqlite". It is the seam of the fault-injection
+	// tests: store/storefault registers a wrapper of that driver under a
+	// name of its own that fails a chosen write (busy, disk full, I/O
+	// error, a crash), so a test can walk every write point of a job.
+	// Production code never sets it.
+	Driver string
+}
+
+// OpenWith is Open with options (a test's driver, see Options.Driver).
+func OpenWith(path string, o Options) (*Store, error) { return open(path, "FULL", o) }
 
 // OpenScratch is Open for a throwaway database (the demo's, in a temporary
 // home removed on exit): nothing in it has to survive a crash, so commits
@@ -79,7 +93,7 @@ func OpenScratch(path string) *Store {
 	g := &gatedDB{ready: make(chan struct{})}
 	go func() {
 		defer close(g.ready)
-		s, err := open(path, "OFF")
+		s, err := open(path, "OFF", Options{})
 		if err != nil {
 			g.err = err
 			return
@@ -89,8 +103,8 @@ func OpenScratch(path string) *Store {
 	return &Store{db: g, path: path, now: time.Now}
 }
 
-func open(path, sync string) (*Store, error) {
-	s, err := openRaw(path, sync)
+func open(path, sync string, o Options) (*Store, error) {
+	s, err := openRawWith(path, sync, o)
 	if err != nil {
 		return nil, err
 	}
@@ -102,10 +116,12 @@ func open(path, sync string) (*Store, error) {
 }
 
 // openRaw opens the file without migrating, so tests can build older schemas.
-func openRaw(path string, sync ...string) (*Store, error) {
-	mode := "FULL"
-	if len(sync) > 0 {
-		mode = sync[0]
+func openRaw(path string) (*Store, error) { return openRawWith(path, "FULL", Options{}) }
+
+func openRawWith(path, mode string, o Options) (*Store, error) {
+	driver := o.Driver
+	if driver == "" {
+		driver = "sqlite"
 	}
 	if path == "" {
 		return nil, errors.New("no database path was given")
@@ -124,7 +140,7 @@ func openRaw(path string, sync ...string) (*Store, error) {
 	if err := os.Chmod(path, 0o600); err != nil {
 		return nil, fmt.Errorf("the database %s could not be made private: %w", path, err)
 	}
-	db, err := sql.Open("sqlite", dsn(path, mode))
+	db, err := sql.Open(driver, dsn(path, mode))
 	if err != nil {
 		return nil, fmt.Errorf("the database %s could not be opened: %w", path, err)
 	}
