@@ -267,6 +267,20 @@ CREATE TABLE budget_holds (
 	until  INTEGER NOT NULL -- unix milliseconds
 );
 `},
+	// Issue 25. A file's identity when it was planned (device, inode,
+	// modification time in unix nanoseconds; 0 for rows written before):
+	// a resume sends a file only while it is still that file, not a link
+	// or another file put in its place. And what the service's file detail
+	// said of an uploaded file: its name there (keep renames) and when a
+	// later upload of the same name superseded it (deleted_at, unix ms), so
+	// a superseded file is shown as replaced, never as processing.
+	{12, "upload file identity and service detail", `
+ALTER TABLE upload_files ADD COLUMN dev INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE upload_files ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE upload_files ADD COLUMN mtime_ns INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE upload_files ADD COLUMN service_name TEXT NOT NULL DEFAULT '';
+ALTER TABLE upload_files ADD COLUMN deleted_at INTEGER NOT NULL DEFAULT 0;
+`},
 }
 
 const createVersionTable = `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`

@@ -31,6 +31,7 @@ var fixtures = map[int][]string{
 		`INSERT INTO audit_checkpoints (name, id, updated_at) VALUES ('siem', 'a', 1)`},
 	11: {`INSERT INTO budget_sends (bucket, sent_at) VALUES ('http://x|workspace:w|vault', 7)`,
 		`INSERT INTO budget_holds (bucket, until) VALUES ('http://x|workspace:w|vault', 7)`},
+	12: {`INSERT INTO upload_files (run_id, batch_id, local_path, file_path, name, size, state, dev, ino, mtime_ns, service_name, deleted_at) VALUES (1, 1, '/c.pdf', 'c.pdf', 'c.pdf', 1, 'uploaded', 1, 2, 3, 'c (1).pdf', 12)`},
 }
 
 func TestMigrationsAreOrdered(t *testing.T) {

@@ -53,7 +53,28 @@ type JournalFile struct {
 	Status      string    // last known processing status (lower case)
 	UploadedAt  time.Time // server upload time when known, else the request's
 	ProjectID   string    // of the run (filled by queries that join it)
+	// Planned is the file's identity when the upload was planned (zero for
+	// rows journaled before it was recorded): a batch sends the file only
+	// while it is still this file.
+	Planned FileIdentity
+	// What the service's file detail said of it, once polled: its name
+	// there ("" when the same as Name; keep renames a duplicate) and when a
+	// later upload of the same name superseded it (deleted_at).
+	ServiceName string
+	DeletedAt   time.Time
 }
+
+// FileIdentity is what tells a local file from another put in its place:
+// device and inode (a link, a copy or a rename onto it changes them), size
+// and modification time (a rewrite in place changes one of them).
+type FileIdentity struct {
+	Dev, Ino uint64
+	Size     int64
+	ModNs    int64 // unix nanoseconds
+}
+
+// Known reports whether the identity was recorded.
+func (id FileIdentity) Known() bool { return id.Ino != 0 || id.ModNs != 0 }
 
 // JournalBatch is one request of a run with its files.
 type JournalBatch struct {
@@ -171,8 +192,8 @@ func insertBatch(tx *sql.Tx, runID int64, files []JournalFile, l Lease) (Journal
 	}
 	for i := range b.Files {
 		f := &b.Files[i]
-		res, err := tx.Exec(`INSERT INTO upload_files (run_id, batch_id, local_path, file_path, name, size, content_hash, state) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')`,
-			runID, b.ID, f.Local, f.Path, f.Name, f.Size, f.ContentHash)
+		res, err := tx.Exec(`INSERT INTO upload_files (run_id, batch_id, local_path, file_path, name, size, content_hash, state, dev, ino, mtime_ns) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+			runID, b.ID, f.Local, f.Path, f.Name, f.Size, f.ContentHash, int64(f.Planned.Dev), int64(f.Planned.Ino), f.Planned.ModNs)
 		if err != nil {
 			return b, err
 		}

@@ -54,7 +54,7 @@ func (s *Store) queryJournal(query string, args ...any) (*sql.Rows, error) {
 }
 
 const fileColumns = `f.id, f.run_id, coalesce(f.batch_id, 0), f.local_path, f.file_path, f.name, f.size, f.content_hash,
-f.state, f.file_id, f.reason, f.status, f.uploaded_at, r.project_id`
+f.state, f.file_id, f.reason, f.status, f.uploaded_at, r.project_id, f.dev, f.ino, f.mtime_ns, f.service_name, f.deleted_at`
 
 func (s *Store) journalFiles(where string, args ...any) ([]JournalFile, error) {
 	rows, err := s.queryJournal(`SELECT `+fileColumns+` FROM upload_files f JOIN upload_runs r ON r.id = f.run_id `+where, args...)
@@ -65,10 +65,15 @@ func (s *Store) journalFiles(where string, args ...any) ([]JournalFile, error) {
 	var out []JournalFile
 	for rows.Next() {
 		var f JournalFile
+		var dev, ino int64
 		if err := rows.Scan(&f.ID, &f.RunID, &f.BatchID, &f.Local, &f.Path, &f.Name, &f.Size, &f.ContentHash,
-			&f.State, &f.FileID, &f.Reason, &f.Status, msTime{&f.UploadedAt}, &f.ProjectID); err != nil {
+			&f.State, &f.FileID, &f.Reason, &f.Status, msTime{&f.UploadedAt}, &f.ProjectID,
+			&dev, &ino, &f.Planned.ModNs, &f.ServiceName, msTime{&f.DeletedAt}); err != nil {
 			return nil, err
 		}
+		// The planned size is the row's size: StartBatch overwrites it with
+		// the size measured then, which must be the same to be sent.
+		f.Planned.Dev, f.Planned.Ino, f.Planned.Size = uint64(dev), uint64(ino), f.Size
 		out = append(out, f)
 	}
 	return out, rows.Err()

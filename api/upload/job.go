@@ -127,7 +127,7 @@ func (r *Runner) Upload(ctx context.Context, projectID string, plan Plan, mode a
 	for _, b := range Batches(plan.Files, api.MaxFilesPerUpload, MaxBatchBytes) {
 		files := make([]store.JournalFile, len(b))
 		for i, f := range b {
-			files[i] = store.JournalFile{Local: f.Local, Path: f.Path, Name: f.Name, Size: f.Size}
+			files[i] = f.journal()
 		}
 		planned = append(planned, files)
 	}

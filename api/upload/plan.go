@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // MaxBatchBytes bounds one request's total size. The service warns that big
@@ -26,6 +27,16 @@ type File struct {
 	Name  string // base name, sent as the part's file name
 	Path  string // file_paths value: slash-separated, relative to its root
 	Size  int64
+	// Planned is what the file was when the plan was made (device, inode,
+	// size, modification time): it is sent only while it is still that
+	// file, whatever happens to the path in between (a link, a copy or a
+	// rewrite put there, a resume days later).
+	Planned store.FileIdentity
+}
+
+// journal is the file as the journal records it when the run is planned.
+func (f File) journal() store.JournalFile {
+	return store.JournalFile{Local: f.Local, Path: f.Path, Name: f.Name, Size: f.Size, Planned: f.Planned}
 }
 
 // Refusal names a file that will not be sent, and why.
@@ -47,11 +58,16 @@ type Plan struct {
 // relative to that folder. Symbolic links met while walking are not
 // followed, hidden files and folders (a leading dot) are skipped, each with a
 // note; files over the per-file limit and unreadable paths are refused by
-// name. A root that is itself a link is followed: the user named it.
+// name. A root that is itself a link, or lies under one, is followed: the
+// user named it. Local paths are recorded with every link of the root
+// resolved, so that a file is later opened along its path without
+// following any link (openFile): a link that appears there afterwards is a
+// change, refused.
 func Walk(roots []string) Plan {
 	var p Plan
 	seen := map[string]bool{}
-	add := func(local, rel string, size int64) {
+	add := func(local, name, rel string, fi os.FileInfo) {
+		size := fi.Size()
 		if seen[local] {
 			return
 		}
@@ -60,7 +76,7 @@ func Walk(roots []string) Plan {
 			p.Refused = append(p.Refused, Refusal{local, api.OverFileLimit(size)})
 			return
 		}
-		p.Files = append(p.Files, File{Local: local, Name: filepath.Base(local), Path: filepath.ToSlash(rel), Size: size})
+		p.Files = append(p.Files, File{Local: local, Name: name, Path: filepath.ToSlash(rel), Size: size, Planned: identityOf(fi)})
 		p.Bytes += size
 	}
 	for _, root := range roots {
@@ -69,7 +85,14 @@ func Walk(roots []string) Plan {
 			p.Refused = append(p.Refused, Refusal{root, err.Error()})
 			continue
 		}
-		fi, err := os.Stat(abs)
+		named := filepath.Base(abs)
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			p.Refused = append(p.Refused, Refusal{abs, reason(err)})
+			continue
+		}
+		abs = real
+		fi, err := os.Lstat(abs)
 		if err != nil {
 			p.Refused = append(p.Refused, Refusal{abs, reason(err)})
 			continue
@@ -79,7 +102,7 @@ func Walk(roots []string) Plan {
 				p.Refused = append(p.Refused, Refusal{abs, "not a regular file"})
 				continue
 			}
-			add(abs, fi.Name(), fi.Size())
+			add(abs, named, named, fi)
 			continue
 		}
 		_ = filepath.WalkDir(abs, func(path string, d fs.DirEntry, err error) error {
@@ -117,7 +140,7 @@ func Walk(roots []string) Plan {
 					p.Refused = append(p.Refused, Refusal{path, reason(err)})
 					return nil
 				}
-				add(path, rel, fi.Size())
+				add(path, d.Name(), rel, fi)
 			}
 			return nil
 		})

@@ -1,6 +1,8 @@
-// This file prepares a batch before it is sent: it opens and hashes each
-// pending file and refuses, by name, the ones that vanished, cannot be read,
-// grew over the limit or changed since an interrupted upload.
+// This file prepares a batch before it is sent: it opens each pending file
+// without following links, checks that it is still the file that was
+// planned, hashes it, and refuses by name (with what to run) the ones that
+// vanished, cannot be read, became a link or another kind of file, were
+// replaced, grew over the limit or changed since they were planned.
 
 package upload
 
@@ -8,10 +10,11 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
-	"syscall"
+	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -33,8 +36,10 @@ func (p *prepared) close() {
 }
 
 // prepare opens and hashes each pending file of a batch. A file that
-// vanished, cannot be read, is not a regular file, grew over the limit, or
-// (on a resume) no longer has the content journaled is refused by name; the
+// vanished, cannot be read, is a link or lies under one, is not a regular
+// file, is not the file planned (device, inode, size or modification time
+// differ), grew over the limit, or (on a resume) no longer has the content
+// journaled is refused by name, with what to run; the
 // descriptor stays open until the batch is sent, so a file removed now is
 // still sent whole. It stops between files and between reads when ctx ends
 // (the caller then discards the batch).
@@ -53,22 +58,35 @@ func (r *Runner) prepare(ctx context.Context, b store.JournalBatch) *prepared {
 			continue
 		}
 		refuse := func(reason string) {
-			f.State, f.Reason = store.FileRefused, reason
+			// The project rides along so that whoever reports the refusal
+			// can say what to run (AgainCommand).
+			f.State, f.Reason, f.ProjectID = store.FileRefused, reason, b.Run.ProjectID
 			p.start = append(p.start, f)
 		}
 		fd, err := open(f.Local)
 		if err != nil {
-			if os.IsNotExist(err) {
+			var le *LinkError
+			switch {
+			case errors.As(err, &le):
+				refuse(le.Error())
+			case os.IsNotExist(err):
 				refuse("vanished since it was listed")
-			} else {
+			default:
 				refuse("cannot be read: " + errText(err))
 			}
 			continue
 		}
+		// fstat of the descriptor opened, not a stat of the name: what is
+		// checked is what would be read.
 		fi, err := fd.Stat()
 		if err != nil || !fi.Mode().IsRegular() {
 			fd.Close()
 			refuse(notRegular(fi))
+			continue
+		}
+		if why := changed(f.Planned, identityOf(fi)); why != "" {
+			fd.Close()
+			refuse(why)
 			continue
 		}
 		if fi.Size() > api.MaxFileBytes {
@@ -94,7 +112,7 @@ func (r *Runner) prepare(ctx context.Context, b store.JournalBatch) *prepared {
 		sum := "crc32c:" + hex.EncodeToString(h.Sum(nil))
 		if f.ContentHash != "" && f.ContentHash != sum {
 			fd.Close()
-			refuse("changed since the interrupted upload; upload it again as a new run")
+			refuse("its content changed since the interrupted upload")
 			continue
 		}
 		f.Size, f.ContentHash = fi.Size(), sum
@@ -106,15 +124,6 @@ func (r *Runner) prepare(ctx context.Context, b store.JournalBatch) *prepared {
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// openFile opens a journaled file without blocking: open(2) of a named pipe
-// waits for a writer, and one put where a journaled file was would hang a
-// resume, deaf to signals. O_NONBLOCK makes that open return at once (it
-// changes nothing for a regular file's reads); the fstat that follows
-// refuses whatever is not a regular file.
-func openFile(name string) (*os.File, error) {
-	return os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-}
 
 // notRegular says what a file that is not a regular one is, by name.
 func notRegular(fi os.FileInfo) string {
@@ -133,7 +142,63 @@ func notRegular(fi os.FileInfo) string {
 	case m.IsDir():
 		kind = "a folder"
 	}
-	return "is not a regular file now (" + kind + "); nothing was read from it"
+	return "is not a regular file now (" + kind + ")"
+}
+
+// LinkError is a symbolic link met on a journaled file's path: the file
+// itself, or a folder above it (Folder). Links are not followed.
+type LinkError struct {
+	Path   string
+	Folder bool
+}
+
+func (e *LinkError) Error() string {
+	if e.Folder {
+		return "the folder " + e.Path + " on its path is a symbolic link now (links are not followed)"
+	}
+	return "is a symbolic link now (links are not followed)"
+}
+
+// changed says how a file differs from what was planned, or "" when it is
+// the same (or nothing was recorded: a row journaled before identities
+// were, which the content hash still guards once a batch began).
+func changed(planned, now store.FileIdentity) string {
+	if !planned.Known() {
+		return ""
+	}
+	switch {
+	case planned.Dev != now.Dev || planned.Ino != now.Ino:
+		return "is another file than the one planned (its device and inode differ: replaced, or a link to another file put in its place)"
+	case planned.Size != now.Size:
+		return fmt.Sprintf("its size changed since the upload was planned (%d bytes then, %d now)", planned.Size, now.Size)
+	case planned.ModNs != now.ModNs:
+		return "was modified since the upload was planned (same size, another modification time)"
+	}
+	return ""
+}
+
+// AgainCommand is what to run for refused files once the user has checked
+// them: an upload of them as they are now, as a new run.
+func AgainCommand(projectID string, files []store.JournalFile) string {
+	var b strings.Builder
+	b.WriteString("vaultdeck upload ")
+	b.WriteString(projectID)
+	for _, f := range files {
+		b.WriteString(" ")
+		b.WriteString(shellQuote(f.Local))
+	}
+	return b.String()
+}
+
+// shellQuote quotes a path for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '+' || r == ',' || r == ':' || r == '@' ||
+			('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // ctxReader ends a read loop when ctx ends: hashing a batch of large files

@@ -104,6 +104,7 @@ func (r *runner) uploadReport(o upload.Outcome, notes []string) int {
 	for _, f := range o.Unproven {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s: not known to have arrived; %s\n", oneLine(f.Local), oneLine(f.Reason))
 	}
+	r.refusedHint(o.Refused)
 	for _, e := range o.Errors {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s\n", oneLine(e))
 	}
@@ -195,5 +196,32 @@ func (l *progressLine) finish() {
 	if l.any {
 		l.draw()
 		fmt.Fprintln(l.w)
+	}
+}
+
+// refusedHint says, per project, what to run for the files refused while
+// their batch was prepared (changed, replaced, a link, unreadable): nothing
+// of them was sent, and an upload of them as they are now is a new run,
+// once the user has looked at them. A long list is not repeated: the table
+// above names every file.
+func (r *runner) refusedHint(refused []store.JournalFile) {
+	byProject := map[string][]store.JournalFile{}
+	var order []string
+	for _, f := range refused {
+		if f.ProjectID == "" {
+			continue // refused while planning: never journaled for a project
+		}
+		if byProject[f.ProjectID] == nil {
+			order = append(order, f.ProjectID)
+		}
+		byProject[f.ProjectID] = append(byProject[f.ProjectID], f)
+	}
+	for _, p := range order {
+		files := byProject[p]
+		cmd := upload.AgainCommand(p, files)
+		if len(files) > 20 {
+			cmd = upload.AgainCommand(p, nil) + " PATH... (the refused paths are listed above)"
+		}
+		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %d file(s) refused, nothing of them sent; check them, then upload them as they are now: %s\n", len(files), oneLine(cmd))
 	}
 }
