@@ -29,6 +29,9 @@ func TestHelperProcess(t *testing.T) {
 	if mode == "" {
 		t.Skip("only runs as a child process")
 	}
+	if mode == "locked" { // locks_test.go: is the file's shared lock held?
+		os.Exit(sharedLockHeld(os.Getenv(helperPath)))
+	}
 	s, err := Open(os.Getenv(helperPath))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -129,16 +129,8 @@ func openRawWith(path, mode string, o Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("the directory for the database %s could not be created: %w", path, err)
 	}
-	// Create the file private before SQLite opens it: SQLite gives the -wal
-	// and -shm files the database file's mode, and the file may hold
-	// cached listings, receipts and the upload journal of a legal workspace.
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("the database %s could not be created: %w", path, err)
-	}
-	f.Close()
-	if err := os.Chmod(path, 0o600); err != nil {
-		return nil, fmt.Errorf("the database %s could not be made private: %w", path, err)
+	if err := createPrivate(path); err != nil {
+		return nil, err
 	}
 	db, err := sql.Open(driver, dsn(path, mode))
 	if err != nil {
