@@ -13,10 +13,11 @@ type gatedDB struct {
 	ready chan struct{} // closed once db (or err) is set
 	db    *sql.DB
 	err   error
+	busy  busyPolicy // how a write waits for another process's lock
 }
 
-func openGate(db *sql.DB) *gatedDB {
-	g := &gatedDB{ready: make(chan struct{}), db: db}
+func openGate(db *sql.DB, busy busyPolicy) *gatedDB {
+	g := &gatedDB{ready: make(chan struct{}), db: db, busy: busy}
 	close(g.ready)
 	return g
 }
@@ -27,12 +28,19 @@ func (g *gatedDB) wait() (*sql.DB, error) {
 	return g.db, g.err
 }
 
+// Exec waits for another process's lock as a transaction does (busy.go).
 func (g *gatedDB) Exec(q string, args ...any) (sql.Result, error) {
 	db, err := g.wait()
 	if err != nil {
 		return nil, err
 	}
-	return db.Exec(q, args...)
+	var res sql.Result
+	err = g.busy.whileBusy(func() error {
+		var err error
+		res, err = db.Exec(q, args...)
+		return err
+	})
+	return res, err
 }
 
 func (g *gatedDB) Query(q string, args ...any) (*sql.Rows, error) {

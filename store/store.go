@@ -31,9 +31,10 @@ type Store struct {
 	now func() time.Time
 }
 
-// busyTimeout is how long a writer waits for another process's transaction
-// before giving up. Every transaction here is a few rows, so five seconds
-// means something is badly stuck, not merely busy.
+// busyTimeout is how long SQLite itself waits for another process's
+// transaction before it reports SQLITE_BUSY. A write then waits again, in
+// rounds of this length, up to busyLimit (busy.go): each round is a moment
+// to say on a terminal what is waited for.
 const busyTimeout = 5 * time.Second
 
 // dsn builds the modernc.org/sqlite connection string. Each pragma is applied
@@ -75,6 +76,12 @@ type Options struct {
 	// error, a crash), so a test can walk every write point of a job.
 	// Production code never sets it.
 	Driver string
+	// Busy, when set, is told each time a write found the file locked by
+	// another process for longer than SQLite's own wait (busy_timeout) and
+	// will try again, so a command can say on a terminal what it waits for.
+	Busy func(BusyWait)
+	// BusyLimit bounds a write's whole wait; 0 is busyLimit (2 minutes).
+	BusyLimit time.Duration
 }
 
 // OpenWith is Open with options (a test's driver, see Options.Driver).
@@ -90,7 +97,7 @@ func OpenWith(path string, o Options) (*Store, error) { return open(path, "FULL"
 // first frame does not wait for SQLite. Every call waits until the database
 // is ready (or reports why it could not be opened).
 func OpenScratch(path string) *Store {
-	g := &gatedDB{ready: make(chan struct{})}
+	g := &gatedDB{ready: make(chan struct{}), busy: busyPolicy{path: path, limit: busyLimit}}
 	go func() {
 		defer close(g.ready)
 		s, err := open(path, "OFF", Options{})
@@ -108,7 +115,7 @@ func open(path, sync string, o Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := migrate(context.Background(), s.db.db, len(migrations)); err != nil {
+	if err := s.db.busy.whileBusy(func() error { return migrate(context.Background(), s.db.db, len(migrations)) }); err != nil {
 		s.db.Close()
 		return nil, fmt.Errorf("the database %s could not be brought up to date: %w", path, err)
 	}
@@ -136,28 +143,19 @@ func openRawWith(path, mode string, o Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the database %s could not be opened: %w", path, err)
 	}
-	if err := pingWhileBusy(db); err != nil {
+	busy := busyPolicy{path: path, limit: o.BusyLimit, notify: o.Busy}
+	if busy.limit <= 0 {
+		busy.limit = busyLimit
+	}
+	// Opening the first connection waits like any write: switching a
+	// brand-new file to WAL takes a lock that SQLite reports as SQLITE_BUSY
+	// at once, without consulting busy_timeout, when two processes start
+	// together.
+	if err := busy.whileBusy(func() error { return db.Ping() }); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("the database %s could not be opened: %w", path, err)
 	}
-	return &Store{db: openGate(db), path: path, now: time.Now}, nil
-}
-
-// pingWhileBusy opens the first connection, retrying while another process
-// holds the lock. Switching a brand-new file to WAL takes a lock that SQLite
-// reports as SQLITE_BUSY at once, without consulting busy_timeout, when two
-// processes start together; the retry makes that race harmless. It gives up
-// after about the busy timeout, like any other locked operation.
-func pingWhileBusy(db *sql.DB) error {
-	deadline := time.Now().Add(busyTimeout)
-	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
-		err := db.Ping()
-		var coded interface{ Code() int }
-		if err == nil || !errors.As(err, &coded) || coded.Code()&0xff != 5 /* SQLITE_BUSY */ || time.Now().After(deadline) {
-			return err
-		}
-		time.Sleep(wait)
-	}
+	return &Store{db: openGate(db, busy), path: path, now: time.Now}, nil
 }
 
 // Path is the database file's path.
@@ -176,7 +174,14 @@ func (s *Store) Version() (int, error) {
 }
 
 // inTx runs fn in one immediate transaction, committing when it returns nil.
+// A transaction refused for another process's lock (at BEGIN, a statement or
+// COMMIT) was rolled back whole and is run again, fn included, while the
+// Store's busy policy allows: fn must not keep state from a refused run.
 func (s *Store) inTx(fn func(tx *sql.Tx) error) error {
+	return s.db.busy.whileBusy(func() error { return s.tx(fn) })
+}
+
+func (s *Store) tx(fn func(tx *sql.Tx) error) error {
 	tx, err := s.db.BeginTx(context.Background(), nil)
 	if err != nil {
 		return fmt.Errorf("a database transaction could not start: %w", err)

@@ -135,6 +135,7 @@ type Injector struct {
 	mu      sync.Mutex
 	count   int
 	at      int
+	span    int // how many points from at fail (a lock held a while)
 	fault   Fault
 	fired   *Point
 	trace   []Point
@@ -161,10 +162,15 @@ func (i *Injector) Open(path string) (*store.Store, error) {
 
 // FailAt arms fault at the n-th write point from now (1-based) and restarts
 // the count and trace; n <= 0 or None arms nothing (a counting run).
-func (i *Injector) FailAt(n int, f Fault) {
+func (i *Injector) FailAt(n int, f Fault) { i.FailSpan(n, 1, f) }
+
+// FailSpan fails k write points in a row from the n-th: Busy for k points
+// is a lock another process holds through k attempts (the store tries a
+// write again while it is busy, and each try is a new point).
+func (i *Injector) FailSpan(n, k int, f Fault) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	i.count, i.at, i.fault, i.fired, i.trace = 0, n, f, nil, nil
+	i.count, i.at, i.span, i.fault, i.fired, i.trace = 0, n, k, f, nil, nil
 }
 
 // Reset counts from 0 again with nothing armed.
@@ -184,7 +190,7 @@ func (i *Injector) Trace() []Point {
 	return append([]Point(nil), i.trace...)
 }
 
-// Fired is the point where the armed fault struck, if it has.
+// Fired is the (first) point where the armed fault struck, if it has.
 func (i *Injector) Fired() (Point, bool) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
@@ -210,10 +216,12 @@ func (i *Injector) write(kind, query string) (err error, after bool) {
 	i.count++
 	p := Point{N: i.count, Kind: kind, SQL: query}
 	i.trace = append(i.trace, p)
-	if i.count != i.at || i.fault == None {
+	if i.count < i.at || i.count >= i.at+i.span || i.fault == None {
 		return nil, false
 	}
-	i.fired = &p
+	if i.fired == nil {
+		i.fired = &p
+	}
 	switch i.fault {
 	case Crash:
 		i.crashed.Store(true)

@@ -44,6 +44,9 @@ type accountEnv struct {
 	Verify func(ctx context.Context, p store.Profile, tok string) (who string, err error)
 	// Logger receives diagnostics (never tokens); nil discards them.
 	Logger *slog.Logger
+	// Busy is told when a write waits for another process's lock on the
+	// database (store.Options.Busy); nil says nothing.
+	Busy func(store.BusyWait)
 }
 
 func (e accountEnv) getenv(k string) string {
@@ -81,7 +84,7 @@ func openAccountStore(env accountEnv) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return store.Open(p.Database())
+	return store.OpenWith(p.Database(), store.Options{Busy: env.Busy})
 }
 
 // noProfileError says both ways to get going. It wraps the store's "not

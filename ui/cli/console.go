@@ -85,6 +85,9 @@ func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, cf Co
 		fmt.Fprintf(e.Stderr, "vaultdeck: %v\n", err)
 		return ExitUsage
 	}
+	// A line on stderr would tear the console's screen; its writes wait
+	// for a lock without saying so (the status line does not know yet).
+	s.acct.Busy = nil
 	c, err := r.connect()
 	if err != nil {
 		return r.fail(err)

@@ -19,6 +19,9 @@ import (
 func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) Env {
 	s := &processAccounts{acct: accountEnv{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv}}
 	s.acct.Verify = verifyToken
+	if isTTY(stderr) {
+		s.acct.Busy = busyNotice(stderr)
+	}
 	e := Env{
 		Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv,
 		TokenSource:    s.tokenSource,
