@@ -46,6 +46,13 @@ func (c *Client) AuditAfter(ctx context.Context, from string, take int) ([]Audit
 	if err := c.getJSON(ctx, epAuditList, "/api/v1/logs/audit", v, &out); err != nil {
 		return nil, err
 	}
+	items := make([]Item[AuditEntry], len(out))
+	for i, e := range out {
+		items[i].Value = e
+	}
+	if err := CheckAuditOrder(from, time.Time{}, items); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -130,6 +137,9 @@ func (c *Client) AuditPage(ctx context.Context, from string, take int, logType s
 	if err != nil {
 		return AuditPage{}, err
 	}
+	if err := CheckAuditOrder(from, time.Time{}, items); err != nil {
+		return AuditPage{}, err
+	}
 	p := AuditPage{Listed: len(items), Full: len(items) >= take}
 	if len(items) > 0 {
 		p.Last = items[len(items)-1].Value.ID
@@ -144,6 +154,44 @@ func (c *Client) AuditPage(ctx context.Context, from string, take int, logType s
 		}
 	}
 	return p, nil
+}
+
+// ErrAuditOrder marks an audit answer that does not continue after its
+// cursor: an entry whose id is not above the one before it (the listing
+// repeated itself or went back, or ignored from), or whose time is before
+// the time of the entry before it.
+var ErrAuditOrder = errors.New("the audit listing did not continue after its cursor")
+
+// CheckAuditOrder says whether items continue strictly after the entry
+// (prevID, prevAt), as the listing promises: ids ascending and above
+// prevID, times never going back (prevAt zero: unknown, and a zero time
+// in an item is not compared). Ids compare as the service orders UUIDs,
+// case aside. A reader that took an answer breaking this would deliver an
+// entry twice or page forever, so the error is permanent: it names the
+// listing, the entry and the cursor, and wraps ErrAuditOrder.
+func CheckAuditOrder(prevID string, prevAt time.Time, items []Item[AuditEntry]) error {
+	prev := strings.ToLower(prevID)
+	for i, it := range items {
+		id := strings.ToLower(it.Value.ID)
+		at := it.Value.Timestamp.Time
+		var why string
+		switch {
+		case prev != "" && id <= prev:
+			why = fmt.Sprintf("entry %d (id %.40s) is not after %.40s", i+1, clean(it.Value.ID), clean(prevID))
+		case !prevAt.IsZero() && !at.IsZero() && at.Before(prevAt):
+			why = fmt.Sprintf("entry %d (id %.40s) is dated %s, before the entry it follows (%s)", i+1, clean(it.Value.ID),
+				at.UTC().Format(time.RFC3339Nano), prevAt.UTC().Format(time.RFC3339Nano))
+		}
+		if why != "" {
+			return &Error{Kind: KindMalformed, Endpoint: epAuditList.String(), Status: 200, Err: ErrAuditOrder,
+				Message: why + ": the listing repeated itself or went back, so the read stopped rather than deliver an entry twice"}
+		}
+		prev, prevID = id, it.Value.ID
+		if !at.IsZero() {
+			prevAt = at
+		}
+	}
+	return nil
 }
 
 // AuditPage is one page of the audit listing.

@@ -98,6 +98,7 @@ func (j *Job) follow(ctx context.Context, o FollowOptions) error {
 		return err
 	}
 	p := newPacer(j.clock(), j.gap())
+	f.ord = after(cursor, time.Time{})
 	if cursor == "" {
 		if cursor, err = f.begin(ctx, p); err != nil || cursor == "" {
 			return err
@@ -118,6 +119,9 @@ func (j *Job) follow(ctx context.Context, o FollowOptions) error {
 			return err
 		})
 		if err != nil {
+			return err
+		}
+		if err := f.ord.take(page.Entries...); err != nil {
 			return err
 		}
 		entries := entriesOf(page.Entries)
@@ -175,6 +179,7 @@ type follower struct {
 	noMirror bool
 	bo       *backoff.ExponentialBackOff
 	failing  string // the trouble last said, until it clears
+	ord      order  // the last entry taken: every answer must continue after it
 }
 
 func (f *follower) say(format string, a ...any) { f.o.Notice(fmt.Sprintf(format, a...)) }
@@ -202,6 +207,9 @@ func (f *follower) begin(ctx context.Context, p *pacer) (string, error) {
 		return err
 	})
 	if err != nil || first == nil {
+		return "", err
+	}
+	if err := f.ord.take(*first); err != nil {
 		return "", err
 	}
 	e := EntryOf(*first)
@@ -315,9 +323,12 @@ func (f *follower) retrying(ctx context.Context, call func() error) error {
 }
 
 // permanent says no retry can cure err: the service refused the request
-// itself (400: a cursor it does not accept), or a redirect elsewhere.
+// itself (400: a cursor it does not accept), a redirect elsewhere, or a
+// listing that does not continue after its cursor (asking again would
+// read the same answer, and taking it would deliver entries twice).
 func permanent(err error) bool {
-	return errors.Is(err, api.KindInvalidRequest) || errors.Is(err, api.KindRedirect) || errors.Is(err, api.KindTooLarge)
+	return errors.Is(err, api.KindInvalidRequest) || errors.Is(err, api.KindRedirect) || errors.Is(err, api.KindTooLarge) ||
+		errors.Is(err, api.ErrAuditOrder)
 }
 
 func retryBackoff() *backoff.ExponentialBackOff {

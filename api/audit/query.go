@@ -65,6 +65,7 @@ func (j *Job) Query(ctx context.Context, f store.AuditFilter, fn func(store.Audi
 		return nil
 	}
 	cursor := ""
+	var ord order
 	if j.Mirror != nil {
 		log, _, err := LogOf(ctx, j.Svc)
 		if err != nil {
@@ -91,6 +92,7 @@ func (j *Job) Query(ctx context.Context, f store.AuditFilter, fn func(store.Audi
 				return a, err
 			}
 			cursor = st.Cursor // "" for a log that was empty: read it from the start
+			ord = after(st.Cursor, st.Last)
 		}
 	}
 	if f.Newest {
@@ -103,6 +105,9 @@ func (j *Job) Query(ctx context.Context, f store.AuditFilter, fn func(store.Audi
 		a.Requests++
 		a.How = how
 		if err != nil || first == nil {
+			return a, err
+		}
+		if err := ord.take(*first); err != nil {
 			return a, err
 		}
 		if !f.Until.IsZero() && !first.Value.Timestamp.Before(f.Until) {
@@ -120,6 +125,9 @@ func (j *Job) Query(ctx context.Context, f store.AuditFilter, fn func(store.Audi
 		page, err := j.Svc.AuditPage(ctx, cursor, api.MaxAuditTake, "")
 		a.Requests++
 		if err != nil {
+			return a, err
+		}
+		if err := ord.take(page.Entries...); err != nil {
 			return a, err
 		}
 		for _, it := range page.Entries {

@@ -140,8 +140,9 @@ func (j *Job) syncRun(ctx context.Context, p *pacer, log string, st store.AuditM
 	}()
 	var readErr error
 	cursor, started := st.Cursor, st.Started() && st.Cursor != ""
+	ord := after(cursor, st.Last)
 	for {
-		pg, err := j.readPage(ctx, p, log, cursor, started)
+		pg, err := j.readPage(ctx, p, &ord, log, cursor, started)
 		if err != nil {
 			readErr = err
 			break
@@ -167,7 +168,9 @@ func (j *Job) syncRun(ctx context.Context, p *pacer, log string, st store.AuditM
 
 // readPage reads the page after cursor (the earliest entry when the
 // mirror has none yet).
-func (j *Job) readPage(ctx context.Context, p *pacer, log, cursor string, started bool) (store.AuditMirrorPage, error) {
+// ord is where the run stands: an answer that does not continue after it
+// ends the sync before anything of it is stored.
+func (j *Job) readPage(ctx context.Context, p *pacer, ord *order, log, cursor string, started bool) (store.AuditMirrorPage, error) {
 	if err := p.wait(ctx); err != nil {
 		return store.AuditMirrorPage{}, err
 	}
@@ -182,11 +185,17 @@ func (j *Job) readPage(ctx context.Context, p *pacer, log, cursor string, starte
 			pg.Empty, pg.CaughtUp = true, true
 			return pg, nil
 		}
+		if err := ord.take(*first); err != nil {
+			return store.AuditMirrorPage{}, err
+		}
 		pg.Entries, pg.Cursor = []store.AuditEntry{EntryOf(*first)}, first.Value.ID
 		return pg, nil
 	}
 	ap, err := j.Svc.AuditPage(ctx, cursor, api.MaxAuditTake, "")
 	if err != nil {
+		return store.AuditMirrorPage{}, err
+	}
+	if err := ord.take(ap.Entries...); err != nil {
 		return store.AuditMirrorPage{}, err
 	}
 	pg.At = j.clock().Now()
