@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"syscall"
 	"time"
@@ -27,6 +28,9 @@ type FollowOptions struct {
 	Poll, IdlePoll time.Duration
 	// Once stops when caught up (a cron or timer run) instead of polling.
 	Once bool
+	// Take is the page size asked for (default and most: the listing's
+	// 1000); tests ask for small pages to have many batches.
+	Take int
 	// Reopen receives SIGHUP: the sink reopens before the next request.
 	Reopen <-chan struct{}
 	// Notice is told, as one line, of trouble and of recovery (stderr).
@@ -93,6 +97,9 @@ func (j *Job) follow(ctx context.Context, o FollowOptions) error {
 			f.noMirror = true
 		}
 	}
+	if n, ok := o.Sink.(interface{ setNotice(func(string)) }); ok {
+		n.setNotice(o.Notice) // the file's repairs and rotations are said too
+	}
 	cursor, err := o.Sink.Resume(ctx)
 	if err != nil {
 		return err
@@ -115,7 +122,7 @@ func (j *Job) follow(ctx context.Context, o FollowOptions) error {
 				return err
 			}
 			var err error
-			page, err = j.Svc.AuditPage(ctx, cursor, api.MaxAuditTake, "")
+			page, err = j.Svc.AuditPage(ctx, cursor, o.Take, "")
 			return err
 		})
 		if err != nil {
@@ -166,6 +173,9 @@ func (o FollowOptions) withDefaults() FollowOptions {
 	}
 	if o.Start == "" {
 		o.Start = "earliest"
+	}
+	if o.Take <= 0 || o.Take > api.MaxAuditTake {
+		o.Take = api.MaxAuditTake
 	}
 	return o
 }
@@ -232,20 +242,34 @@ func (f *follower) ownOnly(entries []store.AuditEntry) bool {
 	return true
 }
 
-// deliver hands entries to the sink; a full disk is waited out (said, and
-// retried with backoff), any other failure of the sink is permanent.
+// deliver hands entries to the sink; a full disk (or quota, or a short
+// write) and a checkpoint the store did not take are waited out (said,
+// and retried with backoff), any other failure of the sink is permanent.
+// The sink cuts a failed batch back off and never writes an entry twice,
+// so a retry repeats nothing.
 func (f *follower) deliver(ctx context.Context, entries []store.AuditEntry) error {
+	failed := false
 	for {
 		err := f.o.Sink.Deliver(ctx, entries)
-		if err == nil || !errors.Is(err, syscall.ENOSPC) {
+		if err == nil && failed {
+			f.say("the output is written again; nothing was lost or repeated")
+		}
+		if err == nil || !sinkRetries(err) {
 			return err
 		}
+		failed = true
 		wait := f.bo.NextBackOff()
 		f.say("%v; trying again in %s", err, wait.Round(time.Second))
 		if err := f.sleep(ctx, wait); err != nil {
 			return err
 		}
 	}
+}
+
+// sinkRetries says a delivery failure may pass: space that may be freed.
+func sinkRetries(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, io.ErrShortWrite) ||
+		errors.Is(err, errCheckpoint)
 }
 
 // keepMirror stores the part of a page that continues the mirror's

@@ -1,0 +1,343 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/vaultdeck/vaultdeck/store"
+)
+
+// FileSink appends JSON Lines to a file that is its own checkpoint: the
+// last whole line is the last entry delivered. The file holds whole lines
+// only, each entry once, whatever fails:
+//   - a torn last line (a crash in the middle of a write) is cut off when
+//     the file is opened;
+//   - a batch whose write or fsync fails (a full disk, an I/O error, a
+//     short write) is cut back off before anything else is written, so a
+//     retry never glues a line to a torn one nor repeats an entry;
+//   - the file is opened for appending, so after logrotate's copytruncate
+//     the next line goes at its new end (not at the old offset, after a
+//     hole of NULs), and a file that shrank or was moved away (a rename
+//     rotation) is noticed before the next batch: the entries go on after
+//     the last one delivered, in a new file at the path when it moved;
+//   - an entry not after the last one delivered is never written again;
+//   - one follower per file: a second is refused, naming the first.
+//
+// Each batch is written and fsynced before Deliver returns.
+type FileSink struct {
+	Path string
+	// Checkpoints, when set, also keeps the last id delivered under
+	// CheckpointName: a file emptied or shortened by rotation resumes
+	// from it (the higher of it and the file's last line).
+	Checkpoints    Mirror
+	CheckpointName string
+
+	fs     FollowFS
+	lock   io.Closer
+	f      FollowFile
+	id     os.FileInfo // the file f is: the path naming another means it was rotated
+	end    int64       // where the file's last whole line ends
+	cut    bool        // a failed batch may lie past end: cut it before the next write
+	last   string      // the last entry delivered
+	saved  string      // the last id the checkpoint holds
+	notice func(string)
+	buf    []byte
+}
+
+// OpenFileSink takes path's follower lock and opens (creating) path,
+// repairing a torn last line.
+func OpenFileSink(path string) (*FileSink, error) { return OpenFileSinkFS(OSFollowFS{}, path) }
+
+// OpenFileSinkFS is OpenFileSink through fs (a test's faults).
+func OpenFileSinkFS(fs FollowFS, path string) (*FileSink, error) {
+	lock, err := lockFollow(path)
+	if err != nil {
+		return nil, err
+	}
+	s := &FileSink{Path: path, fs: fs, lock: lock}
+	if err := s.open(); err != nil {
+		lock.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *FileSink) setNotice(n func(string)) { s.notice = n }
+
+func (s *FileSink) say(format string, a ...any) {
+	if s.notice != nil {
+		s.notice(fmt.Sprintf(format, a...))
+	}
+}
+
+// open opens the path and finds its last whole line (cutting a torn tail
+// off). The last id delivered never goes back: a file whose last line is
+// older than what this sink delivered (a rotation) is continued after it.
+func (s *FileSink) open() error {
+	f, err := s.fs.Open(s.Path)
+	if err != nil {
+		return err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("the output file %s could not be examined: %w", s.Path, err)
+	}
+	s.f, s.id = f, st
+	if err := s.rescan(); err != nil {
+		f.Close()
+		s.f = nil
+		return err
+	}
+	return nil
+}
+
+// rescan finds the file's last whole line, cuts anything after it off
+// durably, and moves the last id delivered up to it if it is later.
+func (s *FileSink) rescan() error {
+	st, err := s.f.Stat()
+	if err != nil {
+		return fmt.Errorf("the output file %s could not be examined: %w", s.Path, err)
+	}
+	line, end, err := lastLine(s.f, st.Size())
+	if err != nil {
+		return fmt.Errorf("the output file %s could not be read: %w", s.Path, err)
+	}
+	if end < st.Size() {
+		if err := s.f.Truncate(end); err != nil {
+			return fmt.Errorf("the torn last line of %s could not be cut off: %w", s.Path, err)
+		}
+		if err := s.f.Sync(); err != nil {
+			return fmt.Errorf("the output file %s could not be synced: %w", s.Path, err)
+		}
+		s.say("cut a torn last line (%d bytes) off %s", st.Size()-end, s.Path)
+	}
+	s.end, s.cut = end, false
+	if line == nil {
+		return nil
+	}
+	var e struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(line, &e) != nil || e.ID == "" {
+		return fmt.Errorf("the last line of %s is not an audit entry with an id, so it cannot say where to resume: %.80q", s.Path, line)
+	}
+	if idAfter(e.ID, s.last) {
+		s.last = e.ID
+	}
+	return nil
+}
+
+// idAfter says the entry a comes after b in the log ("" is before all):
+// ids ascend, as the service orders UUIDs, case aside.
+func idAfter(a, b string) bool { return strings.ToLower(a) > strings.ToLower(b) }
+
+// lastLine finds the last complete line of f (size bytes long) and where
+// it ends (the length without any torn tail); nil when there is none.
+func lastLine(f FollowFile, size int64) ([]byte, int64, error) {
+	if size == 0 {
+		return nil, 0, nil
+	}
+	nl, err := newlineBefore(f, size)
+	if err != nil || nl < 0 {
+		return nil, 0, err
+	}
+	start, err := newlineBefore(f, nl)
+	if err != nil {
+		return nil, 0, err
+	}
+	line := make([]byte, nl-(start+1))
+	if _, err := f.ReadAt(line, start+1); err != nil {
+		return nil, 0, err
+	}
+	return bytes.TrimSpace(line), nl + 1, nil
+}
+
+// newlineBefore is the offset of the last '\n' before pos, or -1.
+func newlineBefore(f FollowFile, pos int64) (int64, error) {
+	const chunk = 64 << 10
+	b := make([]byte, chunk)
+	for pos > 0 {
+		n := min(int64(chunk), pos)
+		pos -= n
+		if _, err := f.ReadAt(b[:n], pos); err != nil {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(b[:n], '\n'); i >= 0 {
+			return pos + int64(i), nil
+		}
+	}
+	return -1, nil
+}
+
+// Resume is the last id delivered: the file's last line, or the
+// checkpoint when it is later (the file was emptied or shortened by a
+// rotation since).
+func (s *FileSink) Resume(ctx context.Context) (string, error) {
+	if s.Checkpoints != nil && s.CheckpointName != "" {
+		id, err := s.Checkpoints.AuditCheckpoint(ctx, s.CheckpointName)
+		if err != nil {
+			return "", err
+		}
+		s.saved = id
+		if idAfter(id, s.last) {
+			s.last = id
+		}
+	}
+	return s.last, nil
+}
+
+// errCheckpoint marks a batch that is in the file whose checkpoint could
+// not be saved: worth trying again (the batch is not written twice).
+var errCheckpoint = errors.New("the entries are in the file, but their checkpoint (what a restart on a rotated file resumes from) could not be saved")
+
+// Deliver appends the entries after the last one delivered as lines, in
+// one write, and fsyncs; then moves the checkpoint.
+func (s *FileSink) Deliver(ctx context.Context, entries []store.AuditEntry) error {
+	for len(entries) > 0 && !idAfter(entries[0].ID, s.last) {
+		entries = entries[1:] // delivered already: a follow never writes an entry twice
+	}
+	if len(entries) == 0 {
+		return s.checkpoint(ctx)
+	}
+	if err := s.ready(); err != nil {
+		return err
+	}
+	s.buf = s.buf[:0]
+	for _, e := range entries {
+		s.buf = appendLine(s.buf, e.Raw)
+	}
+	n, err := s.f.Write(s.buf)
+	if err == nil && n < len(s.buf) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		return s.undo(n, fmt.Errorf("%s could not be written (%w)", s.Path, err))
+	}
+	if err := s.f.Sync(); err != nil {
+		return s.undo(len(s.buf), fmt.Errorf("%s could not be synced to disk (%w)", s.Path, err))
+	}
+	s.end += int64(len(s.buf))
+	if st, err := s.f.Stat(); err == nil {
+		s.end = st.Size() // appended at the end, wherever a rotation left it
+	}
+	s.last = entries[len(entries)-1].ID
+	return s.checkpoint(ctx)
+}
+
+// undo cuts a failed batch off again: the n bytes of it that reached the
+// file's end. When that fails too, the cut is made before the next write.
+func (s *FileSink) undo(n int, cause error) error {
+	if n == 0 {
+		return fmt.Errorf("%w; nothing of the batch was written", cause)
+	}
+	st, err := s.f.Stat()
+	if err == nil {
+		to := st.Size() - int64(n)
+		if to < 0 {
+			to = 0
+		}
+		if err = s.f.Truncate(to); err == nil {
+			s.end = to
+			return fmt.Errorf("%w; the part written was cut off, so the file ends with whole lines", cause)
+		}
+	}
+	s.cut = true
+	return fmt.Errorf("%w; the part written could not be cut off yet (%v): it will be before the next write", cause, err)
+}
+
+// ready makes the file fit for the next batch: the path's own file (a new
+// one when a rotation moved it away), ending with a whole line of ours.
+func (s *FileSink) ready() error {
+	if s.f == nil { // a reopen failed before
+		if err := s.open(); err != nil {
+			return err
+		}
+	}
+	if why := s.moved(); why != "" {
+		s.say("%s %s: writing on in a new file at that path, after entry %s", s.Path, why, s.last)
+		s.f.Close()
+		s.f = nil
+		if err := s.open(); err != nil {
+			return err
+		}
+	}
+	st, err := s.f.Stat()
+	if err != nil {
+		return fmt.Errorf("the output file %s could not be examined: %w", s.Path, err)
+	}
+	switch size := st.Size(); {
+	case size < s.end:
+		s.say("%s shrank from %d to %d bytes (a copytruncate rotation?): writing on at its new end, after entry %s", s.Path, s.end, size, s.last)
+		return s.rescan()
+	case size > s.end && s.cut:
+		if err := s.f.Truncate(s.end); err != nil {
+			return fmt.Errorf("the part of a failed batch written to %s could not be cut off: %w", s.Path, err)
+		}
+		s.cut = false
+	case size > s.end:
+		// lines added by another writer than a follower (they hold the
+		// lock): keep what is whole, and never go back
+		return s.rescan()
+	}
+	return nil
+}
+
+// moved says how the path no longer names the open file ("" when it does,
+// or when it cannot be told).
+func (s *FileSink) moved() string {
+	fi, err := s.fs.Lstat(s.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "was moved away (rotated)"
+	case err != nil:
+		return ""
+	case !os.SameFile(fi, s.id):
+		return "was replaced (rotated)"
+	}
+	return ""
+}
+
+// checkpoint saves the last id delivered, when it moved.
+func (s *FileSink) checkpoint(ctx context.Context) error {
+	if s.Checkpoints == nil || s.CheckpointName == "" || s.saved == s.last {
+		return nil
+	}
+	if err := s.Checkpoints.SaveAuditCheckpoint(ctx, s.CheckpointName, s.last); err != nil {
+		return fmt.Errorf("%w: %w", errCheckpoint, err)
+	}
+	s.saved = s.last
+	return nil
+}
+
+// Reopen is SIGHUP's: the file is closed and its path opened again (after
+// logrotate moved it, a new file); the entries go on after the last one
+// delivered. A rotation is also noticed without it, before each batch.
+func (s *FileSink) Reopen(ctx context.Context) error {
+	if s.f != nil {
+		s.f.Close()
+		s.f = nil
+	}
+	return s.open()
+}
+
+// Close closes the file and gives the follower lock up.
+func (s *FileSink) Close() error {
+	var err error
+	if s.f != nil {
+		err = s.f.Close()
+		s.f = nil
+	}
+	if s.lock != nil {
+		s.lock.Close()
+		s.lock = nil
+	}
+	return err
+}

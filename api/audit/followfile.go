@@ -1,0 +1,119 @@
+package audit
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+	"unicode"
+)
+
+// FollowFile is the follow file as FileSink uses it, and the seam through
+// which a test makes any single write, sync, truncate or stat fail (a full
+// disk, an I/O error, a short write, a crash).
+type FollowFile interface {
+	// Write appends p at the file's end, wherever that is now (the file
+	// is opened for appending: after a copytruncate the next line starts
+	// at the new end, not at the old offset).
+	Write(p []byte) (int, error)
+	Sync() error
+	Truncate(size int64) error
+	Stat() (os.FileInfo, error)
+	ReadAt(p []byte, off int64) (int, error)
+	Close() error
+}
+
+// FollowFS opens the follow file and looks at its path; OSFollowFS is the
+// real one.
+type FollowFS interface {
+	// Open opens path for appending, creating it, and refuses anything
+	// that is not a regular file reached without following a link.
+	Open(path string) (FollowFile, error)
+	// Lstat is the path's own state now (a rotation moves it away).
+	Lstat(path string) (os.FileInfo, error)
+}
+
+// OSFollowFS is the operating system's files.
+type OSFollowFS struct{}
+
+// Open opens path O_APPEND|O_NOFOLLOW; O_NONBLOCK keeps a named pipe put
+// in its place from hanging the open (it is then refused by its mode).
+func (OSFollowFS) Open(path string) (FollowFile, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o640)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("%s is a symbolic link: follow writes only to a regular file it opens without following links; give the file's own path", path)
+		}
+		return nil, fmt.Errorf("the output file could not be opened: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("the output file %s could not be examined: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s is not a regular file (%s): follow writes only to a regular file; give another --out", path, kindOfFile(st.Mode()))
+	}
+	return f, nil
+}
+
+// Lstat is os.Lstat.
+func (OSFollowFS) Lstat(path string) (os.FileInfo, error) { return os.Lstat(path) }
+
+func kindOfFile(m os.FileMode) string {
+	switch {
+	case m&os.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "not a regular file"
+}
+
+// lockFollow takes the follower lock of path: an flock on a lock file
+// beside it (.NAME.lock, which a rotation of NAME leaves where it is),
+// held until Close, released by the system when the process ends however
+// it ends. Two followers of one file would each write every entry. The
+// lock file says who holds it, for the refusal's sentence.
+func lockFollow(path string) (io.Closer, error) {
+	lp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
+	f, err := os.OpenFile(lp, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o640)
+	if err != nil {
+		return nil, fmt.Errorf("the follower lock %s could not be opened: %w", lp, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		holder := make([]byte, 200)
+		n, _ := f.ReadAt(holder, 0)
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			who := strings.TrimSpace(strings.Map(func(r rune) rune {
+				if unicode.IsControl(r) {
+					return -1 // another process wrote it: no escape sequence reaches the terminal
+				}
+				return r
+			}, string(holder[:n])))
+			if who == "" {
+				who = "another process"
+			}
+			return nil, fmt.Errorf("another follower is writing %s (%s; it holds %s): two followers of one file would write every entry twice, so stop that one first or give another --out", path, who, lp)
+		}
+		return nil, fmt.Errorf("the follower lock %s could not be taken: %w", lp, err)
+	}
+	// Who holds the lock is for the sentence above only: a lock file that
+	// cannot be written to still locks.
+	host, _ := os.Hostname()
+	_ = f.Truncate(0)
+	_, _ = f.WriteAt([]byte(fmt.Sprintf("vaultdeck audit follow, pid %d on %s, since %s", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))), 0)
+	return f, nil
+}
