@@ -300,4 +300,3 @@ func TestFollowFileUnderFaults(t *testing.T) {
 		t.Errorf("... %d schedules failed in all", failed)
 	}
 }
-
