@@ -196,7 +196,7 @@ func (s *FileSink) Resume(ctx context.Context) (string, error) {
 
 // errCheckpoint marks a batch that is in the file whose checkpoint could
 // not be saved: worth trying again (the batch is not written twice).
-var errCheckpoint = errors.New("the entries are in the file, but their checkpoint (what a restart on a rotated file resumes from) could not be saved")
+var errCheckpoint = errors.New("the entries are written, but the checkpoint a restart resumes from could not be saved")
 
 // Deliver appends the entries after the last one delivered as lines, in
 // one write, and fsyncs; then moves the checkpoint.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -60,6 +61,8 @@ type WriterSink struct {
 	Checkpoints    Mirror
 	CheckpointName string
 	buf            []byte
+	last           string // the last entry written: none at or before it is written again
+	saved          string // the last id the checkpoint holds
 }
 
 // Resume is the checkpoint's id ("" without one).
@@ -67,13 +70,19 @@ func (s *WriterSink) Resume(ctx context.Context) (string, error) {
 	if s.Checkpoints == nil || s.CheckpointName == "" {
 		return "", nil
 	}
-	return s.Checkpoints.AuditCheckpoint(ctx, s.CheckpointName)
+	id, err := s.Checkpoints.AuditCheckpoint(ctx, s.CheckpointName)
+	s.last, s.saved = id, id
+	return id, err
 }
 
-// Deliver writes and flushes the lines, then moves the checkpoint.
+// Deliver writes and flushes the lines after the last one written, then
+// moves the checkpoint.
 func (s *WriterSink) Deliver(ctx context.Context, entries []store.AuditEntry) error {
+	for len(entries) > 0 && !idAfter(entries[0].ID, s.last) {
+		entries = entries[1:] // written already (a retry): a follow never writes an entry twice
+	}
 	if len(entries) == 0 {
-		return nil
+		return s.checkpoint(ctx)
 	}
 	s.buf = s.buf[:0]
 	for _, e := range entries {
@@ -90,9 +99,20 @@ func (s *WriterSink) Deliver(ctx context.Context, entries []store.AuditEntry) er
 			return err
 		}
 	}
-	if s.Checkpoints != nil && s.CheckpointName != "" {
-		return s.Checkpoints.SaveAuditCheckpoint(ctx, s.CheckpointName, entries[len(entries)-1].ID)
+	s.last = entries[len(entries)-1].ID
+	return s.checkpoint(ctx)
+}
+
+// checkpoint saves the last id written, when it moved; a failure is worth
+// retrying (Follow does, with backoff), and the lines are not written again.
+func (s *WriterSink) checkpoint(ctx context.Context) error {
+	if s.Checkpoints == nil || s.CheckpointName == "" || s.saved == s.last {
+		return nil
 	}
+	if err := s.Checkpoints.SaveAuditCheckpoint(ctx, s.CheckpointName, s.last); err != nil {
+		return fmt.Errorf("%w: %w", errCheckpoint, err)
+	}
+	s.saved = s.last
 	return nil
 }
 

@@ -27,10 +27,9 @@ func (o *order) take(items ...api.Item[api.AuditEntry]) error {
 	}
 	if n := len(items); n > 0 {
 		o.id = items[n-1].Value.ID
-		for i := n - 1; i >= 0; i-- {
-			if t := items[i].Value.Timestamp.Time; !t.IsZero() {
-				o.at = t
-				break
+		for _, it := range items {
+			if t := it.Value.Timestamp.Time; t.After(o.at) {
+				o.at = t // the latest so far, as CheckAuditOrder compares
 			}
 		}
 	}
