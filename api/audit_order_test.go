@@ -25,10 +25,10 @@ func TestCheckAuditOrder(t *testing.T) {
 		{"the cursor again", "a1", t0, []Item[AuditEntry]{item("a1", t0)}, false},
 		{"back in id", "a1", t0, []Item[AuditEntry]{item("a2", t0), item("a0", t0)}, false},
 		{"case aside", "0A", t0, []Item[AuditEntry]{item("0b", t0), item("0C", t0)}, true},
-		{"jitter within a second", "a0", t0, []Item[AuditEntry]{item("a1", t0.Add(-900 * time.Millisecond))}, true},
-		{"back two seconds", "a0", t0, []Item[AuditEntry]{item("a1", t0.Add(-2 * time.Second))}, false},
-		{"small steps adding up", "a0", time.Time{}, []Item[AuditEntry]{item("a1", t0), item("a2", t0.Add(-600 * time.Millisecond)),
-			item("a3", t0.Add(-1200 * time.Millisecond))}, false},
+		{"jitter within a second", "a0", t0, []Item[AuditEntry]{item("a1", t0.Add(-900*time.Millisecond))}, true},
+		{"back two seconds", "a0", t0, []Item[AuditEntry]{item("a1", t0.Add(-2*time.Second))}, false},
+		{"small steps adding up", "a0", time.Time{}, []Item[AuditEntry]{item("a1", t0), item("a2", t0.Add(-600*time.Millisecond)),
+			item("a3", t0.Add(-1200*time.Millisecond))}, false},
 		{"no time", "a0", t0, []Item[AuditEntry]{item("a1", time.Time{}), item("a2", t0)}, true},
 	} {
 		err := CheckAuditOrder(tc.from, tc.at, tc.items)
