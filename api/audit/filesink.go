@@ -85,6 +85,10 @@ func (s *FileSink) open() error {
 	if err != nil {
 		return err
 	}
+	if err := lockOpen(s.Path, f); err != nil {
+		f.Close()
+		return err
+	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,6 +90,12 @@ func kindOfFile(m os.FileMode) string {
 func lockFollow(path string) (io.Closer, error) {
 	lp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
 	f, err := os.OpenFile(lp, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o640)
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		// a directory this follower may not write to (the file given to it
+		// may still be writable): the lock on the file itself (lockOpen)
+		// keeps a second follower out, without naming it
+		return io.NopCloser(nil), nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("the follower lock %s could not be opened: %w", lp, err)
 	}
@@ -116,4 +123,23 @@ func lockFollow(path string) (io.Closer, error) {
 	_ = f.Truncate(0)
 	_, _ = f.WriteAt([]byte(fmt.Sprintf("vaultdeck audit follow, pid %d on %s, since %s", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))), 0)
 	return f, nil
+}
+
+// lockOpen locks the open follow file itself as well: the backstop of a
+// follower that could not make the lock file, and of one that could,
+// against it. Released when the file is closed. A file that cannot say
+// its descriptor (a test's) is not locked.
+func lockOpen(path string, f FollowFile) error {
+	fd, ok := f.(interface{ Fd() uintptr })
+	if !ok {
+		return nil
+	}
+	err := syscall.Flock(int(fd.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		return fmt.Errorf("another follower is writing %s (it holds a lock on the file): two followers of one file would write every entry twice, so stop that one first or give another --out", path)
+	}
+	if err != nil {
+		return fmt.Errorf("the output file %s could not be locked: %w", path, err)
+	}
+	return nil
 }
