@@ -23,6 +23,9 @@ const (
 	CodePresent       = "present"
 	CodeDeletedBefore = "deleted_before"
 	CodeUnproven      = "unproven"
+	// CodeDeletedLater: a later deletion on this machine (another receipt)
+	// answered "deleted" for the pair after this run's request went out.
+	CodeDeletedLater = "deleted_later"
 )
 
 // sighting is one listed record that may be a pair's matter.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -37,6 +38,13 @@ type RestorePlan struct {
 	// restores.
 	Done   []Outcome
 	DoneBy []int64
+	// Later are in-flight pairs another deletion on this machine sent
+	// after this run's request went out (takeSentLater): not sent.
+	Later   []Outcome
+	LaterBy []int64 // the receipts that sent them, in order
+	// BatchSize is the most pairs one request carries; 0 is the service's
+	// limit (api.MaxPairs). Tests make it small to walk several requests.
+	BatchSize int
 }
 
 // Candidates is how many pairs the restore may send.
@@ -77,6 +85,9 @@ func PlanRestore(st Receipts, id int64) (*RestorePlan, error) {
 		return nil
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := takeSentLater(st, p); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -151,6 +162,7 @@ func Restore(ctx context.Context, d Deps, plan *RestorePlan, w Watch) (int64, *R
 		slices.SortFunc(send, func(a, b Pair) int { return a.Line - b.Line })
 	}
 	kept = append(kept, plan.Done...)
+	kept = append(kept, plan.Later...)
 	slices.SortFunc(kept, func(a, b Outcome) int { return a.Line - b.Line })
 	src := plan.Receipt
 	rid, err := d.Store.StartReceipt(store.Receipt{Action: "restore", RestoreOf: src.ID, Profile: d.Profile, Endpoint: d.Endpoint,
@@ -169,7 +181,11 @@ func Restore(ctx context.Context, d Deps, plan *RestorePlan, w Watch) (int64, *R
 				Result: ResultNotSent, Detail: "not sent: the receipt could not be written"}
 		}
 	} else {
-		rep = SendRestores(ctx, d.Service, send, h)
+		size := plan.BatchSize
+		if size <= 0 || size > api.MaxPairs {
+			size = api.MaxPairs
+		}
+		rep = sendRestores(ctx, d.Service, send, size, h)
 	}
 	rep.Outcomes = mergeByLine(rep.Outcomes, kept)
 	return rid, rep, finish(d.Store, rid, rep)
@@ -194,6 +210,9 @@ func mergeByLine(a, b []Outcome) []Outcome {
 // NothingToRestore says why a plan has nothing to send: an earlier restore
 // did it all, or the deletion deleted nothing.
 func NothingToRestore(p *RestorePlan) string {
+	if len(p.Later) > 0 {
+		return fmt.Sprintf("receipt %d has nothing to restore: %s", p.Receipt.ID, LaterText(p))
+	}
 	if len(p.Done) > 0 {
 		return fmt.Sprintf("receipt %d was already restored by %s (%d pairs): nothing was sent again", p.Receipt.ID, receiptList(p.DoneBy), len(p.Done))
 	}

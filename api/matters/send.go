@@ -204,7 +204,12 @@ func sentLines(rep *Report, plan *Plan, sent []bool) string {
 // a failed request is never resent: its pairs are reported not_sent (a 4xx,
 // nothing changed) or outcome_unknown, and the run stops.
 func SendRestores(ctx context.Context, svc Service, pairs []Pair, h Hooks) *Report {
-	plan := &Plan{Pairs: pairs, BatchSize: api.MaxPairs, Send: make([]int32, len(pairs))}
+	return sendRestores(ctx, svc, pairs, api.MaxPairs, h)
+}
+
+// sendRestores is SendRestores in requests of at most size pairs.
+func sendRestores(ctx context.Context, svc Service, pairs []Pair, size int, h Hooks) *Report {
+	plan := &Plan{Pairs: pairs, BatchSize: size, Send: make([]int32, len(pairs))}
 	for i := range pairs {
 		plan.Send[i] = int32(i)
 	}

@@ -38,6 +38,9 @@ func (r *runner) mattersRestoreCmd() *cobra.Command {
 			fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %d pair(s) of receipt %d were already restored by %s; they are not sent again\n",
 				r.cmd, len(plan.Done), rec.ID, matterrunReceipts(plan.DoneBy))
 		}
+		if len(plan.Later) > 0 && plan.Candidates() > 0 {
+			fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, matters.LaterText(plan))
+		}
 		if *dry || plan.Candidates() == 0 {
 			return r.restorePreview(plan, *dry)
 		}

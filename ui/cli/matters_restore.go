@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api/matters"
@@ -22,6 +23,8 @@ func (r *runner) restorePreview(plan *matters.RestorePlan, dry bool) int {
 			Detail: "sent without a recorded answer (in flight, or outcome unknown): restored only if the service shows this run deleted it"})
 	}
 	outs = append(outs, plan.Done...)
+	outs = append(outs, plan.Later...)
+	slices.SortFunc(outs, func(a, b matters.Outcome) int { return a.Line - b.Line })
 	if !dry && plan.Candidates() == 0 {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, matters.NothingToRestore(plan))
 		return ExitOK
@@ -60,6 +63,7 @@ func (r *runner) sayLeftAlone(rep *matters.Report) {
 		{matters.CodeNeverExisted, "never existed"},
 		{matters.CodePresent, "are present"},
 		{matters.CodeDeletedBefore, "were already deleted before this run's request"},
+		{matters.CodeDeletedLater, "were deleted later by another deletion on this machine (its restore brings them back)"},
 	} {
 		if n := codes[c.code]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, c.text))

@@ -189,6 +189,9 @@ func (m *Model) restorePlanArrived(r restorePlanned) tea.Cmd {
 	if done := len(r.plan.Done); done > 0 {
 		msg += fmt.Sprintf(" %d of them were already restored by an earlier restore and are not sent again.", done)
 	}
+	if len(r.plan.Later) > 0 {
+		msg += " " + matters.LaterText(r.plan) + "."
+	}
 	m.confirm = widgets.NewConfirm(m.env.Theme, "Restore client matters", msg, fmt.Sprint(n))
 	m.pending = m.startRestore
 	return nil
