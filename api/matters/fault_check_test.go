@@ -100,7 +100,7 @@ func (w *world) checkDelete(what string, f *faulty, finished bool, id int64, rep
 		return
 	}
 	if f.fired {
-		w.badf(what, "a write of receipt %d failed (%s), yet the run succeeded", f.rid, faultNames[f.kind])
+		w.badf(what, "a write of receipt %d failed, yet the run succeeded", f.rid)
 	}
 	if rc.Status != store.ReceiptComplete || len(items) != len(w.pairs) || rc.Counts[string(ResultInFlight)] > 0 {
 		w.badf(what, "the run succeeded, and receipt %d is %s with %d of %d items (%v)", f.rid, rc.Status, len(items), len(w.pairs), rc.Counts)
@@ -115,7 +115,7 @@ func (w *world) checkDelete(what string, f *faulty, finished bool, id int64, rep
 // delete), restores each line at most once, names what it left deleted,
 // and succeeds only when all it deleted is back and no write failed. A
 // fault-free restore must bring back everything the deletion deleted.
-func (w *world) checkRestore(what string, rid int64, f *faulty, finished bool, id int64, rep *Report, err error,
+func (w *world) checkRestore(what string, rid int64, f *faulty, finished, faultFree bool, id int64, rep *Report, err error,
 	before, after map[pairKey]rec) {
 	undoes := w.deletedBy[rid]
 	for k, r := range after {
@@ -132,7 +132,7 @@ func (w *world) checkRestore(what string, rid int64, f *faulty, finished bool, i
 	}
 	ok := err == nil && (rep == nil || succeeded(id, rep, err))
 	if ok && f.fired {
-		w.badf(what, "a write failed (%s), yet the restore succeeded", faultNames[f.kind])
+		w.badf(what, "a write failed, yet the restore succeeded")
 	}
 	byLine := map[int]Outcome{}
 	if rep != nil {
@@ -151,7 +151,7 @@ func (w *world) checkRestore(what string, rid int64, f *faulty, finished bool, i
 			w.badf(what, "the restore succeeded, and line %d, which deletion %d deleted, is still deleted (%q)", w.line[k], rid, o.Result)
 		case err == nil && (!named || done):
 			w.badf(what, "line %d, which deletion %d deleted, is still deleted, and the restore does not name it as not done (%q)", w.line[k], rid, o.Result)
-		case f.hit == nil && o.Result != ResultUnproven:
+		case faultFree && o.Result != ResultUnproven:
 			w.badf(what, "a restore without a fault left line %d, which deletion %d deleted, deleted: %s %s", w.line[k], rid, o.Result, o.Detail)
 		}
 	}

@@ -1,21 +1,22 @@
 package matters
 
 // The fault-injection walk of a matter run (issue 25): every write a
-// deletion and a restore make to their receipt is made to fail, once per
-// schedule, with each fault a store meets (busy, full, I/O error) or the
-// process stopping there (before the write, or right after it); then a new
-// process carries on (a fresh store handle on the same file) as a person
-// would: restore, re-run the file, restore again. A checker
-// (fault_check_test.go) reads the simulator's client matters and the
-// receipts after every step.
+// deletion and a restore make to the store is made to fail, once per
+// schedule, with each fault of store/storefault (busy, locked, disk full,
+// I/O error, the process stopping before the write or right after its
+// COMMIT); then a new process carries on (a fresh store handle on the same
+// file) as a person would: restore, re-run the file, restore again. A
+// checker (fault_check_test.go) reads the simulator's client matters and
+// the receipts after every step.
 //
-// The seam is the job's own persistence interface (Receipts), wrapped:
-// the store-wide seam other jobs use had not landed when this was written,
-// and the job can only ever see a write fail through this interface.
+// The write points are storefault's: the BEGIN, each changing statement
+// and the COMMIT of every transaction the job's receipt writes make.
+// faulty below only follows the job's persistence calls (which receipt a
+// run writes, their names for a failure's message), and, for a setup,
+// stops a run at one named call.
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -25,56 +26,33 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/store/storefault"
 )
 
-type fault int
-
-const (
-	faultBusy fault = iota
-	faultFull
-	faultIO
-	faultCrashBefore // the process stops at the write, which is not made
-	faultCrashAfter  // the write is made, then the process stops
-	nFaults
-)
-
-var faultNames = [...]string{"busy", "disk-full", "io-error", "crash-before", "crash-after"}
-
-// faultErrs are SQLite's own messages for the faults a write returns.
-var faultErrs = [...]error{
-	errors.New("database is locked (5) (SQLITE_BUSY)"),
-	errors.New("database or disk is full (13) (SQLITE_FULL)"),
-	errors.New("disk I/O error (10) (SQLITE_IOERR)"),
-}
-
-// faulty is Receipts with one write made to fail: the one hit matches
-// (by its number, 1-based, and name). A crash ends the calling goroutine
-// (runtime.Goexit), which is how the run's process stops there.
+// faulty is Receipts as a run calls it: it keeps the receipt the run
+// writes and the names of its writes, and stops the run (runtime.Goexit:
+// its process ends there) at the write crash names, if any.
 type faulty struct {
 	st    Receipts // the real store
-	hit   func(n int, name string) bool
-	kind  fault
-	n     int      // writes so far
+	crash string   // the write to stop at
+	after bool     // stop right after it is made, not before
 	names []string // every write's name, in order
 	rid   int64    // the receipt the run writes
-	fired bool     // a write returned the fault: the run must not succeed
+	// fired is set by the step when storefault failed a write with an
+	// error (not a crash): then the run must not succeed.
+	fired bool
 }
 
 func (f *faulty) write(name string, do func() error) error {
-	f.n++
 	f.names = append(f.names, name)
-	if f.hit == nil || !f.hit(f.n, name) {
+	if f.crash == "" || name != f.crash {
 		return do()
 	}
-	switch f.kind {
-	case faultCrashBefore:
-		runtime.Goexit()
-	case faultCrashAfter:
+	if f.after {
 		_ = do()
-		runtime.Goexit()
 	}
-	f.fired = true
-	return fmt.Errorf("the receipt could not be written: %w", faultErrs[f.kind])
+	runtime.Goexit()
+	return nil
 }
 
 func (f *faulty) StartReceipt(r store.Receipt) (int64, error) {
@@ -128,6 +106,16 @@ type watched struct {
 	line   map[pairKey]int
 	undoes map[pairKey]bool // nil outside a restore
 	bad    *[]string
+	// dead says the run's process has crashed (storefault): a dead
+	// process sends nothing, so the run's goroutine ends at its next
+	// request.
+	dead func() bool
+}
+
+func (w *watched) alive() {
+	if w.dead != nil && w.dead() {
+		runtime.Goexit()
+	}
 }
 
 func (w *watched) recordedFirst(what string, pairs []api.MatterPair) {
@@ -147,11 +135,13 @@ func (w *watched) recordedFirst(what string, pairs []api.MatterPair) {
 }
 
 func (w *watched) DeleteMatters(ctx context.Context, pairs []api.MatterPair) (*api.MatterDeletion, error) {
+	w.alive()
 	w.recordedFirst("a deletion", pairs)
 	return w.c.DeleteMatters(ctx, pairs)
 }
 
 func (w *watched) UpsertMatters(ctx context.Context, pairs []api.MatterPair) (*api.MatterUpsert, error) {
+	w.alive()
 	w.recordedFirst("a restore", pairs)
 	for _, p := range pairs {
 		if !w.undoes[key(p.ClientID, p.MatterID)] {
@@ -163,6 +153,7 @@ func (w *watched) UpsertMatters(ctx context.Context, pairs []api.MatterPair) (*a
 }
 
 func (w *watched) EachClientMatter(ctx context.Context, fn func(*api.ClientMatter) error) (api.ServiceClock, error) {
+	w.alive()
 	return w.c.EachClientMatter(ctx, fn)
 }
 
@@ -180,19 +171,19 @@ func inProcess(fn func()) (finished bool) {
 }
 
 // schedule is one walk: a world (seed), the run whose write fails (phase
-// "delete" or "restore", at its at-th write), and the fault.
+// "delete" or "restore", at its at-th write point), and the fault.
 type schedule struct {
 	seed  int64
 	phase string
 	at    int
-	kind  fault
+	fault storefault.Fault
 }
 
 func (s schedule) String() string {
 	if s.at == 0 {
 		return fmt.Sprintf("seed %d, %s without a fault", s.seed, s.phase)
 	}
-	return fmt.Sprintf("seed %d, %s, write %d, %s", s.seed, s.phase, s.at, faultNames[s.kind])
+	return fmt.Sprintf("seed %d, %s, write %d, %s", s.seed, s.phase, s.at, s.fault)
 }
 
 // defaultSchedules is how many schedules CI walks; VAULTDECK_FAULT_SCHEDULES
@@ -214,22 +205,25 @@ func scheduleCount(t *testing.T) int {
 // TestFaultWalkMatterRuns walks every write point of a deletion and of a
 // restore with every fault, world after world (each seed its own file and
 // workspace), until the count is reached. VAULTDECK_FAULT_ONLY="seed phase
-// at kind" (as a failure names it: "3 restore 4 crash-after") replays one.
+// at fault" (as a failure names it: "3 restore 4 crash") replays one.
 func TestFaultWalkMatterRuns(t *testing.T) {
 	want := scheduleCount(t)
 	wk := newWalker(t)
 	if only := os.Getenv("VAULTDECK_FAULT_ONLY"); only != "" {
 		var s schedule
-		var kind string
-		if _, err := fmt.Sscan(only, &s.seed, &s.phase, &s.at, &kind); err != nil {
-			t.Fatalf("VAULTDECK_FAULT_ONLY=%q: want \"seed phase at kind\": %v", only, err)
+		var name string
+		if _, err := fmt.Sscan(only, &s.seed, &s.phase, &s.at, &name); err != nil {
+			t.Fatalf("VAULTDECK_FAULT_ONLY=%q: want \"seed phase at fault\": %v", only, err)
 		}
-		for s.kind = 0; s.kind < nFaults && faultNames[s.kind] != kind; s.kind++ {
+		for _, f := range storefault.Faults {
+			if f.String() == name {
+				s.fault = f
+			}
 		}
 		wk.walk(t, s)
 		return
 	}
-	ran, kinds := 0, map[string]int{}
+	ran, faults := 0, map[string]int{}
 	for seed := int64(1); ran < want; seed++ {
 		// the fault-free runs of a world count its write points
 		points := map[string]int{}
@@ -239,9 +233,12 @@ func TestFaultWalkMatterRuns(t *testing.T) {
 		}
 		for _, phase := range []string{"delete", "restore"} {
 			for at := 1; at <= points[phase] && ran < want; at++ {
-				for k := fault(0); k < nFaults && ran < want; k++ {
-					wk.walk(t, schedule{seed: seed, phase: phase, at: at, kind: k})
-					kinds[faultNames[k]]++
+				for _, f := range storefault.Faults {
+					if ran == want {
+						break
+					}
+					wk.walk(t, schedule{seed: seed, phase: phase, at: at, fault: f})
+					faults[f.String()]++
 					ran++
 				}
 			}
@@ -250,11 +247,11 @@ func TestFaultWalkMatterRuns(t *testing.T) {
 			break // one world's findings are enough to read
 		}
 	}
-	t.Logf("%d schedules walked (faults: %v)", ran, kinds)
+	t.Logf("%d schedules walked (faults: %v)", ran, faults)
 }
 
 func failf(t *testing.T, s schedule, format string, args ...any) {
 	t.Helper()
-	t.Errorf("%s (replay: VAULTDECK_FAULT_ONLY=\"%d %s %d %s\"): %s", s, s.seed, s.phase, s.at, faultNames[s.kind],
+	t.Errorf("%s (replay: VAULTDECK_FAULT_ONLY=\"%d %s %d %s\"): %s", s, s.seed, s.phase, s.at, s.fault,
 		strings.TrimSpace(fmt.Sprintf(format, args...)))
 }

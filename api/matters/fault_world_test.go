@@ -20,6 +20,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/store/storefault"
 )
 
 // walker holds what every schedule shares: one loopback server in front
@@ -34,6 +35,13 @@ type walker struct {
 
 func newWalker(t *testing.T) *walker {
 	wk := &walker{dir: t.TempDir()}
+	// The faulted step's store commits with fsync (storefault opens as the
+	// program does): on tmpfs that costs nothing, on a disk a few
+	// milliseconds a commit, hundreds of times.
+	if d, err := os.MkdirTemp("/dev/shm", "vaultdeck-faultwalk-"); err == nil {
+		wk.dir = d
+		t.Cleanup(func() { os.RemoveAll(d) })
+	}
 	wk.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { wk.cur.Load().ServeHTTP(w, r) }))
 	t.Cleanup(wk.srv.Close)
 	tpl := filepath.Join(wk.dir, "template.db")
@@ -93,7 +101,7 @@ func (wk *walker) world(t *testing.T, s schedule) *world {
 	}
 	w := &world{t: t, s: s, rng: rng, sv: sv, c: c, line: map[pairKey]int{}, start: map[pairKey]int{},
 		deletedBy: map[int64]map[pairKey]bool{}, batch: 2 + rng.IntN(2),
-		path: filepath.Join(wk.dir, fmt.Sprintf("w%d-%s-%d-%d.db", s.seed, s.phase, s.at, s.kind))}
+		path: filepath.Join(wk.dir, fmt.Sprintf("w%d-%s-%d-%s.db", s.seed, s.phase, s.at, s.fault))}
 	if err := os.WriteFile(w.path, wk.tpl, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -176,22 +184,73 @@ func (w *world) colleague() {
 	}
 }
 
-// deleteStep runs a deletion of the file through f as a process of its
-// own and checks it; it returns the writes it made and its receipt.
-func (w *world) deleteStep(what string, f *faulty) (int, int64) {
-	st := w.open()
+// arm is the fault of one step: storefault's injector on the step's own
+// handle, failing its at-th write point with fault (at 0: counting only).
+type arm struct {
+	at    int
+	fault storefault.Fault
+	inj   *storefault.Injector
+}
+
+// handle is a new process's store: through the injector when armed.
+func (w *world) handle(a *arm) *store.Store {
+	if a == nil {
+		return w.open()
+	}
+	a.inj = storefault.New()
+	st, err := a.inj.Open(w.path)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	a.inj.FailAt(a.at, a.fault) // counted from here: opening migrated nothing
+	return st
+}
+
+// ended reads a step's end: whether its process lived to return (a crash
+// ends it, even when the job ran on and returned), and whether a write
+// failed with an error it was told of (then it must not succeed).
+func ended(a *arm, f *faulty, returned bool) bool {
+	if a == nil {
+		return returned
+	}
+	if p, ok := a.inj.Fired(); ok && !a.inj.Crashed() {
+		f.fired = true
+		f.names = append(f.names, "failed: "+p.String())
+	}
+	return returned && !a.inj.Crashed()
+}
+
+func points(a *arm) int {
+	if a == nil {
+		return 0
+	}
+	return a.inj.Points()
+}
+
+func dead(a *arm) func() bool {
+	if a == nil {
+		return nil
+	}
+	return a.inj.Crashed
+}
+
+// deleteStep runs a deletion of the file as a process of its own (its
+// store calls through f, its faults from a) and checks it; it returns the
+// write points it made and its receipt.
+func (w *world) deleteStep(what string, f *faulty, a *arm) (int, int64) {
+	st := w.handle(a)
 	defer st.Close()
 	f.st = st
 	plan := NewPlan(w.pairs, 0)
 	plan.BatchSize = w.batch
-	svc := &watched{c: w.c, st: st, f: f, line: w.line, bad: &w.bad}
+	svc := &watched{c: w.c, st: st, f: f, line: w.line, bad: &w.bad, dead: dead(a)}
 	before := w.records()
 	var id int64
 	var rep *Report
 	var err error
-	finished := inProcess(func() {
+	finished := ended(a, f, inProcess(func() {
 		id, rep, err = Delete(context.Background(), Deps{Service: svc, Store: f, Profile: "p"}, Source{Name: "m.csv"}, plan, Watch{})
-	})
+	}))
 	after := w.records()
 	deleted := map[pairKey]bool{}
 	for k, r := range before {
@@ -203,40 +262,40 @@ func (w *world) deleteStep(what string, f *faulty) (int, int64) {
 		w.deletedBy[f.rid] = deleted
 	}
 	w.checkDelete(what, f, finished, id, rep, err, before, after, deleted)
-	return f.n, f.rid
+	return points(a), f.rid
 }
 
-// restoreStep restores deletion rid through f as a process of its own
-// (planning included) and checks it; it returns the writes it made.
-func (w *world) restoreStep(what string, rid int64, f *faulty) int {
+// restoreStep restores deletion rid as a process of its own (planning
+// included) and checks it; it returns the write points it made.
+func (w *world) restoreStep(what string, rid int64, f *faulty, a *arm) int {
 	if rid == 0 {
 		return 0 // the deletion never started its receipt: nothing to restore
 	}
-	st := w.open()
+	st := w.handle(a)
 	defer st.Close()
 	f.st = st
-	svc := &watched{c: w.c, st: st, f: f, line: w.line, undoes: w.deletedBy[rid], bad: &w.bad}
+	svc := &watched{c: w.c, st: st, f: f, line: w.line, undoes: w.deletedBy[rid], bad: &w.bad, dead: dead(a)}
 	before := w.records()
 	var plan *RestorePlan
 	var id int64
 	var rep *Report
 	var err, perr error
-	finished := inProcess(func() {
+	finished := ended(a, f, inProcess(func() {
 		if plan, perr = PlanRestore(f, rid); perr != nil {
 			return
 		}
 		plan.BatchSize = w.batch
 		id, rep, err = Restore(context.Background(), Deps{Service: svc, Store: f, Profile: "p"}, plan, Watch{})
-	})
-	if perr != nil {
+	}))
+	if perr != nil && finished {
 		w.bad = append(w.bad, fmt.Sprintf("%s: the restore could not be planned: %v", what, perr))
 	}
-	w.checkRestore(what, rid, f, finished, id, rep, err, before, w.records())
-	return f.n
+	w.checkRestore(what, rid, f, finished, a == nil || a.at == 0, id, rep, err, before, w.records())
+	return points(a)
 }
 
 // walk runs one schedule and reports what it found; it returns how many
-// writes the schedule's phase made (its write points, when fault-free).
+// write points the schedule's phase made (all of them, when fault-free).
 func (wk *walker) walk(t *testing.T, s schedule) int {
 	t.Helper()
 	w := wk.world(t, s)
@@ -245,38 +304,32 @@ func (wk *walker) walk(t *testing.T, s schedule) int {
 			w.checker.Close()
 		}
 	}()
-	var inject *faulty
-	if s.at > 0 {
-		at := s.at
-		inject = &faulty{hit: func(n int, _ string) bool { return n == at }, kind: s.kind}
-	} else {
-		inject = &faulty{}
-	}
+	a, f := &arm{at: s.at, fault: s.fault}, &faulty{}
 	n := 0
 	switch s.phase {
 	case "delete":
 		var rid int64
-		n, rid = w.deleteStep("the faulted deletion", inject)
+		n, rid = w.deleteStep("the faulted deletion", f, a)
 		w.colleague()
 		if s.seed%2 == 0 {
-			w.restoreStep("the restore after it", rid, &faulty{})
-			w.deleteStep("the file re-run after the restore", &faulty{})
+			w.restoreStep("the restore after it", rid, &faulty{}, nil)
+			w.deleteStep("the file re-run after the restore", &faulty{}, nil)
 		} else {
-			w.deleteStep("the file re-run", &faulty{})
-			w.restoreStep("the restore after the re-run", rid, &faulty{})
+			w.deleteStep("the file re-run", &faulty{}, nil)
+			w.restoreStep("the restore after the re-run", rid, &faulty{}, nil)
 		}
 	case "restore":
 		first := &faulty{}
 		if s.seed%2 == 0 { // a deletion killed before its first answer was written: in-flight pairs to judge
-			first = &faulty{hit: func(_ int, name string) bool { return name == "answer of request 1" }, kind: faultCrashBefore}
+			first.crash = "answer of request 1"
 		}
-		_, rid := w.deleteStep("the deletion", first)
+		_, rid := w.deleteStep("the deletion", first, nil)
 		w.colleague()
-		n = w.restoreStep("the faulted restore", rid, inject)
-		w.restoreStep("the restore run again", rid, &faulty{})
+		n = w.restoreStep("the faulted restore", rid, f, a)
+		w.restoreStep("the restore run again", rid, &faulty{}, nil)
 	}
 	for _, b := range w.bad {
-		failf(t, s, "%s (writes: %s)", b, strings.Join(inject.names, "; "))
+		failf(t, s, "%s (the faulted run's writes: %s)", b, strings.Join(f.names, "; "))
 	}
 	return n
 }

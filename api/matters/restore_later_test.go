@@ -17,9 +17,8 @@ import (
 func TestRestoreLeavesWhatALaterDeletionDeleted(t *testing.T) {
 	wk := newWalker(t)
 	w := wk.world(t, schedule{seed: 1, phase: "delete"})
-	_, r1 := w.deleteStep("the killed deletion", &faulty{kind: faultCrashAfter,
-		hit: func(_ int, name string) bool { return name == "in_flight of request 1" }})
-	_, r2 := w.deleteStep("the re-run", &faulty{})
+	_, r1 := w.deleteStep("the killed deletion", &faulty{crash: "in_flight of request 1", after: true}, nil)
+	_, r2 := w.deleteStep("the re-run", &faulty{}, nil)
 	st := w.open()
 	defer st.Close()
 	plan, err := PlanRestore(st, r1)
