@@ -38,15 +38,17 @@ type faulty struct {
 	after bool     // stop right after it is made, not before
 	names []string // every write's name, in order
 	rid   int64    // the receipt the run writes
-	// fired is set by the step when storefault failed a write with an
-	// error (not a crash): then the run must not succeed.
+	// fired: a write returned an error to the run (a fault the store did
+	// not absorb; a busy it waited out is none): it must not succeed.
 	fired bool
 }
 
 func (f *faulty) write(name string, do func() error) error {
 	f.names = append(f.names, name)
 	if f.crash == "" || name != f.crash {
-		return do()
+		err := do()
+		f.fired = f.fired || err != nil
+		return err
 	}
 	if f.after {
 		_ = do()
