@@ -77,8 +77,12 @@ func (r *runner) auditQuery(ctx context.Context, o AuditQueryOptions) int {
 		}
 		return nil
 	})
-	if err == nil && len(batch) > 0 {
-		err = flush()
+	// What was read and checked before a failure still goes out: the
+	// listing's end then says how far it got, as every listing does.
+	if len(batch) > 0 {
+		if ferr := flush(); err == nil {
+			err = ferr
+		}
 	}
 	code := out.end(err, "]")
 	// Where the answer came from, for the person reading it; a pipe gets

@@ -108,3 +108,35 @@ func countAudit(h http.Handler, n *atomic.Int64) http.Handler {
 		h.ServeHTTP(w, r)
 	})
 }
+
+// TestAuditKeepsWhatCameBeforeARefusedAnswer: when the service's answer is
+// refused part way (here a listing that ignores from and so goes back),
+// the entries already read and checked are printed before the error, as
+// every listing says how far it got; they were dropped with the batch.
+func TestAuditKeepsWhatCameBeforeARefusedAnswer(t *testing.T) {
+	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true, Now: fixedNow, AuditEntries: 50})
+	ignoreFrom := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/v1/logs/audit" {
+			q := r.URL.Query()
+			q.Del("from")
+			r.URL.RawQuery = q.Encode()
+		}
+		s.ServeHTTP(w, r)
+	})
+	srv := httptest.NewServer(ignoreFrom)
+	t.Cleanup(srv.Close)
+	var out, errb bytes.Buffer
+	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(k string) string { return vars[k] }, Limits: api.Limits{Vault: -1, Audit: -1, Matters: -1},
+		OpenStore: func() (*store.Store, error) { return store.Open(filepath.Join(t.TempDir(), "vaultdeck.db")) },
+		Clock:     fixedClock{}}
+	code := Main(context.Background(), []string{"audit", "--limit", "0", "--jsonl"}, env)
+	if code != ExitError || !strings.Contains(errb.String(), "/api/v1/logs/audit") {
+		t.Fatalf("exit %d, stderr %q: want a failure naming the listing", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if out.Len() == 0 || len(lines) != 1 {
+		t.Fatalf("stdout %q: want the one entry read before the listing went back", out.String())
+	}
+}
