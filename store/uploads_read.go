@@ -88,7 +88,7 @@ func (s *Store) RunFiles(runID int64) ([]JournalFile, error) {
 // known to be over (not ready, not missing), oldest first: what the File
 // status view keeps watching across restarts.
 func (s *Store) TrackedFiles(profile string) ([]JournalFile, error) {
-	return s.journalFiles(`WHERE r.profile = ? AND f.state = 'uploaded'
+	return s.journalFiles(`WHERE r.profile = ? AND f.state = 'uploaded' AND f.deleted_at = 0
 AND f.status NOT IN ('ready_to_query', 'ready_to_review', 'not_found') ORDER BY f.id`, profile)
 }
 
@@ -105,10 +105,12 @@ func (s *Store) UnprovenFiles(profile string) ([]JournalFile, error) {
 // refused, unproven, or uploaded and not ready (never polled, processing,
 // failed, or missing from the service), oldest first. Files refused before
 // sending (too large, unreadable) are not among them: they were named when
-// refused and were never the service's.
+// refused and were never the service's. Nor are files a later upload of
+// the same name superseded (the service's deleted_at): they are replaced,
+// not processing.
 func (s *Store) UnfinishedFiles(profile string) ([]JournalFile, error) {
 	return s.journalFiles(`WHERE r.profile = ? AND (f.state IN ('pending', 'failed', 'unproven')
-OR (f.state = 'uploaded' AND f.status NOT IN ('ready_to_query', 'ready_to_review'))) ORDER BY f.id`, profile)
+OR (f.state = 'uploaded' AND f.deleted_at = 0 AND f.status NOT IN ('ready_to_query', 'ready_to_review'))) ORDER BY f.id`, profile)
 }
 
 // FilesByID returns the journal rows (state uploaded) of the given file IDs.
@@ -134,6 +136,48 @@ func (s *Store) SetFileStatuses(status map[string]string) error {
 		}
 		return nil
 	})
+}
+
+// FileDetailNote is what one file detail of the service says of a journaled
+// file: its processing status (lower case; "not_found" for a missing one),
+// its name there, and when it was superseded (zero: live).
+type FileDetailNote struct {
+	FileID, Status, Name string
+	DeletedAt            time.Time
+}
+
+// SetFileDetails records what the service's file details said of journaled
+// files, in one transaction: the status as SetFileStatuses does, and the
+// name and deleted_at when the detail carried them (a not_found answer
+// leaves both as they were).
+func (s *Store) SetFileDetails(notes []FileDetailNote) error {
+	err := s.inTx(func(tx *sql.Tx) error {
+		for _, n := range notes {
+			var deleted int64
+			if !n.DeletedAt.IsZero() {
+				deleted = n.DeletedAt.UnixMilli()
+			}
+			if _, err := tx.Exec(`UPDATE upload_files SET status = ?,
+	service_name = CASE WHEN ? = '' THEN service_name WHEN ? = name THEN '' ELSE ? END,
+	deleted_at = CASE WHEN ? = 'not_found' THEN deleted_at ELSE ? END
+WHERE lower(file_id) = ? AND state = 'uploaded'`,
+				strings.ToLower(n.Status), n.Name, n.Name, n.Name, strings.ToLower(n.Status), deleted, strings.ToLower(n.FileID)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("what the service said of uploaded files could not be recorded in the upload journal: %w", err)
+	}
+	return nil
+}
+
+// Namesakes returns the journal's live uploaded files (any profile) of a
+// project that carry name: a re-upload with mode replace of another file of
+// that name would supersede them.
+func (s *Store) Namesakes(projectID, name string) ([]JournalFile, error) {
+	return s.journalFiles(`WHERE r.project_id = ? AND f.name = ? AND f.state = 'uploaded' AND f.deleted_at = 0 ORDER BY f.id`, projectID, name)
 }
 
 // MarkReplaced retires the rows of file IDs that a later upload replaced.

@@ -33,10 +33,14 @@ const (
 	FailedRecoverable
 	FailedUnrecoverable
 	Missing
+	// Replaced: a later upload of the file's name superseded it (the
+	// service's deleted_at). Finished, never processing or stuck; last so
+	// the groups before it keep their numbers.
+	Replaced
 	NumGroups
 )
 
-var names = [NumGroups]string{"ready", "processing", "stuck", "failed (recoverable)", "failed (unrecoverable)", "missing"}
+var names = [NumGroups]string{"ready", "processing", "stuck", "failed (recoverable)", "failed (unrecoverable)", "missing", "replaced"}
 
 func (g Group) String() string {
 	if g < 0 || g >= NumGroups {
@@ -87,8 +91,12 @@ func (c Counts) Parts() []string {
 	if c[FailedRecoverable]+c[FailedUnrecoverable] > 0 {
 		failed += fmt.Sprintf(" (recoverable %d, unrecoverable %d)", c[FailedRecoverable], c[FailedUnrecoverable])
 	}
-	return []string{fmt.Sprintf("ready %d", c[Ready]), fmt.Sprintf("processing %d", c[Processing]),
+	parts := []string{fmt.Sprintf("ready %d", c[Ready]), fmt.Sprintf("processing %d", c[Processing]),
 		fmt.Sprintf("stuck %d", c[Stuck]), failed, fmt.Sprintf("missing %d", c[Missing])}
+	if c[Replaced] > 0 {
+		parts = append(parts, fmt.Sprintf("replaced %d", c[Replaced])) // rare: said only when there are some
+	}
+	return parts
 }
 
 // Unsent places a journaled file that has no processing status to go by,

@@ -80,7 +80,12 @@ type Outcome struct {
 	Failed   []store.JournalFile
 	// Unproven files: a lost answer, arrival neither provable nor safe to
 	// re-send (see decide). Never counted as uploaded.
-	Unproven   []store.JournalFile
+	Unproven []store.JournalFile
+	// Of a run that sent files of one name from several folders (Settle):
+	// the uploaded ones a later one of them superseded (taken out of
+	// Uploaded), and the ones the service renamed (still in Uploaded).
+	Replaced   []store.JournalFile
+	Renamed    []store.JournalFile
 	Unfinished int // batches left for a later --resume
 	Errors     []string
 	Notes      []string // what a resume did that the user should know

@@ -25,6 +25,10 @@ type Journal interface {
 	UnprovenFiles(profile string) ([]store.JournalFile, error)
 	MarkReplaced(ids []string) error
 	ProjectFileIDs(projectID string) ([]string, error)
+	// What file details said of uploaded files (details.go), and the live
+	// files of a name a re-upload must not supersede (reupload.go).
+	SetFileDetails(notes []store.FileDetailNote) error
+	Namesakes(projectID, name string) ([]store.JournalFile, error)
 }
 
 var _ Journal = (*store.Store)(nil)

@@ -31,10 +31,21 @@ func (r *Runner) Reupload(ctx context.Context, files []store.JournalFile) (Outco
 		var plan Plan
 		oldByLocal := map[string]string{}
 		for _, f := range byProject[pid] {
-			fi, err := os.Stat(f.Local)
+			if why, err := r.supersedes(f); err != nil {
+				return out, replaced, err
+			} else if why != "" {
+				plan.Refused = append(plan.Refused, Refusal{Local: f.Local, Reason: why})
+				continue
+			}
+			// Lstat: a link put where the file was is not followed (the
+			// send opens it without following links, as planned here).
+			fi, err := os.Lstat(f.Local)
 			switch {
 			case err != nil:
 				plan.Refused = append(plan.Refused, Refusal{Local: f.Local, Reason: "the journaled local file " + errText(err)})
+				continue
+			case fi.Mode()&os.ModeSymlink != 0:
+				plan.Refused = append(plan.Refused, Refusal{Local: f.Local, Reason: "is a symbolic link now (links are not followed)"})
 				continue
 			case !fi.Mode().IsRegular():
 				plan.Refused = append(plan.Refused, Refusal{Local: f.Local, Reason: "is no longer a regular file"})
@@ -44,7 +55,7 @@ func (r *Runner) Reupload(ctx context.Context, files []store.JournalFile) (Outco
 			if path == "" {
 				path = f.Name
 			}
-			plan.Files = append(plan.Files, File{Local: f.Local, Name: f.Name, Path: path, Size: fi.Size()})
+			plan.Files = append(plan.Files, File{Local: f.Local, Name: f.Name, Path: path, Size: fi.Size(), Planned: identityOf(fi)})
 			plan.Bytes += fi.Size()
 			oldByLocal[f.Local] = f.FileID
 		}
@@ -55,6 +66,8 @@ func (r *Runner) Reupload(ctx context.Context, files []store.JournalFile) (Outco
 		out.Refused = append(out.Refused, o.Refused...)
 		out.Failed = append(out.Failed, o.Failed...)
 		out.Unproven = append(out.Unproven, o.Unproven...)
+		out.Replaced = append(out.Replaced, o.Replaced...)
+		out.Renamed = append(out.Renamed, o.Renamed...)
 		out.Notes = append(out.Notes, o.Notes...)
 		out.Unfinished += o.Unfinished
 		out.Errors = append(out.Errors, o.Errors...)
@@ -75,9 +88,42 @@ func (r *Runner) Reupload(ctx context.Context, files []store.JournalFile) (Outco
 	return out, replaced, nil
 }
 
+// supersedes says why re-uploading f with mode replace would send over
+// another file, or "": the service replaces whichever live file carries
+// the name, so a file a sibling of its name already superseded, or one
+// whose name another journaled file of the project now carries (two
+// folders, one name), must not go again.
+func (r *Runner) supersedes(f store.JournalFile) (string, error) {
+	if !f.DeletedAt.IsZero() {
+		return "was replaced: a later upload of its name superseded it, and re-uploading it would supersede that file in turn; rename it and upload it as a new file", nil
+	}
+	if f.ServiceName != "" && f.ServiceName != f.Name {
+		return fmt.Sprintf("the service renamed it %q (a file named %s was there); a re-upload sends it as %s and would supersede that file: rename it and upload it as a new file", f.ServiceName, f.Name, f.Name), nil
+	}
+	same, err := r.Store.Namesakes(f.ProjectID, f.Name)
+	if err != nil {
+		return "", err
+	}
+	for _, o := range same {
+		if o.ServiceName != "" && o.ServiceName != o.Name {
+			continue // renamed by the service: not the file a replace of this name hits
+		}
+		if o.ID != f.ID && o.Local != f.Local && !strings.EqualFold(o.FileID, f.FileID) {
+			return fmt.Sprintf("another file of this name, %q (from %s), was uploaded to the project too; re-uploading this one with mode replace would supersede it: rename this file and upload it as a new one", o.Path, o.Local), nil
+		}
+	}
+	return "", nil
+}
+
 // Summary is a one-line account of an outcome for status lines.
 func (o Outcome) Summary() string {
 	parts := []string{fmt.Sprintf("%d uploaded", len(o.Uploaded))}
+	if n := len(o.Renamed); n > 0 {
+		parts[0] += fmt.Sprintf(" (%d renamed)", n)
+	}
+	if n := len(o.Replaced); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d replaced by a file of the same name in this upload", n))
+	}
 	if n := len(o.Skipped); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d skipped", n))
 	}

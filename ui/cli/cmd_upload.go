@@ -22,6 +22,7 @@ func (r *runner) uploadCmd() *cobra.Command {
 	fs.Var(enumFlag(mode, modes), "mode", "when a file of the same name exists: `skip|replace|keep`: skip, replace (a new version) or keep (both, the new one renamed)")
 	_ = c.RegisterFlagCompletionFunc("mode", fixed(modes))
 	resume := fs.Bool("resume", false, "finish every interrupted upload of the profile, sending only what did not arrive")
+	sameNames := fs.Bool("same-names", false, "send files of one name from different folders anyway: --mode decides which the project keeps (said before sending); without it such an upload is refused")
 	c.RunE = r.run(func(ctx context.Context, pos []string) int {
 		if *resume && len(pos) > 0 {
 			return r.usage("--resume takes no arguments: it finishes every interrupted upload of the profile")
@@ -85,7 +86,16 @@ func (r *runner) uploadCmd() *cobra.Command {
 			if len(plan.Files) == 0 && len(plan.Refused) == 0 {
 				return r.fail(errors.New("nothing to upload: the paths hold no files"))
 			}
+			if same := plan.SameNames(); len(same) > 0 {
+				r.saySameNames(same, api.DuplicateMode(*mode), *sameNames)
+				if !*sameNames {
+					return ExitUsage
+				}
+			}
 			out, err = job.Upload(ctx, pos[0], plan, api.DuplicateMode(*mode))
+		}
+		if err == nil {
+			job.Settle(ctx, &out)
 		}
 		line.finish()
 		if err != nil {

@@ -10,8 +10,12 @@ import (
 )
 
 func (r *runner) uploadsCmd() *cobra.Command {
-	c := &cobra.Command{Use: "uploads", Short: "list the upload journal's runs and their state", Args: noArgs}
-	c.RunE = r.run(func(ctx context.Context, _ []string) int {
+	c := &cobra.Command{Use: "uploads [RUN]", Short: "list the upload journal's runs and their state; with RUN, every file of that run and its outcome",
+		Args: cobra.MaximumNArgs(1)}
+	c.RunE = r.run(func(ctx context.Context, pos []string) int {
+		if len(pos) == 1 {
+			return r.uploadsRun(pos[0])
+		}
 		st, profile, err := r.journal()
 		if err != nil {
 			return r.fail(err)

@@ -83,11 +83,11 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 			details[strings.ToLower(it.Value.FileID)] = it.Value
 			polled = append(polled, it.Value)
 		}
-		if err := st.SetFileStatuses(upload.JournalStatuses(polled)); err != nil {
+		if err := st.SetFileDetails(upload.JournalDetails(polled)); err != nil {
 			return r.fail(err)
 		}
 	}
-	list := journalReport(rows, details, names, r.now(), o.StuckAfter)
+	list, replaced := journalReport(rows, details, names, r.now(), o.StuckAfter)
 	code := ExitOK
 	for _, f := range list {
 		if f.needsAction {
@@ -145,6 +145,9 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 		if unsent["unproven"] > 0 {
 			fmt.Fprintln(r.env.Stderr, "vaultdeck status: unproven files may or may not have arrived: check their projects and upload them again if missing")
 		}
+		for _, f := range replaced {
+			fmt.Fprintf(r.env.Stderr, "vaultdeck status: %s (run %d) was replaced: a later upload of its name superseded it (deleted_at); no longer tracked, `vaultdeck uploads %d` lists its run\n", oneLine(f.Path), f.RunID, f.RunID)
+		}
 	}
 	return code
 }
@@ -152,8 +155,10 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 // journalReport groups journal rows as File status does: a status from the
 // service (details, by lower-case file ID) when there is one, else the
 // journal's own state (triage.Unsent). Sorted by group, project, path.
-func journalReport(rows []store.JournalFile, details map[string]api.FileDetail, names map[string]string, now time.Time, stuckAfter time.Duration) []journalFile {
-	out := make([]journalFile, 0, len(rows))
+// Files the service says a later upload of their name superseded
+// (deleted_at) are finished, not processing: they come back apart.
+func journalReport(rows []store.JournalFile, details map[string]api.FileDetail, names map[string]string, now time.Time, stuckAfter time.Duration) (out, replaced []journalFile) {
+	out = make([]journalFile, 0, len(rows))
 	for _, f := range rows {
 		j := journalFile{ProjectID: f.ProjectID, ProjectName: names[strings.ToLower(f.ProjectID)], Path: f.Path, Local: f.Local,
 			FileID: f.FileID, UploadedAt: f.UploadedAt, RunID: f.RunID, Reason: f.Reason}
@@ -175,6 +180,11 @@ func journalReport(rows []store.JournalFile, details map[string]api.FileDetail, 
 			if notFound {
 				status = ""
 			}
+			if asked && !d.Failed() && d.DeletedAt != nil {
+				j.Status = "replaced"
+				replaced = append(replaced, j)
+				continue
+			}
 			j.group = triage.Classify(status, notFound, f.UploadedAt, now, stuckAfter)
 			j.Status = triage.Word(status)
 			if notFound {
@@ -191,5 +201,5 @@ func journalReport(rows []store.JournalFile, details map[string]api.FileDetail, 
 	slices.SortStableFunc(out, func(a, b journalFile) int {
 		return cmp.Or(cmp.Compare(a.group, b.group), cmp.Compare(a.ProjectName+a.ProjectID, b.ProjectName+b.ProjectID), cmp.Compare(a.Path, b.Path))
 	})
-	return out
+	return out, replaced
 }

@@ -31,7 +31,7 @@ func TestStatusJournalAcrossProjects(t *testing.T) {
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
 		os.WriteFile(filepath.Join(dir, f), []byte("content of "+f), 0o644)
 	}
-	if r := vd("upload", inbox, filepath.Join(dir, "one"), "--mode", "keep"); r.code != 0 {
+	if r := vd("upload", inbox, filepath.Join(dir, "one"), "--mode", "keep", "--same-names"); r.code != 0 {
 		t.Fatalf("upload one: %d %s", r.code, r.stderr)
 	}
 	if r := vd("upload", second, filepath.Join(dir, "two")); r.code != 0 {

@@ -30,6 +30,8 @@ type uploadReport struct {
 	Refused    []fileReport `json:"refused"`
 	Failed     []fileReport `json:"failed"`
 	Unproven   []fileReport `json:"unproven"`
+	Replaced   []fileReport `json:"replaced"`
+	Renamed    []fileReport `json:"renamed"`
 	Unfinished int          `json:"unfinished_batches"`
 	Errors     []string     `json:"errors"`
 	Notes      []string     `json:"notes"`
@@ -39,6 +41,7 @@ type fileReport struct {
 	Local  string `json:"local_path"`
 	Path   string `json:"file_path,omitempty"`
 	FileID string `json:"file_id,omitempty"`
+	Name   string `json:"service_name,omitempty"` // renamed by the service (keep)
 	Size   int64  `json:"size"`
 	Reason string `json:"reason,omitempty"`
 }
@@ -46,7 +49,7 @@ type fileReport struct {
 func reports(files []store.JournalFile) []fileReport {
 	out := make([]fileReport, 0, len(files))
 	for _, f := range files {
-		out = append(out, fileReport{Local: f.Local, Path: f.Path, FileID: f.FileID, Size: f.Size, Reason: f.Reason})
+		out = append(out, fileReport{Local: f.Local, Path: f.Path, FileID: f.FileID, Name: f.ServiceName, Size: f.Size, Reason: f.Reason})
 	}
 	return out
 }
@@ -68,22 +71,32 @@ func (r *runner) uploadReport(o upload.Outcome, notes []string) int {
 			errs = []string{}
 		}
 		if code := r.emitJSON(uploadReport{Runs: append([]int64{}, o.RunIDs...), Uploaded: reports(o.Uploaded), Skipped: reports(o.Skipped),
-			Refused: reports(o.Refused), Failed: reports(o.Failed), Unproven: reports(o.Unproven), Unfinished: o.Unfinished, Errors: errs, Notes: notes}); code != ExitOK {
+			Refused: reports(o.Refused), Failed: reports(o.Failed), Unproven: reports(o.Unproven), Replaced: reports(o.Replaced), Renamed: reports(o.Renamed),
+			Unfinished: o.Unfinished, Errors: errs, Notes: notes}); code != ExitOK {
 			return code
 		}
 		return status
 	}
 	t := r.table("FILE", "RESULT", "FILE ID / REASON")
+	renamed := map[int64]string{}
+	for _, f := range o.Renamed {
+		renamed[f.ID] = f.ServiceName
+	}
 	for _, set := range []struct {
 		files []store.JournalFile
 		label string
-	}{{o.Uploaded, "uploaded"}, {o.Skipped, "skipped"}, {o.Refused, "refused"}, {o.Failed, "failed"}, {o.Unproven, "unproven"}} {
+	}{{o.Uploaded, "uploaded"}, {o.Replaced, "replaced"}, {o.Skipped, "skipped"}, {o.Refused, "refused"}, {o.Failed, "failed"}, {o.Unproven, "unproven"}} {
 		for _, f := range set.files {
-			detail := f.FileID
-			if detail == "" {
+			detail, label := f.FileID, set.label
+			switch {
+			case renamed[f.ID] != "":
+				label, detail = "renamed", f.FileID+" as "+renamed[f.ID]
+			case set.label == "replaced":
+				detail = f.FileID + ": " + f.Reason
+			case detail == "":
 				detail = f.Reason
 			}
-			t.row(f.Local, set.label, detail)
+			t.row(f.Local, label, detail)
 		}
 	}
 	if err := t.flush(); err != nil {
@@ -94,6 +107,12 @@ func (r *runner) uploadReport(o upload.Outcome, notes []string) int {
 		sum = r.env.Stderr // the CSV on stdout is the records alone
 	}
 	fmt.Fprintf(sum, "%d uploaded, %d skipped, %d refused, %d failed", len(o.Uploaded), len(o.Skipped), len(o.Refused), len(o.Failed))
+	if len(o.Replaced) > 0 {
+		fmt.Fprintf(sum, ", %d replaced by a file of the same name in this upload", len(o.Replaced))
+	}
+	if len(o.Renamed) > 0 {
+		fmt.Fprintf(sum, " (%d of the uploaded renamed by the service)", len(o.Renamed))
+	}
 	if len(o.Unproven) > 0 {
 		fmt.Fprintf(sum, ", %d unproven", len(o.Unproven))
 	}
@@ -224,4 +243,32 @@ func (r *runner) refusedHint(refused []store.JournalFile) {
 		}
 		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %d file(s) refused, nothing of them sent; check them, then upload them as they are now: %s\n", len(files), oneLine(cmd))
 	}
+}
+
+// saySameNames names, before anything is sent, the files of one name from
+// different folders and what each duplicate mode does with them (the
+// project keeps one file per name). Without --same-names the upload is
+// refused with this list (exit 2): which file survives is the user's call.
+func (r *runner) saySameNames(same []upload.SameName, mode api.DuplicateMode, accepted bool) {
+	w := r.env.Stderr
+	files := 0
+	for _, g := range same {
+		files += len(g.Files)
+	}
+	fmt.Fprintf(w, "vaultdeck upload: %d file(s) share %d name(s) across folders; a project holds one file per name, so:\n", files, len(same))
+	for _, g := range same {
+		fmt.Fprintf(w, "  %s: %s\n", oneLine(g.Name), oneLine(g.Paths()))
+		for _, m := range []api.DuplicateMode{api.DuplicateReplace, api.DuplicateSkip, api.DuplicateKeep} {
+			chosen := ""
+			if m == mode {
+				chosen = " (chosen)"
+			}
+			fmt.Fprintf(w, "    --mode %s%s: %s\n", m, chosen, oneLine(g.Effect(m)))
+		}
+	}
+	if accepted {
+		fmt.Fprintf(w, "vaultdeck upload: sending them with --mode %s, as --same-names asks\n", mode)
+		return
+	}
+	fmt.Fprintf(w, "vaultdeck upload: nothing was sent. Rename one of each, upload the folders separately, or add --same-names to send them with the --mode chosen\n")
 }

@@ -35,6 +35,7 @@ type watched struct {
 	id, name string
 	status   api.Status
 	notFound bool
+	replaced bool      // deleted_at: a later upload of its name superseded it
 	since    time.Time // upload time when known, else first seen
 	seenOnly bool      // since is only "first seen"
 	group    triage.Group
@@ -102,6 +103,7 @@ func (r *runner) watch(ctx context.Context, c *api.Client, ids []string, stuckAf
 			first := !w.shown
 			prev := w.status
 			w.name, w.status, w.notFound = d.FileName, d.ProcessingStatus, d.Error == "not_found"
+			w.replaced = !d.Failed() && d.DeletedAt != nil
 			if d.Failed() && !w.notFound {
 				w.notFound = true // any per-ID error: not accessible
 			}
@@ -113,7 +115,7 @@ func (r *runner) watch(ctx context.Context, c *api.Client, ids []string, stuckAf
 			} else if !prev.Is(w.status) {
 				w.since, w.seenOnly = now, false
 			}
-			g := triage.Classify(w.status, w.notFound, w.since, now, stuckAfter)
+			g := w.classify(now, stuckAfter)
 			if first || g != w.group || !prev.Is(w.status) {
 				w.group, w.shown, changed = g, true, true
 				r.emitWatch(w, now)
@@ -122,7 +124,7 @@ func (r *runner) watch(ctx context.Context, c *api.Client, ids []string, stuckAf
 		// A file turns stuck with the clock alone: report it too.
 		var n triage.Counts
 		for _, w := range files {
-			if g := triage.Classify(w.status, w.notFound, w.since, now, stuckAfter); w.shown && g != w.group {
+			if g := w.classify(now, stuckAfter); w.shown && g != w.group {
 				w.group, changed = g, true
 				r.emitWatch(w, now)
 			}
@@ -146,8 +148,17 @@ func (r *runner) watch(ctx context.Context, c *api.Client, ids []string, stuckAf
 	}
 }
 
+// classify is the file's group: a superseded file is replaced, whatever
+// processing status its old record still carries.
+func (w *watched) classify(now time.Time, stuckAfter time.Duration) triage.Group {
+	if w.replaced {
+		return triage.Replaced
+	}
+	return triage.Classify(w.status, w.notFound, w.since, now, stuckAfter)
+}
+
 func (w *watched) final() bool {
-	return w.shown && (w.group == triage.Ready || w.group == triage.Missing ||
+	return w.shown && (w.group == triage.Ready || w.group == triage.Missing || w.group == triage.Replaced ||
 		w.group == triage.FailedRecoverable || w.group == triage.FailedUnrecoverable)
 }
 
@@ -167,8 +178,11 @@ func (r *runner) emitWatch(w *watched, now time.Time) {
 		ageText = "≥" + ageText + " (since first seen)"
 	}
 	status := triage.Word(w.status)
-	if w.notFound {
+	switch {
+	case w.notFound:
 		status = "not found"
+	case w.replaced:
+		status = "replaced"
 	}
 	fmt.Fprintf(r.env.Stdout, "%s  %s  %s  %s  %s  %s\n", now.Local().Format("15:04:05"), w.id, sanitize.Line(w.name), status, w.group, ageText)
 }

@@ -114,9 +114,9 @@ func (m *Model) saveStatuses(details []api.FileDetail) tea.Cmd {
 	if st == nil || len(details) == 0 {
 		return nil
 	}
-	status := upload.JournalStatuses(details)
+	notes := upload.JournalDetails(details)
 	return func() tea.Msg {
-		if err := st.SetFileStatuses(status); err != nil {
+		if err := st.SetFileDetails(notes); err != nil {
 			return page.StatusMsg{Err: err}
 		}
 		return nil

@@ -94,7 +94,7 @@ func statusTone(f *fileState) widgets.Tone {
 	switch {
 	case f.Journal != "":
 		return widgets.ToneWarn
-	case !f.Seen, f.NotFound, f.Missing:
+	case !f.Seen, f.NotFound, f.Missing, f.Replaced:
 		return widgets.ToneMuted
 	case f.ErrText != "", f.Status.Is(api.StatusRecoverableFailure), f.Status.Is(api.StatusUnrecoverableFailure):
 		return widgets.ToneWarn
@@ -118,6 +118,8 @@ func statusText(f *fileState) string {
 		return "no answer"
 	case f.ErrText != "":
 		return "error: " + f.ErrText
+	case f.Replaced:
+		return "replaced"
 	case f.Status == "":
 		return "unknown"
 	}
@@ -164,6 +166,9 @@ func groupOf(f *fileState, now time.Time, stuckAfter time.Duration) triage.Group
 	if f.ErrText != "" {
 		return triage.Missing
 	}
+	if f.Replaced {
+		return triage.Replaced
+	}
 	return triage.Classify(f.Status, f.NotFound || f.Missing, f.Since, now, stuckAfter)
 }
 
@@ -179,7 +184,7 @@ func isStuck(f *fileState, now time.Time, after time.Duration) bool {
 // service (any status triage.CanStick allows: a file left in "uploaded"
 // for an hour is as stuck as one left in "processing") with a known start.
 func stuckAt(f *fileState, after time.Duration) (time.Time, bool) {
-	if after <= 0 || !f.Seen || f.NotFound || f.Missing || f.ErrText != "" || f.Since.IsZero() || !triage.CanStick(f.Status) {
+	if after <= 0 || !f.Seen || f.NotFound || f.Missing || f.ErrText != "" || f.Replaced || f.Since.IsZero() || !triage.CanStick(f.Status) {
 		return time.Time{}, false
 	}
 	return f.Since.Add(after), true

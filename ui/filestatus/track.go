@@ -17,8 +17,11 @@ type fileState struct {
 	// rows the render path must not re-scan names.
 	Name     string
 	Status   api.Status
-	Seen     bool   // the server answered for this ID at least once
-	NotFound bool   // error "not_found": missing or not accessible
+	Seen     bool // the server answered for this ID at least once
+	NotFound bool // error "not_found": missing or not accessible
+	// Replaced: the detail carries deleted_at, so a later upload of the
+	// file's name superseded it. Finished: never processing, never stuck.
+	Replaced bool
 	Missing  bool   // asked for, but the response had no element for it
 	ErrText  string // any other per-ID error, sanitised, shown verbatim
 	// Since is when the file was first seen in its current status. The API has
@@ -56,7 +59,7 @@ func (f fileState) terminal() bool {
 	if !f.Seen {
 		return false
 	}
-	if f.NotFound || f.Missing || f.ErrText != "" {
+	if f.NotFound || f.Missing || f.ErrText != "" || f.Replaced {
 		return true
 	}
 	return f.Status.Terminal()
@@ -190,6 +193,7 @@ func (t *tracker) update(f *fileState, d api.FileDetail, now time.Time) bool {
 		}
 	} else {
 		f.NotFound, f.ErrText = false, ""
+		f.Replaced = d.DeletedAt != nil
 		f.Status = api.Status(sanitize.Line(string(d.ProcessingStatus)))
 		if d.FileName != "" {
 			f.Name = sanitize.Line(d.FileName)
@@ -225,6 +229,8 @@ func (f fileState) label() string {
 		return "no answer"
 	case f.ErrText != "":
 		return f.ErrText
+	case f.Replaced:
+		return "replaced"
 	}
 	return string(f.Status)
 }

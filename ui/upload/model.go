@@ -49,7 +49,8 @@ type Model struct {
 	mode    int // index into modes
 	hint    []string
 	plan    upload.Plan
-	confirm *widgets.Confirm // open: the file count must be typed to start
+	same    []upload.SameName // names several files of the plan carry
+	confirm *widgets.Confirm  // open: the file count must be typed to start
 	err     string
 	shared  *shared
 	bar     progress.Model
@@ -130,6 +131,7 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 	case scanMsg:
 		if msg.View == m.id && m.stage == stageScan {
 			m.plan, m.stage = msg.Plan, stageConfirm
+			m.same = msg.Plan.SameNames()
 		}
 	case tickMsg:
 		if msg.View == m.id && m.stage == stageRun {
@@ -196,7 +198,14 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			// An upload changes the server (mode replace makes new
 			// versions): like every mutation, a stray enter must not
 			// start it, so the file count is typed.
-			m.confirm = widgets.NewConfirm(m.env.Theme, "Upload", sanitize.Line(m.summary()), strconv.Itoa(len(m.plan.Files)))
+			// Files of one name from several folders: what the mode does
+			// with them is in the question itself, so typing the count is
+			// choosing it.
+			msg := m.summary()
+			if len(m.same) > 0 {
+				msg += " · " + strings.Join(sameNameLines(m.same, modes[m.mode]), " · ")
+			}
+			m.confirm = widgets.NewConfirm(m.env.Theme, "Upload", sanitize.Line(msg), strconv.Itoa(len(m.plan.Files)))
 		}
 	case stageRun:
 		if msg.Type == tea.KeyEsc && !m.shared.stopping() {

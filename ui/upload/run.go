@@ -46,6 +46,17 @@ type shared struct {
 	p       upload.Progress
 	cancel  context.CancelFunc
 	stopped bool
+	out     upload.Outcome // once the task ended: what became of each file
+}
+
+func (s *shared) setOutcome(o upload.Outcome) { s.mu.Lock(); s.out = o; s.mu.Unlock() }
+func (s *shared) outcome() upload.Outcome {
+	if s == nil {
+		return upload.Outcome{}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.out
 }
 
 func (s *shared) set(p upload.Progress) { s.mu.Lock(); s.p = p; s.mu.Unlock() }
@@ -116,6 +127,10 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Pl
 			if err != nil {
 				return page.Outcome{}, err
 			}
+			// Files of one name from several folders: which were replaced
+			// or renamed is asked now, so the page can name them.
+			run.Settle(ctx, &out)
+			sh.setOutcome(out)
 			text := "upload: " + out.Summary() + " · " + uploadEvidence(ctx, be, st, projectID, began, time.Now())
 			if len(out.Errors) > 0 {
 				// A request not journaled or not answered: the upload is
@@ -161,6 +176,17 @@ func (m *Model) View() string {
 			b.WriteString(m.wrap(th.Warn.Render("refused: " + sanitize.Line(r.Local) + ": " + sanitize.Line(r.Reason))))
 			b.WriteString("\n")
 		}
+		if len(m.same) > 0 {
+			fmt.Fprintf(&b, "%s\n", m.wrap(th.Warn.Render(fmt.Sprintf("%d name(s) in several folders: a project holds one file per name; with mode %s:", len(m.same), modes[m.mode]))))
+			for i, l := range sameNameLines(m.same, modes[m.mode]) {
+				if i == 5 {
+					fmt.Fprintf(&b, "… and %d more names\n", len(m.same)-5)
+					break
+				}
+				b.WriteString(m.wrap(th.Warn.Render(l)) + "\n")
+			}
+			b.WriteString(m.wrap(th.Muted.Render("ctrl+t shows another mode's effect; to keep each under its own name, rename one and enter the path again")) + "\n")
+		}
 		b.WriteString("\n" + m.wrap(th.Muted.Render("enter uploads (type the file count to confirm)"), th.Muted.Render("ctrl+t changes the duplicate mode"), th.Muted.Render("esc goes back")))
 	case stageRun, stageDone:
 		m.progressView(&b)
@@ -194,7 +220,9 @@ func (m *Model) progressView(b *strings.Builder) {
 		humanize.Bytes(uint64(rate)), eta)
 	switch {
 	case m.stage == stageDone:
-		b.WriteString("\n" + m.wrap(sanitize.Line(m.outcome)) + "\n" + th.Muted.Render("esc leaves"))
+		b.WriteString("\n" + m.wrap(sanitize.Line(m.outcome)) + "\n")
+		m.outcomeView(b)
+		b.WriteString(th.Muted.Render("esc leaves"))
 	case m.shared.stopping():
 		b.WriteString("\n" + th.Warn.Render("stopping after the current request's response…"))
 	default:
@@ -211,4 +239,24 @@ func (m *Model) wrap(texts ...string) string {
 		parts[i] = widgets.Keep(t)
 	}
 	return strings.Join(widgets.Fit(m.width, parts...), "\n")
+}
+
+// outcomeView lists the files of the finished upload that were not simply
+// uploaded, as many as the page has room for, and the command that lists
+// them all.
+func (m *Model) outcomeView(b *strings.Builder) {
+	th := m.env.Theme
+	o := m.shared.outcome()
+	lines := outcomeLines(o)
+	room := max(m.height-14, 3)
+	for i, l := range lines {
+		if i == room {
+			fmt.Fprintf(b, "… and %d more\n", len(lines)-room)
+			break
+		}
+		b.WriteString(m.wrap(th.Warn.Render(l)) + "\n")
+	}
+	if hint := runsHint(o.RunIDs); hint != "" && len(lines) > 0 {
+		b.WriteString(m.wrap(th.Muted.Render(hint)) + "\n")
+	}
 }
