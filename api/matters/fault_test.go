@@ -17,6 +17,7 @@ package matters
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -112,7 +113,18 @@ type watched struct {
 	// process sends nothing, so the run's goroutine ends at its next
 	// request.
 	dead func() bool
+	// lose is the request (1-based) whose answer is lost: the service acts,
+	// the client hears a reset connection. 0: none.
+	lose, calls int
 }
+
+// lost forwards a request and, when it is the one to lose, drops its answer.
+func (w *watched) lost() bool {
+	w.calls++
+	return w.calls == w.lose
+}
+
+var errLost = errors.New("read: connection reset by peer (injected: the service acted, its answer was lost)")
 
 func (w *watched) alive() {
 	if w.dead != nil && w.dead() {
@@ -139,7 +151,11 @@ func (w *watched) recordedFirst(what string, pairs []api.MatterPair) {
 func (w *watched) DeleteMatters(ctx context.Context, pairs []api.MatterPair) (*api.MatterDeletion, error) {
 	w.alive()
 	w.recordedFirst("a deletion", pairs)
-	return w.c.DeleteMatters(ctx, pairs)
+	res, err := w.c.DeleteMatters(ctx, pairs)
+	if w.lost() {
+		return nil, errLost
+	}
+	return res, err
 }
 
 func (w *watched) UpsertMatters(ctx context.Context, pairs []api.MatterPair) (*api.MatterUpsert, error) {
@@ -151,7 +167,11 @@ func (w *watched) UpsertMatters(ctx context.Context, pairs []api.MatterPair) (*a
 				w.line[key(p.ClientID, p.MatterID)], p.ClientID, p.MatterID))
 		}
 	}
-	return w.c.UpsertMatters(ctx, pairs)
+	res, err := w.c.UpsertMatters(ctx, pairs)
+	if w.lost() {
+		return nil, errLost
+	}
+	return res, err
 }
 
 func (w *watched) EachClientMatter(ctx context.Context, fn func(*api.ClientMatter) error) (api.ServiceClock, error) {

@@ -74,8 +74,12 @@ type world struct {
 	// deletedBy is what each deletion run deleted (live before it, not
 	// after): all a restore of it may bring back.
 	deletedBy map[int64]map[pairKey]bool
-	bad       []string
-	checker   *store.Store // the checker's handle, opened once (opening costs more than reading)
+	// loseDelete and loseRestore: the request of the world's first
+	// deletion and first restore whose answer is lost (0: none), so the
+	// walk meets outcome_unknown pairs too.
+	loseDelete, loseRestore int
+	bad                     []string
+	checker                 *store.Store // the checker's handle, opened once (opening costs more than reading)
 }
 
 func (w *world) reader() *store.Store {
@@ -135,6 +139,12 @@ func (wk *walker) world(t *testing.T, s schedule) *world {
 	}
 	for k, r := range w.records() {
 		w.start[k] = r.n
+	}
+	if rng.IntN(3) == 0 {
+		w.loseDelete = 1 + rng.IntN(2)
+	}
+	if rng.IntN(4) == 0 {
+		w.loseRestore = 1
 	}
 	sv.Advance(time.Minute)
 	return w
@@ -242,7 +252,8 @@ func (w *world) deleteStep(what string, f *faulty, a *arm) (int, int64) {
 	f.st = st
 	plan := NewPlan(w.pairs, 0)
 	plan.BatchSize = w.batch
-	svc := &watched{c: w.c, st: st, f: f, line: w.line, bad: &w.bad, dead: dead(a)}
+	svc := &watched{c: w.c, st: st, f: f, line: w.line, bad: &w.bad, dead: dead(a), lose: w.loseDelete}
+	w.loseDelete = 0
 	before := w.records()
 	var id int64
 	var rep *Report
@@ -273,7 +284,8 @@ func (w *world) restoreStep(what string, rid int64, f *faulty, a *arm) int {
 	st := w.handle(a)
 	defer st.Close()
 	f.st = st
-	svc := &watched{c: w.c, st: st, f: f, line: w.line, undoes: w.deletedBy[rid], bad: &w.bad, dead: dead(a)}
+	svc := &watched{c: w.c, st: st, f: f, line: w.line, undoes: w.deletedBy[rid], bad: &w.bad, dead: dead(a), lose: w.loseRestore}
+	w.loseRestore = 0
 	before := w.records()
 	var plan *RestorePlan
 	var id int64
@@ -289,7 +301,8 @@ func (w *world) restoreStep(what string, rid int64, f *faulty, a *arm) int {
 	if perr != nil && finished {
 		w.bad = append(w.bad, fmt.Sprintf("%s: the restore could not be planned: %v", what, perr))
 	}
-	w.checkRestore(what, rid, f, finished, a == nil || a.at == 0, id, rep, err, before, w.records())
+	faultFree := (a == nil || a.at == 0) && svc.lose == 0
+	w.checkRestore(what, rid, f, finished, faultFree, id, rep, err, before, w.records())
 	return points(a)
 }
 
