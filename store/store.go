@@ -82,10 +82,20 @@ type Options struct {
 	Busy func(BusyWait)
 	// BusyLimit bounds a write's whole wait; 0 is busyLimit (2 minutes).
 	BusyLimit time.Duration
+	// NoSync skips the fsync of each commit (synchronous=OFF, as
+	// OpenScratch): for a database nothing has to survive a power loss in.
+	// The fault-injection tests use it; a simulated crash of the process
+	// leaves its commits in the OS's cache, as a real one does.
+	NoSync bool
 }
 
 // OpenWith is Open with options (a test's driver, see Options.Driver).
-func OpenWith(path string, o Options) (*Store, error) { return open(path, "FULL", o) }
+func OpenWith(path string, o Options) (*Store, error) {
+	if o.NoSync {
+		return open(path, "OFF", o)
+	}
+	return open(path, "FULL", o)
+}
 
 // OpenScratch is Open for a throwaway database (the demo's, in a temporary
 // home removed on exit): nothing in it has to survive a crash, so commits

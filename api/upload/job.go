@@ -3,7 +3,9 @@ package upload
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,7 +50,14 @@ type Runner struct {
 	// Owner names this process in leases; "" -> host:pid:random.
 	Owner    string
 	LeaseTTL time.Duration // 0 -> 2 minutes, renewed while running
-	Now      func() time.Time
+	// RenewEvery is how often the leases are renewed while a run works:
+	// 0 -> LeaseTTL/4; below 0 never by a ticker (the fault-injection
+	// tests renew at chosen moments, so every write point has a number).
+	RenewEvery time.Duration
+	// MaxBatchFiles caps the files of one request; 0 -> the service's 50.
+	// Tests make many batches of few files with it.
+	MaxBatchFiles int
+	Now           func() time.Time
 	// Open opens a local file (tests make files unreadable with it).
 	Open func(string) (*os.File, error)
 	// Progress, when set, is called often (from several goroutines, never
@@ -69,6 +78,10 @@ type Runner struct {
 
 	mu   sync.Mutex
 	prog Progress
+	// halted is the run's first journal error (halt.go): no request
+	// follows it. laterHalts are the ones after it.
+	halted     *journalError
+	laterHalts []string
 }
 
 // Outcome is what became of a run's (or a resume's) files.
@@ -129,7 +142,11 @@ func (r *Runner) Upload(ctx context.Context, projectID string, plan Plan, mode a
 		refused = append(refused, store.JournalFile{Local: f.Local, Name: baseName(f.Local), State: store.FileRefused, Reason: f.Reason})
 	}
 	var planned [][]store.JournalFile
-	for _, b := range Batches(plan.Files, api.MaxFilesPerUpload, MaxBatchBytes) {
+	maxFiles := api.MaxFilesPerUpload
+	if r.MaxBatchFiles > 0 {
+		maxFiles = min(r.MaxBatchFiles, maxFiles)
+	}
+	for _, b := range Batches(plan.Files, maxFiles, MaxBatchBytes) {
 		files := make([]store.JournalFile, len(b))
 		for i, f := range b {
 			files[i] = f.journal()
@@ -201,8 +218,12 @@ func (r *Runner) sendAll(ctx context.Context, batches []store.JournalBatch, out 
 			}
 		}()
 	}()
-	i := 0 // batches sent
-	for {
+	r.mu.Lock()
+	r.halted, r.laterHalts = nil, nil
+	r.mu.Unlock()
+	var led runLedger
+	i := 0                    // batches taken to be sent
+	for r.haltedBy() == nil { // a journal error stops the run before its next request
 		var p *prepared
 		var ok bool
 		// Waiting for the next batch to be prepared is where a stop must
@@ -226,18 +247,52 @@ func (r *Runner) sendAll(ctx context.Context, batches []store.JournalBatch, out 
 			cancelPrep()
 			return err
 		}
+		if je, ok := asJournal(err); ok {
+			r.halt(je)
+			out.Unfinished++
+			if je.sent {
+				led.unrecorded = append(led.unrecorded, p.batch.ID)
+			} else {
+				led.notSent(p.batch)
+			}
+			continue
+		}
 		if err != nil {
 			out.Errors = append(out.Errors, err.Error())
+		} else {
+			led.recorded = append(led.recorded, p.batch.ID)
 		}
 	}
-	if ctx.Err() != nil {
+	halted := r.haltedBy()
+	if ctx.Err() != nil || halted != nil {
 		// Stopped: the batches not sent stay pending in the journal for
 		// --resume, released unprepared (the deferred drain closes the
 		// ones already opened ahead).
 		cancelPrep()
+		var unreleased []string
 		for _, b := range batches[i:] {
 			out.Unfinished++
-			_ = r.Store.ReleaseBatch(b.ID, r.owner(), "")
+			led.notSent(b)
+			if err := r.Store.ReleaseBatch(b.ID, r.owner(), ""); err != nil {
+				unreleased = append(unreleased, fmt.Sprintf("batch %d: %v", b.ID, err))
+			}
+		}
+		if len(unreleased) > 0 {
+			out.Errors = append(out.Errors, fmt.Sprintf("the leases of the batches not sent could not be given back in the journal (%s); a resume takes them over once this process has ended, or after two minutes",
+				strings.Join(unreleased, "; ")))
+		}
+	}
+	if halted != nil {
+		r.mu.Lock()
+		later := append([]string(nil), r.laterHalts...)
+		r.mu.Unlock()
+		line := led.stopLine(halted, later)
+		if len(led.unrecorded)+len(led.unsent) == 0 {
+			// Nothing was held back (a renewal failed during the last
+			// request, whose answer was then recorded): said, not failed.
+			out.Notes = append(out.Notes, line)
+		} else {
+			out.Errors = append(out.Errors, line)
 		}
 	}
 	return nil

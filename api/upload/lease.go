@@ -37,21 +37,37 @@ func (r *Runner) lease() store.Lease {
 // keepLeases renews this process's leases until stop is called, so a long
 // request keeps its batch.
 func (r *Runner) keepLeases() (stop func()) {
+	every := r.RenewEvery
+	if every == 0 {
+		every = r.ttl() / 4
+	}
+	if every < 0 {
+		return func() {}
+	}
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		t := time.NewTicker(r.ttl() / 4)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
 			case <-done:
 				return
 			case <-t.C:
-				_ = r.Store.RenewLeases(r.owner(), r.now().Add(r.ttl()))
+				r.renew()
 			}
 		}
 	}()
 	return func() { close(done); wg.Wait() }
+}
+
+// renew extends this process's leases by a TTL from now. A renewal that
+// fails (the store already waited out any lock) stops the run before its
+// next request: the lease may lapse, and another process may take a batch.
+func (r *Runner) renew() {
+	if err := r.Store.RenewLeases(r.owner(), r.now().Add(r.ttl())); err != nil {
+		r.halt(&journalError{what: "the renewal of this upload's leases", err: err})
+	}
 }

@@ -23,11 +23,8 @@ func (r *Runner) send(ctx context.Context, p *prepared, out *Outcome) error {
 	b := p.batch
 	began := r.now()
 	if err := r.Store.StartBatch(b.ID, r.owner(), began, p.start); err != nil {
-		// Not sent: the batch stays pending for a resume (the release may
-		// fail on the same full disk; the lease then expires).
-		_ = r.Store.ReleaseBatch(b.ID, r.owner(), "")
-		out.Unfinished++
-		return fmt.Errorf("batch %d was not sent: its start could not be recorded in the journal (%w); run `vaultdeck upload --resume` once that is fixed", b.ID, err)
+		// Not sent: the batch stays pending for a resume.
+		return r.unsent(b.ID, &journalError{batch: b.ID, what: fmt.Sprintf("the start of batch %d", b.ID), err: err})
 	}
 	for _, f := range p.start {
 		if f.State == store.FileRefused {
@@ -39,7 +36,10 @@ func (r *Runner) send(ctx context.Context, p *prepared, out *Outcome) error {
 		return ErrCrashed
 	}
 	if len(p.send) == 0 {
-		return r.Store.CompleteBatch(b.ID, r.owner(), nil, "")
+		if err := r.Store.CompleteBatch(b.ID, r.owner(), nil, ""); err != nil {
+			return &journalError{batch: b.ID, what: fmt.Sprintf("the end of batch %d (none of its files could be sent)", b.ID), err: err}
+		}
+		return nil
 	}
 	// A simulated crash must stop the body where it is, as a killed
 	// process would: the transport might otherwise finish writing it.
@@ -81,8 +81,11 @@ func (r *Runner) send(ctx context.Context, p *prepared, out *Outcome) error {
 	if errors.Is(err, api.ErrNotSent) {
 		// Nothing went out: the batch is pending again, as if never begun
 		// (unless an earlier process began it), so a resume sends it
-		// without reconciling.
-		_ = r.Store.UnstartBatch(b.ID, r.owner(), began)
+		// without reconciling. Left begun, a resume reconciles it first:
+		// safe, but the error is said and stops the run.
+		if uerr := r.Store.UnstartBatch(b.ID, r.owner(), began); uerr != nil {
+			return &journalError{batch: b.ID, what: fmt.Sprintf("that batch %d was not sent", b.ID), err: uerr}
+		}
 		out.Unfinished++
 		return fmt.Errorf("batch %d: not sent: stopped while it waited to be sent (%v); run `vaultdeck upload --resume` to send it", b.ID, err)
 	}
@@ -96,13 +99,14 @@ func (r *Runner) send(ctx context.Context, p *prepared, out *Outcome) error {
 	if err != nil {
 		// The files arrived but could not be told apart: leave the batch
 		// open, a resume reconciles it against the listing.
-		_ = r.Store.ReleaseBatch(b.ID, r.owner(), err.Error())
+		if rerr := r.Store.ReleaseBatch(b.ID, r.owner(), err.Error()); rerr != nil {
+			return &journalError{batch: b.ID, sent: true, what: fmt.Sprintf("the answer to batch %d (%v)", b.ID, err), err: rerr}
+		}
 		out.Unfinished++
 		return err
 	}
 	if err := r.Store.CompleteBatch(b.ID, r.owner(), outcomes, ""); err != nil {
-		out.Unfinished++
-		return fmt.Errorf("batch %d was sent but its answer could not be recorded in the journal (%w); run `vaultdeck upload --resume` once that is fixed, to check what arrived", b.ID, err)
+		return &journalError{batch: b.ID, sent: true, what: fmt.Sprintf("the answer to batch %d", b.ID), err: err}
 	}
 	r.tally(p.send, outcomes, out)
 	r.report(func(pr *Progress) { pr.BytesDone = base + total; pr.FilesDone += len(p.send) })
@@ -110,6 +114,15 @@ func (r *Runner) send(ctx context.Context, p *prepared, out *Outcome) error {
 		return ErrCrashed
 	}
 	return nil
+}
+
+// unsent gives back the lease of a batch that was not sent after its
+// journal error e; a release that fails too is said with e.
+func (r *Runner) unsent(batch int64, e *journalError) error {
+	if err := r.Store.ReleaseBatch(batch, r.owner(), ""); err != nil {
+		e.also = fmt.Sprintf(" (nor could its lease be given back: %v; a resume takes it over once this process has ended, or after two minutes)", err)
+	}
+	return e
 }
 
 func (r *Runner) bytesDone() int64 {
@@ -127,7 +140,9 @@ func (r *Runner) failed(p *prepared, err error, out *Outcome) error {
 	var ae *api.Error
 	answered := errors.As(err, &ae) && ae.Status >= 400 && ae.Status < 500 && ae.Status != 408 && ae.Status != 429
 	if !answered {
-		_ = r.Store.ReleaseBatch(p.batch.ID, r.owner(), err.Error())
+		if rerr := r.Store.ReleaseBatch(p.batch.ID, r.owner(), err.Error()); rerr != nil {
+			return &journalError{batch: p.batch.ID, sent: true, what: fmt.Sprintf("that the answer to batch %d was lost (%v)", p.batch.ID, err), err: rerr}
+		}
 		out.Unfinished++
 		if errors.Is(err, api.KindRateLimited) {
 			// The client waited and re-sent as long as it may; a 429 means
@@ -139,11 +154,13 @@ func (r *Runner) failed(p *prepared, err error, out *Outcome) error {
 	outcomes := make([]store.FileOutcome, len(p.send))
 	for i, f := range p.send {
 		outcomes[i] = store.FileOutcome{ID: f.ID, State: store.FileFailed, Reason: err.Error()}
-		f.State, f.Reason = store.FileFailed, err.Error()
-		out.Failed = append(out.Failed, f)
 	}
 	if cerr := r.Store.CompleteBatch(p.batch.ID, r.owner(), outcomes, err.Error()); cerr != nil {
-		return cerr
+		return &journalError{batch: p.batch.ID, sent: true, what: fmt.Sprintf("the service's refusal of batch %d (%v)", p.batch.ID, err), err: cerr}
+	}
+	for _, f := range p.send {
+		f.State, f.Reason = store.FileFailed, err.Error()
+		out.Failed = append(out.Failed, f)
 	}
 	return err
 }

@@ -1,0 +1,108 @@
+// This file stops a run at its first failed journal write. The journal is
+// what makes a resume safe: a request whose start is not recorded cannot be
+// reconciled, and an answer not recorded is reconciled only by a resume. So
+// an error of any journal write (a disk full, an I/O error, a lock another
+// process held past the store's wait, a lease renewal) stops the run before
+// its next request, and the run says what was sent and recorded, what was
+// sent and not recorded, what was not sent, and what to run.
+
+package upload
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/vaultdeck/vaultdeck/store"
+)
+
+// journalError is a journal write that failed.
+type journalError struct {
+	batch int64  // 0: not a batch's own write (a lease renewal)
+	what  string // what could not be recorded: "the start of batch 3"
+	sent  bool   // the batch's request went out; its answer is not recorded
+	err   error
+	also  string // a second failure it brought (a lease not given back)
+}
+
+func (e *journalError) Error() string {
+	return fmt.Sprintf("%s could not be recorded in the local journal: %v%s", e.what, e.err, e.also)
+}
+
+func (e *journalError) Unwrap() error { return e.err }
+
+// halt records the run's first journal error; later ones are kept as lines.
+func (r *Runner) halt(e *journalError) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.halted == nil {
+		r.halted = e
+		return
+	}
+	r.laterHalts = append(r.laterHalts, e.Error())
+}
+
+// haltedBy is the run's first journal error, or nil.
+func (r *Runner) haltedBy() *journalError {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.halted
+}
+
+// asJournal returns err's journal error, if it is one.
+func asJournal(err error) (*journalError, bool) {
+	var je *journalError
+	return je, errors.As(err, &je)
+}
+
+// ledger of a run's batches for the stop line.
+type runLedger struct {
+	recorded, unrecorded, unsent []int64
+	unsentFiles                  int
+}
+
+func (l *runLedger) notSent(b store.JournalBatch) {
+	l.unsent = append(l.unsent, b.ID)
+	for _, f := range b.Files {
+		if f.State == store.FilePending {
+			l.unsentFiles++
+		}
+	}
+}
+
+// stopLine is the run's account after a journal error: what went out and
+// is recorded, what went out unrecorded, what was not sent, and what to run.
+func (l *runLedger) stopLine(e *journalError, later []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the upload stopped: %v.", e)
+	if len(later) > 0 {
+		fmt.Fprintf(&b, " Then: %s.", strings.Join(later, "; "))
+	}
+	if len(l.recorded) > 0 {
+		fmt.Fprintf(&b, " Sent and recorded: %s.", batchList(l.recorded))
+	}
+	if len(l.unrecorded) > 0 {
+		fmt.Fprintf(&b, " Sent, answer not recorded: %s (the files may have arrived).", batchList(l.unrecorded))
+	}
+	if len(l.unsent) > 0 {
+		fmt.Fprintf(&b, " Not sent: %s (%d file(s)).", batchList(l.unsent), l.unsentFiles)
+	}
+	if len(l.unrecorded)+len(l.unsent) == 0 {
+		b.WriteString(" Every batch was sent and recorded: nothing is left to resume, but the database could not be written; check the disk it is on.")
+		return b.String()
+	}
+	b.WriteString(" Run `vaultdeck upload --resume` once the database can be written again (free disk space, or end the process that holds it): it checks what arrived before it sends anything again.")
+	return b.String()
+}
+
+func batchList(ids []int64) string {
+	word := "batch"
+	if len(ids) > 1 {
+		word = "batches"
+	}
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = fmt.Sprint(id)
+	}
+	return word + " " + strings.Join(s, ", ")
+}
