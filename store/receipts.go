@@ -28,20 +28,6 @@ type Receipt struct {
 	Restored Restored
 }
 
-// Restored is what the restores of one deletion receipt did.
-type Restored struct {
-	By []int64 // the restore receipts of this deletion, oldest first
-	// Lines are its lines a restore brought back or found present
-	// (restored, created, unchanged; already_restored repeats a line).
-	Lines int
-	// InFlight are lines a restore sent without recording the answer,
-	// which no other restore settled: they may be back.
-	InFlight int
-	// Remaining are lines the deletion deleted that no restore settled
-	// or has in flight.
-	Remaining int
-}
-
 // ReceiptItem is one pair's outcome, by the line it came from.
 type ReceiptItem struct {
 	Line               int
@@ -199,45 +185,6 @@ func (s *Store) Receipt(id int64) (Receipt, error) {
 	}
 	r.Restored, err = s.restored(r)
 	return r, err
-}
-
-// restored reads what the restores of deletion r did; zero for a restore
-// or a deletion never restored. The result names are the matter job's
-// (api/matters), kept here as the store already keeps 'in_flight'.
-func (s *Store) restored(r Receipt) (Restored, error) {
-	var out Restored
-	if r.Action != "delete" {
-		return out, nil
-	}
-	rows, err := s.db.Query(`SELECT id FROM matter_receipts WHERE restore_of = ? ORDER BY id`, r.ID)
-	if err != nil {
-		return out, fmt.Errorf("the restores of receipt %d could not be read: %w", r.ID, err)
-	}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return out, fmt.Errorf("the restores of receipt %d could not be read: %w", r.ID, err)
-		}
-		out.By = append(out.By, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(out.By) == 0 {
-		return out, err
-	}
-	err = s.db.QueryRow(`
-WITH mine AS (SELECT receipt_id, line, result FROM matter_receipt_items
-              WHERE receipt_id IN (SELECT id FROM matter_receipts WHERE restore_of = ?1)),
-back AS (SELECT DISTINCT line FROM mine WHERE result IN ('restored', 'created', 'unchanged', 'already_restored')),
-fly AS (SELECT DISTINCT line FROM mine WHERE result = 'in_flight' AND line NOT IN back)
-SELECT (SELECT count(*) FROM back), (SELECT count(*) FROM fly),
-       (SELECT count(*) FROM matter_receipt_items WHERE receipt_id = ?1 AND result = 'deleted'
-        AND line NOT IN back AND line NOT IN fly)`,
-		r.ID).Scan(&out.Lines, &out.InFlight, &out.Remaining)
-	if err != nil {
-		return out, fmt.Errorf("the restores of receipt %d could not be counted: %w", r.ID, err)
-	}
-	return out, nil
 }
 
 func (s *Store) receiptCounts(id int64) (map[string]int, error) {

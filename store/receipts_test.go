@@ -105,3 +105,38 @@ func TestReceiptCarriesItsRestores(t *testing.T) {
 		}
 	}
 }
+
+// A later deletion of pairs a restore brought back is counted on the
+// first deletion's receipt (Again), trimmed as the service trims; an
+// earlier deletion, or one that found them absent, is not.
+func TestRestoredThenDeletedAgain(t *testing.T) {
+	s := openTemp(t)
+	del := func(items ...ReceiptItem) int64 {
+		t.Helper()
+		id, err := s.StartReceipt(Receipt{Action: "delete", Profile: "p", Endpoint: "e", Pairs: len(items)})
+		if err == nil {
+			err = s.AddReceiptItems(id, items)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	early := del(ReceiptItem{Line: 2, ClientID: "C", MatterID: "M1", Result: "deleted"})
+	first := del(ReceiptItem{Line: 2, ClientID: "C", MatterID: "M1", Result: "deleted"}, ReceiptItem{Line: 3, ClientID: "C", MatterID: "M2", Result: "deleted"})
+	rid, err := s.StartReceipt(Receipt{Action: "restore", RestoreOf: first, Profile: "p", Endpoint: "e", Pairs: 2})
+	if err == nil {
+		err = s.AddReceiptItems(rid, []ReceiptItem{{Line: 2, ClientID: "C", MatterID: "M1", Result: "restored"}, {Line: 3, ClientID: "C", MatterID: "M2", Result: "restored"}})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := del(ReceiptItem{Line: 7, ClientID: " C ", MatterID: "M1", Result: "deleted"}, ReceiptItem{Line: 8, ClientID: "C", MatterID: "M2", Result: "already_absent"})
+	r, err := s.Receipt(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Restored; got.Lines != 2 || got.Again != 1 || len(got.AgainBy) != 1 || got.AgainBy[0] != again {
+		t.Errorf("restored %+v, want 2 back, 1 deleted again by %d (not by %d, which came first)", got, again, early)
+	}
+}

@@ -214,7 +214,11 @@ func NothingToRestore(p *RestorePlan) string {
 		return fmt.Sprintf("receipt %d has nothing to restore: %s", p.Receipt.ID, LaterText(p))
 	}
 	if len(p.Done) > 0 {
-		return fmt.Sprintf("receipt %d was already restored by %s (%d pairs): nothing was sent again", p.Receipt.ID, receiptList(p.DoneBy), len(p.Done))
+		s := fmt.Sprintf("receipt %d was already restored by %s (%d pairs): nothing was sent again", p.Receipt.ID, receiptList(p.DoneBy), len(p.Done))
+		if rs := p.Receipt.Restored; rs.Again > 0 {
+			s += fmt.Sprintf("; %d of them were deleted again since, by %s: restoring that brings them back", rs.Again, receiptList(rs.AgainBy))
+		}
+		return s
 	}
 	return fmt.Sprintf("receipt %d deleted no matters: there is nothing to restore", p.Receipt.ID)
 }

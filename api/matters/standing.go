@@ -40,6 +40,9 @@ func restoredText(rs store.Restored) string {
 		return fmt.Sprintf("%s restored none of its pairs", by)
 	}
 	s := fmt.Sprintf("restored by %s (%s)", by, plural(rs.Lines, "pair"))
+	if rs.Again > 0 { // a later deletion took them again: say so, or the receipt reads as if they were back
+		s += fmt.Sprintf("; deleted again by %s (%s)", receiptList(rs.AgainBy), plural(rs.Again, "pair"))
+	}
 	if rs.Remaining == 0 && rs.InFlight == 0 {
 		return s
 	}
@@ -68,7 +71,8 @@ func Rerun(r store.Receipt) string {
 	}
 	rs := r.Restored
 	unfinished := r.Status != store.ReceiptComplete
-	if rs.Lines == 0 && rs.InFlight == 0 {
+	back := rs.Lines - rs.Again // restored, and not deleted again since
+	if back == 0 && rs.InFlight == 0 {
 		if unfinished {
 			return fmt.Sprintf("re-running %s now would delete the pairs this run never sent or never recorded, "+
 				"and any of its pairs re-created since (by a colleague too); those it deleted answer already_absent", name)
@@ -77,8 +81,8 @@ func Rerun(r store.Receipt) string {
 			"(by a colleague, or a restore on another machine); those it deleted answer already_absent", name)
 	}
 	var again []string
-	if rs.Lines > 0 {
-		again = append(again, fmt.Sprintf("the %s %s restored", plural(rs.Lines, "matter"), receiptList(rs.By)))
+	if back > 0 {
+		again = append(again, fmt.Sprintf("the %s %s restored", plural(back, "matter"), receiptList(rs.By)))
 	}
 	if rs.InFlight > 0 {
 		again = append(again, fmt.Sprintf("the %s whose restore is in flight, if it went through", plural(rs.InFlight, "pair")))

@@ -27,6 +27,10 @@ func TestStatusAndRerunSayWhatIsTrueNow(t *testing.T) {
 			"would delete again the 1 matter receipts 2, 4 restored and the 1 pair whose restore is in flight, if it went through; also the pairs this run never recorded"},
 		{del(store.ReceiptComplete, store.Restored{By: []int64{2}, Remaining: 3}), "complete; receipt 2 restored none of its pairs",
 			"would delete only those of its pairs re-created since"},
+		{del(store.ReceiptComplete, store.Restored{By: []int64{2}, Lines: 3, Again: 3, AgainBy: []int64{3}}),
+			"complete; restored by receipt 2 (3 pairs); deleted again by receipt 3 (3 pairs)", "would delete only those of its pairs re-created since"},
+		{del(store.ReceiptComplete, store.Restored{By: []int64{2}, Lines: 3, Again: 1, AgainBy: []int64{4}}),
+			"complete; restored by receipt 2 (3 pairs); deleted again by receipt 4 (1 pair)", "would delete again the 2 matters receipt 2 restored"},
 	} {
 		if got := Status(c.r); got != c.status {
 			t.Errorf("Status = %q, want %q", got, c.status)

@@ -21,6 +21,9 @@ func receiptJSON(rc store.Receipt) map[string]any {
 	// what is true now: the restores since, and what a re-run would do
 	if rs := rc.Restored; len(rs.By) > 0 {
 		m["restored_by"], m["restored"], m["restore_in_flight"], m["not_restored"] = rs.By, rs.Lines, rs.InFlight, rs.Remaining
+		if rs.Again > 0 {
+			m["deleted_again"], m["deleted_again_by"] = rs.Again, rs.AgainBy
+		}
 	}
 	m["status_text"] = matters.Status(rc)
 	if rerun := matters.Rerun(rc); rerun != "" {

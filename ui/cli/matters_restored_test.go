@@ -102,3 +102,27 @@ func lineWith(out, s string) string {
 	}
 	return ""
 }
+
+// The adversary's next step (issue 25 case 7): restore, then re-run the
+// file. Receipt 1 went on saying a re-run "would delete again the 2
+// matters receipt 2 restored" when receipt 3 had already deleted them.
+func TestReceiptSaysDeletedAgainAfterRestoreAndRerun(t *testing.T) {
+	e := newMattersEnv(t)
+	ms := e.live(2)
+	p := e.file(t, "m.csv", "client_id,matter_id\n"+ms[0].ClientID+","+ms[0].MatterID+"\n"+ms[1].ClientID+","+ms[1].MatterID+"\n")
+	for _, args := range [][]string{{"matters", "delete", p, "--yes"}, {"matters", "restore", "--receipt", "1", "--yes"}, {"matters", "delete", p, "--yes"}} {
+		if r := e.vd("", args...); r.code != 0 {
+			t.Fatalf("%v: %+v", args, r)
+		}
+	}
+	r := e.vd("", "matters", "receipt", "1")
+	if !strings.Contains(r.stdout, "restored by receipt 2 (2 pairs); deleted again by receipt 3 (2 pairs)") ||
+		strings.Contains(r.stdout, "would delete again") {
+		t.Errorf("receipt 1 after its restore was deleted again:\n%s", r.stdout)
+	}
+	// restoring receipt 1 again sends nothing, and says where they went
+	r = e.vd("", "matters", "restore", "--receipt", "1", "--yes")
+	if r.code != 0 || !strings.Contains(r.stderr, "deleted again since, by receipt 3: restoring that brings them back") {
+		t.Errorf("restore of receipt 1 after receipt 3: %+v", r)
+	}
+}

@@ -109,7 +109,7 @@ func (m *Model) receiptHead() []string {
 	// brought matters back that a re-run would delete again
 	if rerun := matters.Rerun(r); rerun != "" {
 		style := th.Muted
-		if r.Restored.Lines+r.Restored.InFlight > 0 {
+		if rs := r.Restored; rs.Lines-rs.Again+rs.InFlight > 0 {
 			style = th.Warn
 		}
 		lines = append(lines[:2], append([]string{style.Render(ansi.Truncate(sanitize.Line(rerun), max(m.width, 1), "…"))}, lines[2:]...)...)
