@@ -198,7 +198,10 @@ type RunSummary struct {
 	Files, Bytes                                int64
 	Uploaded, Skipped, Refused, Failed, Pending int64
 	Unproven                                    int64
-	OpenBatches                                 int64
+	// Superseded: uploaded, then a later upload of the name replaced them
+	// (deleted_at); not among Uploaded.
+	Superseded  int64
+	OpenBatches int64
 }
 
 // Finished reports whether nothing of the run is left to send or reconcile,
@@ -211,12 +214,13 @@ func (s *Store) UploadRuns(profile string) ([]RunSummary, error) {
 SELECT r.id, r.profile, r.project_id, r.mode, r.created_at,
 	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id),
 	(SELECT coalesce(sum(size), 0) FROM upload_files f WHERE f.run_id = r.id),
-	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state IN ('uploaded', 'replaced')),
+	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state IN ('uploaded', 'replaced') AND f.deleted_at = 0),
 	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state = 'skipped'),
 	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state = 'refused'),
 	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state = 'failed'),
 	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state = 'pending'),
 	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state = 'unproven'),
+	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state = 'uploaded' AND f.deleted_at != 0),
 	(SELECT count(*) FROM upload_batches b WHERE b.run_id = r.id AND b.done_at IS NULL)
 FROM upload_runs r WHERE r.profile = ? ORDER BY r.id DESC`, profile)
 	if err != nil {
@@ -227,7 +231,7 @@ FROM upload_runs r WHERE r.profile = ? ORDER BY r.id DESC`, profile)
 	for rows.Next() {
 		var r RunSummary
 		if err := rows.Scan(&r.ID, &r.Profile, &r.ProjectID, &r.Mode, msTime{&r.CreatedAt}, &r.Files, &r.Bytes,
-			&r.Uploaded, &r.Skipped, &r.Refused, &r.Failed, &r.Pending, &r.Unproven, &r.OpenBatches); err != nil {
+			&r.Uploaded, &r.Skipped, &r.Refused, &r.Failed, &r.Pending, &r.Unproven, &r.Superseded, &r.OpenBatches); err != nil {
 			return nil, err
 		}
 		out = append(out, r)

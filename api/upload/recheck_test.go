@@ -123,3 +123,28 @@ func TestResumeRechecksEveryFileAgainstItsPlan(t *testing.T) {
 		}
 	}
 }
+
+// The user may name a folder through a link (a home folder on another
+// disk, /tmp on macOS): the plan records the real path, so the resume's
+// no-follow open finds the files, and nothing is refused that did not
+// change.
+func TestResumeThroughALinkedRootSendsWhatDidNotChange(t *testing.T) {
+	r := newRig(t)
+	r.files(3, 10)
+	link := filepath.Join(t.TempDir(), "via-link")
+	if err := os.Symlink(r.dir, link); err != nil {
+		t.Fatal(err)
+	}
+	plan := Walk([]string{filepath.Join(link, "docs")})
+	crasher := r.runner("dead")
+	crasher.Crash = func(s string, _ int64) bool { return s == StepQueued }
+	if _, err := crasher.Upload(context.Background(), r.project, plan, api.DuplicateSkip); !errors.Is(err, ErrCrashed) {
+		t.Fatal(err)
+	}
+	resumer := r.runner("alive")
+	resumer.Steal = func(h string) bool { return h == "dead" }
+	out, err := resumer.Resume(context.Background())
+	if err != nil || len(out.Uploaded) != 3 || len(out.Refused) != 0 {
+		t.Fatalf("resume: %v, uploaded %d, refused %+v", err, len(out.Uploaded), out.Refused)
+	}
+}

@@ -43,11 +43,27 @@ func (p Plan) SameNames() []SameName {
 	return out
 }
 
-// Paths are the group's file_paths values, quoted, joined for a sentence.
+// label names a file of the group: its file_paths value, or its local
+// path when two of the group have the same one (two files named on the
+// command line from different folders are both just "x.pdf").
+func (s SameName) label(f File) string {
+	n := 0
+	for _, o := range s.Files {
+		if o.Path == f.Path {
+			n++
+		}
+	}
+	if n > 1 {
+		return fmt.Sprintf("%q", f.Local)
+	}
+	return fmt.Sprintf("%q", f.Path)
+}
+
+// Paths are the group's files, quoted, joined for a sentence.
 func (s SameName) Paths() string {
 	q := make([]string, len(s.Files))
 	for i, f := range s.Files {
-		q[i] = fmt.Sprintf("%q", f.Path)
+		q[i] = s.label(f)
 	}
 	return strings.Join(q, ", ")
 }
@@ -59,19 +75,19 @@ func (s SameName) Effect(mode api.DuplicateMode) string {
 	rest := func(skip File) string {
 		var q []string
 		for _, f := range s.Files {
-			if f.Path != skip.Path {
-				q = append(q, fmt.Sprintf("%q", f.Path))
+			if f.Local != skip.Local {
+				q = append(q, s.label(f))
 			}
 		}
 		return strings.Join(q, ", ")
 	}
 	switch mode {
 	case api.DuplicateReplace:
-		return fmt.Sprintf("the project keeps %q as %s; %s is uploaded and then superseded by it (replaced, deleted_at set)", last.Path, s.Name, rest(last))
+		return fmt.Sprintf("the project keeps %s as %s; %s is uploaded and then superseded by it (replaced, deleted_at set)", s.label(last), s.Name, rest(last))
 	case api.DuplicateKeep:
 		ext := path.Ext(s.Name)
-		return fmt.Sprintf("all are kept: %q as %s, %s renamed with a number (%s)", first.Path, s.Name, rest(first), strings.TrimSuffix(s.Name, ext)+" (1)"+ext)
+		return fmt.Sprintf("all are kept: %s as %s, %s renamed with a number (%s)", s.label(first), s.Name, rest(first), strings.TrimSuffix(s.Name, ext)+" (1)"+ext)
 	default:
-		return fmt.Sprintf("only %q is uploaded as %s; %s is skipped (and all of them if the project already holds a %s)", first.Path, s.Name, rest(first), s.Name)
+		return fmt.Sprintf("only %s is uploaded as %s; %s is skipped (and all of them if the project already holds a %s)", s.label(first), s.Name, rest(first), s.Name)
 	}
 }

@@ -86,3 +86,23 @@ func TestSameNamesKeepRenamesAndReuploadRefusesTheRenamed(t *testing.T) {
 		t.Fatalf("re-upload of a: %v %v %+v", err, replaced, ro.Refused)
 	}
 }
+
+// Two files named on the command line from different folders both have the
+// file_paths value "x.pdf": they are told apart by their local paths.
+func TestSameNamesGivenAsFilesAreNamedByLocalPath(t *testing.T) {
+	dir := t.TempDir()
+	var roots []string
+	for _, p := range []string{"a/x.pdf", "b/x.pdf"} {
+		full := filepath.Join(dir, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(p), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		roots = append(roots, full)
+	}
+	same := Walk(roots).SameNames()
+	if len(same) != 1 || !strings.Contains(same[0].Paths(), filepath.Join(dir, "a", "x.pdf")) ||
+		!strings.Contains(same[0].Effect(api.DuplicateSkip), `"`+filepath.Join(dir, "b", "x.pdf")+`" is skipped`) {
+		t.Fatalf("same names %+v: %s / %s", same, same[0].Paths(), same[0].Effect(api.DuplicateSkip))
+	}
+}

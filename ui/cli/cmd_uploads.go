@@ -38,6 +38,7 @@ func (r *runner) uploadsCmd() *cobra.Command {
 			Files     int64     `json:"files"`
 			Bytes     int64     `json:"bytes"`
 			Uploaded  int64     `json:"uploaded"`
+			Replaced  int64     `json:"replaced"` // superseded by a later upload of their name
 			Skipped   int64     `json:"skipped"`
 			Refused   int64     `json:"refused"`
 			Failed    int64     `json:"failed"`
@@ -58,7 +59,7 @@ func (r *runner) uploadsCmd() *cobra.Command {
 				state = "unproven" // nothing left to send, but not all is known to have arrived
 			}
 			list = append(list, runJSON{x.ID, x.ProjectID, x.Mode, x.CreatedAt.UTC(), state, x.Files, x.Bytes,
-				x.Uploaded, x.Skipped, x.Refused, x.Failed, x.Pending, x.Unproven, x.OpenBatches, nil})
+				x.Uploaded, x.Superseded, x.Skipped, x.Refused, x.Failed, x.Pending, x.Unproven, x.OpenBatches, nil})
 		}
 		audits := r.runEvidence(ctx, st, list2runs(runs))
 		for i := range list {
@@ -67,10 +68,10 @@ func (r *runner) uploadsCmd() *cobra.Command {
 		if r.g.JSON {
 			return r.emitJSON(list)
 		}
-		t := r.table("RUN", "STARTED", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN", "AUDIT")
+		t := r.table("RUN", "STARTED", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "REPLACED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN", "AUDIT")
 		for i, x := range list {
 			t.row(fmt.Sprint(x.ID), x.CreatedAt.Local().Format("2006-01-02 15:04"), x.ProjectID, x.Mode, x.State, fmt.Sprint(x.Files),
-				r.size(api.Int(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending), fmt.Sprint(x.Unproven),
+				r.size(api.Int(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Replaced), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending), fmt.Sprint(x.Unproven),
 				audits[i].cell)
 		}
 		if note := auditFootnote(audits); note != "" {

@@ -57,6 +57,13 @@ func TestSameNamesAcrossFoldersAreSaidBeforeSending(t *testing.T) {
 		t.Errorf("uploads 1: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 
+	// uploads: the run's counts do not call the superseded file uploaded.
+	r = vd("uploads", "--json")
+	var runs []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &runs); err != nil || len(runs) != 1 || runs[0]["uploaded"] != 2.0 || runs[0]["replaced"] != 1.0 {
+		t.Errorf("uploads --json: %v %s", err, r.stdout)
+	}
+
 	// skip: which one was dropped is named.
 	r = vd("upload", "--mode", "skip", "--same-names", pid, filepath.Join(dir, "pleadings"))
 	if r.code != ExitOK || !regexpLine(r.stdout, `pleadings/2026/motion-1.pdf\s+skipped`) {
