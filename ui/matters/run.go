@@ -178,16 +178,19 @@ func (m *Model) restorePlanArrived(r restorePlanned) tea.Cmd {
 	if r.plan.Candidates() == 0 {
 		return page.Status(matters.NothingToRestore(r.plan))
 	}
-	n := m.receipt.Counts["deleted"] + m.receipt.Counts["in_flight"]
+	// the count typed is what may be sent, as the command line's: the
+	// pairs answered deleted and those sent without a recorded answer,
+	// less any an earlier restore brought back
+	n := r.plan.Candidates()
 	what := fmt.Sprintf("the %d matters receipt %d deleted", n, m.receipt.ID)
-	if f := m.receipt.Counts["in_flight"]; f > 0 {
+	if f := len(r.plan.InFlight); f > 0 {
 		what = fmt.Sprintf("the matters receipt %d deleted (%d; %d of them were sent without a recorded answer and are restored only if the service shows this run deleted them)",
 			m.receipt.ID, n, f)
 	}
 	msg := fmt.Sprintf("Restore %s (from %s) with POST /api/v2/matters? An upsert is never repeated automatically.",
 		what, sanitize.Line(m.receipt.FileName))
 	if done := len(r.plan.Done); done > 0 {
-		msg += fmt.Sprintf(" %d of them were already restored by an earlier restore and are not sent again.", done)
+		msg += fmt.Sprintf(" %d more were already restored by an earlier restore and are not sent again.", done)
 	}
 	if len(r.plan.Later) > 0 {
 		msg += " " + matters.LaterText(r.plan) + "."
