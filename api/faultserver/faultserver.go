@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Fault is what the server does to a request.
@@ -68,6 +69,10 @@ type Server struct {
 	big     []byte
 	size    int64        // HugeString's string
 	sent    atomic.Int64 // body bytes the hostile faults wrote
+	// WideNames's entries and their names' length; the padding faults'
+	// pace (progress.go).
+	count, nameBytes int
+	trickle          time.Duration
 }
 
 // Recorder is a listener that counts requests and keeps their
@@ -135,6 +140,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case HugeString, EndlessSpace, EndlessArray:
 		s.hostile(w, r, path)
 		return
+	}
+	if s.progressFault(path) {
+		s.progress(w, r, path)
+		return
+	}
+	switch s.fault {
 	case Hung:
 		s.wait(r)
 		return
