@@ -33,6 +33,8 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 	// takes) has been written; the body timer is re-armed by every read.
 	actx, cancel := context.WithCancelCause(ctx)
 	wd := &watchdog{cancel: cancel}
+	gate := &progressGate{}
+	actx = context.WithValue(actx, progressKey{}, gate) // the body's reader finds it (walkBody)
 	var sw *sendWatch
 	// The whole-response timer starts with the first-byte timer and runs
 	// until the body is closed.
@@ -122,7 +124,7 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 	}
 	c.log.LogAttrs(ctx, slog.LevelDebug, "api request", append(attrs, slog.Int("status", resp.StatusCode))...)
 	wd.arm(c.timeouts.BodyStall, true)
-	resp.Body = &watchedBody{rc: resp.Body, wd: wd, stall: c.timeouts.BodyStall, ctx: actx}
+	resp.Body = &watchedBody{rc: resp.Body, wd: wd, stall: c.timeouts.BodyStall, ctx: actx, gate: gate}
 	// The token is taken out of the body here, once, before any caller
 	// (a view, the cache, a log, serve's store) sees a byte of it.
 	resp.Body = newRedactingBody(resp.Body, red)

@@ -189,7 +189,11 @@ func (c *Client) decodeJSONBody(resp *http.Response, ep endpoint, red redactor, 
 	if copy {
 		body, kept = tapBody(resp.Request.Context(), resp.Body) // WithBodyCopy (bodytap.go)
 	}
-	hr := &headReader{r: &jsonLimiter{r: body, lim: defaultLimits}}
+	gate := gateOf(resp.Request.Context())
+	if gate != nil {
+		gate.marked = true // whitespace is no progress (jsonLimiter)
+	}
+	hr := &headReader{r: &jsonLimiter{r: body, lim: defaultLimits, gate: gate}}
 	dec := json.NewDecoder(hr)
 	err := dec.Decode(v)
 	if err == nil {

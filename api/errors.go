@@ -68,6 +68,7 @@ type Error struct {
 	Received int64
 	Sending  bool  // the request body stopped being taken (Received bytes sent)
 	Total    bool  // the response as a whole took longer than After (Timeouts.Total)
+	NoItem   bool  // bytes kept coming, but no new listing item for After
 	Err      error // underlying cause (network, decode, context), already redacted
 }
 
@@ -144,6 +145,10 @@ func (e *Error) Error() string {
 			b.WriteString(". The service or a proxy in between does not stop sending: try again later, or allow longer with --timeout")
 			break
 		}
+		if e.NoItem {
+			b.WriteString(". The service or a proxy in between sends something that is no listing: try again later, or allow longer with --timeout")
+			break
+		}
 		b.WriteString(". The service or a proxy in between is not responding: try again later, or allow longer with --timeout")
 	case KindRedirect:
 		fmt.Fprintf(&b, "%s%s", ep, said)
@@ -168,6 +173,9 @@ func (e *Error) TimeoutSummary() string {
 	}
 	if e.Total && e.Received >= 0 {
 		return fmt.Sprintf("%s was still sending after %s in all (%d bytes), the limit for one answer (%d times --timeout)", e.Endpoint, e.After, e.Received, TotalFactor)
+	}
+	if e.NoItem {
+		return fmt.Sprintf("%s sent %d bytes but no new item for %s", e.Endpoint, e.Received, e.After)
 	}
 	if e.Received >= 0 {
 		return fmt.Sprintf("%s stopped sending after %d bytes: no data for %s", e.Endpoint, e.Received, e.After)

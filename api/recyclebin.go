@@ -136,6 +136,9 @@ func (c *Client) walkBody(ctx context.Context, ep endpoint, resp *http.Response,
 	body, kept := tapBody(ctx, resp.Body) // WithBodyCopy (bodytap.go)
 	hr := &headReader{r: body}
 	sc := newScanner(hr)
+	if sc.gate = gateOf(resp.Request.Context()); sc.gate != nil {
+		sc.gate.marked = true // only items are progress (stream.go)
+	}
 	n := 0
 	var err error
 	each := func(raw []byte) error {

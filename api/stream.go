@@ -21,6 +21,12 @@ type scanner struct {
 	eof   bool
 	rdErr error
 	lim   limits
+	// gate, when set, is told of progress: each item of the listing's
+	// array, and a read inside an item that brought more than whitespace.
+	// Nothing else (whitespace, members beside the array, keys) re-arms
+	// the stall timer, so a body that brings no item ends like a stall.
+	gate   *progressGate
+	inItem bool
 }
 
 const scanBuf = 256 << 10
@@ -45,6 +51,9 @@ func (s *scanner) fill(keep int) bool {
 		s.buf = append(s.buf, make([]byte, cap(s.buf))...)[:len(s.buf)]
 	}
 	n, err := s.r.Read(s.buf[len(s.buf):cap(s.buf)])
+	if s.inItem && n > 0 && !allSpace(s.buf[len(s.buf):len(s.buf)+n]) {
+		s.gate.mark()
+	}
 	s.buf = s.buf[:len(s.buf)+n]
 	if err != nil {
 		s.eof = true
@@ -53,6 +62,19 @@ func (s *scanner) fill(keep int) bool {
 		}
 	}
 	return n > 0 || !s.eof
+}
+
+// allSpace reports whether b is JSON whitespace only; it stops at the
+// first other byte, which in a real item is the first.
+func allSpace(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func (s *scanner) offset() int64 { return s.base + int64(s.pos) }
@@ -292,10 +314,13 @@ func (s *scanner) array(item func(raw []byte) error) error {
 		return nil
 	}
 	for {
+		s.inItem = true
 		raw, err := s.value()
+		s.inItem = false
 		if err != nil {
 			return err
 		}
+		s.gate.mark()
 		if err := item(raw); err != nil {
 			return err
 		}

@@ -84,9 +84,13 @@ func overLimit(ep endpoint, status int, le *limitError, where string) *Error {
 // passes the body limit or holds a string longer than the string limit. It
 // keeps the JSON string state across reads (in a string, after a
 // backslash) with one look at each byte: bodies held whole are small.
+//
+// It also tells the gate (when set) of progress: a read that brought more
+// than whitespace between tokens. A body of whitespace forever is silence.
 type jsonLimiter struct {
 	r        io.Reader
 	lim      limits
+	gate     *progressGate
 	n        int64
 	inString bool
 	escaped  bool
@@ -99,11 +103,16 @@ func (j *jsonLimiter) Read(p []byte) (int, error) {
 	if j.n > j.lim.body {
 		return 0, bodyLimit(j.lim.body)
 	}
+	progress := false
 	for _, c := range p[:n] {
 		switch {
 		case !j.inString:
-			if c == '"' {
-				j.inString, j.strLen = true, 0
+			switch c {
+			case ' ', '\t', '\n', '\r':
+			case '"':
+				j.inString, j.strLen, progress = true, 0, true
+			default:
+				progress = true
 			}
 			continue
 		case j.escaped:
@@ -114,9 +123,13 @@ func (j *jsonLimiter) Read(p []byte) (int, error) {
 			j.inString = false
 			continue
 		}
+		progress = true
 		if j.strLen++; j.strLen > j.lim.str {
 			return 0, strLimit(j.lim.str)
 		}
+	}
+	if progress {
+		j.gate.mark()
 	}
 	return n, err
 }

@@ -117,3 +117,42 @@ func TestScannerRejectsBadStructure(t *testing.T) {
 		}
 	}
 }
+
+// gateReader hands out one chunk a read and notes the gate's marks as each
+// read begins: what the reader had counted as progress so far.
+type gateReader struct {
+	chunks []string
+	gate   *progressGate
+	marks  []uint64
+}
+
+func (r *gateReader) Read(p []byte) (int, error) {
+	r.marks = append(r.marks, r.gate.marks)
+	if len(r.chunks) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.chunks[0])
+	r.chunks = r.chunks[1:]
+	return n, nil
+}
+
+// TestScannerMarksOnlyItemsAsProgress: the stall timer is re-armed by what
+// the scanner marks (issue 26.10): each item of the array, and a read
+// inside an item that brought more than whitespace; whitespace anywhere
+// and members beside the array are not progress.
+func TestScannerMarksOnlyItemsAsProgress(t *testing.T) {
+	g := &progressGate{marked: true}
+	r := &gateReader{gate: g, chunks: []string{`{"items":[`, "   \n", `{"id":"a",`, "     ", `"n":1}`, "  ", `,{"id":"b"}`, "   ", `],"pad":0,"pad":1`, "   ", `}`}}
+	sc := newScanner(r)
+	sc.gate = g
+	if err := sc.object("items", func([]byte) error { return nil }, func(string, []byte) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	// before each read: the open, whitespace, the item's first part (read
+	// while looking for a closing bracket), whitespace in it, its end (a
+	// mark for the bytes, one for the item), whitespace, the second item
+	// (one mark), then nothing more: padding, whitespace, the end
+	if want := "[0 0 0 0 0 2 2 3 3 3 3 3]"; fmt.Sprint(r.marks) != want {
+		t.Errorf("marks at each read %v, want %s", r.marks, want)
+	}
+}

@@ -121,24 +121,71 @@ func (w *watchdog) armCause(d time.Duration, cause *timeoutCause) {
 // stop disarms the timer: arming for no time sets none.
 func (w *watchdog) stop() { w.armCause(0, nil) }
 
-// watchedBody re-arms the stall timer on every read and counts bytes for
-// the message. Close releases the attempt's context.
+// progressGate lets the reader of a body say what counts as progress. By
+// default every byte does; a listing's reader (walkBody, the limiter of a
+// body held whole) switches it to marks, and then only what it marks (a new
+// item, the bytes of an item being read) re-arms the stall timer. A server
+// that sends whitespace, padding members or a key that never ends is
+// never silent on the wire, yet brings nothing: without the gate only the
+// whole-answer bound (30 times --timeout) ended it. The reader and the body
+// are read in one goroutine (the request's), so the counts are plain.
+type progressGate struct {
+	marked bool   // only marks re-arm the timer
+	marks  uint64 // bumped by the reader on progress
+	armed  uint64 // marks when the timer was last re-armed
+}
+
+type progressKey struct{}
+
+// gateOf is the progress gate of a response's attempt, nil when it has none
+// (a response that did not come through attempt).
+func gateOf(ctx context.Context) *progressGate {
+	g, _ := ctx.Value(progressKey{}).(*progressGate)
+	return g
+}
+
+// mark records progress (nil-safe: a body without a gate has no timer to
+// re-arm).
+func (g *progressGate) mark() {
+	if g != nil {
+		g.marks++
+	}
+}
+
+// watchedBody re-arms the stall timer on every read (or, under a marking
+// gate, on progress) and counts bytes for the message. Close releases the
+// attempt's context.
 type watchedBody struct {
 	rc    io.ReadCloser
 	wd    *watchdog
 	stall time.Duration
 	n     int64
 	ctx   context.Context
+	gate  *progressGate
+	// unmarked counts the bytes read since progress was last marked: a
+	// stall with none is silence on the wire, else bytes that brought
+	// nothing
+	unmarked int64
 }
 
 func (b *watchedBody) Read(p []byte) (int, error) {
+	g := b.gate
+	if g.marked && g.marks != g.armed {
+		// progress since the last read: the silence is counted from now,
+		// when the reader waits for more
+		g.armed = g.marks
+		b.wd.arm(b.stall, true)
+		b.unmarked = 0
+	}
 	n, err := b.rc.Read(p)
 	b.n += int64(n)
-	if n > 0 && err == nil {
+	b.unmarked += int64(n)
+	if n > 0 && err == nil && !g.marked {
 		b.wd.arm(b.stall, true)
 	}
 	if err != nil && err != io.EOF {
-		if e := timeoutOf(b.ctx, b.n); e != nil {
+		if e := stallOf(b.ctx, b.n); e != nil {
+			e.noItem = g.marked && b.unmarked > 0 && !e.total && !e.sending && e.received >= 0
 			return n, e
 		}
 	}
@@ -179,12 +226,21 @@ type stallError struct {
 	received int64
 	sending  bool
 	total    bool
+	noItem   bool // bytes came, but no new item (progressGate)
 }
 
 func (s *stallError) Error() string { return "the body stalled" }
 
 // timeoutOf reports whether ctx ended because of its own timer.
 func timeoutOf(ctx context.Context, received int64) error {
+	if s := stallOf(ctx, received); s != nil {
+		return s
+	}
+	return nil
+}
+
+// stallOf is timeoutOf's stallError (nil when ctx did not time out).
+func stallOf(ctx context.Context, received int64) *stallError {
 	var tc *timeoutCause
 	if errors.As(context.Cause(ctx), &tc) {
 		if tc.total {
@@ -202,7 +258,7 @@ func timeoutOf(ctx context.Context, received int64) error {
 }
 
 func timeoutError(ep endpoint, s *stallError) *Error {
-	return &Error{Kind: KindTimeout, Endpoint: ep.String(), After: s.after, Received: s.received, Sending: s.sending, Total: s.total}
+	return &Error{Kind: KindTimeout, Endpoint: ep.String(), After: s.after, Received: s.received, Sending: s.sending, Total: s.total, NoItem: s.noItem}
 }
 
 // asTimeout turns a stallError found in err into the endpoint's timeout
