@@ -33,8 +33,11 @@ func decodeItems[T any](ep endpoint, key string, raws []json.RawMessage) ([]Item
 
 // EachProjectPage pages through the workspace's projects whose name
 // contains name, 100 a page, handing each page to fn as it arrives. An error
-// from fn stops the listing and is returned as is.
+// from fn stops the listing and is returned as is. A page that repeats an
+// earlier one or lies past the listing's own total ends it with an error
+// (PageGuard); a project is handed out once.
 func (c *Client) EachProjectPage(ctx context.Context, name string, fn func([]Item[Project]) error) error {
+	g := NewProjectPageGuard()
 	for page := 1; ; page++ {
 		v := url.Values{"page": {strconv.Itoa(page)}, "per_page": {strconv.Itoa(MaxPerPage)}}
 		if name != "" {
@@ -51,7 +54,14 @@ func (c *Client) EachProjectPage(ctx context.Context, name string, fn func([]Ite
 		if err != nil {
 			return err
 		}
-		if err := fn(items); err != nil {
+		if err := g.Within(page, len(items), p.Pagination); err != nil {
+			return err
+		}
+		fresh, err := freshItems(g, page, items, func(p *Project) string { return p.ID })
+		if err != nil {
+			return err
+		}
+		if err := fn(fresh); err != nil {
 			return err
 		}
 		if len(items) == 0 || page >= int(p.Pagination.TotalPages) {
@@ -61,8 +71,9 @@ func (c *Client) EachProjectPage(ctx context.Context, name string, fn func([]Ite
 }
 
 // EachProjectFilePage pages through a project's files (100 a page unless
-// q.Limit says otherwise), following next_cursor until has_more is false,
-// the cursor is missing, or it repeats.
+// q.Limit says otherwise), following next_cursor until has_more is false or
+// the cursor is missing. A cursor or a page that repeats ends it with an
+// error (PageGuard); a file is handed out once.
 func (c *Client) EachProjectFilePage(ctx context.Context, projectID string, q FileQuery, fn func([]Item[ProjectFile]) error) error {
 	if err := requireID(epProjectFiles, "project ID", projectID); err != nil {
 		return err
@@ -71,8 +82,8 @@ func (c *Client) EachProjectFilePage(ctx context.Context, projectID string, q Fi
 		q.Limit = MaxFileLimit
 	}
 	path := "/api/v1/vault/projects/" + url.PathEscape(projectID) + "/files"
-	seen := map[string]bool{}
-	for {
+	g := NewFilePageGuard()
+	for page := 1; ; page++ {
 		v := url.Values{"limit": {strconv.Itoa(min(q.Limit, MaxFileLimit))}}
 		if q.Cursor != "" {
 			v.Set("cursor", q.Cursor)
@@ -96,17 +107,23 @@ func (c *Client) EachProjectFilePage(ctx context.Context, projectID string, q Fi
 		if err != nil {
 			return err
 		}
-		if err := fn(items); err != nil {
+		fresh, err := freshItems(g, page, items, func(f *ProjectFile) string { return f.ID })
+		if err != nil {
+			return err
+		}
+		if err := fn(fresh); err != nil {
 			return err
 		}
 		next := ""
 		if p.Pagination.NextCursor != nil {
 			next = *p.Pagination.NextCursor
 		}
-		if !p.Pagination.HasMore || next == "" || seen[next] {
+		if !p.Pagination.HasMore || next == "" {
 			return nil
 		}
-		seen[next] = true
+		if err := g.Cursor(page, next); err != nil {
+			return err
+		}
 		q.Cursor = next
 	}
 }

@@ -14,20 +14,30 @@ import (
 // request.
 
 // AllProjects iterates over every workspace project whose name contains
-// name, 100 per page, until a page is empty or the last page is reached.
+// name, 100 per page, until a page is empty or the last page is reached. A
+// page that repeats an earlier one or lies past the listing's own total
+// ends it with an error (PageGuard); a project is yielded once.
 func (c *Client) AllProjects(ctx context.Context, name string) iter.Seq2[Project, error] {
 	return func(yield func(Project, error) bool) {
+		g := NewProjectPageGuard()
 		for page := 1; ; page++ {
 			if err := ctx.Err(); err != nil {
 				yield(Project{}, canceled(epProjects, err))
 				return
 			}
 			p, err := c.Projects(ctx, ProjectQuery{Page: page, PerPage: MaxPerPage, Name: name})
+			if err == nil {
+				err = g.Within(page, len(p.Projects), p.Pagination)
+			}
+			var fresh []Project
+			if err == nil {
+				fresh, err = Fresh(g, page, p.Projects, func(p *Project) string { return p.ID })
+			}
 			if err != nil {
 				yield(Project{}, err)
 				return
 			}
-			for _, pr := range p.Projects {
+			for _, pr := range fresh {
 				if ctx.Err() != nil {
 					yield(Project{}, canceled(epProjects, ctx.Err()))
 					return
@@ -44,25 +54,29 @@ func (c *Client) AllProjects(ctx context.Context, name string) iter.Seq2[Project
 }
 
 // AllProjectFiles iterates over a project's files, following next_cursor
-// until has_more is false, the cursor is missing, or it repeats (a server
-// bug that would otherwise loop forever).
+// until has_more is false or the cursor is missing. A cursor or a page that
+// repeats ends it with an error (PageGuard); a file is yielded once.
 func (c *Client) AllProjectFiles(ctx context.Context, projectID string, q FileQuery) iter.Seq2[ProjectFile, error] {
 	return func(yield func(ProjectFile, error) bool) {
 		if q.Limit == 0 {
 			q.Limit = MaxFileLimit
 		}
-		seen := map[string]bool{}
-		for {
+		g := NewFilePageGuard()
+		for page := 1; ; page++ {
 			if err := ctx.Err(); err != nil {
 				yield(ProjectFile{}, canceled(epProjectFiles, err))
 				return
 			}
 			p, err := c.ProjectFiles(ctx, projectID, q)
+			var fresh []ProjectFile
+			if err == nil {
+				fresh, err = Fresh(g, page, p.Files, func(f *ProjectFile) string { return f.ID })
+			}
 			if err != nil {
 				yield(ProjectFile{}, err)
 				return
 			}
-			for _, f := range p.Files {
+			for _, f := range fresh {
 				if ctx.Err() != nil {
 					yield(ProjectFile{}, canceled(epProjectFiles, ctx.Err()))
 					return
@@ -75,10 +89,13 @@ func (c *Client) AllProjectFiles(ctx context.Context, projectID string, q FileQu
 			if p.Pagination.NextCursor != nil {
 				next = *p.Pagination.NextCursor
 			}
-			if !p.Pagination.HasMore || next == "" || seen[next] {
+			if !p.Pagination.HasMore || next == "" {
 				return
 			}
-			seen[next] = true
+			if err := g.Cursor(page, next); err != nil {
+				yield(ProjectFile{}, err)
+				return
+			}
 			q.Cursor = next
 		}
 	}

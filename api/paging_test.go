@@ -6,10 +6,14 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
 
+// TestAllProjectFilesStopsOnRepeatedCursor: a cursor handed out again
+// would go round in a circle; the listing ends with an error naming the
+// endpoint, after the files that were new.
 func TestAllProjectFilesStopsOnRepeatedCursor(t *testing.T) {
 	var n atomic.Int32
 	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -19,14 +23,17 @@ func TestAllProjectFilesStopsOnRepeatedCursor(t *testing.T) {
 		fmt.Fprintf(w, `{"response":{"content":{"files":[{"id":"%d"}],"pagination":{"has_more":true,"next_cursor":"%s"}}}}`, n.Load(), cur)
 	}), func(c *Config) { c.Limits = Limits{Vault: -1} })
 	count := 0
+	var last error
 	for _, err := range h.c.AllProjectFiles(context.Background(), "p", FileQuery{}) {
 		if err != nil {
-			t.Fatal(err)
+			last = err
+			break
 		}
 		count++
 	}
-	if count != 3 || n.Load() != 3 {
-		t.Errorf("files %d requests %d", count, n.Load())
+	if count != 3 || n.Load() != 3 || kindOf(last) != KindMalformed || !strings.Contains(last.Error(), "GET /api/v1/vault/projects/{project_id}/files") ||
+		!strings.Contains(last.Error(), "next_cursor it had already given") {
+		t.Errorf("files %d requests %d, error %v", count, n.Load(), last)
 	}
 }
 
@@ -108,5 +115,32 @@ func TestAuditLogPages(t *testing.T) {
 	}
 	if n != total/2+1 {
 		t.Errorf("filtered %d", n)
+	}
+}
+
+// TestShiftedPageKeepsEachProjectOnce: a project added while the listing
+// is read shifts the pages, so page 2 starts with page 1's last project.
+// That is no repeat: the listing goes on, and the project is handed out
+// once.
+func TestShiftedPageKeepsEachProjectOnce(t *testing.T) {
+	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		ids := map[int][]string{1: {"a", "b"}, 2: {"b", "c"}, 3: {"d"}}[page]
+		projects := []map[string]any{}
+		for _, id := range ids {
+			projects = append(projects, map[string]any{"id": id})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"response": map[string]any{"content": map[string]any{
+			"pagination": map[string]int{"page": page, "per_page": 2, "total": 5, "total_pages": 3}, "projects": projects}}})
+	}), func(c *Config) { c.Limits = Limits{Vault: -1} })
+	var ids []string
+	err := h.c.EachProjectPage(context.Background(), "", func(p []Item[Project]) error {
+		for _, x := range p {
+			ids = append(ids, x.Value.ID)
+		}
+		return nil
+	})
+	if err != nil || fmt.Sprint(ids) != "[a b c d]" {
+		t.Errorf("%v %v", ids, err)
 	}
 }

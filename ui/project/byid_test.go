@@ -14,7 +14,10 @@ const acmeID = "123e4567-e89b-12d3-a456-426614174000"
 func listing(ps ...api.Project) func(context.Context, api.ProjectQuery) (*api.ProjectPage, error) {
 	return func(_ context.Context, q api.ProjectQuery) (*api.ProjectPage, error) {
 		pg := &api.ProjectPage{}
-		pg.Pagination.Page, pg.Pagination.TotalPages, pg.Pagination.Total = api.Int(max(q.Page, 1)), 2, api.Int(len(ps))
+		// page 1 holds another project: the one asked for is on page 2
+		// (an empty page ends a listing, as it does everywhere)
+		pg.Pagination.Page, pg.Pagination.TotalPages, pg.Pagination.Total = api.Int(max(q.Page, 1)), 2, api.Int(len(ps)+1)
+		pg.Projects = []api.Project{{ID: "00000000-0000-4000-8000-000000000099", Name: "Another"}}
 		if q.Page == 2 {
 			pg.Projects = ps
 		}

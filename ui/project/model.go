@@ -40,10 +40,15 @@ type Model struct {
 	resolving  bool   // looking up the name and size of a project opened by ID
 	unresolved string // why the ID could not be resolved; the page offers nothing
 
-	fileList  []api.ProjectFile
-	complete  bool   // fileList is the whole unfiltered listing
-	cursor    string // next page of files
-	hasMore   bool
+	fileList []api.ProjectFile
+	complete bool   // fileList is the whole unfiltered listing
+	cursor   string // next page of files
+	hasMore  bool
+	// guard checks that each page of files is progress (no page or cursor
+	// again: api.PageGuard); pages counts them. Both start over with the
+	// first page, and are used by one fetch at a time (off the event loop).
+	guard     *api.PageGuard
+	pages     int
 	loading   bool
 	statusIdx int
 	wholeIDs  bool // files tab: `i` shows IDs whole
@@ -144,18 +149,38 @@ func (m *Model) loadFiles(cursor string) tea.Cmd {
 	}
 	be, id := m.env.Backend, m.proj.ID
 	kind := "more"
-	if cursor == "" {
-		kind = "first"
+	if cursor == "" || m.guard == nil {
+		kind, m.guard, m.pages = "first", api.NewFilePageGuard(), 0
 	}
+	m.pages++
+	g, n := m.guard, m.pages
 	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, kind,
 		func(ctx context.Context) (filePage, error) {
 			fp, err := be.ProjectFiles(ctx, id, q)
+			if err == nil {
+				fp, err = guarded(g, n, fp)
+			}
 			if err != nil {
 				return filePage{}, err
 			}
 			// rows and their haystacks are built here, off the event loop
 			return filePage{FilePage: fp, rows: widgets.Prepare(FileRows(fp.Files))}, nil
 		}))
+}
+
+// guarded keeps the files of a page not listed before, and refuses a page
+// that brings none or hands out a cursor again (api.PageGuard).
+func guarded(g *api.PageGuard, n int, fp *api.FilePage) (*api.FilePage, error) {
+	fresh, err := api.Fresh(g, n, fp.Files, func(f *api.ProjectFile) string { return f.ID })
+	if err == nil && fp.Pagination.HasMore && fp.Pagination.NextCursor != nil && *fp.Pagination.NextCursor != "" {
+		err = g.Cursor(n, *fp.Pagination.NextCursor)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c := *fp
+	c.Files = fresh
+	return &c, nil
 }
 
 // filePage is a page of files with its table rows made ready.
@@ -212,6 +237,9 @@ func (m *Model) filesArrived(msg filesLoaded) tea.Cmd {
 	m.loading = false
 	if msg.Err != nil {
 		m.states[tabFiles].Failed(msg.Err)
+		// no further page on scrolling: a listing that repeats itself
+		// would be asked again and again (r starts over)
+		m.hasMore = false
 		return page.Error(fmt.Errorf("the files of this project could not be loaded: %w", msg.Err))
 	}
 	m.states[tabFiles].Loaded(m.env.Clock(), false)

@@ -47,17 +47,25 @@ func (m *Model) resolve() tea.Cmd {
 // is nil when no project of the workspace has it. Pages opened with an ID
 // alone (":project", ":upload") use it to name what they are about.
 func Find(ctx context.Context, be page.Backend, id string) (*api.Project, error) {
+	g := api.NewProjectPageGuard() // a listing that repeats itself ends, not loops
 	for n := 1; ; n++ {
 		pg, err := be.Projects(ctx, api.ProjectQuery{Page: n, PerPage: api.MaxPerPage})
+		if err == nil {
+			err = g.Within(n, len(pg.Projects), pg.Pagination)
+		}
+		var fresh []api.Project
+		if err == nil {
+			fresh, err = api.Fresh(g, n, pg.Projects, func(p *api.Project) string { return p.ID })
+		}
 		if err != nil {
 			return nil, err
 		}
-		for i := range pg.Projects {
-			if strings.EqualFold(pg.Projects[i].ID, id) { // a UUID in either case names the same project
-				return &pg.Projects[i], nil
+		for i := range fresh {
+			if strings.EqualFold(fresh[i].ID, id) { // a UUID in either case names the same project
+				return &fresh[i], nil
 			}
 		}
-		if n >= int(pg.Pagination.TotalPages) {
+		if len(pg.Projects) == 0 || n >= int(pg.Pagination.TotalPages) {
 			return nil, nil
 		}
 	}

@@ -52,7 +52,11 @@ type Model struct {
 	loading    bool
 	state      page.LoadState // loading / loaded (age) / empty / failed
 	clock      page.Clock     // 1-second tick while an age is shown
-
+	// guard checks that each page appended is progress (a server that
+	// repeats a page under an enormous total_pages would otherwise grow
+	// the table as far as the user scrolls); new with every page 1.
+	guard *api.PageGuard
+	asked int // the page number last asked for: the answer's own is the server's say
 }
 
 type (
@@ -128,6 +132,7 @@ func (m *Model) load(n int) tea.Cmd {
 		m.loader.Reset()
 		ctx = m.state.Begin(ctx) // budget and Retry-After waits are shown as such
 	}
+	m.asked = n
 	q := api.ProjectQuery{Page: n, PerPage: perPage, Name: m.name}
 	be := m.env.Backend
 	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, "page",
@@ -147,10 +152,15 @@ func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 		if !m.reqs.Current(msg.Tag) {
 			return m, nil
 		}
+		var pg *api.ProjectPage
+		if msg.Err == nil {
+			m.asked = 1
+			pg, msg.Err = m.checked(msg.Value.Value)
+		}
 		if msg.Err != nil {
 			return m, m.load(1) // nothing usable cached
 		}
-		cmd := m.apply(msg.Value.Value)
+		cmd := m.apply(pg)
 		m.state.Loaded(msg.Value.At, true)
 		return m, tea.Batch(cmd, m.clock.Keep(m.env, m.id, m.state.Timed()))
 	case pageLoaded:
@@ -159,6 +169,9 @@ func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 		}
 		m.loader.Done()
 		m.loading = false
+		if msg.Err == nil {
+			msg.Value, msg.Err = m.checked(msg.Value)
+		}
 		if msg.Err != nil {
 			m.openOnLoad = false
 			m.state.Failed(msg.Err) // on the page; rows already shown stay, marked stale
@@ -217,6 +230,29 @@ func (m *Model) apply(pg *api.ProjectPage) tea.Cmd {
 		m.openOnLoad = false
 	}
 	return tea.Batch(cmd, m.maybeMore())
+}
+
+// checked drops the projects of a page that were listed on an earlier one,
+// and refuses a page that brings none or lies past the listing's own
+// total; paging then stops where it is (api.PageGuard).
+func (m *Model) checked(pg *api.ProjectPage) (*api.ProjectPage, error) {
+	n := m.asked
+	if n <= 1 || m.guard == nil {
+		m.guard = api.NewProjectPageGuard()
+	}
+	err := m.guard.Within(n, len(pg.Projects), pg.Pagination)
+	fresh := pg.Projects
+	if err == nil {
+		fresh, err = api.Fresh(m.guard, n, pg.Projects, func(p *api.Project) string { return p.ID })
+	}
+	if err != nil {
+		m.data.TotalPages = m.data.Page // no further page is asked for
+		return nil, err
+	}
+	c := *pg
+	c.Projects = fresh
+	c.Pagination.Page = api.Int(n) // a page that says it is page 1 again does not start the table over
+	return &c, nil
 }
 
 // maybeMore loads the next page when the cursor is near the last row.
