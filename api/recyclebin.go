@@ -25,9 +25,10 @@ func (c *Client) RecycleBin(ctx context.Context, q RecycleBinQuery) (*RecycleBin
 	var rb RecycleBin
 	err := c.resending(ctx, epRecycleBin, func() error {
 		rb = RecycleBin{Items: []RecycleBinEntry{}} // --json prints [] rather than null
-		total, err := c.recycleBinOnce(ctx, q, func(e *RecycleBinEntry, _ []byte) error {
-			if len(rb.Items) >= MaxHeldEntries {
-				return HeldEntriesError()
+		var held Held
+		total, err := c.recycleBinOnce(ctx, q, func(e *RecycleBinEntry, raw []byte) error {
+			if err := held.Add(len(raw)); err != nil {
+				return err
 			}
 			rb.Items = append(rb.Items, *e)
 			return nil

@@ -23,19 +23,59 @@ const (
 	// entries, whoami, get_files, an upload's or a matter batch's result).
 	MaxBodyBytes = 16 << 20
 	// MaxHeldEntries bounds the recycle-bin entries held in memory at once
-	// (the console's view, a serve session's, the headless table, which
-	// sorts): 1.5 times a 100,000-entry bin. A server sending entries
-	// without end would otherwise fill memory until the whole-answer time
-	// bound (250,000 table rows already peaked at 302 MB); --json and
-	// --jsonl stream any number.
+	// (the console's view, a serve session's, the headless table and
+	// --check, which sort): 1.5 times a 100,000-entry bin. A server sending
+	// entries without end would otherwise fill memory until the
+	// whole-answer time bound (250,000 table rows already peaked at
+	// 302 MB); --json, --jsonl and --csv stream any number.
 	MaxHeldEntries = 150_000
+	// MaxHeldBytes bounds the same entries by their size as sent: few
+	// entries can be many bytes (20,000 entries with 10 KB names took
+	// 1.1 GB for the table while the count cap never triggered). 1.5
+	// times the 64 MB of a 100,000-entry bin, as the count cap is.
+	MaxHeldBytes = 96 << 20
 )
 
-// HeldEntriesError is the error of a recycle bin longer than MaxHeldEntries
-// for a caller that holds every entry.
-func HeldEntriesError() *Error {
+// Held counts the entries of a listing that a caller holds in memory, and
+// their bytes as sent, against MaxHeldEntries and MaxHeldBytes. The zero
+// value is ready for the recycle bin.
+type Held struct {
+	n     int
+	bytes int64
+	lim   heldLimits
+}
+
+// heldLimits are the bounds a Held applies: defaultHeld, the constants
+// (smaller in tests).
+type heldLimits struct {
+	n     int
+	bytes int64
+}
+
+var defaultHeld = heldLimits{MaxHeldEntries, MaxHeldBytes}
+
+// Add counts one more entry of raw bytes as sent; past either bound it
+// returns the error that names the bound and the streaming ways.
+func (h *Held) Add(raw int) error {
+	lim := h.lim
+	if lim.n == 0 {
+		lim = defaultHeld
+	}
+	h.n++
+	h.bytes += int64(raw)
+	switch {
+	case h.n > lim.n:
+		return heldError(fmt.Sprintf("the listing has more than %d entries", lim.n), "any number")
+	case h.bytes > lim.bytes:
+		return heldError(fmt.Sprintf("the listing's entries are over %s as sent", sizeText(lim.bytes)), "any size")
+	}
+	return nil
+}
+
+// heldError is the one line of a listing stopped at a Held bound.
+func heldError(what, streams string) *Error {
 	return &Error{Kind: KindTooLarge, Endpoint: epRecycleBin.String(), Status: 200,
-		Message: fmt.Sprintf("the listing has more than %d entries, the most vaultdeck holds in memory for a table or the console; `vaultdeck recycle-bin --json` (or --jsonl) streams any number", MaxHeldEntries)}
+		Message: what + ", the most vaultdeck holds in memory for a table, --check or the console; `vaultdeck recycle-bin --jsonl` (or --json, or --csv) streams " + streams}
 }
 
 // limits are the bounds a scan or a decode applies (the constants, smaller

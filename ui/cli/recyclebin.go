@@ -33,10 +33,11 @@ func (r *runner) now() time.Time {
 }
 
 // listRecycleBin streams the listing: with --json each entry is printed as
-// it is decoded (the server's own bytes), so memory stays flat however
-// large the bin. The table keeps its rows (as text) to align and order
-// them: newest deletion first, the console's order, or with a purge window
-// soonest purge first.
+// it is decoded (the server's own bytes), and with --csv each record, so
+// memory stays flat however large the bin. The table keeps its rows (as
+// text) to align and order them: newest deletion first, the console's
+// order, or with a purge window soonest purge first; what it holds is
+// bounded (api.Held), and past the bound it names the streaming ways.
 func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 	c, err := r.client()
 	if err != nil {
@@ -72,28 +73,50 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 		}
 		return r.done(iw.close(fmt.Sprintf(`],"total":%d}`, int64(total))))
 	}
+	headers := []string{"NAME", "PROJECT ID", "FILES", "DELETED", "PURGE SCHEDULED", "PURGE IN", "DELETED BY"}
+	cells := func(e *api.RecycleBinEntry) []string {
+		purgeIn, _ := recyclebin.PurgeIn(e.RecycleBinPurgedScheduledAt.Time, now)
+		return []string{e.VaultProject.Name, e.ResourceID, strconv.FormatInt(int64(e.VaultProject.FilesCount), 10),
+			fmtTime(e.DeletedAt), fmtTime(e.RecycleBinPurgedScheduledAt), purgeIn, e.DeletedByUserEmail}
+	}
+	if r.g.CSV { // records as they come, in the service's order: nothing held
+		t, n := r.table(headers...), 0
+		_, err := c.EachRecycleBin(ctx, q, func(e *api.RecycleBinEntry, _ []byte) error {
+			p.item()
+			if in, _ := keep(e); in {
+				n++
+				t.row(cells(e)...)
+			}
+			return nil
+		})
+		if ferr := t.flush(); err == nil {
+			err = ferr
+		}
+		if err != nil {
+			return fail(afterItems(err, n))
+		}
+		return ExitOK
+	}
 	type binRow struct {
 		deleted, purge time.Time
 		cells          []string
 	}
 	var rows []binRow
+	var held api.Held // the table sorts, so it holds its rows: bounded in count and bytes
 	overdue := 0
-	total, err := c.EachRecycleBin(ctx, q, func(e *api.RecycleBinEntry, _ []byte) error {
+	total, err := c.EachRecycleBin(ctx, q, func(e *api.RecycleBinEntry, raw []byte) error {
 		p.item()
 		in, late := keep(e)
 		if !in {
 			return nil
 		}
-		if len(rows) >= api.MaxHeldEntries { // the table is sorted, so it holds its rows
-			return api.HeldEntriesError()
+		if err := held.Add(len(raw)); err != nil {
+			return err
 		}
 		if late {
 			overdue++
 		}
-		purgeIn, _ := recyclebin.PurgeIn(e.RecycleBinPurgedScheduledAt.Time, now)
-		rows = append(rows, binRow{e.DeletedAt.Time, e.RecycleBinPurgedScheduledAt.Time, []string{e.VaultProject.Name, e.ResourceID,
-			strconv.FormatInt(int64(e.VaultProject.FilesCount), 10),
-			fmtTime(e.DeletedAt), fmtTime(e.RecycleBinPurgedScheduledAt), purgeIn, e.DeletedByUserEmail}})
+		rows = append(rows, binRow{e.DeletedAt.Time, e.RecycleBinPurgedScheduledAt.Time, cells(e)})
 		return nil
 	})
 	if err != nil {
@@ -108,16 +131,15 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 	if o.Check {
 		io.WriteString(r.env.Stdout, purgeSummary(len(rows), overdue, o.Within)+"\n")
 	}
-	t := r.table("NAME", "PROJECT ID", "FILES", "DELETED", "PURGE SCHEDULED", "PURGE IN", "DELETED BY")
-	for _, row := range rows {
-		t.row(row.cells...)
-	}
-	if err := t.flush(); err != nil {
+	if err := writeAligned(r.env.Stdout, len(rows)+1, func(i int) []string {
+		if i == 0 {
+			return headers
+		}
+		return rows[i-1].cells
+	}); err != nil {
 		return fail(err)
 	}
-	if !r.g.CSV { // a CSV is the records alone
-		fmt.Fprintln(r.env.Stdout, binFooter(len(rows), overdue, int64(total), o.Within))
-	}
+	fmt.Fprintln(r.env.Stdout, binFooter(len(rows), overdue, int64(total), o.Within))
 	if o.Check && len(rows) > 0 {
 		return ExitPartial
 	}

@@ -154,7 +154,8 @@ func TestHostileServerBoundedMemoryAndTime(t *testing.T) {
 }
 
 // TestConsoleHugeStringBoundedMemory: the console opens the recycle bin of
-// a server whose one entry has a 512 MiB name, or whose entries never end;
+// a server whose one entry has a 512 MiB name, whose entries never end, or
+// whose 20,000 entries have 10 KB names (the byte bound, issue 26.3);
 // the view shows the limit's error and the process stays well under 300 MB
 // (VmHWM, read while it runs).
 func TestConsoleHugeStringBoundedMemory(t *testing.T) {
@@ -166,7 +167,7 @@ func TestConsoleHugeStringBoundedMemory(t *testing.T) {
 	for _, tc := range []struct {
 		fault faultserver.Fault
 		want  string
-	}{{faultserver.HugeString, "1 MiB limit"}, {faultserver.EndlessArray, "150000 entries"}} {
+	}{{faultserver.HugeString, "1 MiB limit"}, {faultserver.EndlessArray, "150000 entries"}, {faultserver.WideNames, "96 MiB"}} {
 		s := faultserver.Start(tc.fault, faultserver.Size(512<<20))
 		ts := startTmux(t, []string{"VAULTDECK_TOKEN=" + faultToken, "VAULTDECK_HOME=" + t.TempDir(), "TERM=xterm-256color"},
 			bin, "--base-url", s.URL, "--open", "bin")
