@@ -49,8 +49,8 @@ func TestBytesWithoutItemsAreSilence(t *testing.T) {
 		{faultserver.EndlessSpace, 0, "but no new item for 1s"},
 		{faultserver.SpaceAfterItems, 0, "but no new item for 1s"},
 		{faultserver.EndlessPadding, 50 * time.Millisecond, "but no new item for 1s"},
-		{faultserver.SpaceInItem, 50 * time.Millisecond, "but no new item for 1s"},
-		// the other forms (a key, brackets, commas, fast or slow) are
+		// the other forms (inside an item, a key, brackets, commas, fast
+		// or slow) are
 		// tried in api's TestBytesWithoutItemsEndLikeAStall
 	} {
 		t.Run(string(tc.fault)+"/"+tc.trickle.String(), func(t *testing.T) {
