@@ -36,6 +36,7 @@ type faultWorld struct {
 	// be in the journal).
 	planFailed bool
 	svc        *service // the simulator every schedule's project is on
+	struck     int      // schedules whose fault struck where it was armed
 }
 
 func newFaultWorld(t *testing.T, files, per int) *faultWorld {

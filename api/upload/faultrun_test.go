@@ -125,6 +125,15 @@ func (w *faultWorld) walk(s schedule) (problems []string) {
 			p.journalFault = fault
 		}
 		out, err := run(p)
+		if name == s.phase {
+			inj := p.journal
+			if s.target == "ledger" {
+				inj = p.ledger
+			}
+			if _, fired := inj.Fired(); fired {
+				w.struck++
+			}
+		}
 		if name == "run" {
 			runErr, w.planFailed = err, err != nil
 		}

@@ -107,7 +107,16 @@ func TestFaultWalkOfAnUpload(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d schedules walked, %d failed", len(scheds), failed)
+	resumes := 0
+	for _, s := range scheds {
+		if s.phase == "resume" {
+			resumes++
+		}
+	}
+	t.Logf("%d schedules walked (%d with the fault in a resume after a crash), the fault struck in %d, %d failed", len(scheds), resumes, w.struck, failed)
+	if w.struck < len(scheds)*9/10 {
+		t.Errorf("the fault struck in %d of %d schedules: the walk does not reach the write points it names", w.struck, len(scheds))
+	}
 }
 
 func joinLines(s []string) string {
