@@ -83,7 +83,7 @@ func TestBudgetConcurrentNeverExceeds(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, granted := b.reserve("k", 10, now); granted {
+			if _, granted, _ := b.reserve("k", 10, now); granted {
 				ok.Add(1)
 			}
 		}()

@@ -114,7 +114,33 @@ func (b *Budgets) get(key string) *bucket {
 	return bk
 }
 
-func (bk *bucket) prune(now time.Time) {
+// prune drops the sends that have left the window, and applies the
+// ledger's rule to what lies after now (store.UpdateBudget): the clock of
+// a long-running process (the console, serve) can be set back under it,
+// and a time from the future would hold it for as long as the clock jumped.
+// A send more than a window ahead is dropped, one less ahead counts as sent
+// now, a hold more than the longest hold ahead is dropped. It returns how
+// far ahead the furthest of those was (0: none).
+func (bk *bucket) prune(now time.Time) time.Duration {
+	var ahead time.Duration
+	if n := len(bk.sent); n > 0 && bk.sent[n-1].After(now) {
+		ahead = bk.sent[n-1].Sub(now)
+		keep := bk.sent[:0]
+		for _, t := range bk.sent {
+			switch {
+			case t.After(now.Add(budgetWindow)):
+				continue
+			case t.After(now):
+				t = now
+			}
+			keep = append(keep, t)
+		}
+		bk.sent = keep
+	}
+	if bk.blockedUntil.After(now.Add(MaxRetryAfter)) {
+		ahead = max(ahead, bk.blockedUntil.Sub(now))
+		bk.blockedUntil = time.Time{}
+	}
 	i := 0
 	for i < len(bk.sent) && !bk.sent[i].After(now.Add(-budgetWindow)) {
 		i++
@@ -122,45 +148,82 @@ func (bk *bucket) prune(now time.Time) {
 	if i > 0 {
 		bk.sent = append(bk.sent[:0], bk.sent[i:]...)
 	}
+	return ahead
+}
+
+// waitUntil is the wait from now until t, never negative and never more
+// than ceiling: every wait that comes from a stored time passes here.
+func waitUntil(t, now time.Time, ceiling time.Duration) time.Duration {
+	return min(max(t.Sub(now), 0), ceiling) // Sub saturates rather than overflow
 }
 
 // reserve records a send at now when the budget allows it; otherwise it
 // returns how long to wait before asking again.
-func (b *Budgets) reserve(key string, limit int, now time.Time) (time.Duration, bool) {
+// ahead is as prune's: how far ahead of now the times it dropped were.
+func (b *Budgets) reserve(key string, limit int, now time.Time) (wait time.Duration, ok bool, ahead time.Duration) {
 	if limit < 0 {
-		return 0, true
+		return 0, true, 0
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.get(key).take(limit, now)
+	bk := b.get(key)
+	ahead = bk.prune(now)
+	wait, ok = bk.take(limit, now)
+	return wait, ok, ahead
 }
 
 // take is the sliding log's one decision, the same for this process's
 // buckets and the ledger's: held by a 429, or full, says how long to wait;
 // otherwise the send at now is recorded.
 func (bk *bucket) take(limit int, now time.Time) (time.Duration, bool) {
-	if now.Before(bk.blockedUntil) {
-		return bk.blockedUntil.Sub(now), false
-	}
-	bk.prune(now)
-	if len(bk.sent) >= limit {
-		return bk.sent[0].Add(budgetWindow).Sub(now), false
+	if d, free := bk.wait(limit, now); !free {
+		return d, false
 	}
 	bk.sent = append(bk.sent, now)
 	return 0, true
 }
 
-// block marks a bucket exhausted until t: the server said so (429), and
+// wait is take without the taking: how long until a send may go (free:
+// now).
+// Held by a 429 and full at once, the wait is the longer of the two, so
+// that it is one wait (one line), not a short one and then another.
+func (bk *bucket) wait(limit int, now time.Time) (d time.Duration, free bool) {
+	bk.prune(now)
+	if now.Before(bk.blockedUntil) {
+		d = waitUntil(bk.blockedUntil, now, MaxRetryAfter)
+	}
+	// A slot frees when the send that makes the log full leaves: the
+	// oldest, unless a 429 has added unseen sends past the limit.
+	if n := len(bk.sent); n >= limit && n > 0 {
+		d = max(d, waitUntil(bk.sent[n-max(limit, 1)].Add(budgetWindow), now, budgetWindow))
+	}
+	return d, d == 0
+}
+
+// wait is how long the bucket holds a send from now, as this process last
+// saw it (0: a slot is free), and whether a 429's hold is part of it.
+func (b *Budgets) wait(key string, limit int, now time.Time) (d time.Duration, held bool) {
+	if limit < 0 {
+		return 0, false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	bk := b.get(key)
+	d, _ = bk.wait(limit, now)
+	return d, now.Before(bk.blockedUntil)
+}
+
+// block marks a bucket exhausted for hold: the server said so (429), and
 // every caller in the process should hold off, not just the one that hit
 // it. Without a Retry-After (knownUntil false) the window is taken as full
 // (see blockShared).
-func (b *Budgets) block(key string, limit int, until time.Time, knownUntil bool, now time.Time) {
+func (b *Budgets) block(key string, limit int, hold time.Duration, knownUntil bool, now time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	bk := b.get(key)
 	bk.prune(now)
-	bk.sent = append(bk.sent, unseen(len(bk.sent), limit, knownUntil, now)...)
-	bk.blockedUntil = later(bk.blockedUntil, until)
+	bk.sent = append(bk.sent, unseen(bk.sent, limit, knownUntil, now)...)
+	bk.blockedUntil = later(bk.blockedUntil, now.Add(min(max(hold, 0), MaxRetryAfter)))
 }
 
 func (b *Budgets) status(key string, limit int, now time.Time) BudgetStatus {
@@ -173,11 +236,11 @@ func (b *Budgets) status(key string, limit int, now time.Time) BudgetStatus {
 	bk.prune(now)
 	st := BudgetStatus{Limit: limit, Remaining: max(limit-len(bk.sent), 0)}
 	if len(bk.sent) > 0 {
-		st.ResetIn = bk.sent[0].Add(budgetWindow).Sub(now)
+		st.ResetIn = waitUntil(bk.sent[0].Add(budgetWindow), now, budgetWindow)
 	}
 	if now.Before(bk.blockedUntil) {
 		st.Remaining = 0
-		st.ResetIn = max(st.ResetIn, bk.blockedUntil.Sub(now))
+		st.ResetIn = max(st.ResetIn, waitUntil(bk.blockedUntil, now, MaxRetryAfter))
 	}
 	return st
 }

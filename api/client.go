@@ -54,6 +54,10 @@ type Config struct {
 	Retry     RetryPolicy  // zero -> 5 retries, 3 minutes of total waiting
 	UserAgent string       // nil -> "vaultdeck"
 	Timeouts  Timeouts     // zero fields take the defaults (10s connect, 30s first byte, 30s body stall)
+	// Notice is told, once per client and as one line, what the client did
+	// not do as a server or the ledger asked (a Retry-After past the
+	// maximum, times from the future); nil -> the log, as a warning.
+	Notice func(string)
 }
 
 // Client calls the API. It is safe for concurrent use.
@@ -69,6 +73,8 @@ type Client struct {
 	retry     RetryPolicy
 	timeouts  Timeouts
 	userAgent string
+	noticeFn  func(string)
+	notes     notices
 
 	// lastToken is the hash key part of the most recent token, so Budget
 	// (which has no context to ask the token source) finds the right bucket.
@@ -102,6 +108,7 @@ func New(cfg Config) (*Client, error) {
 		retry:     cfg.Retry.normalized(),
 		timeouts:  cfg.Timeouts.normalized(),
 		userAgent: cfg.UserAgent,
+		noticeFn:  cfg.Notice,
 	}
 	if c.budgets == nil {
 		c.budgets = NewBudgets()

@@ -17,15 +17,21 @@ import (
 // Ledger keeps the budget's record where every process on the machine sees
 // it. The store satisfies it; the api package knows nothing else of it.
 type Ledger interface {
-	// UpdateBudget reads a bucket's sends after since (oldest first) and
-	// the time a 429 holds it until, lets update decide what to add, and
-	// writes that (sends at the given times; a later hold), all in one
-	// write transaction: two processes reserving at once never both get
-	// the last slot. update must be quick and pure (it runs inside the
-	// transaction, and may run again if the transaction is retried).
-	// Records older than since may be pruned.
-	UpdateBudget(bucket string, since time.Time,
-		update func(sent []time.Time, heldUntil time.Time) (add []time.Time, holdUntil time.Time)) error
+	// UpdateBudget reads the clock once inside one write transaction (two
+	// processes reserving at once never both get the last slot), and at
+	// that now: clears what no process of this machine can have written
+	// (sends more than window after now, holds more than maxHold after
+	// it: a clock set back, an older binary's unbounded hold) and counts
+	// sends less than a window ahead as sent now; reads the bucket's sends
+	// after now-window (oldest first) and the time a 429 holds it until;
+	// lets update decide what to add; and writes that (sends at the given
+	// times, none later than now; a later hold, at most now+maxHold).
+	// update must be quick and pure (it runs inside the transaction, and
+	// may run again if the transaction is retried). ahead is how far after
+	// now the furthest cleared row was (0: none). Records older than the
+	// window may be pruned.
+	UpdateBudget(bucket string, clock func() time.Time, window, maxHold time.Duration,
+		update func(now time.Time, sent []time.Time, heldUntil time.Time) (add []time.Time, holdUntil time.Time)) (ahead time.Duration, err error)
 }
 
 // workspaceLookupTimeout bounds the whoami that names the ledger's bucket.
@@ -112,11 +118,9 @@ func workspaceKey(base, workspace string, cat Category) string {
 // sliding log, taken inside the ledger's transaction, and this process's
 // copy of the bucket (which Budget and the console's header read without
 // touching the disk) is refreshed from what the ledger holds.
-func (b *Budgets) reserveShared(l Ledger, key string, limit int, now time.Time) (time.Duration, bool, error) {
-	var wait time.Duration
-	var ok bool
+func (b *Budgets) reserveShared(l Ledger, key string, limit int, clock func() time.Time) (wait time.Duration, ok bool, ahead time.Duration, err error) {
 	var snap bucket
-	err := l.UpdateBudget(key, now.Add(-budgetWindow), func(sent []time.Time, held time.Time) ([]time.Time, time.Time) {
+	ahead, err = l.UpdateBudget(key, clock, budgetWindow, MaxRetryAfter, func(now time.Time, sent []time.Time, held time.Time) ([]time.Time, time.Time) {
 		snap = bucket{sent: append([]time.Time(nil), sent...), blockedUntil: held}
 		wait, ok = snap.take(limit, now)
 		if ok {
@@ -125,34 +129,51 @@ func (b *Budgets) reserveShared(l Ledger, key string, limit int, now time.Time) 
 		return nil, time.Time{}
 	})
 	if err != nil {
-		return 0, false, err
+		return 0, false, 0, err
 	}
 	b.mirror(key, snap)
-	return wait, ok, nil
+	return wait, ok, ahead, nil
 }
 
-// blockShared is block through the ledger: every process holds off until
-// the service's Retry-After. Without one (production documents none), the
-// 429 still proves the window is full, with sends of other integrations
-// this machine never saw: they are recorded as sent now, up to the limit,
-// so no process here tries again before the window can have room.
-func (b *Budgets) blockShared(l Ledger, key string, limit int, until time.Time, knownUntil bool, now time.Time) error {
+// blockShared is block through the ledger: every process holds off for
+// hold (the service's Retry-After, already bounded) from answered, when the
+// answer came (never past the ledger's now plus the maximum).
+// Without one (production documents none), the 429 still proves the window
+// is full, with sends of other integrations this machine never saw: they
+// are recorded as sent now, up to the limit, so no process here tries again
+// before the window can have room.
+func (b *Budgets) blockShared(l Ledger, key string, limit int, hold time.Duration, knownUntil bool, answered time.Time, clock func() time.Time) (time.Duration, error) {
 	var snap bucket
-	err := l.UpdateBudget(key, now.Add(-budgetWindow), func(sent []time.Time, held time.Time) ([]time.Time, time.Time) {
-		add := unseen(len(sent), limit, knownUntil, now)
+	ahead, err := l.UpdateBudget(key, clock, budgetWindow, MaxRetryAfter, func(now time.Time, sent []time.Time, held time.Time) ([]time.Time, time.Time) {
+		until := answered.Add(min(max(hold, 0), MaxRetryAfter))
+		if limit := now.Add(MaxRetryAfter); until.After(limit) {
+			until = limit
+		}
+		add := unseen(sent, limit, knownUntil, now)
 		snap = bucket{sent: append(append([]time.Time(nil), sent...), add...), blockedUntil: later(held, until)}
 		return add, until
 	})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	b.mirror(key, snap)
-	return nil
+	return ahead, nil
 }
 
-// unseen is what a 429 without Retry-After adds to a bucket holding have
-// sends: the rest of the limit, as sent now.
-func unseen(have, limit int, knownUntil bool, now time.Time) []time.Time {
+// unseen is what a 429 without Retry-After adds to a bucket's sends: the
+// answer proves the service's window full at now, with requests this
+// machine never saw, so the window counts as full from now: as many sends
+// at now as make limit of them. Sends recorded before now do not count
+// towards it, for they leave the window sooner: counted, a 429 a moment
+// before they left added nothing, and the next retry went out seconds
+// later into the same full window.
+func unseen(sent []time.Time, limit int, knownUntil bool, now time.Time) []time.Time {
+	have := 0
+	for _, t := range sent {
+		if !t.Before(now) {
+			have++
+		}
+	}
 	if knownUntil || limit <= have {
 		return nil
 	}

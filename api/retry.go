@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -82,23 +84,90 @@ func newBackoff() *backoff.ExponentialBackOff {
 	return b
 }
 
-// retryAfter reads Retry-After as delay-seconds or an HTTP date. It returns
-// false when the header is absent or unreadable.
-func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
+// MaxRetryAfter is the longest the client waits for one answer's
+// Retry-After (seconds or an HTTP date), and the longest a 429's hold stays
+// in the budget ledger that every process on the machine reads. The rate
+// windows are a minute, so a longer wait is no rate limit: one
+// `Retry-After: 999999999` held every process on the machine for decades.
+// It is two windows, so that a whole hold fits the 3 minutes of waiting in
+// all that one request's retries are given (RetryPolicy.MaxWait).
+const MaxRetryAfter = 2 * time.Minute
+
+// minRetryWait is the least wait before a retry: `Retry-After: 0`, or a
+// fraction of a second, answered every time, is otherwise a tight loop.
+const minRetryWait = time.Second
+
+// retryAfter reads Retry-After as delay-seconds or an HTTP date (any of the
+// three forms http.ParseTime knows), bounded to [minRetryWait,
+// MaxRetryAfter]. It returns false when the header is absent or is no
+// usable wait: not a number of seconds (`1e30`, `NaN`, `Inf`, `-1`, `0x10`,
+// garbage) or a date not after now; the caller then waits as for a 429
+// without one. note, when not "", is the one line that says the header was
+// not followed as given (unusable, or longer than the maximum); raw is the
+// header as sent, to say that only once.
+func retryAfter(h http.Header, now time.Time, red redactor) (wait time.Duration, ok bool, note, raw string) {
+	raw = strings.TrimSpace(h.Get("Retry-After"))
+	if raw == "" {
+		return 0, false, "", ""
+	}
+	var d time.Duration
+	asked := ""
+	if secs, isSecs := delaySeconds(raw); isSecs {
+		d = secs
+		asked = roughly(d)
+	} else if t, err := http.ParseTime(raw); err == nil && t.After(now) {
+		d = t.Sub(now) // Sub saturates: 292 years is the longest Duration
+		asked = "until " + t.UTC().Format("2006-01-02 15:04:05 UTC")
+	} else {
+		return 0, false, fmt.Sprintf("the service answered with Retry-After %s, which is no usable wait (seconds, or a date after now); vaultdeck waits as if it had not been sent", quoteHeader(red.String(raw))), raw
+	}
+	if d > MaxRetryAfter {
+		return MaxRetryAfter, true, fmt.Sprintf("the service asked to wait %s (Retry-After %s); vaultdeck waits at most %s (the rate windows are a minute)",
+			asked, quoteHeader(red.String(raw)), MaxRetryAfter), raw
+	}
+	return max(d, minRetryWait), true, "", raw
+}
+
+// delaySeconds reads RFC 9110's delay-seconds (digits only), with a
+// fraction allowed, as some servers send one. Digits of any length are a
+// wait (the caller clamps it); signs, exponents, NaN and Inf are not.
+func delaySeconds(v string) (time.Duration, bool) {
+	whole, frac, _ := strings.Cut(v, ".")
+	if whole == "" || strings.Trim(whole, "0123456789") != "" || strings.Trim(frac, "0123456789") != "" {
 		return 0, false
 	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil {
-		if secs < 0 {
-			return 0, false
-		}
-		return time.Duration(secs * float64(time.Second)), true
+	// Only digits are left, so the one error is a number past float64
+	// (ErrRange): as much a wait past any Duration as 1e30 seconds is. A
+	// float past int64 nanoseconds must not be converted: that overflow
+	// gave a negative wait.
+	secs, err := strconv.ParseFloat(whole+"."+frac+"0", 64)
+	if err != nil || secs >= math.MaxInt64/float64(time.Second) {
+		return math.MaxInt64, true
 	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0), true
+	return time.Duration(secs * float64(time.Second)), true
+}
+
+// roughly writes a duration the way a person reads it: hours past two
+// days as days, past two years as years.
+func roughly(d time.Duration) string {
+	switch {
+	case d == math.MaxInt64:
+		return "longer than any clock counts" // a Duration's own limit, 292 years
+	case d >= 2*365*24*time.Hour:
+		return fmt.Sprintf("%d years", d/(365*24*time.Hour))
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%d days", d/(24*time.Hour))
 	}
-	return 0, false
+	return roundUp(d).String()
+}
+
+// quoteHeader is a header value as it may be shown: at most 40 characters,
+// Go-quoted in ASCII so no byte of it reaches a terminal as a control.
+func quoteHeader(v string) string {
+	if r := []rune(v); len(r) > 40 {
+		v = string(r[:40]) + "…"
+	}
+	return strconv.QuoteToASCII(v)
 }
 
 // retryable says whether a status is worth waiting out: the rate limit,

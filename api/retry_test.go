@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // failing answers status for the first n requests, then succeeds.
@@ -87,5 +88,80 @@ func TestHTMLErrorPageIsSummarised(t *testing.T) {
 	msg := err.Error()
 	if !strings.Contains(msg, "(502): 502 Bad Gateway (HTML page)") || strings.Contains(msg, "<") || strings.Contains(msg, "padding") {
 		t.Errorf("message %q", msg)
+	}
+}
+
+// Every form of Retry-After is a wait in [1s, MaxRetryAfter] or counts as
+// absent; none is negative, none overflows, and the note quotes the value
+// inert (ASCII, at most 40 characters, no token).
+func TestRetryAfterForms(t *testing.T) {
+	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	red := newRedactor(secretToken)
+	for _, c := range []struct {
+		v    string
+		want time.Duration // 0: absent
+		note bool
+	}{
+		{"", 0, false}, {"   ", 0, false},
+		{"7", 7 * time.Second, false}, {" 7 ", 7 * time.Second, false}, {"1.5", 1500 * time.Millisecond, false},
+		{"0", time.Second, false}, {"0.0001", time.Second, false}, {"120", MaxRetryAfter, false},
+		{"121", MaxRetryAfter, true}, {"999999999", MaxRetryAfter, true},
+		{"9223372036.854775807", MaxRetryAfter, true}, {"9223372037", MaxRetryAfter, true},
+		{strings.Repeat("9", 400), MaxRetryAfter, true},
+		{"1e30", 0, true}, {"1e3", 0, true}, {"NaN", 0, true}, {"Inf", 0, true}, {"+Inf", 0, true}, {"-Inf", 0, true},
+		{"-1", 0, true}, {"-1e30", 0, true}, {"+5", 0, true}, {"0x10", 0, true}, {"1_000", 0, true}, {".5", 0, true},
+		{"5.", 5 * time.Second, false}, {"garbage", 0, true}, {"\x1b[31m5", 0, true},
+		{now.Add(20 * time.Second).Format(http.TimeFormat), 20 * time.Second, false},
+		{now.Add(-time.Second).Format(http.TimeFormat), 0, true},
+		{now.Format(http.TimeFormat), 0, true},
+		{"Fri, 31 Dec 9999 23:59:59 GMT", MaxRetryAfter, true},
+		{"Sat, 01 Mar 2025 12:00:30 GMT", 30 * time.Second, false},
+		{"Saturday, 01-Mar-25 12:00:30 GMT", 30 * time.Second, false},
+		{"Sat Mar  1 12:00:30 2025", 30 * time.Second, false},
+		{"Mon, 01 Jan 0001 00:00:00 GMT", 0, true},
+		{"Bearer " + secretToken, 0, true},
+	} {
+		h := http.Header{"Retry-After": {c.v}}
+		d, ok, note, _ := retryAfter(h, now, red)
+		if ok != (c.want > 0) || d != c.want || (note != "") != c.note {
+			t.Errorf("%q: %v %v %q, want %v (note %v)", c.v, d, ok, note, c.want, c.note)
+		}
+		if strings.Contains(note, secretToken) || strings.ContainsRune(note, 0x1b) || len(note) > 300 {
+			t.Errorf("%q: note %q", c.v, note)
+		}
+	}
+}
+
+// A process's own budget (no ledger; the console and serve run for days)
+// meets its clock set back as the ledger does: sends a window or more ahead
+// are dropped, nearer ones count as sent now, a hold past the maximum is
+// dropped, and no wait is past the bound.
+func TestBudgetsClockSetBack(t *testing.T) {
+	b := NewBudgets()
+	t0 := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	for i := range 10 {
+		if _, ok, _ := b.reserve("far", 10, t0.Add(3*time.Hour+time.Duration(i)*time.Second)); !ok {
+			t.Fatal("setup")
+		}
+	}
+	b.block("far", 10, time.Minute, true, t0.Add(3*time.Hour))
+	b.reserve("near", 1, t0.Add(30*time.Second))
+	d, ok, ahead := b.reserve("far", 10, t0)
+	if !ok || ahead < 3*time.Hour {
+		t.Errorf("three hours set back: wait %v, ok %v, said %v ahead", d, ok, ahead)
+	}
+	if d, ok, _ := b.reserve("near", 1, t0); ok || d != budgetWindow {
+		t.Errorf("a send 30 s ahead: wait %v ok %v, want it counted as sent at t0 (%v)", d, ok, budgetWindow)
+	}
+	if _, ok, _ := b.reserve("near", 1, t0.Add(budgetWindow)); !ok {
+		t.Error("a send 30 s ahead held past one window from the clock set back")
+	}
+	// A hold given past the maximum is kept only to the maximum.
+	b.block("held", 10, 1<<62, true, t0)
+	if d, ok, _ := b.reserve("held", 10, t0); ok || d != MaxRetryAfter {
+		t.Errorf("held: %v %v", d, ok)
+	}
+	if st := b.status("held", 10, t0); st.ResetIn != MaxRetryAfter {
+		t.Errorf("status %+v", st)
 	}
 }

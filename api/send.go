@@ -48,13 +48,18 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 	key, shared := c.bucketKey(ctx, tok, cl.ep.cat)
 	limit := c.limits.of(cl.ep.cat)
 	bo := newBackoff()
-	var waited time.Duration
+	// retry bounds the waiting that follows the first answer (every wait:
+	// a Retry-After, a backoff, the budget's), so one request's retries keep
+	// the promised total (RetryPolicy.MaxWait); last is what that answer
+	// said, returned when the next wait would break the promise.
+	retry := retryWaits{max: c.retry.MaxWait}
+	var last *Error
 	timeouts := 0
 	// unsent: no attempt yet, or only 429s, so the service holds nothing of
 	// this call and a stop before sending (WithStopBeforeSending) may act.
 	unsent := true
 	for attempt := 0; ; attempt++ {
-		if err := c.waitBudget(ctx, cl.ep, key, limit, shared, unsent); err != nil {
+		if err := c.waitBudget(ctx, cl.ep, key, limit, shared, unsent, &retry, last); err != nil {
 			return nil, red, err
 		}
 		if unsent && stopped(ctx) {
@@ -68,7 +73,11 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 			}
 			timeouts++
 			unsent = false
+			last = te
 			wait := min(bo.NextBackOff(), maxBackoff)
+			if !retry.allows(wait) {
+				return nil, red, err
+			}
 			c.observeWait(ctx, Wait{Endpoint: cl.ep.String(), Reason: WaitBackoff, For: wait})
 			c.log.LogAttrs(ctx, slog.LevelDebug, "api retry after timeout",
 				slog.String("method", cl.ep.method), slog.String("path", red.String(cl.path)),
@@ -76,6 +85,7 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 			if err := c.pause(ctx, cl.ep, wait, false); err != nil {
 				return nil, red, err
 			}
+			retry.spent += wait
 			continue
 		}
 		if resp.StatusCode/100 == 2 {
@@ -91,23 +101,38 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 			c.refineForbidden(ctx, cl.ep, apiErr)
 			return nil, red, apiErr
 		}
+		last = apiErr
 		now := c.clock.Now()
-		wait, ok := retryAfter(resp.Header, now)
-		reason := WaitRetryAfter
-		if !ok {
-			wait = min(bo.NextBackOff(), maxBackoff)
-			reason = WaitBackoff
+		wait, ok, note, raw := retryAfter(resp.Header, now, red)
+		if note != "" {
+			c.notice(ctx, "Retry-After "+truncate(raw, 100), note)
 		}
-		apiErr.RetryAfter = wait
+		// The backoff is a floor even under a Retry-After: `Retry-After: 0`
+		// (or 1) answered every time must not become a loop as fast as the
+		// service answers. The error says when to come back (what the
+		// service asked, or when the budget frees), not this pacing.
+		reason := WaitRetryAfter
+		backoff := min(bo.NextBackOff(), maxBackoff)
+		if !ok {
+			wait, reason = backoff, WaitBackoff
+		}
+		asked := wait
+		apiErr.RetryAfter = asked
+		wait = max(wait, backoff)
 		limited := resp.StatusCode == http.StatusTooManyRequests
 		unsent = unsent && limited
 		if limited {
-			c.block(ctx, key, limit, shared, now.Add(wait), ok, now) // everyone sharing the bucket holds off
+			c.block(ctx, key, limit, shared, asked, ok, now) // everyone sharing the bucket holds off
+			// The 429 has filled or held the budget: waiting for it is
+			// this same wait, said once, not a second one after it.
+			budget, _ := c.budgets.wait(key, limit, c.clock.Now())
+			wait = max(wait, budget)
+			apiErr.RetryAfter = max(apiErr.RetryAfter, budget)
 		}
 		// A 429 proves the service accepted nothing, so even a request that
 		// is not safe to repeat (an upload, an upsert, a project deletion)
 		// is sent again; a 502, 503 or 504 proves nothing of the kind.
-		if !(cl.ep.idempotent || limited) || attempt >= c.retry.MaxRetries || waited+wait > c.retry.MaxWait {
+		if !(cl.ep.idempotent || limited) || attempt >= c.retry.MaxRetries || !retry.allows(wait) {
 			return nil, red, apiErr
 		}
 		c.log.LogAttrs(ctx, slog.LevelDebug, "api retry",
@@ -117,22 +142,35 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 		if err := c.pause(ctx, cl.ep, wait, unsent); err != nil {
 			return nil, red, err
 		}
-		waited += wait
+		retry.spent += wait
 	}
 }
 
 // waitBudget blocks until the category's budget allows one more request.
-func (c *Client) waitBudget(ctx context.Context, ep endpoint, key string, limit int, shared, unsent bool) error {
+// Once the call has had an answer (last), its waits count towards the
+// retries' total, and one that would pass it ends the call with that
+// answer, saying how long the budget would have held it.
+func (c *Client) waitBudget(ctx context.Context, ep endpoint, key string, limit int, shared, unsent bool, retry *retryWaits, last *Error) error {
 	for {
 		d, ok := c.reserve(ctx, key, limit, shared)
 		if ok {
 			return nil
 		}
+		if last != nil && !retry.allows(d) {
+			if last.Kind == KindRateLimited || last.RetryAfter > 0 {
+				last.RetryAfter = max(last.RetryAfter, d)
+			}
+			return last
+		}
 		c.log.LogAttrs(ctx, slog.LevelDebug, "api budget wait",
 			slog.String("category", string(ep.cat)), slog.Duration("wait", d))
-		c.observeWait(ctx, Wait{Endpoint: ep.String(), Reason: WaitBudget, Category: ep.cat, Limit: limit, For: d})
+		_, held := c.budgets.wait(key, limit, c.clock.Now())
+		c.observeWait(ctx, Wait{Endpoint: ep.String(), Reason: WaitBudget, Category: ep.cat, Limit: limit, For: d, Held: held})
 		if err := c.pause(ctx, ep, d, unsent); err != nil {
 			return err
+		}
+		if last != nil {
+			retry.spent += d
 		}
 	}
 }
@@ -141,25 +179,29 @@ func (c *Client) waitBudget(ctx context.Context, ep endpoint, key string, limit 
 // ledger cannot be used (a locked or full disk), the process's own budget
 // stands in: it still knows this process's sends and the ledger's last state.
 func (c *Client) reserve(ctx context.Context, key string, limit int, shared bool) (time.Duration, bool) {
-	now := c.clock.Now()
 	if shared && limit >= 0 {
-		d, ok, err := c.budgets.reserveShared(c.ledger, key, limit, now)
+		d, ok, ahead, err := c.budgets.reserveShared(c.ledger, key, limit, c.clock.Now)
 		if err == nil {
+			c.sayAhead(ctx, ahead)
 			return d, ok
 		}
 		c.log.LogAttrs(ctx, slog.LevelDebug, "api budget: the shared ledger failed, using this process's budget", slog.String("error", err.Error()))
 	}
-	return c.budgets.reserve(key, limit, now)
+	d, ok, ahead := c.budgets.reserve(key, limit, c.clock.Now())
+	c.sayAhead(ctx, ahead)
+	return d, ok
 }
 
-// block records a 429 in the ledger (every process holds off) and here.
-func (c *Client) block(ctx context.Context, key string, limit int, shared bool, until time.Time, knownUntil bool, now time.Time) {
+// block records a 429's hold (already bounded) in the ledger (every
+// process holds off) and here.
+func (c *Client) block(ctx context.Context, key string, limit int, shared bool, hold time.Duration, knownUntil bool, now time.Time) {
 	if shared && limit >= 0 {
-		err := c.budgets.blockShared(c.ledger, key, limit, until, knownUntil, now)
+		ahead, err := c.budgets.blockShared(c.ledger, key, limit, hold, knownUntil, now, c.clock.Now)
 		if err == nil {
+			c.sayAhead(ctx, ahead)
 			return
 		}
 		c.log.LogAttrs(ctx, slog.LevelDebug, "api budget: the 429 could not be recorded in the shared ledger", slog.String("error", err.Error()))
 	}
-	c.budgets.block(key, max(limit, 0), until, knownUntil, now)
+	c.budgets.block(key, max(limit, 0), hold, knownUntil, now)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"sync"
 	"time"
 )
 
@@ -27,7 +29,10 @@ type Wait struct {
 	Limit    int           // the budget's requests a minute (budget waits)
 	Status   int           // the status being retried (0 after a timeout)
 	For      time.Duration // how long
-	Until    time.Time     // when it ends, on the client's clock
+	// Held: a budget wait that a 429's hold is part of (the service's
+	// answer to this or another vaultdeck process of the machine).
+	Held  bool
+	Until time.Time // when it ends, on the client's clock
 }
 
 // String is the one line a headless command prints.
@@ -40,6 +45,9 @@ func (w Wait) String() string {
 	}
 	switch w.Reason {
 	case WaitBudget:
+		if w.Held {
+			return fmt.Sprintf("waiting %s for the %s budget: the service answered 429 (its rate limit) to vaultdeck on this machine, and every %s request waits until then", d, w.Category, w.Category)
+		}
 		return fmt.Sprintf("waiting %s for the %s budget (%d requests a minute)", d, w.Category, w.Limit)
 	case WaitRetryAfter:
 		return fmt.Sprintf("waiting %s: the service asked to retry %s later (%d)", d, w.Endpoint, w.Status)
@@ -106,4 +114,59 @@ func (c *Client) pause(ctx context.Context, ep endpoint, d time.Duration, unsent
 		return canceled(ep, err)
 	}
 	return nil
+}
+
+// retryWaits is the waiting one call has done since its first answer, and
+// the most it may do (RetryPolicy.MaxWait): the README's promise of 3
+// minutes of waiting in all holds for every kind of wait a retry meets
+// (Retry-After, backoff, the budget a 429 filled), not only the first.
+type retryWaits struct {
+	spent, max time.Duration
+}
+
+// allows says whether a wait of d still keeps the promise.
+func (r *retryWaits) allows(d time.Duration) bool { return r.spent+d <= r.max }
+
+// noticeLimit bounds the notes a client remembers having said: a server
+// changing its bad header on every answer must not grow memory.
+const noticeLimit = 64
+
+// notices remembers what a client has said, so one bad answer (a header
+// value, the ledger's rows from the future) is one line, not one a retry
+// or a request.
+type notices struct {
+	mu   sync.Mutex
+	said map[string]bool
+}
+
+// notice says msg once per client for key: to Config.Notice (a command's
+// stderr), or else to the log as a warning.
+func (c *Client) notice(ctx context.Context, key, msg string) {
+	c.notes.mu.Lock()
+	if c.notes.said[key] {
+		c.notes.mu.Unlock()
+		return
+	}
+	if c.notes.said == nil || len(c.notes.said) >= noticeLimit {
+		c.notes.said = map[string]bool{}
+	}
+	c.notes.said[key] = true
+	c.notes.mu.Unlock()
+	if c.noticeFn != nil {
+		c.noticeFn(msg)
+		return
+	}
+	c.log.LogAttrs(ctx, slog.LevelWarn, msg)
+}
+
+// sayAhead says that the budget's record held times after now, which this
+// machine's clock cannot have written unless it was set back (or an older
+// vaultdeck wrote an unbounded hold). They have been cleared, so a later
+// call finds nothing to say.
+func (c *Client) sayAhead(ctx context.Context, ahead time.Duration) {
+	if ahead <= 0 {
+		return
+	}
+	c.notice(ctx, "ledger ahead", fmt.Sprintf("the request budget shared by vaultdeck on this machine held times up to %s after this machine's clock (the clock was set back, or an older vaultdeck wrote an unbounded hold); they were cleared and hold no request",
+		roughly(ahead)))
 }

@@ -75,6 +75,13 @@ func (r *runner) resolve() (*Connection, error) {
 		Limits:     r.env.Limits,
 		Clock:      r.env.Clock,
 	}
+	// What the client did not do as the service or the budget's record
+	// asked (a Retry-After past the maximum, times from the future) is one
+	// line on stderr; the console owns the terminal, so it is left to the
+	// log there.
+	if r.cmd != "console" {
+		cfg.Notice = func(s string) { fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, s) }
+	}
 	// The user's cap below the service's limits: the flag, else the
 	// profile's setting (above them only for a simulator on this machine).
 	local := loopback(cfg.BaseURL)

@@ -21,11 +21,11 @@ type processLedger struct {
 }
 
 // UpdateBudget implements api.Ledger.
-func (l *processLedger) UpdateBudget(bucket string, since time.Time,
-	update func(sent []time.Time, heldUntil time.Time) (add []time.Time, holdUntil time.Time)) error {
+func (l *processLedger) UpdateBudget(bucket string, clock func() time.Time, window, maxHold time.Duration,
+	update func(now time.Time, sent []time.Time, heldUntil time.Time) (add []time.Time, holdUntil time.Time)) (time.Duration, error) {
 	l.once.Do(func() { l.st, l.err = l.open() })
 	if l.err != nil {
-		return l.err
+		return 0, l.err
 	}
-	return l.st.UpdateBudget(bucket, since, update)
+	return l.st.UpdateBudget(bucket, clock, window, maxHold, update)
 }
