@@ -37,13 +37,25 @@ const (
 )
 
 // Held counts the entries of a listing that a caller holds in memory, and
-// their bytes as sent, against MaxHeldEntries and MaxHeldBytes. The zero
-// value is ready for the recycle bin.
+// their bytes, against MaxHeldEntries and MaxHeldBytes. The zero value is
+// the recycle bin's (the table, --check, the console's view, serve), which
+// counts each entry's bytes as sent; HeldProjects and HeldFiles are the
+// console's paged views', which count each record's text (ProjectBytes,
+// FileBytes).
 type Held struct {
 	n     int
 	bytes int64
 	lim   heldLimits
+	ep    endpoint // zero: the recycle bin
+	cmd   string   // the command that streams the listing instead
 }
+
+// HeldProjects bounds the projects the console's projects view keeps (every
+// page scrolled through).
+func HeldProjects() *Held { return &Held{ep: epProjects, cmd: "projects"} }
+
+// HeldFiles bounds the files the console's files tab keeps.
+func HeldFiles() *Held { return &Held{ep: epProjectFiles, cmd: "files PROJECT_ID"} }
 
 // heldLimits are the bounds a Held applies: defaultHeld, the constants
 // (smaller in tests).
@@ -54,28 +66,54 @@ type heldLimits struct {
 
 var defaultHeld = heldLimits{MaxHeldEntries, MaxHeldBytes}
 
-// Add counts one more entry of raw bytes as sent; past either bound it
-// returns the error that names the bound and the streaming ways.
-func (h *Held) Add(raw int) error {
+// recordOverhead is what a typed record costs beside its text: its
+// struct and slice slot, roughly.
+const recordOverhead = 200
+
+// ProjectBytes is about what a decoded project holds in memory.
+func ProjectBytes(p *Project) int {
+	n := recordOverhead + len(p.ID) + len(p.Name) + len(p.CreatorEmail) + len(p.CreatedAt.Raw) + len(p.UpdatedAt.Raw) + len(p.ProjectUpdatedAt.Raw)
+	if p.Sharing != nil {
+		n += len(p.Sharing.UserShares) + len(p.Sharing.WorkspaceShares)
+	}
+	return n
+}
+
+// FileBytes is about what a decoded file record holds in memory.
+func FileBytes(f *ProjectFile) int {
+	return recordOverhead + len(f.ID) + len(f.Name) + len(f.ContentType) + len(f.ProcessingStatus) + len(f.UploadedAt.Raw)
+}
+
+// Add counts one more entry of size bytes; past either bound it returns
+// the error that names the bound and the streaming ways.
+func (h *Held) Add(size int) error {
 	lim := h.lim
 	if lim.n == 0 {
 		lim = defaultHeld
 	}
 	h.n++
-	h.bytes += int64(raw)
+	h.bytes += int64(size)
 	switch {
 	case h.n > lim.n:
-		return heldError(fmt.Sprintf("the listing has more than %d entries", lim.n), "any number")
+		return h.error(fmt.Sprintf("the listing has more than %d entries", lim.n), "any number")
 	case h.bytes > lim.bytes:
-		return heldError(fmt.Sprintf("the listing's entries are over %s as sent", sizeText(lim.bytes)), "any size")
+		what := fmt.Sprintf("the listing's entries are over %s", sizeText(lim.bytes))
+		if h.cmd == "" {
+			what += " as sent"
+		}
+		return h.error(what, "any size")
 	}
 	return nil
 }
 
-// heldError is the one line of a listing stopped at a Held bound.
-func heldError(what, streams string) *Error {
-	return &Error{Kind: KindTooLarge, Endpoint: epRecycleBin.String(), Status: 200,
-		Message: what + ", the most vaultdeck holds in memory for a table, --check or the console; `vaultdeck recycle-bin --jsonl` (or --json, or --csv) streams " + streams}
+// error is the one line of a listing stopped at a Held bound.
+func (h *Held) error(what, streams string) *Error {
+	if h.cmd == "" {
+		return &Error{Kind: KindTooLarge, Endpoint: epRecycleBin.String(), Status: 200,
+			Message: what + ", the most vaultdeck holds in memory for a table, --check or the console; `vaultdeck recycle-bin --jsonl` (or --json, or --csv) streams " + streams}
+	}
+	return &Error{Kind: KindTooLarge, Endpoint: h.ep.String(), Status: 200,
+		Message: what + ", the most the console keeps of it; `vaultdeck " + h.cmd + " --jsonl` (or --json, or --csv) streams " + streams}
 }
 
 // limits are the bounds a scan or a decode applies (the constants, smaller

@@ -48,6 +48,7 @@ type Model struct {
 	// again: api.PageGuard); pages counts them. Both start over with the
 	// first page, and are used by one fetch at a time (off the event loop).
 	guard     *api.PageGuard
+	held      *api.Held // what the pages kept so far hold (count and bytes)
 	pages     int
 	loading   bool
 	statusIdx int
@@ -150,15 +151,15 @@ func (m *Model) loadFiles(cursor string) tea.Cmd {
 	be, id := m.env.Backend, m.proj.ID
 	kind := "more"
 	if cursor == "" || m.guard == nil {
-		kind, m.guard, m.pages = "first", api.NewFilePageGuard(), 0
+		kind, m.guard, m.held, m.pages = "first", api.NewFilePageGuard(), api.HeldFiles(), 0
 	}
 	m.pages++
-	g, n := m.guard, m.pages
+	g, held, n := m.guard, m.held, m.pages
 	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, kind,
 		func(ctx context.Context) (filePage, error) {
 			fp, err := be.ProjectFiles(ctx, id, q)
 			if err == nil {
-				fp, err = guarded(g, n, fp)
+				fp, err = guarded(g, held, n, fp)
 			}
 			if err != nil {
 				return filePage{}, err
@@ -169,9 +170,13 @@ func (m *Model) loadFiles(cursor string) tea.Cmd {
 }
 
 // guarded keeps the files of a page not listed before, and refuses a page
-// that brings none or hands out a cursor again (api.PageGuard).
-func guarded(g *api.PageGuard, n int, fp *api.FilePage) (*api.FilePage, error) {
+// that brings none or hands out a cursor again (api.PageGuard), or that
+// would take what the tab keeps past its bounds (api.Held).
+func guarded(g *api.PageGuard, held *api.Held, n int, fp *api.FilePage) (*api.FilePage, error) {
 	fresh, err := api.Fresh(g, n, fp.Files, func(f *api.ProjectFile) string { return f.ID })
+	for i := 0; err == nil && i < len(fresh); i++ {
+		err = held.Add(api.FileBytes(&fresh[i]))
+	}
 	if err == nil && fp.Pagination.HasMore && fp.Pagination.NextCursor != nil && *fp.Pagination.NextCursor != "" {
 		err = g.Cursor(n, *fp.Pagination.NextCursor)
 	}

@@ -56,7 +56,8 @@ type Model struct {
 	// repeats a page under an enormous total_pages would otherwise grow
 	// the table as far as the user scrolls); new with every page 1.
 	guard *api.PageGuard
-	asked int // the page number last asked for: the answer's own is the server's say
+	held  *api.Held // what the pages kept so far hold (count and bytes)
+	asked int       // the page number last asked for: the answer's own is the server's say
 }
 
 type (
@@ -234,16 +235,20 @@ func (m *Model) apply(pg *api.ProjectPage) tea.Cmd {
 
 // checked drops the projects of a page that were listed on an earlier one,
 // and refuses a page that brings none or lies past the listing's own
-// total; paging then stops where it is (api.PageGuard).
+// total (api.PageGuard), or that would take what the view keeps past its
+// bounds (api.Held); paging then stops where it is.
 func (m *Model) checked(pg *api.ProjectPage) (*api.ProjectPage, error) {
 	n := m.asked
 	if n <= 1 || m.guard == nil {
-		m.guard = api.NewProjectPageGuard()
+		m.guard, m.held = api.NewProjectPageGuard(), api.HeldProjects()
 	}
 	err := m.guard.Within(n, len(pg.Projects), pg.Pagination)
 	fresh := pg.Projects
 	if err == nil {
 		fresh, err = api.Fresh(m.guard, n, pg.Projects, func(p *api.Project) string { return p.ID })
+	}
+	for i := 0; err == nil && i < len(fresh); i++ {
+		err = m.held.Add(api.ProjectBytes(&fresh[i]))
 	}
 	if err != nil {
 		m.data.TotalPages = m.data.Page // no further page is asked for
