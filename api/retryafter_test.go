@@ -118,7 +118,9 @@ func gatedLedger(t *testing.T) (*gated, func() *process) {
 	g := &gated{sim: s, clock: &jumpClock{now: simEpoch, s: s}}
 	srv := httptest.NewServer(g)
 	t.Cleanup(srv.Close)
-	st, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
+	// No fsync per commit: these tests are about what is read back, not
+	// about surviving a power cut, and they open a store per case.
+	st, err := store.OpenWith(filepath.Join(t.TempDir(), store.FileName), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
