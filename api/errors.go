@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -191,6 +192,9 @@ func orUnknown(p string) string {
 }
 
 func roundUp(d time.Duration) time.Duration {
+	if d > math.MaxInt64-time.Second { // the sum would wrap to a negative wait
+		return d.Truncate(time.Second)
+	}
 	return ((d + time.Second - 1) / time.Second) * time.Second
 }
 

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"io"
+	"math"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -163,5 +164,15 @@ func TestBudgetsClockSetBack(t *testing.T) {
 	}
 	if st := b.status("held", 10, t0); st.ResetIn != MaxRetryAfter {
 		t.Errorf("status %+v", st)
+	}
+}
+
+// Rounding a wait up for its message never wraps it negative (it read
+// "Try again in -2562047h47m15s").
+func TestRoundUpNeverWraps(t *testing.T) {
+	for _, d := range []time.Duration{math.MaxInt64, math.MaxInt64 - time.Second + 1, 1500 * time.Millisecond} {
+		if r := roundUp(d); r < d.Truncate(time.Second) || r < 0 {
+			t.Errorf("roundUp(%v) = %v", d, r)
+		}
 	}
 }
