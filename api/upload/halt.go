@@ -11,6 +11,7 @@ package upload
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/store"
@@ -31,15 +32,27 @@ func (e *journalError) Error() string {
 
 func (e *journalError) Unwrap() error { return e.err }
 
-// halt records the run's first journal error; later ones are kept as lines.
+// errHaltedUnsent: a request that waited its turn when the run halted was
+// not sent (and the journal says so).
+var errHaltedUnsent = errors.New("not sent: the run stopped at a journal error while the request waited its turn")
+
+// halt records the run's first journal error and stops the requests that
+// wait their turn; later errors are kept as lines, each once.
 func (r *Runner) halt(e *journalError) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.halted == nil {
 		r.halted = e
+		if r.haltCancel != nil {
+			r.haltCancel()
+		}
 		return
 	}
-	r.laterHalts = append(r.laterHalts, e.Error())
+	line := e.Error()
+	if line == r.halted.Error() || slices.Contains(r.laterHalts, line) {
+		return
+	}
+	r.laterHalts = append(r.laterHalts, line)
 }
 
 // haltedBy is the run's first journal error, or nil.

@@ -82,6 +82,10 @@ type Runner struct {
 	// follows it. laterHalts are the ones after it.
 	halted     *journalError
 	laterHalts []string
+	// haltCtx is the run's ctx, ended also by the first journal error: a
+	// request still waiting its turn then (the budget, a 429) is not sent.
+	haltCtx    context.Context
+	haltCancel context.CancelFunc
 }
 
 // Outcome is what became of a run's (or a resume's) files.
@@ -170,6 +174,11 @@ func (r *Runner) Upload(ctx context.Context, projectID string, plan Plan, mode a
 // sendAll sends batches in order, preparing (opening and hashing) the next
 // one while the current one is on the wire.
 func (r *Runner) sendAll(ctx context.Context, batches []store.JournalBatch, out *Outcome) error {
+	r.mu.Lock()
+	r.halted, r.laterHalts = nil, nil
+	r.haltCtx, r.haltCancel = context.WithCancel(ctx)
+	defer r.haltCancel()
+	r.mu.Unlock()
 	stop := r.keepLeases()
 	defer stop()
 	r.report(func(p *Progress) {
@@ -218,9 +227,6 @@ func (r *Runner) sendAll(ctx context.Context, batches []store.JournalBatch, out 
 			}
 		}()
 	}()
-	r.mu.Lock()
-	r.halted, r.laterHalts = nil, nil
-	r.mu.Unlock()
 	var led runLedger
 	i := 0                    // batches taken to be sent
 	for r.haltedBy() == nil { // a journal error stops the run before its next request
@@ -246,6 +252,11 @@ func (r *Runner) sendAll(ctx context.Context, batches []store.JournalBatch, out 
 		if errors.Is(err, ErrCrashed) {
 			cancelPrep()
 			return err
+		}
+		if errors.Is(err, errHaltedUnsent) {
+			out.Unfinished++
+			led.notSent(p.batch)
+			continue
 		}
 		if je, ok := asJournal(err); ok {
 			r.halt(je)

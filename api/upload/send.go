@@ -63,7 +63,10 @@ func (r *Runner) send(ctx context.Context, p *prepared, out *Outcome) error {
 	if r.Wait != nil {
 		reqCtx = api.WithWaitObserver(reqCtx, r.Wait)
 	}
-	reqCtx = api.WithStopBeforeSending(reqCtx, ctx)
+	// Until it goes out, the request stops with the run's ctx, and at the
+	// run's first journal error (a renewal may fail while it waits):
+	// haltCtx is a child of ctx that halt cancels.
+	reqCtx = api.WithStopBeforeSending(reqCtx, r.haltCtx)
 	var last int64
 	base := r.bytesDone()
 	sent := func(n int64) {
@@ -85,6 +88,9 @@ func (r *Runner) send(ctx context.Context, p *prepared, out *Outcome) error {
 		// safe, but the error is said and stops the run.
 		if uerr := r.Store.UnstartBatch(b.ID, r.owner(), began); uerr != nil {
 			return &journalError{batch: b.ID, what: fmt.Sprintf("that batch %d was not sent", b.ID), err: uerr}
+		}
+		if r.haltedBy() != nil {
+			return errHaltedUnsent // the run's stop line names it
 		}
 		out.Unfinished++
 		return fmt.Errorf("batch %d: not sent: stopped while it waited to be sent (%v); run `vaultdeck upload --resume` to send it", b.ID, err)
