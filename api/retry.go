@@ -103,12 +103,13 @@ const minRetryWait = time.Second
 // usable wait: not a number of seconds (`1e30`, `NaN`, `Inf`, `-1`, `0x10`,
 // garbage) or a date not after now; the caller then waits as for a 429
 // without one. note, when not "", is the one line that says the header was
-// not followed as given (unusable, or longer than the maximum); raw is the
-// header as sent, to say that only once.
-func retryAfter(h http.Header, now time.Time, red redactor) (wait time.Duration, ok bool, note, raw string) {
+// not followed as given (unusable, or longer than the maximum); clamped
+// says it was longer than the maximum (so not to be shared with other
+// processes); raw is the header as sent, to say that only once.
+func retryAfter(h http.Header, now time.Time, red redactor) (wait time.Duration, ok, clamped bool, note, raw string) {
 	raw = strings.TrimSpace(h.Get("Retry-After"))
 	if raw == "" {
-		return 0, false, "", ""
+		return 0, false, false, "", ""
 	}
 	var d time.Duration
 	asked := ""
@@ -119,13 +120,13 @@ func retryAfter(h http.Header, now time.Time, red redactor) (wait time.Duration,
 		d = t.Sub(now) // Sub saturates: 292 years is the longest Duration
 		asked = "until " + t.UTC().Format("2006-01-02 15:04:05 UTC")
 	} else {
-		return 0, false, fmt.Sprintf("the service answered with Retry-After %s, which is no usable wait (seconds, or a date after now); vaultdeck waits as if it had not been sent", quoteHeader(red.String(raw))), raw
+		return 0, false, false, fmt.Sprintf("the service answered with Retry-After %s, which is no usable wait (seconds, or a date after now); vaultdeck waits as if it had not been sent", quoteHeader(red.String(raw))), raw
 	}
 	if d > MaxRetryAfter {
-		return MaxRetryAfter, true, fmt.Sprintf("the service asked to wait %s (Retry-After %s); vaultdeck waits at most %s (the rate windows are a minute)",
+		return MaxRetryAfter, true, true, fmt.Sprintf("the service asked to wait %s (Retry-After %s); vaultdeck waits at most %s (the rate windows are a minute)",
 			asked, quoteHeader(red.String(raw)), MaxRetryAfter), raw
 	}
-	return max(d, minRetryWait), true, "", raw
+	return max(d, minRetryWait), true, false, "", raw
 }
 
 // delaySeconds reads RFC 9110's delay-seconds (digits only), with a

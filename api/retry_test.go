@@ -123,8 +123,8 @@ func TestRetryAfterForms(t *testing.T) {
 		{"Bearer " + secretToken, 0, true},
 	} {
 		h := http.Header{"Retry-After": {c.v}}
-		d, ok, note, _ := retryAfter(h, now, red)
-		if ok != (c.want > 0) || d != c.want || (note != "") != c.note {
+		d, ok, clamped, note, _ := retryAfter(h, now, red)
+		if ok != (c.want > 0) || d != c.want || (note != "") != c.note || clamped != (ok && note != "") {
 			t.Errorf("%q: %v %v %q, want %v (note %v)", c.v, d, ok, note, c.want, c.note)
 		}
 		if strings.Contains(note, secretToken) || strings.ContainsRune(note, 0x1b) || len(note) > 300 {

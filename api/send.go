@@ -103,7 +103,7 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 		}
 		last = apiErr
 		now := c.clock.Now()
-		wait, ok, note, raw := retryAfter(resp.Header, now, red)
+		wait, ok, clamped, note, raw := retryAfter(resp.Header, now, red)
 		if note != "" {
 			c.notice(ctx, "Retry-After "+truncate(raw, 100), note)
 		}
@@ -122,7 +122,16 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 		limited := resp.StatusCode == http.StatusTooManyRequests
 		unsent = unsent && limited
 		if limited {
-			c.block(ctx, key, limit, shared, asked, ok, now) // everyone sharing the bucket holds off
+			// Everyone sharing the bucket holds off. A Retry-After past the
+			// maximum is no one's to believe: this request waits the
+			// maximum, but the ledger keeps only what the 429 itself
+			// proves (the window is full), so one hostile answer does not
+			// hold every later process on a healthy service.
+			if clamped {
+				c.block(ctx, key, limit, shared, 0, false, now)
+			} else {
+				c.block(ctx, key, limit, shared, asked, ok, now)
+			}
 			// The 429 has filled or held the budget: waiting for it is
 			// this same wait, said once, not a second one after it.
 			budget, _ := c.budgets.wait(key, limit, c.clock.Now())
