@@ -81,3 +81,25 @@ func TestInFlightPollLandsWhileCovered(t *testing.T) {
 		t.Errorf("resume: calls=%d ticks=%d", fake.nCalls(), len(r.ticks))
 	}
 }
+
+// A clock set back while the view was covered (an NTP step, a restored VM
+// snapshot) leaves the next poll's time hours ahead of the new now: the
+// re-armed tick waits at most the plan's own interval, not the hours the
+// clock jumped.
+func TestClockSetBackWhileCoveredWaitsAtMostTheInterval(t *testing.T) {
+	fake := newFake()
+	fake.set("processing", "a")
+	r := newRig(t, fake, "a", Options{BaseInterval: 10 * time.Second})
+	r.run(r.m.Init())
+	r.ticks = nil
+	first := r.waits[0]
+	r.m.Deactivate()
+	r.now = r.now.Add(-3 * time.Hour)
+	r.run(r.m.Activate())
+	if len(r.ticks) != 1 {
+		t.Fatalf("re-armed ticks=%d, want 1", len(r.ticks))
+	}
+	if got := r.waits[len(r.waits)-1]; got > first {
+		t.Errorf("after the clock went back 3h the tick waits %v, want at most the interval %v", got, first)
+	}
+}

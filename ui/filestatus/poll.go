@@ -184,7 +184,10 @@ func (m *Model) tickToNext() tea.Cmd {
 	if m.inactive {
 		return nil
 	}
-	wait := max(0, m.nextAt.Sub(m.env.Clock()))
+	// nextAt was now plus the plan's wait when armed, so more than that
+	// ahead means the clock was set back: wait the plan's interval, not
+	// the hours it jumped.
+	wait := min(max(0, m.nextAt.Sub(m.env.Clock())), m.plan.Wait)
 	tag := page.Tag{View: m.id, Seq: m.gen}
 	return m.opts.Tick(wait, func(time.Time) tea.Msg { return tickMsg{tag} })
 }
