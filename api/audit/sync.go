@@ -261,7 +261,9 @@ func (p *pacer) wait(ctx context.Context) error {
 		return err
 	}
 	if p.gap > 0 && !p.last.IsZero() {
-		if d := p.last.Add(p.gap).Sub(p.clock.Now()); d > 0 {
+		// At most one gap: more means the clock was set back since the
+		// last request, and the hours it jumped are no pace to keep.
+		if d := min(p.last.Add(p.gap).Sub(p.clock.Now()), p.gap); d > 0 {
 			if err := p.clock.Sleep(ctx, d); err != nil {
 				return err
 			}
