@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,6 +28,11 @@ type tableExporter interface {
 // the file is written in a command, off the event loop.
 func (m *Model) exportTop() tea.Cmd {
 	top := m.Top()
+	if d, ok := top.(page.Documenter); ok {
+		if doc, ok := d.Document(); ok {
+			return m.saveDocument(doc)
+		}
+	}
 	ex, ok := top.(tableExporter)
 	if !ok {
 		return page.Status("this view has no table to export")
@@ -34,7 +40,7 @@ func (m *Model) exportTop() tea.Cmd {
 	snap := ex.ExportTable()
 	dir, stem, now := m.cfg.ExportDir, fileStem(top.Title()), m.env.Clock()
 	return func() tea.Msg {
-		path, err := writeExport(dir, stem, now, snap)
+		path, err := writeExport(dir, stem, "csv", now, snap.WriteCSV)
 		if err != nil {
 			return page.StatusMsg{Err: fmt.Errorf("the CSV export could not be written: %w", err)}
 		}
@@ -42,6 +48,25 @@ func (m *Model) exportTop() tea.Cmd {
 			path = "./" + filepath.Base(path) // the working directory: short enough for an 80-column status line
 		}
 		return page.StatusMsg{Text: fmt.Sprintf("wrote %d rows to %s", snap.Len(), path)}
+	}
+}
+
+// saveDocument writes one record whole (the audit entry the detail pane
+// draws in part) to a new file beside the CSV exports, as it was received.
+func (m *Model) saveDocument(doc page.Document) tea.Cmd {
+	dir, now := m.cfg.ExportDir, m.env.Clock()
+	return func() tea.Msg {
+		path, err := writeExport(dir, fileStem(doc.Stem), doc.Ext, now, func(w io.Writer) error {
+			_, err := w.Write(doc.Body)
+			return err
+		})
+		if err != nil {
+			return page.StatusMsg{Err: fmt.Errorf("%s could not be saved: %w", doc.What, err)}
+		}
+		if dir == "" {
+			path = "./" + filepath.Base(path)
+		}
+		return page.StatusMsg{Text: fmt.Sprintf("saved %s (%d KB) to %s", doc.What, (len(doc.Body)+1023)>>10, path)}
 	}
 }
 
@@ -69,11 +94,11 @@ func fileStem(title string) string {
 	return s
 }
 
-// writeExport creates vaultdeck-STEM-YYYYMMDD-HHMMSS.csv in dir, never
+// writeExport creates vaultdeck-STEM-YYYYMMDD-HHMMSS.EXT in dir, never
 // replacing a file (a second export in the same second gets -2, -3 …),
 // readable by the user only (it holds workspace data), and removes it
 // again if writing fails, so no half file is left looking complete.
-func writeExport(dir, stem string, now time.Time, snap widgets.TableExport) (string, error) {
+func writeExport(dir, stem, ext string, now time.Time, write func(io.Writer) error) (string, error) {
 	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -85,9 +110,9 @@ func writeExport(dir, stem string, now time.Time, snap widgets.TableExport) (str
 	var f *os.File
 	var path string
 	for i := 1; f == nil; i++ {
-		name := base + ".csv"
+		name := base + "." + ext
 		if i > 1 {
-			name = fmt.Sprintf("%s-%d.csv", base, i)
+			name = fmt.Sprintf("%s-%d.%s", base, i, ext)
 		}
 		path = filepath.Join(dir, name)
 		var err error
@@ -97,7 +122,7 @@ func writeExport(dir, stem string, now time.Time, snap widgets.TableExport) (str
 		}
 	}
 	w := bufio.NewWriterSize(f, 64<<10)
-	err := snap.WriteCSV(w)
+	err := write(w)
 	if err == nil {
 		err = w.Flush()
 	}

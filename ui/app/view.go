@@ -293,6 +293,11 @@ func without(bs []key.Binding, drop key.Binding) []key.Binding {
 // copySelected sends the marked IDs, or the selected one, to the
 // terminal's clipboard (ui/clipboard decides how, inside tmux too).
 func (m *Model) copySelected() tea.Cmd {
+	if d, ok := m.Top().(page.Documenter); ok {
+		if doc, ok := d.Document(); ok {
+			return clipboard.CopyDocument(m.env.Context(), m.env.Output, m.cfg.Getenv, doc.What, string(doc.Body), m.env.Keys.Export.Enabled())
+		}
+	}
 	return clipboard.Copy(m.env.Context(), m.env.Output, m.cfg.Getenv, clipboard.Values(m.Top()))
 }
 

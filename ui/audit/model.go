@@ -66,6 +66,7 @@ type Model struct {
 	lastErr error
 
 	detail     bool
+	detailID   string // the entry shown (the follow may add entries above it)
 	detailPane *widgets.Pane
 
 	prompt      string // "type", "user", "ip", "time" while a prompt is open

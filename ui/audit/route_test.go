@@ -63,7 +63,7 @@ func TestEscapesInRowsRenderInert(t *testing.T) {
 			t.Fatalf("escape in a cell: %q", c)
 		}
 	}
-	d := detailText(&jobEntry{ID: "1", Raw: []byte(`{"id":"1","type":"x","data":{"k":"\u001b[31mred"}}`)})
+	d, _ := detailText(&jobEntry{ID: "1", Raw: []byte(`{"id":"1","type":"x","data":{"k":"\u001b[31mred"}}`)})
 	if strings.ContainsRune(d, 0x1b) {
 		t.Fatalf("escape in the detail: %q", d)
 	}

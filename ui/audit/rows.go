@@ -6,10 +6,14 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/dustin/go-humanize"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // Column indexes of the audit table.
@@ -43,20 +47,30 @@ func buildRow(e *store.AuditEntry) [numCols]string {
 }
 
 // detailText renders every field of an entry for the detail pane, with data
-// as indented JSON. Sanitising after indenting keeps the line breaks json
-// added while removing any escape sequence hidden in a value (json.Indent
-// leaves \u001b escapes as they are, but raw bytes from a lenient server
-// could still carry one).
-func detailText(je *store.AuditEntry) string {
+// as indented JSON drawn within widgets.DetailJSON (a hostile entry nested
+// 9,000 deep took 2 GB through json.Indent and the pane's wrapping), and
+// reports whether anything was left out (y copies the entry whole, e saves
+// it). Sanitising after indenting keeps the line breaks while removing any
+// escape sequence hidden in a value (\u001b escapes stay text, but raw bytes
+// from a lenient server could still carry one).
+func detailText(je *store.AuditEntry) (string, bool) {
 	var e api.AuditEntry
 	if err := json.Unmarshal(je.Raw, &e); err != nil || e.ID == "" {
 		// what the mirror indexed, and the entry's JSON as it was sent
 		e = api.AuditEntry{ID: je.ID, Type: api.AuditType(je.Type), User: je.User, IP: je.IP, Data: je.Raw}
 		e.Timestamp.Time = je.Time
 	}
+	lim := widgets.DetailJSON
 	var b strings.Builder
+	partial := false
 	field := func(name, value string) {
-		fmt.Fprintf(&b, "%-11s %s\n", name+":", sanitize.Line(value))
+		shown, rest := clip(value, lim.String)
+		fmt.Fprintf(&b, "%-11s %s", name+":", sanitize.Line(shown))
+		if rest > 0 {
+			fmt.Fprintf(&b, "… (%s more)", humanize.Bytes(uint64(rest)))
+			partial = true
+		}
+		b.WriteByte('\n')
 	}
 	field("id", e.ID)
 	ts := e.Timestamp.Raw
@@ -72,21 +86,32 @@ func detailText(je *store.AuditEntry) string {
 	field("ip", e.IP)
 	field("user_agent", e.UserAgent)
 	b.WriteString("data:\n")
-	b.WriteString(indentData(e.Data))
-	return b.String()
+	data, cut := indentData(e.Data, lim)
+	b.WriteString(data)
+	return b.String(), partial || cut
 }
 
-// indentData pretty-prints raw JSON; invalid JSON is shown as received
-// (sanitised) rather than hidden, since an admin inspecting an odd entry
-// wants to see exactly what the server sent.
-func indentData(raw json.RawMessage) string {
+// clip is the start of s within n bytes, cut at a character, and how many
+// bytes are left.
+func clip(s string, n int) (string, int) {
+	if len(s) <= n {
+		return s, 0
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut], len(s) - cut
+}
+
+// indentData pretty-prints raw JSON within lim; invalid JSON is shown as
+// received (sanitised, cut the same way) rather than hidden, since an admin
+// inspecting an odd entry wants to see exactly what the server sent.
+func indentData(raw json.RawMessage, lim widgets.JSONLimits) (string, bool) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
-		return "  (none)\n"
+		return "  (none)\n", false
 	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, trimmed, "  ", "  "); err != nil {
-		return "  " + sanitize.Text(string(trimmed)) + "\n"
-	}
-	return "  " + sanitize.Text(out.String()) + "\n"
+	out, partial := widgets.BoundedJSON(trimmed, "  ", lim)
+	return sanitize.Text(out) + "\n", partial
 }

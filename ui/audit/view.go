@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"errors"
 	"slices"
 	"strconv"
@@ -192,10 +193,40 @@ func (m *Model) openDetail() {
 	if !ok || i < 0 {
 		return
 	}
-	m.detail = true
+	m.detail, m.detailID = true, r.ID
 	m.detailPane = widgets.NewPane(m.env.Theme, m.env.Keys)
 	m.detailPane.SetSize(m.Width, max(m.Height-m.TableView.Header, 3))
-	m.detailPane.SetContent(strings.TrimRight(detailText(&m.entries[i]), "\n"))
+	text, partial := detailText(&m.entries[i])
+	m.detailPane.SetContent(strings.TrimRight(text, "\n"))
+	m.detailPane.SetNote(m.detailNote(partial))
+}
+
+// detailNote tells what the pane offers for the entry whole: always the
+// copy (the pane wraps values, so selecting by hand is awkward), and the
+// save where the session has local files (not over serve).
+func (m *Model) detailNote(partial bool) string {
+	k := m.env.Keys
+	note := k.Copy.Help().Key + " copies the entry"
+	if k.Export.Enabled() {
+		note += ", " + k.Export.Help().Key + " saves it"
+	}
+	if partial {
+		note = "drawn in part (…): " + note + " whole"
+	}
+	return note
+}
+
+// Document implements page.Documenter: with the detail open, y copies and
+// e saves the entry as it was received (redacted on the way in), however
+// much of it the pane draws.
+func (m *Model) Document() (page.Document, bool) {
+	i, ok := m.byID[m.detailID]
+	if !m.detail || !ok || i < 0 || i >= len(m.entries) {
+		return page.Document{}, false
+	}
+	e := &m.entries[i]
+	body := append(bytes.TrimSpace(slices.Clip(e.Raw)), '\n')
+	return page.Document{What: "entry " + sanitize.Line(e.ID), Stem: "audit-entry", Ext: "json", Body: body}, true
 }
 
 func (m *Model) detailKey(msg tea.KeyMsg) tea.Cmd {

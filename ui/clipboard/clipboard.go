@@ -127,11 +127,36 @@ func Copy(ctx context.Context, out io.Writer, getenv func(string) string, ids []
 	if out == nil {
 		return page.Status("copying is not available in this session; Y shows the ID to select")
 	}
-	text := strings.Join(ids, "\n")
 	what := ids[0]
 	if len(ids) > 1 {
 		what = fmt.Sprintf("%d IDs", len(ids))
 	}
+	return send(ctx, out, getenv, what, strings.Join(ids, "\n"))
+}
+
+// MaxDocument is the largest text CopyDocument sends: OSC 52 carries it
+// base64-encoded in one sequence, and terminals and tmux drop sequences
+// much past a megabyte (or hang drawing nothing while they read one).
+const MaxDocument = 512 << 10
+
+// CopyDocument is Copy for one record's whole text (an audit entry the
+// detail pane draws in part); past MaxDocument it says so instead, and
+// points to saving where the session can save.
+func CopyDocument(ctx context.Context, out io.Writer, getenv func(string) string, what, text string, canSave bool) tea.Cmd {
+	if out == nil {
+		return page.Status("copying is not available in this session")
+	}
+	if len(text) > MaxDocument {
+		msg := fmt.Sprintf("%s is %d KB, more than a terminal's clipboard takes (%d KB)", what, len(text)>>10, MaxDocument>>10)
+		if canSave {
+			msg += "; e saves it to a file"
+		}
+		return page.Status(msg)
+	}
+	return send(ctx, out, getenv, what, text)
+}
+
+func send(ctx context.Context, out io.Writer, getenv func(string) string, what, text string) tea.Cmd {
 	return func() tea.Msg {
 		var tmux TmuxSettings
 		if getenv("TMUX") != "" {

@@ -47,6 +47,11 @@ type (
 	KeyHinter interface{ ContextKeys() []key.Binding }
 	// Selector is a page with a selected record whose ID `y` copies.
 	Selector interface{ SelectedID() string }
+	// Documenter is a page showing one record that may be larger than it
+	// draws (the audit entry's detail, bounded): while Document reports
+	// true, `y` copies the record whole rather than its ID and `e` saves
+	// it rather than the table under it.
+	Documenter interface{ Document() (Document, bool) }
 	// Identified is a page that receives view-scoped messages.
 	Identified interface{ ID() ID }
 	// Activatable is a page with background work (polling) that should
@@ -65,6 +70,14 @@ type (
 		Deactivate()
 	}
 )
+
+// Document is one record whole, as `y` copies and `e` saves it.
+type Document struct {
+	What string // for the status line: "entry 01J…"
+	Stem string // the saved file's name part: "audit-entry"
+	Ext  string // the saved file's extension: "json"
+	Body []byte
+}
 
 // Backend is the part of *api.Client the console uses. Views depend on this
 // interface so tests can use fakes; *api.Client satisfies it.

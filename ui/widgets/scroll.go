@@ -96,6 +96,7 @@ type Pane struct {
 	theme  themes.Theme
 	scroll *Scroll
 	w      int
+	note   string // before "esc closes": what else the pane offers
 }
 
 // NewPane returns an empty pane.
@@ -113,6 +114,10 @@ func (p *Pane) SetSize(w, h int) {
 // SetContent replaces the text.
 func (p *Pane) SetContent(s string) { p.scroll.SetContent(s) }
 
+// SetNote sets a short line part shown before "esc closes" (the audit
+// detail: "drawn in part · y copies the whole entry").
+func (p *Pane) SetNote(s string) { p.note = s }
+
 // Update scrolls on a navigation key and reports whether it used the key.
 func (p *Pane) Update(msg tea.Msg) bool { return p.scroll.Update(msg) }
 
@@ -123,10 +128,14 @@ func (p *Pane) View() string {
 		box = box.Width(max(p.w-p.theme.Border.GetHorizontalBorderSize(), 1))
 	}
 	hint := p.scroll.Position()
+	closes := "esc closes"
+	if p.note != "" {
+		closes = p.note + " · " + closes
+	}
 	if hint == "" {
-		hint = p.theme.Muted.Render("esc closes")
+		hint = p.theme.Muted.Render(closes)
 	} else {
-		hint += p.theme.Muted.Render(" · esc closes")
+		hint += p.theme.Muted.Render(" · " + closes)
 	}
 	return box.Render(p.scroll.View()) + "\n" + ansi.Truncate(hint, max(p.w, 1), "…")
 }
