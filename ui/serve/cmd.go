@@ -41,7 +41,10 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	fs.IntVar(&cfg.MaxSessions, "max-sessions", DefaultMaxSessions, "most sessions served at once")
 	fs.DurationVar(&cfg.IdleTimeout, "idle-timeout", DefaultIdleTimeout, "close a session after this long without input (0 = never)")
 	fs.DurationVar(&cfg.LoginGraceTime, "login-grace-time", DefaultLoginGraceTime, "close a connection that has not begun a session after this long (0 = never), as OpenSSH's LoginGraceTime")
-	fs.IntVar(&cfg.MaxStartups, "max-startups", DefaultMaxStartups, "most connections at once that have not begun a session; more are closed at once, as OpenSSH's MaxStartups")
+	fs.DurationVar(&cfg.BannerTimeout, "banner-timeout", DefaultBannerTimeout, "close a connection that has not sent its SSH identification line after this long (0 = never); clients send it at once")
+	cfg.MaxStartups = DefaultMaxStartups
+	fs.Var(&cfg.MaxStartups, "max-startups", "connections without a session: past start, new ones are dropped at random (rate% rising to 100% at full) after closing the oldest that sent nothing, as OpenSSH's MaxStartups")
+	fs.IntVar(&cfg.PerSourceMaxStartups, "per-source-max-startups", DefaultPerSourceMaxStartups, "most connections without a session from one address (0 = no limit), as OpenSSH's PerSourceMaxStartups")
 	fs.StringVar(&cfg.Theme, "theme", "auto", "colour theme of the sessions")
 	fs.DurationVar(&cfg.StuckAfter, "stuck-after", 30*time.Minute, "mark a file stuck after this long in processing")
 	fs.DurationVar(&cfg.CrawlEvery, "crawl-every", 0, "run the access review's crawl of every bound profile this often (e.g. 24h), for every session to read in :access; 0 = never")
@@ -76,6 +79,12 @@ func Start(ctx context.Context, f Flags, given func(string) bool, e Env) int {
 	}
 	if given("login-grace-time") && cfg.LoginGraceTime == 0 {
 		cfg.LoginGraceTime = -1
+	}
+	if given("banner-timeout") && cfg.BannerTimeout == 0 {
+		cfg.BannerTimeout = -1
+	}
+	if given("per-source-max-startups") && cfg.PerSourceMaxStartups == 0 {
+		cfg.PerSourceMaxStartups = -1
 	}
 	cfg.Getenv = e.Getenv
 	cfg.BaseURL, cfg.Region, cfg.CAFile = e.BaseURL, e.Region, e.CAFile

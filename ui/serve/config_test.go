@@ -205,7 +205,8 @@ func TestCheckSkippedLinesAreWarnings(t *testing.T) {
 func TestHelpNamesStartupLimits(t *testing.T) {
 	var out bytes.Buffer
 	Run(context.Background(), []string{"--help"}, Env{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }})
-	for _, want := range []string{"-login-grace-time duration", "(default 30s)", "-max-startups int", "(default 10)"} {
+	for _, want := range []string{"-login-grace-time duration", "(default 30s)", "-max-startups start:rate:full", "(default 10:30:100)",
+		"-banner-timeout duration", "(default 5s)", "-per-source-max-startups int", "(default 5)"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("--help lacks %q:\n%s", want, out.String())
 		}

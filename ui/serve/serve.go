@@ -50,10 +50,18 @@ type Config struct {
 	MaxSessions    int           // 0 = DefaultMaxSessions
 	IdleTimeout    time.Duration // 0 = DefaultIdleTimeout; negative = none
 	// Before its first session: a connection is closed after
-	// LoginGraceTime, and past MaxStartups such connections a new one is
-	// closed at once (OpenSSH's LoginGraceTime and MaxStartups).
-	LoginGraceTime time.Duration // 0 = DefaultLoginGraceTime; negative = none
-	MaxStartups    int           // 0 = DefaultMaxStartups
+	// LoginGraceTime, or after BannerTimeout if it has not sent its SSH
+	// identification line by then; past MaxStartups (and
+	// PerSourceMaxStartups from one address) such connections, a new one
+	// first makes room by closing the oldest silent one, and is otherwise
+	// dropped at random (OpenSSH's LoginGraceTime, MaxStartups and
+	// PerSourceMaxStartups; admission.go).
+	LoginGraceTime       time.Duration // 0 = DefaultLoginGraceTime; negative = none
+	BannerTimeout        time.Duration // 0 = DefaultBannerTimeout; negative = none
+	MaxStartups          Startups      // zero = DefaultMaxStartups
+	PerSourceMaxStartups int           // 0 = DefaultPerSourceMaxStartups; negative = none
+	clock                clock         // tests: fired by hand; nil = real time
+	roll                 func() int    // tests: the random drop's draw; nil = random
 
 	// Where sessions of keys without a bound profile log in.
 	BaseURL, Region, CAFile string
@@ -114,8 +122,12 @@ func New(cfg Config, warn io.Writer) (*Server, error) {
 	if cfg.LoginGraceTime == 0 {
 		cfg.LoginGraceTime = DefaultLoginGraceTime
 	}
-	if cfg.MaxStartups <= 0 {
-		cfg.MaxStartups = DefaultMaxStartups
+	if cfg.BannerTimeout == 0 {
+		cfg.BannerTimeout = DefaultBannerTimeout
+	}
+	cfg.MaxStartups = cfg.MaxStartups.orDefault()
+	if cfg.PerSourceMaxStartups == 0 {
+		cfg.PerSourceMaxStartups = DefaultPerSourceMaxStartups
 	}
 	if err := checkListen(cfg.Listen, cfg.ListenExplicit); err != nil {
 		return nil, err
@@ -153,7 +165,7 @@ func New(cfg Config, warn io.Writer) (*Server, error) {
 		budgets: api.NewBudgets(), share: api.NewShare(shareReuse),
 		bound: map[string]*profileBackend{}, caches: map[string]*memCache{},
 		sessions: map[ssh.Session]*session{}, closeGrace: 2 * time.Second,
-		startups: &startups{grace: cfg.LoginGraceTime, max: cfg.MaxStartups, log: log},
+		startups: newStartups(cfg, log),
 	}, nil
 }
 
@@ -245,7 +257,8 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.mu.Unlock()
 	s.log.Info("serving the console over SSH", "addr", ln.Addr().String(), "keys", len(s.keys.List),
 		"allow_writes", s.cfg.AllowWrites, "max_sessions", s.cfg.MaxSessions,
-		"login_grace_time", s.cfg.LoginGraceTime, "max_startups", s.cfg.MaxStartups)
+		"login_grace_time", s.cfg.LoginGraceTime, "banner_timeout", s.cfg.BannerTimeout,
+		"max_startups", s.cfg.MaxStartups.String(), "per_source_max_startups", s.cfg.PerSourceMaxStartups)
 	if s.cfg.Ready != nil {
 		s.cfg.Ready(ln.Addr())
 	}

@@ -26,6 +26,12 @@ func dialRaw(t *testing.T, addr string, banner bool) *rawConn {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return wrapRaw(t, c, banner)
+}
+
+// wrapRaw is dialRaw on a connection already made.
+func wrapRaw(t *testing.T, c net.Conn, banner bool) *rawConn {
+	t.Helper()
 	t.Cleanup(func() { c.Close() })
 	if banner {
 		if _, err := io.WriteString(c, "SSH-2.0-OpenSSH_9.6\r\n"); err != nil {
@@ -70,7 +76,7 @@ func (rc *rawConn) waitClosed(t *testing.T, what string) string {
 // but opens no session are all closed once the login grace time passed,
 // while a session that began before them keeps working and new logins work.
 func TestLoginGraceClosesIdleConnections(t *testing.T) {
-	f := startServer(t, func(c *Config) { c.LoginGraceTime = 300 * time.Millisecond; c.MaxStartups = 64 })
+	f := startServer(t, func(c *Config) { c.LoginGraceTime = 300 * time.Millisecond; c.MaxStartups = Startups{Start: 64}; c.PerSourceMaxStartups = -1 })
 	first := f.open(f.bound, nil)
 	first.waitFor("1/12")
 	var conns []*rawConn
@@ -103,19 +109,23 @@ func TestLoginGraceClosesIdleConnections(t *testing.T) {
 	second.waitFor("1/12")
 }
 
-// Past --max-startups a new connection is closed at once, before the
-// server's banner; a key login gets in again once one pending connection
-// went away, and its session no longer counts as pending.
+// Past --max-startups (here 3:100:3) a new connection is closed at once,
+// with a line saying why before the server's banner, when every pending
+// one has spoken (none silent to close instead); a key login gets in again
+// once one pending connection went away, and its session no longer counts
+// as pending.
 func TestMaxStartupsRefusesBeyond(t *testing.T) {
-	f := startServer(t, func(c *Config) { c.LoginGraceTime = time.Hour; c.MaxStartups = 3 })
+	f := startServer(t, func(c *Config) { c.LoginGraceTime = time.Hour; c.MaxStartups = Startups{Start: 3} })
 	var idle []*rawConn
 	for range 3 {
-		idle = append(idle, dialRaw(t, f.addr, false))
+		idle = append(idle, dialRaw(t, f.addr, true))
 	}
 	waitUntil(t, "3 pending", func() bool { return f.srv.startups.Pending() == 3 },
 		func() string { return fmt.Sprint(f.srv.startups.Pending(), " pending") })
-	if got := dialRaw(t, f.addr, true).waitClosed(t, "the fourth connection"); got != "" {
-		t.Fatalf("the fourth connection got %q; want it closed before the banner", got)
+	waitUntil(t, "3 spoken", func() bool { return f.srv.startups.silent() == 0 },
+		func() string { return fmt.Sprint(f.srv.startups.silent(), " silent") })
+	if got := dialRaw(t, f.addr, true).waitClosed(t, "the fourth connection"); got != reasonBusy+"\r\n" {
+		t.Fatalf("the fourth connection got %q; want only the reason, before the banner", got)
 	}
 	if c, err := f.dial(gossh.PublicKeys(f.bound)); err == nil {
 		c.Close()
