@@ -125,7 +125,12 @@ func TestBannerTimeoutClosesSilentSockets(t *testing.T) {
 // why, while a client from another address logs in.
 func TestPerSourceLimitKeepsOthersIn(t *testing.T) {
 	clk := &fakeClock{}
-	f := startServer(t, func(c *Config) { c.clock = clk; c.PerSourceMaxStartups = 3; c.Listen = "0.0.0.0:0"; c.ListenExplicit = true })
+	f := startServer(t, func(c *Config) {
+		c.clock = clk
+		c.PerSourceMaxStartups = 3
+		c.Listen = "0.0.0.0:0"
+		c.ListenExplicit = true
+	})
 	_, port, _ := net.SplitHostPort(f.addr)
 	f.addr = net.JoinHostPort("127.0.0.1", port)
 	from := func(ip string) *rawConn {

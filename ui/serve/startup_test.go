@@ -76,7 +76,11 @@ func (rc *rawConn) waitClosed(t *testing.T, what string) string {
 // but opens no session are all closed once the login grace time passed,
 // while a session that began before them keeps working and new logins work.
 func TestLoginGraceClosesIdleConnections(t *testing.T) {
-	f := startServer(t, func(c *Config) { c.LoginGraceTime = 300 * time.Millisecond; c.MaxStartups = Startups{Start: 64}; c.PerSourceMaxStartups = -1 })
+	f := startServer(t, func(c *Config) {
+		c.LoginGraceTime = 300 * time.Millisecond
+		c.MaxStartups = Startups{Start: 64}
+		c.PerSourceMaxStartups = -1
+	})
 	first := f.open(f.bound, nil)
 	first.waitFor("1/12")
 	var conns []*rawConn
