@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -37,16 +38,44 @@ func newRedactor(secret string) redactor {
 	if secret == "" {
 		return redactor{}
 	}
-	r := redactor{secret: secret, re: formsPattern(secret)}
+	r := redactor{secret: secret, re: compiledForms(secret)}
 	r.anchor, r.rare = anchorOf(secret)
 	return r
 }
 
+// compiled keeps the last few tokens' patterns: with the invisible
+// characters between every two letters a pattern takes ~10 ms to compile,
+// and a process (a test suite above all) makes many clients on one token.
+var compiled = struct {
+	sync.Mutex
+	m map[string]*regexp.Regexp
+}{m: map[string]*regexp.Regexp{}}
+
+func compiledForms(secret string) *regexp.Regexp {
+	compiled.Lock()
+	defer compiled.Unlock()
+	if re, ok := compiled.m[secret]; ok {
+		return re
+	}
+	if len(compiled.m) >= 16 {
+		clear(compiled.m)
+	}
+	re := formsPattern(secret)
+	compiled.m[secret] = re
+	return re
+}
+
 // formsPattern builds the case-insensitive pattern of every escaped form.
+// Between two characters any run of default-ignorable ones may stand, raw
+// or escaped (ignorable.go): invisible on screen, they would otherwise show
+// the token whole while no form of it matched.
 func formsPattern(secret string) *regexp.Regexp {
 	var b strings.Builder
 	b.WriteString("(?i)")
-	for _, c := range secret {
+	for i, c := range secret {
+		if i > 0 {
+			b.WriteString(ignorablePattern + "*")
+		}
 		alts := []string{regexp.QuoteMeta(string(c))}
 		var pct strings.Builder
 		for _, x := range []byte(string(c)) {
@@ -138,7 +167,7 @@ func lower(c byte) byte {
 // of the token. It looks for the anchor's letters as themselves; a letter
 // or digit escaped (\u0041, %41) sends b to the full pattern instead, since
 // a decoder turns it back into the token and no encoder needs to escape one.
-func (r redactor) mayContain(b []byte) bool {
+func (r redactor) mayContain(b []byte) (found bool) {
 	if r.secret == "" {
 		return false
 	}
@@ -150,6 +179,13 @@ func (r redactor) mayContain(b []byte) bool {
 	if lo >= 'a' && lo <= 'z' {
 		up = lo - ('a' - 'A')
 	}
+	defer func() {
+		// a token split by invisible characters has no anchor run left,
+		// but its letters with only ignorable characters between them
+		if !found && (bytes.IndexByte(b, lo) >= 0 || bytes.IndexByte(b, up) >= 0) && hasIgnorable(b) {
+			found = r.anchorSplit(b)
+		}
+	}()
 	for _, x := range []byte{lo, up} {
 		for off := 0; ; {
 			i := bytes.IndexByte(b[off:], x)
@@ -169,11 +205,59 @@ func (r redactor) mayContain(b []byte) bool {
 	return false
 }
 
+// anchorSplit reports whether b holds the anchor with default-ignorable
+// characters (raw or escaped) between its letters.
+func (r redactor) anchorSplit(b []byte) bool {
+	a := r.anchor
+	first := lower(a[0])
+	for _, c := range []byte{first, first - ('a' - 'A')} {
+		if c < 'A' && c != first {
+			continue // a digit: one case
+		}
+		for off := 0; ; {
+			i := bytes.IndexByte(b[off:], c)
+			if i < 0 {
+				break
+			}
+			p, k := off+i+1, 1
+			for k < len(a) && p < len(b) {
+				if n, _ := ignorableAt(b[p:]); n > 0 {
+					p += n
+					continue
+				}
+				if lower(b[p]) != lower(a[k]) {
+					break
+				}
+				p, k = p+1, k+1
+			}
+			if k == len(a) {
+				return true
+			}
+			off += i + 1
+		}
+	}
+	return false
+}
+
 // couldStart reports whether b is the beginning of a form of the token (or
 // holds a whole one at its start): each character of the token as itself in
-// any case, %XX, \uXXXX, or \/ for a slash.
+// any case, %XX, \uXXXX, or \/ for a slash, with any default-ignorable
+// characters between two of them.
 func (r redactor) couldStart(b []byte) bool {
-	var match func(b []byte, tok string) bool
+	var match, next func(b []byte, tok string) bool
+	next = func(b []byte, rest string) bool {
+		for len(rest) > 0 && len(b) > 0 {
+			n, partial := ignorableAt(b)
+			if partial {
+				return true
+			}
+			if n == 0 {
+				break
+			}
+			b = b[n:]
+		}
+		return match(b, rest)
+	}
 	match = func(b []byte, tok string) bool {
 		if len(tok) == 0 || len(b) == 0 {
 			return true
@@ -183,7 +267,7 @@ func (r redactor) couldStart(b []byte) bool {
 		// as itself
 		lit := []byte(string(c))
 		n := min(len(lit), len(b))
-		if bytes.EqualFold(b[:n], lit[:n]) && (n < len(lit) || match(b[n:], rest)) {
+		if bytes.EqualFold(b[:n], lit[:n]) && (n < len(lit) || next(b[n:], rest)) {
 			return true
 		}
 		// %XX for each of its bytes
@@ -191,7 +275,7 @@ func (r redactor) couldStart(b []byte) bool {
 		for _, x := range lit {
 			pct = fmt.Appendf(pct, "%%%02X", x)
 		}
-		if n := min(len(pct), len(b)); bytes.EqualFold(b[:n], pct[:n]) && (n < len(pct) || match(b[n:], rest)) {
+		if n := min(len(pct), len(b)); bytes.EqualFold(b[:n], pct[:n]) && (n < len(pct) || next(b[n:], rest)) {
 			return true
 		}
 		// \uXXXX, and \/ for a slash
@@ -199,7 +283,7 @@ func (r redactor) couldStart(b []byte) bool {
 			if esc == "" {
 				continue
 			}
-			if n := min(len(esc), len(b)); bytes.EqualFold(b[:n], []byte(esc[:n])) && (n < len(esc) || match(b[n:], rest)) {
+			if n := min(len(esc), len(b)); bytes.EqualFold(b[:n], []byte(esc[:n])) && (n < len(esc) || next(b[n:], rest)) {
 				return true
 			}
 		}
@@ -212,7 +296,7 @@ func (r redactor) String(s string) string {
 	if r.secret != "" {
 		re := r.re
 		if re == nil {
-			re = formsPattern(r.secret)
+			re = compiledForms(r.secret)
 		}
 		s = re.ReplaceAllLiteralString(s, redacted)
 	}

@@ -66,8 +66,12 @@ func heldFrom(red redactor, b []byte, from int) int {
 	return len(b)
 }
 
-// holdTail is longer than any escaped form of the token.
-func holdTail(red redactor) int { return 6*len(red.secret) + 16 }
+// holdTail is longer than any escaped form of the token, with room for a
+// few invisible characters (an escaped one, or a short run of raw ones)
+// between each two of its characters. A longer run split across two reads
+// of a stream could pass; the text on either side of one read is still
+// redacted whole.
+func holdTail(red redactor) int { return 24*len(red.secret) + 16 }
 
 // safeCut moves cut past any match that straddles it.
 func (rw *RedactingWriter) safeCut(red redactor, cut int) int {
