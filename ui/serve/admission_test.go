@@ -30,9 +30,11 @@ func TestSilentSocketsDoNotLockAdminsOut(t *testing.T) {
 	clk := &fakeClock{}
 	f := startServer(t, func(c *Config) { c.clock, c.roll = clk, func() int { return 0 } })
 	for round := range 3 {
+		base := f.srv.startups.admitted()
 		silent := f.holdSilent(12)
-		waitUntil(t, "the silent sockets taken in", func() bool { return f.srv.startups.Pending() >= 5 },
-			func() string { return fmt.Sprint(f.srv.startups.Pending(), " pending") })
+		// every one of them admitted (each past the fifth closing the oldest)
+		waitUntil(t, "the silent sockets taken in", func() bool { return f.srv.startups.admitted() >= base+12 },
+			func() string { return fmt.Sprint(f.srv.startups.admitted()-base, " admitted") })
 		c, err := f.dial(gossh.PublicKeys(f.bound))
 		if err != nil {
 			t.Fatalf("round %d: the admin's login failed with 12 silent sockets held: %v", round, err)
@@ -144,8 +146,9 @@ func TestPerSourceLimitKeepsOthersIn(t *testing.T) {
 	for range 3 {
 		from("127.0.0.2")
 	}
-	waitUntil(t, "3 pending", func() bool { return f.srv.startups.Pending() == 3 },
-		func() string { return fmt.Sprint(f.srv.startups.Pending(), " pending") })
+	// all three spoke (the server read their lines): none is silent to make room
+	waitUntil(t, "3 pending, none silent", func() bool { return f.srv.startups.Pending() == 3 && f.srv.startups.silent() == 0 },
+		func() string { return fmt.Sprint(f.srv.startups.Pending(), " pending, ", f.srv.startups.silent(), " silent") })
 	if got := from("127.0.0.2").waitClosed(t, "the fourth from one address"); !strings.Contains(got, reasonSource) {
 		t.Fatalf("the fourth from one address got %q", got)
 	}
@@ -186,4 +189,11 @@ func (s *startups) silent() int {
 		}
 	}
 	return n
+}
+
+// admitted is how many times a connection was counted in.
+func (s *startups) admitted() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seq
 }
