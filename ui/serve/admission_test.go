@@ -148,7 +148,9 @@ func TestPerSourceLimitKeepsOthersIn(t *testing.T) {
 	}
 	// all three spoke (the server read their lines): none is silent to make room
 	waitUntil(t, "3 pending, none silent", func() bool { return f.srv.startups.Pending() == 3 && f.srv.startups.silent() == 0 },
-		func() string { return fmt.Sprint(f.srv.startups.Pending(), " pending, ", f.srv.startups.silent(), " silent") })
+		func() string {
+			return fmt.Sprint(f.srv.startups.Pending(), " pending, ", f.srv.startups.silent(), " silent")
+		})
 	if got := from("127.0.0.2").waitClosed(t, "the fourth from one address"); !strings.Contains(got, reasonSource) {
 		t.Fatalf("the fourth from one address got %q", got)
 	}
