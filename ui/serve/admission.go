@@ -103,8 +103,9 @@ func (realClock) AfterFunc(d time.Duration, f func()) stopper { return time.Afte
 func roll() int { return rand.IntN(100) }
 
 // Reasons sent to a refused client, before the server's banner: RFC 4253
-// 4.2 lets the server send lines before its identification, and OpenSSH's
-// client prints them ("kex_exchange_identification: banner line 0: …").
+// 4.2 lets the server send lines before its identification; OpenSSH's
+// client shows them with -v ("kex_exchange_identification: banner line 0:
+// …"), other clients and netcat as they are.
 const (
 	reasonBusy    = "vaultdeck: too many connections are logging in at once; try again in a few seconds"
 	reasonSource  = "vaultdeck: too many connections from your address are logging in at once; close some, or try again in a few seconds"

@@ -184,6 +184,11 @@ func (s *startups) refuse(c net.Conn, reason string) {
 			"max_startups", s.lim.String(), "per_source", s.perSource, "remote", c.RemoteAddr().String())
 	}
 	say(c, reason)
+	// Read what the client already sent (its own identification line)
+	// before the library closes: closing with it unread resets the
+	// connection, and the client reports a reset instead of a close.
+	_ = c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	_, _ = c.Read(make([]byte, 512))
 }
 
 // expire closes a connection still without a session after the grace time
