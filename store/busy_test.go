@@ -61,3 +61,25 @@ func TestAWriteWaitsOutALock(t *testing.T) {
 		t.Fatalf("past the bound: %v", err)
 	}
 }
+
+// TestTheLedgerDoesNotWaitOutALock: a budget reservation has a fallback
+// (the process's own budget), so a locked ledger is given up at once
+// rather than waited for up to the write bound: with the lock held, every
+// request of every process stalled as long as the lock (up to 2 minutes),
+// and that wait counted nowhere. The journal's writes still wait (above).
+func TestTheLedgerDoesNotWaitOutALock(t *testing.T) {
+	inj := storefault.New()
+	var waits []store.BusyWait
+	st, err := store.OpenWith(filepath.Join(t.TempDir(), store.FileName), store.Options{Driver: inj.Driver(), Busy: func(w store.BusyWait) { waits = append(waits, w) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	inj.FailSpan(1, 1<<30, storefault.Busy) // a lock never released
+	_, err = st.UpdateBudget("b", time.Now, time.Minute, 2*time.Minute, func(now time.Time, sent []time.Time, held time.Time) ([]time.Time, time.Time) {
+		return []time.Time{now}, time.Time{}
+	})
+	if err == nil || len(waits) != 0 {
+		t.Fatalf("a locked ledger: %v, after %d waits; want its error at once", err, len(waits))
+	}
+}

@@ -32,7 +32,7 @@ import (
 // for the caller to say once; a later transaction finds nothing left to say.
 func (s *Store) UpdateBudget(bucket string, clock func() time.Time, window, maxHold time.Duration,
 	update func(now time.Time, sent []time.Time, heldUntil time.Time) (add []time.Time, holdUntil time.Time)) (ahead time.Duration, err error) {
-	err = s.inTx(func(tx *sql.Tx) error {
+	err = s.inTxOnce(func(tx *sql.Tx) error {
 		now := clock()
 		var err error
 		if ahead, err = clearFuture(tx, now, window, maxHold); err != nil {

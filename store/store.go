@@ -191,6 +191,12 @@ func (s *Store) inTx(fn func(tx *sql.Tx) error) error {
 	return s.db.busy.whileBusy(func() error { return s.tx(fn) })
 }
 
+// inTxOnce is inTx without the waiting rounds: SQLite's own busy_timeout is
+// the whole wait. It is for writes whose caller has a fallback (the budget
+// ledger: the process's own budget), so a lock another process holds for
+// a minute does not stall every request of every process for that minute.
+func (s *Store) inTxOnce(fn func(tx *sql.Tx) error) error { return s.tx(fn) }
+
 func (s *Store) tx(fn func(tx *sql.Tx) error) error {
 	tx, err := s.db.BeginTx(context.Background(), nil)
 	if err != nil {
