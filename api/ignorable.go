@@ -38,8 +38,18 @@ func isIgnorable(r rune) bool { return r >= 0xAD && unicode.Is(ignorables, r) }
 // as a JSON \u escape (a surrogate pair beyond the BMP). The redactor
 // allows any run of them between two characters of the token.
 var ignorablePattern = func() string {
-	var raw, esc []string
+	var raw, esc, pct []string
 	each := func(lo, hi rune) {
+		utf8Ranges(lo, hi, func(los, his []byte) {
+			var b strings.Builder
+			for j := range los {
+				if j > 0 {
+					b.WriteString("%")
+				}
+				b.WriteString(hexRange(int(los[j]), int(his[j]), 2))
+			}
+			pct = append(pct, b.String())
+		})
 		if lo == hi {
 			raw = append(raw, fmt.Sprintf(`\x{%x}`, lo))
 		} else {
@@ -86,8 +96,37 @@ var ignorablePattern = func() string {
 	for _, sp := range spans {
 		each(sp[0], sp[1])
 	}
-	return `(?:[` + strings.Join(raw, "") + `]|\\u(?:` + strings.Join(esc, "|") + `))`
+	return `(?:[` + strings.Join(raw, "") + `]|\\u(?:` + strings.Join(esc, "|") + `)|%(?:` + strings.Join(pct, "|") + `))`
 }()
+
+// utf8Ranges splits lo..hi into ranges whose UTF-8 encodings are ranges
+// byte by byte (as regexp/syntax does for a character class), for the
+// %XX form of each: f gets the first and last encoding of each.
+func utf8Ranges(lo, hi rune, f func(los, his []byte)) {
+	for _, edge := range []rune{0x7F, 0x7FF, 0xFFFF} {
+		if lo <= edge && hi > edge {
+			utf8Ranges(lo, edge, f)
+			utf8Ranges(edge+1, hi, f)
+			return
+		}
+	}
+	for i := 1; i < utf8.RuneLen(lo); i++ {
+		m := rune(1)<<(6*i) - 1
+		if lo&^m != hi&^m {
+			if lo&m != 0 {
+				utf8Ranges(lo, lo|m, f)
+				utf8Ranges((lo|m)+1, hi, f)
+				return
+			}
+			if hi&m != m {
+				utf8Ranges(lo, (hi&^m)-1, f)
+				utf8Ranges(hi&^m, hi, f)
+				return
+			}
+		}
+	}
+	f(utf8.AppendRune(nil, lo), utf8.AppendRune(nil, hi))
+}
 
 // hexRange is a pattern of the width-digit hexadecimal numbers lo..hi
 // (lower case; the redactor's pattern is case-insensitive).
@@ -127,37 +166,6 @@ func hexRange(lo, hi, width int) string {
 		alts = append(alts, tail)
 	}
 	return "(?:" + strings.Join(alts, "|") + ")"
-}
-
-// hasIgnorable reports whether b holds a default-ignorable character, raw
-// or \u-escaped: only then can a token split by them be in b without its
-// anchor (mayContain). Text without a non-ASCII byte or a backslash costs
-// one quick pass.
-func hasIgnorable(b []byte) bool {
-	for i := 0; i < len(b); {
-		c := b[i]
-		switch {
-		case c == '\\':
-			if r, n := escapedRune(b[i:]); n > 0 {
-				if isIgnorable(r) {
-					return true
-				}
-				i += n
-				continue
-			}
-			i++
-		case c >= utf8.RuneSelf:
-			r, n := utf8.DecodeRune(b[i:])
-			if isIgnorable(r) {
-				return true
-			}
-			i += n
-		default:
-			for i++; i < len(b) && b[i] < utf8.RuneSelf && b[i] != '\\'; i++ {
-			}
-		}
-	}
-	return false
 }
 
 // escapedRune decodes a JSON \uXXXX escape (a surrogate pair as one rune)
@@ -215,6 +223,62 @@ func ignorableAt(b []byte) (n int, partial bool) {
 			return 0, false
 		}
 		return 0, len(b) < 6 && escapePrefix(b)
+	case c == '%':
+		r, size, need := percentRuneNeed(b)
+		if need > 0 {
+			return 0, true
+		}
+		if size > 0 && isIgnorable(r) {
+			return size, false
+		}
+	}
+	return 0, false
+}
+
+// percentRuneNeed decodes a URL-encoded UTF-8 character (%E2%80%8B) at
+// the start of b; n is 0 when there is none, need > 0 when b ends inside
+// one.
+func percentRuneNeed(b []byte) (r rune, n, need int) {
+	var enc [utf8.UTFMax]byte
+	size := 0
+	for k := 0; k < utf8.UTFMax; k++ {
+		at := 3 * k
+		if at >= len(b) {
+			break
+		}
+		if b[at] != '%' {
+			break
+		}
+		if at+3 > len(b) {
+			return 0, 0, 1 // "%E" at the end
+		}
+		hi, ok1 := unhex(b[at+1])
+		lo, ok2 := unhex(b[at+2])
+		if !ok1 || !ok2 {
+			break
+		}
+		enc[k] = hi<<4 | lo
+		size = k + 1
+		if k == 0 && enc[0] < utf8.RuneSelf {
+			return 0, 0, 0 // an ASCII character escaped: not one of these
+		}
+		if utf8.FullRune(enc[:size]) {
+			r, l := utf8.DecodeRune(enc[:size])
+			return r, 3 * l, 0
+		}
+	}
+	if size > 0 && 3*size == len(b) {
+		return 0, 0, 1 // the rest of the character has not arrived
+	}
+	return 0, 0, 0
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c|0x20 >= 'a' && c|0x20 <= 'f':
+		return c | 0x20 - 'a' + 10, true
 	}
 	return 0, false
 }

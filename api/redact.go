@@ -182,7 +182,7 @@ func (r redactor) mayContain(b []byte) (found bool) {
 	defer func() {
 		// a token split by invisible characters has no anchor run left,
 		// but its letters with only ignorable characters between them
-		if !found && (bytes.IndexByte(b, lo) >= 0 || bytes.IndexByte(b, up) >= 0) && hasIgnorable(b) {
+		if !found {
 			found = r.anchorSplit(b)
 		}
 	}()

@@ -38,6 +38,9 @@ func splitForms(tok string) map[string]string {
 	}
 	forms["mixed"] = tok[:3] + "\u200b" + tok[3:7] + `\u00ad` + tok[7:9] + "\ufeff\u2060" + tok[9:]
 	forms["url-slash"] = strings.ReplaceAll(between("\u200b"), "/", "%2F")
+	forms["url-zwsp"] = between("%E2%80%8B")              // as in a query string
+	forms["url-tag"] = tok[:6] + "%f3%a0%81%81" + tok[6:] // U+E0041, lower-case hex
+	forms["url-shy-every"] = strings.ReplaceAll(between("%C2%AD"), "/", "%2F")
 	return forms
 }
 
@@ -93,7 +96,8 @@ func TestRedactionSeesThroughIgnorables(t *testing.T) {
 // stripIgnorables is what a reader sees: the invisible characters (raw
 // and escaped) gone.
 func stripIgnorables(s string) string {
-	for _, esc := range []string{`\u200b`, `\u200B`, `\u00AD`, `\u00ad`, `\ufeff`, `\udb40\udc41`, `\uFE0F`, `\u2060`} {
+	for _, esc := range []string{`\u200b`, `\u200B`, `\u00AD`, `\u00ad`, `\ufeff`, `\udb40\udc41`, `\uFE0F`, `\u2060`,
+		"%E2%80%8B", "%f3%a0%81%81", "%C2%AD", "%2F"} {
 		s = strings.ReplaceAll(s, esc, "")
 	}
 	return strings.Map(func(r rune) rune {
