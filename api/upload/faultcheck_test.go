@@ -8,6 +8,7 @@ package upload
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -71,6 +72,7 @@ type process struct {
 	guard           *guard
 	journalFault    storefault.Fault // armed on the journal, if any
 	told            *toldJournal
+	lostListing     bool // every listing of the project's files is lost
 }
 
 func (p *process) close() {
@@ -166,6 +168,9 @@ func (g *guard) UploadBatch(ctx context.Context, projectID string, files []api.U
 func (g *guard) FilesUploadedSince(ctx context.Context, projectID string, since time.Time) ([]api.ProjectFile, error) {
 	if g.proc.crashed() {
 		return nil, errDead
+	}
+	if g.proc.lostListing {
+		return nil, errors.New("the listing's answer was lost (simulated)")
 	}
 	return g.inner.FilesUploadedSince(ctx, projectID, since)
 }

@@ -70,6 +70,7 @@ func (w *faultWorld) count(s schedule) map[string]int {
 		if p, err = w.start(db, svc, reader, true, nil); err != nil {
 			w.t.Fatal(err)
 		}
+		p.lostListing = s.lostListing
 		p.runner.Resume(context.Background())
 		p.close()
 	}
@@ -121,6 +122,7 @@ func (w *faultWorld) walk(s schedule) (problems []string) {
 			return false
 		}
 		defer p.close()
+		p.lostListing = name == "resume" && s.lostListing
 		if s.target == "journal" {
 			p.journalFault = fault
 		}

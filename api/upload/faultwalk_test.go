@@ -25,11 +25,19 @@ type schedule struct {
 	fault  storefault.Fault
 	cut    int // resume phase: the run crashed at this journal write point
 	mode   api.DuplicateMode
+	// lostListing: in the resume, every listing of the project's files is
+	// lost, so each begun batch's reconciliation fails and its lease is
+	// given back (a write point of its own).
+	lostListing bool
 }
 
 func (s schedule) String() string {
 	if s.phase == "resume" {
-		return fmt.Sprintf("%s fault %v at %s write %d of the resume after a crash at journal write %d (mode %s)", s.target, s.fault, s.target, s.point, s.cut, s.mode)
+		lost := ""
+		if s.lostListing {
+			lost = ", every listing lost"
+		}
+		return fmt.Sprintf("%s fault %v at %s write %d of the resume after a crash at journal write %d (mode %s%s)", s.target, s.fault, s.target, s.point, s.cut, s.mode, lost)
 	}
 	return fmt.Sprintf("%s fault %v at %s write %d of the run (mode %s)", s.target, s.fault, s.target, s.point, s.mode)
 }
@@ -128,4 +136,39 @@ func joinLines(s []string) string {
 		out += l
 	}
 	return out
+}
+
+// TestFaultWalkOfResumesThatCannotReconcile walks every journal write point
+// of a resume whose listings are lost (so each begun batch's reconciliation
+// fails and its lease is given back), after a crash at each write point of
+// the run, with a disk full or an I/O error. A lease that could not be
+// given back was a journal error swallowed: the resume went on to send the
+// next batch.
+func TestFaultWalkOfResumesThatCannotReconcile(t *testing.T) {
+	w := newFaultWorld(t, 6, 2)
+	cuts := w.count(schedule{phase: "run", mode: api.DuplicateKeep})["journal"]
+	// CI walks every 8th cut with one of the two faults a point; with
+	// VAULTDECK_FAULT_SCHEDULES set, every cut with both.
+	step, faults := 8, 1
+	if os.Getenv("VAULTDECK_FAULT_SCHEDULES") != "" {
+		step, faults = 1, 2
+	}
+	walked, failed := 0, 0
+	for cut := 1; cut <= cuts; cut += step {
+		base := schedule{target: "journal", phase: "resume", cut: cut, mode: api.DuplicateKeep, lostListing: true}
+		for p := 1; p <= w.count(base)["journal"]; p++ {
+			for k := range faults {
+				f := []storefault.Fault{storefault.DiskFull, storefault.IOError}[(p+k)%2]
+				s := base
+				s.point, s.fault = p, f
+				walked++
+				if problems := w.walk(s); len(problems) > 0 {
+					if failed++; failed <= 10 {
+						t.Errorf("%v:\n\t%s", s, joinLines(problems))
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d schedules walked, %d failed", walked, failed)
 }

@@ -64,9 +64,13 @@ func (r *Runner) Resume(ctx context.Context) (Outcome, error) {
 			}
 			d, err := r.reconcile(ctx, b, claimed)
 			if err != nil {
-				_ = r.Store.ReleaseBatch(b.ID, r.owner(), err.Error())
 				out.Unfinished++
 				out.Errors = append(out.Errors, fmt.Sprintf("batch %d: %v", b.ID, err))
+				// A lease the journal could not give back is a journal
+				// write that failed: nothing more is sent.
+				if rerr := r.Store.ReleaseBatch(b.ID, r.owner(), err.Error()); rerr != nil {
+					return out, fmt.Errorf("batch %d of run %d could not be given back in the journal (%w), so nothing more was sent; run `vaultdeck upload --resume` again once the database can be written", b.ID, b.Run.ID, rerr)
+				}
 				continue
 			}
 			if d.ambiguous > 0 {
@@ -104,8 +108,11 @@ func (r *Runner) Resume(ctx context.Context) (Outcome, error) {
 				// pending: take it again for the re-send.
 				if err := r.Store.ClaimBatch(b.ID, r.lease()); err != nil {
 					out.Unfinished++
-					out.Errors = append(out.Errors, fmt.Sprintf("batch %d: %v", b.ID, err))
-					continue
+					if errors.Is(err, store.ErrLeased) {
+						out.Errors = append(out.Errors, fmt.Sprintf("batch %d of run %d is being worked on by another vaultdeck process; left to it", b.ID, b.Run.ID))
+						continue
+					}
+					return out, fmt.Errorf("batch %d of run %d could not be claimed again in the journal (%w), so none of its files was sent again; run `vaultdeck upload --resume` again once the database can be written", b.ID, b.Run.ID, err)
 				}
 			}
 		}
