@@ -18,7 +18,7 @@ func receiptColumns() []widgets.Column {
 		{Title: "id", Width: 4, Numeric: true, Align: widgets.AlignRight},
 		{Title: "action", Width: 10},
 		{Title: "started", Width: 16, Numeric: true},
-		{Title: "file", Width: 12, Grow: 1},
+		{Title: "file", Width: 18, Grow: 2}, // names first: a cut file name is no receipt anyone recognises
 		{Title: "pairs", Width: 6, Numeric: true, Align: widgets.AlignRight},
 		{Title: "status", Width: 8, Grow: 3}, // says a restore since: room for it
 		{Title: "outcomes", Width: 16, Grow: 3},
