@@ -32,7 +32,9 @@ func nextCrawl(snaps []store.AccessSnapshot, every time.Duration, now time.Time)
 	if len(snaps) == 0 || !snaps[0].Finished() {
 		return 0
 	}
-	return max(snaps[0].FinishedAt.Add(every).Sub(now), 0)
+	// At most one period: a last crawl in the future means the clock was
+	// set back, and the days it jumped are no schedule to keep.
+	return min(max(snaps[0].FinishedAt.Add(every).Sub(now), 0), every)
 }
 
 // startCrawls runs each bound profile's schedule until ctx ends.

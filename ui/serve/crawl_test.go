@@ -23,7 +23,10 @@ func TestNextCrawl(t *testing.T) {
 		{"finished an hour ago", []store.AccessSnapshot{done(now.Add(-time.Hour))}, 23 * time.Hour},
 		{"due", []store.AccessSnapshot{done(now.Add(-day))}, 0},
 		{"overdue (server was down)", []store.AccessSnapshot{done(now.Add(-3 * day))}, 0},
-		{"finished in the future (clock moved back)", []store.AccessSnapshot{done(now.Add(time.Hour))}, 25 * time.Hour},
+		// A clock set back leaves the last crawl in the future: the next
+		// waits one period from now, never the days the clock jumped.
+		{"finished in the future (clock moved back)", []store.AccessSnapshot{done(now.Add(time.Hour))}, day},
+		{"finished a week in the future", []store.AccessSnapshot{done(now.Add(7 * day))}, day},
 	} {
 		if got := nextCrawl(tc.snaps, day, now); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
