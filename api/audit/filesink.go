@@ -223,7 +223,7 @@ func (s *FileSink) Deliver(ctx context.Context, entries []store.AuditEntry) erro
 		err = io.ErrShortWrite
 	}
 	if err != nil {
-		return s.undo(n, fmt.Errorf("%s could not be written (%w)", s.Path, err))
+		return s.keepWhole(ctx, entries, n, fmt.Errorf("%s could not be written (%w)", s.Path, err))
 	}
 	if err := s.f.Sync(); err != nil {
 		return s.undo(len(s.buf), fmt.Errorf("%s could not be synced to disk (%w)", s.Path, err))
@@ -234,6 +234,40 @@ func (s *FileSink) Deliver(ctx context.Context, entries []store.AuditEntry) erro
 	}
 	s.last = entries[len(entries)-1].ID
 	return s.checkpoint(ctx)
+}
+
+// keepWhole is a write that failed after n bytes of the batch reached the
+// file (a disk that had room for part of it): the whole lines among them
+// are kept, once the torn one is cut off and they are synced, and the last
+// entry delivered moves to the last of them. A retry (Deliver skips what
+// is delivered) then writes only the rest, so a disk with room for part of
+// a batch takes that part instead of having the whole batch written and
+// cut again at every try, delivering nothing until more space is freed.
+// Nothing whole, or a cut or sync that fails: the batch is undone whole.
+func (s *FileSink) keepWhole(ctx context.Context, entries []store.AuditEntry, n int, cause error) error {
+	k := bytes.LastIndexByte(s.buf[:n], '\n') + 1
+	if k == 0 {
+		return s.undo(n, cause)
+	}
+	st, err := s.f.Stat()
+	if err != nil {
+		return s.undo(n, cause)
+	}
+	to := st.Size() - int64(n-k)
+	if n > k {
+		if err := s.f.Truncate(to); err != nil {
+			return s.undo(n, cause)
+		}
+	}
+	if err := s.f.Sync(); err != nil {
+		return s.undo(k, cause)
+	}
+	kept := bytes.Count(s.buf[:k], []byte{'\n'})
+	s.end, s.last = to, entries[kept-1].ID
+	if err := s.checkpoint(ctx); err != nil {
+		return fmt.Errorf("%w; the %d whole line(s) that fit are kept (%w)", cause, kept, err)
+	}
+	return fmt.Errorf("%w; the %d whole line(s) that fit are kept and the part of a line after them was cut off, so the file ends with whole lines", cause, kept)
 }
 
 // undo cuts a failed batch off again: the n bytes of it that reached the
