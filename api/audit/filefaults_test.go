@@ -210,8 +210,10 @@ func runSchedule(t *testing.T, dir string, sc schedule) outcome {
 			}
 			defer sink.Close() // a crashed process's files are closed by its end too
 			sink.Checkpoints, sink.CheckpointName = faultCheckpoints{store, in}, "file:"+path
+			notice := func(n string) { out.notices = append(out.notices, n) }
+			sink.Notice = notice
 			return (&audit.Job{Svc: c, Clock: clock}).Follow(ctx, audit.FollowOptions{Sink: sink, Once: true, Take: 4,
-				Notice: func(n string) { out.notices = append(out.notices, n) },
+				Notice: notice,
 				Event: func(ev audit.FollowEvent) {
 					if ev.Err != nil || ev.Delivered == 0 {
 						return

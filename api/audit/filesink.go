@@ -47,8 +47,11 @@ type FileSink struct {
 	cut    bool        // a failed batch may lie past end: cut it before the next write
 	last   string      // the last entry delivered
 	saved  string      // the last id the checkpoint holds
-	notice func(string)
 	buf    []byte
+
+	// Notice, when set, is told of the file's repairs, rotations and
+	// retried writes, in one line each (the command line's stderr).
+	Notice func(string)
 }
 
 // OpenFileSink takes path's follower lock and opens (creating) path,
@@ -69,11 +72,9 @@ func OpenFileSinkFS(fs FollowFS, path string) (*FileSink, error) {
 	return s, nil
 }
 
-func (s *FileSink) setNotice(n func(string)) { s.notice = n }
-
 func (s *FileSink) say(format string, a ...any) {
-	if s.notice != nil {
-		s.notice(fmt.Sprintf(format, a...))
+	if s.Notice != nil {
+		s.Notice(fmt.Sprintf(format, a...))
 	}
 }
 

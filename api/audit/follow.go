@@ -97,9 +97,6 @@ func (j *Job) follow(ctx context.Context, o FollowOptions) error {
 			f.noMirror = true
 		}
 	}
-	if n, ok := o.Sink.(interface{ setNotice(func(string)) }); ok {
-		n.setNotice(o.Notice) // the file's repairs and rotations are said too
-	}
 	cursor, err := o.Sink.Resume(ctx)
 	if err != nil {
 		return err

@@ -49,6 +49,7 @@ func (r *runner) auditFollow(ctx context.Context, o AuditFollowOptions) int {
 	} else if o.Checkpoint != "" {
 		return r.fail(fmt.Errorf("--checkpoint keeps its place in the local database, which could not be opened: %w", stErr))
 	}
+	notice := func(s string) { fmt.Fprintf(r.env.Stderr, "vaultdeck audit follow: %s\n", oneLine(s)) }
 	var sink audit.Sink
 	if o.Out != "" {
 		fsink, err := audit.OpenFileSink(o.Out)
@@ -56,6 +57,7 @@ func (r *runner) auditFollow(ctx context.Context, o AuditFollowOptions) int {
 			return r.fail(err)
 		}
 		defer fsink.Close()
+		fsink.Notice = notice // the file's repairs and rotations are said too
 		if stErr == nil {
 			// only for a file emptied by rotation; the file itself is the authority
 			abs, _ := filepath.Abs(o.Out)
@@ -72,7 +74,7 @@ func (r *runner) auditFollow(ctx context.Context, o AuditFollowOptions) int {
 	ctx, hup, stop := hangupReopens(ctx)
 	defer stop()
 	err = j.Follow(ctx, audit.FollowOptions{Sink: sink, Start: o.Start, Poll: o.Poll, Once: o.Once, Reopen: hup,
-		Notice: func(s string) { fmt.Fprintf(r.env.Stderr, "vaultdeck audit follow: %s\n", oneLine(s)) }})
+		Notice: notice})
 	if err != nil {
 		return r.fail(err)
 	}
