@@ -39,15 +39,15 @@ type FileSink struct {
 	Checkpoints    Mirror
 	CheckpointName string
 
-	fs     FollowFS
-	lock   io.Closer
-	f      FollowFile
-	id     os.FileInfo // the file f is: the path naming another means it was rotated
-	end    int64       // where the file's last whole line ends
-	cut    bool        // a failed batch may lie past end: cut it before the next write
-	last   string      // the last entry delivered
-	saved  string      // the last id the checkpoint holds
-	buf    []byte
+	fs    FollowFS
+	lock  io.Closer
+	f     FollowFile
+	id    os.FileInfo // the file f is: the path naming another means it was rotated
+	end   int64       // where the file's last whole line ends
+	cut   bool        // a failed batch may lie past end: cut it before the next write
+	last  string      // the last entry delivered
+	saved string      // the last id the checkpoint holds
+	buf   []byte
 
 	// Notice, when set, is told of the file's repairs, rotations and
 	// retried writes, in one line each (the command line's stderr).
