@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestAllProjectFilesStopsOnRepeatedCursor: a cursor handed out again
@@ -142,5 +143,26 @@ func TestShiftedPageKeepsEachProjectOnce(t *testing.T) {
 	})
 	if err != nil || fmt.Sprint(ids) != "[a b c d]" {
 		t.Errorf("%v %v", ids, err)
+	}
+}
+
+// TestFilesUploadedSinceStopsOnRepeatedFiles: the upload's reconciliation
+// listing (newest first, down to the run's start) had its own cursor loop
+// with no page guard: pages that bring the same files under ever new
+// cursors were read forever, the files piling up in its answer. It ends
+// with an error naming the endpoint once a page brings nothing new, as
+// every paged reader does.
+func TestFilesUploadedSinceStopsOnRepeatedFiles(t *testing.T) {
+	var n atomic.Int32
+	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) > 50 {
+			fmt.Fprint(w, `{"response":{"content":{"files":[],"pagination":{"has_more":false}}}}`)
+			return
+		}
+		fmt.Fprintf(w, `{"response":{"content":{"files":[{"id":"f1","name":"a.pdf","uploaded_at":"2099-01-01T00:00:00Z"}],"pagination":{"has_more":true,"next_cursor":"c%d"}}}}`, n.Load())
+	}), func(c *Config) { c.Limits = Limits{Vault: -1} })
+	files, err := h.c.FilesUploadedSince(context.Background(), "p", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if n.Load() != 2 || kindOf(err) != KindMalformed || !strings.Contains(fmt.Sprint(err), "GET /api/v1/vault/projects/{project_id}/files") {
+		t.Fatalf("%d requests, %d files, error %v: want the read stopped at the second page, which repeats the first", n.Load(), len(files), err)
 	}
 }

@@ -177,14 +177,18 @@ func (c *Client) FilesUploadedSince(ctx context.Context, projectID string, since
 	var out []ProjectFile
 	descending := true
 	var prev time.Time
-	seen := map[string]bool{}
-	for {
+	g := NewFilePageGuard() // a listing that repeats itself ends, as every paged read does
+	for page := 1; ; page++ {
 		var p FilePage
 		if err := c.getContent(ctx, ep, path, q, &p); err != nil {
 			return nil, err
 		}
+		files, err := Fresh(g, page, p.Files, func(f *ProjectFile) string { return f.ID })
+		if err != nil {
+			return nil, err
+		}
 		older := false
-		for _, f := range p.Files {
+		for _, f := range files {
 			t := f.UploadedAt.Time
 			if !prev.IsZero() && t.After(prev) {
 				descending = false
@@ -200,10 +204,12 @@ func (c *Client) FilesUploadedSince(ctx context.Context, projectID string, since
 		if p.Pagination.NextCursor != nil {
 			next = *p.Pagination.NextCursor
 		}
-		if (older && descending) || !p.Pagination.HasMore || next == "" || seen[next] {
+		if (older && descending) || !p.Pagination.HasMore || next == "" {
 			return out, nil
 		}
-		seen[next] = true
+		if err := g.Cursor(page, next); err != nil {
+			return nil, err
+		}
 		q.Set("cursor", next)
 	}
 }
