@@ -3,7 +3,11 @@ package store
 // What the restores of a deletion did since, read with its receipt (see
 // Receipt.Restored), and what later deletions then did to those pairs.
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
 
 // Restored is what the restores of one deletion receipt did.
 type Restored struct {
@@ -82,13 +86,13 @@ func (s *Store) deletedAgain(id int64, out *Restored) error {
 WITH back AS (SELECT line, min(receipt_id) AS rid FROM matter_receipt_items
               WHERE receipt_id IN (SELECT id FROM matter_receipts WHERE restore_of = ?1)
                 AND result IN ('restored', 'created', 'unchanged', 'already_restored') GROUP BY line),
-pairs AS MATERIALIZED (SELECT b.line, b.rid, trim(o.client_id, ' '||char(9)) AS c, trim(o.matter_id, ' '||char(9)) AS m
+pairs AS MATERIALIZED (SELECT b.line, b.rid, trim(o.client_id, ?2) AS c, trim(o.matter_id, ?2) AS m
           FROM back b JOIN matter_receipt_items o ON o.receipt_id = ?1 AND o.line = b.line)
 SELECT p.line, d.receipt_id FROM pairs p
 JOIN matter_receipt_items d ON d.result = 'deleted' AND d.receipt_id > p.rid
-     AND trim(d.client_id, ' '||char(9)) = p.c AND trim(d.matter_id, ' '||char(9)) = p.m
+     AND trim(d.client_id, ?2) = p.c AND trim(d.matter_id, ?2) = p.m
 JOIN matter_receipts r ON r.id = d.receipt_id AND r.action = 'delete'
-ORDER BY d.receipt_id`, id)
+ORDER BY d.receipt_id`, id, whiteSpace)
 	if err != nil {
 		return fmt.Errorf("the deletions after receipt %d's restores could not be read: %w", id, err)
 	}
@@ -108,3 +112,22 @@ ORDER BY d.receipt_id`, id)
 	out.Again = len(lines)
 	return rows.Err()
 }
+
+// whiteSpace is every character Unicode calls white space, the set Go's
+// strings.TrimSpace trims (and so the matter job's pair keys, and the
+// service's trimming as the simulator has it): SQLite's trim(X, Y) takes
+// the characters to trim as Y.
+var whiteSpace = func() string {
+	var b strings.Builder
+	for _, r16 := range unicode.White_Space.R16 {
+		for r := rune(r16.Lo); r <= rune(r16.Hi); r += rune(r16.Stride) {
+			b.WriteRune(r)
+		}
+	}
+	for _, r32 := range unicode.White_Space.R32 {
+		for r := rune(r32.Lo); r <= rune(r32.Hi); r += rune(r32.Stride) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}()

@@ -131,7 +131,9 @@ func TestRestoredThenDeletedAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again := del(ReceiptItem{Line: 7, ClientID: " C ", MatterID: "M1", Result: "deleted"}, ReceiptItem{Line: 8, ClientID: "C", MatterID: "M2", Result: "already_absent"})
+	// " C\r" and "M1\u00a0" are C and M1 to the service (Go's TrimSpace, as
+	// the job keys its pairs), not only " C ".
+	again := del(ReceiptItem{Line: 7, ClientID: " C\r", MatterID: "M1\u00a0", Result: "deleted"}, ReceiptItem{Line: 8, ClientID: "C", MatterID: "M2", Result: "already_absent"})
 	r, err := s.Receipt(first)
 	if err != nil {
 		t.Fatal(err)
