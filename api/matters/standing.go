@@ -94,6 +94,32 @@ func Rerun(r store.Receipt) string {
 	return fmt.Sprintf("re-running %s now would delete again %s; also %s", name, strings.Join(again, " and "), also)
 }
 
+// Earlier is what this machine's earlier deletions of the same file (the
+// same SHA-256) mean for running it now: a line for each whose pairs a
+// restore brought back, or may have, since ("receipt 1 deleted this
+// file's pairs: " and its Rerun sentence), oldest first. The preview of a
+// re-run says them, so the warning is where the person decides, not only
+// in a receipt nobody reads before re-running a file.
+func Earlier(st Receipts, sha string) ([]string, error) {
+	if sha == "" {
+		return nil, nil
+	}
+	all, err := st.Receipts()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for i := len(all) - 1; i >= 0; i-- { // Receipts lists the newest first
+		r := all[i]
+		rs := r.Restored
+		if r.Action != "delete" || r.FileSHA256 != sha || (rs.Lines-rs.Again == 0 && rs.InFlight == 0) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("receipt %d deleted this file's pairs: %s", r.ID, Rerun(r)))
+	}
+	return out, nil
+}
+
 // plural is "1 pair", "2 pairs".
 func plural(n int, noun string) string {
 	if n == 1 {

@@ -106,7 +106,20 @@ func (r *runner) progress(p matters.Progress) {
 }
 
 // printPreview shows what a run would do.
+// earlier says what this machine's earlier deletions of the same file
+// mean for running it again (matters.Earlier); a receipts database that
+// cannot be read is said, not taken for "no earlier run".
+func (r *runner) earlier(sha string) ([]string, error) {
+	st, err := r.openStore()
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	return matters.Earlier(st, sha)
+}
+
 func (r *runner) printPreview(w io.Writer, name string, f *matters.File, plan *matters.Plan, listRefused bool) int {
+	earlier, earlierErr := r.earlier(f.SHA256)
 	if r.g.JSON && w == r.env.Stdout {
 		rej := plan.Rejected()
 		if rej == nil {
@@ -116,6 +129,7 @@ func (r *runner) printPreview(w io.Writer, name string, f *matters.File, plan *m
 			"file": displayName(name), "sha256": f.SHA256, "encoding": f.Encoding, "format": f.Format, "separator": string(f.Separator), "header": f.Header,
 			"ignored_columns": orEmpty(f.Ignored), "pairs": len(plan.Pairs), "to_send": len(plan.Send),
 			"requests": plan.Requests(), "min_seconds": plan.MinDuration().Seconds(), "refused": rej,
+			"earlier": orEmpty(earlier), "earlier_error": errString(earlierErr),
 		})
 	}
 	hdr := "no header (first two columns)"
@@ -136,6 +150,12 @@ func (r *runner) printPreview(w io.Writer, name string, f *matters.File, plan *m
 			}
 		}
 		fmt.Fprintf(w, "refused   %d, not sent (%s)\n", n, strings.Join(parts, ", "))
+	}
+	for _, e := range earlier {
+		fmt.Fprintf(w, "earlier   %s\n", sanitize.Line(e))
+	}
+	if earlierErr != nil {
+		fmt.Fprintf(w, "earlier   not known: %s\n", sanitize.Line(earlierErr.Error()))
 	}
 	if r.env.Limits.Matters < 0 {
 		fmt.Fprintf(w, "min time  no client-side rate limit\n")
@@ -211,4 +231,12 @@ func (r *runner) report(id int64, rep *matters.Report, err error, undo string) i
 		return ExitPartial
 	}
 	return ExitOK
+}
+
+// errString is an error's sentence for --json, "" for none.
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
