@@ -84,8 +84,20 @@ const ClockSkew = 5 * time.Minute
 // reconcile lists what the project received since a batch whose response
 // was lost began (less ClockSkew) and decides, file by file, what arrived:
 // see decide.
+//
+// A start this machine's clock has not reached yet means the clock went
+// back since (an NTP step, a restored VM snapshot): the service's upload
+// time of a file that arrived is the true one, any amount before that
+// start, so no window drawn from it can rule arrival out. The whole
+// listing is read then (every file is before "began", so none is adopted:
+// under keep they are unproven, and a re-send happens only where the mode
+// makes it safe), rather than re-sending what did arrive as "(1)" copies.
 func (r *Runner) reconcile(ctx context.Context, b store.JournalBatch, claimed map[string]bool) (decision, error) {
-	listed, err := r.API.FilesUploadedSince(ctx, b.Run.ProjectID, b.BeganAt.Add(-ClockSkew))
+	since := b.BeganAt.Add(-ClockSkew)
+	if b.BeganAt.After(r.now()) {
+		since = time.Time{}
+	}
+	listed, err := r.API.FilesUploadedSince(ctx, b.Run.ProjectID, since)
 	if err != nil {
 		return decision{}, err
 	}
