@@ -162,10 +162,13 @@ type watchedBody struct {
 	n     int64
 	ctx   context.Context
 	gate  *progressGate
-	// unmarked counts the bytes read since progress was last marked: a
-	// stall with none is silence on the wire, else bytes that brought
-	// nothing
+	// unmarked counts the bytes read since progress was last marked, and
+	// lastByte is when the last of them came: a stall is bytes that
+	// brought nothing only while they kept coming (some in the last half
+	// of the silence); the start of a body and then nothing is silence on
+	// the wire, said as such
 	unmarked int64
+	lastByte time.Time
 }
 
 func (b *watchedBody) Read(p []byte) (int, error) {
@@ -180,12 +183,15 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
 	b.n += int64(n)
 	b.unmarked += int64(n)
+	if n > 0 {
+		b.lastByte = time.Now()
+	}
 	if n > 0 && err == nil && !g.marked {
 		b.wd.arm(b.stall, true)
 	}
 	if err != nil && err != io.EOF {
 		if e := stallOf(b.ctx, b.n); e != nil {
-			e.noItem = g.marked && b.unmarked > 0 && !e.total && !e.sending && e.received >= 0
+			e.noItem = g.marked && b.unmarked > 0 && time.Since(b.lastByte) < b.stall/2 && !e.total && !e.sending && e.received >= 0
 			return n, e
 		}
 	}
