@@ -326,3 +326,28 @@ func TestClockSetBackCostsAtMostOneWindow(t *testing.T) {
 		t.Errorf("the next process: %v, said again %q", err, p3.notices)
 	}
 }
+
+// A clock set back by less than the window leaves sends that still count
+// (as sent now), so the process may wait up to a window: the line that
+// says so must not claim they hold nothing, and then wait a minute.
+func TestClockSetBackByLessThanAWindowSaysItsWait(t *testing.T) {
+	g, process := gatedLedger(t)
+	g.clock.set(simEpoch.Add(20 * time.Second))
+	c1 := process().c
+	for range 10 { // the window is full, 20 s ahead
+		if _, err := c1.Projects(context.Background(), api.ProjectQuery{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.clock.set(simEpoch)
+	p2 := process()
+	if _, err := p2.c.Projects(p2.observing(), api.ProjectQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(p2.waits) == 0 {
+		t.Fatal("the full window did not hold the request: the test no longer sets up what it describes")
+	}
+	if len(p2.notices) != 1 || strings.Contains(p2.notices[0], "hold no request") || !strings.Contains(p2.notices[0], "at most") {
+		t.Errorf("waited %v after saying %q", p2.waits, p2.notices)
+	}
+}

@@ -161,12 +161,13 @@ func (c *Client) notice(ctx context.Context, key, msg string) {
 
 // sayAhead says that the budget's record held times after now, which this
 // machine's clock cannot have written unless it was set back (or an older
-// vaultdeck wrote an unbounded hold). They have been cleared, so a later
-// call finds nothing to say.
+// vaultdeck wrote an unbounded hold). Those beyond the window were cleared
+// and nearer ones count as sent now (the store's clearFuture), so they hold
+// a request for at most the window; a later call finds nothing to say.
 func (c *Client) sayAhead(ctx context.Context, ahead time.Duration) {
 	if ahead <= 0 {
 		return
 	}
-	c.notice(ctx, "ledger ahead", fmt.Sprintf("the request budget shared by vaultdeck on this machine held times up to %s after this machine's clock (the clock was set back, or an older vaultdeck wrote an unbounded hold); they were cleared and hold no request",
+	c.notice(ctx, "ledger ahead", fmt.Sprintf("the request budget shared by vaultdeck on this machine held times up to %s after this machine's clock (the clock was set back, or an older vaultdeck wrote an unbounded hold); vaultdeck no longer trusts them: they hold a request for at most the rate window (a minute), not the time the clock jumped",
 		roughly(ahead)))
 }
