@@ -124,7 +124,7 @@ func (s *Store) OpenAccessSnapshot(profile, owner string, now, until time.Time, 
 			return err
 		case err != nil:
 			return err
-		case holder != "" && holder != owner && leaseUntil > now.UnixMilli() && (gone == nil || !gone(holder)):
+		case holder != "" && holder != owner && !leaseLapsed(leaseUntil, now, until) && (gone == nil || !gone(holder)):
 			return ErrAccessBusy
 		}
 		_, err = tx.Exec(`UPDATE access_snapshots SET lease_owner = ?, lease_until = ? WHERE id = ?`, owner, until.UnixMilli(), id)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The one lease scheme of the rows that a process works on (upload batches,
@@ -38,4 +39,14 @@ func HolderIsGone(holder string) bool {
 		return false
 	}
 	return processGone(pid)
+}
+
+// leaseLapsed reports whether a lease held until until (milliseconds) no
+// longer keeps a claimant out whose own lease would run from now to mine:
+// it has ended, or it ends more than a lease's length after mine would (a
+// clock set back while its holder had it: no process with a sane clock
+// writes a lease that far ahead, and trusting it kept a batch or a crawl
+// locked for as long as the clock jumped).
+func leaseLapsed(until int64, now, mine time.Time) bool {
+	return until < now.UnixMilli() || until > mine.Add(mine.Sub(now)).UnixMilli()
 }

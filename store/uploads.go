@@ -291,7 +291,7 @@ func (s *Store) ClaimBatch(batchID int64, l Lease) error {
 		if done.Valid {
 			return fmt.Errorf("upload batch %d is already complete", batchID)
 		}
-		free := holder == "" || holder == l.Owner || until < s.now().UnixMilli() || (l.Steal != nil && l.Steal(holder))
+		free := holder == "" || holder == l.Owner || leaseLapsed(until, s.now(), l.Until) || (l.Steal != nil && l.Steal(holder))
 		if !free {
 			return fmt.Errorf("upload batch %d: %w", batchID, ErrLeased)
 		}
