@@ -55,6 +55,11 @@ type Model struct {
 	shared  *shared
 	bar     progress.Model
 	outcome string
+	// report and reportHint are the finished upload's files that were not
+	// simply uploaded, and the command that lists them: made once when it
+	// finishes, not at every frame (an outcome may name thousands)
+	report     []string
+	reportHint string
 
 	width, height int
 }
@@ -149,6 +154,8 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 			} else {
 				m.outcome = msg.Outcome.Text
 			}
+			o := m.shared.outcome()
+			m.report, m.reportHint = outcomeLines(o), runsHint(o.RunIDs)
 		}
 	}
 	return m, nil

@@ -178,7 +178,9 @@ func (m *Model) View() string {
 		}
 		if len(m.same) > 0 {
 			fmt.Fprintf(&b, "%s\n", m.wrap(th.Warn.Render(fmt.Sprintf("%d name(s) in several folders: a project holds one file per name; with mode %s:", len(m.same), modes[m.mode]))))
-			for i, l := range sameNameLines(m.same, modes[m.mode]) {
+			// only the groups shown are described (each group's text grows
+			// with its files): five, and one to know there are more
+			for i, l := range sameNameLines(m.same[:min(len(m.same), 6)], modes[m.mode]) {
 				if i == 5 {
 					fmt.Fprintf(&b, "… and %d more names\n", len(m.same)-5)
 					break
@@ -246,8 +248,7 @@ func (m *Model) wrap(texts ...string) string {
 // them all.
 func (m *Model) outcomeView(b *strings.Builder) {
 	th := m.env.Theme
-	o := m.shared.outcome()
-	lines := outcomeLines(o)
+	lines := m.report
 	room := max(m.height-14, 3)
 	for i, l := range lines {
 		if i == room {
@@ -256,7 +257,7 @@ func (m *Model) outcomeView(b *strings.Builder) {
 		}
 		b.WriteString(m.wrap(th.Warn.Render(l)) + "\n")
 	}
-	if hint := runsHint(o.RunIDs); hint != "" && len(lines) > 0 {
-		b.WriteString(m.wrap(th.Muted.Render(hint)) + "\n")
+	if m.reportHint != "" && len(lines) > 0 {
+		b.WriteString(m.wrap(th.Muted.Render(m.reportHint)) + "\n")
 	}
 }
