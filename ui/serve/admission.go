@@ -111,4 +111,5 @@ const (
 	reasonSource  = "vaultdeck: too many connections from your address are logging in at once; close some, or try again in a few seconds"
 	reasonSilent  = "vaultdeck: closed: no SSH identification was sent and other clients are waiting"
 	reasonTimeout = "vaultdeck: closed: no SSH identification was sent in time"
+	reasonStale   = "vaultdeck: closed: no login was completed in time and other clients are waiting"
 )

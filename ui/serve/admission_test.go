@@ -107,8 +107,10 @@ func TestBannerTimeoutClosesSilentSockets(t *testing.T) {
 		func() string { return fmt.Sprint(f.srv.startups.Pending(), " pending") })
 	waitUntil(t, "the line read", func() bool { return f.srv.startups.silent() == 3 },
 		func() string { return fmt.Sprint(f.srv.startups.silent(), " silent") })
-	if n := clk.fire(DefaultBannerTimeout); n != 3 {
-		t.Fatalf("%d banner deadlines fired; want the 3 silent ones'", n)
+	// every connection's deadline fires: the silent ones are closed, the
+	// one that spoke is only marked stale (it may make room later)
+	if n := clk.fire(DefaultBannerTimeout); n != 4 {
+		t.Fatalf("%d banner deadlines fired; want all 4", n)
 	}
 	for i, s := range silent {
 		if got := s.waitClosed(t, fmt.Sprint("silent ", i)); !strings.Contains(got, reasonTimeout) {
@@ -198,4 +200,27 @@ func (s *startups) admitted() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.seq
+}
+
+// TestStalledSocketsOfOneAddressDoNotLockItOut: connections that send
+// their identification line and then stall (never finish a login) count
+// as spoken, so none was closed to make room, and five of them locked
+// every admin of their address out until the 30 s grace time; serve
+// listens on loopback by default, where every admin behind a jump host
+// shares one address. Past the banner timeout a connection without a
+// session is stale: it makes room, oldest first, after the silent ones.
+func TestStalledSocketsOfOneAddressDoNotLockItOut(t *testing.T) {
+	clk := &fakeClock{}
+	f := startServer(t, func(c *Config) { c.clock = clk; c.PerSourceMaxStartups = 3 })
+	stalled := []*rawConn{dialRaw(t, f.addr, true), dialRaw(t, f.addr, true), dialRaw(t, f.addr, true)}
+	waitUntil(t, "3 pending, none silent", func() bool { return f.srv.startups.Pending() == 3 && f.srv.startups.silent() == 0 },
+		func() string {
+			return fmt.Sprint(f.srv.startups.Pending(), " pending, ", f.srv.startups.silent(), " silent")
+		})
+	clk.fire(DefaultBannerTimeout) // they spoke, long ago, and logged in to nothing
+	tm := f.open(f.bound, nil)     // the admin, from the same address
+	tm.waitFor("1/12")
+	if got := stalled[0].waitClosed(t, "the oldest stalled connection"); !strings.Contains(got, reasonStale) {
+		t.Errorf("the oldest stalled connection was not told why: %q", got)
+	}
 }

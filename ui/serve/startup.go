@@ -74,6 +74,7 @@ type pending struct {
 	waiting  bool   // counted in n, its timers armed
 	closed   bool
 	bannered bool
+	stale    bool // spoke, yet no session by the banner timeout: may make room
 	sessions int
 	gen      int // which arming of the timers is current
 	grace    stopper
@@ -88,8 +89,12 @@ func (s *startups) accept(ctx ssh.Context, c net.Conn) net.Conn {
 	victim, reason := s.admit(p)
 	s.mu.Unlock()
 	if victim != nil {
-		s.log.Debug("closed a silent connection to admit a new one", "remote", victim.conn.RemoteAddr().String())
-		shut(victim.conn, reasonSilent)
+		why := reasonSilent
+		if victim.bannered {
+			why = reasonStale
+		}
+		s.log.Debug("closed a waiting connection to admit a new one", "remote", victim.conn.RemoteAddr().String(), "spoke", victim.bannered)
+		shut(victim.conn, why)
 	}
 	if reason != "" {
 		s.refuse(c, reason)
@@ -103,13 +108,13 @@ func (s *startups) accept(ctx ssh.Context, c net.Conn) net.Conn {
 // to make room, if any, and the reason it is refused, if it is.
 func (s *startups) admit(p *pending) (victim *pending, reason string) {
 	if s.perSource > 0 && s.bySource[p.source] >= s.perSource {
-		if victim = s.oldestSilent(p.source); victim == nil {
+		if victim = s.roomMaker(p.source); victim == nil {
 			return nil, reasonSource
 		}
 		s.out(victim)
 	}
 	if s.n >= s.lim.Start && victim == nil {
-		if victim = s.oldestSilent(""); victim != nil {
+		if victim = s.roomMaker(""); victim != nil {
 			s.out(victim)
 		}
 	}
@@ -120,21 +125,35 @@ func (s *startups) admit(p *pending) (victim *pending, reason string) {
 	return victim, ""
 }
 
-// oldestSilent is the longest-waiting connection (of source, unless "")
-// that has not sent its identification line.
-func (s *startups) oldestSilent(source string) *pending {
-	var old *pending
+// roomMaker is the connection (of source, unless "") closed to admit a
+// new one: the longest-waiting silent one, else the longest-waiting stale
+// one. A client with a key logs in within seconds of its line, so one that
+// spoke and has no session after the banner timeout has stalled (or is a
+// person at a passphrase prompt, whose connection goes last: it is the
+// newest); without this, five such sockets locked their address out until
+// the grace time, and on loopback every admin shares one address.
+func (s *startups) roomMaker(source string) *pending {
+	var silent, stale *pending
 	for p := range s.live {
-		if !p.bannered && (source == "" || p.source == source) && (old == nil || p.seq < old.seq) {
-			old = p
+		if source != "" && p.source != source {
+			continue
+		}
+		switch {
+		case !p.bannered && (silent == nil || p.seq < silent.seq):
+			silent = p
+		case p.bannered && p.stale && (stale == nil || p.seq < stale.seq):
+			stale = p
 		}
 	}
-	return old
+	if silent != nil {
+		return silent
+	}
+	return stale
 }
 
 // in counts p in and arms its timers (s.mu held).
 func (s *startups) in(p *pending) {
-	p.waiting = true
+	p.waiting, p.stale = true, false
 	p.gen++
 	s.seq++
 	p.seq = s.seq
@@ -195,6 +214,9 @@ func (s *startups) refuse(c net.Conn, reason string) {
 // or, banner set, still silent after the banner timeout.
 func (s *startups) expire(p *pending, gen int, banner bool) {
 	s.mu.Lock()
+	if banner && p.bannered && p.waiting && p.gen == gen {
+		p.stale = true // spoke, but no session yet: it may make room now
+	}
 	if !p.waiting || p.gen != gen || (banner && p.bannered) {
 		s.mu.Unlock()
 		return
@@ -211,13 +233,12 @@ func (s *startups) expire(p *pending, gen int, banner bool) {
 	_ = p.conn.Close()
 }
 
-// spoke notes that p sent its identification line.
+// spoke notes that p sent its identification line. Its banner deadline
+// stays armed: at it, a connection that spoke and still has no session is
+// stale (expire).
 func (s *startups) spoke(p *pending) {
 	s.mu.Lock()
 	p.bannered = true
-	if p.deadline != nil {
-		p.deadline.Stop()
-	}
 	s.mu.Unlock()
 }
 
