@@ -222,7 +222,9 @@ func TestSSHIdleConnectionsClosedLoginsWork(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
-	s := startServed(t, buildBinary(t), "--login-grace-time", "1s", "--max-startups", "64")
+	// The start limits are lifted (64 in all, none per address: all 50
+	// come from 127.0.0.1) so that what is tried is the grace time alone.
+	s := startServed(t, buildBinary(t), "--login-grace-time", "1s", "--max-startups", "64", "--per-source-max-startups", "0")
 	first := startTmuxSized(t, "80", "24", []string{"TERM=xterm-256color"}, s.client(s.boundKey)...)
 	first.waitForText("1/12")
 	closed := make(chan string, 50)
