@@ -37,18 +37,7 @@ var hugeShapes = map[string][2]string{
 func (s *Server) hostile(w http.ResponseWriter, r *http.Request, path string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
-	write := func(b []byte) bool {
-		select {
-		case <-r.Context().Done():
-			return false
-		case <-s.stop:
-			return false
-		default:
-		}
-		n, err := w.Write(b)
-		s.sent.Add(int64(n))
-		return err == nil
-	}
+	write := s.writer(w, r)
 	switch s.fault {
 	case HugeString:
 		shape, ok := hugeShapes[path]
@@ -95,5 +84,22 @@ func (s *Server) hostile(w http.ResponseWriter, r *http.Request, path string) {
 				return
 			}
 		}
+	}
+}
+
+// writer writes a fault's body a piece at a time, counting what was sent,
+// until the client goes away or the server closes (false from then on).
+func (s *Server) writer(w http.ResponseWriter, r *http.Request) func([]byte) bool {
+	return func(b []byte) bool {
+		select {
+		case <-r.Context().Done():
+			return false
+		case <-s.stop:
+			return false
+		default:
+		}
+		n, err := w.Write(b)
+		s.sent.Add(int64(n))
+		return err == nil
 	}
 }

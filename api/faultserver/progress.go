@@ -64,18 +64,7 @@ func uuidN(prefix string, n int) string { return fmt.Sprintf("%s-0000-4000-8000-
 
 func (s *Server) progress(w http.ResponseWriter, r *http.Request, path string) {
 	w.Header().Set("Content-Type", "application/json")
-	write := func(b []byte) bool {
-		select {
-		case <-r.Context().Done():
-			return false
-		case <-s.stop:
-			return false
-		default:
-		}
-		n, err := w.Write(b)
-		s.sent.Add(int64(n))
-		return err == nil
-	}
+	write := s.writer(w, r)
 	switch s.fault {
 	case WideNames:
 		s.wideNames(write)
