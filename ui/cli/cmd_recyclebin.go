@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+	"github.com/vaultdeck/vaultdeck/api/purge"
 )
 
 func (r *runner) recycleBinCmd() *cobra.Command {
@@ -18,7 +18,7 @@ func (r *runner) recycleBinCmd() *cobra.Command {
 	fs.BoolVar(&o.Check, "check", false, "monitoring probe: a Nagios-style summary line first; exit 0 when nothing purges within the window (default 7d), 3 when something does")
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {
 		if *within != "" {
-			d, err := recyclebin.ParseWindow(*within)
+			d, err := purge.ParseWindow(*within)
 			if err != nil {
 				return oneLineUsage(r.env.Stderr, r.cmd, usagef("--purging-within: %s", err))
 			}
@@ -34,7 +34,7 @@ func (r *runner) recycleBinCmd() *cobra.Command {
 				return r.usage("--check prints the probe's text; it does not combine with --json, --jsonl or --csv")
 			}
 			if o.Within == 0 {
-				o.Within = recyclebin.Soon
+				o.Within = purge.Soon
 			}
 		}
 		return r.listRecycleBin(ctx, o)

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+	"github.com/vaultdeck/vaultdeck/api/purge"
 )
 
 // binOptions is what `recycle-bin` was asked: a plain struct, so the
@@ -51,10 +51,10 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 	now := r.now()
 	keep := func(e *api.RecycleBinEntry) (bool, bool) {
 		if o.Within == 0 {
-			_, overdue := recyclebin.Purging(e.RecycleBinPurgedScheduledAt.Time, now, 0)
+			_, overdue := purge.Within(e.RecycleBinPurgedScheduledAt.Time, now, 0)
 			return true, overdue
 		}
-		return recyclebin.Purging(e.RecycleBinPurgedScheduledAt.Time, now, o.Within)
+		return purge.Within(e.RecycleBinPurgedScheduledAt.Time, now, o.Within)
 	}
 	if r.jsonOut() {
 		iw := r.items(`{"items":[`)
@@ -75,7 +75,7 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 	}
 	headers := []string{"NAME", "PROJECT ID", "FILES", "DELETED", "PURGE SCHEDULED", "PURGE IN", "DELETED BY"}
 	cells := func(e *api.RecycleBinEntry) []string {
-		purgeIn, _ := recyclebin.PurgeIn(e.RecycleBinPurgedScheduledAt.Time, now)
+		purgeIn, _ := purge.Countdown(e.RecycleBinPurgedScheduledAt.Time, now)
 		return []string{e.VaultProject.Name, e.ResourceID, strconv.FormatInt(int64(e.VaultProject.FilesCount), 10),
 			fmtTime(e.DeletedAt), fmtTime(e.RecycleBinPurgedScheduledAt), purgeIn, e.DeletedByUserEmail}
 	}
@@ -151,14 +151,14 @@ func binFooter(n, overdue int, total int64, within time.Duration) string {
 	if within == 0 {
 		return fmt.Sprintf("%d of %d shown", n, total)
 	}
-	return fmt.Sprintf("%d of %d purge within %s (%d overdue)", n, total, recyclebin.FormatWindow(within), overdue)
+	return fmt.Sprintf("%d of %d purge within %s (%d overdue)", n, total, purge.FormatWindow(within), overdue)
 }
 
 // purgeSummary is the probe's first line in the Nagios plugin format
 // (status text, then performance data after a |), which Nagios, Icinga and
 // cron mail read as is.
 func purgeSummary(n, overdue int, within time.Duration) string {
-	w := recyclebin.FormatWindow(within)
+	w := purge.FormatWindow(within)
 	perf := fmt.Sprintf(" | purging=%d;;; overdue=%d;;;", n, overdue)
 	switch n {
 	case 0:

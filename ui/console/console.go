@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/vaultdeck/vaultdeck/api"
 	review "github.com/vaultdeck/vaultdeck/api/access"
 	mattersjob "github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -91,7 +92,7 @@ func Routes(stuckAfter time.Duration) []app.Route {
 // checkMatterArg refuses ":bin hello": the argument is a client-matter
 // UUID, and one that is not would show the whole bin as if none was typed.
 func checkMatterArg(arg string) error {
-	if arg != "" && !recyclebin.ValidMatterID(arg) {
+	if arg != "" && !api.IsUUID(arg) {
 		return fmt.Errorf("%q is not a client-matter ID (a UUID like 123e4567-e89b-12d3-a456-426614174000)", ansi.Truncate(sanitize.Line(arg), 40, "…"))
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/projects"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -18,11 +19,6 @@ import (
 // The deletion flow: typed confirmation, then a task owned by the root (the
 // outcome must not depend on this page still being open), then a follow-up
 // task that waits until the project shows in the recycle bin.
-
-// settleTries bounds the wait for a deleted project to reach the recycle
-// bin: the service says "within seconds"; a minute of TaskPoll steps is
-// ample, and each check spends one vault request.
-const settleTries = 12
 
 // askDelete opens the typed confirmation (k.Delete never matches in a
 // read-only session: keys.New disables it).
@@ -90,9 +86,9 @@ func DeleteTask(env page.Env, origin page.ID, p api.Project) page.StartTask {
 		// wait for its answer instead of dropping a DELETE already sent.
 		Stop: func() {},
 		Run: func(ctx context.Context, _ page.Progress) (page.Outcome, error) {
-			r, err := be.DeleteProject(ctx, p.ID)
+			r, err := projects.Delete(ctx, be, p.ID)
 			if err != nil {
-				return page.Outcome{}, fmt.Errorf("the project was not deleted: %w", err)
+				return page.Outcome{}, err
 			}
 			text, failed := DeleteOutcome(r)
 			if failed {
@@ -107,8 +103,8 @@ func DeleteTask(env page.Env, origin page.ID, p api.Project) page.StartTask {
 	}
 }
 
-// settleTask waits until the deleted project is in the recycle bin, then
-// has the root drop the cached bin and reload an open one.
+// settleTask waits (api/projects.WaitInBin) until the deleted project is
+// in the recycle bin, then has the root drop the cached bin and reload an open one.
 func settleTask(env page.Env, p api.Project, name string) *page.StartTask {
 	be, every := env.Backend, env.TaskPollInterval()
 	return &page.StartTask{
@@ -116,25 +112,15 @@ func settleTask(env page.Env, p api.Project, name string) *page.StartTask {
 		Invalidates: []string{page.CacheRecycleBin},
 		Reloads:     []string{page.CacheRecycleBin},
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
-			for try := 1; try <= settleTries; try++ {
-				progress(fmt.Sprintf("check %d of %d", try, settleTries))
-				select {
-				case <-ctx.Done():
-					return page.Outcome{}, ctx.Err()
-				case <-time.After(every):
-				}
-				rb, err := be.RecycleBin(ctx, api.RecycleBinQuery{Name: p.Name})
-				if err != nil {
-					return page.Outcome{}, fmt.Errorf("the recycle bin could not be checked: %w", err)
-				}
-				for _, e := range rb.Items {
-					if e.VaultProject.ID == p.ID {
-						return page.Outcome{Text: name + " is in the recycle bin (:bin)", Broadcast: page.ProjectInBin{ID: p.ID}}, nil
-					}
-				}
+			in, err := projects.WaitInBin(ctx, be, p, every, func(try, tries int) { progress(fmt.Sprintf("check %d of %d", try, tries)) })
+			switch {
+			case err != nil:
+				return page.Outcome{}, err
+			case in:
+				return page.Outcome{Text: name + " is in the recycle bin (:bin)", Broadcast: page.ProjectInBin{ID: p.ID}}, nil
 			}
 			return page.Outcome{}, fmt.Errorf("%s is not in the recycle bin yet after %s; r in the recycle bin refreshes it",
-				name, time.Duration(settleTries)*every)
+				name, time.Duration(projects.BinTries)*every)
 		},
 	}
 }

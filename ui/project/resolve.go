@@ -3,11 +3,11 @@ package project
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/projects"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
@@ -39,36 +39,8 @@ func (m *Model) resolve() tea.Cmd {
 	m.resolving, m.unresolved = true, ""
 	be, id := m.env.Backend, m.proj.ID
 	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, "resolve", func(ctx context.Context) (*api.Project, error) {
-		return Find(ctx, be, id)
+		return projects.Find(ctx, be, id)
 	}))
-}
-
-// Find walks the project listing (100 a page) for the project with id; it
-// is nil when no project of the workspace has it. Pages opened with an ID
-// alone (":project", ":upload") use it to name what they are about.
-func Find(ctx context.Context, be page.Backend, id string) (*api.Project, error) {
-	g := api.NewProjectPageGuard() // a listing that repeats itself ends, not loops
-	for n := 1; ; n++ {
-		pg, err := be.Projects(ctx, api.ProjectQuery{Page: n, PerPage: api.MaxPerPage})
-		if err == nil {
-			err = g.Within(n, len(pg.Projects), pg.Pagination)
-		}
-		var fresh []api.Project
-		if err == nil {
-			fresh, err = api.Fresh(g, n, pg.Projects, func(p *api.Project) string { return p.ID })
-		}
-		if err != nil {
-			return nil, err
-		}
-		for i := range fresh {
-			if strings.EqualFold(fresh[i].ID, id) { // a UUID in either case names the same project
-				return &fresh[i], nil
-			}
-		}
-		if len(pg.Projects) == 0 || n >= int(pg.Pagination.TotalPages) {
-			return nil, nil
-		}
-	}
 }
 
 // Shows implements page.Reloader: the page shows the project's record
@@ -83,7 +55,7 @@ func (m *Model) Reload() tea.Cmd {
 	tag, ctx := m.lookup.Start(m.env.Context(), m.id)
 	be, id := m.env.Backend, m.proj.ID
 	return tea.Batch(m.show(m.tab), page.Fetch(ctx, tag, "refresh", func(ctx context.Context) (*api.Project, error) {
-		return Find(ctx, be, id)
+		return projects.Find(ctx, be, id)
 	}))
 }
 

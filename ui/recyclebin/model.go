@@ -58,7 +58,7 @@ func New(env page.Env, arg string) page.Page {
 	gcols := groupColumns()
 	gcols[gColNext].Live = PurgeLive(env.Clock)
 	m.TableView = widgets.NewTabbedTableView(env.Theme, env.Keys, m.id, 1, cols, gcols)
-	if arg = strings.TrimSpace(arg); ValidMatterID(arg) {
+	if arg = strings.TrimSpace(arg); api.IsUUID(arg) {
 		m.query.ClientMatterID = arg
 	}
 	return m
@@ -324,7 +324,7 @@ func (m *Model) updateMatter(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case widgets.Submitted:
 		v := strings.TrimSpace(m.matter.Value())
-		if v != "" && !ValidMatterID(v) {
+		if v != "" && !api.IsUUID(v) {
 			m.matter.Focus() // keep editing: the value is wrong, not abandoned
 			return page.Error(fmt.Errorf("%q is not a client-matter UUID (like 123e4567-e89b-12d3-a456-426614174000)", v))
 		}

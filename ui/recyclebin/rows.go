@@ -5,12 +5,12 @@ package recyclebin
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/purge"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -132,26 +132,19 @@ func PurgeLive(now func() time.Time) func(widgets.Row) (string, widgets.Tone) {
 	}
 }
 
-// PurgeIn is the countdown to the scheduled purge and how loudly to show
-// it: amber under 7 days, red under 24 hours (and when overdue). Days
-// keep their hours (29d23h) and a purge time passed reads "overdue".
+// PurgeIn is the countdown to the scheduled purge (purge.Countdown) and
+// how loudly to show it: amber under 7 days, red under 24 hours (and when
+// overdue), muted when nothing says when it goes.
 func PurgeIn(at, now time.Time) (string, widgets.Tone) {
-	if at.IsZero() {
-		return "?", widgets.ToneMuted
-	}
-	d := at.Sub(now)
-	switch {
-	case d <= 0:
-		return "overdue", widgets.ToneAlarm
-	case d < time.Minute:
-		return "<1m", widgets.ToneAlarm // not 0h00m, which reads as overdue
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60), widgets.ToneAlarm
-	case d < 7*24*time.Hour:
-		return fmt.Sprintf("%dd%02dh", int(d.Hours())/24, int(d.Hours())%24), widgets.ToneWarn
-	}
-	// the hours stay past a week: a day cut off is not "29d" but 29d23h
-	return fmt.Sprintf("%dd%02dh", int(d.Hours())/24, int(d.Hours())%24), widgets.ToneNone
+	text, u := purge.Countdown(at, now)
+	return text, urgencyTone[u]
+}
+
+var urgencyTone = [...]widgets.Tone{
+	purge.Unscheduled: widgets.ToneMuted,
+	purge.Later:       widgets.ToneNone,
+	purge.WithinWeek:  widgets.ToneWarn,
+	purge.WithinDay:   widgets.ToneAlarm,
 }
 
 func stamp(t time.Time) string {
@@ -160,6 +153,3 @@ func stamp(t time.Time) string {
 	}
 	return t.UTC().Format("2006-01-02 15:04")
 }
-
-// ValidMatterID reports whether s has the shape of a client-matter UUID.
-func ValidMatterID(s string) bool { return api.IsUUID(s) }

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/purge"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -65,7 +66,7 @@ func (m *Model) keeps(e *api.RecycleBinEntry, now time.Time) bool {
 	if !m.soon {
 		return true
 	}
-	in, _ := Purging(e.RecycleBinPurgedScheduledAt.Time, now, Soon)
+	in, _ := purge.Within(e.RecycleBinPurgedScheduledAt.Time, now, purge.Soon)
 	return in
 }
 
@@ -94,7 +95,7 @@ func (m *Model) regroup(now time.Time) tea.Cmd {
 		}
 		g.n++
 		at := e.RecycleBinPurgedScheduledAt.Time
-		if in, _ := Purging(at, now, Soon); in {
+		if in, _ := purge.Within(at, now, purge.Soon); in {
 			g.soon++
 		}
 		if !at.IsZero() && (g.next.IsZero() || at.Before(g.next)) {
@@ -134,7 +135,7 @@ func (m *Model) indexPurges() {
 // urgent counts the loaded entries purged within 24 hours of now, overdue
 // ones included.
 func (m *Model) urgent(now time.Time) int {
-	limit := now.Add(Urgent).Unix()
+	limit := now.Add(purge.Urgent).Unix()
 	return sort.Search(len(m.purges), func(i int) bool { return m.purges[i] > limit })
 }
 

@@ -7,8 +7,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/projects"
 	"github.com/vaultdeck/vaultdeck/ui/page"
-	"github.com/vaultdeck/vaultdeck/ui/project"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -26,7 +26,7 @@ func (m *Model) lookupName() tea.Cmd {
 	tag, ctx := m.lookup.Start(m.env.Context(), m.id)
 	be, id := m.env.Backend, m.project
 	return page.Fetch(ctx, tag, "name", func(ctx context.Context) (*api.Project, error) {
-		return project.Find(ctx, be, id)
+		return projects.Find(ctx, be, id)
 	})
 }
 

@@ -1,11 +1,11 @@
-package recyclebin
+package purge
 
 import (
 	"testing"
 	"time"
 )
 
-func TestPurging(t *testing.T) {
+func TestWithin(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
 		at              time.Time
@@ -18,9 +18,9 @@ func TestPurging(t *testing.T) {
 		{now.Add(Soon), true, false},
 		{now.Add(Soon + time.Second), false, false},
 	} {
-		w, o := Purging(c.at, now, Soon)
+		w, o := Within(c.at, now, Soon)
 		if w != c.within || o != c.overdue {
-			t.Errorf("Purging(%v) = %v, %v; want %v, %v", c.at.Sub(now), w, o, c.within, c.overdue)
+			t.Errorf("Within(%v) = %v, %v; want %v, %v", c.at.Sub(now), w, o, c.within, c.overdue)
 		}
 	}
 }
@@ -39,6 +39,30 @@ func TestParseWindow(t *testing.T) {
 	for d, want := range map[time.Duration]string{Soon: "7d", 36 * time.Hour: "36h", 90 * time.Minute: "1h30m", 12 * time.Hour: "12h"} {
 		if got := FormatWindow(d); got != want {
 			t.Errorf("FormatWindow(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// TestCountdownBoundaries: a day and a week away are no longer within them
+// (the console's amber and red begin strictly under them), and nothing
+// scheduled is unscheduled, not overdue.
+func TestCountdownBoundaries(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		at   time.Time
+		text string
+		u    Urgency
+	}{
+		{time.Time{}, "?", Unscheduled},
+		{now, "overdue", WithinDay},
+		{now.Add(59 * time.Second), "<1m", WithinDay},
+		{now.Add(Urgent - time.Minute), "23h59m", WithinDay},
+		{now.Add(Urgent), "1d00h", WithinWeek},
+		{now.Add(Soon - time.Hour), "6d23h", WithinWeek},
+		{now.Add(Soon), "7d00h", Later},
+	} {
+		if text, u := Countdown(c.at, now); text != c.text || u != c.u {
+			t.Errorf("Countdown(%v) = %q, %d; want %q, %d", c.at.Sub(now), text, u, c.text, c.u)
 		}
 	}
 }
