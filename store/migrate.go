@@ -34,9 +34,10 @@ CREATE TABLE profiles (
 -- At most one default profile, enforced by the database rather than by luck.
 CREATE UNIQUE INDEX profiles_one_default ON profiles (is_default) WHERE is_default = 1;
 `},
-	// Bookmarks and the cache name their profile without a foreign key: a
-	// profile can be ephemeral (VAULTDECK_TOKEN with no saved profile) and
-	// still want a cache. DeleteProfile removes both explicitly.
+	// The cache names its profile without a foreign key: a profile can be
+	// ephemeral (VAULTDECK_TOKEN with no saved profile) and still want a
+	// cache. DeleteProfile removes it explicitly. Bookmarks were never
+	// read by any feature; version 13 drops the table.
 	{2, "bookmarks", `
 CREATE TABLE bookmarks (
 	profile    TEXT NOT NULL,
@@ -280,6 +281,11 @@ ALTER TABLE upload_files ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE upload_files ADD COLUMN mtime_ns INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE upload_files ADD COLUMN service_name TEXT NOT NULL DEFAULT '';
 ALTER TABLE upload_files ADD COLUMN deleted_at INTEGER NOT NULL DEFAULT 0;
+`},
+	// Issue 28. No feature ever read a bookmark: the table only took
+	// space and a DELETE at every profile deletion.
+	{13, "drop bookmarks", `
+DROP TABLE bookmarks;
 `},
 }
 

@@ -47,7 +47,7 @@ func TestHelperProcess(t *testing.T) {
 		case i%3 == 0:
 			err = s.PutCache(tag, id, []byte(id), time.Now())
 		case i%3 == 1:
-			_, err = s.db.Exec(`INSERT INTO bookmarks (profile, project_id, name, created_at) VALUES (?, ?, ?, 1)`, tag, id, id)
+			_, err = s.db.Exec(`INSERT INTO profile_settings (profile, key, value) VALUES (?, ?, ?)`, tag, id, id)
 		default:
 			err = s.SaveProfile(Profile{Name: id, Region: "us"})
 		}
@@ -82,7 +82,7 @@ func hasRow(t *testing.T, s *Store, id string, i int, tag string) bool {
 		return ok
 	case 1:
 		var n int
-		if err := s.db.QueryRow(`SELECT count(*) FROM bookmarks WHERE profile = ? AND project_id = ?`, tag, id).Scan(&n); err != nil {
+		if err := s.db.QueryRow(`SELECT count(*) FROM profile_settings WHERE profile = ? AND key = ?`, tag, id).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n == 1

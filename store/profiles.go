@@ -209,7 +209,7 @@ func (s *Store) SetTokenStorage(name, storage string) error {
 	return nil
 }
 
-// DeleteProfile removes a profile with its bookmarks and cached responses.
+// DeleteProfile removes a profile with its settings and cached responses.
 // When it was the default, the oldest remaining profile becomes the default,
 // so there always is one while any profile exists.
 func (s *Store) DeleteProfile(name string) error {
@@ -221,8 +221,7 @@ func (s *Store) DeleteProfile(name string) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("there is no profile named %q: %w", name, ErrNotFound)
 		}
-		for _, q := range []string{`DELETE FROM bookmarks WHERE profile = ?`, `DELETE FROM response_cache WHERE profile = ?`,
-			`DELETE FROM profile_settings WHERE profile = ?`} {
+		for _, q := range []string{`DELETE FROM response_cache WHERE profile = ?`, `DELETE FROM profile_settings WHERE profile = ?`} {
 			if _, err := tx.Exec(q, name); err != nil {
 				return fmt.Errorf("the data of profile %q could not be deleted: %w", name, err)
 			}

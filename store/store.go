@@ -132,9 +132,6 @@ func open(path, sync string, o Options) (*Store, error) {
 	return s, nil
 }
 
-// openRaw opens the file without migrating, so tests can build older schemas.
-func openRaw(path string) (*Store, error) { return openRawWith(path, "FULL", Options{}) }
-
 func openRawWith(path, mode string, o Options) (*Store, error) {
 	driver := o.Driver
 	if driver == "" {

@@ -110,9 +110,9 @@ func TestProfiles(t *testing.T) {
 		t.Fatalf("Profiles = %+v, %v", all, err)
 	}
 
-	// A bookmark row as an older version wrote it: the table is kept for
-	// them, and deleting the profile still clears it.
-	s.db.Exec(`INSERT INTO bookmarks (profile, project_id, name, created_at) VALUES ('lab', 'p1', 'Project one', 1)`)
+	if err := s.SetSetting("lab", "theme", "mono"); err != nil {
+		t.Fatal(err)
+	}
 	s.PutCache("lab", "projects", []byte("x"), time.Now())
 	if err := s.DeleteProfile("lab"); err != nil {
 		t.Fatal(err)
@@ -120,10 +120,8 @@ func TestProfiles(t *testing.T) {
 	if def, _ := s.DefaultProfile(); def.Name != "work" {
 		t.Fatalf("deleting the default should promote the remaining profile, got %q", def.Name)
 	}
-	var left int
-	s.db.QueryRow(`SELECT count(*) FROM bookmarks WHERE profile = 'lab'`).Scan(&left)
-	if left != 0 {
-		t.Fatalf("%d bookmarks survived their profile", left)
+	if set, err := s.Settings("lab"); err != nil || len(set) != 0 {
+		t.Fatalf("settings survived their profile: %v %v", set, err)
 	}
 	if _, _, ok, _ := s.Cache("lab", "projects"); ok {
 		t.Fatal("cache survived its profile")
