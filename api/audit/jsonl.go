@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/vaultdeck/vaultdeck/store"
@@ -30,7 +29,7 @@ type Sink interface {
 // line break).
 func appendLine(dst, raw []byte) []byte {
 	raw = bytes.TrimSpace(raw)
-	if bytes.IndexAny(raw, "\r\n") < 0 {
+	if !bytes.ContainsAny(raw, "\r\n") {
 		return append(append(dst, raw...), '\n')
 	}
 	var b bytes.Buffer
@@ -118,6 +117,3 @@ func (s *WriterSink) checkpoint(ctx context.Context) error {
 
 // Reopen does nothing for a stream.
 func (s *WriterSink) Reopen(context.Context) error { return nil }
-
-// errSinkPermanent marks a delivery failure no retry can cure.
-var errSinkPermanent = errors.New("permanent")

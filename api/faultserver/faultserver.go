@@ -71,7 +71,7 @@ type Server struct {
 	sent    atomic.Int64 // body bytes the hostile faults wrote
 	// WideNames's entries and their names' length; the padding faults'
 	// pace (progress.go).
-	count, nameBytes int
+	count int
 	trickle          time.Duration
 }
 

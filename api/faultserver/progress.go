@@ -14,7 +14,7 @@ import (
 // are few but wide.
 const (
 	// WideNames: the recycle bin holds Count entries (default 20,000)
-	// whose names are NameBytes long (default 10 KB), written as they are
+	// whose names are 10 KB long, written as they are
 	// generated. Few entries, many bytes.
 	WideNames Fault = "wide-names"
 	// RepeatPage: the project listing answers every page with the same
@@ -38,9 +38,6 @@ const (
 
 // Count sets how many entries WideNames sends.
 func Count(n int) Option { return func(s *Server) { s.count = n } }
-
-// NameBytes sets the length of each of WideNames's names.
-func NameBytes(n int) Option { return func(s *Server) { s.nameBytes = n } }
 
 // Trickle makes the padding faults write one small chunk every d instead
 // of as fast as they can.
@@ -76,14 +73,11 @@ func (s *Server) progress(w http.ResponseWriter, r *http.Request, path string) {
 }
 
 func (s *Server) wideNames(write func([]byte) bool) {
-	n, width := s.count, s.nameBytes
+	n := s.count
 	if n == 0 {
 		n = 20_000
 	}
-	if width == 0 {
-		width = 10_000
-	}
-	name := strings.Repeat("n", width)
+	name := strings.Repeat("n", 10_000)
 	var b bytes.Buffer
 	b.WriteString(`{"items":[`)
 	for i := range n {

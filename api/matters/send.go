@@ -199,15 +199,11 @@ func sentLines(rep *Report, plan *Plan, sent []bool) string {
 	return strings.Join(out, ", ")
 }
 
-// SendRestores re-creates pairs by POST /api/v2/matters (a deleted matter comes
-// back on an upsert of its pair). An upsert is not declared repeatable, so
-// a failed request is never resent: its pairs are reported not_sent (a 4xx,
-// nothing changed) or outcome_unknown, and the run stops.
-func SendRestores(ctx context.Context, svc Service, pairs []Pair, h Hooks) *Report {
-	return sendRestores(ctx, svc, pairs, api.MaxPairs, h)
-}
-
-// sendRestores is SendRestores in requests of at most size pairs.
+// sendRestores re-creates pairs by POST /api/v2/matters (a deleted matter
+// comes back on an upsert of its pair), in requests of at most size pairs.
+// An upsert is not declared repeatable, so a failed request is never
+// resent: its pairs are reported not_sent (a 4xx, nothing changed) or
+// outcome_unknown, and the run stops.
 func sendRestores(ctx context.Context, svc Service, pairs []Pair, size int, h Hooks) *Report {
 	plan := &Plan{Pairs: pairs, BatchSize: size, Send: make([]int32, len(pairs))}
 	for i := range pairs {

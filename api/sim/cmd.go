@@ -9,7 +9,6 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
-	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -22,33 +21,8 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Run implements `vaultdeck sim`: it parses args, serves the simulator until
-// ctx is cancelled and returns the process exit code (0 ok, 1 runtime error,
-// 2 usage error). Before serving it prints, and flushes, one line per fact:
-//
-//	base_url http://127.0.0.1:8080
-//	ca_file /tmp/vaultdeck-sim-ca-123.pem        (with --tls only)
-//	token admin vdsim_admin_0123456789abcdef Vault API,Modify workspace projects,...
-func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("sim", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var f Flags
-	f.Register(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "sim: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	}
-	return Serve(ctx, f, stdout, stderr)
-}
-
 // Flags are `vaultdeck sim`'s options; Register defines them on the command
-// line's flag set (the CLI's cobra command, or Run's).
+// line's flag set (the CLI's cobra command).
 type Flags struct {
 	Addr        string
 	Seed        int64

@@ -84,7 +84,7 @@ func parsePairs(body []byte) ([]rawPair, *batchError) {
 			errs = append(errs, vErr("too_short", "matters"))
 		}
 	}
-	if items == nil || len(items) == 0 {
+	if len(items) == 0 {
 		return nil, invalid(errs...)
 	}
 	if len(items) > MaxPairs {

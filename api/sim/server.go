@@ -30,12 +30,15 @@ type Limits struct {
 	Matters int // /api/v2/matters, both methods, shared (default 150)
 }
 
-// Wire limits the spec states; exported so tests and callers can refer to them.
+// Wire limits the spec states; exported so tests and callers can refer to
+// them. The file size is an int64, as sizes are; the counts are untyped, so
+// they compare with any integer.
+const MaxFileBytes int64 = 500_000_000
+
 const (
-	MaxFileBytes      int64 = 500_000_000
-	MaxFilesPerUpload       = 50
-	MaxFileIDs              = 1000
-	MaxPairs                = 10_000
+	MaxFilesPerUpload = 50
+	MaxFileIDs        = 1000
+	MaxPairs          = 10_000
 )
 
 // Options configure a simulator. The zero value is usable.

@@ -79,14 +79,3 @@ func TestJobWithFakeJournal(t *testing.T) {
 		}
 	})
 }
-
-func TestJournalStatuses(t *testing.T) {
-	got := JournalStatuses([]api.FileDetail{
-		{FileID: "a", ProcessingStatus: "READY"},
-		{FileID: "b", Error: "not_found"},
-		{FileID: "c", Error: "internal"},
-	})
-	if len(got) != 2 || got["a"] != "ready" || got["b"] != "not_found" {
-		t.Fatalf("JournalStatuses = %v", got)
-	}
-}

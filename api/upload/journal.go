@@ -1,10 +1,8 @@
 package upload
 
 import (
-	"strings"
 	"time"
 
-	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -32,22 +30,3 @@ type Journal interface {
 }
 
 var _ Journal = (*store.Store)(nil)
-
-// JournalStatuses is what a status poll's answers write back into the
-// journal (store.SetFileStatuses), keyed by file ID: "not_found" for a file
-// the service no longer has, the processing status in lower case for the
-// others, nothing for a per-file error (it proves nothing about the file).
-// The console's File status and `vaultdeck status --journal` both record
-// their polls through it, so a file stops being tracked the same way.
-func JournalStatuses(details []api.FileDetail) map[string]string {
-	status := make(map[string]string, len(details))
-	for _, d := range details {
-		switch {
-		case d.Error == "not_found":
-			status[d.FileID] = "not_found"
-		case !d.Failed():
-			status[d.FileID] = strings.ToLower(string(d.ProcessingStatus))
-		}
-	}
-	return status
-}

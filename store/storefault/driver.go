@@ -184,22 +184,24 @@ type stmt struct {
 func (s *stmt) Close() error  { return s.inner.Close() }
 func (s *stmt) NumInput() int { return s.inner.NumInput() }
 
+// Exec and Query are driver.Stmt's pre-context methods: database/sql calls
+// ExecContext and QueryContext, so these only route through them, faults
+// and all, rather than reach the wrapped driver's deprecated ones.
 func (s *stmt) Exec(args []driver.Value) (driver.Result, error) {
-	if err, _ := s.inj.write("exec", s.query); err != nil {
-		return nil, err
-	}
-	return s.inner.Exec(args) //nolint:staticcheck // the driver's own fallback
+	return s.ExecContext(context.Background(), namedValues(args))
 }
 
 func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
-	if isWrite(s.query) {
-		if err, _ := s.inj.write("exec", s.query); err != nil {
-			return nil, err
-		}
-	} else if err := s.inj.dead(); err != nil {
-		return nil, err
+	return s.QueryContext(context.Background(), namedValues(args))
+}
+
+// namedValues numbers positional arguments as database/sql does (from 1).
+func namedValues(args []driver.Value) []driver.NamedValue {
+	nv := make([]driver.NamedValue, len(args))
+	for i, v := range args {
+		nv[i] = driver.NamedValue{Ordinal: i + 1, Value: v}
 	}
-	return s.inner.Query(args) //nolint:staticcheck // the driver's own fallback
+	return nv
 }
 
 func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"time"
 
@@ -298,12 +297,4 @@ var ownTones = [numCols]widgets.Tone{widgets.ToneMuted, widgets.ToneMuted, widge
 func (m *Model) failed(err error) tea.Cmd {
 	m.lastErr = err
 	return page.Error(err)
-}
-
-// requestsNote is the header's word on what the last read cost.
-func requestsNote(n int) string {
-	if n == 1 {
-		return "1 request"
-	}
-	return fmt.Sprintf("%d requests", n)
 }

@@ -16,16 +16,6 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
-// matters dispatches `vaultdeck matters delete|receipts|receipt|restore`.
-
-const mattersUsage = `Usage:
-  vaultdeck matters delete FILE|- [--dry-run] [--format csv|tsv] [--yes]
-  vaultdeck matters receipts
-  vaultdeck matters receipt ID [--export csv|json] [--result R]
-  vaultdeck matters restore --receipt ID [--dry-run] [--yes]
-Exit status 3 when any pair is in errors or was not sent.
-`
-
 // openStore opens the receipts' database.
 func (r *runner) openStore() (*store.Store, error) {
 	if r.env.OpenStore == nil {

@@ -33,7 +33,7 @@ func TestDemoAccessView(t *testing.T) {
 	s.keys("Escape")
 	s.waitForText("enter projects")
 	s.keys("Tab")
-	sc = s.waitForText("changes show after the next crawl")
+	s.waitForText("changes show after the next crawl")
 	s.keys("q")
 	s.waitForText("EXITED 0")
 }

@@ -46,7 +46,7 @@ func TestCacheRoundTripInCommands(t *testing.T) {
 		t.Error("nil cache hit")
 	}
 	var ids IDs
-	if ids.Next() == ids.Next() {
+	if first, second := ids.Next(), ids.Next(); first == second {
 		t.Error("ids repeat")
 	}
 }

@@ -5,22 +5,10 @@ import (
 	"slices"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
-
-func statuses(out []tea.Msg) []page.StatusMsg {
-	var s []page.StatusMsg
-	for _, m := range out {
-		if st, ok := m.(page.StatusMsg); ok {
-			s = append(s, st)
-		}
-	}
-	return s
-}
 
 // A deletion task drops the cached project list and recycle bin when it
 // ends (the root forgets its Invalidates); an accepted deletion is also

@@ -20,10 +20,9 @@ func liveHeap() uint64 {
 }
 
 // minimal is the smallest Bubble Tea model that shows the same bin: the
-// decoded entries and a cursor.
+// decoded entries.
 type minimal struct {
-	items  []api.RecycleBinEntry
-	cursor int
+	items []api.RecycleBinEntry
 }
 
 // binHeap measures, in one run, the live heap of a minimal model holding

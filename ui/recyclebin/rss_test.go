@@ -19,10 +19,9 @@ import (
 const rssEnv = "VAULTDECK_BIN_RSS_CHILD"
 
 // minimalProgram is the smallest Bubble Tea program that holds the bin:
-// the decoded entries and a cursor; it quits at once.
+// the decoded entries; it quits at once.
 type minimalProgram struct {
-	items  []api.RecycleBinEntry
-	cursor int
+	items []api.RecycleBinEntry
 }
 
 func (m minimalProgram) Init() tea.Cmd                       { return tea.Quit }
