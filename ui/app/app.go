@@ -32,6 +32,10 @@ type Route struct {
 	// Check, when set, refuses an argument before the page opens (":project"
 	// without a project ID would open a page about nothing).
 	Check func(arg string) error
+	// FromRecord, when set, builds the page from the record a page.Open
+	// carries (the service's own, so Check does not apply); nil from it, or
+	// no record, means New(arg).
+	FromRecord func(env page.Env, record any) page.Page
 }
 
 // Config is what the root shows and can open.
@@ -139,7 +143,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case page.Close:
 		return m, m.closePage(msg)
 	case page.Open:
-		return m, m.open(msg.Route, msg.Arg)
+		return m, m.openMsg(msg)
 	case page.StatusMsg:
 		m.setStatus(msg)
 		m.statusOwner = m.Top() // a page's error or notice, cleared by its next action (updateTop)

@@ -48,7 +48,7 @@ func TestBrowsingSessionRequests(t *testing.T) {
 	env.Debounce = 0 // the console's own pause before a name filter goes out unasked
 	m := app.New(env.WithConn(&page.Conn{Profile: "sim", Where: "local", Workspace: "Sim Workspace"}), app.Config{Start: "projects", Routes: []app.Route{
 		{Name: "projects", New: projects.New},
-		{Name: "project", New: project.New},
+		{Name: "project", New: project.New, FromRecord: project.Record},
 		{Name: "bin", New: recyclebin.New},
 	}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(140, 30))

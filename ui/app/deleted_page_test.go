@@ -43,7 +43,7 @@ func TestDeletedProjectPageCloses(t *testing.T) {
 	env.TaskPoll = time.Millisecond
 	m := app.New(env.WithConn(&page.Conn{Profile: "p", Where: "eu", Workspace: "W"}), app.Config{Start: "projects", Routes: []app.Route{
 		{Name: "projects", New: projects.New},
-		{Name: "project", New: project.New},
+		{Name: "project", New: project.New, FromRecord: project.Record},
 	}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(110, 16))
 	waitFor(t, tm, "1 of 1 loaded")

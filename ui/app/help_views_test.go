@@ -24,7 +24,7 @@ func helpOf(t *testing.T, route, arg string, readOnly bool) string {
 	env := pagetest.Env(t, &pagetest.Fake{BudgetStatus: api.BudgetStatus{Unlimited: true}}, readOnly)
 	m := app.New(env.WithConn(&page.Conn{Workspace: "W"}), app.Config{Start: route, StartArg: arg, Routes: []app.Route{
 		{Name: "projects", New: projects.New},
-		{Name: "project", New: project.New},
+		{Name: "project", New: project.New, FromRecord: project.Record},
 		{Name: "recyclebin", New: recyclebin.New},
 		{Name: "audit", New: audit.New},
 		{Name: "files", New: func(env page.Env, arg string) page.Page { return filestatus.New(env, arg, filestatus.Options{}) }},

@@ -35,7 +35,7 @@ func realApp(t *testing.T, start string) tea.Model {
 	env := pagetest.Env(t, c, false)
 	return app.New(env.WithConn(&page.Conn{Profile: "sim", Where: "local", Workspace: "Sim Workspace"}), app.Config{Start: start, Routes: []app.Route{
 		{Name: "projects", New: projects.New},
-		{Name: "project", New: project.New},
+		{Name: "project", New: project.New, FromRecord: project.Record},
 		{Name: "recyclebin", Aliases: []string{"rb", "bin"}, New: recyclebin.New},
 	}})
 }

@@ -101,6 +101,27 @@ func (m *Model) route(name string) *Route {
 	return nil
 }
 
+// openMsg opens a page.Open: from its record when the route takes one,
+// else as the command line would.
+func (m *Model) openMsg(o page.Open) tea.Cmd {
+	if r := m.route(o.Route); r != nil && r.FromRecord != nil && o.Record != nil {
+		if p := r.FromRecord(m.env, o.Record); p != nil {
+			m.remember(p, r.Name, o.Arg)
+			return m.push(p)
+		}
+	}
+	return m.open(o.Route, o.Arg)
+}
+
+// remember notes which route and argument opened p, so :view of the same
+// shows it again rather than a fresh copy.
+func (m *Model) remember(p page.Page, route, arg string) {
+	if m.opened == nil {
+		m.opened = map[page.Page]string{}
+	}
+	m.opened[p] = route + " " + arg
+}
+
 func (m *Model) open(name, arg string) tea.Cmd {
 	r := m.route(name)
 	// A refused command is an error of the closed command line: it leaves
@@ -118,10 +139,7 @@ func (m *Model) open(name, arg string) tea.Cmd {
 		}
 	}
 	p := r.New(m.env, arg)
-	if m.opened == nil {
-		m.opened = map[page.Page]string{}
-	}
-	m.opened[p] = r.Name + " " + arg
+	m.remember(p, r.Name, arg)
 	return m.push(p)
 }
 

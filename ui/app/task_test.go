@@ -53,7 +53,7 @@ func TestDeletionOutcomeSurvivesEsc(t *testing.T) {
 	env.TaskPoll = time.Millisecond
 	m := app.New(env.WithConn(&page.Conn{Profile: "p", Where: "eu", Workspace: "W"}), app.Config{Start: "projects", Routes: []app.Route{
 		{Name: "projects", New: projects.New},
-		{Name: "project", New: project.New},
+		{Name: "project", New: project.New, FromRecord: project.Record},
 		{Name: "bin", New: recyclebin.New},
 	}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(110, 16))

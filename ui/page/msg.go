@@ -24,8 +24,14 @@ type (
 	// Pop removes the top page (esc does this too).
 	Pop struct{}
 	// Open pushes the page of a registered route, e.g. Open{"files", "id1,id2"}.
-	// Views use it to reach views they do not import.
-	Open struct{ Route, Arg string }
+	// Views use it to reach views they do not import. Record, when set, is
+	// what the opener already holds of Arg (a project's row from the list:
+	// name, counts), so the page opens without spending requests to look
+	// it up; a route that takes no record opens from Arg alone.
+	Open struct {
+		Route, Arg string
+		Record     any
+	}
 	// StatusMsg shows text (or an error) in the status line. The view's data
 	// stays on screen: an error never blanks what was last loaded.
 	StatusMsg struct {
@@ -142,6 +148,12 @@ func Error(err error) tea.Cmd { return func() tea.Msg { return StatusMsg{Err: er
 // OpenRoute returns a command that opens a registered route.
 func OpenRoute(route, arg string) tea.Cmd {
 	return func() tea.Msg { return Open{Route: route, Arg: arg} }
+}
+
+// OpenRecord returns a command that opens a registered route with the
+// record the opener holds (Open.Record).
+func OpenRecord(route, arg string, record any) tea.Cmd {
+	return func() tea.Msg { return Open{Route: route, Arg: arg, Record: record} }
 }
 
 // PushPage returns a command that pushes p.

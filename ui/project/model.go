@@ -81,6 +81,16 @@ func FromRecord(env page.Env, p api.Project) page.Page {
 	return m
 }
 
+// Record is the route's FromRecord: a page.Open from the projects list
+// carries the project's record; anything else is not one (nil).
+func Record(env page.Env, record any) page.Page {
+	p, ok := record.(api.Project)
+	if !ok {
+		return nil
+	}
+	return FromRecord(env, p)
+}
+
 // Close implements page.Closer: requests still in flight are abandoned.
 func (m *Model) Close() { m.users.Stop(); m.files.Stop(); m.lookup.Stop() }
 

@@ -13,7 +13,6 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/page"
-	"github.com/vaultdeck/vaultdeck/ui/project"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
@@ -226,7 +225,7 @@ func (m *Model) apply(pg *api.ProjectPage) tea.Cmd {
 		m.state.Loaded(m.env.Clock(), false)
 		m.rowsFor = m.name
 		if m.openOnLoad && len(d.Projects) > 0 {
-			cmd = tea.Batch(cmd, page.PushPage(project.FromRecord(m.env, d.Projects[0])))
+			cmd = tea.Batch(cmd, openProject(d.Projects[0]))
 		}
 		m.openOnLoad = false
 	}
@@ -281,7 +280,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 				return nil
 			}
 			if i := m.selectedIndex(); i >= 0 {
-				return page.PushPage(project.FromRecord(m.env, m.data.Projects[i]))
+				return openProject(m.data.Projects[i])
 			}
 			return nil
 		}
@@ -353,3 +352,7 @@ func (m *Model) fitHeader() {
 		m.TableView.SetSize(m.Width, m.Height)
 	}
 }
+
+// openProject opens the project's page (the "project" route) with the
+// record the list holds, so the page needs no request to name it.
+func openProject(p api.Project) tea.Cmd { return page.OpenRecord("project", p.ID, p) }

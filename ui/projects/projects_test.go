@@ -120,10 +120,24 @@ func TestEnterOpensProject(t *testing.T) {
 	if len(out) != 1 {
 		t.Fatalf("out %v", out)
 	}
-	push, ok := out[0].(page.Push)
-	if !ok || push.Page.Title() != "Matter 000" {
-		t.Errorf("pushed %#v", out[0])
+	// The project route opens it from the list's record (no request to name it).
+	if name, ok := openedProject(out[0]); !ok || name != "Matter 000" {
+		t.Errorf("opened %#v", out[0])
 	}
+}
+
+// openedProject is the name of the project that msg opens through the
+// project route with the list's record.
+func openedProject(msg tea.Msg) (string, bool) {
+	o, ok := msg.(page.Open)
+	if !ok || o.Route != "project" {
+		return "", false
+	}
+	p, ok := o.Record.(api.Project)
+	if !ok || p.ID != o.Arg {
+		return "", false
+	}
+	return p.Name, true
 }
 
 // "/Juniper⏎⏎" typed fast (one burst over SSH): the second enter came
@@ -140,16 +154,16 @@ func TestEnterBeforeTheFilteredListOpensItsFirstRow(t *testing.T) {
 	p, cmd := p.Update(pagetest.Key("enter"))  // before its answer
 	for _, msg := range []tea.Cmd{cmd} {
 		if msg != nil {
-			if push, ok := msg().(page.Push); ok {
-				t.Fatalf("enter opened %q from the list the filter replaces", push.Page.Title())
+			if name, ok := openedProject(msg()); ok {
+				t.Fatalf("enter opened %q from the list the filter replaces", name)
 			}
 		}
 	}
 	_, out := pagetest.Drive(p, load)
 	var opened []string
 	for _, msg := range out {
-		if push, ok := msg.(page.Push); ok {
-			opened = append(opened, push.Page.Title())
+		if name, ok := openedProject(msg); ok {
+			opened = append(opened, name)
 		}
 	}
 	if len(opened) != 1 || opened[0] != "Matter 042" {

@@ -28,7 +28,7 @@ func TestUploadByIDNamesTheProjectAndRefreshesTheList(t *testing.T) {
 	r := newRig(t, false)
 	env := r.env
 	m := app.New(env.WithConn(&page.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}), app.Config{Start: "projects",
-		Routes: []app.Route{{Name: "projects", New: projects.New}, {Name: "project", New: project.New}, {Name: "upload", New: upload.New}}})
+		Routes: []app.Route{{Name: "projects", New: projects.New}, {Name: "project", New: project.New, FromRecord: project.Record}, {Name: "upload", New: upload.New}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
 	waitFor(t, tm, "Inbox")
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":upload " + r.project)})
@@ -107,7 +107,7 @@ func TestUploadSummaryNeverCut(t *testing.T) {
 func TestProjectPageShowsTheNewCountAfterAnUpload(t *testing.T) {
 	r := newRig(t, false)
 	m := app.New(r.env.WithConn(&page.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}), app.Config{Start: "project", StartArg: r.project,
-		Routes: []app.Route{{Name: "project", New: project.New}, {Name: "upload", New: upload.New}}})
+		Routes: []app.Route{{Name: "project", New: project.New, FromRecord: project.Record}, {Name: "upload", New: upload.New}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
 	waitFor(t, tm, "0 files", "Users")
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("u")})

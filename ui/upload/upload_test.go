@@ -72,7 +72,7 @@ func newRig(t *testing.T, readOnly bool) *rig {
 	env.Journal, env.Conn = st, &page.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}
 	env.Now = nil
 	m := app.New(env, app.Config{Start: "upload", StartArg: pid + " Inbox",
-		Routes: []app.Route{{Name: "project", New: project.New}, {Name: "upload", New: upload.New}}})
+		Routes: []app.Route{{Name: "project", New: project.New, FromRecord: project.Record}, {Name: "upload", New: upload.New}}})
 	return &rig{sim: s, store: st, storePath: storePath, project: pid, dir: dir, app: m, env: env}
 }
 
