@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/vaultdeck/vaultdeck/api/faultserver"
+	"github.com/vaultdeck/vaultdeck/api/apitest/faultserver"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"

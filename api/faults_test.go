@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/faultserver"
+	"github.com/vaultdeck/vaultdeck/api/apitest/faultserver"
 )
 
 const faultToken = "vd/Secret+Part=42/xyz"

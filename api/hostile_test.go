@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/faultserver"
+	"github.com/vaultdeck/vaultdeck/api/apitest/faultserver"
 )
 
 // hostileCalls are reads of every shape: streamed (the recycle bin),

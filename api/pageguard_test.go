@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/faultserver"
+	"github.com/vaultdeck/vaultdeck/api/apitest/faultserver"
 )
 
 // TestRepeatingPagesEnd (issue 26.4): every paged listing, page-numbered

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/faultserver"
+	"github.com/vaultdeck/vaultdeck/api/apitest/faultserver"
 )
 
 // TestBytesWithoutItemsEndLikeAStall (issue 26.10): a streamed listing

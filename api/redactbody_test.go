@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/faultserver"
+	"github.com/vaultdeck/vaultdeck/api/apitest/faultserver"
 )
 
 // TestTokenInDataNeverReachesTheCaller: the fault server puts the token,

@@ -2,7 +2,7 @@ package cli
 
 import (
 	"context"
-	"github.com/vaultdeck/vaultdeck/api/faultserver"
+	"github.com/vaultdeck/vaultdeck/api/apitest/faultserver"
 	"io"
 	"net/http"
 	"net/http/httptest"

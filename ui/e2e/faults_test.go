@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/vaultdeck/vaultdeck/api/faultserver"
+	"github.com/vaultdeck/vaultdeck/api/apitest/faultserver"
 )
 
 const faultToken = "vd/Secret+Part=42/xyz"

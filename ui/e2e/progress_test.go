@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vaultdeck/vaultdeck/api/faultserver"
+	"github.com/vaultdeck/vaultdeck/api/apitest/faultserver"
 )
 
 // runHostile runs the built binary against s with args; a guard ends it

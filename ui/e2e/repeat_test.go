@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vaultdeck/vaultdeck/api/faultserver"
+	"github.com/vaultdeck/vaultdeck/api/apitest/faultserver"
 )
 
 // TestRepeatingListingsEnd (issue 26.4): a listing that repeats a page

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vaultdeck/vaultdeck/api/faultserver"
+	"github.com/vaultdeck/vaultdeck/api/apitest/faultserver"
 )
 
 // echoTransport plays a server that echoes the request's token inside the

@@ -69,10 +69,9 @@ type Server struct {
 	big     []byte
 	size    int64        // HugeString's string
 	sent    atomic.Int64 // body bytes the hostile faults wrote
-	// WideNames's entries and their names' length; the padding faults'
-	// pace (progress.go).
-	count int
-	trickle          time.Duration
+	// WideNames's entry count; the padding faults' pace (progress.go).
+	count   int
+	trickle time.Duration
 }
 
 // Recorder is a listener that counts requests and keeps their
