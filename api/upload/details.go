@@ -10,7 +10,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -30,25 +29,11 @@ func JournalDetails(details []api.FileDetail) []store.FileDetailNote {
 			out = append(out, store.FileDetailNote{FileID: d.FileID, Status: "not_found"})
 		case !d.Failed():
 			n := store.FileDetailNote{FileID: d.FileID, Status: strings.ToLower(string(d.ProcessingStatus)), Name: d.FileName}
-			n.DeletedAt = Superseded(d)
+			n.DeletedAt = d.SupersededAt()
 			out = append(out, n)
 		}
 	}
 	return out
-}
-
-// Superseded is when a file detail says the file was deleted (deleted_at):
-// for a file of an upload, a later upload of its name replaced it. Zero
-// when it is live. A deleted_at the client cannot read still counts: the
-// file is not live, whatever the time.
-func Superseded(d api.FileDetail) time.Time {
-	if d.DeletedAt == nil {
-		return time.Time{}
-	}
-	if t := d.DeletedAt.Time; !t.IsZero() {
-		return t
-	}
-	return time.UnixMilli(1)
 }
 
 // Settle asks the service about the files of one name that a run (or a
@@ -91,8 +76,8 @@ func (r *Runner) Settle(ctx context.Context, out *Outcome) {
 	for _, f := range out.Uploaded {
 		d, ok := by[strings.ToLower(f.FileID)]
 		switch {
-		case ok && !d.Failed() && d.DeletedAt != nil:
-			f.DeletedAt = Superseded(d)
+		case ok && d.Superseded():
+			f.DeletedAt = d.SupersededAt()
 			f.Reason = "superseded by a later file of the same name in this upload (mode replace)"
 			out.Replaced = append(out.Replaced, f)
 			continue

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/triage"
+	"github.com/vaultdeck/vaultdeck/api/filestatus"
 )
 
 func (r *runner) filesCmd() *cobra.Command {
@@ -28,7 +28,7 @@ func (r *runner) filesCmd() *cobra.Command {
 		err = c.EachProjectFilePage(ctx, projectID, q, func(page []api.Item[api.ProjectFile]) error {
 			return out.page(len(page), func(i int) []byte { return page[i].JSON }, func(i int) []string {
 				f := page[i].Value
-				return []string{f.Name, f.ID, triage.Word(f.ProcessingStatus), r.size(f.Size), fmtTime(f.UploadedAt), f.ContentType}
+				return []string{f.Name, f.ID, filestatus.Word(f.ProcessingStatus), r.size(f.Size), fmtTime(f.UploadedAt), f.ContentType}
 			})
 		})
 		return out.end(err, "]")

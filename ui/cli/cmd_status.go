@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/triage"
+	"github.com/vaultdeck/vaultdeck/api/filestatus"
 )
 
 func (r *runner) statusCmd() *cobra.Command {
@@ -78,7 +78,7 @@ func (r *runner) statusCmd() *cobra.Command {
 			t := r.table("FILE ID", "NAME", "STATUS", "TYPE", "DELETED")
 			for _, it := range recs {
 				f := it.Value
-				st := triage.Word(f.ProcessingStatus)
+				st := filestatus.Word(f.ProcessingStatus)
 				if f.Failed() {
 					st = "error: " + f.Error
 				}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/triage"
+	"github.com/vaultdeck/vaultdeck/api/filestatus"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -34,7 +34,7 @@ type journalFile struct {
 	UploadedAt  time.Time `json:"uploaded_at,omitzero"`
 	RunID       int64     `json:"run_id"`
 	Reason      string    `json:"reason,omitempty"`
-	group       triage.Group
+	group       filestatus.Group
 	needsAction bool
 }
 
@@ -111,7 +111,7 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 		return code
 	}
 	t := r.table("GROUP", "STATUS", "PROJECT", "PATH", "FILE ID", "UPLOADED", "RUN")
-	var counts triage.Counts
+	var counts filestatus.Counts
 	unsent := map[string]int{}
 	for _, f := range list {
 		project := f.ProjectName
@@ -154,7 +154,7 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 
 // journalReport groups journal rows as File status does: a status from the
 // service (details, by lower-case file ID) when there is one, else the
-// journal's own state (triage.Unsent). Sorted by group, project, path.
+// journal's own state (filestatus.Unsent). Sorted by group, project, path.
 // Files the service says a later upload of their name superseded
 // (deleted_at) are finished, not processing: they come back apart.
 func journalReport(rows []store.JournalFile, details map[string]api.FileDetail, names map[string]string, now time.Time, stuckAfter time.Duration) (out, replaced []journalFile) {
@@ -165,7 +165,7 @@ func journalReport(rows []store.JournalFile, details map[string]api.FileDetail, 
 		if j.Path == "" {
 			j.Path = f.Name
 		}
-		if word, g, ok := triage.Unsent(f.State); ok {
+		if word, g, ok := filestatus.Unsent(f.State); ok {
 			j.Status, j.group = word, g
 			j.UploadedAt = time.Time{} // the request's time, not an upload's
 		} else {
@@ -185,17 +185,17 @@ func journalReport(rows []store.JournalFile, details map[string]api.FileDetail, 
 				replaced = append(replaced, j)
 				continue
 			}
-			j.group = triage.Classify(status, notFound, f.UploadedAt, now, stuckAfter)
-			j.Status = triage.Word(status)
+			j.group = filestatus.Classify(filestatus.Facts{Status: status, NotFound: notFound, Since: f.UploadedAt}, now, stuckAfter)
+			j.Status = filestatus.Word(status)
 			if notFound {
 				j.Status = "not found"
 			}
-			if j.group == triage.Ready {
+			if j.group == filestatus.Ready {
 				continue // became ready since the last look: finished
 			}
 		}
 		j.Group = j.group.String()
-		j.needsAction = j.group != triage.Processing
+		j.needsAction = j.group != filestatus.Processing
 		out = append(out, j)
 	}
 	slices.SortStableFunc(out, func(a, b journalFile) int {

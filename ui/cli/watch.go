@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/triage"
+	"github.com/vaultdeck/vaultdeck/api/filestatus"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -38,7 +38,7 @@ type watched struct {
 	replaced bool      // deleted_at: a later upload of its name superseded it
 	since    time.Time // upload time when known, else first seen
 	seenOnly bool      // since is only "first seen"
-	group    triage.Group
+	group    filestatus.Group
 	shown    bool
 }
 
@@ -122,7 +122,7 @@ func (r *runner) watch(ctx context.Context, c *api.Client, ids []string, stuckAf
 			}
 		}
 		// A file turns stuck with the clock alone: report it too.
-		var n triage.Counts
+		var n filestatus.Counts
 		for _, w := range files {
 			if g := w.classify(now, stuckAfter); w.shown && g != w.group {
 				w.group, changed = g, true
@@ -136,7 +136,7 @@ func (r *runner) watch(ctx context.Context, c *api.Client, ids []string, stuckAf
 			done = done && w.final()
 		}
 		if done {
-			if n[triage.FailedRecoverable]+n[triage.FailedUnrecoverable]+n[triage.Missing] > 0 {
+			if n[filestatus.FailedRecoverable]+n[filestatus.FailedUnrecoverable]+n[filestatus.Missing] > 0 {
 				return ExitPartial
 			}
 			return ExitOK
@@ -150,16 +150,13 @@ func (r *runner) watch(ctx context.Context, c *api.Client, ids []string, stuckAf
 
 // classify is the file's group: a superseded file is replaced, whatever
 // processing status its old record still carries.
-func (w *watched) classify(now time.Time, stuckAfter time.Duration) triage.Group {
-	if w.replaced {
-		return triage.Replaced
-	}
-	return triage.Classify(w.status, w.notFound, w.since, now, stuckAfter)
+func (w *watched) classify(now time.Time, stuckAfter time.Duration) filestatus.Group {
+	return filestatus.Classify(filestatus.Facts{Status: w.status, NotFound: w.notFound, Replaced: w.replaced, Since: w.since}, now, stuckAfter)
 }
 
 func (w *watched) final() bool {
-	return w.shown && (w.group == triage.Ready || w.group == triage.Missing || w.group == triage.Replaced ||
-		w.group == triage.FailedRecoverable || w.group == triage.FailedUnrecoverable)
+	return w.shown && (w.group == filestatus.Ready || w.group == filestatus.Missing || w.group == filestatus.Replaced ||
+		w.group == filestatus.FailedRecoverable || w.group == filestatus.FailedUnrecoverable)
 }
 
 func (r *runner) emitWatch(w *watched, now time.Time) {
@@ -170,14 +167,14 @@ func (r *runner) emitWatch(w *watched, now time.Time) {
 	age := now.Sub(w.since)
 	if r.g.JSON {
 		_ = writeJSONLine(r.env.Stdout, watchEvent{Type: "file", Time: now.UTC().Format(time.RFC3339), FileID: w.id,
-			FileName: w.name, Status: triage.Word(w.status), Group: w.group.String(), AgeSeconds: age.Seconds(), AgeFrom: from})
+			FileName: w.name, Status: filestatus.Word(w.status), Group: w.group.String(), AgeSeconds: age.Seconds(), AgeFrom: from})
 		return
 	}
 	ageText := age.Truncate(time.Second).String()
 	if w.seenOnly {
 		ageText = "≥" + ageText + " (since first seen)"
 	}
-	status := triage.Word(w.status)
+	status := filestatus.Word(w.status)
 	switch {
 	case w.notFound:
 		status = "not found"
@@ -187,10 +184,10 @@ func (r *runner) emitWatch(w *watched, now time.Time) {
 	fmt.Fprintf(r.env.Stdout, "%s  %s  %s  %s  %s  %s\n", now.Local().Format("15:04:05"), w.id, sanitize.Line(w.name), status, w.group, ageText)
 }
 
-func (r *runner) emitSummary(n triage.Counts, now time.Time) {
+func (r *runner) emitSummary(n filestatus.Counts, now time.Time) {
 	if r.g.JSON {
-		failRec, failUnrec := n[triage.FailedRecoverable], n[triage.FailedUnrecoverable]
-		ready, proc, stuck, missing := n[triage.Ready], n[triage.Processing], n[triage.Stuck], n[triage.Missing]
+		failRec, failUnrec := n[filestatus.FailedRecoverable], n[filestatus.FailedUnrecoverable]
+		ready, proc, stuck, missing := n[filestatus.Ready], n[filestatus.Processing], n[filestatus.Stuck], n[filestatus.Missing]
 		_ = writeJSONLine(r.env.Stdout, watchEvent{Type: "summary", Time: now.UTC().Format(time.RFC3339), Ready: &ready,
 			Processing: &proc, Stuck: &stuck, FailedRecoverable: &failRec, FailedUnrecoverable: &failUnrec, Missing: &missing})
 		return

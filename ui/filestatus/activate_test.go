@@ -69,7 +69,7 @@ func TestInFlightPollLandsWhileCovered(t *testing.T) {
 	cmd := r.m.Init() // the poll command, not yet run
 	r.m.Deactivate()
 	r.run(cmd)
-	if !r.m.tr.files[0].Seen {
+	if !r.m.tr.Files[0].Seen {
 		t.Error("answers of a poll that landed while covered were dropped")
 	}
 	if len(r.ticks) != 0 {

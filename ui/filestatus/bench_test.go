@@ -24,7 +24,7 @@ func loaded100k(b *testing.B) *rig {
 			ProcessingStatus: statuses[i%len(statuses)]}
 	}
 	r := newRig(b, newFake(), strings.Join(ids, ","), Options{})
-	r.m.tr.apply(ids, details, r.now)
+	r.m.tr.Apply(ids, details, r.now)
 	r.m.rebuild(r.now)
 	return r
 }

@@ -43,8 +43,8 @@ func TestPastedNonUUIDsAreRefused(t *testing.T) {
 	if !r.m.CapturesInput() || !strings.Contains(r.m.paste.Value(), "hello") {
 		t.Errorf("the prompt closed or lost the text: pasting=%v value=%q", r.m.pasting, r.m.paste.Value())
 	}
-	if len(r.m.tr.files) != 1 {
-		t.Errorf("%d files tracked after a refused paste", len(r.m.tr.files))
+	if len(r.m.tr.Files) != 1 {
+		t.Errorf("%d files tracked after a refused paste", len(r.m.tr.Files))
 	}
 	// corrected, it is accepted
 	r.m.paste.SetValue(goodID)

@@ -3,7 +3,7 @@ package filestatus
 import (
 	"github.com/charmbracelet/bubbles/key"
 
-	"github.com/vaultdeck/vaultdeck/api/triage"
+	fst "github.com/vaultdeck/vaultdeck/api/filestatus"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -50,9 +50,9 @@ func (m *Model) canReupload() bool {
 	}
 	now := m.env.Clock()
 	for _, id := range ids {
-		if i, ok := m.tr.byID[id]; ok {
-			switch groupOf(&m.tr.files[i], now, m.opts.StuckAfter) {
-			case triage.Stuck, triage.FailedRecoverable, triage.FailedUnrecoverable:
+		if i, ok := m.tr.Index(id); ok {
+			switch m.tr.Files[i].Group(now, m.opts.StuckAfter) {
+			case fst.Stuck, fst.FailedRecoverable, fst.FailedUnrecoverable:
 				return true
 			}
 		}

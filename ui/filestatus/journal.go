@@ -1,19 +1,16 @@
 package filestatus
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/triage"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/projects"
-	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 // The upload journal feeds this view: `:files` with no IDs opens the
@@ -95,15 +92,15 @@ func (m *Model) onJournal(msg journalMsg) tea.Cmd {
 		}
 		m.pasting = false
 		m.paste.Blur()
-		m.tr.add(msg.IDs)
-		m.tr.setUploaded(msg.Times)
-		m.tr.addJournal(msg.Rows, msg.Names)
+		m.tr.Add(msg.IDs)
+		m.tr.SetUploaded(msg.Times)
+		m.tr.AddJournal(msg.Rows, msg.Names)
 		m.acrossProjects = true
 		m.Table.SetColumns(m.layout())
 		return tea.Batch(m.rebuild(m.env.Clock()), m.startPoll(false),
 			page.Status(plural(len(msg.Rows), "unfinished file")+" from the upload journal, across projects"))
 	}
-	m.tr.setUploaded(msg.Times)
+	m.tr.SetUploaded(msg.Times)
 	return m.rebuild(m.env.Clock())
 }
 
@@ -120,35 +117,5 @@ func (m *Model) saveStatuses(details []api.FileDetail) tea.Cmd {
 			return page.StatusMsg{Err: err}
 		}
 		return nil
-	}
-}
-
-// addJournal gives the tracked files their uploaded path and project, and
-// adds the files the service never confirmed (not sent, upload failed,
-// unproven) as rows of their own, keyed "journal:ROW": they have no file
-// ID, so they are never polled, and their group is the journal's.
-func (t *tracker) addJournal(rows []store.JournalFile, names map[string]string) {
-	for _, r := range rows {
-		project := names[strings.ToLower(r.ProjectID)]
-		if project == "" {
-			project = sanitize.Line(r.ProjectID)
-		}
-		path := sanitize.Line(r.Path)
-		if path == "" {
-			path = sanitize.Line(r.Name)
-		}
-		if word, g, ok := triage.Unsent(r.State); ok {
-			id := fmt.Sprintf("journal:%d", r.ID)
-			if _, dup := t.byID[id]; dup {
-				continue
-			}
-			t.byID[id] = len(t.files)
-			t.files = append(t.files, fileState{ID: id, Name: path, Path: path, Project: project, Seen: true,
-				Journal: word, JournalGroup: g})
-			continue
-		}
-		if i, ok := t.byID[r.FileID]; ok {
-			t.files[i].Path, t.files[i].Project = path, project
-		}
 	}
 }

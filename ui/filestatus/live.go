@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	fst "github.com/vaultdeck/vaultdeck/api/filestatus"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
@@ -25,9 +26,9 @@ func (m *Model) liveColumns(cols []widgets.Column) []widgets.Column {
 }
 
 // fileOf finds the state behind a row; nil only if the row is not ours.
-func (m *Model) fileOf(r widgets.Row) *fileState {
-	if i, ok := m.tr.byID[r.ID]; ok {
-		return &m.tr.files[i]
+func (m *Model) fileOf(r widgets.Row) *fst.File {
+	if i, ok := m.tr.Index(r.ID); ok {
+		return &m.tr.Files[i]
 	}
 	return nil
 }
@@ -50,7 +51,7 @@ func (m *Model) liveStatus(r widgets.Row) (string, widgets.Tone) {
 	if f == nil {
 		return stored(r, colStatus)
 	}
-	if isStuck(f, m.env.Clock(), m.opts.StuckAfter) {
+	if f.Stuck(m.env.Clock(), m.opts.StuckAfter) {
 		return statusText(f), widgets.ToneAlarm
 	}
 	return statusText(f), statusTone(f)
@@ -63,7 +64,7 @@ func (m *Model) liveAge(r widgets.Row) (string, widgets.Tone) {
 	}
 	now := m.env.Clock()
 	text, _ := ageCell(f, now)
-	if isStuck(f, now, m.opts.StuckAfter) {
+	if f.Stuck(now, m.opts.StuckAfter) {
 		return text, widgets.ToneAlarm
 	}
 	return text, widgets.ToneNone
@@ -74,7 +75,7 @@ func (m *Model) liveFlag(r widgets.Row) (string, widgets.Tone) {
 	if f == nil {
 		return stored(r, colFlag)
 	}
-	if isStuck(f, m.env.Clock(), m.opts.StuckAfter) {
+	if f.Stuck(m.env.Clock(), m.opts.StuckAfter) {
 		return flagStuck, widgets.ToneAlarm
 	}
 	return "", widgets.ToneNone
@@ -86,13 +87,13 @@ func (m *Model) liveFlag(r widgets.Row) (string, widgets.Tone) {
 type stuckClock []int64
 
 // newStuckClock collects the stuck moments of every pending file.
-func newStuckClock(files []fileState, after time.Duration) stuckClock {
+func newStuckClock(files []fst.File, after time.Duration) stuckClock {
 	if after <= 0 {
 		return nil
 	}
 	var at stuckClock
 	for i := range files {
-		if t, ok := stuckAt(&files[i], after); ok {
+		if t, ok := files[i].StuckAt(after); ok {
 			at = append(at, t.UnixNano())
 		}
 	}

@@ -11,9 +11,10 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/vaultdeck/vaultdeck/api/triage"
+	fst "github.com/vaultdeck/vaultdeck/api/filestatus"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
@@ -37,10 +38,10 @@ type Options struct {
 
 func (o Options) withDefaults() Options {
 	if o.StuckAfter <= 0 {
-		o.StuckAfter = DefaultStuckAfter
+		o.StuckAfter = fst.DefaultStuckAfter
 	}
 	if o.BaseInterval <= 0 {
-		o.BaseInterval = DefaultBaseInterval
+		o.BaseInterval = fst.DefaultBaseInterval
 	}
 	if o.Tick == nil {
 		o.Tick = tea.Tick
@@ -56,7 +57,7 @@ type Model struct {
 
 	widgets.TableView // table, size, filter capture, esc, selected and marked IDs
 
-	tr     *tracker
+	tr     *fst.Tracker
 	loader *widgets.Loader
 
 	// Polling state. gen is the poll generation (see tickMsg); inFlight is
@@ -71,7 +72,7 @@ type Model struct {
 	lastErr    error
 	lastPoll   time.Time
 	nextAt     time.Time
-	plan       plan
+	plan       fst.Plan
 
 	// Counts for the header, computed when rows are rebuilt so that View
 	// stays independent of the number of files.
@@ -79,7 +80,7 @@ type Model struct {
 	stuck                         stuckClock // the stuck count advances with the clock
 	// Triage counts as of the last rebuild; stuck and processing split the
 	// non-final files at render time (stuck advances with the clock).
-	counts   triage.Counts
+	counts   fst.Counts
 	nonFinal int
 	seenOnly bool  // some age is only "since first seen"
 	group    group // the triage group shown, or allGroups
@@ -96,7 +97,7 @@ type Model struct {
 	// acrossProjects: the journal's files of every project are shown, with
 	// a project column; jcounts are its never-confirmed files per group.
 	acrossProjects bool
-	jcounts        triage.Counts
+	jcounts        fst.Counts
 	jwords         map[string]int
 }
 
@@ -108,20 +109,20 @@ func New(env page.Env, arg string, opts Options) page.Page {
 		env:    env,
 		id:     env.NewID(),
 		opts:   opts.withDefaults(),
-		tr:     newTracker(ids),
+		tr:     fst.NewTracker(ids, sanitize.Line),
 		group:  allGroups,
 		loader: widgets.NewLoader(env.Theme),
 	}
 	m.TableView = widgets.NewTableView(env.Theme, env.Keys, m.id, m.liveColumns(columns()), headerLines)
 	m.paste = widgets.Input{Prompt: "file IDs: ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor,
 		Placeholder: "paste IDs separated by commas, spaces or lines"}
-	m.tr.setUploaded(times)
-	m.tr.setUploaded(opts.UploadedAt)
+	m.tr.SetUploaded(times)
+	m.tr.SetUploaded(opts.UploadedAt)
 	m.rebuild(env.Clock())
 	switch {
-	case len(m.tr.files) == 0 && env.Journal != nil:
+	case len(m.tr.Files) == 0 && env.Journal != nil:
 		m.fromJournal = true
-	case len(m.tr.files) == 0:
+	case len(m.tr.Files) == 0:
 		m.openPaste()
 	}
 	return m
@@ -134,8 +135,8 @@ func (m *Model) Init() tea.Cmd {
 		if m.fromJournal {
 			return loadJournal(st, m.env.Cache, m.env.DataProfile(), m.id, true, nil)
 		}
-		ids := make([]string, len(m.tr.files))
-		for i, f := range m.tr.files {
+		ids := make([]string, len(m.tr.Files))
+		for i, f := range m.tr.Files {
 			ids[i] = f.ID
 		}
 		return tea.Batch(m.startPoll(false), loadJournal(st, m.env.Cache, m.env.DataProfile(), m.id, false, ids))
@@ -286,7 +287,7 @@ func (m *Model) pasteKey(msg tea.KeyMsg) tea.Cmd {
 // addIDs adds pasted IDs and polls them now if no poll is running; a
 // running poll's completion re-arms the tick, which then includes them.
 func (m *Model) addIDs(text string) tea.Cmd {
-	n := m.tr.add(ParseIDs(text))
+	n := m.tr.Add(ParseIDs(text))
 	if n == 0 {
 		return page.Status("no new file IDs")
 	}
@@ -302,21 +303,21 @@ func (m *Model) addIDs(text string) tea.Cmd {
 // runs after each poll, not per frame; the clock-dependent cells and the
 // stuck count are derived at render time instead (live.go).
 func (m *Model) rebuild(now time.Time) tea.Cmd {
-	rows := make([]widgets.Row, 0, len(m.tr.files))
+	rows := make([]widgets.Row, 0, len(m.tr.Files))
 	m.nPending, m.nChanged, m.nNotFound = 0, 0, 0
-	m.counts, m.nonFinal, m.seenOnly = triage.Counts{}, 0, false
-	m.jcounts, m.jwords = triage.Counts{}, map[string]int{}
-	m.stuck = newStuckClock(m.tr.files, m.opts.StuckAfter)
-	for i := range m.tr.files {
-		f := &m.tr.files[i]
-		changed := m.tr.changed(f)
-		g := groupOf(f, now, m.opts.StuckAfter)
+	m.counts, m.nonFinal, m.seenOnly = fst.Counts{}, 0, false
+	m.jcounts, m.jwords = fst.Counts{}, map[string]int{}
+	m.stuck = newStuckClock(m.tr.Files, m.opts.StuckAfter)
+	for i := range m.tr.Files {
+		f := &m.tr.Files[i]
+		changed := m.tr.Changed(f)
+		g := f.Group(now, m.opts.StuckAfter)
 		if f.Journal != "" {
 			m.jcounts[g]++
 			m.jwords[f.Journal]++
 		} else if f.Seen {
 			switch g {
-			case triage.Processing, triage.Stuck:
+			case fst.Processing, fst.Stuck:
 				m.nonFinal++
 			default:
 				m.counts[g]++
@@ -327,7 +328,7 @@ func (m *Model) rebuild(now time.Time) tea.Cmd {
 			rows = append(rows, buildRow(f, changed, now, m.opts.StuckAfter))
 		}
 		switch {
-		case !f.terminal():
+		case !f.Terminal():
 			m.nPending++
 		case f.NotFound:
 			m.nNotFound++

@@ -140,7 +140,7 @@ func TestLargeSetSplitsCalls(t *testing.T) {
 	r.run(r.m.Init())
 	seen := map[string]bool{}
 	for _, c := range fake.calls {
-		if len(c) > maxIDsPerCall {
+		if len(c) > api.MaxFileIDs {
 			t.Errorf("a call carried %d IDs", len(c))
 		}
 		for _, id := range c {
@@ -228,7 +228,7 @@ func TestPasteWithBOMAndCRLF(t *testing.T) {
 	}
 	r.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("\uFEFF" + uid1 + "\r\n" + uid2 + ",\r\n" + uid3 + "\r\n"), Paste: true})
 	r.key(tea.KeyMsg{Type: tea.KeyEnter})
-	if got := len(r.m.tr.files); got != 3 {
+	if got := len(r.m.tr.Files); got != 3 {
 		t.Fatalf("tracked %d files, want 3", got)
 	}
 	if fake.nCalls() != 1 || len(fake.calls[0]) != 3 {
@@ -238,7 +238,7 @@ func TestPasteWithBOMAndCRLF(t *testing.T) {
 	r.key(runes("a"))
 	r.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(uid3 + " " + uid4), Paste: true})
 	r.key(tea.KeyMsg{Type: tea.KeyEnter})
-	if got := len(r.m.tr.files); got != 4 {
+	if got := len(r.m.tr.Files); got != 4 {
 		t.Errorf("tracked %d files, want 4", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	fst "github.com/vaultdeck/vaultdeck/api/filestatus"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 )
 
@@ -34,8 +35,8 @@ type pollMsg struct {
 func pollCmd(ctx context.Context, b page.Backend, tag page.Tag, ids []string) tea.Cmd {
 	return func() tea.Msg {
 		msg := pollMsg{Tag: tag}
-		for start := 0; start < len(ids); start += maxIDsPerCall {
-			chunk := ids[start:min(start+maxIDsPerCall, len(ids))]
+		for start := 0; start < len(ids); start += api.MaxFileIDs {
+			chunk := ids[start:min(start+api.MaxFileIDs, len(ids))]
 			got, err := b.GetFiles(ctx, chunk)
 			msg.Calls++
 			if err != nil {
@@ -50,15 +51,7 @@ func pollCmd(ctx context.Context, b page.Backend, tag page.Tag, ids []string) te
 }
 
 // vaultBudget reads the shared vault budget in the scheduler's terms.
-func vaultBudget(b page.Backend) budget {
-	s := b.Budget(api.CategoryVault)
-	if s.Unlimited {
-		// No client-side limit (simulator without limits): plan as if a
-		// generous budget were full, so the base interval applies.
-		return budget{Limit: 1 << 20, Remaining: 1 << 20}
-	}
-	return budget{Limit: s.Limit, Remaining: s.Remaining, ResetIn: s.ResetIn}
-}
+func vaultBudget(b page.Backend) fst.Budget { return fst.BudgetOf(b.Budget(api.CategoryVault)) }
 
 // fatal reports errors that retrying cannot fix (a token without the Vault
 // API permission, an expired token): polling stops until the user presses r.
@@ -93,27 +86,27 @@ func (m *Model) startPoll(manual bool) tea.Cmd {
 		return nil
 	}
 	b := vaultBudget(m.env.Backend)
-	pending := m.tr.pending()
+	pending := m.tr.Pending()
 	all := false
 	var calls int
 	if manual {
 		n := pending
 		if n == 0 {
-			all, n = true, len(m.tr.files)
+			all, n = true, len(m.tr.Files)
 		}
-		calls = manualCalls(n, b)
+		calls = m.cadence().Manual(n, b)
 		if calls == 0 {
 			return page.Status("vault budget used up; try again in " + formatAge(b.ResetIn))
 		}
 		m.stopped = false
 	} else {
-		p := planPoll(pending, b, m.opts.BaseInterval, m.failures, m.retryAfter)
+		p := m.cadence().Next(pending, b, m.failures, m.retryAfter, 0)
 		if p.Calls == 0 {
 			return m.arm(p) // budget low (or nothing pending): wait, spend nothing
 		}
 		calls = p.Calls
 	}
-	ids := m.tr.batch(calls*maxIDsPerCall, all)
+	ids := m.tr.Batch(calls*api.MaxFileIDs, all)
 	if len(ids) == 0 {
 		return nil
 	}
@@ -138,9 +131,9 @@ func (m *Model) finishPoll(msg pollMsg) tea.Cmd {
 	now := m.env.Clock()
 	var cmds []tea.Cmd
 	if len(msg.Requested) > 0 {
-		unseen := m.tr.unseen()
-		changed := m.tr.apply(msg.Requested, msg.Details, now)
-		if changed > 0 || m.tr.unseen() != unseen {
+		unseen := m.tr.Unseen()
+		changed := m.tr.Apply(msg.Requested, msg.Details, now)
+		if changed > 0 || m.tr.Unseen() != unseen {
 			m.quiet = 0
 		} else {
 			m.quiet++
@@ -160,16 +153,20 @@ func (m *Model) finishPoll(msg pollMsg) tea.Cmd {
 	} else {
 		m.failures, m.retryAfter, m.lastErr = 0, 0, nil
 	}
-	p := planPoll(m.tr.pending(), vaultBudget(m.env.Backend), m.opts.BaseInterval, m.failures, m.retryAfter)
-	cmds = append(cmds, m.arm(quietBackoff(p, m.quiet, m.opts.BaseInterval)))
+	p := m.cadence().Next(m.tr.Pending(), vaultBudget(m.env.Backend), m.failures, m.retryAfter, m.quiet)
+	cmds = append(cmds, m.arm(p))
 	return tea.Batch(cmds...)
 }
 
+// cadence is the console's poll rule: it shares the vault budget with
+// every view open beside it (not Alone).
+func (m *Model) cadence() fst.Cadence { return fst.Cadence{Base: m.opts.BaseInterval} }
+
 // arm schedules the next tick per p, or stops when nothing is pending. Each
 // arming starts a new generation so only the newest tick is live.
-func (m *Model) arm(p plan) tea.Cmd {
+func (m *Model) arm(p fst.Plan) tea.Cmd {
 	m.plan = p
-	if m.tr.pending() == 0 {
+	if m.tr.Pending() == 0 {
 		m.nextAt = time.Time{}
 		return nil
 	}
@@ -219,7 +216,7 @@ func (m *Model) Activate() tea.Cmd {
 		return nil
 	}
 	m.inactive = false
-	if m.stopped || m.inFlight || m.tr.pending() == 0 {
+	if m.stopped || m.inFlight || m.tr.Pending() == 0 {
 		return nil
 	}
 	if m.nextAt.IsZero() || !m.env.Clock().Before(m.nextAt) {

@@ -11,7 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/vaultdeck/vaultdeck/api/triage"
+	fst "github.com/vaultdeck/vaultdeck/api/filestatus"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -51,16 +51,16 @@ func (m *Model) askReupload() tea.Cmd {
 	var pick []string
 	never := 0
 	for _, id := range ids {
-		i, ok := m.tr.byID[id]
+		i, ok := m.tr.Index(id)
 		if !ok {
 			continue
 		}
-		if m.tr.files[i].Journal != "" {
+		if m.tr.Files[i].Journal != "" {
 			never++ // no file ID to replace: the service never confirmed it
 			continue
 		}
-		switch groupOf(&m.tr.files[i], now, m.opts.StuckAfter) {
-		case triage.Stuck, triage.FailedRecoverable, triage.FailedUnrecoverable:
+		switch m.tr.Files[i].Group(now, m.opts.StuckAfter) {
+		case fst.Stuck, fst.FailedRecoverable, fst.FailedUnrecoverable:
 			pick = append(pick, id)
 		}
 	}
@@ -150,23 +150,24 @@ func (m *Model) onReuploaded(msg Reuploaded) tea.Cmd {
 	old := map[string]bool{}
 	where := map[string][2]string{} // new ID -> the old row's path and project
 	for o, n := range msg.Replaced {
-		i, ok := m.tr.byID[o]
+		i, ok := m.tr.Index(o)
 		if !ok {
 			continue
 		}
 		old[o] = true
 		fresh = append(fresh, n)
 		times[n] = msg.At
-		where[n] = [2]string{m.tr.files[i].Path, m.tr.files[i].Project}
+		where[n] = [2]string{m.tr.Files[i].Path, m.tr.Files[i].Project}
 	}
 	if len(fresh) == 0 {
 		return nil
 	}
-	m.tr.remove(old)
-	m.tr.add(fresh)
-	m.tr.setUploaded(times)
+	m.tr.Remove(old)
+	m.tr.Add(fresh)
+	m.tr.SetUploaded(times)
 	for n, w := range where {
-		f := &m.tr.files[m.tr.byID[n]]
+		i, _ := m.tr.Index(n)
+		f := &m.tr.Files[i]
 		f.Path, f.Project = w[0], w[1]
 	}
 	m.stopped = false

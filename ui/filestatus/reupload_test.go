@@ -69,14 +69,14 @@ func TestReuploadStuckFiles(t *testing.T) {
 	rep := outcome.Broadcast.(Reuploaded)
 	_, cmd := r.m.Update(rep)
 	r.run(cmd)
-	if len(r.m.tr.files) != 3 {
-		t.Errorf("tracking %d files, want 3", len(r.m.tr.files))
+	if len(r.m.tr.Files) != 3 {
+		t.Errorf("tracking %d files, want 3", len(r.m.tr.Files))
 	}
 	for old, nw := range rep.Replaced {
-		if _, ok := r.m.tr.byID[old]; ok {
+		if _, ok := r.m.tr.Index(old); ok {
 			t.Errorf("old %s still tracked", old)
 		}
-		if _, ok := r.m.tr.byID[nw]; !ok {
+		if _, ok := r.m.tr.Index(nw); !ok {
 			t.Errorf("new %s not tracked", nw)
 		}
 		if f, _ := s.File(nw); f.RootFileID != old {

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/triage"
+	fst "github.com/vaultdeck/vaultdeck/api/filestatus"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
@@ -53,7 +53,7 @@ const flagStuck = "stuck"
 // buildRow turns one file's state into a table row. Names were sanitised
 // when they arrived and IDs when they were added (tracker), so building a
 // row allocates only the cells.
-func buildRow(f *fileState, changed bool, now time.Time, stuckAfter time.Duration) widgets.Row {
+func buildRow(f *fst.File, changed bool, now time.Time, stuckAfter time.Duration) widgets.Row {
 	cells := make([]string, numCols+1)
 	nums := make([]float64, numCols+1)
 	tones := make([]widgets.Tone, numCols+1)
@@ -66,7 +66,7 @@ func buildRow(f *fileState, changed bool, now time.Time, stuckAfter time.Duratio
 	cells[colID] = f.ShownID
 	tones[colStatus] = statusTone(f)
 	cells[colInStatus], nums[colInStatus] = ageCell(f, now)
-	if isStuck(f, now, stuckAfter) {
+	if f.Stuck(now, stuckAfter) {
 		cells[colFlag] = flagStuck
 		tones[colFlag], tones[colStatus], tones[colInStatus] = widgets.ToneAlarm, widgets.ToneAlarm, widgets.ToneAlarm
 	}
@@ -77,7 +77,7 @@ func buildRow(f *fileState, changed bool, now time.Time, stuckAfter time.Duratio
 // the negated entry time, not the age: it orders rows exactly as the age
 // does (youngest first when ascending) but never changes with the clock, so
 // a sort stays valid while the rendered ages advance (see live.go).
-func ageCell(f *fileState, now time.Time) (string, float64) {
+func ageCell(f *fst.File, now time.Time) (string, float64) {
 	if !f.Seen || f.Since.IsZero() {
 		return "", 0
 	}
@@ -90,7 +90,7 @@ func ageCell(f *fileState, now time.Time) (string, float64) {
 
 // statusTone colours the status cell: done is green, failures amber, IDs
 // the server does not know muted.
-func statusTone(f *fileState) widgets.Tone {
+func statusTone(f *fst.File) widgets.Tone {
 	switch {
 	case f.Journal != "":
 		return widgets.ToneWarn
@@ -106,7 +106,7 @@ func statusTone(f *fileState) widgets.Tone {
 
 // statusText is the status column: the server's own value, lower-cased as
 // get_files sends it, or what went wrong for this ID.
-func statusText(f *fileState) string {
+func statusText(f *fst.File) string {
 	switch {
 	case f.Journal != "":
 		return f.Journal
@@ -123,7 +123,7 @@ func statusText(f *fileState) string {
 	case f.Status == "":
 		return "unknown"
 	}
-	return triage.Word(f.Status)
+	return fst.Word(f.Status)
 }
 
 // group is the triage filter of the view: allGroups, or one of the keys'
@@ -132,62 +132,26 @@ type group int
 
 const allGroups group = -1
 
-func (g group) shows(t triage.Group) bool {
+func (g group) shows(t fst.Group) bool {
 	switch g {
 	case allGroups:
 		return true
 	case 1:
-		return t == triage.Ready
+		return t == fst.Ready
 	case 2:
-		return t == triage.Processing
+		return t == fst.Processing
 	case 3:
-		return t == triage.Stuck
+		return t == fst.Stuck
 	case 4:
-		return t == triage.FailedRecoverable || t == triage.FailedUnrecoverable
+		return t == fst.FailedRecoverable || t == fst.FailedUnrecoverable
 	case 5:
-		return t == triage.Missing
+		return t == fst.Missing
 	}
 	return true
 }
 
 func (g group) String() string {
 	return [...]string{"", "ready", "processing", "stuck", "failed", "missing"}[max(0, min(int(g), 5))]
-}
-
-// groupOf puts a file in its triage group (waiting files count as
-// processing).
-func groupOf(f *fileState, now time.Time, stuckAfter time.Duration) triage.Group {
-	if f.Journal != "" {
-		return f.JournalGroup
-	}
-	if !f.Seen {
-		return triage.Processing
-	}
-	if f.ErrText != "" {
-		return triage.Missing
-	}
-	if f.Replaced {
-		return triage.Replaced
-	}
-	return triage.Classify(f.Status, f.NotFound || f.Missing, f.Since, now, stuckAfter)
-}
-
-// isStuck reports whether f is in the stuck group: the row's flag, its
-// tones and the group keys all ask this, so a file has one group and one
-// word (a recoverable failure held for days is failed, not stuck).
-func isStuck(f *fileState, now time.Time, after time.Duration) bool {
-	at, ok := stuckAt(f, after)
-	return ok && now.After(at)
-}
-
-// stuckAt is when f becomes stuck, if it can: a file seen waiting on the
-// service (any status triage.CanStick allows: a file left in "uploaded"
-// for an hour is as stuck as one left in "processing") with a known start.
-func stuckAt(f *fileState, after time.Duration) (time.Time, bool) {
-	if after <= 0 || !f.Seen || f.NotFound || f.Missing || f.ErrText != "" || f.Replaced || f.Since.IsZero() || !triage.CanStick(f.Status) {
-		return time.Time{}, false
-	}
-	return f.Since.Add(after), true
 }
 
 // formatAge renders a duration compactly for a narrow column: 45s, 12m05s,

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vaultdeck/vaultdeck/api/triage"
+	fst "github.com/vaultdeck/vaultdeck/api/filestatus"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
@@ -59,20 +59,20 @@ func (m *Model) fitHeader() {
 
 func (m *Model) summaryParts() []widgets.Part {
 	th := m.env.Theme
-	parts := []widgets.Part{widgets.Keep(plural(len(m.tr.files), "file"))}
-	if m.nPending == 0 && len(m.tr.files) > 0 {
+	parts := []widgets.Part{widgets.Keep(plural(len(m.tr.Files), "file"))}
+	if m.nPending == 0 && len(m.tr.Files) > 0 {
 		parts = append(parts, widgets.Keep(th.OK.Render("all settled")))
 	}
 	// The triage groups: stuck and processing split the non-final files
 	// now, as the clock moves.
 	c := m.counts
-	c[triage.Stuck] = min(m.stuck.count(m.env.Clock()), m.nonFinal)
-	c[triage.Processing] = m.nonFinal - c[triage.Stuck]
+	c[fst.Stuck] = min(m.stuck.count(m.env.Clock()), m.nonFinal)
+	c[fst.Processing] = m.nonFinal - c[fst.Stuck]
 	for g, n := range m.jcounts { // the journal's never-confirmed files count in their groups
 		c[g] += n
 	}
 	for _, p := range c.Parts() {
-		if c[triage.Stuck] > 0 {
+		if c[fst.Stuck] > 0 {
 			p = th.Alarm.Render(p)
 		}
 		parts = append(parts, widgets.Keep(p))
@@ -88,7 +88,7 @@ func (m *Model) summaryParts() []widgets.Part {
 	if m.nChanged > 0 {
 		parts = append(parts, widgets.Keep(th.Changed.Render(strconv.Itoa(m.nChanged)+" changed")))
 	}
-	if c[triage.Stuck] > 0 {
+	if c[fst.Stuck] > 0 {
 		parts = append(parts, widgets.Deco(th.Alarm.Render(fmt.Sprintf("stuck: > %s", shortDur(m.opts.StuckAfter)))))
 	}
 	if m.seenOnly {
@@ -112,7 +112,7 @@ func (m *Model) pollParts() []widgets.Part {
 		parts = append(parts, widgets.Keep(th.Warn.Render("polling stopped (r to retry)")))
 	case !m.nextAt.IsZero():
 		parts = append(parts, widgets.Keep(muted("next poll in "+shortDur(max(0, m.nextAt.Sub(now))))))
-	case len(m.tr.files) > 0 && m.nPending == 0:
+	case len(m.tr.Files) > 0 && m.nPending == 0:
 		parts = append(parts, widgets.Keep(muted("not polling: every file is settled")))
 	}
 	if b.Limit < 1<<20 {
@@ -120,7 +120,7 @@ func (m *Model) pollParts() []widgets.Part {
 		if b.ResetIn > 0 {
 			s += ", resets in " + shortDur(b.ResetIn)
 		}
-		if b.Remaining <= reserve(b.Limit) {
+		if b.Low() {
 			s = th.Warn.Render(s)
 		} else {
 			s = muted(s)

@@ -10,7 +10,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/triage"
+	"github.com/vaultdeck/vaultdeck/api/filestatus"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -98,7 +98,7 @@ func FileRows(fs []api.ProjectFile) []widgets.Row {
 		rows[i] = widgets.Row{
 			ID: f.ID,
 			Cells: []string{
-				sanitize.Line(f.Name), sanitize.Line(triage.Word(f.ProcessingStatus)), sanitize.Line(f.ContentType),
+				sanitize.Line(f.Name), sanitize.Line(filestatus.Word(f.ProcessingStatus)), sanitize.Line(f.ContentType),
 				up, humanize.Bytes(uint64(max(f.Size, 0))), sanitize.Line(f.ID),
 			},
 			Nums:  []float64{0, 0, 0, float64(f.UploadedAt.Unix()), float64(f.Size), 0},

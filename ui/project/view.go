@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/triage"
+	"github.com/vaultdeck/vaultdeck/api/filestatus"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
@@ -86,7 +86,7 @@ func (m *Model) tabsView() string {
 	if m.tab == tabFiles {
 		status := "all"
 		if s := Statuses()[m.statusIdx]; s != "" {
-			status = triage.Word(api.Status(s)) // one casing everywhere
+			status = filestatus.Word(api.Status(s)) // one casing everywhere
 		}
 		bar += "  " + th.Muted.Render("status: "+status+" (f cycles) · s/enter: file status")
 	}

@@ -1,4 +1,4 @@
-package triage
+package filestatus
 
 import (
 	"testing"
@@ -38,7 +38,7 @@ func TestClassify(t *testing.T) {
 		{"", true, old, Missing},
 	}
 	for _, c := range cases {
-		if g := Classify(c.s, c.notFound, c.since, now, 30*time.Minute); g != c.want {
+		if g := Classify(Facts{Status: c.s, NotFound: c.notFound, Since: c.since}, now, 30*time.Minute); g != c.want {
 			t.Errorf("%q notFound=%v since=%v: %v, want %v", c.s, c.notFound, c.since, g, c.want)
 		}
 	}

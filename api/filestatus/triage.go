@@ -1,8 +1,9 @@
-// Package triage sorts files into what a vault admin acts on: ready,
-// processing, stuck, failed (recoverable or not) and missing, and spells
-// statuses one way everywhere (the console's Files tab and File status, and
-// the CLI's tables). Pure functions: no IO, no Bubble Tea.
-package triage
+package filestatus
+
+// The triage groups: what a vault admin acts on (ready, processing, stuck,
+// failed recoverable or not, missing, replaced), and the one spelling of a
+// status everywhere (the console's Files tab and File status, the CLI's
+// tables). Pure functions: no IO.
 
 import (
 	"fmt"
@@ -49,13 +50,32 @@ func (g Group) String() string {
 	return names[g]
 }
 
-// Classify puts a file in its group. since is when its current status began
-// (its upload time when known); a non-final status held longer than
-// stuckAfter is stuck. notFound is get_files' not_found.
-func Classify(s api.Status, notFound bool, since, now time.Time, stuckAfter time.Duration) Group {
+// Facts are what the classification knows of one file.
+type Facts struct {
+	Status api.Status
+	// NotFound: the service does not give the file (get_files' not_found,
+	// another per-file error, or no element for it in the answer).
+	NotFound bool
+	// Replaced: a later upload of the file's name superseded it (the
+	// detail's deleted_at, see Replaced). It outranks the processing status
+	// its old record still carries.
+	Replaced bool
+	// Since is when its current status began (its upload time when known).
+	Since time.Time
+}
+
+// Classify puts a file in its group: the one classification of the
+// console's File status and Files tab, `status --watch`, `status
+// --journal` and the upload report, so none of them special-cases a
+// replaced or missing file. A non-final status held longer than
+// stuckAfter is stuck.
+func Classify(f Facts, now time.Time, stuckAfter time.Duration) Group {
+	s := f.Status
 	switch {
-	case notFound:
+	case f.NotFound:
 		return Missing
+	case f.Replaced:
+		return Replaced
 	case s.Is(api.StatusReadyToQuery), s.Is(api.StatusReadyToReview):
 		return Ready
 	case s.Is(api.StatusRecoverableFailure):
@@ -63,11 +83,25 @@ func Classify(s api.Status, notFound bool, since, now time.Time, stuckAfter time
 	case s.Is(api.StatusUnrecoverableFailure):
 		return FailedUnrecoverable
 	}
-	if stuckAfter > 0 && CanStick(s) && !since.IsZero() && now.Sub(since) > stuckAfter {
+	if stuckAfter > 0 && CanStick(s) && !f.Since.IsZero() && now.Sub(f.Since) > stuckAfter {
 		return Stuck
 	}
 	return Processing
 }
+
+// FactsOf reads a get_files answer: any per-file error counts as not
+// found (it proves the service does not give the file now), deleted_at as
+// replaced. since is the caller's: the detail carries no status time.
+func FactsOf(d api.FileDetail, since time.Time) Facts {
+	if d.Failed() {
+		return Facts{NotFound: true, Since: since}
+	}
+	return Facts{Status: d.ProcessingStatus, Replaced: d.Superseded(), Since: since}
+}
+
+// Final reports whether a file in group g is settled: nothing more will
+// come of asking the service about it again.
+func (g Group) Final() bool { return g != Processing && g != Stuck }
 
 // CanStick reports whether a file in status s waits on the service and so
 // can become stuck: not ready and not failed. A recoverable failure held
