@@ -75,6 +75,10 @@ type Client struct {
 	userAgent string
 	noticeFn  func(string)
 	notes     notices
+	// held bounds the entries RecycleBin holds; zero is MaxHeldEntries
+	// and MaxHeldBytes. A test seam: only this package's tests set it, to
+	// reach the bounds with a hundred entries.
+	held heldLimits
 
 	// lastToken is the hash key part of the most recent token, so Budget
 	// (which has no context to ask the token source) finds the right bucket.

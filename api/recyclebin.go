@@ -25,7 +25,7 @@ func (c *Client) RecycleBin(ctx context.Context, q RecycleBinQuery) (*RecycleBin
 	var rb RecycleBin
 	err := c.resending(ctx, epRecycleBin, func() error {
 		rb = RecycleBin{Items: []RecycleBinEntry{}} // --json prints [] rather than null
-		var held Held
+		held := Held{lim: c.held}
 		total, err := c.recycleBinOnce(ctx, q, func(e *RecycleBinEntry, raw []byte) error {
 			if err := held.Add(len(raw)); err != nil {
 				return err

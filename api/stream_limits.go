@@ -45,9 +45,9 @@ const (
 type Held struct {
 	n     int
 	bytes int64
-	lim   heldLimits
-	ep    endpoint // zero: the recycle bin
-	cmd   string   // the command that streams the listing instead
+	lim   heldLimits // zero: MaxHeldEntries and MaxHeldBytes
+	ep    endpoint   // zero: the recycle bin
+	cmd   string     // the command that streams the listing instead
 }
 
 // HeldProjects bounds the projects the console's projects view keeps (every
@@ -57,14 +57,12 @@ func HeldProjects() *Held { return &Held{ep: epProjects, cmd: "projects"} }
 // HeldFiles bounds the files the console's files tab keeps.
 func HeldFiles() *Held { return &Held{ep: epProjectFiles, cmd: "files PROJECT_ID"} }
 
-// heldLimits are the bounds a Held applies: defaultHeld, the constants
-// (smaller in tests).
+// heldLimits are the bounds a Held applies: the constants, or smaller ones
+// this package's tests give a Client (Client.held).
 type heldLimits struct {
 	n     int
 	bytes int64
 }
-
-var defaultHeld = heldLimits{MaxHeldEntries, MaxHeldBytes}
 
 // recordOverhead is what a typed record costs beside its text: its
 // struct and slice slot, roughly.
@@ -89,7 +87,7 @@ func FileBytes(f *ProjectFile) int {
 func (h *Held) Add(size int) error {
 	lim := h.lim
 	if lim.n == 0 {
-		lim = defaultHeld
+		lim = heldLimits{MaxHeldEntries, MaxHeldBytes}
 	}
 	h.n++
 	h.bytes += int64(size)

@@ -91,9 +91,7 @@ func readAllLimited(r interface{ Read([]byte) (int, error) }, lim limits) ([]byt
 // line naming the bound and the streaming ways; few entries with wide
 // names used to pass the count bound and take 1.1 GB.
 func TestHeldBoundsCountAndBytes(t *testing.T) {
-	saved := defaultHeld
-	defer func() { defaultHeld = saved }()
-	defaultHeld = heldLimits{n: 50, bytes: 64 << 10}
+	small := heldLimits{n: 50, bytes: 64 << 10}
 	for name, width := range map[string]int{"wide": 4 << 10, "many": 10} {
 		h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Write([]byte(`{"items":[`))
@@ -105,6 +103,7 @@ func TestHeldBoundsCountAndBytes(t *testing.T) {
 			}
 			w.Write([]byte(`],"total":100}`))
 		}), func(c *Config) { c.Limits = Limits{Vault: -1} })
+		h.c.held = small
 		_, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{})
 		want := map[string]string{"wide": "the listing's entries are over 64 KiB as sent", "many": "the listing has more than 50 entries"}[name]
 		if kindOf(err) != KindTooLarge || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "--jsonl") ||
@@ -112,7 +111,7 @@ func TestHeldBoundsCountAndBytes(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	var held Held // exactly at the bound passes; one byte past it does not
+	held := Held{lim: small} // exactly at the bound passes; one byte past it does not
 	for i := range 16 {
 		if err := held.Add(4 << 10); err != nil {
 			t.Fatalf("entry %d: %v", i+1, err)

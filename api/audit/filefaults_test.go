@@ -212,7 +212,7 @@ func runSchedule(t *testing.T, dir string, sc schedule) outcome {
 			sink.Checkpoints, sink.CheckpointName = faultCheckpoints{store, in}, "file:"+path
 			notice := func(n string) { out.notices = append(out.notices, n) }
 			sink.Notice = notice
-			return (&audit.Job{Svc: c, Clock: clock}).Follow(ctx, audit.FollowOptions{Sink: sink, Once: true, Take: 4,
+			return (&audit.Job{Svc: c, Clock: clock}).Follow(ctx, audit.SmallPages(audit.FollowOptions{Sink: sink, Once: true,
 				Notice: notice,
 				Event: func(ev audit.FollowEvent) {
 					if ev.Err != nil || ev.Delivered == 0 {
@@ -244,7 +244,7 @@ func runSchedule(t *testing.T, dir string, sc schedule) outcome {
 					if err := os.Truncate(path, 0); err != nil {
 						t.Fatal(err)
 					}
-				}})
+				}}, 4))
 		}()
 		if proc == 0 {
 			out.ops = in.ops

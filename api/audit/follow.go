@@ -28,15 +28,16 @@ type FollowOptions struct {
 	Poll, IdlePoll time.Duration
 	// Once stops when caught up (a cron or timer run) instead of polling.
 	Once bool
-	// Take is the page size asked for (default and most: the listing's
-	// 1000); tests ask for small pages to have many batches.
-	Take int
 	// Reopen receives SIGHUP: the sink reopens before the next request.
 	Reopen <-chan struct{}
 	// Notice is told, as one line, of trouble and of recovery (stderr).
 	Notice func(string)
 	// Event, when set, is told after every read (tests and progress).
 	Event func(FollowEvent)
+
+	// take is the page size asked for (0: the listing's most, 1000). A
+	// test seam (export_test.go): small pages make many batches.
+	take int
 }
 
 // FollowEvent is one read of Follow.
@@ -119,7 +120,7 @@ func (j *Job) follow(ctx context.Context, o FollowOptions) error {
 				return err
 			}
 			var err error
-			page, err = j.Svc.AuditPage(ctx, cursor, o.Take, "")
+			page, err = j.Svc.AuditPage(ctx, cursor, o.take, "")
 			return err
 		})
 		if err != nil {
@@ -171,8 +172,8 @@ func (o FollowOptions) withDefaults() FollowOptions {
 	if o.Start == "" {
 		o.Start = "earliest"
 	}
-	if o.Take <= 0 || o.Take > api.MaxAuditTake {
-		o.Take = api.MaxAuditTake
+	if o.take <= 0 || o.take > api.MaxAuditTake {
+		o.take = api.MaxAuditTake
 	}
 	return o
 }

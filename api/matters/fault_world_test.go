@@ -295,7 +295,7 @@ func (w *world) restoreStep(what string, rid int64, f *faulty, a *arm) int {
 		if plan, perr = PlanRestore(f, rid); perr != nil {
 			return
 		}
-		plan.BatchSize = w.batch
+		plan.batchSize = w.batch
 		id, rep, err = Restore(context.Background(), Deps{Service: svc, Store: f, Profile: "p"}, plan, Watch{})
 	}))
 	if perr != nil && finished {

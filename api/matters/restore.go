@@ -42,9 +42,10 @@ type RestorePlan struct {
 	// after this run's request went out (takeSentLater): not sent.
 	Later   []Outcome
 	LaterBy []int64 // the receipts that sent them, in order
-	// BatchSize is the most pairs one request carries; 0 is the service's
-	// limit (api.MaxPairs). Tests make it small to walk several requests.
-	BatchSize int
+	// batchSize is the most pairs one request carries; 0 is the service's
+	// limit (api.MaxPairs). A test seam: this package's tests make it
+	// small to walk several requests.
+	batchSize int
 }
 
 // Candidates is how many pairs the restore may send.
@@ -181,7 +182,7 @@ func Restore(ctx context.Context, d Deps, plan *RestorePlan, w Watch) (int64, *R
 				Result: ResultNotSent, Detail: "not sent: the receipt could not be written"}
 		}
 	} else {
-		size := plan.BatchSize
+		size := plan.batchSize
 		if size <= 0 || size > api.MaxPairs {
 			size = api.MaxPairs
 		}

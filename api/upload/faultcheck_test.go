@@ -114,7 +114,7 @@ func (w *faultWorld) start(db string, svc *service, reader *store.Store, withLed
 	p.guard = &guard{inner: client, reader: reader, proc: p}
 	p.told = &toldJournal{Store: p.jst}
 	p.runner = &Runner{API: p.guard, Store: p.told, Profile: "default", Owner: owner,
-		RenewEvery: -1, MaxBatchFiles: w.per,
+		renewEvery: -1, maxBatchFiles: w.per,
 		// Every earlier process of the walk is gone (crashed or ended).
 		Steal: func(holder string) bool { return holder != owner }}
 	p.guard.runner = p.runner

@@ -63,7 +63,7 @@ func TestAJournalErrorStopsTheRequestThatWaitsItsTurn(t *testing.T) {
 	defer st.Close()
 	rg := &rig{t: t, dir: t.TempDir()}
 	plan := rg.files(2, 10)
-	r := &Runner{API: client, Store: st, Profile: "default", MaxBatchFiles: 1, RenewEvery: -1}
+	r := &Runner{API: client, Store: st, Profile: "default", maxBatchFiles: 1, renewEvery: -1}
 	r.Wait = func(w api.Wait) {
 		if w.Reason == api.WaitBudget {
 			inj.FailAt(1, storefault.DiskFull) // the renewal's one statement

@@ -49,15 +49,8 @@ type Runner struct {
 	Profile string
 	// Owner names this process in leases; "" -> host:pid:random.
 	Owner    string
-	LeaseTTL time.Duration // 0 -> 2 minutes, renewed while running
-	// RenewEvery is how often the leases are renewed while a run works:
-	// 0 -> LeaseTTL/4; below 0 never by a ticker (the fault-injection
-	// tests renew at chosen moments, so every write point has a number).
-	RenewEvery time.Duration
-	// MaxBatchFiles caps the files of one request; 0 -> the service's 50.
-	// Tests make many batches of few files with it.
-	MaxBatchFiles int
-	Now           func() time.Time
+	LeaseTTL time.Duration // 0 -> 2 minutes, renewed every LeaseTTL/4 while running
+	Now      func() time.Time
 	// Open opens a local file (tests make files unreadable with it).
 	Open func(string) (*os.File, error)
 	// Progress, when set, is called often (from several goroutines, never
@@ -86,6 +79,13 @@ type Runner struct {
 	// request still waiting its turn then (the budget, a 429) is not sent.
 	haltCtx    context.Context
 	haltCancel context.CancelFunc
+
+	// Test seams, never set outside this package's tests. renewEvery
+	// below 0 renews the leases by no ticker (the fault-injection tests
+	// renew at chosen moments, so every write point has a number);
+	// maxBatchFiles below the service's 50 makes many batches of few files.
+	renewEvery    time.Duration
+	maxBatchFiles int
 }
 
 // Outcome is what became of a run's (or a resume's) files.
@@ -147,8 +147,8 @@ func (r *Runner) Upload(ctx context.Context, projectID string, plan Plan, mode a
 	}
 	var planned [][]store.JournalFile
 	maxFiles := api.MaxFilesPerUpload
-	if r.MaxBatchFiles > 0 {
-		maxFiles = min(r.MaxBatchFiles, maxFiles)
+	if r.maxBatchFiles > 0 {
+		maxFiles = min(r.maxBatchFiles, maxFiles)
 	}
 	for _, b := range Batches(plan.Files, maxFiles, MaxBatchBytes) {
 		files := make([]store.JournalFile, len(b))

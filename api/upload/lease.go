@@ -37,7 +37,7 @@ func (r *Runner) lease() store.Lease {
 // keepLeases renews this process's leases until stop is called, so a long
 // request keeps its batch.
 func (r *Runner) keepLeases() (stop func()) {
-	every := r.RenewEvery
+	every := r.renewEvery
 	if every == 0 {
 		every = r.ttl() / 4
 	}
