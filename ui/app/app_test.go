@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
@@ -50,7 +51,7 @@ func newApp(t *testing.T, readOnly bool) (*Model, *bytes.Buffer) {
 	env := pagetest.Env(t, &pagetest.Fake{BudgetStatus: api.BudgetStatus{Limit: 10, Remaining: 7}}, readOnly)
 	var out bytes.Buffer
 	env.Output = &out
-	m := New(env.WithConn(&page.Conn{Profile: "prod", Where: "eu", Workspace: "Firm \x1b]0;x\x07LLP", Warning: "token in plain file"}), Config{Routes: routes(), Start: "projects", Getenv: func(string) string { return "" }})
+	m := New(env.WithConn(&account.Conn{Profile: "prod", Where: "eu", Workspace: "Firm \x1b]0;x\x07LLP", Warning: "token in plain file"}), Config{Routes: routes(), Start: "projects", Getenv: func(string) string { return "" }})
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
 	return m, &out

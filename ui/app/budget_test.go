@@ -12,9 +12,9 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
-	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 	"github.com/vaultdeck/vaultdeck/ui/project"
 	"github.com/vaultdeck/vaultdeck/ui/projects"
@@ -46,7 +46,7 @@ func TestBrowsingSessionRequests(t *testing.T) {
 	}
 	env := pagetest.Env(t, c, false)
 	env.Debounce = 0 // the console's own pause before a name filter goes out unasked
-	m := app.New(env.WithConn(&page.Conn{Profile: "sim", Where: "local", Workspace: "Sim Workspace"}), app.Config{Start: "projects", Routes: []app.Route{
+	m := app.New(env.WithConn(&account.Conn{Profile: "sim", Where: "local", Workspace: "Sim Workspace"}), app.Config{Start: "projects", Routes: []app.Route{
 		{Name: "projects", New: projects.New},
 		{Name: "project", New: project.New, FromRecord: project.Record},
 		{Name: "bin", New: recyclebin.New},

@@ -9,8 +9,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/app"
-	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 	"github.com/vaultdeck/vaultdeck/ui/projects"
 	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
@@ -34,7 +34,7 @@ func TestLeavingOrRefreshingCancelsRequests(t *testing.T) {
 		},
 	}
 	env := pagetest.Env(t, f, false)
-	m := app.New(env.WithConn(&page.Conn{Profile: "p", Where: "eu", Workspace: "W"}), app.Config{Start: "projects", Routes: []app.Route{
+	m := app.New(env.WithConn(&account.Conn{Profile: "p", Where: "eu", Workspace: "W"}), app.Config{Start: "projects", Routes: []app.Route{
 		{Name: "projects", New: projects.New},
 		{Name: "bin", New: recyclebin.New},
 	}})

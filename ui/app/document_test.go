@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
@@ -55,7 +56,7 @@ func TestDocumentIsCopiedAndSavedWhole(t *testing.T) {
 	out := &lockedBuffer{}
 	env := pagetest.Env(t, &pagetest.Fake{}, false)
 	env.Output = out
-	m := app.New(env.WithConn(&page.Conn{Profile: "p", Where: "local", Workspace: "W"}), app.Config{Start: "doc", ExportDir: dir,
+	m := app.New(env.WithConn(&account.Conn{Profile: "p", Where: "local", Workspace: "W"}), app.Config{Start: "doc", ExportDir: dir,
 		Getenv: func(string) string { return "" },
 		Routes: []app.Route{{Name: "doc", New: func(page.Env, string) page.Page { return &docPage{body: body} }}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 20))

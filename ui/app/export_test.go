@@ -16,10 +16,10 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
-	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
 )
@@ -53,7 +53,7 @@ func TestExportWritesTheViewAsShown(t *testing.T) {
 	srv.Advance(time.Minute)
 	dir := t.TempDir()
 	env := pagetest.Env(t, c, false)
-	m := app.New(env.WithConn(&page.Conn{Profile: "sim", Where: "local", Workspace: "W"}), app.Config{Start: "bin", ExportDir: dir,
+	m := app.New(env.WithConn(&account.Conn{Profile: "sim", Where: "local", Workspace: "W"}), app.Config{Start: "bin", ExportDir: dir,
 		Routes: []app.Route{{Name: "bin", New: recyclebin.New}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 30))
 	waitFor(t, tm, "entries")
@@ -100,7 +100,7 @@ func TestExportNotOfferedWithoutLocalFiles(t *testing.T) {
 	env := pagetest.Env(t, &pagetest.Fake{}, false)
 	env.Keys = keys.NewSession(false, true)
 	dir := t.TempDir()
-	m := app.New(env.WithConn(&page.Conn{Profile: "p"}), app.Config{Start: "bin", ExportDir: dir, Routes: []app.Route{{Name: "bin", New: recyclebin.New}}})
+	m := app.New(env.WithConn(&account.Conn{Profile: "p"}), app.Config{Start: "bin", ExportDir: dir, Routes: []app.Route{{Name: "bin", New: recyclebin.New}}})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	if _, cmd := m.Update(runes("e")); cmd != nil {
 		t.Errorf("e did something: %T", cmd())

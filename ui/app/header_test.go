@@ -8,8 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/app"
-	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
 
@@ -20,7 +20,7 @@ func TestHeaderKeepsBadgeAndBudgetOverSSH(t *testing.T) {
 	const session = "key alice@harrowgate-laptop SHA256:Vf3bKq13PVx9TgQjJ8Zr0pLw2YkHcN7sDmE4aUoB1iA · session token"
 	fake := &pagetest.Fake{BudgetStatus: api.BudgetStatus{Limit: 10, Remaining: 7}}
 	for _, width := range []int{80, 120} {
-		m := app.New(pagetest.Env(t, fake, true).WithConn(&page.Conn{Profile: "eu-prod", Where: "eu", Workspace: "Harrowgate LLP", Session: session}), app.Config{})
+		m := app.New(pagetest.Env(t, fake, true).WithConn(&account.Conn{Profile: "eu-prod", Where: "eu", Workspace: "Harrowgate LLP", Session: session}), app.Config{})
 		m.Update(tea.WindowSizeMsg{Width: width, Height: 24})
 		header, _, _ := strings.Cut(ansi.Strip(m.View()), "\n")
 		for _, want := range []string{"vaultdeck", "READ-ONLY", "vault 7/10", "eu-prod", "eu"} {
@@ -36,7 +36,7 @@ func TestHeaderKeepsBadgeAndBudgetOverSSH(t *testing.T) {
 		}
 	}
 	// wide enough, everything is there
-	m := app.New(pagetest.Env(t, fake, true).WithConn(&page.Conn{Profile: "eu-prod", Where: "eu", Workspace: "Harrowgate LLP", Session: session}), app.Config{})
+	m := app.New(pagetest.Env(t, fake, true).WithConn(&account.Conn{Profile: "eu-prod", Where: "eu", Workspace: "Harrowgate LLP", Session: session}), app.Config{})
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 24})
 	if header, _, _ := strings.Cut(ansi.Strip(m.View()), "\n"); !strings.Contains(header, session) || !strings.Contains(header, "Harrowgate LLP") {
 		t.Errorf("200 columns: %q", header)
@@ -60,7 +60,7 @@ func TestHeaderPutsBackWhatFitsOnceALongPartLeft(t *testing.T) {
 		{80, []string{"sim", "127.0.0.1:33703", "Harrowgate LLP", "⚠ Insecure storage", "vault 9/10"}},
 		{120, []string{"sim", "127.0.0.1:33703", session, "Harrowgate LLP", "⚠ Insecure storage", "vault 9/10"}},
 	} {
-		m := app.New(pagetest.Env(t, fake, false).WithConn(&page.Conn{
+		m := app.New(pagetest.Env(t, fake, false).WithConn(&account.Conn{
 			Profile: "sim", Where: "127.0.0.1:33703", Workspace: "Harrowgate LLP", Session: session, Warning: warning,
 		}), app.Config{})
 		m.Update(tea.WindowSizeMsg{Width: tc.width, Height: 24})

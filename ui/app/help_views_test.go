@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/audit"
 	"github.com/vaultdeck/vaultdeck/ui/filestatus"
@@ -22,7 +23,7 @@ import (
 func helpOf(t *testing.T, route, arg string, readOnly bool) string {
 	t.Helper()
 	env := pagetest.Env(t, &pagetest.Fake{BudgetStatus: api.BudgetStatus{Unlimited: true}}, readOnly)
-	m := app.New(env.WithConn(&page.Conn{Workspace: "W"}), app.Config{Start: route, StartArg: arg, Routes: []app.Route{
+	m := app.New(env.WithConn(&account.Conn{Workspace: "W"}), app.Config{Start: route, StartArg: arg, Routes: []app.Route{
 		{Name: "projects", New: projects.New},
 		{Name: "project", New: project.New, FromRecord: project.Record},
 		{Name: "recyclebin", New: recyclebin.New},

@@ -10,9 +10,9 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
-	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
 )
@@ -31,7 +31,7 @@ func TestPageNoticeLeavesAtTheNextKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := app.New(pagetest.Env(t, c, false).WithConn(&page.Conn{Profile: "sim", Where: "local", Workspace: "W"}), app.Config{Start: "bin",
+	m := app.New(pagetest.Env(t, c, false).WithConn(&account.Conn{Profile: "sim", Where: "local", Workspace: "W"}), app.Config{Start: "bin",
 		ExportDir: t.TempDir(), Routes: []app.Route{{Name: "bin", New: recyclebin.New}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
 	waitFor(t, tm, "entries")

@@ -13,9 +13,9 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
-	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 	"github.com/vaultdeck/vaultdeck/ui/project"
 	"github.com/vaultdeck/vaultdeck/ui/projects"
@@ -33,7 +33,7 @@ func realApp(t *testing.T, start string) tea.Model {
 		t.Fatal(err)
 	}
 	env := pagetest.Env(t, c, false)
-	return app.New(env.WithConn(&page.Conn{Profile: "sim", Where: "local", Workspace: "Sim Workspace"}), app.Config{Start: start, Routes: []app.Route{
+	return app.New(env.WithConn(&account.Conn{Profile: "sim", Where: "local", Workspace: "Sim Workspace"}), app.Config{Start: start, Routes: []app.Route{
 		{Name: "projects", New: projects.New},
 		{Name: "project", New: project.New, FromRecord: project.Record},
 		{Name: "recyclebin", Aliases: []string{"rb", "bin"}, New: recyclebin.New},

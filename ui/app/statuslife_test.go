@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
@@ -33,7 +34,7 @@ func binApp(t *testing.T) *Model {
 		return &api.RecycleBin{Items: items, Total: api.Int(len(items))}, nil
 	}}
 	env := pagetest.Env(t, fake, false)
-	m := New(env.WithConn(&page.Conn{Profile: "p", Workspace: "W"}), Config{Start: "recyclebin", Getenv: func(string) string { return "" },
+	m := New(env.WithConn(&account.Conn{Profile: "p", Workspace: "W"}), Config{Start: "recyclebin", Getenv: func(string) string { return "" },
 		Routes: []Route{{Name: "recyclebin", New: recyclebin.New}}})
 	drive(m, tea.WindowSizeMsg{Width: 100, Height: 20})
 	runCmd(m, m.Init())

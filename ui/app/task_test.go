@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
@@ -51,7 +52,7 @@ func TestDeletionOutcomeSurvivesEsc(t *testing.T) {
 	env := pagetest.Env(t, f, false)
 	env.Cache = &pagetest.MapCache{}
 	env.TaskPoll = time.Millisecond
-	m := app.New(env.WithConn(&page.Conn{Profile: "p", Where: "eu", Workspace: "W"}), app.Config{Start: "projects", Routes: []app.Route{
+	m := app.New(env.WithConn(&account.Conn{Profile: "p", Where: "eu", Workspace: "W"}), app.Config{Start: "projects", Routes: []app.Route{
 		{Name: "projects", New: projects.New},
 		{Name: "project", New: project.New, FromRecord: project.Record},
 		{Name: "bin", New: recyclebin.New},

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/clipboard"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -324,9 +325,9 @@ func fitHeight(s string, h int) string {
 }
 
 // conn is the connection the header describes (none: an empty one).
-func (m *Model) conn() *page.Conn {
+func (m *Model) conn() *account.Conn {
 	if m.env.Conn == nil {
-		return &page.Conn{}
+		return &account.Conn{}
 	}
 	return m.env.Conn
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -88,7 +89,7 @@ func (h *harness) runWith(c cmd, env accountEnv, args ...string) int {
 
 func (h *harness) store() *store.Store {
 	h.t.Helper()
-	st, err := openAccountStore(h.env)
+	st, err := h.env.account().OpenStore()
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -210,7 +211,7 @@ func TestBrokenKeyringNeedsExplicitOptIn(t *testing.T) {
 			t.Errorf("message lacks %q:\n%s", want, msg)
 		}
 	}
-	paths, _ := accountPaths(h.env)
+	paths, _ := h.env.account().Paths()
 	if entries, _ := os.ReadDir(paths.Tokens); len(entries) != 0 {
 		t.Fatal("a token file appeared without the opt-in")
 	}
@@ -222,15 +223,19 @@ func TestBrokenKeyringNeedsExplicitOptIn(t *testing.T) {
 		t.Fatalf("no warning: %s", h.err.String())
 	}
 	st := h.store()
-	conn, err := connectProfile(h.env, st, "")
+	conn, err := account.Open(h.env.account(), st, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := conn.Source.Resolve(context.Background())
+	src, ok := conn.Source.(*token.Source)
+	if !ok {
+		t.Fatalf("the CLI's token source is a %T", conn.Source)
+	}
+	r, err := src.Resolve(context.Background())
 	if err != nil || r.Source != token.KindFile || r.Token != goodToken || r.Warning == "" {
 		t.Fatalf("Resolve = %v, %v", r, err)
 	}
-	if kind, warning := conn.Source.Answered(); kind != token.KindFile || !strings.Contains(warning, "Insecure storage") {
+	if kind, warning := src.Answered(); kind != token.KindFile || !strings.Contains(warning, "Insecure storage") {
 		t.Fatalf("status-bar warning = %v %q", kind, warning)
 	}
 
@@ -238,7 +243,7 @@ func TestBrokenKeyringNeedsExplicitOptIn(t *testing.T) {
 	if code := h.run(Logout, ""); code != ExitOK {
 		t.Fatalf("logout: exit %d: %s", code, h.err.String())
 	}
-	if _, err := os.Stat(conn.Source.FilePath()); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(src.FilePath()); !errors.Is(err, os.ErrNotExist) {
 		t.Fatal("token file survived logout")
 	}
 }
@@ -257,7 +262,7 @@ func TestProfilesSelectionAndLogout(t *testing.T) {
 	if !activeIs(h.out.String(), "work") || !strings.Contains(h.out.String(), "chosen by default") {
 		t.Fatalf("first profile should be default and active:\n%s", h.out.String())
 	}
-	h.vars[ProfileEnvVar] = "lab"
+	h.vars[account.ProfileEnvVar] = "lab"
 	h.run(Profiles, "")
 	if !activeIs(h.out.String(), "lab") || !strings.Contains(h.out.String(), "read-only") {
 		t.Fatalf("VAULTDECK_PROFILE should select lab:\n%s", h.out.String())
@@ -266,11 +271,11 @@ func TestProfilesSelectionAndLogout(t *testing.T) {
 	if !activeIs(h.out.String(), "work") {
 		t.Fatalf("--profile beats VAULTDECK_PROFILE:\n%s", h.out.String())
 	}
-	h.vars[ProfileEnvVar] = "nope"
+	h.vars[account.ProfileEnvVar] = "nope"
 	if code := h.run(Profiles, ""); code != ExitError || !strings.Contains(h.err.String(), `no profile named "nope"`) {
 		t.Fatalf("unknown VAULTDECK_PROFILE: %d %s", code, h.err.String())
 	}
-	delete(h.vars, ProfileEnvVar)
+	delete(h.vars, account.ProfileEnvVar)
 	if code := h.run(Profiles, "", "--set-default", "lab"); code != ExitOK || !activeIs(h.out.String(), "lab") {
 		t.Fatalf("--set-default: %d\n%s%s", code, h.out.String(), h.err.String())
 	}
@@ -311,12 +316,12 @@ func activeIs(listing, name string) bool {
 func TestConnectWithTokenAlone(t *testing.T) {
 	h := newHarness(t)
 	st := h.store()
-	if _, err := connectProfile(h.env, st, ""); err == nil || !strings.Contains(err.Error(), "vaultdeck login") {
+	if _, err := account.Open(h.env.account(), st, ""); err == nil || !strings.Contains(err.Error(), "vaultdeck login") {
 		t.Fatalf("no profiles, no token: %v", err)
 	}
 	h.vars[token.EnvVar] = goodToken
-	conn, err := connectProfile(h.env, st, "")
-	if err != nil || conn.ChosenBy != ChosenByToken || conn.Profile.Region != "us" {
+	conn, err := account.Open(h.env.account(), st, "")
+	if err != nil || conn.By != account.ChosenByToken || conn.Profile.Region != "us" {
 		t.Fatalf("VAULTDECK_TOKEN alone: %+v, %v", conn, err)
 	}
 	if tok, _ := conn.Source.Token(context.Background()); tok != goodToken {
@@ -345,7 +350,7 @@ func TestTokenNeverStoredOrLogged(t *testing.T) {
 	h.run(Login, "bad"+goodToken) // rejected; its message must not quote the token
 	outputs.WriteString(h.out.String() + h.err.String())
 
-	paths, _ := accountPaths(h.env)
+	paths, _ := h.env.account().Paths()
 	files := map[string][]byte{"log": h.logs.Bytes(), "output": []byte(outputs.String())}
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		if b, err := os.ReadFile(paths.Database() + suffix); err == nil {

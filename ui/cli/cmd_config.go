@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/themes"
 )
 
@@ -13,13 +15,13 @@ import (
 func (r *runner) configCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "config",
-		Short: "per-profile defaults: " + strings.Join(settingKeys(), ", "),
+		Short: "per-profile defaults: " + strings.Join(account.Keys(), ", "),
 		Long:  "The profile is --profile, else the default one. A flag given on the command line always wins over these.",
 		Args:  noArgs,
 		RunE:  needSub,
 	}
 	keys := func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return settingKeys(), cobra.ShellCompDirectiveNoFileComp
+		return account.Keys(), cobra.ShellCompDirectiveNoFileComp
 	}
 	get := &cobra.Command{Use: "get [KEY]", Short: "print one setting, or all of them", Args: cobra.MaximumNArgs(1), ValidArgsFunction: keys}
 	get.RunE = r.run(func(_ context.Context, args []string) int { return r.config("get", args) })
@@ -31,10 +33,10 @@ func (r *runner) configCmd() *cobra.Command {
 	set.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 		switch {
 		case len(args) == 0:
-			return settingKeys(), cobra.ShellCompDirectiveNoFileComp
-		case len(args) == 1 && args[0] == settingTheme:
+			return account.Keys(), cobra.ShellCompDirectiveNoFileComp
+		case len(args) == 1 && args[0] == account.KeyTheme:
 			return themes.Names(), cobra.ShellCompDirectiveNoFileComp
-		case len(args) == 1 && args[0] == settingReadOnly:
+		case len(args) == 1 && args[0] == account.KeyReadOnly:
 			return []string{"true", "false"}, cobra.ShellCompDirectiveNoFileComp
 		}
 		return nil, cobra.ShellCompDirectiveNoFileComp

@@ -36,8 +36,7 @@ plain-text file instead, for machines without a usable keyring.
 		if c.Flags().Changed("region") && c.Flags().Changed("base-url") {
 			return oneLineUsage(r.env.Stderr, r.cmd, usagef("give --region or --base-url, not both"))
 		}
-		return r.env.Login(ctx, loginOptions{Profile: r.g.Profile, Region: r.g.Region, BaseURL: r.g.BaseURL,
-			CAFile: r.g.CAFile, ReadOnly: readOnly, Insecure: insecure, Given: c.Flags().Changed})
+		return r.env.Login(ctx, loginOptions{Flags: r.g.Flags, ReadOnly: readOnly, Insecure: insecure, Given: c.Flags().Changed})
 	})
 	return c
 }
@@ -45,7 +44,7 @@ plain-text file instead, for machines without a usable keyring.
 func (r *runner) logoutCmd() *cobra.Command {
 	var forget bool
 	c := &cobra.Command{Use: "logout", Short: "forget a profile's token (--profile names it)", Args: noArgs}
-	c.Flags().BoolVar(&forget, "forget", false, "also delete the profile with its bookmarks and cached data")
+	c.Flags().BoolVar(&forget, "forget", false, "also delete the profile with its cached data")
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {
 		if r.env.Logout == nil {
 			return r.notAvailable()

@@ -5,12 +5,16 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // TestProfileSettingsYieldToFlags: stored defaults apply to flags not given;
-// a flag on the command line wins.
+// a flag on the command line wins (the console's flags through
+// account.Resolve, as runConsole resolves them).
 func TestProfileSettingsYieldToFlags(t *testing.T) {
-	settings := map[string]string{settingTheme: "mono", settingStuckAfter: "45m0s"}
+	settings := account.ParseSettings(map[string]string{account.KeyTheme: "mono", account.KeyStuckAfter: "45m0s"}, false)
 	for _, c := range []struct {
 		args  []string
 		theme string
@@ -26,9 +30,13 @@ func TestProfileSettingsYieldToFlags(t *testing.T) {
 		if err := cmd.ParseFlags(c.args); err != nil {
 			t.Fatal(err)
 		}
-		cf.applySettings(settings)
-		if cf.Theme != c.theme || cf.StuckAfter != c.stuck {
-			t.Errorf("%v: theme %q stuck %v, want %q %v", c.args, cf.Theme, cf.StuckAfter, c.theme, c.stuck)
+		res, err := account.Resolve(account.Request{Flags: cf.account(account.Flags{}), Themes: themeNames(),
+			Chosen: &account.Chosen{Profile: store.Profile{Name: "p"}, By: account.ChosenByFlag, Settings: settings}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Theme != c.theme || res.StuckAfter != c.stuck {
+			t.Errorf("%v: theme %q stuck %v, want %q %v", c.args, res.Theme, res.StuckAfter, c.theme, c.stuck)
 		}
 	}
 }

@@ -1,27 +1,20 @@
 package cli
 
 import (
-	"cmp"
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/ui/console"
-	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/api/account"
 )
 
-// Connection is the one resolution of where and as whom vaultdeck talks:
-// built once per command from flags, environment and profile. Its page.Conn
-// (Profile: "" when the token comes from VAULTDECK_TOKEN alone; Where: the
-// region, shown only when true, or the custom host) is what the console is
-// handed by pointer.
+// Connection is the one resolution of where and as whom vaultdeck talks,
+// built once per command by api/account from flags, environment and
+// profile: the client, the resolved account and its connection value
+// (what the console is handed by pointer).
 type Connection struct {
-	Client *api.Client
-	page.Conn
-	// ReadOnly: the stored profile forbids changing the workspace. The
-	// console hides its mutating keys; headless commands refuse (readOnly).
-	ReadOnly bool
+	Client  *api.Client
+	Account *account.Resolved
+	Conn    *account.Conn
 }
 
 // client is the API client of the one connection.
@@ -33,10 +26,8 @@ func (r *runner) client() (*api.Client, error) {
 	return c.Client, nil
 }
 
-// connect resolves, once per command, in order of precedence: flags, the
-// environment, the stored profile, the defaults. Headless commands and the
-// console use the same value, so what the header says is what the client
-// talks to.
+// connect resolves once per command: headless commands and the console use
+// the same value, so what the header says is what the client talks to.
 func (r *runner) connect() (*Connection, error) {
 	if r.conn == nil && r.connErr == nil {
 		r.conn, r.connErr = r.resolve()
@@ -44,84 +35,43 @@ func (r *runner) connect() (*Connection, error) {
 	return r.conn, r.connErr
 }
 
-func (r *runner) resolve() (*Connection, error) {
-	var prof Profile
-	if r.env.ResolveProfile != nil {
-		p, err := r.env.ResolveProfile(r.g.Profile)
+// flags are the command line's part of the resolution.
+func (r *runner) flags() account.Flags { return r.g.Flags }
+
+// resolve is account.Resolve on this invocation's flags and environment.
+func (r *runner) resolve() (*Connection, error) { return r.resolveWith(r.flags()) }
+
+func (r *runner) resolveWith(f account.Flags) (*Connection, error) {
+	var chosen *account.Chosen
+	if r.env.Account != nil {
+		c, err := r.env.Account(r.g.Profile)
 		if err != nil {
 			if r.g.Profile == "" {
 				return nil, err
 			}
 			return nil, fmt.Errorf("profile %q: %w", r.g.Profile, err)
 		}
-		prof = p
+		chosen = c
 	}
-	first := func(vals ...string) string {
-		for _, v := range vals {
-			if v = strings.TrimSpace(v); v != "" {
-				return v
-			}
-		}
-		return ""
+	res, err := account.Resolve(account.Request{Flags: f, Getenv: r.env.Getenv, Chosen: chosen, Themes: themeNames()})
+	if err != nil {
+		return nil, err
 	}
-	cfg := api.Config{
-		BaseURL:    first(r.g.BaseURL, r.env.Getenv("VAULTDECK_BASE_URL"), prof.BaseURL),
-		Region:     first(r.g.Region, r.env.Getenv("VAULTDECK_REGION"), prof.Region),
-		CAFile:     first(r.g.CAFile, r.env.Getenv("VAULTDECK_CA_FILE"), prof.CAFile),
-		HTTPClient: r.env.HTTPClient,
-		Budgets:    r.env.Budgets,
-		Ledger:     r.env.Ledger,
-		Logger:     r.env.Logger,
-		Limits:     r.env.Limits,
-		Clock:      r.env.Clock,
-	}
+	sh := account.Shared{HTTPClient: r.env.HTTPClient, Budgets: r.env.Budgets, Ledger: r.env.Ledger,
+		Logger: r.env.Logger, Limits: r.env.Limits, Clock: r.env.Clock}
 	// What the client did not do as the service or the budget's record
 	// asked (a Retry-After past the maximum, times from the future) is one
 	// line on stderr; the console owns the terminal, so it is left to the
 	// log there.
 	if r.cmd != "console" {
-		cfg.Notice = func(s string) { fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, s) }
+		sh.Notice = func(s string) { fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, s) }
 	}
-	// The user's cap below the service's limits: the flag, else the
-	// profile's setting (above them only for a simulator on this machine).
-	local := loopback(cfg.BaseURL)
-	if m := r.g.MaxRate; m.set() {
-		cfg.Limits = m.apply(cfg.Limits, local)
-	} else {
-		cfg.Limits = prof.MaxRate.apply(cfg.Limits, local)
-	}
-	// One setting for how long the service may stay silent: before its
-	// first byte and within a body (0: the defaults). The bound on one
-	// whole answer follows it (api.TotalFactor times), so it is one knob.
-	cfg.Timeouts.FirstByte = cmp.Or(r.g.Timeout, prof.Timeout)
-	cfg.Timeouts.BodyStall = cfg.Timeouts.FirstByte
-	if r.g.BaseURL != "" && r.g.Region != "" {
-		return nil, errors.New("give either --base-url or --region, not both")
-	}
-	if r.env.TokenSource != nil {
-		ts, err := r.env.TokenSource(r.g.Profile)
-		if err != nil {
-			return nil, err
-		}
-		cfg.Token = ts
-	} else {
-		tok := strings.TrimSpace(r.env.Getenv("VAULTDECK_TOKEN"))
-		if tok == "" {
-			return nil, errors.New("no API token: set VAULTDECK_TOKEN (or log in with `vaultdeck login`)")
-		}
-		cfg.Token = api.StaticToken(tok)
-	}
-	client, err := api.New(cfg)
+	client, err := res.Client(sh)
 	if err != nil {
 		return nil, err
 	}
 	r.guard(client)
-	c := &Connection{Client: client, Conn: page.Conn{Where: console.Where(cfg.BaseURL, cfg.Region, client.Base())}}
-	if prof.Stored {
-		c.Profile = prof.Name
-		c.ReadOnly = prof.ReadOnly
-	}
-	return c, nil
+	return &Connection{Client: client, Account: res, Conn: res.Conn(client.Base())}, nil
 }
 
 // refuseReadOnly is asked by every headless command that changes the
@@ -131,9 +81,9 @@ func (r *runner) resolve() (*Connection, error) {
 // command's own client() call, so its error reads as before.
 func (r *runner) refuseReadOnly() (code int, ok bool) {
 	c, err := r.connect()
-	if err != nil || !c.ReadOnly {
+	if err != nil || !c.Account.ReadOnly {
 		return ExitOK, true
 	}
-	fmt.Fprintf(r.env.Stderr, "vaultdeck %s: profile %q is read-only; this command changes the workspace\n", r.cmd, c.Profile)
+	fmt.Fprintf(r.env.Stderr, "vaultdeck %s: profile %q is read-only; this command changes the workspace\n", r.cmd, c.Conn.Profile)
 	return ExitUsage, false
 }

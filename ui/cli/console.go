@@ -3,11 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/console"
@@ -45,20 +45,25 @@ func (c *ConsoleFlags) register(cmd *cobra.Command) {
 	c.given = fs.Changed
 }
 
-// applySettings fills in the profile's stored defaults (`vaultdeck config`)
-// for the flags not given on the command line: flags win.
-func (c *ConsoleFlags) applySettings(settings map[string]string) {
+// account adds the console's flags typed on the command line to f: a
+// profile's stored defaults (`vaultdeck config`) fill in the others when
+// api/account resolves them.
+func (c ConsoleFlags) account(f account.Flags) account.Flags {
 	given := c.given
 	if given == nil {
 		given = func(string) bool { return false }
 	}
-	if v := settings[settingTheme]; v != "" && !given("theme") && slices.Contains(themes.Names(), v) {
-		c.Theme = v
+	if given("theme") {
+		f.Theme = c.Theme
 	}
-	if d := parseSettingDuration(settings, settingStuckAfter); d > 0 && !given("stuck-after") {
-		c.StuckAfter = d
+	if given("stuck-after") {
+		f.StuckAfter = c.StuckAfter
 	}
+	f.ReadOnly = c.ReadOnly
+	return f
 }
+
+func themeNames() []string { return themes.Names() }
 
 // startViews are the views --open accepts: every route but the project
 // page, which needs an ID.
@@ -88,31 +93,21 @@ func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, cf Co
 	// A line on stderr would tear the console's screen; its writes wait
 	// for a lock without saying so (the status line does not know yet).
 	s.acct.Busy = nil
-	c, err := r.connect()
+	c, err := r.resolveWith(cf.account(r.flags()))
 	if err != nil {
 		return r.fail(err)
 	}
-	// The token source, read-only flag and cache belong to the same profile
-	// the connection resolved (processAccounts resolves it once per process).
-	conn, err := s.connect(g.Profile)
-	if err != nil {
-		return r.fail(err)
-	}
-	cf.applySettings(s.settings)
+	a := c.Account
 	o := cf.options(e)
+	o.Theme, o.StuckAfter, o.ReadOnly = a.Theme, a.StuckAfter, a.ReadOnly
 	o.Backend = c.Client
-	o.Conn = &c.Conn // the one value: the header and the journal read it
-	c.DataProfile = conn.Profile.Name
-	o.ReadOnly = o.ReadOnly || c.ReadOnly
+	o.Conn = c.Conn // the one value: the header and the journal read it
 	// Resolve the token now, so the header can warn about plain-file storage
 	// from the first frame and a missing token fails before the screen opens.
-	if _, err := conn.Source.Resolve(ctx); err != nil {
+	if c.Conn.Warning, err = a.TokenWarning(ctx); err != nil {
 		return r.fail(err)
 	}
-	if _, warning := conn.Source.Answered(); warning != "" {
-		c.Warning = warning
-	}
-	st, err := openAccountStore(s.acct)
+	st, err := s.acct.account().OpenStore()
 	if err != nil {
 		return r.fail(err)
 	}
@@ -121,7 +116,7 @@ func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, cf Co
 	// are no use as "cached 3 days ago" and only grow the file. A failure
 	// costs nothing but space.
 	_, _ = st.PruneCache(time.Now().Add(-cacheMaxAge))
-	o.Cache = console.StoreCache{Store: st, Profile: conn.Profile.Name}
+	o.Cache = console.StoreCache{Store: st, Profile: a.DataProfile}
 	o.Journal, o.Receipts = st, st
 	if err := console.Run(ctx, o); err != nil {
 		return r.fail(err)

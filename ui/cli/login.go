@@ -7,13 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -30,9 +27,12 @@ const maxStdinToken = 16 << 10
 // Login; Given says which were typed (a typed flag overrides the profile's
 // stored value, even with an empty one).
 type loginOptions struct {
-	Profile, Region, BaseURL, CAFile string
-	ReadOnly, Insecure               bool
-	Given                            func(name string) bool
+	// Flags name the profile and where it points (--profile, --region,
+	// --base-url, --ca-file); the rest of them is not login's.
+	account.Flags
+	// ReadOnly is login's --read-only: store the profile read-only.
+	ReadOnly, Insecure bool
+	Given              func(name string) bool
 }
 
 // runLogin is `vaultdeck login` with its flags parsed.
@@ -50,14 +50,14 @@ func runLogin(ctx context.Context, o loginOptions, env accountEnv) int {
 		return ExitError
 	}
 
-	st, err := openAccountStore(env)
+	st, err := env.account().OpenStore()
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "The local database could not be opened: %v\n", err)
 		return ExitError
 	}
 	defer st.Close()
 
-	p, err := loginProfile(env, st, *profile)
+	p, err := account.LoginProfile(env.account(), st, *profile)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
 		return ExitError
@@ -69,7 +69,7 @@ func runLogin(ctx context.Context, o loginOptions, env accountEnv) int {
 		p.Region, p.BaseURL = "", strings.TrimRight(*baseURL, "/")
 	}
 	if o.Given("ca-file") {
-		if p.CAFile, err = checkCAFile(*caFile); err != nil {
+		if p.CAFile, err = account.CheckCAFile(*caFile); err != nil {
 			fmt.Fprintln(env.Stderr, sentence(err))
 			return ExitUsage
 		}
@@ -80,7 +80,7 @@ func runLogin(ctx context.Context, o loginOptions, env accountEnv) int {
 	if p.Region == "" && p.BaseURL == "" {
 		p.Region = "us"
 	}
-	if err := checkProfile(p); err != nil {
+	if err := account.CheckProfile(p); err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
 		return ExitUsage
 	}
@@ -104,7 +104,7 @@ func runLogin(ctx context.Context, o loginOptions, env accountEnv) int {
 	if *insecure {
 		kind, storage = token.KindFile, store.StorageFile
 	}
-	src, err := newTokenSource(env, p)
+	src, err := account.TokenSource(env.account(), p)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
 		return ExitError
@@ -138,75 +138,6 @@ func runLogin(ctx context.Context, o loginOptions, env accountEnv) int {
 	}
 	fmt.Fprintln(env.Stdout, "Next: run `vaultdeck` to open the console, or `vaultdeck profiles` to list profiles.")
 	return ExitOK
-}
-
-// loginProfile is the profile login works on: the named (or selected) one if
-// it exists, keeping its settings, else a new one.
-func loginProfile(env accountEnv, st *store.Store, flagName string) (store.Profile, error) {
-	name := flagName
-	if name == "" {
-		name = env.getenv(ProfileEnvVar)
-	}
-	if name == "" {
-		def, err := st.DefaultProfile()
-		switch {
-		case err == nil:
-			return def, nil
-		case !errors.Is(err, store.ErrNotFound):
-			return store.Profile{}, err
-		}
-		name = "default"
-	}
-	if err := store.ValidateProfileName(name); err != nil {
-		return store.Profile{}, err
-	}
-	p, err := st.Profile(name)
-	if errors.Is(err, store.ErrNotFound) {
-		return store.Profile{Name: name}, nil
-	}
-	return p, err
-}
-
-// checkProfile adds login's own rule to the store's validation: the spec
-// requires HTTPS, with plain HTTP allowed only to this machine (the simulator).
-func checkProfile(p store.Profile) error {
-	if err := p.Validate(); err != nil {
-		return err
-	}
-	if p.BaseURL == "" {
-		return nil
-	}
-	u, _ := url.Parse(p.BaseURL)
-	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return fmt.Errorf("the base URL must be a plain address such as https://api.example.com, without credentials, query or fragment")
-	}
-	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
-		return fmt.Errorf("the base URL %s uses plain HTTP; the API requires HTTPS (plain HTTP is allowed only to localhost, for the simulator)", p.BaseURL)
-	}
-	return nil
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-func checkCAFile(path string) (string, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", fmt.Errorf("the CA file %q cannot be located: %w", path, err)
-	}
-	b, err := os.ReadFile(abs)
-	if err != nil {
-		return "", fmt.Errorf("the CA file cannot be read: %w", err)
-	}
-	if !bytes.Contains(b, []byte("-----BEGIN CERTIFICATE-----")) {
-		return "", fmt.Errorf("the CA file %s holds no PEM certificate", abs)
-	}
-	return abs, nil
 }
 
 // readToken reads the token from a hidden prompt on a terminal, else from

@@ -8,9 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/serve"
@@ -27,37 +27,17 @@ const (
 
 // Globals are the flags accepted before or after any subcommand.
 type Globals struct {
-	BaseURL string
-	Region  string
-	CAFile  string
-	Profile string
-	JSON    bool
-	JSONL   bool // --jsonl: listings as JSON Lines, one item a line
-	CSV     bool // --csv: listings as CSV (a header row; widgets.CSV's quoting and formula neutralising)
-	// Timeout is --timeout: how long to wait for the service's first byte
-	// (0: the profile's setting, else the default).
-	Timeout time.Duration
-	// MaxRate is --max-rate: vaultdeck's cap below the service's limits
-	// (maxrate.go); unset: the profile's setting, else the limits.
-	MaxRate maxRate
-}
-
-// Profile is what a stored profile contributes; flags and environment win.
-type Profile struct {
-	Name    string
-	Stored  bool // a saved profile; false for the stand-in used with VAULTDECK_TOKEN alone
-	BaseURL string
-	Region  string
-	CAFile  string
-	Timeout time.Duration // the profile's first-byte timeout; 0: the default
-	MaxRate maxRate       // the profile's max-rate setting; zero: none
-	// ReadOnly: the profile was stored read-only (login --read-only or
-	// `config set read-only true`); commands that change the workspace refuse.
-	ReadOnly bool
+	// Flags are --profile, --base-url, --region, --ca-file, --timeout and
+	// --max-rate: the command line's part of api/account's resolution
+	// (a zero field was not given).
+	account.Flags
+	JSON  bool
+	JSONL bool // --jsonl: listings as JSON Lines, one item a line
+	CSV   bool // --csv: listings as CSV (a header row; widgets.CSV's quoting and formula neutralising)
 }
 
 // Env is everything Main touches of the outside world, so that tests run
-// the command line against fakes: TokenSource + ResolveProfile (stored
+// the command line against fakes: Account (stored
 // profiles and the keyring) and the console, demo, simulator, serve and
 // account funcs are set by Std for a real process. A nil one falls back to
 // the environment, or to "not available in this build".
@@ -66,11 +46,10 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
 
-	// TokenSource returns the token source of a profile ("" = default).
-	// nil: the token is read from VAULTDECK_TOKEN.
-	TokenSource func(profile string) (api.TokenSource, error)
-	// ResolveProfile returns a stored profile's settings. nil: none.
-	ResolveProfile func(profile string) (Profile, error)
+	// Account opens the chosen profile ("" = VAULTDECK_PROFILE, else the
+	// default) with its settings and token source (account.Open). nil: no
+	// stored profiles; the token is read from VAULTDECK_TOKEN.
+	Account func(profile string) (*account.Chosen, error)
 	// OpenStore opens the local database (matter receipts). nil: the
 	// matters commands say receipts are not available.
 	OpenStore func() (*store.Store, error)

@@ -68,10 +68,8 @@ func perMinute(l api.Limits) int {
 
 func (r *runner) deps(c *api.Client, st *store.Store) matters.Deps {
 	stored := ""
-	if r.env.ResolveProfile != nil {
-		if p, err := r.env.ResolveProfile(r.g.Profile); err == nil && p.Stored {
-			stored = p.Name
-		}
+	if conn, err := r.connect(); err == nil {
+		stored = conn.Conn.Profile
 	}
 	// the receipt names what acted: VAULTDECK_TOKEN overrides every
 	// stored token (and without a token source it is the only one)

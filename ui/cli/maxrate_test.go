@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -104,39 +103,6 @@ func TestMaxRateKeepsVaultdeckBelowTheLimit(t *testing.T) {
 	}
 	if n := s.RateLimited()["vault"]; n != 0 {
 		t.Errorf("the simulator answered %d requests 429", n)
-	}
-}
-
-func TestMaxRateApplies(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want api.Limits
-	}{
-		{"80%", api.Limits{Vault: 8, Audit: 48, Matters: 120}},
-		{"6", api.Limits{Vault: 6, Audit: 6, Matters: 6}},
-		{"500", api.Limits{Vault: 10, Audit: 60, Matters: 150}},
-		{"1%", api.Limits{Vault: 1, Audit: 1, Matters: 1}},
-	} {
-		m, err := parseMaxRate(c.in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := m.apply(api.Limits{}, false); got != c.want {
-			t.Errorf("%s: %+v, want %+v", c.in, got, c.want)
-		}
-	}
-	// Above a limit only for a simulator on this machine; a share never lifts.
-	m, _ := parseMaxRate("500")
-	if got := m.apply(api.Limits{}, true); got != (api.Limits{Vault: 500, Audit: 500, Matters: 500}) {
-		t.Errorf("500 for a local simulator: %+v, want 500 in each", got)
-	}
-	m, _ = parseMaxRate("100%")
-	if got := m.apply(api.Limits{}, true); got != (api.Limits{Vault: 10, Audit: 60, Matters: 150}) {
-		t.Errorf("100%% for a local simulator: %+v", got)
-	}
-	m, _ = parseMaxRate("50%")
-	if got := m.apply(api.Limits{Vault: -1, Audit: -1, Matters: -1}, false); got.Vault != -1 || got.Matters != -1 {
-		t.Errorf("limits off stayed off? %+v", got)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -19,22 +20,22 @@ type logoutOptions struct {
 // runLogout is `vaultdeck logout` with its flags parsed.
 func runLogout(ctx context.Context, o logoutOptions, env accountEnv) int {
 	profile, forget := &o.Profile, &o.Forget
-	st, err := openAccountStore(env)
+	st, err := env.account().OpenStore()
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "The local database could not be opened: %v\n", err)
 		return ExitError
 	}
 	defer st.Close()
 
-	p, by, err := selectProfile(env, st, *profile)
-	if err == nil && by == ChosenByToken {
+	p, by, err := account.Select(env.account(), st, *profile)
+	if err == nil && by == account.ChosenByToken {
 		err = errors.New("no profile exists, so there is nothing to log out of; the token comes from VAULTDECK_TOKEN, which only your shell can unset")
 	}
 	if err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
 		return ExitError
 	}
-	src, err := newTokenSource(env, p)
+	src, err := account.TokenSource(env.account(), p)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
 		return ExitError
@@ -71,7 +72,7 @@ func runLogout(ctx context.Context, o logoutOptions, env accountEnv) int {
 		fmt.Fprintf(env.Stdout, "Profile %q had no saved token; nothing to remove.\n", p.Name)
 	}
 	if *forget {
-		fmt.Fprintf(env.Stdout, "The profile, its bookmarks and its cached data were deleted.\n")
+		fmt.Fprintf(env.Stdout, "The profile and its cached data were deleted.\n")
 	} else {
 		fmt.Fprintf(env.Stdout, "The profile's settings are kept; run `vaultdeck login --profile %s` to log in again, or `vaultdeck logout --profile %s --forget` to delete it.\n", p.Name, p.Name)
 	}
@@ -90,7 +91,7 @@ type profilesOptions struct {
 // runProfiles is `vaultdeck profiles` with its flags parsed.
 func runProfiles(ctx context.Context, o profilesOptions, env accountEnv) int {
 	profile, setDefault := &o.Profile, &o.SetDefault
-	st, err := openAccountStore(env)
+	st, err := env.account().OpenStore()
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "The local database could not be opened: %v\n", err)
 		return ExitError
@@ -113,7 +114,7 @@ func runProfiles(ctx context.Context, o profilesOptions, env accountEnv) int {
 		fmt.Fprintln(env.Stdout, "No profiles yet. Run `vaultdeck login` to create one.")
 		return ExitOK
 	}
-	active, by, selErr := selectProfile(env, st, *profile)
+	active, by, selErr := account.Select(env.account(), st, *profile)
 
 	w := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "  NAME\tENDPOINT\tACCESS\tTOKEN\tDEFAULT")
@@ -137,7 +138,7 @@ func runProfiles(ctx context.Context, o profilesOptions, env accountEnv) int {
 		fmt.Fprintln(env.Stderr, sentence(selErr))
 		return ExitError
 	}
-	fmt.Fprintf(env.Stdout, "\n* active profile (chosen by %s). Pick another with --profile NAME or %s; change the default with `vaultdeck profiles --set-default NAME`.\n", by, ProfileEnvVar)
+	fmt.Fprintf(env.Stdout, "\n* active profile (chosen by %s). Pick another with --profile NAME or %s; change the default with `vaultdeck profiles --set-default NAME`.\n", by, account.ProfileEnvVar)
 	if env.getenv(token.EnvVar) != "" {
 		fmt.Fprintf(env.Stdout, "%s is set, so it supplies the token whatever is saved.\n", token.EnvVar)
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/vaultdeck/vaultdeck/api/account"
 )
 
 // The command line is a tree of cobra commands, one file per command
@@ -274,17 +276,17 @@ func (t timeoutFlag) Set(s string) error {
 
 // maxRateFlag is --max-rate: a share of each limit (80%) or requests a
 // minute (6), checked while parsing.
-type maxRateFlag struct{ m *maxRate }
+type maxRateFlag struct{ m *account.MaxRate }
 
 func (f maxRateFlag) String() string {
-	if f.m == nil || !f.m.set() {
+	if f.m == nil || !f.m.Set() {
 		return ""
 	}
 	return f.m.String()
 }
 func (f maxRateFlag) Type() string { return "rate" }
 func (f maxRateFlag) Set(s string) error {
-	m, err := parseMaxRate(s)
+	m, err := account.ParseMaxRate(s)
 	if err != nil {
 		return err
 	}

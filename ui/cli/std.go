@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -24,12 +25,11 @@ func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) 
 	}
 	e := Env{
 		Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv,
-		TokenSource:    s.tokenSource,
-		ResolveProfile: s.resolveProfile,
-		OpenStore:      func() (*store.Store, error) { return openAccountStore(s.acct) },
-		Budgets:        api.NewBudgets(), // one registry: every client in the process shares the budget
+		Account:   s.open,
+		OpenStore: func() (*store.Store, error) { return s.acct.account().OpenStore() },
+		Budgets:   api.NewBudgets(), // one registry: every client in the process shares the budget
 		// One ledger: every process on the machine shares the workspace's budget.
-		Ledger: &processLedger{open: func() (*store.Store, error) { return openAccountStore(s.acct) }},
+		Ledger: &processLedger{open: func() (*store.Store, error) { return s.acct.account().OpenStore() }},
 		Sim: func(ctx context.Context, f sim.Flags) int {
 			return sim.Serve(ctx, f, stdout, stderr)
 		},
@@ -53,54 +53,36 @@ func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) 
 	return e
 }
 
-// processAccounts resolves the profile and its token source once per process.
+// processAccounts opens the chosen profile once per process.
 type processAccounts struct {
 	acct accountEnv
 
-	once     sync.Once
-	conn     profileConn
-	settings map[string]string // the profile's `vaultdeck config` settings
-	err      error
+	once   sync.Once
+	chosen *account.Chosen
+	err    error
 }
 
-func (s *processAccounts) connect(profile string) (profileConn, error) {
+func (s *processAccounts) open(profile string) (*account.Chosen, error) {
 	s.once.Do(func() {
 		var st *store.Store
-		st, s.err = openAccountStore(s.acct)
+		st, s.err = s.acct.account().OpenStore()
 		if s.err != nil {
 			return
 		}
 		defer st.Close()
-		s.conn, s.err = connectProfile(s.acct, st, profile)
-		if s.err == nil && s.conn.ChosenBy != ChosenByToken {
-			s.settings, s.err = st.Settings(s.conn.Profile.Name)
-		}
+		s.chosen, s.err = account.Open(s.acct.account(), st, profile)
 	})
-	return s.conn, s.err
-}
-
-func (s *processAccounts) tokenSource(profile string) (api.TokenSource, error) {
-	conn, err := s.connect(profile)
-	if err != nil {
-		return nil, err
-	}
-	return conn.Source, nil
-}
-
-func (s *processAccounts) resolveProfile(profile string) (Profile, error) {
-	conn, err := s.connect(profile)
-	if err != nil {
-		return Profile{}, err
-	}
-	return Profile{Name: conn.Profile.Name, Stored: conn.ChosenBy != ChosenByToken, BaseURL: conn.Profile.BaseURL, Region: conn.Profile.Region, CAFile: conn.Profile.CAFile,
-		Timeout: parseSettingDuration(s.settings, settingTimeout), ReadOnly: conn.Profile.ReadOnly,
-		MaxRate: parseSettingMaxRate(s.settings)}, nil
+	return s.chosen, s.err
 }
 
 // verifyToken is login's check: the token must answer whoami before it is
 // stored anywhere.
 func verifyToken(ctx context.Context, p store.Profile, tok string) (string, error) {
-	c, err := api.New(api.Config{BaseURL: p.BaseURL, Region: p.Region, CAFile: p.CAFile, Token: token.NewFixed(tok)})
+	res, err := account.Resolve(account.Request{Chosen: &account.Chosen{Profile: p, By: account.ChosenByFlag}, Token: token.NewFixed(tok)})
+	if err != nil {
+		return "", err
+	}
+	c, err := res.Client(account.Shared{})
 	if err != nil {
 		return "", err
 	}
@@ -113,13 +95,13 @@ func verifyToken(ctx context.Context, p store.Profile, tok string) (string, erro
 
 // journal opens the database for the upload journal; the caller closes it.
 func (s *processAccounts) journal(profile string) (*store.Store, string, error) {
-	conn, err := s.connect(profile)
+	c, err := s.open(profile)
 	if err != nil {
 		return nil, "", err
 	}
-	st, err := openAccountStore(s.acct)
+	st, err := s.acct.account().OpenStore()
 	if err != nil {
 		return nil, "", err
 	}
-	return st, conn.Profile.Name, nil
+	return st, c.Profile.Name, nil
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	review "github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	mattersjob "github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/themes"
@@ -41,7 +42,7 @@ type Options struct {
 	Cache   page.Cache // optional: responses kept between visits
 	// Conn is where and as whom the console talks (profile, endpoint,
 	// workspace, warning, session), built once by the caller.
-	Conn *page.Conn
+	Conn *account.Conn
 	// Journal is the upload journal, kept for Conn.DataProfile (optional).
 	Journal *store.Store
 	// Receipts is where :matters keeps its deletion receipts (optional).
@@ -176,9 +177,9 @@ func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 
 // conn is the connection value; none given: an empty one, so that the
 // pages always hold the same pointer.
-func (o Options) conn() *page.Conn {
+func (o Options) conn() *account.Conn {
 	if o.Conn == nil {
-		return &page.Conn{}
+		return &account.Conn{}
 	}
 	return o.Conn
 }

@@ -12,9 +12,9 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/page"
 )
 
 // DemoOptions configure `vaultdeck demo`.
@@ -51,17 +51,11 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 	go func() { _ = hs.Serve(ln) }() // ends with Close below
 	defer hs.Close()
 
-	cfg := api.Config{
-		BaseURL: "http://" + ln.Addr().String(),
-		Token:   srv,
-		Budgets: api.NewBudgets(),
-	}
-	if o.NoRateLimit {
-		// The simulator lifts its limits; the client's own budget must follow,
-		// or a large demo would still crawl at 10 vault requests a minute.
-		cfg.Limits = api.Limits{Vault: -1, Audit: -1, Matters: -1}
-	}
-	client, err := api.New(cfg)
+	// The simulator is the demo's profile: its base URL and token, and
+	// without its limits the client's lifted too (api/account builds the
+	// client's configuration, as for every other profile).
+	demo := account.Simulator("http://"+ln.Addr().String(), srv, o.NoRateLimit)
+	client, err := demo.Client(account.Shared{Budgets: api.NewBudgets()})
 	if err != nil {
 		return err
 	}
@@ -78,14 +72,14 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 		crawled := make(chan struct{})
 		go func() {
 			defer close(crawled)
-			_, _ = (&access.Crawler{API: client, Store: st, Profile: "demo"}).Run(crawlCtx)
+			_, _ = (&access.Crawler{API: client, Store: st, Profile: demo.DataProfile}).Run(crawlCtx)
 		}()
 		defer func() { stopCrawl(); <-crawled }() // before the store closes
 	}
 	c := o.Console
 	c.Backend = client
-	c.Cache = StoreCache{Store: st, Profile: "demo"}
+	c.Cache = StoreCache{Store: st, Profile: demo.DataProfile}
 	c.Journal, c.Receipts = st, st
-	c.Conn = &page.Conn{Profile: "demo", DataProfile: "demo", Where: "simulator"}
+	c.Conn = demo.Conn(client.Base())
 	return Run(ctx, c)
 }

@@ -13,9 +13,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
-	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
 
@@ -63,7 +63,7 @@ func drive(m *app.Model, msg tea.Msg) {
 // the values, as the headless `status nope` is (exit 2).
 func TestFilesCommandRefusesNonUUIDs(t *testing.T) {
 	c, n := countingSim(t)
-	m, err := NewModel(context.Background(), Options{Backend: c, Conn: &page.Conn{Workspace: "W"}, Start: "audit"}, io.Discard)
+	m, err := NewModel(context.Background(), Options{Backend: c, Conn: &account.Conn{Workspace: "W"}, Start: "audit"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestFilesCommandRefusesNonUUIDs(t *testing.T) {
 // no request, the error named, the prompt still open with the text.
 func TestFilesPromptRefusesNonUUIDs(t *testing.T) {
 	c, n := countingSim(t)
-	m, err := NewModel(context.Background(), Options{Backend: c, Conn: &page.Conn{Workspace: "W"}, Start: "files"}, io.Discard)
+	m, err := NewModel(context.Background(), Options{Backend: c, Conn: &account.Conn{Workspace: "W"}, Start: "files"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,14 +10,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
 
 // Help's command list: one row per command, its arguments after the name,
 // its aliases once, the descriptions in one column, within 80 columns.
 func TestHelpCommandsOneRowEach(t *testing.T) {
-	o := Options{Backend: &pagetest.Fake{BudgetStatus: api.BudgetStatus{Unlimited: true}}, Conn: &page.Conn{Workspace: "W"}, Start: "audit"}
+	o := Options{Backend: &pagetest.Fake{BudgetStatus: api.BudgetStatus{Unlimited: true}}, Conn: &account.Conn{Workspace: "W"}, Start: "audit"}
 	m, err := NewModel(context.Background(), o, io.Discard)
 	if err != nil {
 		t.Fatal(err)

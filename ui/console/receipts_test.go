@@ -9,8 +9,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/page"
 )
 
 // TestMattersGetsItsReceiptsExplicitly: the matters view found its receipts
@@ -27,7 +27,7 @@ func TestMattersGetsItsReceiptsExplicitly(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, _ := countingSim(t)
-	m, err := NewModel(context.Background(), Options{Backend: c, Conn: &page.Conn{Profile: "p", DataProfile: "p", Workspace: "W"},
+	m, err := NewModel(context.Background(), Options{Backend: c, Conn: &account.Conn{Profile: "p", DataProfile: "p", Workspace: "W"},
 		Journal: st, Receipts: st, Start: "matters"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)

@@ -18,9 +18,9 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
 
@@ -53,7 +53,7 @@ func newScreen(t *testing.T, readOnly bool) *screen {
 	t.Cleanup(func() { st.Close() })
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.Ascii)
-	return &screen{sim: s, requests: &n, opts: Options{Backend: c, Conn: &page.Conn{Profile: "sim", DataProfile: "sim", Where: "local", Workspace: "Harrowgate LLP"},
+	return &screen{sim: s, requests: &n, opts: Options{Backend: c, Conn: &account.Conn{Profile: "sim", DataProfile: "sim", Where: "local", Workspace: "Harrowgate LLP"},
 		ReadOnly: readOnly, Theme: "dark", Renderer: r, Journal: st, Receipts: st,
 		Cache: StoreCache{Store: st, Profile: "sim", Now: now}, Now: now}}
 }

@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -61,7 +62,7 @@ func TestFilesAcrossProjects(t *testing.T) {
 	cache := &pagetest.MapCache{At: time.Now()}
 	body, _ := json.Marshal(map[string]any{"projects": []map[string]string{{"id": alpha, "name": "Alpha"}}})
 	cache.Put(page.CacheProjects, body)
-	r := newRigFull(t, client, newFake(), "", Options{}, func(e *page.Env) { e.Journal, e.Conn, e.Cache = st, &page.Conn{DataProfile: "p"}, cache })
+	r := newRigFull(t, client, newFake(), "", Options{}, func(e *page.Env) { e.Journal, e.Conn, e.Cache = st, &account.Conn{DataProfile: "p"}, cache })
 	r.m.SetSize(80, 24)
 	r.now = time.Now().Add(2 * time.Hour) // two hours after the uploads: stuck
 	r.run(r.m.Init())

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/page"
 )
 
 // Polls that change nothing back off: 10s doubled per quiet poll up to two
@@ -63,7 +63,7 @@ func TestFilesFromJournal(t *testing.T) {
 	fake := newFake()
 	fake.set("processing", "a")
 	fake.set("ready_to_query", "b")
-	r := newRigEnv(t, fake, "", Options{}, func(e *pageEnv) { e.Journal, e.Conn = st, &page.Conn{DataProfile: "p"} })
+	r := newRigEnv(t, fake, "", Options{}, func(e *pageEnv) { e.Journal, e.Conn = st, &account.Conn{DataProfile: "p"} })
 	if r.m.pasting {
 		t.Fatal("paste input opened although the journal may have files")
 	}
@@ -79,7 +79,7 @@ func TestFilesFromJournal(t *testing.T) {
 
 	// An empty journal opens the paste input.
 	st.SetFileStatuses(map[string]string{"a": "ready_to_query"})
-	r2 := newRigEnv(t, newFake(), "", Options{}, func(e *pageEnv) { e.Journal, e.Conn = st, &page.Conn{DataProfile: "p"} })
+	r2 := newRigEnv(t, newFake(), "", Options{}, func(e *pageEnv) { e.Journal, e.Conn = st, &account.Conn{DataProfile: "p"} })
 	r2.run(r2.m.Init())
 	if !r2.m.pasting {
 		t.Error("no journal files: the paste input should open")

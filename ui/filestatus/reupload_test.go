@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -44,7 +45,7 @@ func TestReuploadStuckFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r := newRigFull(t, client, newFake(), "", Options{}, func(e *page.Env) { e.Journal, e.Conn = st, &page.Conn{DataProfile: "p"} })
+	r := newRigFull(t, client, newFake(), "", Options{}, func(e *page.Env) { e.Journal, e.Conn = st, &account.Conn{DataProfile: "p"} })
 	r.now = time.Now().Add(2 * time.Hour) // two hours after the upload: stuck
 	r.run(r.m.Init())
 	if v := r.m.View(); !strings.Contains(v, "stuck 3") {

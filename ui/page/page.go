@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
@@ -156,7 +157,7 @@ type Env struct {
 	Journal *store.Store
 	// Conn is the one connection value (profile, endpoint, workspace);
 	// nil in tests that need none.
-	Conn *Conn
+	Conn *account.Conn
 }
 
 // DataProfile is the profile the journal keeps this connection's data

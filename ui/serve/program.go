@@ -11,6 +11,7 @@ import (
 	bm "github.com/charmbracelet/wish/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/console"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -112,7 +113,7 @@ func (s *Server) boundConsole(ctx context.Context, ss *session, name string, o c
 	o.Cache = s.cacheFor(ss, name, "")
 	o.Access = s.st // the snapshots of serve's scheduled crawl
 	// The session's one connection value, built here once.
-	o.Conn = &page.Conn{Profile: name, DataProfile: name, Where: console.Where(b.profile.BaseURL, b.profile.Region, b.client.Base()),
+	o.Conn = &account.Conn{Profile: name, DataProfile: name, Where: account.Where(b.profile.BaseURL, b.profile.Region, b.client.Base()),
 		Session: "key " + ss.key.Label(), Warning: r.Warning}
 	o.ReadOnly = o.ReadOnly || b.profile.ReadOnly
 	return console.NewModel(ctx, o, o.Output)
@@ -124,7 +125,7 @@ func (s *Server) loggedInConsole(ctx context.Context, ss *session, c *api.Shared
 	o.Backend = counting{Backend: c, n: &ss.requests}
 	o.Cache = s.cacheFor(ss, "", tok)
 	// No stored profile: the session's own token.
-	o.Conn = &page.Conn{Workspace: workspace, Where: console.Where(s.cfg.BaseURL, s.cfg.Region, c.Base()),
+	o.Conn = &account.Conn{Workspace: workspace, Where: account.Where(s.cfg.BaseURL, s.cfg.Region, c.Base()),
 		Session: "key " + ss.key.Label() + " · session token"}
 	return console.NewModel(ctx, o, o.Output)
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
-	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/project"
 	"github.com/vaultdeck/vaultdeck/ui/projects"
 	"github.com/vaultdeck/vaultdeck/ui/upload"
@@ -27,7 +27,7 @@ import (
 func TestUploadByIDNamesTheProjectAndRefreshesTheList(t *testing.T) {
 	r := newRig(t, false)
 	env := r.env
-	m := app.New(env.WithConn(&page.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}), app.Config{Start: "projects",
+	m := app.New(env.WithConn(&account.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}), app.Config{Start: "projects",
 		Routes: []app.Route{{Name: "projects", New: projects.New}, {Name: "project", New: project.New, FromRecord: project.Record}, {Name: "upload", New: upload.New}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
 	waitFor(t, tm, "Inbox")
@@ -60,7 +60,7 @@ func TestUploadByIDNamesTheProjectAndRefreshesTheList(t *testing.T) {
 // says so, before any path is read or file sent.
 func TestUploadToUnknownIDIsRefused(t *testing.T) {
 	r := newRig(t, false)
-	m := app.New(r.env.WithConn(&page.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}), app.Config{Start: "upload",
+	m := app.New(r.env.WithConn(&account.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}), app.Config{Start: "upload",
 		StartArg: "123e4567-e89b-12d3-a456-426614174000", Routes: []app.Route{{Name: "upload", New: upload.New}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
 	waitFor(t, tm, "no project with ID 123e4567-e89b-12d3-a456-426614174000")
@@ -79,7 +79,7 @@ func TestUploadSummaryNeverCut(t *testing.T) {
 		f, _ := os.Create(big)
 		f.Truncate(api.MaxFileBytes + 1) // sparse: refused for its size
 		f.Close()
-		m := app.New(r.env.WithConn(&page.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}), app.Config{Start: "upload",
+		m := app.New(r.env.WithConn(&account.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}), app.Config{Start: "upload",
 			StartArg: pid + " " + long, Routes: []app.Route{{Name: "upload", New: upload.New}}})
 		tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(size[0], size[1]))
 		waitFor(t, tm, "duplicate mode: skip")
@@ -106,7 +106,7 @@ func TestUploadSummaryNeverCut(t *testing.T) {
 // when the user comes back to it, without `r`.
 func TestProjectPageShowsTheNewCountAfterAnUpload(t *testing.T) {
 	r := newRig(t, false)
-	m := app.New(r.env.WithConn(&page.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}), app.Config{Start: "project", StartArg: r.project,
+	m := app.New(r.env.WithConn(&account.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}), app.Config{Start: "project", StartArg: r.project,
 		Routes: []app.Route{{Name: "project", New: project.New, FromRecord: project.Record}, {Name: "upload", New: upload.New}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
 	waitFor(t, tm, "0 files", "Users")

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/app"
@@ -69,7 +70,7 @@ func newRig(t *testing.T, readOnly bool) *rig {
 		os.WriteFile(filepath.Join(dir, f), []byte("content "+f), 0o644)
 	}
 	env := pagetest.Env(t, client, readOnly)
-	env.Journal, env.Conn = st, &page.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}
+	env.Journal, env.Conn = st, &account.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}
 	env.Now = nil
 	m := app.New(env, app.Config{Start: "upload", StartArg: pid + " Inbox",
 		Routes: []app.Route{{Name: "project", New: project.New, FromRecord: project.Record}, {Name: "upload", New: upload.New}}})
@@ -159,7 +160,7 @@ func TestCtrlCWaitsForTheCurrentRequest(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, fmt.Sprintf("d%02d.pdf", i)), []byte("x"), 0o644)
 	}
 	env := pagetest.Env(t, client, false)
-	env.Journal, env.Conn, env.Now = st, &page.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}, nil
+	env.Journal, env.Conn, env.Now = st, &account.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}, nil
 	m := app.New(env, app.Config{Start: "upload", StartArg: pid,
 		Routes: []app.Route{{Name: "upload", New: upload.New}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 24))

@@ -1,4 +1,4 @@
-package cli
+package account
 
 import (
 	"fmt"
@@ -10,52 +10,53 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 )
 
-// maxRate is the user's cap on vaultdeck's own requests (`--max-rate`, or
+// MaxRate is the user's cap on vaultdeck's own requests (`--max-rate`, or
 // the profile's `max-rate` setting). The service's limits are the whole
 // organisation's, and other integrations spend them unseen: a cap keeps
 // vaultdeck below the limit, leaving them room. Either a share of every
 // category's limit ("80%": vault 8, audit 48, client matters 120 a minute)
 // or requests a minute in each category ("6", never above a limit).
-type maxRate struct {
+type MaxRate struct {
 	percent   int // 1..100; 0: not a share
 	perMinute int // >= 1; 0: not a count
 }
 
-func (m maxRate) set() bool { return m.percent > 0 || m.perMinute > 0 }
+// Set reports whether a cap was given.
+func (m MaxRate) Set() bool { return m.percent > 0 || m.perMinute > 0 }
 
-func (m maxRate) String() string {
+func (m MaxRate) String() string {
 	if m.percent > 0 {
 		return fmt.Sprintf("%d%%", m.percent)
 	}
 	return strconv.Itoa(m.perMinute)
 }
 
-// parseMaxRate reads "80%" or "6".
-func parseMaxRate(v string) (maxRate, error) {
+// ParseMaxRate reads "80%" or "6".
+func ParseMaxRate(v string) (MaxRate, error) {
 	v = strings.TrimSpace(v)
 	if p, ok := strings.CutSuffix(v, "%"); ok {
 		n, err := strconv.Atoi(strings.TrimSpace(p))
 		if err != nil || n < 1 || n > 100 {
-			return maxRate{}, fmt.Errorf("max-rate takes a share of each limit from 1%% to 100%%, or requests a minute such as 6 (got %q)", v)
+			return MaxRate{}, fmt.Errorf("max-rate takes a share of each limit from 1%% to 100%%, or requests a minute such as 6 (got %q)", v)
 		}
-		return maxRate{percent: n}, nil
+		return MaxRate{percent: n}, nil
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 {
-		return maxRate{}, fmt.Errorf("max-rate takes requests a minute (at least 1) such as 6, or a share of each limit such as 80%% (got %q)", v)
+		return MaxRate{}, fmt.Errorf("max-rate takes requests a minute (at least 1) such as 6, or a share of each limit such as 80%% (got %q)", v)
 	}
-	return maxRate{perMinute: n}, nil
+	return MaxRate{perMinute: n}, nil
 }
 
-// apply caps each category of l; a category without a client-side limit
+// Apply caps each category of l; a category without a client-side limit
 // (negative, the simulator's --no-rate-limit) stays without. For a
 // simulator on this machine (local: a loopback base URL) requests a minute
 // above a limit lift it instead: that is how the e2e tests crawl a
 // simulator started with --no-rate-limit without a minute's wait, with one
 // knob, the same --max-rate. No real service is ever sent more than its
 // limit: a share never lifts, and neither does a count for another host.
-func (m maxRate) apply(l api.Limits, local bool) api.Limits {
-	if !m.set() {
+func (m MaxRate) Apply(l api.Limits, local bool) api.Limits {
+	if !m.Set() {
 		return l
 	}
 	limit := func(c api.Category) int {
@@ -74,15 +75,20 @@ func (m maxRate) apply(l api.Limits, local bool) api.Limits {
 	return api.Limits{Vault: limit(api.CategoryVault), Audit: limit(api.CategoryAudit), Matters: limit(api.CategoryMatters)}
 }
 
-// loopback reports whether base is a simulator on this machine.
-func loopback(base string) bool {
+// Loopback reports whether base (a URL) points at this machine: the one
+// rule for what plain HTTP may reach and for whom a cap may lift a limit.
+func Loopback(base string) bool {
 	u, err := url.Parse(base)
 	if err != nil {
 		return false
 	}
-	if u.Hostname() == "localhost" {
+	return loopbackHost(u.Hostname())
+}
+
+func loopbackHost(host string) bool {
+	if host == "localhost" {
 		return true
 	}
-	ip := net.ParseIP(u.Hostname())
+	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }

@@ -1,0 +1,76 @@
+package account
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	"github.com/vaultdeck/vaultdeck/store"
+)
+
+// LoginProfile is the profile login works on: the named (or selected) one
+// if it exists, keeping its settings, else a new one.
+func LoginProfile(e Env, st *store.Store, flag string) (store.Profile, error) {
+	name := flag
+	if name == "" {
+		name = e.getenv(ProfileEnvVar)
+	}
+	if name == "" {
+		def, err := st.DefaultProfile()
+		switch {
+		case err == nil:
+			return def, nil
+		case !errors.Is(err, store.ErrNotFound):
+			return store.Profile{}, err
+		}
+		name = "default"
+	}
+	if err := store.ValidateProfileName(name); err != nil {
+		return store.Profile{}, err
+	}
+	p, err := st.Profile(name)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Profile{Name: name}, nil
+	}
+	return p, err
+}
+
+// CheckProfile adds login's own rule to the store's validation: the spec
+// requires HTTPS, with plain HTTP allowed only to this machine (the
+// simulator).
+func CheckProfile(p store.Profile) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if p.BaseURL == "" {
+		return nil
+	}
+	u, _ := url.Parse(p.BaseURL)
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("the base URL must be a plain address such as https://api.example.com, without credentials, query or fragment")
+	}
+	if u.Scheme == "http" && !loopbackHost(u.Hostname()) {
+		return fmt.Errorf("the base URL %s uses plain HTTP; the API requires HTTPS (plain HTTP is allowed only to localhost, for the simulator)", p.BaseURL)
+	}
+	return nil
+}
+
+// CheckCAFile returns the absolute path of a PEM bundle, checked to hold a
+// certificate, so a profile never stores a path that fails later.
+func CheckCAFile(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("the CA file %q cannot be located: %w", path, err)
+	}
+	b, err := os.ReadFile(abs)
+	if err != nil {
+		return "", fmt.Errorf("the CA file cannot be read: %w", err)
+	}
+	if !bytes.Contains(b, []byte("-----BEGIN CERTIFICATE-----")) {
+		return "", fmt.Errorf("the CA file %s holds no PEM certificate", abs)
+	}
+	return abs, nil
+}

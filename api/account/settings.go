@@ -1,0 +1,161 @@
+package account
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/store"
+)
+
+// Per-profile defaults kept in the store (`vaultdeck config`); a flag given
+// on the command line, or the environment, always wins over them.
+const (
+	KeyTheme      = "theme"
+	KeyStuckAfter = "stuck-after"
+	KeyReadOnly   = "read-only" // the profile's read_only column
+	KeyTimeout    = "timeout"   // how long the service may stay silent
+	KeyMaxRate    = "max-rate"  // vaultdeck's cap below the service's limits (maxrate.go)
+)
+
+// Keys are the settings, in the order `config get` lists them.
+func Keys() []string {
+	return []string{KeyTheme, KeyStuckAfter, KeyReadOnly, KeyTimeout, KeyMaxRate}
+}
+
+// Default is what applies when key was never set.
+func Default(key string) string {
+	switch key {
+	case KeyTheme:
+		return "auto"
+	case KeyStuckAfter:
+		return "30m0s"
+	case KeyReadOnly:
+		return "false"
+	case KeyTimeout:
+		return "30s"
+	case KeyMaxRate:
+		return "100%"
+	}
+	return ""
+}
+
+// Normalize checks a value for key and returns its stored form. themes are
+// the theme names the console knows (account does not draw them).
+func Normalize(key, value string, themes []string) (string, error) {
+	value = strings.TrimSpace(value)
+	switch key {
+	case KeyTheme:
+		if !slices.Contains(themes, value) {
+			return "", fmt.Errorf("there is no theme %q; choose one of %s", value, strings.Join(themes, ", "))
+		}
+		return value, nil
+	case KeyStuckAfter, KeyTimeout:
+		d, err := ParsePositiveDuration(value)
+		if err != nil {
+			return "", fmt.Errorf("%s takes a positive duration such as 30m (got %q: %v)", key, value, err)
+		}
+		return d.String(), nil
+	case KeyMaxRate:
+		m, err := ParseMaxRate(value)
+		if err != nil {
+			return "", err
+		}
+		return m.String(), nil
+	case KeyReadOnly:
+		switch strings.ToLower(value) {
+		case "true", "yes", "on", "1":
+			return "true", nil
+		case "false", "no", "off", "0":
+			return "false", nil
+		}
+		return "", fmt.Errorf("read-only takes true or false (got %q)", value)
+	}
+	return "", fmt.Errorf("there is no setting %q; the settings are %s", key, strings.Join(Keys(), ", "))
+}
+
+// ParsePositiveDuration reads a duration above zero (a flag's or a
+// setting's).
+func ParsePositiveDuration(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return 0, errors.New("not a duration such as 30m")
+	}
+	if d <= 0 {
+		return 0, errors.New("it must be more than zero")
+	}
+	return d, nil
+}
+
+// Settings are a profile's stored settings, typed. A zero field is unset;
+// a stored value that does not parse (edited by hand) counts as unset.
+type Settings struct {
+	Theme      string
+	StuckAfter time.Duration
+	ReadOnly   bool
+	Timeout    time.Duration
+	MaxRate    MaxRate
+}
+
+// ParseSettings types the store's key-to-value map of one profile;
+// readOnly is the profile's own column.
+func ParseSettings(m map[string]string, readOnly bool) Settings {
+	dur := func(k string) time.Duration {
+		d, err := time.ParseDuration(m[k])
+		if err != nil || d <= 0 {
+			return 0
+		}
+		return d
+	}
+	mr, _ := ParseMaxRate(m[KeyMaxRate])
+	return Settings{Theme: m[KeyTheme], StuckAfter: dur(KeyStuckAfter), ReadOnly: readOnly, Timeout: dur(KeyTimeout), MaxRate: mr}
+}
+
+// ReadSettings reads a stored profile's settings.
+func ReadSettings(st *store.Store, name string) (Settings, error) {
+	p, err := st.Profile(name)
+	if err != nil {
+		return Settings{}, err
+	}
+	m, err := st.Settings(name)
+	if err != nil {
+		return Settings{}, err
+	}
+	return ParseSettings(m, p.ReadOnly), nil
+}
+
+// SetSetting stores one checked value (Normalize's) of a profile; "" goes
+// back to the default. read-only is the profile's column, not a setting.
+func SetSetting(st *store.Store, profile, key, value string) error {
+	if key == KeyReadOnly {
+		return st.SetReadOnly(profile, value == "true")
+	}
+	return st.SetSetting(profile, key, value)
+}
+
+// StoredSettings are a profile's settings as stored, read-only included
+// (false unless set), for `config get`.
+func StoredSettings(st *store.Store, p store.Profile) (map[string]string, error) {
+	m, err := st.Settings(p.Name)
+	if err != nil {
+		return nil, err
+	}
+	m[KeyReadOnly] = strconv.FormatBool(p.ReadOnly)
+	return m, nil
+}
+
+// ConfigProfile is the profile `config` acts on: the flag, else the
+// default one.
+func ConfigProfile(st *store.Store, flag string) (store.Profile, error) {
+	if flag != "" {
+		return st.Profile(flag)
+	}
+	p, err := st.DefaultProfile()
+	if errors.Is(err, store.ErrNotFound) {
+		return p, errors.New("there is no profile yet; settings belong to one (vaultdeck login --profile NAME)")
+	}
+	return p, err
+}
