@@ -6,7 +6,9 @@ package filestatus
 import (
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -38,4 +40,74 @@ func (t *Tracker) AddJournal(rows []store.JournalFile, names map[string]string) 
 			t.Files[i].Path, t.Files[i].Project = path, project
 		}
 	}
+}
+
+// Journal is what the unfinished-files query reads of the upload journal;
+// *store.Store satisfies it.
+type Journal interface {
+	CheckJournal() error
+	UnfinishedFiles(profile string) ([]store.JournalFile, error)
+	ProjectNames(profile string) (map[string]string, error)
+}
+
+// Unfinished is every unfinished file of a profile's journaled runs across
+// projects, with what polling them needs.
+type Unfinished struct {
+	Rows []store.JournalFile
+	// IDs are the files the service confirmed (the ones to poll), Times
+	// their upload times by lower-case ID.
+	IDs   []string
+	Times map[string]time.Time
+	// Names are the project names known without a request (the server's
+	// strings: printers clean them).
+	Names map[string]string
+}
+
+// LoadUnfinished reads the journal's unfinished files of profile. A damaged
+// journal is said (CheckJournal), with what to do with the file, rather
+// than read as fewer files or as a bare SQLite error. cachedListing is the
+// projects page's cached body (api.ProjectListing), if any: names cost no
+// request, and an error reading them only costs the names.
+func LoadUnfinished(j Journal, profile string, cachedListing []byte) (Unfinished, error) {
+	if err := j.CheckJournal(); err != nil {
+		return Unfinished{}, err
+	}
+	rows, err := j.UnfinishedFiles(profile)
+	if err != nil {
+		return Unfinished{}, err
+	}
+	u := Unfinished{Rows: rows}
+	u.IDs, u.Times = Confirmed(rows)
+	snap, _ := j.ProjectNames(profile)
+	u.Names = api.KnownProjectNames(snap, cachedListing)
+	return u, nil
+}
+
+// Confirmed are the journal rows' files the service confirmed: their IDs
+// (to poll) and upload times by lower-case ID (to date their status). A
+// file never confirmed has nothing to ask the service about.
+func Confirmed(rows []store.JournalFile) ([]string, map[string]time.Time) {
+	var ids []string
+	times := map[string]time.Time{}
+	for _, f := range rows {
+		if f.State != store.FileUploaded || f.FileID == "" {
+			continue
+		}
+		ids = append(ids, f.FileID)
+		times[strings.ToLower(f.FileID)] = f.UploadedAt
+	}
+	return ids, times
+}
+
+// RowFacts is a confirmed journal row's last known status: the service's
+// answer d when it was asked now, else what the journal recorded of its
+// last poll ("not_found", the status, deleted_at). Dated by its upload.
+func RowFacts(r store.JournalFile, d api.FileDetail, asked bool) Facts {
+	if asked {
+		return FactsOf(d, r.UploadedAt)
+	}
+	if r.Status == "not_found" {
+		return Facts{NotFound: true, Since: r.UploadedAt}
+	}
+	return Facts{Status: api.Status(r.Status), Replaced: !r.DeletedAt.IsZero(), Since: r.UploadedAt}
 }

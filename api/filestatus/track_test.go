@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -102,5 +103,33 @@ func TestAnswerInAnotherCaseIsTheFile(t *testing.T) {
 	f := &tr.Files[0]
 	if f.Missing || f.Label() != "processing" || f.ID != upper {
 		t.Errorf("answer in lower case: missing %v, label %q, ID %q", f.Missing, f.Label(), f.ID)
+	}
+}
+
+// TestRowFactsAskedOrRecorded: a journal row's last known status is the
+// service's answer when it was asked now, else what the journal recorded.
+func TestRowFactsAskedOrRecorded(t *testing.T) {
+	now := t0.Add(2 * time.Hour)
+	row := store.JournalFile{FileID: "f", Status: "processing", UploadedAt: t0}
+	cases := []struct {
+		name  string
+		row   store.JournalFile
+		d     api.FileDetail
+		asked bool
+		want  Group
+		word  string
+	}{
+		{"recorded processing, old", row, api.FileDetail{}, false, Stuck, "processing"},
+		{"recorded not found", store.JournalFile{FileID: "f", Status: "not_found", UploadedAt: t0}, api.FileDetail{}, false, Missing, "not found"},
+		{"recorded replaced", store.JournalFile{FileID: "f", Status: "processing", UploadedAt: t0, DeletedAt: t0}, api.FileDetail{}, false, Replaced, "replaced"},
+		{"asked: ready now", row, detail("f", "ready_to_query"), true, Ready, "ready_to_query"},
+		{"asked: another error", row, api.FileDetail{FileID: "f", Error: "forbidden"}, true, Missing, "not found"},
+		{"asked: superseded", row, api.FileDetail{FileID: "f", ProcessingStatus: "processing", DeletedAt: &api.Time{Time: t0}}, true, Replaced, "replaced"},
+	}
+	for _, c := range cases {
+		f := RowFacts(c.row, c.d, c.asked)
+		if g := Classify(f, now, 30*time.Minute); g != c.want || f.Word() != c.word {
+			t.Errorf("%s: %v %q, want %v %q", c.name, g, f.Word(), c.want, c.word)
+		}
 	}
 }

@@ -99,6 +99,19 @@ func FactsOf(d api.FileDetail, since time.Time) Facts {
 	return Facts{Status: d.ProcessingStatus, Replaced: d.Superseded(), Since: since}
 }
 
+// Word is the file's status in one word for a printer: "not found" for a
+// file the service does not give, "replaced" for a superseded one, else
+// the processing status's one spelling.
+func (f Facts) Word() string {
+	switch {
+	case f.NotFound:
+		return "not found"
+	case f.Replaced:
+		return "replaced"
+	}
+	return Word(f.Status)
+}
+
 // Final reports whether a file in group g is settled: nothing more will
 // come of asking the service about it again.
 func (g Group) Final() bool { return g != Processing && g != Stuck }

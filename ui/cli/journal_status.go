@@ -13,7 +13,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
-	"github.com/vaultdeck/vaultdeck/ui/projects"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 // journalOptions is what `status --journal` was asked.
@@ -49,24 +49,14 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 		return r.fail(err)
 	}
 	defer st.Close()
-	if err := st.CheckJournal(); err != nil {
-		return r.fail(err)
-	}
-	rows, err := st.UnfinishedFiles(profile)
+	// Names without a request: the access snapshots', then the console's
+	// cached listing's (an error only costs the names: IDs are shown).
+	body, _, _, _ := st.Cache(profile, page.CacheProjects)
+	u, err := filestatus.LoadUnfinished(st, profile, body)
 	if err != nil {
 		return r.fail(err)
 	}
-	// Names without a request: the access snapshots', then the console's
-	// cached listing's (an error only costs the names: IDs are shown).
-	snap, _ := st.ProjectNames(profile)
-	body, _, _, _ := st.Cache(profile, page.CacheProjects)
-	names := projects.KnownNames(snap, body)
-	var ids []string
-	for _, f := range rows {
-		if f.State == store.FileUploaded && f.FileID != "" {
-			ids = append(ids, f.FileID)
-		}
-	}
+	rows, ids, names := u.Rows, u.IDs, cleanNames(u.Names)
 	details := map[string]api.FileDetail{}
 	if len(ids) > 0 {
 		c, err := r.client()
@@ -152,11 +142,12 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 	return code
 }
 
-// journalReport groups journal rows as File status does: a status from the
-// service (details, by lower-case file ID) when there is one, else the
-// journal's own state (filestatus.Unsent). Sorted by group, project, path.
-// Files the service says a later upload of their name superseded
-// (deleted_at) are finished, not processing: they come back apart.
+// journalReport groups journal rows as File status does (one
+// classification, filestatus.Classify): the last known status of each row
+// (filestatus.RowFacts: the service's answer in details, by lower-case file
+// ID, else the journal's), or the journal's own state for a file never
+// confirmed (filestatus.Unsent). Sorted by group, project, path. Replaced
+// files (a later upload of their name superseded them) come back apart.
 func journalReport(rows []store.JournalFile, details map[string]api.FileDetail, names map[string]string, now time.Time, stuckAfter time.Duration) (out, replaced []journalFile) {
 	out = make([]journalFile, 0, len(rows))
 	for _, f := range rows {
@@ -170,27 +161,14 @@ func journalReport(rows []store.JournalFile, details map[string]api.FileDetail, 
 			j.UploadedAt = time.Time{} // the request's time, not an upload's
 		} else {
 			d, asked := details[strings.ToLower(f.FileID)]
-			status, notFound := api.Status(f.Status), f.Status == "not_found"
-			if asked {
-				status, notFound = d.ProcessingStatus, d.Error == "not_found"
-				if d.Failed() && !notFound {
-					notFound = true // another per-ID error: the service does not give the file
-				}
-			}
-			if notFound {
-				status = ""
-			}
-			if asked && !d.Failed() && d.DeletedAt != nil {
-				j.Status = "replaced"
-				replaced = append(replaced, j)
+			facts := filestatus.RowFacts(f, d, asked)
+			j.group = filestatus.Classify(facts, now, stuckAfter)
+			j.Status = facts.Word()
+			switch j.group {
+			case filestatus.Replaced:
+				replaced = append(replaced, j) // finished, but said apart: no longer tracked
 				continue
-			}
-			j.group = filestatus.Classify(filestatus.Facts{Status: status, NotFound: notFound, Since: f.UploadedAt}, now, stuckAfter)
-			j.Status = filestatus.Word(status)
-			if notFound {
-				j.Status = "not found"
-			}
-			if j.group == filestatus.Ready {
+			case filestatus.Ready:
 				continue // became ready since the last look: finished
 			}
 		}
@@ -202,4 +180,14 @@ func journalReport(rows []store.JournalFile, details map[string]api.FileDetail, 
 		return cmp.Or(cmp.Compare(a.group, b.group), cmp.Compare(a.ProjectName+a.ProjectID, b.ProjectName+b.ProjectID), cmp.Compare(a.Path, b.Path))
 	})
 	return out, replaced
+}
+
+// cleanNames makes project names safe to print (the table cleans its cells
+// too, but --json prints the names as they are here).
+func cleanNames(names map[string]string) map[string]string {
+	out := make(map[string]string, len(names))
+	for id, n := range names {
+		out[id] = sanitize.Line(n)
+	}
+	return out
 }

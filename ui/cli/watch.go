@@ -5,42 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/filestatus"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
-
-// Watch intervals: the first poll at once, then every watchBase while
-// something changes, doubling up to watchMax while nothing does. Each poll
-// is one get_files call per 1000 IDs, from the same budget as everything
-// else in the process.
-const (
-	watchBase = 10 * time.Second
-	watchMax  = 2 * time.Minute
-)
-
-// nextWatch is the pause before the next poll.
-func nextWatch(prev time.Duration, changed bool) time.Duration {
-	if changed || prev <= 0 {
-		return watchBase
-	}
-	return min(2*prev, watchMax)
-}
-
-// watched is what the watch knows of one file.
-type watched struct {
-	id, name string
-	status   api.Status
-	notFound bool
-	replaced bool      // deleted_at: a later upload of its name superseded it
-	since    time.Time // upload time when known, else first seen
-	seenOnly bool      // since is only "first seen"
-	group    filestatus.Group
-	shown    bool
-}
 
 // watchEvent is one NDJSON line of `status --watch --json`.
 type watchEvent struct {
@@ -62,126 +32,82 @@ type watchEvent struct {
 }
 
 // watch polls ids until every file is ready, failed or missing, printing
-// each file when its group changes and a summary after each poll (NDJSON
-// under --json). Age counts from the upload time the journal knows, else
-// from first seen. Exit 3 when some file failed or is missing.
+// each file when its group or status changes and a summary after each poll
+// (NDJSON under --json). It prints the one file-status home: its tracker
+// (age from the upload time the journal knows, else from first seen), its
+// classification and its cadence (Alone: the watch is all this process
+// spends the budget on). Exit 3 when some file failed or is missing.
 func (r *runner) watch(ctx context.Context, c *api.Client, ids []string, stuckAfter time.Duration) int {
 	clock := r.env.Clock
 	if clock == nil {
 		clock = api.SystemClock{}
 	}
-	uploaded := r.journalUploadTimes(ids)
-	files := make([]*watched, 0, len(ids))
-	byID := map[string]*watched{}
-	for _, id := range ids {
-		if _, dup := byID[strings.ToLower(id)]; dup {
-			continue
-		}
-		w := &watched{id: id}
-		files = append(files, w)
-		byID[strings.ToLower(id)] = w
-	}
-	var wait time.Duration
+	// The server's strings as they are: --json keeps them (escaped as
+	// JSON), the text lines clean them (emitWatch).
+	tr := filestatus.NewTracker(ids, nil)
+	tr.SetUploaded(r.journalUploadTimes(ids))
+	cadence := filestatus.Cadence{Alone: true}
+	printed := make([]bool, len(tr.Files))
+	last := make([]filestatus.Group, len(tr.Files)) // the group each file was last printed in
+	quiet := 0
+	plan := cadence.Next(tr.Pending(), filestatus.Budget{}, 0, 0, quiet)
 	for {
 		now := clock.Now()
-		var ask []string
-		for _, w := range files {
-			if !w.final() {
-				ask = append(ask, w.id)
-			}
-		}
+		ask := tr.Batch(plan.Calls*api.MaxFileIDs, false)
 		recs, err := c.GetFiles(ctx, ask)
 		if err != nil {
 			return r.fail(err)
 		}
+		tr.Apply(ask, recs, now)
+		// A file turns stuck with the clock alone: that is printed too.
 		changed := false
-		for _, d := range recs {
-			w := byID[strings.ToLower(d.FileID)]
-			if w == nil {
-				continue
-			}
-			first := !w.shown
-			prev := w.status
-			w.name, w.status, w.notFound = d.FileName, d.ProcessingStatus, d.Error == "not_found"
-			w.replaced = !d.Failed() && d.DeletedAt != nil
-			if d.Failed() && !w.notFound {
-				w.notFound = true // any per-ID error: not accessible
-			}
-			if first {
-				w.since, w.seenOnly = now, true
-				if at, ok := uploaded[strings.ToLower(w.id)]; ok && !at.IsZero() {
-					w.since, w.seenOnly = at, false
-				}
-			} else if !prev.Is(w.status) {
-				w.since, w.seenOnly = now, false
-			}
-			g := w.classify(now, stuckAfter)
-			if first || g != w.group || !prev.Is(w.status) {
-				w.group, w.shown, changed = g, true, true
-				r.emitWatch(w, now)
-			}
-		}
-		// A file turns stuck with the clock alone: report it too.
 		var n filestatus.Counts
-		for _, w := range files {
-			if g := w.classify(now, stuckAfter); w.shown && g != w.group {
-				w.group, changed = g, true
-				r.emitWatch(w, now)
+		for i := range tr.Files {
+			f := &tr.Files[i]
+			g := f.Group(now, stuckAfter)
+			if f.Seen && (!printed[i] || g != last[i] || tr.Changed(f)) {
+				printed[i], last[i], changed = true, g, true
+				r.emitWatch(f, g, now)
 			}
-			n[w.group]++
+			n[g]++
 		}
 		r.emitSummary(n, now)
-		done := true
-		for _, w := range files {
-			done = done && w.final()
-		}
-		if done {
+		if tr.Pending() == 0 {
 			if n[filestatus.FailedRecoverable]+n[filestatus.FailedUnrecoverable]+n[filestatus.Missing] > 0 {
 				return ExitPartial
 			}
 			return ExitOK
 		}
-		wait = nextWatch(wait, changed)
-		if err := clock.Sleep(ctx, wait); err != nil {
+		if changed {
+			quiet = 0
+		} else {
+			quiet++
+		}
+		plan = cadence.Next(tr.Pending(), filestatus.Budget{}, 0, 0, quiet)
+		if err := clock.Sleep(ctx, plan.Wait); err != nil {
 			return ExitError
 		}
 	}
 }
 
-// classify is the file's group: a superseded file is replaced, whatever
-// processing status its old record still carries.
-func (w *watched) classify(now time.Time, stuckAfter time.Duration) filestatus.Group {
-	return filestatus.Classify(filestatus.Facts{Status: w.status, NotFound: w.notFound, Replaced: w.replaced, Since: w.since}, now, stuckAfter)
-}
-
-func (w *watched) final() bool {
-	return w.shown && (w.group == filestatus.Ready || w.group == filestatus.Missing || w.group == filestatus.Replaced ||
-		w.group == filestatus.FailedRecoverable || w.group == filestatus.FailedUnrecoverable)
-}
-
-func (r *runner) emitWatch(w *watched, now time.Time) {
+// emitWatch prints one file in its group g.
+func (r *runner) emitWatch(f *filestatus.File, g filestatus.Group, now time.Time) {
 	from := "uploaded"
-	if w.seenOnly {
+	if f.SinceSeen {
 		from = "first_seen"
 	}
-	age := now.Sub(w.since)
+	age := now.Sub(f.Since)
 	if r.g.JSON {
-		_ = writeJSONLine(r.env.Stdout, watchEvent{Type: "file", Time: now.UTC().Format(time.RFC3339), FileID: w.id,
-			FileName: w.name, Status: filestatus.Word(w.status), Group: w.group.String(), AgeSeconds: age.Seconds(), AgeFrom: from})
+		_ = writeJSONLine(r.env.Stdout, watchEvent{Type: "file", Time: now.UTC().Format(time.RFC3339), FileID: f.ID,
+			FileName: f.Name, Status: filestatus.Word(f.Status), Group: g.String(), AgeSeconds: age.Seconds(), AgeFrom: from})
 		return
 	}
 	ageText := age.Truncate(time.Second).String()
-	if w.seenOnly {
+	if f.SinceSeen {
 		ageText = "≥" + ageText + " (since first seen)"
 	}
-	status := filestatus.Word(w.status)
-	switch {
-	case w.notFound:
-		status = "not found"
-	case w.replaced:
-		status = "replaced"
-	}
-	fmt.Fprintf(r.env.Stdout, "%s  %s  %s  %s  %s  %s\n", now.Local().Format("15:04:05"), w.id, sanitize.Line(w.name), status, w.group, ageText)
+	fmt.Fprintf(r.env.Stdout, "%s  %s  %s  %s  %s  %s\n", now.Local().Format("15:04:05"), sanitize.Line(f.ID), sanitize.Line(f.Name),
+		sanitize.Line(f.Facts().Word()), g, ageText)
 }
 
 func (r *runner) emitSummary(n filestatus.Counts, now time.Time) {
@@ -198,23 +124,20 @@ func (r *runner) emitSummary(n filestatus.Counts, now time.Time) {
 // journalUploadTimes reads upload times of ids from the journal, if there
 // is one; without it ages count from first seen.
 func (r *runner) journalUploadTimes(ids []string) map[string]time.Time {
-	out := map[string]time.Time{}
 	if r.env.Journal == nil {
-		return out
+		return nil
 	}
 	st, profile, err := r.env.Journal(r.g.Profile)
 	if err != nil {
-		return out
+		return nil
 	}
 	defer st.Close()
 	rows, err := st.FilesByID(profile, ids)
 	if err != nil {
-		return out
+		return nil
 	}
-	for _, f := range rows {
-		out[strings.ToLower(f.FileID)] = f.UploadedAt
-	}
-	return out
+	_, times := filestatus.Confirmed(rows)
+	return times
 }
 
 // writeJSONLine prints v as one line of JSON (NDJSON), escaped like

@@ -1,16 +1,15 @@
 package filestatus
 
 import (
-	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	fst "github.com/vaultdeck/vaultdeck/api/filestatus"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
-	"github.com/vaultdeck/vaultdeck/ui/projects"
 )
 
 // The upload journal feeds this view: `:files` with no IDs opens the
@@ -28,7 +27,8 @@ type journalMsg struct {
 	Times   map[string]time.Time
 	Err     error
 	// Tracked only: the journal's rows (paths, projects, and the files the
-	// service never confirmed) and the project names the cache knows.
+	// service never confirmed) and the project names the cache knows (the
+	// server's strings: the tracker cleans them).
 	Rows  []store.JournalFile
 	Names map[string]string
 }
@@ -37,41 +37,29 @@ type journalMsg struct {
 func (m journalMsg) Target() page.ID { return m.View }
 
 // loadJournal reads the journal: when tracked, every unfinished file of
-// the profile's runs across projects (store.UnfinishedFiles), with the
+// the profile's runs across projects (fst.LoadUnfinished), with the
 // project names of the cached listing; else the upload times of ids.
 func loadJournal(st *store.Store, cache page.Cache, profile string, view page.ID, tracked bool, ids []string) tea.Cmd {
 	return func() tea.Msg {
-		var rows []store.JournalFile
+		msg := journalMsg{View: view, Tracked: tracked}
+		if tracked {
+			var body []byte
+			if cache != nil {
+				body, _, _ = cache.Get(page.CacheProjects) // an error only costs the names
+			}
+			u, err := fst.LoadUnfinished(st, profile, body)
+			msg.Err, msg.Rows, msg.IDs, msg.Times, msg.Names = err, u.Rows, u.IDs, u.Times, u.Names
+			return msg
+		}
 		// Once per view opened: a damaged journal is said, with what to do
 		// with the file, rather than read as fewer files or as a bare
 		// SQLite error.
-		err := st.CheckJournal()
-		switch {
-		case err != nil:
-		case tracked:
-			rows, err = st.UnfinishedFiles(profile)
-		default:
+		rows, err := []store.JournalFile(nil), st.CheckJournal()
+		if err == nil {
 			rows, err = st.FilesByID(profile, ids)
 		}
-		msg := journalMsg{View: view, Tracked: tracked, Times: map[string]time.Time{}, Err: err}
-		for _, f := range rows {
-			if f.State != store.FileUploaded || f.FileID == "" {
-				continue // never confirmed: nothing to poll (journalRows shows it)
-			}
-			msg.IDs = append(msg.IDs, f.FileID)
-			msg.Times[strings.ToLower(f.FileID)] = f.UploadedAt
-		}
-		if tracked {
-			msg.Rows = rows
-			// names without a request: the access snapshots', then the
-			// cached listing's; an error only costs the names
-			snap, _ := st.ProjectNames(profile)
-			var body []byte
-			if cache != nil {
-				body, _, _ = cache.Get(page.CacheProjects)
-			}
-			msg.Names = projects.KnownNames(snap, body)
-		}
+		msg.Err = err
+		msg.IDs, msg.Times = fst.Confirmed(rows)
 		return msg
 	}
 }
