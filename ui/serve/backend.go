@@ -10,18 +10,18 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/api/token"
-	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/console"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 )
 
 // profileBackend is one bound profile's client, shared by every session
 // on that profile: one token source, one client, so one budget counter in
-// every header and one set of in-flight requests.
+// every header and one set of in-flight requests. The profile is resolved
+// by api/account, as the local console's is, so its settings (timeout,
+// max-rate) reach the client.
 type profileBackend struct {
-	profile store.Profile
-	source  *token.ServiceSource
+	account *account.Resolved
 	client  *api.SharedClient
 }
 
@@ -32,42 +32,37 @@ func (s *Server) backendFor(name string) (*profileBackend, error) {
 	if b := s.bound[name]; b != nil {
 		return b, nil
 	}
-	p, err := s.st.Profile(name)
-	if err != nil {
-		return nil, fmt.Errorf("profile %q is not configured on this server (run `vaultdeck login --profile %s` as the service's user): %w", name, name, err)
-	}
-	paths, err := store.DefaultPaths(s.cfg.Getenv)
+	chosen, err := account.OpenBound(account.Env{Getenv: s.cfg.Getenv}, s.st, name)
 	if err != nil {
 		return nil, err
 	}
-	src, err := token.NewService(token.ServiceOptions{
-		Profile:        name,
-		CredentialsDir: s.cfg.Getenv(token.CredentialsEnvVar),
-		Dir:            paths.Tokens,
-		AllowFile:      p.TokenStorage == store.StorageFile,
-	})
-	if err != nil {
-		return nil, err
-	}
-	c, err := s.client(p.BaseURL, p.Region, p.CAFile, src)
+	// No flag and no environment: a bound profile is what was stored
+	// for it (one VAULTDECK_BASE_URL would point every profile at one
+	// endpoint).
+	res, err := account.Resolve(account.Request{Chosen: chosen})
 	if err != nil {
 		return nil, fmt.Errorf("profile %q: %w", name, err)
 	}
-	b := &profileBackend{profile: p, source: src, client: c}
+	c, err := s.client(res)
+	if err != nil {
+		return nil, fmt.Errorf("profile %q: %w", name, err)
+	}
+	b := &profileBackend{account: res, client: c}
 	s.bound[name] = b
 	return b, nil
 }
 
-// client builds a client on the server's one budget registry and share.
-func (s *Server) client(baseURL, region, caFile string, ts api.TokenSource) (*api.SharedClient, error) {
-	c, err := api.New(api.Config{
-		BaseURL: baseURL, Region: region, CAFile: caFile, Token: ts,
-		HTTPClient: s.cfg.HTTPClient, Budgets: s.budgets, Limits: s.cfg.Limits,
-		// The store's ledger: sessions, the console and the CLI on this
-		// machine share the workspace's budget.
-		Ledger:    s.st,
-		UserAgent: "vaultdeck serve",
-	})
+// shared are the parts every client of the server shares: one budget
+// registry, and the store's ledger, so sessions, the console and the CLI
+// on this machine share the workspace's budget.
+func (s *Server) shared(agent string) account.Shared {
+	return account.Shared{HTTPClient: s.cfg.HTTPClient, Budgets: s.budgets, Ledger: s.st, Limits: s.cfg.Limits, UserAgent: agent}
+}
+
+// client builds a session client of res on the server's one budget
+// registry and share.
+func (s *Server) client(res *account.Resolved) (*api.SharedClient, error) {
+	c, err := res.Client(s.shared("vaultdeck serve"))
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -20,8 +21,9 @@ import (
 type Env struct {
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
-	// Where login sessions connect (the global --base-url/--region/--ca-file).
-	BaseURL, Region, CAFile string
+	// Login is where login sessions connect (the global --base-url,
+	// --region and --ca-file); serve reads nothing else of the flags.
+	Login account.Flags
 }
 
 // Flags are `vaultdeck serve`'s options, defined on the command line's
@@ -87,7 +89,10 @@ func Start(ctx context.Context, f Flags, given func(string) bool, e Env) int {
 		cfg.PerSourceMaxStartups = -1
 	}
 	cfg.Getenv = e.Getenv
-	cfg.BaseURL, cfg.Region, cfg.CAFile = e.BaseURL, e.Region, e.CAFile
+	cfg.Login = account.Flags{BaseURL: e.Login.BaseURL, Region: e.Login.Region, CAFile: e.Login.CAFile}
+	if cfg.Login.BaseURL != "" {
+		cfg.Login.Region = "" // as before: a base URL wins over a region, not an error at the first login
+	}
 	cfg.Logger = slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
 	s, err := New(cfg, e.Stderr)
@@ -138,7 +143,7 @@ func (s *Server) Check(ctx context.Context, w io.Writer) int {
 			report(false, "profile %s: %v", name, err)
 			continue
 		}
-		r, err := b.source.Resolve(ctx)
+		r, err := b.account.Source.Resolve(ctx)
 		if err != nil {
 			report(false, "profile %s: %v", name, err)
 			continue

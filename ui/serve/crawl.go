@@ -88,14 +88,13 @@ func (s *Server) crawl(ctx context.Context, name string) (store.AccessSnapshot, 
 	if err != nil {
 		return store.AccessSnapshot{}, err
 	}
-	limits := s.cfg.Limits
-	if limits.Vault >= 0 {
-		limits.Vault = min(limits.Of(api.CategoryVault), crawlRate)
+	// The profile's configuration (its timeout and max-rate too), with
+	// vault held to crawlRate below whatever the cap leaves.
+	cfg := b.account.Config(s.shared("vaultdeck serve (access crawl)"))
+	if cfg.Limits.Vault >= 0 {
+		cfg.Limits.Vault = min(cfg.Limits.Of(api.CategoryVault), crawlRate)
 	}
-	c, err := api.New(api.Config{
-		BaseURL: b.profile.BaseURL, Region: b.profile.Region, CAFile: b.profile.CAFile, Token: b.source,
-		HTTPClient: s.cfg.HTTPClient, Budgets: s.budgets, Ledger: s.st, Limits: limits, UserAgent: "vaultdeck serve (access crawl)",
-	})
+	c, err := api.New(cfg)
 	if err != nil {
 		return store.AccessSnapshot{}, err
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -53,16 +54,32 @@ func (s *syncBuf) Len() int {
 // counter wraps the simulator and counts requests per path, the way the
 // service's own rate limiter would see them.
 type counter struct {
-	h  http.Handler
-	mu sync.Mutex
-	n  map[string]int
+	h    http.Handler
+	mu   sync.Mutex
+	n    map[string]int
+	held map[string]bool // paths that never answer (a hung gateway)
 }
 
 func (c *counter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.mu.Lock()
 	c.n[r.URL.Path]++
+	held := c.held[r.URL.Path]
 	c.mu.Unlock()
+	if held {
+		<-r.Context().Done() // until the client gives up
+		return
+	}
 	c.h.ServeHTTP(w, r)
+}
+
+// hold makes path never answer.
+func (c *counter) hold(path string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.held == nil {
+		c.held = map[string]bool{}
+	}
+	c.held[path] = true
 }
 
 func (c *counter) count(path string) int {
@@ -143,7 +160,7 @@ func startServerSim(t testing.TB, opts sim.Options, mod ...func(*Config)) *fixtu
 	env := map[string]string{"VAULTDECK_HOME": f.home, "CREDENTIALS_DIRECTORY": creds}
 	ready := make(chan net.Addr, 1)
 	cfg := Config{
-		Listen: "127.0.0.1:0", AuthorizedKeys: keys, BaseURL: hs.URL,
+		Listen: "127.0.0.1:0", AuthorizedKeys: keys, Login: account.Flags{BaseURL: hs.URL},
 		Getenv: func(k string) string { return env[k] },
 		Logger: slog.New(slog.NewTextHandler(f.log, nil)),
 		Ready:  func(a net.Addr) { ready <- a },

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/console"
@@ -35,6 +36,7 @@ type login struct {
 }
 
 type loginResult struct {
+	account   *account.Resolved
 	client    *api.SharedClient
 	tok       string
 	workspace string
@@ -70,7 +72,7 @@ func (m *login) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.ss.setProfile("login")
-		cm, err := m.srv.loggedInConsole(m.ctx, m.ss, msg.client, msg.tok, msg.workspace, m.opts)
+		cm, err := m.srv.loggedInConsole(m.ctx, m.ss, msg.account, msg.client, msg.tok, msg.workspace, m.opts)
 		if err != nil {
 			m.errText = sanitize.Line(err.Error())
 			return m, nil
@@ -106,7 +108,11 @@ func (m *login) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *login) check(tok string) tea.Cmd {
 	srv, ctx, cfg := m.srv, m.ctx, m.srv.cfg
 	return func() tea.Msg {
-		c, err := srv.client(cfg.BaseURL, cfg.Region, cfg.CAFile, token.NewFixed(tok))
+		res, err := account.Resolve(account.Request{Flags: cfg.Login, Token: token.NewFixed(tok)})
+		if err != nil {
+			return loginResult{err: err}
+		}
+		c, err := srv.client(res)
 		if err != nil {
 			return loginResult{err: err}
 		}
@@ -114,7 +120,7 @@ func (m *login) check(tok string) tea.Cmd {
 		if err != nil {
 			return loginResult{err: err}
 		}
-		return loginResult{client: c, tok: tok, workspace: who.WorkspaceName}
+		return loginResult{account: res, client: c, tok: tok, workspace: who.WorkspaceName}
 	}
 }
 

@@ -105,37 +105,37 @@ func (s *Server) boundConsole(ctx context.Context, ss *session, name string, o c
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.source.Resolve(ctx)
+	warning, err := b.account.TokenWarning(ctx)
 	if err != nil {
 		return nil, err
 	}
 	o.Backend = counting{Backend: b.client, n: &ss.requests}
 	o.Cache = s.cacheFor(ss, name, "")
 	o.Access = s.st // the snapshots of serve's scheduled crawl
-	// The session's one connection value, built here once.
-	o.Conn = &account.Conn{Profile: name, DataProfile: name, Where: account.Where(b.profile.BaseURL, b.profile.Region, b.client.Base()),
-		Session: "key " + ss.key.Label(), Warning: r.Warning}
-	o.ReadOnly = o.ReadOnly || b.profile.ReadOnly
+	// The session's one connection value, built by account once.
+	o.Conn = b.account.Conn(b.client.Base())
+	o.Conn.Session, o.Conn.Warning = "key "+ss.key.Label(), warning
+	o.ReadOnly = o.ReadOnly || b.account.ReadOnly
 	return console.NewModel(ctx, o, o.Output)
 }
 
 // loggedInConsole is the console of a session that logged in with its own
 // token, kept in memory only, for this session only.
-func (s *Server) loggedInConsole(ctx context.Context, ss *session, c *api.SharedClient, tok, workspace string, o console.Options) (tea.Model, error) {
+func (s *Server) loggedInConsole(ctx context.Context, ss *session, res *account.Resolved, c *api.SharedClient, tok, workspace string, o console.Options) (tea.Model, error) {
 	o.Backend = counting{Backend: c, n: &ss.requests}
 	o.Cache = s.cacheFor(ss, "", tok)
 	// No stored profile: the session's own token.
-	o.Conn = &account.Conn{Workspace: workspace, Where: account.Where(s.cfg.BaseURL, s.cfg.Region, c.Base()),
-		Session: "key " + ss.key.Label() + " · session token"}
+	o.Conn = res.Conn(c.Base())
+	o.Conn.Workspace, o.Conn.Session = workspace, "key "+ss.key.Label()+" · session token"
 	return console.NewModel(ctx, o, o.Output)
 }
 
 func loginEndpoint(cfg Config) string {
 	switch {
-	case cfg.BaseURL != "":
-		return cfg.BaseURL
-	case cfg.Region != "":
-		return "region " + cfg.Region
+	case cfg.Login.BaseURL != "":
+		return cfg.Login.BaseURL
+	case cfg.Login.Region != "":
+		return "region " + cfg.Login.Region
 	}
 	return "region us"
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/charmbracelet/wish/logging"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -63,8 +64,9 @@ type Config struct {
 	clock                clock         // tests: fired by hand; nil = real time
 	roll                 func() int    // tests: the random drop's draw; nil = random
 
-	// Where sessions of keys without a bound profile log in.
-	BaseURL, Region, CAFile string
+	// Login is where sessions of keys without a bound profile log in (the
+	// global --base-url, --region and --ca-file; base URL wins).
+	Login account.Flags
 
 	Theme      string
 	StuckAfter time.Duration
