@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 )
 
@@ -35,7 +36,15 @@ func BenchmarkDecodeRecycleBin100k(b *testing.B) {
 // BenchmarkStatus100kFiles asks get_files about 100,000 IDs against the
 // simulator with rate limits off; it must take exactly 100 requests.
 func BenchmarkStatus100kFiles(b *testing.B) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true, Now: fixedClock})
+	var requests atomic.Int64
+	e := simtest.Start(b, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true, Now: fixedClock},
+		Wrap: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				requests.Add(1)
+				next.ServeHTTP(w, r)
+			})
+		}})
+	s, c := e.Sim, e.Client
 	pid, err := s.AddProject(sim.ProjectSpec{Name: "bench"})
 	if err != nil {
 		b.Fatal(err)
@@ -48,13 +57,6 @@ func BenchmarkStatus100kFiles(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var requests atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-		s.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
-	c, _ := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Limits: api.Limits{Vault: -1}})
 	b.ReportAllocs()
 	runs := int64(0)
 	for b.Loop() {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -17,24 +18,16 @@ import (
 // ledgerSim is a rate-limited simulator, a store on disk as the shared
 // ledger, and a clock both follow; each call of client is a new process
 // (its own Budgets) with the given token.
-func ledgerSim(t *testing.T) (*sim.Server, *simClock, func(token string) *api.Client) {
+func ledgerSim(t *testing.T) (*sim.Server, func(token string) *api.Client) {
 	t.Helper()
-	s := sim.New(sim.Options{Seed: 1, Control: true, Now: fixedClock})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, Now: fixedClock}, SimClock: true, DefaultLimits: true})
 	st, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	clock := &simClock{s: s}
-	return s, clock, func(token string) *api.Client {
-		c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token(token)),
-			Clock: clock, Budgets: api.NewBudgets(), Ledger: st})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
+	return e.Sim, func(token string) *api.Client {
+		return e.NewClient(t, token, api.Config{Clock: e.Clock, Budgets: api.NewBudgets(), Ledger: st})
 	}
 }
 
@@ -42,7 +35,7 @@ func ledgerSim(t *testing.T) (*sim.Server, *simClock, func(token string) *api.Cl
 // the same workspace, share one vault budget through the ledger: the twelve
 // requests are paced over the minute and the simulator answers no 429.
 func TestLedgerSharesTheWorkspaceBudgetAcrossProcesses(t *testing.T) {
-	s, clock, client := ledgerSim(t)
+	s, client := ledgerSim(t)
 	for i := range 12 {
 		tok := []string{"admin", "vault-readonly"}[i%2]
 		c := client(tok)
@@ -58,8 +51,8 @@ func TestLedgerSharesTheWorkspaceBudgetAcrossProcesses(t *testing.T) {
 	if n := s.RateLimited()["vault"]; n != 0 {
 		t.Errorf("the simulator answered %d requests 429", n)
 	}
-	if clock.off < time.Minute {
-		t.Errorf("twelve requests went out within %v: the budget was not shared", clock.off)
+	if waited(s) < time.Minute {
+		t.Errorf("twelve requests went out within %v: the budget was not shared", waited(s))
 	}
 }
 
@@ -68,7 +61,7 @@ func TestLedgerSharesTheWorkspaceBudgetAcrossProcesses(t *testing.T) {
 // it waits (Ctrl+C); the next process waits the hold out instead of meeting
 // a second 429.
 func TestLedgerA429HoldsEveryProcess(t *testing.T) {
-	s, clock, client := ledgerSim(t)
+	s, client := ledgerSim(t)
 	other := s.Token("no-audit")
 	for range 10 {
 		req := httptest.NewRequest("GET", "/api/v1/vault/workspace/projects", nil)
@@ -94,8 +87,8 @@ func TestLedgerA429HoldsEveryProcess(t *testing.T) {
 	if n := s.RateLimited()["vault"]; n != 1 {
 		t.Errorf("the simulator answered %d requests 429, want only the first process's", n)
 	}
-	if clock.off < time.Minute {
-		t.Errorf("the second process went after %v, inside the hold", clock.off)
+	if waited(s) < time.Minute {
+		t.Errorf("the second process went after %v, inside the hold", waited(s))
 	}
 }
 
@@ -105,7 +98,7 @@ func TestLedgerA429HoldsEveryProcess(t *testing.T) {
 // It did: serve's sessions showed "0 of 0 projects", whoami's body cached as
 // the listing (TestFiveSessionsOneRecycleBinRequest).
 func TestLedgerWorkspaceLookupKeepsToItself(t *testing.T) {
-	_, _, client := ledgerSim(t)
+	_, client := ledgerSim(t)
 	var bodies []string
 	ctx := api.WithBodyCopy(context.Background(), 1<<20, func(b []byte) { bodies = append(bodies, string(b)) })
 	if _, err := client("admin").Projects(ctx, api.ProjectQuery{}); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -21,7 +21,7 @@ import (
 // (absent: nil), as a hostile or broken service would. at records the
 // client clock of every vault request that reached the gate.
 type gated struct {
-	sim     *sim.Server
+	next    http.Handler // the simulator
 	clock   *jumpClock
 	mu      sync.Mutex
 	n       int
@@ -53,7 +53,7 @@ func (g *gated) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	g.sim.ServeHTTP(w, r)
+	g.next.ServeHTTP(w, r)
 }
 
 // limit429 makes the next n vault requests 429 with header (nil: none).
@@ -114,10 +114,10 @@ type process struct {
 // ledger, and a constructor of processes.
 func gatedLedger(t *testing.T) (*gated, func() *process) {
 	t.Helper()
-	s := sim.New(sim.Options{Seed: 1, Control: true, Now: fixedClock})
-	g := &gated{sim: s, clock: &jumpClock{now: simEpoch, s: s}}
-	srv := httptest.NewServer(g)
-	t.Cleanup(srv.Close)
+	g := &gated{clock: &jumpClock{now: simEpoch}}
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, Now: fixedClock},
+		Wrap: func(next http.Handler) http.Handler { g.next = next; return g }})
+	g.clock.s = e.Sim
 	// No fsync per commit: these tests are about what is read back, not
 	// about surviving a power cut, and they open a store per case.
 	st, err := store.OpenWith(filepath.Join(t.TempDir(), store.FileName), store.Options{NoSync: true})
@@ -127,13 +127,8 @@ func gatedLedger(t *testing.T) (*gated, func() *process) {
 	t.Cleanup(func() { st.Close() })
 	return g, func() *process {
 		p := &process{}
-		c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")),
-			Clock: g.clock, Budgets: api.NewBudgets(), Ledger: st,
+		p.c = e.NewClient(t, "admin", api.Config{Clock: g.clock, Budgets: api.NewBudgets(), Ledger: st,
 			Notice: func(s string) { p.notices = append(p.notices, s) }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.c = c
 		return p
 	}
 }

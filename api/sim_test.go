@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 )
 
@@ -19,39 +20,22 @@ var simEpoch = time.Date(2025, 6, 2, 9, 0, 0, 0, time.UTC)
 
 func fixedClock() time.Time { return simEpoch }
 
-// simClock is the client clock for sim tests: sleeping advances both the
-// client clock and the simulator's, so rate-limit windows pass instantly.
-type simClock struct {
-	s   *sim.Server
-	off time.Duration
-}
-
-func (c *simClock) Now() time.Time { return simEpoch.Add(c.off) }
-func (c *simClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	c.off += d
-	c.s.Advance(d)
-	return nil
-}
-
+// newSim starts the simulator on simEpoch with a client of token on its
+// clock (sleeping advances it, so rate-limit windows pass instantly),
+// under limits as given.
 func newSim(t testing.TB, opts sim.Options, token string, limits api.Limits) (*sim.Server, *api.Client) {
 	t.Helper()
 	if opts.Now == nil {
 		opts.Now = fixedClock
 	}
 	opts.Control = true
-	s := sim.New(opts)
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token(token)),
-		Clock: &simClock{s: s}, Limits: limits})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, c
+	e := simtest.Start(t, simtest.Options{Sim: opts, Token: token, SimClock: true, DefaultLimits: true, Client: api.Config{Limits: limits}})
+	return e.Sim, e.Client
 }
+
+// waited is how far the simulator's clock moved from simEpoch: the
+// client's waits, on simtest's clock.
+func waited(s *sim.Server) time.Duration { return s.Now().Sub(simEpoch) }
 
 func TestSimEveryEndpoint(t *testing.T) {
 	s, c := newSim(t, sim.Options{Seed: 1}, "admin", api.Limits{})
@@ -155,23 +139,23 @@ func TestSimPermissions(t *testing.T) {
 // simulator enforcing 10/min: the client's budget must pace them so the
 // simulator never answers 429.
 func TestSimRateLimitNo429(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, Control: true, Now: fixedClock})
 	var got429 atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, r)
-		if rec.Code == 429 {
-			got429.Add(1)
-		}
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(rec.Code)
-		w.Write(rec.Body.Bytes())
-	}))
-	defer srv.Close()
-	clock := &simClock{s: s}
-	c, _ := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Clock: clock})
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, Now: fixedClock}, SimClock: true, DefaultLimits: true,
+		Wrap: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				rec := httptest.NewRecorder()
+				next.ServeHTTP(rec, r)
+				if rec.Code == 429 {
+					got429.Add(1)
+				}
+				for k, v := range rec.Header() {
+					w.Header()[k] = v
+				}
+				w.WriteHeader(rec.Code)
+				w.Write(rec.Body.Bytes())
+			})
+		}})
+	s, c := e.Sim, e.Client
 	for i := range 25 {
 		if _, err := c.RecycleBin(context.Background(), api.RecycleBinQuery{}); err != nil {
 			t.Fatalf("call %d: %v", i, err)
@@ -180,12 +164,12 @@ func TestSimRateLimitNo429(t *testing.T) {
 	if got429.Load() != 0 {
 		t.Errorf("simulator answered 429 %d times", got429.Load())
 	}
-	if clock.off < 2*time.Minute {
-		t.Errorf("paced over only %v", clock.off)
+	if waited(s) < 2*time.Minute {
+		t.Errorf("paced over only %v", waited(s))
 	}
 	// Without client-side limits, the sim's 429 + Retry-After is honoured.
 	got429.Store(0)
-	c2, _ := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Clock: clock, Limits: api.Limits{Vault: -1}})
+	c2 := e.NewClient(t, "admin", api.Config{Clock: e.Clock, Limits: api.Limits{Vault: -1}})
 	for i := range 15 {
 		if _, err := c2.RecycleBin(context.Background(), api.RecycleBinQuery{}); err != nil {
 			t.Fatalf("unpaced call %d: %v", i, err)

@@ -22,7 +22,7 @@ func BenchmarkCrawlLarge320(b *testing.B) {
 			b.Fatal(err)
 		}
 		firstTook := h.clock.Now().Sub(t0)
-		h.clock.advance(24 * time.Hour)
+		h.sim.Advance(24 * time.Hour)
 		t1 := h.clock.Now()
 		daily, err := h.crawler(f).Run(ctx)
 		if err != nil {

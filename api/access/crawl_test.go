@@ -3,47 +3,30 @@ package access_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	. "github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
 var epoch = time.Date(2026, 3, 9, 14, 0, 0, 0, time.UTC)
 
-// simClock is the client's clock: a wait for the budget advances the
-// simulator's clock too, so the real 10-a-minute limit costs no wall time
-// and the simulated time a crawl took can be read off.
-type simClock struct {
-	mu  sync.Mutex
-	s   *sim.Server
-	off time.Duration
-}
-
-func (c *simClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return epoch.Add(c.off) }
-func (c *simClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	c.advance(d)
-	return nil
-}
-func (c *simClock) advance(d time.Duration) { c.mu.Lock(); c.off += d; c.mu.Unlock(); c.s.Advance(d) }
-
 // harness is the large simulator behind a counter of vault requests, a
-// client under the real vault limit, and a snapshot store.
+// client under the real vault limit on the simulator's clock (a wait for
+// the budget advances the simulator, so the 10-a-minute limit costs no
+// wall time and the simulated time a crawl took can be read off), and a
+// snapshot store.
 type harness struct {
 	sim    *sim.Server
-	clock  *simClock
+	clock  *simtest.Clock
 	client *api.Client
 	users  atomic.Int64 // GET .../users
 	lists  atomic.Int64 // GET .../workspace/projects
@@ -52,23 +35,21 @@ type harness struct {
 func newHarness(t testing.TB, churn int) *harness {
 	t.Helper()
 	h := &harness{}
-	h.sim = sim.New(sim.Options{Scale: sim.ScaleLarge, Control: true, Now: func() time.Time { return epoch }, SharingChanges: churn})
-	h.clock = &simClock{s: h.sim}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case strings.HasSuffix(r.URL.Path, "/users"):
-			h.users.Add(1)
-		case strings.HasSuffix(r.URL.Path, "/workspace/projects"):
-			h.lists.Add(1)
-		}
-		h.sim.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(h.sim.Token("admin")), Clock: h.clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.client = c
+	e := simtest.Start(t, simtest.Options{
+		Sim:      sim.Options{Scale: sim.ScaleLarge, Control: true, Now: func() time.Time { return epoch }, SharingChanges: churn},
+		SimClock: true, DefaultLimits: true,
+		Wrap: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch {
+				case strings.HasSuffix(r.URL.Path, "/users"):
+					h.users.Add(1)
+				case strings.HasSuffix(r.URL.Path, "/workspace/projects"):
+					h.lists.Add(1)
+				}
+				next.ServeHTTP(w, r)
+			})
+		}})
+	h.sim, h.clock, h.client = e.Sim, e.Clock, e.Client
 	return h
 }
 
@@ -198,7 +179,7 @@ func TestDailyCrawlReadsOnlyChanged(t *testing.T) {
 		}
 		h.reset()
 		// Next day: a READ and a MANAGE grant, READ -> MANAGE, a revocation.
-		h.clock.advance(24 * time.Hour)
+		h.sim.Advance(24 * time.Hour)
 		for i, lvl := range []string{"READ", "MANAGE", "MANAGE", ""} {
 			if err := h.sim.Share(picks[i].id, picks[i].email, lvl); err != nil {
 				t.Fatal(err)
@@ -246,7 +227,7 @@ func TestDailyCrawlAfterSimMidnight(t *testing.T) {
 		}
 		before := listProjects(t, h)
 		h.reset()
-		h.clock.advance(24 * time.Hour) // crosses one UTC midnight
+		h.sim.Advance(24 * time.Hour) // crosses one UTC midnight
 		after := listProjects(t, h)
 		moved := 0
 		for _, a := range after {

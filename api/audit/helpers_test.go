@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -65,28 +65,23 @@ func newRig(t *testing.T, opts sim.Options, clock api.Clock) *rig {
 	if clock != nil {
 		opts.Now = clock.Now
 	}
-	r := &rig{sim: sim.New(opts)}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if strings.HasPrefix(req.URL.Path, "/api/v1/logs/") {
-			r.requests.Add(1)
-			if clock != nil {
-				r.mu.Lock()
-				r.sent = append(r.sent, clock.Now())
-				r.mu.Unlock()
+	r := &rig{}
+	wrap := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			if strings.HasPrefix(req.URL.Path, "/api/v1/logs/") {
+				r.requests.Add(1)
+				if clock != nil {
+					r.mu.Lock()
+					r.sent = append(r.sent, clock.Now())
+					r.mu.Unlock()
+				}
 			}
-		}
-		r.sim.ServeHTTP(w, req)
-	}))
-	t.Cleanup(srv.Close)
-	limits := api.Limits{}
-	if opts.NoRateLimit {
-		limits = api.Limits{Vault: -1, Audit: -1, Matters: -1}
+			next.ServeHTTP(w, req)
+		})
 	}
-	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(r.sim.Token("admin")), Clock: clock, Limits: limits})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.client = c
+	// The client keeps its default budgets unless the simulator has none.
+	e := simtest.Start(t, simtest.Options{Sim: opts, Wrap: wrap, DefaultLimits: !opts.NoRateLimit, Client: api.Config{Clock: clock}})
+	r.sim, r.client = e.Sim, e.Client
 	return r
 }
 

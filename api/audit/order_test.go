@@ -16,6 +16,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -42,34 +43,29 @@ var disorderly = map[string]func(q map[string][]string, body []byte) []byte{
 // (nil body from bend: the listing from the start, whatever from says).
 func disorderlyRig(t *testing.T, entries int, bend func(map[string][]string, []byte) []byte) *api.Client {
 	t.Helper()
-	s := sim.New(sim.Options{Seed: 7, NoRateLimit: true, AuditEntries: entries})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/api/v1/logs/audit" || r.URL.Query().Get("from") == "" {
-			s.ServeHTTP(w, r)
-			return
-		}
-		q := r.URL.Query()
-		probe := httptest.NewRecorder()
-		s.ServeHTTP(probe, r)
-		body := bend(q, probe.Body.Bytes())
-		if body == nil {
-			q.Set("from", "00000000-0000-0000-0000-000000000000")
-			r.URL.RawQuery = q.Encode()
-			probe = httptest.NewRecorder()
+	bent := func(s http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/api/v1/logs/audit" || r.URL.Query().Get("from") == "" {
+				s.ServeHTTP(w, r)
+				return
+			}
+			q := r.URL.Query()
+			probe := httptest.NewRecorder()
 			s.ServeHTTP(probe, r)
-			body = probe.Body.Bytes()
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(probe.Code)
-		w.Write(body)
-	}))
-	t.Cleanup(srv.Close)
-	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")),
-		Limits: api.Limits{Vault: -1, Audit: -1, Matters: -1}})
-	if err != nil {
-		t.Fatal(err)
+			body := bend(q, probe.Body.Bytes())
+			if body == nil {
+				q.Set("from", "00000000-0000-0000-0000-000000000000")
+				r.URL.RawQuery = q.Encode()
+				probe = httptest.NewRecorder()
+				s.ServeHTTP(probe, r)
+				body = probe.Body.Bytes()
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(probe.Code)
+			w.Write(body)
+		})
 	}
-	return c
+	return simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 7, NoRateLimit: true, AuditEntries: entries}, Wrap: bent}).Client
 }
 
 // TestEveryAuditReaderRefusesAListingThatGoesBack: a listing that repeats

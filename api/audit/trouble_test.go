@@ -6,13 +6,13 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 )
@@ -21,23 +21,21 @@ import (
 // set, audit reads get that status instead of an answer.
 func troubleRig(t *testing.T, clock *virtualClock) (*sim.Server, *api.Client, *atomic.Int64) {
 	t.Helper()
-	s := sim.New(sim.Options{Seed: 7, AuditEntries: 1500, AuditTrickle: 20, Now: clock.Now})
 	var status atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if code := int(status.Load()); code != 0 && strings.HasPrefix(r.URL.Path, "/api/v1/logs/") {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(code)
-			w.Write([]byte(`{"error":"trouble"}`))
-			return
-		}
-		s.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Clock: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, c, &status
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 7, AuditEntries: 1500, AuditTrickle: 20, Now: clock.Now},
+		DefaultLimits: true, Client: api.Config{Clock: clock},
+		Wrap: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if code := int(status.Load()); code != 0 && strings.HasPrefix(r.URL.Path, "/api/v1/logs/") {
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(code)
+					w.Write([]byte(`{"error":"trouble"}`))
+					return
+				}
+				next.ServeHTTP(w, r)
+			})
+		}})
+	return e.Sim, e.Client, &status
 }
 
 // TestFollowRidesOutTrouble: a 401 (a token being renewed), a 403 and an
@@ -114,11 +112,6 @@ func TestFollowStopsOnAPermanentError(t *testing.T) {
 // newRigFor reads an existing simulator through a plain client.
 func newRigFor(t *testing.T, s *sim.Server) *rig {
 	t.Helper()
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Limits: api.Limits{Audit: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &rig{sim: s, client: c}
+	e := simtest.Start(t, simtest.Options{Server: s, DefaultLimits: true, Client: api.Config{Limits: api.Limits{Audit: -1}}})
+	return &rig{sim: s, client: e.Client}
 }

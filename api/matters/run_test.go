@@ -2,13 +2,13 @@ package matters
 
 import (
 	"context"
-	"net/http/httptest"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -27,13 +27,8 @@ func (d diesAfterAnswer) DeleteMatters(ctx context.Context, p []api.MatterPair) 
 // the pairs are on the receipt as in flight before the request is sent, and
 // a restore from that receipt brings them back.
 func TestCrashAfterAnswerKeepsTheUndo(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Limits: api.Limits{Matters: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true}})
+	s, c := e.Sim, e.Client
 	st, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
 	if err != nil {
 		t.Fatal(err)

@@ -3,35 +3,18 @@ package matters_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 )
 
 var epoch = time.Date(2025, 6, 2, 9, 0, 0, 0, time.UTC)
-
-// simClock moves the client's and the simulator's clocks together, so rate
-// windows and Retry-After waits pass without sleeping.
-type simClock struct {
-	s   *sim.Server
-	off atomic.Int64
-}
-
-func (c *simClock) Now() time.Time { return epoch.Add(time.Duration(c.off.Load())) }
-func (c *simClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	c.off.Add(int64(d))
-	c.s.Advance(d)
-	return nil
-}
 
 type env struct {
 	s        *sim.Server
@@ -44,21 +27,20 @@ type env struct {
 func newEnv(t testing.TB, token string, opts sim.Options, limits api.Limits) *env {
 	t.Helper()
 	opts.Now = func() time.Time { return epoch }
-	e := &env{s: sim.New(opts)}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := e.requests.Add(1)
-		if e.intercept != nil && e.intercept(n, w, r) {
-			return
-		}
-		e.s.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(e.s.Token(token)),
-		Clock: &simClock{s: e.s}, Limits: limits})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.c = c
+	e := &env{}
+	// The client is on the simulator's clock: rate windows and
+	// Retry-After waits pass without sleeping.
+	st := simtest.Start(t, simtest.Options{Sim: opts, Token: token, SimClock: true, DefaultLimits: true, Client: api.Config{Limits: limits},
+		Wrap: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n := e.requests.Add(1)
+				if e.intercept != nil && e.intercept(n, w, r) {
+					return
+				}
+				next.ServeHTTP(w, r)
+			})
+		}})
+	e.s, e.c = st.Sim, st.Client
 	return e
 }
 

@@ -3,10 +3,10 @@ package sim_test
 import (
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 )
 
@@ -25,16 +25,14 @@ func FuzzDeleteMatters(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	s := sim.New(sim.Options{Seed: sim.DefaultSeed, Now: pinnedNow, NoRateLimit: true})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	tok := s.Token("admin")
+	e := simtest.Start(f, simtest.Options{Sim: sim.Options{Seed: sim.DefaultSeed, Now: pinnedNow, NoRateLimit: true}})
+	s, tok := e.Sim, e.Token("admin")
 	f.Fuzz(func(t *testing.T, body []byte) {
 		s.Reset()
 		before := deletedSet(s)
-		req, _ := http.NewRequest("DELETE", ts.URL+"/api/v2/matters", strings.NewReader(string(body)))
+		req, _ := http.NewRequest("DELETE", e.URL+"/api/v2/matters", strings.NewReader(string(body)))
 		req.Header.Set("Authorization", "Bearer "+tok)
-		res, err := ts.Client().Do(req)
+		res, err := e.HTTP.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 )
 
@@ -20,9 +20,10 @@ var pinned = time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 func pinnedNow() time.Time { return pinned }
 
 type harness struct {
-	t   *testing.T
-	sim *sim.Server
-	ts  *httptest.Server
+	t    *testing.T
+	sim  *sim.Server
+	url  string
+	http *http.Client
 }
 
 // newHarness starts an in-process simulator with rate limits off unless the
@@ -33,10 +34,8 @@ func newHarness(t *testing.T, mutate ...func(*sim.Options)) *harness {
 	for _, m := range mutate {
 		m(&o)
 	}
-	s := sim.New(o)
-	ts := httptest.NewServer(s)
-	t.Cleanup(ts.Close)
-	return &harness{t: t, sim: s, ts: ts}
+	e := simtest.Start(t, simtest.Options{Sim: o})
+	return &harness{t: t, sim: e.Sim, url: e.URL, http: e.HTTP}
 }
 
 type response struct {
@@ -70,7 +69,7 @@ func (h *harness) do(method, path, token string, body any) response {
 		}
 		rd = bytes.NewReader(buf)
 	}
-	req, err := http.NewRequest(method, h.ts.URL+path, rd)
+	req, err := http.NewRequest(method, h.url+path, rd)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -80,7 +79,7 @@ func (h *harness) do(method, path, token string, body any) response {
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	res, err := h.ts.Client().Do(req)
+	res, err := h.http.Do(req)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -63,10 +63,10 @@ func (h *harness) postUpload(pid, mode string, files ...upFile) response {
 		}()
 		pw.CloseWithError(err)
 	}()
-	req, _ := http.NewRequest("POST", h.ts.URL+"/api/v1/vault/upload_files/"+pid, pr)
+	req, _ := http.NewRequest("POST", h.url+"/api/v1/vault/upload_files/"+pid, pr)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+h.admin())
-	res, err := h.ts.Client().Do(req)
+	res, err := h.http.Do(req)
 	if err != nil {
 		h.t.Fatal(err)
 	}

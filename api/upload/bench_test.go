@@ -3,7 +3,6 @@ package upload
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -80,10 +80,8 @@ func BenchmarkUploadVsCurl(b *testing.B) {
 	}
 	plan := Walk([]string{dir})
 	batches := Batches(plan.Files, api.MaxFilesPerUpload, MaxBatchBytes)
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	defer srv.Close()
-	tok := s.Token("admin")
+	e := simtest.Start(b, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true}})
+	s, srvURL, tok := e.Sim, e.URL, e.Token("admin")
 
 	var ours, theirs time.Duration
 	var oursRSS, theirsRSS int64
@@ -94,7 +92,7 @@ func BenchmarkUploadVsCurl(b *testing.B) {
 
 		runOurs := func() {
 			cmd := exec.Command(os.Args[0], "-test.run", "^TestUploadBenchHelper$", "-test.count", "1")
-			cmd.Env = append(os.Environ(), benchEnv+"=1", "BENCH_BASE="+srv.URL, "BENCH_TOKEN="+tok, "BENCH_PROJECT="+pa, "BENCH_DIR="+dir)
+			cmd.Env = append(os.Environ(), benchEnv+"=1", "BENCH_BASE="+srvURL, "BENCH_TOKEN="+tok, "BENCH_PROJECT="+pa, "BENCH_DIR="+dir)
 			start := time.Now()
 			if out, err := cmd.CombinedOutput(); err != nil {
 				b.Fatalf("uploader: %v\n%s", err, out)
@@ -112,7 +110,7 @@ func BenchmarkUploadVsCurl(b *testing.B) {
 				for _, f := range batch {
 					args = append(args, "-F", "files=@"+f.Local)
 				}
-				curl := exec.Command("curl", append(args, srv.URL+"/api/v1/vault/upload_files/"+pc)...)
+				curl := exec.Command("curl", append(args, srvURL+"/api/v1/vault/upload_files/"+pc)...)
 				if out, err := curl.CombinedOutput(); err != nil {
 					b.Fatalf("curl: %v\n%s", err, out)
 				}

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,7 +58,7 @@ func newFaultWorld(t *testing.T, files, per int) *faultWorld {
 // service is one schedule's simulator and project.
 type service struct {
 	sim     *sim.Server
-	srv     *httptest.Server
+	url     string
 	http    *http.Client // one transport: its connections are kept
 	project string
 }
@@ -96,7 +95,7 @@ func (w *faultWorld) start(db string, svc *service, reader *store.Store, withLed
 	if p.jst, err = p.journal.Open(db); err != nil {
 		return nil, err
 	}
-	cfg := api.Config{BaseURL: svc.srv.URL, HTTPClient: svc.http, Token: api.StaticToken(svc.sim.Token("admin")),
+	cfg := api.Config{BaseURL: svc.url, HTTPClient: svc.http, Token: api.StaticToken(svc.sim.Token("admin")),
 		Limits: api.Limits{Vault: 100000}}
 	if withLedger {
 		if p.lst, err = p.ledger.Open(db); err != nil {

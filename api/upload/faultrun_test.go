@@ -5,12 +5,12 @@ package upload
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/store/storefault"
@@ -20,10 +20,8 @@ import (
 // simulator (starting a simulator per schedule was most of the walk's time).
 func (w *faultWorld) service() *service {
 	if w.svc == nil {
-		s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
-		srv := httptest.NewServer(s)
-		w.t.Cleanup(srv.Close)
-		w.svc = &service{sim: s, srv: srv, http: srv.Client()}
+		e := simtest.Start(w.t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true}})
+		w.svc = &service{sim: e.Sim, url: e.URL, http: e.HTTP}
 	}
 	pid, err := w.svc.sim.AddProject(sim.ProjectSpec{Name: fmt.Sprintf("Uploads %d", w.seq)})
 	if err != nil {
@@ -238,7 +236,7 @@ func (w *faultWorld) state(svc *service, reader *store.Store) []string {
 // observe reads the project's live files (a planned name and its " (N)"
 // copies, by planned name) and the journal's rows by path.
 func (w *faultWorld) observe(svc *service, reader *store.Store) (map[string][]string, map[string]store.JournalFile) {
-	client, err := api.New(api.Config{BaseURL: svc.srv.URL, HTTPClient: svc.http, Token: api.StaticToken(svc.sim.Token("admin")), Limits: api.Limits{Vault: -1}})
+	client, err := api.New(api.Config{BaseURL: svc.url, HTTPClient: svc.http, Token: api.StaticToken(svc.sim.Token("admin")), Limits: api.Limits{Vault: -1}})
 	if err != nil {
 		w.t.Fatal(err)
 	}

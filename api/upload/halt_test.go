@@ -2,7 +2,6 @@ package upload
 
 import (
 	"context"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/store/storefault"
@@ -46,15 +46,10 @@ func (c *waitClock) Sleep(ctx context.Context, d time.Duration) error {
 // failed at 30 s, the request waiting for the budget went out at 61 s, and
 // its answer could not be recorded.
 func TestAJournalErrorStopsTheRequestThatWaitsItsTurn(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true},
+		DefaultLimits: true, Client: api.Config{Limits: api.Limits{Vault: 1}, Clock: &waitClock{now: time.Now()}}})
+	s, client := e.Sim, e.Client
 	pid, _ := s.AddProject(sim.ProjectSpec{Name: "Inbox"})
-	client, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")),
-		Limits: api.Limits{Vault: 1}, Clock: &waitClock{now: time.Now()}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	inj := storefault.New()
 	st, err := inj.Open(filepath.Join(t.TempDir(), store.FileName))
 	if err != nil {
