@@ -7,6 +7,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	fst "github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -104,5 +105,17 @@ func TestFormatAge(t *testing.T) {
 		if got := formatAge(d); got != want {
 			t.Errorf("formatAge(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// Project names come from the journal query as the server's strings: the
+// console's tracker cleans them once, as it does every other string.
+func TestJournalProjectNamesCleaned(t *testing.T) {
+	tr := fst.NewTracker(nil, sanitize.Line)
+	tr.AddJournal([]store.JournalFile{{ID: 7, ProjectID: "p1", Path: "a\x1b[2J.pdf", State: "pending"}},
+		map[string]string{"p1": "Alpha\x1b]52;c;ZXZpbA==\x07"})
+	f := tr.Files[0]
+	if f.Project != "Alpha" || f.Path != "a.pdf" {
+		t.Errorf("project %q path %q", f.Project, f.Path)
 	}
 }

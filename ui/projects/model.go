@@ -24,13 +24,9 @@ const (
 	prefetch = 20
 )
 
-// snapshot is what the cache keeps: the loaded pages of the unfiltered list.
-type snapshot struct {
-	Projects   []api.Project `json:"projects"`
-	Page       int           `json:"page"`
-	TotalPages int           `json:"total_pages"`
-	Total      int           `json:"total"`
-}
+// snapshot is what the cache keeps: the loaded pages of the unfiltered
+// list, in the format file status reads names from (api.ProjectListing).
+type snapshot = api.ProjectListing
 
 // Model is the projects page.
 type Model struct {
