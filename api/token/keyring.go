@@ -2,7 +2,6 @@ package token
 
 import (
 	"errors"
-	"sync"
 
 	"github.com/zalando/go-keyring"
 )
@@ -47,54 +46,4 @@ func mapNotFound(err error) error {
 		return ErrNotFound
 	}
 	return err
-}
-
-// MemoryKeyring is an in-process Keyring for tests and `vaultdeck demo`,
-// which must never touch the user's real keyring.
-type MemoryKeyring struct {
-	mu      sync.Mutex
-	secrets map[[2]string]string
-}
-
-// NewMemoryKeyring returns an empty in-memory keyring.
-func NewMemoryKeyring() *MemoryKeyring {
-	return &MemoryKeyring{secrets: map[[2]string]string{}}
-}
-
-// Get implements Keyring.
-func (m *MemoryKeyring) Get(service, key string) (string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	v, ok := m.secrets[[2]string{service, key}]
-	if !ok {
-		return "", ErrNotFound
-	}
-	return v, nil
-}
-
-// Set implements Keyring.
-func (m *MemoryKeyring) Set(service, key, secret string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.secrets[[2]string{service, key}] = secret
-	return nil
-}
-
-// Delete implements Keyring.
-func (m *MemoryKeyring) Delete(service, key string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	k := [2]string{service, key}
-	if _, ok := m.secrets[k]; !ok {
-		return ErrNotFound
-	}
-	delete(m.secrets, k)
-	return nil
-}
-
-// Len reports how many secrets are held, for tests.
-func (m *MemoryKeyring) Len() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return len(m.secrets)
 }

@@ -60,7 +60,7 @@ type Options struct {
 	// Getenv reads the environment; nil means an empty environment.
 	Getenv func(string) string
 	// Keyring is the secret store; nil means the OS keyring (System()).
-	// Tests and `vaultdeck demo` pass NewMemoryKeyring().
+	// Tests pass an in-memory one (tokentest.NewMemoryKeyring).
 	Keyring Keyring
 	// Timeout bounds every keyring call; zero means DefaultTimeout.
 	Timeout time.Duration

@@ -1,4 +1,4 @@
-package token
+package token_test
 
 import (
 	"bytes"
@@ -12,6 +12,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/vaultdeck/vaultdeck/api/token"
+	"github.com/vaultdeck/vaultdeck/api/token/tokentest"
 )
 
 const secret = "vdtok_S3cr3t-value_0123456789"
@@ -37,7 +40,7 @@ func (b *brokenKeyring) Get(string, string) (string, error) { return "", b.do() 
 func (b *brokenKeyring) Set(string, string, string) error   { return b.do() }
 func (b *brokenKeyring) Delete(string, string) error        { return b.do() }
 
-func newSource(t *testing.T, o Options) *Source {
+func newSource(t *testing.T, o token.Options) *token.Source {
 	t.Helper()
 	if o.Profile == "" {
 		o.Profile = "work"
@@ -45,7 +48,7 @@ func newSource(t *testing.T, o Options) *Source {
 	if o.Dir == "" {
 		o.Dir = filepath.Join(t.TempDir(), "tokens")
 	}
-	s, err := New(o)
+	s, err := token.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,43 +57,43 @@ func newSource(t *testing.T, o Options) *Source {
 
 func TestOrderEnvThenKeyringThenFile(t *testing.T) {
 	ctx := context.Background()
-	kr := NewMemoryKeyring()
+	kr := tokentest.NewMemoryKeyring()
 	dir := filepath.Join(t.TempDir(), "tokens")
-	if err := writeTokenFile(filepath.Join(dir, "work.token"), "from-file"); err != nil {
+	if err := token.WriteTokenFile(filepath.Join(dir, "work.token"), "from-file"); err != nil {
 		t.Fatal(err)
 	}
 	e := map[string]string{}
-	s := newSource(t, Options{Getenv: env(e), Keyring: kr, Dir: dir, AllowFile: true})
+	s := newSource(t, token.Options{Getenv: env(e), Keyring: kr, Dir: dir, AllowFile: true})
 
 	r, err := s.Resolve(ctx)
-	if err != nil || r.Token != "from-file" || r.Source != KindFile || r.Warning == "" || r.File == "" {
+	if err != nil || r.Token != "from-file" || r.Source != token.KindFile || r.Warning == "" || r.File == "" {
 		t.Fatalf("file only: %v %v %q", r.Source, err, r.Warning)
 	}
-	if k, w := s.Answered(); k != KindFile || w == "" {
+	if k, w := s.Answered(); k != token.KindFile || w == "" {
 		t.Fatalf("Answered = %v %q, want file with a warning", k, w)
 	}
 
-	kr.Set(Service, "work", "from-keyring")
+	kr.Set(token.Service, "work", "from-keyring")
 	s.Forget()
-	if r, _ := s.Resolve(ctx); r.Token != "from-keyring" || r.Source != KindKeyring || r.Warning != "" {
+	if r, _ := s.Resolve(ctx); r.Token != "from-keyring" || r.Source != token.KindKeyring || r.Warning != "" {
 		t.Fatalf("keyring should win over the file: %v", r)
 	}
 
-	e[EnvVar] = " from-env\n"
-	if r, _ := s.Resolve(ctx); r.Token != "from-env" || r.Source != KindEnv {
+	e[token.EnvVar] = " from-env\n"
+	if r, _ := s.Resolve(ctx); r.Token != "from-env" || r.Source != token.KindEnv {
 		t.Fatalf("env should win: %v", r)
 	}
-	if k, _ := s.Answered(); k != KindEnv {
+	if k, _ := s.Answered(); k != token.KindEnv {
 		t.Fatalf("Answered = %v", k)
 	}
 }
 
 func TestFileIgnoredWithoutOptIn(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "tokens")
-	writeTokenFile(filepath.Join(dir, "work.token"), "plain")
-	s := newSource(t, Options{Keyring: NewMemoryKeyring(), Dir: dir})
+	token.WriteTokenFile(filepath.Join(dir, "work.token"), "plain")
+	s := newSource(t, token.Options{Keyring: tokentest.NewMemoryKeyring(), Dir: dir})
 	_, err := s.Resolve(context.Background())
-	var nt *NoTokenError
+	var nt *token.NoTokenError
 	if !errors.As(err, &nt) || nt.FileAllowed {
 		t.Fatalf("a file must not be read without the opt-in: %v", err)
 	}
@@ -98,7 +101,7 @@ func TestFileIgnoredWithoutOptIn(t *testing.T) {
 
 func TestUnavailableKeyringIsRememberedPerSource(t *testing.T) {
 	kr := &brokenKeyring{}
-	s := newSource(t, Options{Keyring: kr})
+	s := newSource(t, token.Options{Keyring: kr})
 	for i := 0; i < 3; i++ {
 		if _, err := s.Token(context.Background()); err == nil {
 			t.Fatal("expected an error")
@@ -111,7 +114,7 @@ func TestUnavailableKeyringIsRememberedPerSource(t *testing.T) {
 		t.Fatal("KeyringUnavailable should report the failure")
 	}
 	// A new Source (a new process, in effect) asks again: nothing global.
-	s2 := newSource(t, Options{Keyring: kr})
+	s2 := newSource(t, token.Options{Keyring: kr})
 	s2.Token(context.Background())
 	if n := kr.calls.Load(); n != 2 {
 		t.Fatalf("second Source should ask the keyring itself; calls = %d", n)
@@ -121,13 +124,13 @@ func TestUnavailableKeyringIsRememberedPerSource(t *testing.T) {
 func TestLockedKeyringTimesOutWithTheThreeWaysOut(t *testing.T) {
 	kr := &brokenKeyring{blocking: true, release: make(chan struct{})}
 	defer close(kr.release)
-	s := newSource(t, Options{Profile: "lab", Keyring: kr, Timeout: 50 * time.Millisecond})
+	s := newSource(t, token.Options{Profile: "lab", Keyring: kr, Timeout: 50 * time.Millisecond})
 	start := time.Now()
 	_, err := s.Token(context.Background())
 	if took := time.Since(start); took > 2*time.Second {
 		t.Fatalf("a locked keyring blocked for %v", took)
 	}
-	var nt *NoTokenError
+	var nt *token.NoTokenError
 	if !errors.As(err, &nt) || nt.Keyring == nil {
 		t.Fatalf("err = %v, want a NoTokenError with the keyring cause", err)
 	}
@@ -146,9 +149,9 @@ func TestLockedKeyringTimesOutWithTheThreeWaysOut(t *testing.T) {
 }
 
 func TestSaveNeverFallsBackToFile(t *testing.T) {
-	s := newSource(t, Options{Keyring: &brokenKeyring{}})
-	_, err := s.Save(context.Background(), KindKeyring, secret)
-	var nt *NoTokenError
+	s := newSource(t, token.Options{Keyring: &brokenKeyring{}})
+	_, err := s.Save(context.Background(), token.KindKeyring, secret)
+	var nt *token.NoTokenError
 	if !errors.As(err, &nt) || !nt.Saving {
 		t.Fatalf("Save = %v, want a saving NoTokenError", err)
 	}
@@ -162,13 +165,13 @@ func TestSaveNeverFallsBackToFile(t *testing.T) {
 
 func TestSaveAndRemove(t *testing.T) {
 	ctx := context.Background()
-	kr := NewMemoryKeyring()
-	s := newSource(t, Options{Keyring: kr})
+	kr := tokentest.NewMemoryKeyring()
+	s := newSource(t, token.Options{Keyring: kr})
 
 	// Opt in to a file: a keyring copy must not shadow it.
-	kr.Set(Service, "work", "stale")
-	r, err := s.Save(ctx, KindFile, secret)
-	if err != nil || r.Source != KindFile || r.Warning == "" {
+	kr.Set(token.Service, "work", "stale")
+	r, err := s.Save(ctx, token.KindFile, secret)
+	if err != nil || r.Source != token.KindFile || r.Warning == "" {
 		t.Fatalf("Save(file) = %v, %v", r, err)
 	}
 	if kr.Len() != 0 {
@@ -188,13 +191,13 @@ func TestSaveAndRemove(t *testing.T) {
 	}
 
 	// Back to the keyring: the plain-text copy goes.
-	if r, err := s.Save(ctx, KindKeyring, secret); err != nil || r.Source != KindKeyring {
+	if r, err := s.Save(ctx, token.KindKeyring, secret); err != nil || r.Source != token.KindKeyring {
 		t.Fatalf("Save(keyring) = %v, %v", r, err)
 	}
 	if _, err := os.Stat(s.FilePath()); !errors.Is(err, os.ErrNotExist) {
 		t.Fatal("plain-text copy survived moving the token to the keyring")
 	}
-	fresh := newSource(t, Options{Keyring: kr, Dir: filepath.Dir(s.FilePath())})
+	fresh := newSource(t, token.Options{Keyring: kr, Dir: filepath.Dir(s.FilePath())})
 	if tok, err := fresh.Token(ctx); err != nil || tok != secret {
 		t.Fatalf("a fresh Source reads %q, %v", tok, err)
 	}
@@ -206,17 +209,17 @@ func TestSaveAndRemove(t *testing.T) {
 	if _, err := s.Token(ctx); err == nil {
 		t.Fatal("token still resolvable after Remove")
 	}
-	if _, err := s.Save(ctx, KindEnv, secret); err == nil {
+	if _, err := s.Save(ctx, token.KindEnv, secret); err == nil {
 		t.Fatal("saving to the environment must be refused")
 	}
-	if _, err := s.Save(ctx, KindKeyring, "has space"); err == nil {
+	if _, err := s.Save(ctx, token.KindKeyring, "has space"); err == nil {
 		t.Fatal("a token with spaces must be refused")
 	}
 }
 
 func TestLooseFilePermissionsAreRefused(t *testing.T) {
-	s := newSource(t, Options{Keyring: NewMemoryKeyring(), AllowFile: true})
-	if _, err := s.Save(context.Background(), KindFile, secret); err != nil {
+	s := newSource(t, token.Options{Keyring: tokentest.NewMemoryKeyring(), AllowFile: true})
+	if _, err := s.Save(context.Background(), token.KindFile, secret); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -224,7 +227,7 @@ func TestLooseFilePermissionsAreRefused(t *testing.T) {
 		mode os.FileMode
 	}{{s.FilePath(), 0o640}, {s.FilePath(), 0o604}, {filepath.Dir(s.FilePath()), 0o755}} {
 		os.Chmod(tc.path, tc.mode)
-		fresh := newSource(t, Options{Keyring: NewMemoryKeyring(), Dir: filepath.Dir(s.FilePath()), AllowFile: true})
+		fresh := newSource(t, token.Options{Keyring: tokentest.NewMemoryKeyring(), Dir: filepath.Dir(s.FilePath()), AllowFile: true})
 		_, err := fresh.Token(context.Background())
 		if err == nil || !strings.Contains(err.Error(), "other users can access it") || strings.Contains(err.Error(), secret) {
 			t.Errorf("mode %v on %s: err = %v", tc.mode, tc.path, err)
@@ -235,7 +238,7 @@ func TestLooseFilePermissionsAreRefused(t *testing.T) {
 	// A symlink to a private file is still refused.
 	link := filepath.Join(filepath.Dir(s.FilePath()), "linked.token")
 	os.Symlink(s.FilePath(), link)
-	linked := newSource(t, Options{Profile: "linked", Keyring: NewMemoryKeyring(), Dir: filepath.Dir(s.FilePath()), AllowFile: true})
+	linked := newSource(t, token.Options{Profile: "linked", Keyring: tokentest.NewMemoryKeyring(), Dir: filepath.Dir(s.FilePath()), AllowFile: true})
 	if _, err := linked.Token(context.Background()); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("symlink: %v", err)
 	}
@@ -243,7 +246,7 @@ func TestLooseFilePermissionsAreRefused(t *testing.T) {
 
 func TestBadProfileNames(t *testing.T) {
 	for _, name := range []string{"", "../x", "a/b", ".hidden", `a\b`} {
-		if _, err := New(Options{Profile: name}); err == nil {
+		if _, err := token.New(token.Options{Profile: name}); err == nil {
 			t.Errorf("New accepted profile %q", name)
 		}
 	}
@@ -258,13 +261,13 @@ func TestTokenNeverInLogsOrMessages(t *testing.T) {
 	var texts []string
 
 	leaky := &leakyKeyring{}
-	s := newSource(t, Options{Keyring: leaky, Logger: logger})
-	_, err := s.Save(ctx, KindKeyring, secret)
+	s := newSource(t, token.Options{Keyring: leaky, Logger: logger})
+	_, err := s.Save(ctx, token.KindKeyring, secret)
 	texts = append(texts, fmt.Sprint(err))
-	s2 := newSource(t, Options{Keyring: NewMemoryKeyring(), Logger: logger})
-	r, _ := s2.Save(ctx, KindFile, secret)
+	s2 := newSource(t, token.Options{Keyring: tokentest.NewMemoryKeyring(), Logger: logger})
+	r, _ := s2.Save(ctx, token.KindFile, secret)
 	r2, _ := s2.Resolve(ctx)
-	texts = append(texts, fmt.Sprint(r), fmt.Sprintf("%v %+v %#v", r2, r2, r2), fmt.Sprintf("%v %#v", NewFixed(secret), NewFixed(secret)))
+	texts = append(texts, fmt.Sprint(r), fmt.Sprintf("%v %+v %#v", r2, r2, r2), fmt.Sprintf("%v %#v", token.NewFixed(secret), token.NewFixed(secret)))
 	logger.Info("resolved", "r", r2)
 	s2.Remove(ctx)
 	_, err = s2.Token(ctx)
@@ -283,6 +286,6 @@ func TestTokenNeverInLogsOrMessages(t *testing.T) {
 // backend might.
 type leakyKeyring struct{}
 
-func (leakyKeyring) Get(string, string) (string, error) { return "", ErrNotFound }
+func (leakyKeyring) Get(string, string) (string, error) { return "", token.ErrNotFound }
 func (leakyKeyring) Set(_, _, s string) error           { return fmt.Errorf("cannot store %q", s) }
-func (leakyKeyring) Delete(string, string) error        { return ErrNotFound }
+func (leakyKeyring) Delete(string, string) error        { return token.ErrNotFound }

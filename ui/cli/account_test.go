@@ -15,6 +15,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/token"
+	"github.com/vaultdeck/vaultdeck/api/token/tokentest"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -31,14 +32,14 @@ type harness struct {
 	env      accountEnv
 	home     string
 	vars     map[string]string
-	kr       *token.MemoryKeyring
+	kr       *tokentest.MemoryKeyring
 	out, err bytes.Buffer
 	logs     bytes.Buffer
 	verified []store.Profile
 }
 
 func newHarness(t *testing.T) *harness {
-	h := &harness{t: t, home: t.TempDir(), kr: token.NewMemoryKeyring()}
+	h := &harness{t: t, home: t.TempDir(), kr: tokentest.NewMemoryKeyring()}
 	h.vars = map[string]string{"VAULTDECK_HOME": h.home}
 	h.env = accountEnv{
 		Stdout:  &h.out,
