@@ -98,7 +98,7 @@ func TestExportWritesTheViewAsShown(t *testing.T) {
 // list it.
 func TestExportNotOfferedWithoutLocalFiles(t *testing.T) {
 	env := pagetest.Env(t, &pagetest.Fake{}, false)
-	env.Keys = keys.NewSession(false, true)
+	env.Keys = keys.NewSession(keys.Session{NoLocalFiles: true})
 	dir := t.TempDir()
 	m := app.New(env.WithConn(&account.Conn{Profile: "p"}), app.Config{Start: "bin", ExportDir: dir, Routes: []app.Route{{Name: "bin", New: recyclebin.New}}})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})

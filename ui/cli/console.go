@@ -101,6 +101,8 @@ func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, cf Co
 	o := cf.options(e)
 	o.Theme, o.StuckAfter, o.ReadOnly = a.Theme, a.StuckAfter, a.ReadOnly
 	o.Backend = c.Client
+	// The write jobs; the console drops them if the session is read-only.
+	o.Jobs = console.ClientJobs(c.Client)
 	o.Conn = c.Conn // the one value: the header and the journal read it
 	// Resolve the token now, so the header can warn about plain-file storage
 	// from the first frame and a missing token fails before the screen opens.

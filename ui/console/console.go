@@ -53,6 +53,9 @@ type Options struct {
 	Access review.Snapshots
 
 	ReadOnly bool
+	// Jobs are the write jobs the session may run (ClientJobs); nil: none,
+	// as in serve. A read-only session is not handed them whatever is set.
+	Jobs *page.Jobs
 
 	Theme   string // auto, dark, light, high-contrast, mono
 	NoColor bool
@@ -154,12 +157,20 @@ func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 	if start == "" {
 		start = "projects"
 	}
+	// The one decision of what the session may do: the key map and the
+	// jobs handed over both follow from it.
+	sess := keys.Session{ReadOnly: o.ReadOnly, NoLocalFiles: o.NoLocalFiles, Jobs: o.Jobs != nil}
+	var jobs *page.Jobs
+	if sess.RunsJobs() {
+		jobs = o.Jobs
+	}
 	env := page.Env{
 		Ctx:      ctx,
 		Backend:  o.Backend,
 		Theme:    th,
-		Keys:     keys.NewSession(o.ReadOnly, o.NoLocalFiles), // the one place read-only and serve remove keys
+		Keys:     keys.NewSession(sess),
 		ReadOnly: o.ReadOnly,
+		Jobs:     jobs,
 		Cache:    o.Cache,
 		Journal:  o.Journal,
 		Conn:     o.conn(),
@@ -174,6 +185,10 @@ func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 		Getenv:   getenv,
 	}), nil
 }
+
+// ClientJobs hands a session the write jobs that send through c: uploads
+// (api/upload) and matter runs (api/matters).
+func ClientJobs(c *api.Client) *page.Jobs { return &page.Jobs{Upload: c, Matters: c} }
 
 // conn is the connection value; none given: an empty one, so that the
 // pages always hold the same pointer.

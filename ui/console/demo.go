@@ -22,7 +22,7 @@ type DemoOptions struct {
 	Seed        int64
 	Scale       sim.Scale
 	NoRateLimit bool
-	Console     Options // Backend, Cache and Profile are filled in by Demo
+	Console     Options // Backend, Jobs, Cache and Profile are filled in by Demo
 }
 
 // demoAuditTrickle is the demo's user audit entries a minute of its clock.
@@ -78,6 +78,7 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 	}
 	c := o.Console
 	c.Backend = client
+	c.Jobs = ClientJobs(client) // the demo may write to its simulator (unless --read-only)
 	c.Cache = StoreCache{Store: st, Profile: demo.DataProfile}
 	c.Journal, c.Receipts = st, st
 	c.Conn = demo.Conn(client.Base())

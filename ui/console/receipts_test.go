@@ -27,7 +27,7 @@ func TestMattersGetsItsReceiptsExplicitly(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, _ := countingSim(t)
-	m, err := NewModel(context.Background(), Options{Backend: c, Conn: &account.Conn{Profile: "p", DataProfile: "p", Workspace: "W"},
+	m, err := NewModel(context.Background(), Options{Backend: c, Jobs: ClientJobs(c), Conn: &account.Conn{Profile: "p", DataProfile: "p", Workspace: "W"},
 		Journal: st, Receipts: st, Start: "matters"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)

@@ -30,15 +30,19 @@ type screen struct {
 	sim      *sim.Server
 	opts     Options
 	requests *atomic.Int64 // requests that reached the simulator
+	bin      *atomic.Int64 // of them, listings of the recycle bin
 }
 
 func newScreen(t *testing.T, readOnly bool) *screen {
 	t.Helper()
 	now := func() time.Time { return pagetest.Now }
 	s := sim.New(sim.Options{Seed: 1, Control: true, Now: now})
-	var n atomic.Int64
+	var n, bin atomic.Int64
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
+		if strings.HasSuffix(r.URL.Path, "/recycle_bin") {
+			bin.Add(1)
+		}
 		s.ServeHTTP(w, r)
 	}))
 	t.Cleanup(hs.Close)
@@ -53,7 +57,7 @@ func newScreen(t *testing.T, readOnly bool) *screen {
 	t.Cleanup(func() { st.Close() })
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.Ascii)
-	return &screen{sim: s, requests: &n, opts: Options{Backend: c, Conn: &account.Conn{Profile: "sim", DataProfile: "sim", Where: "local", Workspace: "Harrowgate LLP"},
+	return &screen{sim: s, requests: &n, bin: &bin, opts: Options{Backend: c, Jobs: ClientJobs(c), Conn: &account.Conn{Profile: "sim", DataProfile: "sim", Where: "local", Workspace: "Harrowgate LLP"},
 		ReadOnly: readOnly, Theme: "dark", Renderer: r, Journal: st, Receipts: st,
 		Cache: StoreCache{Store: st, Profile: "sim", Now: now}, Now: now}}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
@@ -62,7 +63,10 @@ func TestFilesAcrossProjects(t *testing.T) {
 	cache := &pagetest.MapCache{At: time.Now()}
 	body, _ := json.Marshal(map[string]any{"projects": []map[string]string{{"id": alpha, "name": "Alpha"}}})
 	cache.Put(page.CacheProjects, body)
-	r := newRigFull(t, client, newFake(), "", Options{}, func(e *page.Env) { e.Journal, e.Conn, e.Cache = st, &account.Conn{DataProfile: "p"}, cache })
+	r := newRigFull(t, client, newFake(), "", Options{}, func(e *page.Env) {
+		e.Journal, e.Conn, e.Cache = st, &account.Conn{DataProfile: "p"}, cache
+		e.Jobs, e.Keys = &page.Jobs{Upload: client}, keys.NewSession(keys.Session{Jobs: true}) // handed the upload job, as the console does
+	})
 	r.m.SetSize(80, 24)
 	r.now = time.Now().Add(2 * time.Hour) // two hours after the uploads: stuck
 	r.run(r.m.Init())

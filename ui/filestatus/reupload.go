@@ -115,16 +115,15 @@ func (m *Model) confirmKey(msg tea.KeyMsg) tea.Cmd {
 
 // ReuploadTask re-uploads rows as a root-owned task.
 func ReuploadTask(env page.Env, origin page.ID, rows []store.JournalFile) page.StartTask {
-	be, st, profile, clock := env.Backend, env.Journal, env.DataProfile(), env.Clock
+	jobs, st, profile, clock := env.Jobs, env.Journal, env.DataProfile(), env.Clock
 	return page.StartTask{
 		Name:   "re-upload " + plural(len(rows), "file"),
 		Origin: origin,
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
-			api, ok := be.(upload.Backend)
-			if !ok {
-				return page.Outcome{}, errors.New("this connection cannot upload")
+			if jobs == nil || jobs.Upload == nil {
+				return page.Outcome{}, errors.New("this session cannot upload")
 			}
-			run := &upload.Runner{API: api, Store: st, Profile: profile, Progress: func(p upload.Progress) {
+			run := &upload.Runner{API: jobs.Upload, Store: st, Profile: profile, Progress: func(p upload.Progress) {
 				progress(fmt.Sprintf("%d of %d files", p.FilesDone, p.Files))
 			}}
 			out, replaced, err := run.Reupload(ctx, rows)

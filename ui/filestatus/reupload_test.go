@@ -45,7 +45,10 @@ func TestReuploadStuckFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r := newRigFull(t, client, newFake(), "", Options{}, func(e *page.Env) { e.Journal, e.Conn = st, &account.Conn{DataProfile: "p"} })
+	r := newRigFull(t, client, newFake(), "", Options{}, func(e *page.Env) {
+		e.Journal, e.Conn = st, &account.Conn{DataProfile: "p"}
+		e.Jobs, e.Keys = &page.Jobs{Upload: client}, keys.NewSession(keys.Session{Jobs: true}) // handed the upload job, as the console does
+	})
 	r.now = time.Now().Add(2 * time.Hour) // two hours after the upload: stuck
 	r.run(r.m.Init())
 	if v := r.m.View(); !strings.Contains(v, "stuck 3") {

@@ -38,20 +38,40 @@ type Map struct {
 	AuditAround                             key.Binding // recycle bin: the audit log around a deletion, by its deleter
 	// mutating: disabled in read-only sessions
 	Delete key.Binding
-	// matters: open a file to delete its pairs, send them, restore a receipt
+	// write jobs, also disabled without them (Session.Jobs). matters: open
+	// a file to delete its pairs, send them, restore a receipt
 	OpenFile, RunDelete, Restore key.Binding
 	Upload                       key.Binding // project: upload files and folders
 	Reupload                     key.Binding // file status: re-upload stuck or failed files (replace)
 	DuplicateMode                key.Binding // upload: what to do with a file already in the project
 }
 
-// New returns the key map; readOnly disables every mutating binding.
-func New(readOnly bool) Map { return NewSession(readOnly, false) }
+// Session is what one console session may do. It is decided once, where
+// the console is assembled (ui/console), and everything follows from it:
+// the key map binds only what the session can run, and the session is
+// handed its write jobs (page.Env.Jobs) only when RunsJobs says so.
+type Session struct {
+	// ReadOnly: nothing that changes the workspace.
+	ReadOnly bool
+	// NoLocalFiles: nothing that reads or writes a file on this machine (an
+	// SSH session: the file system is the server's).
+	NoLocalFiles bool
+	// Jobs: the write jobs (uploads, matter runs) were handed over.
+	Jobs bool
+}
 
-// NewSession is New for a session that may also have no local files (an
-// SSH session: the file system is the server's): then every binding that
-// writes or reads a local file is disabled, here, in one place.
-func NewSession(readOnly, noLocalFiles bool) Map {
+// RunsJobs reports whether the session runs its write jobs: they were
+// handed over and the session is not read-only. The console hands them to
+// the views only then, and binds their keys only then.
+func (s Session) RunsJobs() bool { return s.Jobs && !s.ReadOnly }
+
+// New returns the key map of a session that was handed no write job;
+// readOnly disables every mutating binding.
+func New(readOnly bool) Map { return NewSession(Session{ReadOnly: readOnly}) }
+
+// NewSession is the key map of session s: every binding s cannot run is
+// disabled, here, in one place.
+func NewSession(s Session) Map {
 	b := func(help, desc string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
@@ -107,12 +127,17 @@ func NewSession(readOnly, noLocalFiles bool) Map {
 		Upload:    b("u", "upload files", "u"),
 		Reupload:  b("R", "re-upload stuck/failed (replace)", "R"),
 	}
-	if readOnly {
+	if s.ReadOnly {
 		for _, mut := range m.mutating() {
 			mut.SetEnabled(false)
 		}
 	}
-	if noLocalFiles {
+	if !s.RunsJobs() {
+		for _, j := range m.jobs() {
+			j.SetEnabled(false)
+		}
+	}
+	if s.NoLocalFiles {
 		for _, lf := range m.localFiles() {
 			lf.SetEnabled(false)
 		}
@@ -128,6 +153,12 @@ func (m *Map) localFiles() []*key.Binding {
 	return []*key.Binding{&m.Export, &m.Upload, &m.Reupload, &m.OpenFile}
 }
 
+// jobs lists the bindings that start a write job (page.Env.Jobs): a
+// session without them cannot run these, so it does not bind them.
+func (m *Map) jobs() []*key.Binding {
+	return []*key.Binding{&m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload}
+}
+
 // mutating lists the bindings that change server state. Add new mutating
 // bindings here and read-only sessions lose them automatically.
 func (m *Map) mutating() []*key.Binding {
@@ -135,7 +166,8 @@ func (m *Map) mutating() []*key.Binding {
 }
 
 // MattersAvailable reports whether the matters view may be used: it exists
-// only to change the workspace, so a read-only session does not get it.
+// only to change the workspace, so a read-only session, or one not handed
+// the matter job, does not get it.
 func (m Map) MattersAvailable() bool { return m.RunDelete.Enabled() }
 
 // Navigation is the help group shared by every table view.

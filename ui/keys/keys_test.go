@@ -39,10 +39,10 @@ func TestBinds(t *testing.T) {
 // A session without local files (serve) has no export; read-only keeps
 // it (writing a local CSV changes nothing in the workspace).
 func TestExportGatedByLocalFiles(t *testing.T) {
-	if !New(true).Export.Enabled() || !NewSession(false, false).Export.Enabled() {
+	if !New(true).Export.Enabled() || !NewSession(Session{Jobs: true}).Export.Enabled() {
 		t.Error("export should be offered with local files, read-only or not")
 	}
-	m := NewSession(false, true)
+	m := NewSession(Session{NoLocalFiles: true, Jobs: true})
 	if m.Export.Enabled() || m.Binds("e") {
 		t.Error("export offered in a session without local files")
 	}
@@ -56,13 +56,13 @@ func TestExportGatedByLocalFiles(t *testing.T) {
 // read a file of this machine (upload, re-upload, a matter file) are gone
 // there, from the footer, the help and the key itself, in this one place.
 func TestLocalFileKeysGoneWithoutLocalFiles(t *testing.T) {
-	m := NewSession(false, true)
+	m := NewSession(Session{NoLocalFiles: true, Jobs: true})
 	for name, b := range map[string]key.Binding{"upload": m.Upload, "re-upload": m.Reupload, "open a matter file": m.OpenFile} {
 		if b.Enabled() {
 			t.Errorf("%s offered in a session without local files", name)
 		}
 	}
-	if l := NewSession(false, false); !l.Upload.Enabled() || !l.Reupload.Enabled() || !l.OpenFile.Enabled() {
+	if l := NewSession(Session{Jobs: true}); !l.Upload.Enabled() || !l.Reupload.Enabled() || !l.OpenFile.Enabled() {
 		t.Error("with local files, upload, re-upload and a matter file are offered")
 	}
 }

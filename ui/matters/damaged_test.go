@@ -62,7 +62,7 @@ func TestDamagedReceiptsSaidInTheConsole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(pagetest.Env(t, c, false), Deps{Store: st, Profile: "p"}, "")
+	m := New(pagetest.WithJobs(pagetest.Env(t, c, false), page.Jobs{Matters: c}), Deps{Store: st, Profile: "p"}, "")
 	m.SetSize(140, 30)
 	_, out := pagetest.Drive(m, m.Init())
 	var said string

@@ -49,7 +49,7 @@ func newHarnessWith(t *testing.T, readOnly bool, cfg api.Config) *harness {
 	}
 	t.Cleanup(func() { st.Close() })
 	h := &harness{t: t, s: s, st: st, dir: dir}
-	m := New(pagetest.Env(t, c, readOnly), Deps{Store: st, Profile: "work"}, "")
+	m := New(pagetest.WithJobs(pagetest.Env(t, c, readOnly), page.Jobs{Matters: c}), Deps{Store: st, Profile: "work"}, "")
 	m.SetSize(140, 30)
 	h.p, h.out = pagetest.Drive(m, m.Init())
 	return h
@@ -325,7 +325,7 @@ func TestRunSaysBudgetWaits(t *testing.T) {
 // picker: a file would be read for nothing, and over SSH it would be a file
 // of the server's.
 func TestNoFilePickerWithoutService(t *testing.T) {
-	m := New(pagetest.Env(t, &pagetest.Fake{}, false), Deps{}, "/etc/passwd")
+	m := New(pagetest.WithJobs(pagetest.Env(t, &pagetest.Fake{}, false), page.Jobs{}), Deps{}, "/etc/passwd")
 	m.SetSize(100, 20)
 	p, out := pagetest.Drive(m, m.Init())
 	p, more := pagetest.Press(p, "n")

@@ -78,12 +78,12 @@ func (m *Model) tick() tea.Cmd {
 	return tea.Tick(250*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{id} })
 }
 
-// service is the part of the backend a run needs; *api.Client has it.
+// service is the matter job's service, handed to the session (page.Env.Jobs).
 func (m *Model) service() (matters.Service, error) {
-	svc, ok := m.env.Backend.(matters.Service)
-	if !ok {
-		return nil, errors.New("this connection cannot change client matters, so no file is opened here (receipts can still be read)")
+	if m.env.Jobs == nil || m.env.Jobs.Matters == nil {
+		return nil, errors.New("this session cannot change client matters, so no file is opened here (receipts can still be read)")
 	}
+	svc := m.env.Jobs.Matters
 	if m.deps.Store == nil {
 		return nil, errors.New("no local database for receipts: matters cannot be deleted without one")
 	}

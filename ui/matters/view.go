@@ -121,6 +121,9 @@ func (m *Model) receiptHead() []string {
 func (m *Model) View() string {
 	th := m.env.Theme
 	if !m.env.Keys.MattersAvailable() {
+		if !m.env.ReadOnly {
+			return th.Warn.Render("The matters view deletes client matters, so it is not available in a session opened without the matter job.")
+		}
 		return th.Warn.Render("The matters view deletes client matters, so it is not available in a read-only session.")
 	}
 	if m.confirm != nil {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/api/matters"
+	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
@@ -102,6 +104,17 @@ type Backend interface {
 	Base() string
 }
 
+// Jobs are the write jobs a session is handed: the services that the
+// upload job (api/upload) and the matter job (api/matters) send through.
+// A view that runs one takes it from here, never by asking the Backend what
+// else it is: the console hands them over only to a session that may write
+// (keys.Session.RunsJobs), and binds their keys only then, so a read-only
+// or serve session neither offers an upload nor can start one.
+type Jobs struct {
+	Upload  upload.Backend
+	Matters matters.Service
+}
+
 // Cache keeps response bodies between visits so that a view can show data
 // (with its age) without spending the vault budget of 10 requests/minute.
 // It is bound to one profile where the console is assembled (ui/console),
@@ -158,6 +171,9 @@ type Env struct {
 	// Conn is the one connection value (profile, endpoint, workspace);
 	// nil in tests that need none.
 	Conn *account.Conn
+	// Jobs are the write jobs the session may run; nil: none (read-only,
+	// serve), and Keys then binds none of their keys.
+	Jobs *Jobs
 }
 
 // DataProfile is the profile the journal keeps this connection's data

@@ -74,10 +74,13 @@ func New(env page.Env, arg string) page.Page {
 	m.bar = progress.New(progress.WithoutPercentage(), progress.WithSolidFill("#5fafd7"),
 		progress.WithColorProfile(env.Theme.Renderer.ColorProfile()))
 	switch {
-	case !env.Keys.Upload.Enabled():
-		// Read-only is decided in ui/keys: without the key, no upload,
-		// however the page was reached (:upload on the command line).
+	case env.ReadOnly:
 		m.stage, m.err = stageDone, "this session is read-only: uploads are disabled"
+	case !env.Keys.Upload.Enabled() || env.Jobs == nil || env.Jobs.Upload == nil:
+		// What the session may do is decided where it is assembled
+		// (keys.Session): without the key or the job handed over, no
+		// upload, however the page was reached (:upload on the command line).
+		m.stage, m.err = stageDone, "this session cannot upload: it was opened without the upload job"
 	case id == "":
 		m.stage, m.err = stageDone, "no project: open a project and press u, or :upload PROJECT_ID"
 	case env.Journal == nil:

@@ -98,7 +98,7 @@ func (m *Model) tick() tea.Cmd {
 // the page's esc cancels only the run's own context, which the uploader
 // checks between requests: a request already sent keeps its response.
 func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Plan, mode api.DuplicateMode, sh *shared) page.StartTask {
-	be, st, profile := env.Backend, env.Journal, env.DataProfile()
+	be, st, profile, jobs := env.Backend, env.Journal, env.DataProfile(), env.Jobs
 	return page.StartTask{
 		Name:        fmt.Sprintf("upload %s to %s", plural(len(plan.Files), "file"), target),
 		Origin:      origin,
@@ -106,10 +106,10 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Pl
 		Reloads:     []string{page.CacheProjects},
 		Stop:        sh.stop, // quitting waits for the current request's response
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
-			client, ok := be.(upload.Backend)
-			if !ok {
-				return page.Outcome{}, errors.New("this connection cannot upload")
+			if jobs == nil || jobs.Upload == nil {
+				return page.Outcome{}, errors.New("this session cannot upload")
 			}
+			client := jobs.Upload
 			runCtx, cancel := context.WithCancel(ctx)
 			defer cancel()
 			sh.mu.Lock()

@@ -69,7 +69,7 @@ func newRig(t *testing.T, readOnly bool) *rig {
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
 		os.WriteFile(filepath.Join(dir, f), []byte("content "+f), 0o644)
 	}
-	env := pagetest.Env(t, client, readOnly)
+	env := pagetest.WithJobs(pagetest.Env(t, client, readOnly), page.Jobs{Upload: client})
 	env.Journal, env.Conn = st, &account.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}
 	env.Now = nil
 	m := app.New(env, app.Config{Start: "upload", StartArg: pid + " Inbox",
@@ -159,7 +159,7 @@ func TestCtrlCWaitsForTheCurrentRequest(t *testing.T) {
 	for i := range 60 {
 		os.WriteFile(filepath.Join(dir, fmt.Sprintf("d%02d.pdf", i)), []byte("x"), 0o644)
 	}
-	env := pagetest.Env(t, client, false)
+	env := pagetest.WithJobs(pagetest.Env(t, client, false), page.Jobs{Upload: client})
 	env.Journal, env.Conn, env.Now = st, &account.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}, nil
 	m := app.New(env, app.Config{Start: "upload", StartArg: pid,
 		Routes: []app.Route{{Name: "upload", New: upload.New}}})

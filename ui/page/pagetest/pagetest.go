@@ -289,3 +289,14 @@ func RunTasks(p page.Page, out []tea.Msg) (page.Page, []page.TaskDone) {
 	}
 	return p, done
 }
+
+// WithJobs hands env the write jobs j as the console does: only when the
+// session may write (keys.Session.RunsJobs), with the keys that start them.
+func WithJobs(env page.Env, j page.Jobs) page.Env {
+	s := keys.Session{ReadOnly: env.ReadOnly, Jobs: true}
+	env.Keys = keys.NewSession(s)
+	if s.RunsJobs() {
+		env.Jobs = &j
+	}
+	return env
+}
