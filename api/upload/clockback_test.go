@@ -28,7 +28,7 @@ func TestResumeAfterTheClockWentBackMakesNoCopies(t *testing.T) {
 			plan := r.files(60, 100)
 			b := r.runner("dead")
 			b.Now = func() time.Time { return time.Now().Add(time.Hour) } // the clock an hour ahead
-			b.Crash = func(step string, _ int64) bool { return step == StepResponded }
+			b.crashAt = func(step string, _ int64) bool { return step == StepResponded }
 			if _, err := b.Upload(context.Background(), r.project, plan, mode); !errors.Is(err, ErrCrashed) {
 				t.Fatalf("crash: %v", err)
 			}

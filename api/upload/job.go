@@ -20,7 +20,7 @@ type Backend interface {
 	GetFiles(ctx context.Context, ids []string) ([]api.FileDetail, error)
 }
 
-// Steps of a batch at which a test may simulate kill -9 (Runner.Crash).
+// Steps of a batch at which a test may simulate kill -9 (Runner.crashAt).
 const (
 	StepQueued    = "queued"    // the run's batches are journaled, nothing started
 	StepRecorded  = "recorded"  // the batch's start is journaled, the request not sent
@@ -29,7 +29,7 @@ const (
 	StepCompleted = "completed" // the journal holds the outcome
 )
 
-// ErrCrashed is what a run returns when Crash stopped it: like kill -9,
+// ErrCrashed is what a run returns when crashAt stopped it: like kill -9,
 // nothing after the step was done (no journal write, no lease released).
 var ErrCrashed = errors.New("simulated crash")
 
@@ -51,8 +51,6 @@ type Runner struct {
 	Owner    string
 	LeaseTTL time.Duration // 0 -> 2 minutes, renewed every LeaseTTL/4 while running
 	Now      func() time.Time
-	// Open opens a local file (tests make files unreadable with it).
-	Open func(string) (*os.File, error)
 	// Progress, when set, is called often (from several goroutines, never
 	// at once); callers throttle what they draw.
 	Progress func(Progress)
@@ -62,8 +60,6 @@ type Runner struct {
 	// Wait, when set, is told of each pause before a request (the shared
 	// budget, a 429's Retry-After), so a command can say why it waits.
 	Wait func(api.Wait)
-	// Crash, in tests, is asked at every step; true stops the run there.
-	Crash func(step string, batchID int64) bool
 	// Abort, when it ends, cancels the request in flight too (a second
 	// Ctrl-C): its answer is then lost and the batch left for a resume to
 	// reconcile. The run's own ctx waits for that answer instead.
@@ -86,6 +82,11 @@ type Runner struct {
 	// maxBatchFiles below the service's 50 makes many batches of few files.
 	renewEvery    time.Duration
 	maxBatchFiles int
+	// openLocal opens a local file (nil: openFile): tests make files
+	// unreadable with it. crashAt is asked at every step; true stops the
+	// run there, as kill -9 would.
+	openLocal func(string) (*os.File, error)
+	crashAt   func(step string, batchID int64) bool
 }
 
 // Outcome is what became of a run's (or a resume's) files.
@@ -122,7 +123,7 @@ func (r *Runner) now() time.Time {
 }
 
 func (r *Runner) crash(step string, batch int64) bool {
-	return r.Crash != nil && r.Crash(step, batch)
+	return r.crashAt != nil && r.crashAt(step, batch)
 }
 
 func (r *Runner) report(update func(p *Progress)) {

@@ -82,7 +82,7 @@ func TestRefusedByNameAndTheRestContinue(t *testing.T) {
 	plan := r.files(4, 10)
 	os.Remove(plan.Files[1].Local) // vanished after it was listed
 	run := r.runner("a")
-	run.Open = func(p string) (*os.File, error) {
+	run.openLocal = func(p string) (*os.File, error) {
 		if strings.HasSuffix(p, "doc-002.pdf") {
 			return nil, &os.PathError{Op: "open", Path: p, Err: os.ErrPermission}
 		}
@@ -122,7 +122,7 @@ func TestCrashAtEveryStepThenResume(t *testing.T) {
 				plan := r.files(120, 64<<10)
 				crasher := r.runner("dead")
 				var batches []int64
-				crasher.Crash = func(s string, b int64) bool {
+				crasher.crashAt = func(s string, b int64) bool {
 					if s == StepRecorded {
 						batches = append(batches, b)
 					}
@@ -170,7 +170,7 @@ func TestConcurrentResumeRefused(t *testing.T) {
 	r := newRig(t)
 	plan := r.files(3, 10)
 	holder := r.runner("holder")
-	holder.Crash = func(s string, _ int64) bool { return s == StepRecorded }
+	holder.crashAt = func(s string, _ int64) bool { return s == StepRecorded }
 	if _, err := holder.Upload(context.Background(), r.project, plan, api.DuplicateKeep); !errors.Is(err, ErrCrashed) {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestResumeRefusesAFileChangedSinceItWasJournaled(t *testing.T) {
 	r := newRig(t)
 	plan := r.files(2, 10)
 	crasher := r.runner("dead")
-	crasher.Crash = func(s string, _ int64) bool { return s == StepRecorded }
+	crasher.crashAt = func(s string, _ int64) bool { return s == StepRecorded }
 	if _, err := crasher.Upload(context.Background(), r.project, plan, api.DuplicateSkip); !errors.Is(err, ErrCrashed) {
 		t.Fatal(err)
 	}
@@ -281,7 +281,7 @@ func TestCancelDoesNotPrepareTheRemainingBatches(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	run := r.runner("a")
 	var opened atomic.Int64
-	run.Open = func(p string) (*os.File, error) {
+	run.openLocal = func(p string) (*os.File, error) {
 		opened.Add(1)
 		return os.Open(p)
 	}
@@ -317,7 +317,7 @@ func TestStopWhileAFileOpenBlocks(t *testing.T) {
 	run := r.runner("me")
 	entered, release := make(chan struct{}), make(chan struct{})
 	t.Cleanup(func() { close(release) })
-	run.Open = func(name string) (*os.File, error) {
+	run.openLocal = func(name string) (*os.File, error) {
 		if strings.HasSuffix(name, "doc-001.pdf") {
 			close(entered)
 			<-release

@@ -45,7 +45,7 @@ func (p *prepared) close() {
 // (the caller then discards the batch).
 func (r *Runner) prepare(ctx context.Context, b store.JournalBatch) *prepared {
 	p := &prepared{batch: b}
-	open := r.Open
+	open := r.openLocal
 	if open == nil {
 		open = openFile
 	}

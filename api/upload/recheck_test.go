@@ -45,7 +45,7 @@ func TestResumeRechecksEveryFileAgainstItsPlan(t *testing.T) {
 		t.Fatalf("planned %d files, want %d", len(plan.Files), len(names))
 	}
 	crasher := r.runner("dead")
-	crasher.Crash = func(s string, _ int64) bool { return s == StepQueued }
+	crasher.crashAt = func(s string, _ int64) bool { return s == StepQueued }
 	if _, err := crasher.Upload(context.Background(), r.project, plan, api.DuplicateSkip); !errors.Is(err, ErrCrashed) {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestResumeRechecksEveryFileAgainstItsPlan(t *testing.T) {
 	resumer := r.runner("alive")
 	resumer.Steal = func(h string) bool { return h == "dead" }
 	// Root reads anything: permission denied is what open says.
-	resumer.Open = func(name string) (*os.File, error) {
+	resumer.openLocal = func(name string) (*os.File, error) {
 		if filepath.Base(name) == "denied.pdf" {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.EACCES}
 		}
@@ -137,7 +137,7 @@ func TestResumeThroughALinkedRootSendsWhatDidNotChange(t *testing.T) {
 	}
 	plan := Walk([]string{filepath.Join(link, "docs")})
 	crasher := r.runner("dead")
-	crasher.Crash = func(s string, _ int64) bool { return s == StepQueued }
+	crasher.crashAt = func(s string, _ int64) bool { return s == StepQueued }
 	if _, err := crasher.Upload(context.Background(), r.project, plan, api.DuplicateSkip); !errors.Is(err, ErrCrashed) {
 		t.Fatal(err)
 	}

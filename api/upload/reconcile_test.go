@@ -37,7 +37,7 @@ func colleagueThenKilled(t *testing.T, r *rig, mode api.DuplicateMode, colleague
 	later := func() time.Time { return time.Now().Add(3 * time.Second) }
 	b := r.runner("dead")
 	b.Now = later
-	b.Crash = func(step string, _ int64) bool { return step == StepRecorded }
+	b.crashAt = func(step string, _ int64) bool { return step == StepRecorded }
 	if _, err := b.Upload(context.Background(), r.project, plan, mode); !errors.Is(err, ErrCrashed) {
 		t.Fatalf("crash: %v", err)
 	}
@@ -190,7 +190,7 @@ func TestReconcileRespectsOtherProfilesClaims(t *testing.T) {
 	}
 	theirs := out0(t, r, "other")
 	b := r.runner("dead")
-	b.Crash = func(step string, _ int64) bool { return step == StepRecorded }
+	b.crashAt = func(step string, _ int64) bool { return step == StepRecorded }
 	if _, err := b.Upload(context.Background(), r.project, plan, api.DuplicateKeep); !errors.Is(err, ErrCrashed) {
 		t.Fatalf("crash: %v", err)
 	}
