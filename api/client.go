@@ -58,6 +58,9 @@ type Config struct {
 	// not do as a server or the ledger asked (a Retry-After past the
 	// maximum, times from the future); nil -> the log, as a warning.
 	Notice func(string)
+	// WrapTransport, when set, wraps the HTTP transport every attempt goes
+	// through (serve counts each session's requests there); nil -> as is.
+	WrapTransport func(http.RoundTripper) http.RoundTripper
 }
 
 // Client calls the API. It is safe for concurrent use.
@@ -141,6 +144,13 @@ func New(cfg Config) (*Client, error) {
 			return nil, err
 		}
 		c.hc = hc
+	}
+	if cfg.WrapTransport != nil {
+		tr := c.hc.Transport
+		if tr == nil {
+			tr = http.DefaultTransport
+		}
+		c.hc.Transport = cfg.WrapTransport(tr)
 	}
 	return c, nil
 }

@@ -165,6 +165,8 @@ type Shared struct {
 	Clock      api.Clock
 	Notice     func(string)
 	UserAgent  string
+	// WrapTransport wraps the client's HTTP transport (api.Config's).
+	WrapTransport func(http.RoundTripper) http.RoundTripper
 }
 
 // Config is the API client's configuration for r on sh. The user's cap
@@ -176,7 +178,7 @@ func (r *Resolved) Config(sh Shared) api.Config {
 	cfg := api.Config{
 		BaseURL: r.BaseURL, Region: r.Region, CAFile: r.CAFile, Token: r.Token,
 		HTTPClient: sh.HTTPClient, Budgets: sh.Budgets, Ledger: sh.Ledger, Logger: sh.Logger,
-		Clock: sh.Clock, Notice: sh.Notice, UserAgent: sh.UserAgent,
+		Clock: sh.Clock, Notice: sh.Notice, UserAgent: sh.UserAgent, WrapTransport: sh.WrapTransport,
 		Limits: r.MaxRate.Apply(sh.Limits, Loopback(r.BaseURL)),
 	}
 	if r.unlimited {

@@ -1,12 +1,10 @@
 package serve
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -54,9 +52,11 @@ func (s *Server) backendFor(name string) (*profileBackend, error) {
 
 // shared are the parts every client of the server shares: one budget
 // registry, and the store's ledger, so sessions, the console and the CLI
-// on this machine share the workspace's budget.
+// on this machine share the workspace's budget; and the transport that
+// counts each session's requests (count.go).
 func (s *Server) shared(agent string) account.Shared {
-	return account.Shared{HTTPClient: s.cfg.HTTPClient, Budgets: s.budgets, Ledger: s.st, Limits: s.cfg.Limits, UserAgent: agent}
+	return account.Shared{HTTPClient: s.cfg.HTTPClient, Budgets: s.budgets, Ledger: s.st, Limits: s.cfg.Limits, UserAgent: agent,
+		WrapTransport: wrapCounting}
 }
 
 // client builds a session client of res on the server's one budget
@@ -125,56 +125,4 @@ func (c *memCache) Delete(key string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.m, key)
-}
-
-// counting counts a session's API calls for its log line. Methods the
-// Backend gains later are passed through uncounted.
-type counting struct {
-	page.Backend
-	n *atomic.Int64
-}
-
-func (c counting) WhoAmI(ctx context.Context) (*api.WhoAmI, error) {
-	c.n.Add(1)
-	return c.Backend.WhoAmI(ctx)
-}
-
-func (c counting) Projects(ctx context.Context, q api.ProjectQuery) (*api.ProjectPage, error) {
-	c.n.Add(1)
-	return c.Backend.Projects(ctx, q)
-}
-
-func (c counting) ProjectFiles(ctx context.Context, id string, q api.FileQuery) (*api.FilePage, error) {
-	c.n.Add(1)
-	return c.Backend.ProjectFiles(ctx, id, q)
-}
-
-func (c counting) ProjectUsers(ctx context.Context, id string) (*api.ProjectUsers, error) {
-	c.n.Add(1)
-	return c.Backend.ProjectUsers(ctx, id)
-}
-
-func (c counting) RecycleBin(ctx context.Context, q api.RecycleBinQuery) (*api.RecycleBin, error) {
-	c.n.Add(1)
-	return c.Backend.RecycleBin(ctx, q)
-}
-
-func (c counting) GetFiles(ctx context.Context, ids []string) ([]api.FileDetail, error) {
-	c.n.Add(1)
-	return c.Backend.GetFiles(ctx, ids)
-}
-
-func (c counting) AuditEarliest(ctx context.Context, t string) (*api.AuditEntry, error) {
-	c.n.Add(1)
-	return c.Backend.AuditEarliest(ctx, t)
-}
-
-func (c counting) AuditAfter(ctx context.Context, from string, take int) ([]api.AuditEntry, error) {
-	c.n.Add(1)
-	return c.Backend.AuditAfter(ctx, from, take)
-}
-
-func (c counting) DeleteProject(ctx context.Context, id string) (*api.DeleteProjectResult, error) {
-	c.n.Add(1)
-	return c.Backend.DeleteProject(ctx, id)
 }

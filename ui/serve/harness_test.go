@@ -314,3 +314,14 @@ func waitUntil(t testing.TB, what string, cond func() bool, show func() string) 
 		time.Sleep(5 * time.Millisecond) // polls a condition; the deadline is the only timing
 	}
 }
+
+// total is every request the simulator saw.
+func (c *counter) total() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, v := range c.n {
+		n += v
+	}
+	return n
+}

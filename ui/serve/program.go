@@ -14,7 +14,6 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/console"
-	"github.com/vaultdeck/vaultdeck/ui/page"
 )
 
 // sessionEnv reads the environment the SSH client sent (TERM, NO_COLOR,
@@ -40,6 +39,9 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(sess.Context())
+	// Every request this session's console (or its login screen) sends
+	// is counted for its log line, in the clients' transport.
+	ctx = countRequests(ctx, &ss.requests)
 	ss.mu.Lock()
 	ss.cancel = cancel
 	ss.mu.Unlock()
@@ -109,7 +111,7 @@ func (s *Server) boundConsole(ctx context.Context, ss *session, name string, o c
 	if err != nil {
 		return nil, err
 	}
-	o.Backend = counting{Backend: b.client, n: &ss.requests}
+	o.Backend = b.client
 	o.Cache = s.cacheFor(ss, name, "")
 	o.Access = s.st // the snapshots of serve's scheduled crawl
 	// The session's one connection value, built by account once.
@@ -122,7 +124,7 @@ func (s *Server) boundConsole(ctx context.Context, ss *session, name string, o c
 // loggedInConsole is the console of a session that logged in with its own
 // token, kept in memory only, for this session only.
 func (s *Server) loggedInConsole(ctx context.Context, ss *session, res *account.Resolved, c *api.SharedClient, tok, workspace string, o console.Options) (tea.Model, error) {
-	o.Backend = counting{Backend: c, n: &ss.requests}
+	o.Backend = c
 	o.Cache = s.cacheFor(ss, "", tok)
 	// No stored profile: the session's own token.
 	o.Conn = res.Conn(c.Base())
@@ -144,5 +146,3 @@ func loginEndpoint(cfg Config) string {
 func themeFor(r *lipgloss.Renderer, o console.Options) (themes.Theme, error) {
 	return themes.New(r, o.Theme, o.NoColor)
 }
-
-var _ page.Backend = counting{}

@@ -20,7 +20,7 @@ type session struct {
 	started time.Time
 	sess    ssh.Session
 
-	requests atomic.Int64 // API calls this session's console made
+	requests atomic.Int64 // HTTP requests sent for this session (count.go)
 	profile  atomic.Value // string: the bound profile, or the one logged in to
 
 	mu      sync.Mutex
