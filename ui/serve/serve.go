@@ -19,7 +19,6 @@ import (
 
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
-	"github.com/charmbracelet/wish/logging"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
@@ -212,11 +211,8 @@ func (s *Server) Serve(ctx context.Context) error {
 		ssh.AllocatePty(),
 		// Passwords and keyboard-interactive are never offered: with no
 		// handler set, the SSH library does not advertise them.
-		wish.WithMiddleware(
-			s.runProgram,
-			logging.MiddlewareWithLogger(debugLog{s.log}),
-			s.gate,
-		),
+		// The session handler is sessionChannel's, built per session
+		// (run.go): gate, debug log, program.
 	)
 	if err != nil {
 		return err
@@ -240,12 +236,8 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.mu.Lock()
 	s.guard = guard
 	s.mu.Unlock()
-	sessions := srv.ChannelHandlers["session"]
-	if sessions == nil {
-		sessions = ssh.DefaultSessionHandler
-	}
 	// only sessions: no direct-tcpip or other channel is ever served
-	srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": windowChanges(sessions)}
+	srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.sessionChannel(srv)}
 	srv.LocalPortForwardingCallback = nil
 	srv.ReversePortForwardingCallback = nil
 	srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{}
