@@ -30,7 +30,7 @@ func TestProfileSettingsYieldToFlags(t *testing.T) {
 		if err := cmd.ParseFlags(c.args); err != nil {
 			t.Fatal(err)
 		}
-		res, err := account.Resolve(account.Request{Flags: cf.account(account.Flags{}), Themes: themeNames(),
+		res, err := account.Resolve(account.Request{Flags: cf.addTo(account.Flags{}), Themes: themeNames(),
 			Chosen: &account.Chosen{Profile: store.Profile{Name: "p"}, By: account.ChosenByFlag, Settings: settings}})
 		if err != nil {
 			t.Fatal(err)

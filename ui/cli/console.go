@@ -45,10 +45,10 @@ func (c *ConsoleFlags) register(cmd *cobra.Command) {
 	c.given = fs.Changed
 }
 
-// account adds the console's flags typed on the command line to f: a
+// addTo adds the console's flags typed on the command line to f: a
 // profile's stored defaults (`vaultdeck config`) fill in the others when
 // api/account resolves them.
-func (c ConsoleFlags) account(f account.Flags) account.Flags {
+func (c ConsoleFlags) addTo(f account.Flags) account.Flags {
 	given := c.given
 	if given == nil {
 		given = func(string) bool { return false }
@@ -93,7 +93,10 @@ func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, cf Co
 	// A line on stderr would tear the console's screen; its writes wait
 	// for a lock without saying so (the status line does not know yet).
 	s.acct.Busy = nil
-	c, err := r.resolveWith(cf.account(r.flags()))
+	// The console's flags join the globals; api/account weighs them
+	// against the environment and the profile's settings.
+	flags := cf.addTo(r.flags())
+	c, err := r.resolveWith(flags)
 	if err != nil {
 		return r.fail(err)
 	}
