@@ -88,15 +88,20 @@ func (s *Server) crawl(ctx context.Context, name string) (store.AccessSnapshot, 
 	if err != nil {
 		return store.AccessSnapshot{}, err
 	}
-	// The profile's configuration (its timeout and max-rate too), with
-	// vault held to crawlRate below whatever the cap leaves.
-	cfg := b.account.Config(s.shared("vaultdeck serve (access crawl)"))
-	if cfg.Limits.Vault >= 0 {
-		cfg.Limits.Vault = min(cfg.Limits.Of(api.CategoryVault), crawlRate)
-	}
-	c, err := api.New(cfg)
+	c, err := s.crawlClient(b)
 	if err != nil {
 		return store.AccessSnapshot{}, err
 	}
 	return (&access.Crawler{API: c, Store: s.st, Profile: name}).Run(ctx)
+}
+
+// crawlClient is the profile's configuration (its timeout and max-rate
+// too), with vault held to crawlRate below whatever the cap leaves, so the
+// sessions keep the rest of the organisation's minute.
+func (s *Server) crawlClient(b *profileBackend) (*api.Client, error) {
+	cfg := b.account.Config(s.shared("vaultdeck serve (access crawl)"))
+	if cfg.Limits.Vault >= 0 {
+		cfg.Limits.Vault = min(cfg.Limits.Of(api.CategoryVault), crawlRate)
+	}
+	return api.New(cfg)
 }

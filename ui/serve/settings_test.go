@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -39,6 +40,41 @@ func TestBoundProfileHonoursItsSettings(t *testing.T) {
 	tm.send(":bin\r")
 	if !shows(tm, "after 300ms") {
 		t.Errorf("timeout 300ms did not reach the session's client: no timeout after 300ms on the screen:\n%s", tm.text())
+	}
+}
+
+// TestCrawlHonoursTheProfilesMaxRate: the scheduled crawl's client is the
+// bound profile's too: its max-rate caps the crawl below crawlRate (30% of
+// vault's 10 a minute: 3), and without one the crawl keeps to crawlRate.
+func TestCrawlHonoursTheProfilesMaxRate(t *testing.T) {
+	f := startServer(t)
+	limit := func() (crawl, session int) {
+		f.srv.mu.Lock()
+		delete(f.srv.bound, "sim") // built again, from what is stored now
+		f.srv.mu.Unlock()
+		b, err := f.srv.backendFor("sim")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := f.srv.crawlClient(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Budget(api.CategoryVault).Limit, b.client.Budget(api.CategoryVault).Limit
+	}
+	if crawl, session := limit(); crawl != crawlRate || session != api.DefaultVaultLimit {
+		t.Errorf("without max-rate: crawl %d, sessions %d a minute; want %d and %d", crawl, session, crawlRate, api.DefaultVaultLimit)
+	}
+	st, err := store.Open(filepath.Join(f.home, store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.SetSetting("sim", "max-rate", "30%"); err != nil {
+		t.Fatal(err)
+	}
+	if crawl, session := limit(); crawl != 3 || session != 3 {
+		t.Errorf("max-rate 30%%: crawl %d, sessions %d a minute; want 3 and 3", crawl, session)
 	}
 }
 
