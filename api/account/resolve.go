@@ -35,8 +35,9 @@ type Request struct {
 	Getenv func(string) string
 	// Chosen is the selected profile (Open, OpenBound); nil: none stored.
 	Chosen *Chosen
-	// Token is the token when no profile is chosen (an SSH session's own);
-	// nil: VAULTDECK_TOKEN.
+	// Token, when set, is the token to use whatever is chosen (an SSH
+	// session's own, or one login is checking before it saves it); nil:
+	// the chosen profile's source, else VAULTDECK_TOKEN.
 	Token api.TokenSource
 	// Themes are the theme names a stored theme must be one of.
 	Themes []string
@@ -125,15 +126,17 @@ func Resolve(req Request) (*Resolved, error) {
 	if f.Theme == "" && slices.Contains(req.Themes, s.Theme) {
 		r.Theme = s.Theme
 	}
-	switch {
-	case c != nil:
+	if c != nil {
 		r.ChosenBy, r.DataProfile = c.By, c.Profile.Name
 		if c.Stored() {
 			r.Name = c.Profile.Name
 		}
-		r.Token, r.Source = c.Source, c.Source
+	}
+	switch {
 	case req.Token != nil:
 		r.Token = req.Token
+	case c != nil:
+		r.Token, r.Source = c.Source, c.Source
 	default:
 		tok := strings.TrimSpace(getenv("VAULTDECK_TOKEN"))
 		if tok == "" {

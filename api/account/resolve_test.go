@@ -58,6 +58,13 @@ func TestResolveTokenAlone(t *testing.T) {
 	if err != nil || r.Token == nil {
 		t.Fatalf("VAULTDECK_TOKEN: %v", err)
 	}
+	// A token given outright wins over the chosen profile's source: login
+	// checks the token it was handed before saving it.
+	fixed := api.StaticToken("checked")
+	r, _ = Resolve(Request{Chosen: &Chosen{By: ChosenByFlag, Profile: store.Profile{Name: "new"}}, Token: fixed})
+	if r.Token != fixed || r.Source != nil || r.Name != "new" {
+		t.Errorf("a given token with a chosen profile: token %v, source %v, name %q", r.Token, r.Source, r.Name)
+	}
 	standIn := &Chosen{By: ChosenByToken, Profile: store.Profile{Name: "default", Region: "us", ReadOnly: true}}
 	r, _ = Resolve(Request{Chosen: standIn})
 	if c := r.Conn("https://api.vault.example"); c.Profile != "" || c.DataProfile != "default" || c.Where != "region us" || r.ReadOnly {
