@@ -53,23 +53,6 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.Check, "check", false, "validate the keys file, the host key and every bound profile's token, then exit")
 }
 
-// Run is `vaultdeck serve [flags]` with args still to parse. It returns
-// the exit status.
-func Run(ctx context.Context, args []string, e Env) int {
-	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
-	fs.SetOutput(e.Stderr)
-	var f Flags
-	f.Register(fs)
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.Stderr, "vaultdeck serve: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	}
-	return Start(ctx, f, fs.Changed, e)
-}
-
 // Start serves (or checks, with --check) until ctx ends; given says which
 // flags were typed (0 for --idle-timeout and --login-grace-time then means
 // never).
