@@ -15,7 +15,7 @@ import (
 
 var (
 	_ page.Cache        = StoreCache{}
-	_ page.CacheDeleter = StoreCache{}
+	_ page.Cache = StoreCache{}
 )
 
 func TestStoreCacheRoundTrip(t *testing.T) {

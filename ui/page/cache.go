@@ -65,13 +65,14 @@ func KeepBody(ctx context.Context, c Cache, key string) context.Context {
 	})
 }
 
-// Forget drops keys from c; a nil cache or one without Delete is a no-op.
-// It does IO: call it from a command (ForgetCmd), never from Update.
+// Forget drops keys from c; a nil cache is a no-op. It does IO: call it
+// from a command (ForgetCmd), never from Update.
 func Forget(c Cache, keys ...string) {
-	if d, ok := c.(CacheDeleter); ok {
-		for _, k := range keys {
-			d.Delete(k)
-		}
+	if c == nil {
+		return
+	}
+	for _, k := range keys {
+		c.Delete(k)
 	}
 }
 

@@ -155,6 +155,3 @@ func OpenRoute(route, arg string) tea.Cmd {
 func OpenRecord(route, arg string, record any) tea.Cmd {
 	return func() tea.Msg { return Open{Route: route, Arg: arg, Record: record} }
 }
-
-// PushPage returns a command that pushes p.
-func PushPage(p Page) tea.Cmd { return func() tea.Msg { return Push{Page: p} } }

@@ -119,18 +119,13 @@ type Jobs struct {
 // (with its age) without spending the vault budget of 10 requests/minute.
 // It is bound to one profile where the console is assembled (ui/console),
 // so one profile's listings never show under another; nil means nothing is
-// cached (no database).
+// cached (no database). Delete is part of the contract, not found by
+// asking: views call Forget after a change on the server (a project
+// deleted) makes a cached list wrong, and a cache that silently kept it
+// would show the deleted project for as long as the entry lives.
 type Cache interface {
 	Get(key string) (body []byte, fetchedAt time.Time, ok bool)
 	Put(key string, body []byte)
-}
-
-// CacheDeleter is a Cache that can drop an entry. It is separate from
-// Cache so that an adapter without it still compiles; Forget uses it when
-// present. Views call Forget after a change on the server (a project
-// deleted) makes a cached list wrong, so the next visit refetches instead
-// of showing the deleted project for as long as the cache lives.
-type CacheDeleter interface {
 	Delete(key string)
 }
 

@@ -17,6 +17,7 @@ func (m mapCache) Get(k string) ([]byte, time.Time, bool) {
 	return b, time.Unix(1, 0), ok
 }
 func (m mapCache) Put(k string, b []byte) { m[k] = b }
+func (m mapCache) Delete(k string)        { delete(m, k) }
 
 func TestRequestsDropSuperseded(t *testing.T) {
 	var r Requests

@@ -161,7 +161,7 @@ func (c *MapCache) Get(k string) ([]byte, time.Time, bool) {
 	return b, c.At, ok
 }
 
-// Delete implements page.CacheDeleter.
+// Delete implements page.Cache.
 func (c *MapCache) Delete(k string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
