@@ -24,6 +24,13 @@ type Flags struct {
 	ReadOnly   bool
 }
 
+// Settings are f without where to connect (profile, base URL, region, CA
+// file): what a typed flag overrides in a profile that keeps its own
+// endpoint (serve's bound profiles).
+func (f Flags) Settings() Flags {
+	return Flags{Timeout: f.Timeout, MaxRate: f.MaxRate, Theme: f.Theme, StuckAfter: f.StuckAfter, ReadOnly: f.ReadOnly}
+}
+
 // Request is everything Resolve weighs, highest first: the flags, the
 // environment, the chosen profile's stored values and settings, the
 // defaults.

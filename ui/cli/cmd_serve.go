@@ -10,15 +10,15 @@ import (
 )
 
 // `vaultdeck serve`: the SSH server's flags are its package's (serve.Flags);
-// the global --base-url, --region and --ca-file say where sessions connect.
+// the global flags are weighed per session by account.Resolve (serve.Config.Flags).
 func (r *runner) serveCmd() *cobra.Command {
 	var f serve.Flags
 	c := &cobra.Command{Use: "serve --authorized-keys FILE", Short: "serve the console over SSH (public keys only)", Args: noArgs}
 	f.Register(c.Flags())
 	// The sessions' theme is checked while parsing, like the console's.
 	theme := c.Flags().Lookup("theme")
-	theme.Value = enumFlag(&f.Config.Theme, themes.Names())
-	theme.Usage = "colour `THEME` of the sessions: " + strings.Join(themes.Names(), ", ")
+	theme.Value = enumFlag(&f.Config.Flags.Theme, themes.Names())
+	theme.Usage = "colour `THEME` of the sessions (default: a bound profile's theme setting, else auto): " + strings.Join(themes.Names(), ", ")
 	_ = c.RegisterFlagCompletionFunc("theme", fixed(themes.Names()))
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {
 		if r.env.Serve == nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/console"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 )
@@ -34,10 +35,10 @@ func (s *Server) backendFor(name string) (*profileBackend, error) {
 	if err != nil {
 		return nil, err
 	}
-	// No flag and no environment: a bound profile is what was stored
-	// for it (one VAULTDECK_BASE_URL would point every profile at one
-	// endpoint).
-	res, err := account.Resolve(account.Request{Chosen: chosen})
+	// No environment and no endpoint flag: a bound profile connects where
+	// it was stored (one VAULTDECK_BASE_URL would point every profile at
+	// one endpoint); serve's typed settings win over the profile's.
+	res, err := account.Resolve(account.Request{Chosen: chosen, Flags: s.cfg.Flags.Settings(), Themes: themes.Names()})
 	if err != nil {
 		return nil, fmt.Errorf("profile %q: %w", name, err)
 	}

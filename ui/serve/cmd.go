@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"time"
 
 	"github.com/spf13/pflag"
 	gossh "golang.org/x/crypto/ssh"
@@ -21,9 +20,9 @@ import (
 type Env struct {
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
-	// Login is where login sessions connect (the global --base-url,
-	// --region and --ca-file); serve reads nothing else of the flags.
-	Login account.Flags
+	// Flags are the global flags typed (account.Flags): where login
+	// sessions connect, and the timeout and max-rate of every session.
+	Flags account.Flags
 }
 
 // Flags are `vaultdeck serve`'s options, defined on the command line's
@@ -47,8 +46,8 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	cfg.MaxStartups = DefaultMaxStartups
 	fs.Var(&cfg.MaxStartups, "max-startups", "connections without a session: past start, new ones are dropped at random (rate% rising to 100% at full) after closing the oldest that sent nothing, as OpenSSH's MaxStartups")
 	fs.IntVar(&cfg.PerSourceMaxStartups, "per-source-max-startups", DefaultPerSourceMaxStartups, "most connections without a session from one address (0 = no limit), as OpenSSH's PerSourceMaxStartups")
-	fs.StringVar(&cfg.Theme, "theme", "auto", "colour theme of the sessions")
-	fs.DurationVar(&cfg.StuckAfter, "stuck-after", 30*time.Minute, "mark a file stuck after this long in processing")
+	fs.StringVar(&cfg.Flags.Theme, "theme", "", "colour theme of the sessions (default: a bound profile's theme setting, else auto)")
+	fs.DurationVar(&cfg.Flags.StuckAfter, "stuck-after", 0, "mark a file stuck after this long in processing (default: a bound profile's stuck-after setting, else 30m)")
 	fs.DurationVar(&cfg.CrawlEvery, "crawl-every", 0, "run the access review's crawl of every bound profile this often (e.g. 24h), for every session to read in :access; 0 = never")
 	fs.BoolVar(&f.Check, "check", false, "validate the keys file, the host key and every bound profile's token, then exit")
 }
@@ -72,10 +71,7 @@ func Start(ctx context.Context, f Flags, given func(string) bool, e Env) int {
 		cfg.PerSourceMaxStartups = -1
 	}
 	cfg.Getenv = e.Getenv
-	cfg.Login = account.Flags{BaseURL: e.Login.BaseURL, Region: e.Login.Region, CAFile: e.Login.CAFile}
-	if cfg.Login.BaseURL != "" {
-		cfg.Login.Region = "" // as before: a base URL wins over a region, not an error at the first login
-	}
+	cfg.Flags = serveFlags(cfg.Flags, e.Flags, given)
 	cfg.Logger = slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
 	s, err := New(cfg, e.Stderr)
@@ -142,4 +138,23 @@ func (s *Server) Check(ctx context.Context, w io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// serveFlags merges serve's own console flags (theme, stuck-after: only
+// when typed, so a bound profile's settings fill in the rest) with the
+// global ones: where login sessions connect, and every session's timeout
+// and max-rate.
+func serveFlags(own, global account.Flags, given func(string) bool) account.Flags {
+	f := global
+	f.Profile = "" // a session's profile is its key's binding
+	if f.BaseURL != "" {
+		f.Region = "" // as before: a base URL wins over a region, not an error at the first login
+	}
+	if given("theme") {
+		f.Theme = own.Theme
+	}
+	if given("stuck-after") {
+		f.StuckAfter = own.StuckAfter
+	}
+	return f
 }

@@ -160,7 +160,7 @@ func startServerSim(t testing.TB, opts sim.Options, mod ...func(*Config)) *fixtu
 	env := map[string]string{"VAULTDECK_HOME": f.home, "CREDENTIALS_DIRECTORY": creds}
 	ready := make(chan net.Addr, 1)
 	cfg := Config{
-		Listen: "127.0.0.1:0", AuthorizedKeys: keys, Login: account.Flags{BaseURL: hs.URL},
+		Listen: "127.0.0.1:0", AuthorizedKeys: keys, Flags: account.Flags{BaseURL: hs.URL},
 		Getenv: func(k string) string { return env[k] },
 		Logger: slog.New(slog.NewTextHandler(f.log, nil)),
 		Ready:  func(a net.Addr) { ready <- a },

@@ -106,9 +106,9 @@ func (m *login) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // check asks whoami with the token, in a command (no IO in Update).
 func (m *login) check(tok string) tea.Cmd {
-	srv, ctx, cfg := m.srv, m.ctx, m.srv.cfg
+	srv, ctx := m.srv, m.ctx
 	return func() tea.Msg {
-		res, err := account.Resolve(account.Request{Flags: cfg.Login, Token: token.NewFixed(tok)})
+		res, err := srv.loginAccount(tok)
 		if err != nil {
 			return loginResult{err: err}
 		}
@@ -163,4 +163,10 @@ func (m *login) View() string {
 		out = th.Renderer.NewStyle().MaxWidth(m.size.Width).Render(out)
 	}
 	return out
+}
+
+// loginAccount resolves a login session's account: its own token, where
+// serve's flags say login sessions connect, with serve's typed settings.
+func (s *Server) loginAccount(tok string) (*account.Resolved, error) {
+	return account.Resolve(account.Request{Flags: s.cfg.Flags, Token: token.NewFixed(tok), Themes: themes.Names()})
 }

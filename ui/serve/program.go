@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"strings"
@@ -53,9 +54,9 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		out = pty.Slave // OSC 52 copies go the program's way, in order with its frames
 	}
 	base := console.Options{
-		Theme:      s.cfg.Theme,
+		Theme:      cmp.Or(s.cfg.Flags.Theme, account.DefaultTheme),
 		NoColor:    themes.NoColorFromEnv(getenv),
-		StuckAfter: s.cfg.StuckAfter,
+		StuckAfter: cmp.Or(s.cfg.Flags.StuckAfter, account.DefaultStuckAfter),
 		ReadOnly:   !s.cfg.AllowWrites,
 		Output:     out,
 		// The session's files would be the server's (its credentials among them).
@@ -103,13 +104,24 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 
 // boundConsole is the console of a key bound to a stored profile.
 func (s *Server) boundConsole(ctx context.Context, ss *session, name string, o console.Options) (tea.Model, error) {
-	b, err := s.backendFor(name)
+	o, err := s.boundOptions(ctx, ss, name, o)
 	if err != nil {
 		return nil, err
 	}
+	return console.NewModel(ctx, o, o.Output)
+}
+
+// boundOptions are the console options of a session bound to a stored
+// profile: its client, cache and connection, and the settings its
+// resolution weighed (serve's typed flags, then the profile's).
+func (s *Server) boundOptions(ctx context.Context, ss *session, name string, o console.Options) (console.Options, error) {
+	b, err := s.backendFor(name)
+	if err != nil {
+		return o, err
+	}
 	warning, err := b.account.TokenWarning(ctx)
 	if err != nil {
-		return nil, err
+		return o, err
 	}
 	o.Backend = b.client
 	o.Cache = s.cacheFor(ss, name, "")
@@ -118,7 +130,8 @@ func (s *Server) boundConsole(ctx context.Context, ss *session, name string, o c
 	o.Conn = b.account.Conn(b.client.Base())
 	o.Conn.Session, o.Conn.Warning = "key "+ss.key.Label(), warning
 	o.ReadOnly = o.ReadOnly || b.account.ReadOnly
-	return console.NewModel(ctx, o, o.Output)
+	o.Theme, o.StuckAfter = b.account.Theme, b.account.StuckAfter
+	return o, nil
 }
 
 // loggedInConsole is the console of a session that logged in with its own
@@ -134,10 +147,10 @@ func (s *Server) loggedInConsole(ctx context.Context, ss *session, res *account.
 
 func loginEndpoint(cfg Config) string {
 	switch {
-	case cfg.Login.BaseURL != "":
-		return cfg.Login.BaseURL
-	case cfg.Login.Region != "":
-		return "region " + cfg.Login.Region
+	case cfg.Flags.BaseURL != "":
+		return cfg.Flags.BaseURL
+	case cfg.Flags.Region != "":
+		return "region " + cfg.Flags.Region
 	}
 	return "region us"
 }

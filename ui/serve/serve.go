@@ -63,12 +63,13 @@ type Config struct {
 	clock                clock         // tests: fired by hand; nil = real time
 	roll                 func() int    // tests: the random drop's draw; nil = random
 
-	// Login is where sessions of keys without a bound profile log in (the
-	// global --base-url, --region and --ca-file; base URL wins).
-	Login account.Flags
-
-	Theme      string
-	StuckAfter time.Duration
+	// Flags are the command line's, for every session, weighed by
+	// account.Resolve as for any command: --base-url, --region and
+	// --ca-file say where keys without a bound profile log in (base URL
+	// wins; a bound profile connects where it was stored); --timeout,
+	// --max-rate, --theme and --stuck-after, when typed, win over a bound
+	// profile's settings, which win over the defaults.
+	Flags account.Flags
 
 	Getenv     func(string) string // the server's environment (paths, credentials)
 	Logger     *slog.Logger        // one line per session; never a token

@@ -1,13 +1,16 @@
 package serve
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/console"
 )
 
 // TestBoundProfileHonoursItsSettings: `vaultdeck config set timeout` and
@@ -88,4 +91,92 @@ func shows(tm *term, s string) bool {
 		time.Sleep(5 * time.Millisecond) // polls a condition; the deadline is the only timing
 	}
 	return true
+}
+
+// TestBoundProfileHonoursItsConsoleSettings: the console's own settings of a
+// bound profile (`config set theme`, `config set stuck-after`) reach its
+// sessions as timeout and max-rate do, and a flag typed to serve wins over
+// them, as a flag typed to the console wins over the profile.
+func TestBoundProfileHonoursItsConsoleSettings(t *testing.T) {
+	set := func(f *fixture) {
+		st, err := store.Open(filepath.Join(f.home, store.FileName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		for k, v := range map[string]string{"theme": "light", "stuck-after": "5m0s"} {
+			if err := st.SetSetting("sim", k, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	f := startServer(t)
+	set(f)
+	o, err := f.srv.boundOptions(context.Background(), &session{key: &Key{Profile: "sim"}}, "sim", console.Options{Theme: "auto", StuckAfter: 30 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Theme != "light" || o.StuckAfter != 5*time.Minute {
+		t.Errorf("a bound session's console: theme %q, stuck after %s; want the profile's light and 5m0s", o.Theme, o.StuckAfter)
+	}
+
+	typed := startServer(t, func(c *Config) { c.Flags.Theme, c.Flags.StuckAfter = "dark", time.Hour })
+	set(typed)
+	o, err = typed.srv.boundOptions(context.Background(), &session{key: &Key{Profile: "sim"}}, "sim", console.Options{Theme: "dark", StuckAfter: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Theme != "dark" || o.StuckAfter != time.Hour {
+		t.Errorf("serve --theme dark --stuck-after 1h: theme %q, stuck after %s; the typed flags must win", o.Theme, o.StuckAfter)
+	}
+}
+
+// TestServeFlagsReachEverySession: the global --timeout and --max-rate typed
+// to serve reach the login sessions' clients and win over a bound profile's
+// settings, as they do for every other command.
+func TestServeFlagsReachEverySession(t *testing.T) {
+	mr, err := account.ParseMaxRate("20%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := startServer(t, func(c *Config) { c.Flags.Timeout, c.Flags.MaxRate = 700*time.Millisecond, mr })
+	st, err := store.Open(filepath.Join(f.home, store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetSetting("sim", "max-rate", "50%"); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	b, err := f.srv.backendFor("sim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.account.Timeout != 700*time.Millisecond || b.client.Budget(api.CategoryVault).Limit != 2 {
+		t.Errorf("bound profile: timeout %s, vault %d a minute; want serve's 700ms and 20%% (2)", b.account.Timeout, b.client.Budget(api.CategoryVault).Limit)
+	}
+	res, err := f.srv.loginAccount("tok-not-checked-here")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Timeout != 700*time.Millisecond || res.MaxRate != mr {
+		t.Errorf("login session: timeout %s, max-rate %v; want serve's 700ms and 20%%", res.Timeout, res.MaxRate)
+	}
+}
+
+// TestServeFlagsOnlyTypedOnesWin: serve's --theme and --stuck-after have
+// defaults for its help text, but only a typed one may override a bound
+// profile's setting; the global endpoint flags pass, base URL over region.
+func TestServeFlagsOnlyTypedOnesWin(t *testing.T) {
+	own := account.Flags{Theme: account.DefaultTheme, StuckAfter: account.DefaultStuckAfter}
+	global := account.Flags{Profile: "p", BaseURL: "https://h.example", Region: "eu", Timeout: time.Second}
+	f := serveFlags(own, global, func(string) bool { return false })
+	if f.Theme != "" || f.StuckAfter != 0 || f.Profile != "" || f.Region != "" || f.BaseURL != global.BaseURL || f.Timeout != time.Second {
+		t.Errorf("nothing typed: %+v; want no theme or stuck-after, the base URL without the region or profile, the timeout", f)
+	}
+	own.Theme = "dark"
+	f = serveFlags(own, global, func(n string) bool { return n == "theme" })
+	if f.Theme != "dark" || f.StuckAfter != 0 {
+		t.Errorf("--theme dark typed: %+v", f)
+	}
 }
