@@ -59,9 +59,9 @@ func (c *Client) EachClientMatter(ctx context.Context, fn func(*ClientMatter) er
 	if d, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
 		clk.Date = d.UTC()
 	}
-	err = c.walkBody(ctx, epListMatters, resp, red, "", func(raw []byte) error {
+	err = c.walkBody(ctx, epListMatters, resp, red, "", func(it RawItem) error {
 		var m ClientMatter
-		if err := unmarshalItem(raw, &m); err != nil {
+		if err := unmarshalItem(it.Bytes, &m); err != nil {
 			return err
 		}
 		if err := fn(&m); err != nil {

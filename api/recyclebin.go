@@ -43,8 +43,8 @@ func (c *Client) RecycleBin(ctx context.Context, q RecycleBinQuery) (*RecycleBin
 }
 
 // EachRecycleBin streams the recycle bin: fn gets each entry as soon as it
-// is decoded, with the server's own bytes for it (raw, valid only during the
-// call; unknown fields included), so memory does not grow with the listing.
+// is decoded, with the server's own bytes for it (both valid only during the
+// call: the entry's record is reused; unknown fields included), so memory does not grow with the listing.
 // An error returned by fn stops the listing and is returned as is. total is
 // the server's count (it may follow the items in the body). A body that
 // stalls is sent again only while no entry has been handed out.
@@ -74,6 +74,70 @@ type final struct{ err error }
 func (f final) Error() string { return f.err.Error() }
 
 func (c *Client) recycleBinOnce(ctx context.Context, q RecycleBinQuery, fn func(e *RecycleBinEntry, raw []byte) error) (Int, error) {
+	var e RecycleBinEntry
+	return c.recycleBinRaw(ctx, q, func(it RawItem) error {
+		e = RecycleBinEntry{}
+		if err := unmarshalItem(it.Bytes, &e); err != nil {
+			return err
+		}
+		if err := fn(&e, it.Bytes); err != nil {
+			return callerError{err}
+		}
+		return nil
+	})
+}
+
+// RawItem is one listing item as the server sent it, its syntax checked.
+type RawItem struct {
+	Bytes []byte // valid only during the call that hands it
+	// Plain says every byte prints as is: no control character, no C1
+	// control, valid UTF-8 (found in the same pass that delimits the item).
+	Plain bool
+}
+
+// EachRecycleBinRaw streams the recycle bin without decoding its entries:
+// for output that writes each entry's own bytes (--json, --jsonl), where a
+// decode would be thrown away. fn gets each entry checked to be valid JSON
+// and an object (or null, which a decode lets by as an empty entry); the
+// rest is as EachRecycleBin. DecodePurge reads the one field the purge
+// window needs.
+func (c *Client) EachRecycleBinRaw(ctx context.Context, q RecycleBinQuery, fn func(it RawItem) error) (total Int, err error) {
+	handed := false
+	err = c.resending(ctx, epRecycleBin, func() error {
+		var err error
+		total, err = c.recycleBinRaw(ctx, q, func(it RawItem) error {
+			if c := it.Bytes[0]; c != '{' && c != 'n' {
+				return fmt.Errorf("an entry is not a JSON object (it starts with %q)", c)
+			}
+			handed = true
+			if err := fn(it); err != nil {
+				return callerError{err}
+			}
+			return nil
+		})
+		if err != nil && handed {
+			return final{err}
+		}
+		return err
+	})
+	var f final
+	if errors.As(err, &f) {
+		err = f.err
+	}
+	return total, err
+}
+
+// DecodePurge decodes, of a raw recycle-bin entry, only when it is
+// scheduled to be purged (what --within filters on).
+func DecodePurge(raw []byte) (Time, error) {
+	var e struct {
+		At Time `json:"recycle_bin_purged_scheduled_at"`
+	}
+	err := unmarshalItem(raw, &e)
+	return e.At, err
+}
+
+func (c *Client) recycleBinRaw(ctx context.Context, q RecycleBinQuery, item func(it RawItem) error) (Int, error) {
 	v := url.Values{}
 	if q.Name != "" {
 		v.Set("name", q.Name)
@@ -82,17 +146,7 @@ func (c *Client) recycleBinOnce(ctx context.Context, q RecycleBinQuery, fn func(
 		v.Set("client_matter_id", q.ClientMatterID)
 	}
 	var total Int
-	err := c.streamItems(ctx, epRecycleBin, "/api/v1/vault/workspace/recycle_bin", v, "items",
-		func(raw []byte) error {
-			var e RecycleBinEntry
-			if err := unmarshalItem(raw, &e); err != nil {
-				return err
-			}
-			if err := fn(&e, raw); err != nil {
-				return callerError{err}
-			}
-			return nil
-		},
+	err := c.streamItems(ctx, epRecycleBin, "/api/v1/vault/workspace/recycle_bin", v, "items", item,
 		func(key string, raw []byte) error {
 			if key == "total" {
 				return total.UnmarshalJSON(raw)
@@ -121,7 +175,7 @@ func (e itemError) Error() string { return e.err.Error() }
 // of the array member arrayKey to item and every other member to other. An
 // empty arrayKey walks a body that is a bare array (other is not called).
 func (c *Client) streamItems(ctx context.Context, ep endpoint, path string, q url.Values, arrayKey string,
-	item func(raw []byte) error, other func(key string, raw []byte) error) error {
+	item func(it RawItem) error, other func(key string, raw []byte) error) error {
 	resp, red, err := c.send(ctx, call{ep: ep, path: path, query: q})
 	if err != nil {
 		return err
@@ -132,7 +186,7 @@ func (c *Client) streamItems(ctx context.Context, ep endpoint, path string, q ur
 // walkBody is streamItems after the response headers are in: it walks and
 // closes resp's body, and words every way the body can fail as an *Error.
 func (c *Client) walkBody(ctx context.Context, ep endpoint, resp *http.Response, red redactor, arrayKey string,
-	item func(raw []byte) error, other func(key string, raw []byte) error) error {
+	item func(it RawItem) error, other func(key string, raw []byte) error) error {
 	defer resp.Body.Close()
 	body, kept := tapBody(ctx, resp.Body) // WithBodyCopy (bodytap.go)
 	hr := &headReader{r: body}
@@ -144,7 +198,7 @@ func (c *Client) walkBody(ctx context.Context, ep endpoint, resp *http.Response,
 	var err error
 	each := func(raw []byte) error {
 		n++
-		if err := item(raw); err != nil {
+		if err := item(RawItem{raw, sc.plain()}); err != nil {
 			var ce callerError
 			if errors.As(err, &ce) {
 				return err
@@ -197,6 +251,9 @@ func (c *Client) walkBody(ctx context.Context, ep endpoint, resp *http.Response,
 			where = "a member beside " + arrayKey
 		}
 		return malformed(ep, resp.StatusCode, red, fmt.Sprintf("invalid JSON at byte %d (%s): %v", ie.off, where, ie.err), hr.head)
+	case errors.As(err, &se) && se.item: // worded as a decoder's refusal of the item was
+		where := strings.TrimSpace(fmt.Sprintf("%s item %d", arrayKey, n+1))
+		return malformed(ep, resp.StatusCode, red, fmt.Sprintf("invalid JSON at byte %d (%s): expected %s, found %q", se.off, where, se.want, se.got), hr.head)
 	case errors.As(err, &se):
 		return malformed(ep, resp.StatusCode, red, se.Error(), hr.head)
 	default:

@@ -33,18 +33,32 @@ func (c *Client) Redact(s string) string { return c.currentRedactor().String(s) 
 func (rw *RedactingWriter) Write(p []byte) (int, error) {
 	rw.mu.Lock()
 	defer rw.mu.Unlock()
-	rw.pend = append(rw.pend, p...)
+	// With nothing held back, p is read where it is: only what must wait
+	// is copied.
+	buf := p
+	if len(rw.pend) > 0 {
+		rw.pend = append(rw.pend, p...)
+		buf = rw.pend
+	}
 	red := rw.red()
+	may := red.mayContain(buf) // one look for the token over the whole write
 	// Complete lines go out at once (a token never spans a line break); of
 	// the unfinished line, only a tail that could be the start of the token
 	// is held back, so prompts and \r progress lines still show at once.
-	cut := bytes.LastIndexByte(rw.pend, '\n') + 1
-	cut = rw.safeCut(red, max(cut, heldFrom(red, rw.pend, cut)))
-	if cut == 0 {
-		return len(p), nil
+	cut := bytes.LastIndexByte(buf, '\n') + 1
+	cut = max(cut, heldFrom(red, buf, cut))
+	if may {
+		cut = safeCut(red, buf, cut)
 	}
-	err := rw.emit(red, rw.pend[:cut])
-	rw.pend = rw.pend[:copy(rw.pend, rw.pend[cut:])]
+	var err error
+	if cut > 0 {
+		err = rw.emit(red, buf[:cut], may)
+	}
+	if len(rw.pend) > 0 {
+		rw.pend = rw.pend[:copy(rw.pend, buf[cut:])]
+	} else {
+		rw.pend = append(rw.pend, buf[cut:]...)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -73,12 +87,12 @@ func heldFrom(red redactor, b []byte, from int) int {
 // redacted whole.
 func holdTail(red redactor) int { return 24*len(red.secret) + 16 }
 
-// safeCut moves cut past any match that straddles it.
-func (rw *RedactingWriter) safeCut(red redactor, cut int) int {
-	if red.re == nil || !red.mayContain(rw.pend) {
+// safeCut moves cut past any match in b that straddles it.
+func safeCut(red redactor, b []byte, cut int) int {
+	if red.re == nil {
 		return cut
 	}
-	for _, m := range red.re.FindAllIndex(rw.pend, -1) {
+	for _, m := range red.re.FindAllIndex(b, -1) {
 		if m[0] < cut && m[1] > cut {
 			return m[1]
 		}
@@ -86,8 +100,10 @@ func (rw *RedactingWriter) safeCut(red redactor, cut int) int {
 	return cut
 }
 
-func (rw *RedactingWriter) emit(red redactor, b []byte) error {
-	if red.mayContain(b) {
+// emit writes b with the token replaced; may is mayContain of b or of
+// more than b.
+func (rw *RedactingWriter) emit(red redactor, b []byte, may bool) error {
+	if may && red.mayContain(b) {
 		b = red.re.ReplaceAllLiteral(b, []byte(redacted))
 	}
 	_, err := rw.w.Write(b)
@@ -101,7 +117,7 @@ func (rw *RedactingWriter) Flush() error {
 	if len(rw.pend) == 0 {
 		return nil
 	}
-	err := rw.emit(rw.red(), rw.pend)
+	err := rw.emit(rw.red(), rw.pend, true)
 	rw.pend = rw.pend[:0]
 	return err
 }

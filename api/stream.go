@@ -27,6 +27,7 @@ type scanner struct {
 	// the stall timer, so a body that brings no item ends like a stall.
 	gate   *progressGate
 	inItem bool
+	vs     valueScan // the state of the value being read
 }
 
 const scanBuf = 256 << 10
@@ -86,6 +87,7 @@ type syntaxError struct {
 	off  int64
 	want string
 	got  byte
+	item bool // inside an element of the listing's array
 }
 
 func (e *syntaxError) Error() string {
@@ -123,91 +125,49 @@ func (s *scanner) expect(want string) (byte, error) {
 		return 0, err
 	}
 	if bytes.IndexByte([]byte(want), c) < 0 {
-		return 0, &syntaxError{s.offset(), "one of " + strconv.Quote(want), c}
+		return 0, &syntaxError{off: s.offset(), want: "one of " + strconv.Quote(want), got: c}
 	}
 	s.pos++
 	return c, nil
 }
 
-// value returns the raw bytes of the next complete value. The slice is only
-// valid until the next call.
+// value returns the raw bytes of the next complete value, checked to be
+// valid JSON (valueScan: one pass for its end, its syntax and whether it
+// prints as is, which plain then reports). The slice is only valid until
+// the next call.
 func (s *scanner) value() ([]byte, error) {
-	c, err := s.peek()
-	if err != nil {
+	if _, err := s.peek(); err != nil {
 		return nil, err
 	}
-	start := s.pos
-	i := start
-	depth := 0
-	switch c {
-	case '{', '[', '"':
-	case '}', ']', ',', ':':
-		return nil, &syntaxError{s.offset(), "a value", c}
-	default: // number, true, false, null: up to the next delimiter
-		for {
-			for ; i < len(s.buf); i++ {
-				switch s.buf[i] {
-				case ',', '}', ']', ' ', '\t', '\n', '\r':
-					s.pos = i
-					return s.bounded(s.buf[start:i])
-				}
-			}
-			n := i - start
-			if int64(n) > s.lim.item {
-				return nil, itemLimit(s.lim.item)
-			}
-			if !s.fill(start) {
-				if s.rdErr != nil {
-					return nil, s.rdErr
-				}
-				s.pos = len(s.buf)
-				return s.bounded(s.buf[s.pos-n : s.pos])
-			}
-			start, i = s.pos, s.pos+n
-		}
-	}
+	v := &s.vs
+	v.reset()
+	start, i := s.pos, 0
 	for {
-		for i < len(s.buf) {
-			switch s.buf[i] {
-			case '"':
-				end := stringEnd(s.buf, i+1)
-				if end < 0 {
-					if int64(len(s.buf)-i-1) > s.lim.str {
-						return nil, strLimit(s.lim.str)
-					}
-					goto more
-				}
-				if int64(end-i-1) > s.lim.str {
-					return nil, strLimit(s.lim.str)
-				}
-				i = end + 1
-				if depth == 0 {
-					s.pos = i
-					return s.bounded(s.buf[start:i])
-				}
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					s.pos = i + 1
-					return s.bounded(s.buf[start : i+1])
-				}
+		var err error
+		i, err = v.run(s.buf[start:], i, s.lim, s.eof)
+		if err != nil {
+			if se, ok := err.(*syntaxError); ok {
+				se.off += s.base + int64(start)
 			}
-			i++
+			return nil, err
 		}
-	more:
-		n := i - start
+		if v.want == wDone {
+			s.pos = start + i
+			return s.bounded(s.buf[start:s.pos])
+		}
 		if int64(len(s.buf)-start) > s.lim.item {
 			return nil, itemLimit(s.lim.item)
 		}
-		if !s.fill(start) {
+		if s.eof {
 			return nil, s.endErr()
 		}
-		start, i = s.pos, s.pos+n
+		s.fill(start) // at the end of the input s.eof is set and the next run finishes a number
+		start = s.pos
 	}
 }
+
+// plain reports whether the value value last returned prints as is.
+func (s *scanner) plain() bool { return s.vs.plain }
 
 // bounded returns a whole value, or the item limit's error when it is
 // larger (the checks while reading see only values that span a refill).
@@ -218,26 +178,6 @@ func (s *scanner) bounded(v []byte) ([]byte, error) {
 	return v, nil
 }
 
-// stringEnd returns the index of the quote closing a string whose contents
-// start at from, or -1 when it is not in b yet.
-func stringEnd(b []byte, from int) int {
-	for {
-		j := bytes.IndexByte(b[from:], '"')
-		if j < 0 {
-			return -1
-		}
-		q := from + j
-		bs := 0
-		for k := q - 1; k >= from && b[k] == '\\'; k-- {
-			bs++
-		}
-		if bs%2 == 0 {
-			return q
-		}
-		from = q + 1
-	}
-}
-
 // key reads an object key.
 func (s *scanner) key() (string, error) {
 	raw, err := s.value()
@@ -245,7 +185,7 @@ func (s *scanner) key() (string, error) {
 		return "", err
 	}
 	if len(raw) < 2 || raw[0] != '"' {
-		return "", &syntaxError{s.offset(), "an object key", raw[0]}
+		return "", &syntaxError{off: s.offset(), want: "an object key", got: raw[0]}
 	}
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw[1 : len(raw)-1]), nil
@@ -318,6 +258,9 @@ func (s *scanner) array(item func(raw []byte) error) error {
 		raw, err := s.value()
 		s.inItem = false
 		if err != nil {
+			if se, ok := err.(*syntaxError); ok {
+				se.item = true
+			}
 			return err
 		}
 		s.gate.mark()
@@ -341,5 +284,5 @@ func (s *scanner) end() error {
 	if err != nil {
 		return err
 	}
-	return &syntaxError{s.offset(), "the end of the body", c}
+	return &syntaxError{off: s.offset(), want: "the end of the body", got: c}
 }

@@ -31,7 +31,11 @@ func (r *runner) items(open string) *itemWriter {
 	return &itemWriter{w: r.env.Stdout, lines: r.g.JSONL, open: open}
 }
 
-func (iw *itemWriter) item(raw []byte) error {
+func (iw *itemWriter) item(raw []byte) error { return iw.raw(api.RawItem{Bytes: raw}) }
+
+// raw writes one item; a plain one (api.RawItem) goes out as sent, with no
+// second scan and no copy but the output buffer's.
+func (iw *itemWriter) raw(it api.RawItem) error {
 	sep := ",\n"
 	switch {
 	case iw.lines:
@@ -43,12 +47,19 @@ func (iw *itemWriter) item(raw []byte) error {
 	if _, err := io.WriteString(iw.w, sep); err != nil {
 		return err
 	}
-	iw.scratch = safeRaw(iw.scratch[:0], raw)
-	if iw.lines {
-		iw.scratch = append(iw.scratch, '\n')
+	out := it.Bytes
+	if !it.Plain {
+		iw.scratch = safeRaw(iw.scratch[:0], it.Bytes)
+		out = iw.scratch
 	}
-	_, err := iw.w.Write(iw.scratch)
-	return err
+	if _, err := iw.w.Write(out); err != nil {
+		return err
+	}
+	if iw.lines {
+		_, err := io.WriteString(iw.w, "\n")
+		return err
+	}
+	return nil
 }
 
 // close ends the array with the closing text (`]` or `],"total":N}`); a

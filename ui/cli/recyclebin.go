@@ -56,14 +56,20 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 		}
 		return purge.Within(e.RecycleBinPurgedScheduledAt.Time, now, o.Within)
 	}
-	if r.jsonOut() {
+	if r.jsonOut() { // each entry's own bytes: decoded only for the purge window
 		iw := r.items(`{"items":[`)
-		total, err := c.EachRecycleBin(ctx, q, func(e *api.RecycleBinEntry, raw []byte) error {
+		total, err := c.EachRecycleBinRaw(ctx, q, func(it api.RawItem) error {
 			p.item()
-			if in, _ := keep(e); !in {
-				return nil
+			if o.Within > 0 {
+				at, err := api.DecodePurge(it.Bytes)
+				if err != nil {
+					return err
+				}
+				if in, _ := purge.Within(at.Time, now, o.Within); !in {
+					return nil
+				}
 			}
-			return iw.item(raw)
+			return iw.raw(it)
 		})
 		if err != nil {
 			return fail(afterItems(err, iw.n))
