@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -52,6 +53,14 @@ type rig struct {
 	requests atomic.Int64 // audit requests (the logs paths)
 	mu       sync.Mutex
 	sent     []time.Time // when each audit request arrived, on the rig's clock
+	asked    []url.URL   // each audit request's path and query, in order
+}
+
+// askedSince is the audit requests from the n-th on.
+func (r *rig) askedSince(n int) []url.URL {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.asked[min(n, len(r.asked)):])
 }
 
 func (r *rig) sentTimes() []time.Time {
@@ -70,11 +79,12 @@ func newRig(t *testing.T, opts sim.Options, clock api.Clock) *rig {
 		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 			if strings.HasPrefix(req.URL.Path, "/api/v1/logs/") {
 				r.requests.Add(1)
+				r.mu.Lock()
+				r.asked = append(r.asked, *req.URL)
 				if clock != nil {
-					r.mu.Lock()
 					r.sent = append(r.sent, clock.Now())
-					r.mu.Unlock()
 				}
+				r.mu.Unlock()
 			}
 			next.ServeHTTP(w, req)
 		})

@@ -71,7 +71,9 @@ func (j *Job) olderFromMirror(ctx context.Context, f store.AuditFilter, before s
 		// The newest: the mirror up to its cursor, and the service's tail
 		// after it, when that tail is one short page.
 		if st.Cursor != "" {
-			page, err := j.Svc.AuditPage(ctx, st.Cursor, api.MaxAuditTake, "")
+			// of f's type only, when it has one: a tail of thousands of
+			// entries holding a few of the type is then one short page
+			page, err := j.Svc.AuditPage(ctx, st.Cursor, api.MaxAuditTake, askType(f))
 			w.Requests++
 			if err != nil {
 				return w, false, err
