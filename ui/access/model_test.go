@@ -2,7 +2,6 @@ package access
 
 import (
 	"context"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,8 +9,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/vaultdeck/vaultdeck/api"
 	review "github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -23,13 +22,9 @@ import (
 // grantee and the project.
 func twoSnapshots(t *testing.T) (*store.Store, string, string) {
 	t.Helper()
-	s := sim.New(sim.Options{NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Limits: api.Limits{Vault: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{NoRateLimit: true}})
+	s := e.Sim
+	c := e.Client
 	st, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
 	if err != nil {
 		t.Fatal(err)

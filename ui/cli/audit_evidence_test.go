@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -58,15 +58,14 @@ func TestReceiptShowsAuditEvidence(t *testing.T) {
 // api:vault_upload_files entries of it (the token's user, the project, the
 // time its batches went out) once the mirror covers them.
 func TestUploadsShowAuditEvidence(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true}})
+	s := e.Sim
 	pid, err := s.AddProject(sim.ProjectSpec{Name: "Inbox"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dbPath := filepath.Join(t.TempDir(), "vaultdeck.db")
-	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": e.URL}
 	vd := func(args ...string) run {
 		var out, errb bytes.Buffer
 		env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] },

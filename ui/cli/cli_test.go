@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 )
 
@@ -22,10 +22,9 @@ type run struct {
 
 func newSimEnv(t *testing.T) (*sim.Server, func(stdin string, args ...string) run) {
 	t.Helper()
-	s := sim.New(sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: fixedNow})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: fixedNow}})
+	s := e.Sim
+	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": e.URL}
 	return s, func(stdin string, args ...string) run {
 		var out, errb bytes.Buffer
 		env := Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,

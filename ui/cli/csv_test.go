@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,8 +13,8 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
-	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -54,12 +53,11 @@ func column(t *testing.T, what string, recs [][]string, title string) []string {
 // simulator, holding a project and files named to break a spreadsheet,
 // and reads every output back with encoding/csv.
 func TestEveryListingWritesCSV(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: fixedNow})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: fixedNow}})
+	s := e.Sim
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, store.FileName)
-	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": e.URL}
 	vd := func(args ...string) run {
 		var out, errb bytes.Buffer
 		env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] },
@@ -81,10 +79,7 @@ func TestEveryListingWritesCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	gone, _ := s.AddProject(sim.ProjectSpec{Name: quotedName})
-	c, err := api.New(api.Config{BaseURL: srv.URL, Token: token.NewFixed(s.Token("admin")), Limits: api.Limits{Vault: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := e.Client
 	if _, err := c.DeleteProject(context.Background(), gone); err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -240,9 +241,8 @@ func (c *instantClock) Sleep(ctx context.Context, d time.Duration) error {
 // A wait for the client-matters budget is said on stderr, so a long run
 // does not look hung.
 func TestMattersDeleteSaysBudgetWaits(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true, Now: fixedNow})
-	srv := httptest.NewServer(s)
-	defer srv.Close()
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true, Now: fixedNow}})
+	s := e.Sim
 	var b strings.Builder
 	for i := range api.MaxPairs + 1 {
 		b.WriteString("C-" + strconv.Itoa(i) + ",M\n")
@@ -252,7 +252,7 @@ func TestMattersDeleteSaysBudgetWaits(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 		Getenv: func(k string) string {
-			return map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}[k]
+			return map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": e.URL}[k]
 		},
 		Limits: api.Limits{Matters: 1}, Clock: &instantClock{now: fixedNow()},
 		OpenStore: func() (*store.Store, error) { return store.Open(filepath.Join(t.TempDir(), "x.db")) }}

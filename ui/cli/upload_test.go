@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -23,14 +23,13 @@ func newUploadEnv(t *testing.T) (*sim.Server, string, func(args ...string) run) 
 // newUploadEnvAt is newUploadEnv with the journal's database at dbPath.
 func newUploadEnvAt(t *testing.T, dbPath string) (*sim.Server, string, func(args ...string) run) {
 	t.Helper()
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true}})
+	s := e.Sim
 	pid, err := s.AddProject(sim.ProjectSpec{Name: "Inbox"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": e.URL}
 	return s, pid, func(args ...string) run {
 		var out, errb bytes.Buffer
 		env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] },

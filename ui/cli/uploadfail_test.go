@@ -6,13 +6,13 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -21,9 +21,8 @@ import (
 // request's outcome (a full disk, a lost lease), the error is reported and
 // the exit status is 3, not 0: a script must not take the upload as done.
 func TestUploadJournalFailureExitsPartial(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true}})
+	s := e.Sim
 	pid, err := s.AddProject(sim.ProjectSpec{Name: "Inbox"})
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +46,7 @@ func TestUploadJournalFailureExitsPartial(t *testing.T) {
 
 	doc := filepath.Join(t.TempDir(), "a.pdf")
 	os.WriteFile(doc, []byte("content"), 0o600)
-	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": e.URL}
 	for _, args := range [][]string{{"upload", pid, doc}, {"upload", pid, doc, "--json"}} {
 		var out, errb bytes.Buffer
 		env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] },
@@ -93,9 +92,8 @@ func cliEnv(t *testing.T, s *sim.Server, base, dbPath string) func(args ...strin
 // sends all 450. Before, 250 rows stayed in the journal as a "run", and
 // the resume exited 0 with the other 200 files in no record.
 func TestPlanRecordedWholeOrNothing(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true}})
+	s := e.Sim
 	pid, err := s.AddProject(sim.ProjectSpec{Name: "Inbox"})
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +119,7 @@ func TestPlanRecordedWholeOrNothing(t *testing.T) {
 	for i := range 450 {
 		os.WriteFile(filepath.Join(dir, fmt.Sprintf("doc%03d.txt", i)), []byte(fmt.Sprint("content ", i)), 0o600)
 	}
-	vd := cliEnv(t, s, srv.URL, dbPath)
+	vd := cliEnv(t, s, e.URL, dbPath)
 	code, out, errText := vd("upload", pid, dir)
 	if code == ExitOK || !strings.Contains(errText, "disk is full") {
 		t.Fatalf("upload on a full disk: exit %d, stdout %q, stderr %q", code, out, errText)
@@ -160,12 +158,11 @@ func fileCount(s *sim.Server, pid string) int {
 // printed "runs": [] and exited 0, dropping the run. Now resume and
 // `uploads` exit 1 with a line that names the file and says what to do.
 func TestDamagedJournalIsSaidNotReadAsEmpty(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true}})
+	s := e.Sim
 	pid, _ := s.AddProject(sim.ProjectSpec{Name: "Inbox"})
 	for _, whole := range []bool{false, true} {
-		damagedJournal(t, s, srv.URL, pid, whole)
+		damagedJournal(t, s, e.URL, pid, whole)
 	}
 }
 
@@ -256,9 +253,8 @@ func tables(whole bool) string {
 // released for a resume; before, it was counted nowhere, so the command
 // said nothing of what was left.
 func TestUnrecordedStartLeavesTheBatchForResume(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true}})
+	s := e.Sim
 	pid, _ := s.AddProject(sim.ProjectSpec{Name: "Inbox"})
 	dbPath := filepath.Join(t.TempDir(), store.FileName)
 	st, err := store.Open(dbPath)
@@ -274,7 +270,7 @@ func TestUnrecordedStartLeavesTheBatchForResume(t *testing.T) {
 	}
 	doc := filepath.Join(t.TempDir(), "a.pdf")
 	os.WriteFile(doc, []byte("content"), 0o600)
-	vd := cliEnv(t, s, srv.URL, dbPath)
+	vd := cliEnv(t, s, e.URL, dbPath)
 	code, _, errText := vd("upload", pid, doc)
 	if code != ExitPartial || !strings.Contains(errText, "Not sent: batch 1 (1 file(s))") || !strings.Contains(errText, "1 batch(es) unfinished") {
 		t.Errorf("exit %d, stderr %q", code, errText)
@@ -293,9 +289,8 @@ func TestUnrecordedStartLeavesTheBatchForResume(t *testing.T) {
 // transaction could not be committed: database or disk is full". It now
 // names the batch, says nothing of it was sent, and what to run.
 func TestResumeOnAFullDiskSaysWhatToDo(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true}})
+	s := e.Sim
 	pid, _ := s.AddProject(sim.ProjectSpec{Name: "Inbox"})
 	dbPath := filepath.Join(t.TempDir(), store.FileName)
 	st, err := store.Open(dbPath)
@@ -312,7 +307,7 @@ func TestResumeOnAFullDiskSaysWhatToDo(t *testing.T) {
 	}
 	doc := filepath.Join(t.TempDir(), "a.pdf")
 	os.WriteFile(doc, []byte("content"), 0o600)
-	vd := cliEnv(t, s, srv.URL, dbPath)
+	vd := cliEnv(t, s, e.URL, dbPath)
 	if code, _, errText := vd("upload", pid, doc); code != ExitPartial {
 		t.Fatalf("upload: exit %d %s", code, errText)
 	}

@@ -2,13 +2,12 @@ package recyclebin
 
 import (
 	"context"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -19,13 +18,9 @@ import (
 // in its detail pane, the service's own api:vault_delete_project entry
 // once the mirror covers the deletion, and says to sync before that.
 func TestDeletionDetailShowsAuditEvidence(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true, Now: func() time.Time { return pagetest.Now }})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Limits: api.Limits{Vault: -1, Audit: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true, Now: func() time.Time { return pagetest.Now }}})
+	s := e.Sim
+	c := e.Client
 	st, err := store.Open(filepath.Join(t.TempDir(), "vaultdeck.db"))
 	if err != nil {
 		t.Fatal(err)

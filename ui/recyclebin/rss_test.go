@@ -3,7 +3,6 @@ package recyclebin
 import (
 	"context"
 	"io"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"syscall"
@@ -12,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
@@ -68,12 +68,11 @@ func TestBinRSSChild(t *testing.T) {
 // recycle-bin view, one in a minimal Bubble Tea program (issue 11's
 // comparison; goal 1.2x).
 func BenchmarkBinPeakRSS100k(b *testing.B) {
-	s := sim.New(sim.Options{Seed: sim.DefaultSeed, NoRateLimit: true, RecycleBin: 100_000})
-	srv := httptest.NewServer(s)
-	defer srv.Close()
+	e := simtest.Start(b, simtest.Options{Sim: sim.Options{Seed: sim.DefaultSeed, NoRateLimit: true, RecycleBin: 100_000}})
+	s := e.Sim
 	peak := func(mode string) float64 {
 		cmd := exec.Command(os.Args[0], "-test.run", "^TestBinRSSChild$", "-test.count", "1")
-		cmd.Env = append(os.Environ(), rssEnv+"="+mode, "BIN_RSS_BASE="+srv.URL, "BIN_RSS_TOKEN="+s.Token("admin"))
+		cmd.Env = append(os.Environ(), rssEnv+"="+mode, "BIN_RSS_BASE="+e.URL, "BIN_RSS_TOKEN="+s.Token("admin"))
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("%s: %v\n%s", mode, err, out)
 		}

@@ -1,7 +1,6 @@
 package recyclebin
 
 import (
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
@@ -17,13 +17,7 @@ import (
 // While a load waits for the vault budget the page says so, with the time
 // left, rather than spinning with "loading".
 func TestLoadingSaysWhatItWaitsFor(t *testing.T) {
-	srv := sim.New(sim.Options{Seed: 1})
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
-	c, err := api.New(api.Config{BaseURL: hs.URL, Token: api.StaticToken(srv.Token("admin")), Limits: api.Limits{Vault: 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1}, DefaultLimits: true, Client: api.Config{Limits: api.Limits{Vault: 1}}}).Client
 	env := pagetest.Env(t, c, false)
 	env.Now = time.Now // the client's budget runs on the real clock
 	p := New(env, "")
