@@ -21,7 +21,7 @@ func TestHeaderNeverCutsAt80(t *testing.T) {
 	r.run(r.m.Init())
 	r.key("g")
 	r.key("w")
-	r.typeLine("someone.with.a.long.address@harrowgate-law.com")
+	r.retype("someone.with.a.long.address@harrowgate-law.com")
 	view := ansi.Strip(r.m.View())
 	lines := strings.Split(view, "\n")
 	if len(lines) > 22 {

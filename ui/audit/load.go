@@ -230,7 +230,9 @@ func (m *Model) apply(w windowMsg) tea.Cmd {
 		return m.show(w.entries, len(w.entries)-1)
 	case "jump":
 		m.atNewest, m.atStart = w.edge, false
-		return m.show(w.entries, w.land)
+		cmd := m.show(w.entries, w.land)
+		m.Table.Centre() // newer entries above the target, older below, both on screen
+		return cmd
 	case "older":
 		m.atStart = w.edge
 		return m.add(nil, w.entries)
@@ -285,8 +287,11 @@ func (m *Model) add(above, below []store.AuditEntry) tea.Cmd {
 	// SetRows keeps the cursor on its entry; a follower at the top stays
 	// at the top, where the new entries arrive.
 	cmd := m.Table.SetRows(rows)
-	if len(above) > 0 && atTop && m.following {
+	switch {
+	case len(above) > 0 && atTop && m.following:
 		m.Table.Move(-m.Table.Len())
+	case len(above) > 0:
+		m.Table.Shift(len(above)) // the rows on screen stay where they were drawn
 	}
 	return cmd
 }

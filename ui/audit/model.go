@@ -70,6 +70,7 @@ type Model struct {
 	detailPane *widgets.Pane
 
 	prompt      string // "type", "user", "ip", "time" while a prompt is open
+	promptErr   string // why the value typed was not taken (shown under the prompt)
 	input       widgets.Input
 	pickingType bool
 	picker      []string
@@ -97,7 +98,7 @@ func New(env page.Env, arg string) page.Page {
 	m.job = m.syncJob.Interactive()
 	m.TableView = widgets.NewTableView(env.Theme, env.Keys, m.id, columns(), headerLines)
 	m.input = widgets.Input{PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor, CharLimit: 200}
-	r, err := parseRoute(arg)
+	r, err := parseRoute(arg, env.Clock())
 	if err != nil {
 		m.lastErr = err
 	}

@@ -45,9 +45,11 @@ func TestParseRoute(t *testing.T) {
 		{"2026-11-01", route{At: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}, false},
 		{"2026-11-01 14:05 ann@firm.test", route{At: time.Date(2026, 11, 1, 14, 5, 0, 0, time.UTC), User: "ann@firm.test"}, false},
 		{"2026-11-01T14:05:00Z 10.1.2.3 auth:login", route{At: time.Date(2026, 11, 1, 14, 5, 0, 0, time.UTC), IP: "10.1.2.3", Type: "auth:login"}, false},
+		{"36h auth:login", route{At: simNow.Add(-36 * time.Hour), Type: "auth:login"}, false},
+		{"7d ann@firm.test", route{At: simNow.Add(-7 * 24 * time.Hour), User: "ann@firm.test"}, false},
 		{"2026-13-45", route{}, true},
 	} {
-		got, err := parseRoute(c.arg)
+		got, err := parseRoute(c.arg, simNow)
 		if (err != nil) != c.err || (!c.err && got != c.want) {
 			t.Errorf("%q: %+v, %v", c.arg, got, err)
 		}

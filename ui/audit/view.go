@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -47,11 +48,11 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Bottom): // G: the newest
 		return m.newest()
 	case key.Matches(msg, k.AuditJump):
-		return m.open("time", "jump to (UTC): ", "2026-11-01 or 2026-11-01 14:05")
+		return m.open("time", "jump to (UTC): ", "", "2026-11-01, 2026-11-01 14:05, or an age: 36h, 7d")
 	case key.Matches(msg, k.AuditUser):
-		return m.open("user", "user e-mail (empty: all): ", m.filter.User)
+		return m.open("user", "user e-mail (empty: all): ", m.offer(func(e *store.AuditEntry) string { return e.User }, m.filter.User), "")
 	case key.Matches(msg, k.AuditIP):
-		return m.open("ip", "address (empty: all): ", m.filter.IP)
+		return m.open("ip", "address (empty: all): ", m.offer(func(e *store.AuditEntry) string { return e.IP }, m.filter.IP), "")
 	case key.Matches(msg, k.Follow):
 		return m.toggleFollow()
 	case key.Matches(msg, k.TypeCycle):
@@ -60,7 +61,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.pickAt = max(slices.Index(m.picker, m.filter.Type), 0)
 		return nil
 	case key.Matches(msg, k.TypeFilter):
-		return m.open("type", "log type (empty: all): ", m.filter.Type)
+		return m.open("type", "log type (empty: all): ", m.filter.Type, "")
 	case key.Matches(msg, k.SortNext, k.SortReverse):
 		cmd := m.Table.Update(msg)
 		return tea.Batch(cmd, page.Status("sorted the "+strconv.Itoa(len(m.entries))+" loaded entries only"))
@@ -84,78 +85,6 @@ func (m *Model) maybeMore() tea.Cmd {
 	}
 	if m.Table.Cursor() < nearEnd {
 		return m.newer()
-	}
-	return nil
-}
-
-// typeChoices is "" (all types), then the documented types and those
-// seen, sorted.
-func typeChoices(seen map[string]struct{}) []string {
-	set := map[string]struct{}{}
-	for _, t := range documentedTypes {
-		set[t] = struct{}{}
-	}
-	for t := range seen {
-		if t != "" {
-			set[sanitize.Line(t)] = struct{}{}
-		}
-	}
-	out := make([]string, 0, len(set))
-	for t := range set {
-		out = append(out, t)
-	}
-	slices.Sort(out)
-	return append([]string{""}, out...)
-}
-
-func (m *Model) pickKey(msg tea.KeyMsg) tea.Cmd {
-	k := m.env.Keys
-	switch {
-	case key.Matches(msg, k.Back):
-		m.pickingType = false
-	case key.Matches(msg, k.Up):
-		m.pickAt = max(m.pickAt-1, 0)
-	case key.Matches(msg, k.Down, k.TypeCycle):
-		m.pickAt = min(m.pickAt+1, len(m.picker)-1)
-	case key.Matches(msg, k.Enter):
-		m.pickingType = false
-		m.filter.Type = m.picker[m.pickAt]
-		return m.refilter()
-	}
-	return nil
-}
-
-func (m *Model) open(what, prompt, placeholder string) tea.Cmd {
-	m.prompt = what
-	m.input.Prompt = prompt
-	m.input.SetValue("")
-	m.input.Placeholder = placeholder
-	m.input.Focus()
-	return nil
-}
-
-func (m *Model) promptKey(msg tea.KeyMsg) tea.Cmd {
-	switch m.input.Edit(msg) {
-	case widgets.Cancelled:
-		m.prompt = ""
-	case widgets.Submitted:
-		what, v := m.prompt, strings.TrimSpace(sanitize.Line(m.input.Value()))
-		m.prompt = ""
-		switch what {
-		case "time":
-			t, ok := parseTime(v)
-			if !ok {
-				return page.Error(errors.New("jump: " + strconv.Quote(v) + " is not a date or time (try 2026-11-01 or 2026-11-01 14:05)"))
-			}
-			return m.jump(t)
-		case "user":
-			m.filter.User = v
-		case "ip":
-			m.filter.IP = v
-		case "type":
-			m.filter.Type = v
-		}
-		return m.refilter()
 	}
 	return nil
 }
@@ -240,7 +169,7 @@ func (m *Model) detailKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 // View renders the header line and the table, the detail pane or the
-// type picker.
+// type picker; an open prompt takes the last line, with its error under it.
 func (m *Model) View() string {
 	var b strings.Builder
 	b.WriteString(m.headerLine())
@@ -251,39 +180,14 @@ func (m *Model) View() string {
 	case m.pickingType:
 		b.WriteString(m.pickerView())
 	case m.lastErr != nil && len(m.entries) == 0:
-		b.WriteString(m.env.Theme.Error.Render("The audit log could not be loaded:\n  " +
-			sanitize.Line(m.lastErr.Error()) + "\n\nr retries"))
+		b.WriteString(m.withPrompt(m.env.Theme.Error.Render("The audit log could not be loaded:\n  " +
+			sanitize.Line(m.lastErr.Error()) + "\n\nr retries")))
 	case len(m.entries) == 0 && m.loading == "":
-		b.WriteString(m.env.Theme.Muted.Render("  no audit entries (" + m.filterText() + ")"))
+		b.WriteString(m.withPrompt(m.env.Theme.Muted.Render("  no audit entries (" + m.filterText() + ")")))
 	default:
-		tv := m.Table.View()
-		if m.prompt != "" {
-			if i := strings.LastIndexByte(tv, '\n'); i >= 0 {
-				tv = tv[:i+1] + m.input.View()
-			}
-		}
-		b.WriteString(tv)
+		b.WriteString(m.withPrompt(m.Table.View()))
 	}
 	return b.String()
-}
-
-func (m *Model) pickerView() string {
-	th := m.env.Theme
-	lines := []string{"  log type (↑/↓, enter to apply, esc to cancel):"}
-	h := max(m.Height-m.TableView.Header-1, 3)
-	first := max(0, min(m.pickAt-h/2, len(m.picker)-h))
-	for i := first; i < len(m.picker) && i < first+h; i++ {
-		label := m.picker[i]
-		if label == "" {
-			label = "(all types)"
-		}
-		if i == m.pickAt {
-			lines = append(lines, th.SelectedRow.Render("> "+label))
-		} else {
-			lines = append(lines, "  "+label)
-		}
-	}
-	return strings.Join(lines, "\n")
 }
 
 // headerLine is the lines above the table, wrapped rather than cut

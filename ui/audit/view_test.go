@@ -125,7 +125,7 @@ func TestUserAndAddressFiltersNeedNoRequest(t *testing.T) {
 	for _, c := range []struct{ key, value, col string }{{"w", pick.User, "user"}, {"I", pick.IP, "ip"}} {
 		before := r.requests.Load()
 		r.key(c.key)
-		r.typeLine(c.value)
+		r.retype(c.value)
 		if n := r.requests.Load() - before; n != 0 {
 			t.Errorf("%s filter: %d requests, want none", c.col, n)
 		}
@@ -138,7 +138,7 @@ func TestUserAndAddressFiltersNeedNoRequest(t *testing.T) {
 			}
 		}
 		r.key(c.key)
-		r.typeLine("") // back to all
+		r.retype("") // back to all
 	}
 }
 

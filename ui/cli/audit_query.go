@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -100,31 +98,6 @@ func fmtUTC(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04:05")
 }
 
-// parseWhen reads a time bound: a date (midnight UTC), a time with or
-// without zone (UTC when none), or an age back from now (36h, 90m, 7d).
-func parseWhen(s string, now time.Time) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if d, ok := strings.CutSuffix(s, "d"); ok {
-		if n, err := strconv.Atoi(d); err == nil && n >= 0 {
-			return now.Add(-time.Duration(n) * 24 * time.Hour).UTC(), nil
-		}
-	}
-	if d, err := time.ParseDuration(s); err == nil {
-		if d < 0 {
-			return time.Time{}, fmt.Errorf("an age must not be negative (got %q)", s)
-		}
-		return now.Add(-d).UTC(), nil
-	}
-	for _, layout := range []string{"2006-01-02", "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02T15:04:05", "2006-01-02 15:04:05"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC(), nil
-		}
-	}
-	if t, err := api.ParseTime(s); err == nil {
-		return t, nil
-	}
-	return time.Time{}, errors.New("not a date (2026-11-01), a time (2026-11-01T09:30:00Z) or an age (36h, 7d): " + strconv.Quote(s))
-}
+// parseWhen reads a time bound with the one reader of typed times, which
+// the console's @ jump shares (audit.ParseWhen).
+func parseWhen(s string, now time.Time) (time.Time, error) { return audit.ParseWhen(s, now) }

@@ -66,3 +66,18 @@ func TestLocalFileKeysGoneWithoutLocalFiles(t *testing.T) {
 		t.Error("with local files, upload, re-upload and a matter file are offered")
 	}
 }
+
+// TestEachSplitsABurst: a read of several runes is that many keys, each
+// matching its binding; one key, a named key and a paste stay whole.
+func TestEachSplitsABurst(t *testing.T) {
+	m := New(false)
+	burst := Each(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjk")})
+	if len(burst) != 3 || !key.Matches(burst[0], m.Down) || !key.Matches(burst[1], m.Down) || !key.Matches(burst[2], m.Up) {
+		t.Fatalf("jjk split into %v", burst)
+	}
+	for _, whole := range []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune("j")}, {Type: tea.KeyEnter}, {Type: tea.KeyRunes, Runes: []rune("qqq"), Paste: true}} {
+		if got := Each(whole); len(got) != 1 || got[0].String() != whole.String() {
+			t.Errorf("%v split into %v", whole, got)
+		}
+	}
+}
