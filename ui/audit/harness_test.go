@@ -3,7 +3,6 @@ package audit
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -13,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/themes"
@@ -47,18 +47,16 @@ func newRig(t testing.TB, opts sim.Options, mirror bool, arg string) *rig {
 		opts.Now = func() time.Time { return simNow }
 	}
 	opts.NoRateLimit = true
-	r := &rig{t: t, sim: sim.New(opts)}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		r.requests.Add(1)
-		r.sim.ServeHTTP(w, req)
-	}))
-	t.Cleanup(srv.Close)
-	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(r.sim.Token("admin")),
-		Limits: api.Limits{Vault: -1, Audit: -1, Matters: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.client = c
+	r := &rig{t: t}
+	e := simtest.Start(t, simtest.Options{Sim: opts,
+		Wrap: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+				r.requests.Add(1)
+				next.ServeHTTP(w, req)
+			})
+		}})
+	r.sim, r.client = e.Sim, e.Client
+	c := e.Client
 	env := page.Env{Backend: c, Theme: testTheme(t), Keys: keys.New(false), IDs: &page.IDs{},
 		Now: r.sim.Now, TaskPoll: time.Millisecond}
 	if mirror {

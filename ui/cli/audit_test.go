@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -23,12 +23,12 @@ import (
 // is then answered by the mirror with no request and says so; follow
 // --once writes JSON Lines; bad bounds are refused by name.
 func TestAuditCommands(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true, Now: fixedNow, AuditEntries: 3000})
 	var requests atomic.Int64
-	srv := httptest.NewServer(countAudit(s, &requests))
-	t.Cleanup(srv.Close)
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true, Now: fixedNow, AuditEntries: 3000},
+		Wrap: func(next http.Handler) http.Handler { return countAudit(next, &requests) }})
+	s := e.Sim
 	dir := t.TempDir()
-	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": e.URL}
 	vd := func(args ...string) run {
 		var out, errb bytes.Buffer
 		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
@@ -114,19 +114,20 @@ func countAudit(h http.Handler, n *atomic.Int64) http.Handler {
 // the entries already read and checked are printed before the error, as
 // every listing says how far it got; they were dropped with the batch.
 func TestAuditKeepsWhatCameBeforeARefusedAnswer(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true, Now: fixedNow, AuditEntries: 50})
-	ignoreFrom := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/api/v1/logs/audit" {
-			q := r.URL.Query()
-			q.Del("from")
-			r.URL.RawQuery = q.Encode()
-		}
-		s.ServeHTTP(w, r)
-	})
-	srv := httptest.NewServer(ignoreFrom)
-	t.Cleanup(srv.Close)
+	ignoreFrom := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/api/v1/logs/audit" {
+				q := r.URL.Query()
+				q.Del("from")
+				r.URL.RawQuery = q.Encode()
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true, Now: fixedNow, AuditEntries: 50}, Wrap: ignoreFrom})
+	s := e.Sim
 	var out, errb bytes.Buffer
-	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": e.URL}
 	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 		Getenv: func(k string) string { return vars[k] }, Limits: api.Limits{Vault: -1, Audit: -1, Matters: -1},
 		OpenStore: func() (*store.Store, error) { return store.Open(filepath.Join(t.TempDir(), "vaultdeck.db")) },

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -20,17 +20,19 @@ import (
 // command that changes the workspace, before any request; dry runs and
 // listings still work.
 func TestReadOnlyProfileRefusesMutations(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true, Now: fixedNow})
+	var requests atomic.Int64
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true, Now: fixedNow},
+		Wrap: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				requests.Add(1)
+				next.ServeHTTP(w, r)
+			})
+		}})
+	s := e.Sim
 	pid, err := s.AddProject(sim.ProjectSpec{Name: "Inbox"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var requests atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-		s.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
 
 	home := t.TempDir()
 	vars := map[string]string{"VAULTDECK_HOME": home, "VAULTDECK_TOKEN": s.Token("admin")}
@@ -43,7 +45,7 @@ func TestReadOnlyProfileRefusesMutations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []store.Profile{{Name: "prod-ro", BaseURL: srv.URL, ReadOnly: true}, {Name: "cfg-ro", BaseURL: srv.URL}} {
+	for _, p := range []store.Profile{{Name: "prod-ro", BaseURL: e.URL, ReadOnly: true}, {Name: "cfg-ro", BaseURL: e.URL}} {
 		if err := st.SaveProfile(p); err != nil {
 			t.Fatal(err)
 		}
