@@ -21,8 +21,10 @@ const auditLead = time.Minute
 // auditAround opens the audit log (A) around the selected entry's deletion,
 // filtered by its deleter: ":audit TIME EMAIL", a route, so this view does
 // not import the audit view.
-func (m *Model) auditAround() tea.Cmd {
-	e := m.selected()
+func (m *Model) auditAround() tea.Cmd { return m.auditOf(m.selected()) }
+
+// auditOf opens the audit log around e's deletion, by its deleter.
+func (m *Model) auditOf(e *api.RecycleBinEntry) tea.Cmd {
 	if e == nil {
 		return nil
 	}

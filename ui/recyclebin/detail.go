@@ -2,6 +2,9 @@ package recyclebin
 
 import (
 	"strconv"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -71,6 +74,22 @@ func (m *Model) detailText(e api.RecycleBinEntry, w int) string {
 		b.WriteString("\n\n" + th.HelpKey.Render("service audit log (A opens it)") + "\n" + ev)
 	}
 	return b.String()
+}
+
+// detailKey handles a key while the detail pane is open: esc and enter
+// close it, A opens the audit log around the deletion shown (the pane
+// says so), the rest scroll.
+func (m *Model) detailKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.env.Keys
+	switch {
+	case key.Matches(msg, k.Back, k.Enter):
+		m.detail, m.pane = nil, nil
+	case key.Matches(msg, k.AuditAround):
+		return m.auditOf(m.detail)
+	default:
+		m.pane.Update(msg)
+	}
+	return nil
 }
 
 // openDetail shows the selected entry in a scrolling pane.

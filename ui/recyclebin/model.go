@@ -272,12 +272,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.updateMatter(msg)
 	}
 	if m.detail != nil {
-		if key.Matches(msg, k.Back, k.Enter) {
-			m.detail, m.pane = nil, nil
-		} else {
-			m.pane.Update(msg)
-		}
-		return nil
+		return m.detailKey(msg)
 	}
 	if m.Table.Filtering() {
 		return m.Table.Update(msg)
