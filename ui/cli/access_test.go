@@ -6,13 +6,13 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -21,15 +21,17 @@ import (
 // request it receives.
 func newAccessEnv(t *testing.T) (*sim.Server, *atomic.Int64, func(args ...string) run) {
 	t.Helper()
-	s := sim.New(sim.Options{Scale: sim.ScaleLarge, NoRateLimit: true, SharingChanges: -1})
 	var requests atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-		s.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Scale: sim.ScaleLarge, NoRateLimit: true, SharingChanges: -1},
+		Wrap: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				requests.Add(1)
+				next.ServeHTTP(w, r)
+			})
+		}})
+	s := e.Sim
 	dbPath := filepath.Join(t.TempDir(), store.FileName)
-	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": e.URL}
 	return s, &requests, func(args ...string) run {
 		var out, errb bytes.Buffer
 		env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] },
@@ -177,18 +179,20 @@ func TestAccessUsageErrors(t *testing.T) {
 // SIGTERM) exits 3 saying how much is kept and to run it again; the next
 // run finishes with only the rest.
 func TestAccessCrawlStoppedExits3(t *testing.T) {
-	s := sim.New(sim.Options{Scale: sim.ScaleLarge, NoRateLimit: true, SharingChanges: -1})
 	ctx, cancel := context.WithCancel(context.Background())
 	var users atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/users") && users.Add(1) == 30 {
-			cancel() // the 30th read is cut off, as by Ctrl-C
-		}
-		s.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Scale: sim.ScaleLarge, NoRateLimit: true, SharingChanges: -1},
+		Wrap: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasSuffix(r.URL.Path, "/users") && users.Add(1) == 30 {
+					cancel() // the 30th read is cut off, as by Ctrl-C
+				}
+				next.ServeHTTP(w, r)
+			})
+		}})
+	s := e.Sim
 	dbPath := filepath.Join(t.TempDir(), store.FileName)
-	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": e.URL}
 	vd := func(ctx context.Context, args ...string) run {
 		var out, errb bytes.Buffer
 		env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] },
