@@ -31,6 +31,7 @@ type Flags struct {
 	NoRateLimit bool
 	RecycleBin  int
 	AuditN      int
+	Burst       int
 	Control     bool
 	StuckShare  float64
 	ProcDelay   time.Duration
@@ -47,6 +48,7 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.NoRateLimit, "no-rate-limit", false, "disable the per-minute rate limits (for load tests)")
 	fs.IntVar(&f.RecycleBin, "recycle-bin", 0, "seed this many recycle-bin entries instead of the scale's (load tests)")
 	fs.IntVar(&f.AuditN, "audit-entries", 0, "seed this many audit entries instead of the scale's (load tests, benchmarks)")
+	fs.IntVar(&f.Burst, "audit-burst", 0, "plant a burst of this many project deletions from a new address (203.0.113.77) 10 hours before now in the seeded log (tries of `vaultdeck audit stats` and :activity)")
 	fs.BoolVar(&f.Control, "control", false, "enable the unauthenticated /_sim/ control endpoints")
 	fs.Float64Var(&f.StuckShare, "stuck-share", 0.05, "share (0..1) of new uploads that never finish processing")
 	fs.DurationVar(&f.ProcDelay, "processing-delay", 30*time.Second, "time a new upload spends processing")
@@ -74,7 +76,7 @@ func Serve(ctx context.Context, f Flags, stdout, stderr io.Writer) int {
 
 	srv := New(Options{Seed: *seed, Scale: Scale(*scale), NoRateLimit: *noLimit, Control: *control,
 		RecycleBin: *recycle, AuditEntries: *auditN, StuckShare: *stuckShare, ProcessingDelay: *procDelay,
-		AuditTrickle: *trickle, SharingChanges: *churn})
+		AuditTrickle: *trickle, SharingChanges: *churn, AuditBurst: AuditBurst{Count: f.Burst}})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "sim: %v\n", err)

@@ -36,9 +36,12 @@ type seeder struct {
 	st   *state
 	rng  *rand.Rand
 	base time.Time
+	// planted draws the ids of planted entries (seed_burst.go), apart
+	// from rng so that planting moves nothing else.
+	planted *rand.Rand
 }
 
-func seedState(seed int64, scale Scale, recycle, audit int, now time.Time) *state {
+func seedState(seed int64, scale Scale, recycle, audit int, burst AuditBurst, now time.Time) *state {
 	st := newState(seed)
 	sd := &seeder{st: st, rng: st.rng, base: now.UTC().Truncate(time.Microsecond)}
 	st.workspaceID = uuid4(sd.rng)
@@ -71,7 +74,7 @@ func seedState(seed int64, scale Scale, recycle, audit int, now time.Time) *stat
 	if audit > 0 {
 		na = audit
 	}
-	sd.auditLog(na)
+	sd.auditLog(na, sd.burstEntries(burst))
 	return st
 }
 
@@ -327,7 +330,8 @@ const auditSpan = 14 * 30 * 24 * time.Hour
 // auditLog seeds n entries over auditSpan, denser towards the seed time:
 // six in ten fall within the last 30 days, so a view opened on today's
 // entries has some. appendAudit keeps them strictly ascending in time and id.
-func (sd *seeder) auditLog(n int) {
+// A planted burst's entries (oldest first) go in among them at their times.
+func (sd *seeder) auditLog(n int, planted []*auditEntry) {
 	st := sd.st
 	recent := n * 6 / 10
 	offs := make([]int64, n) // before the seed time, in nanoseconds
@@ -341,6 +345,14 @@ func (sd *seeder) auditLog(n int) {
 	slices.Sort(offs)
 	st.audit = make([]*auditEntry, 0, n)
 	for i := n - 1; i >= 0; i-- {
-		st.appendAudit(st.userEntry(sd.rng, sd.base.Add(-time.Duration(offs[i])).Truncate(time.Microsecond)))
+		t := sd.base.Add(-time.Duration(offs[i])).Truncate(time.Microsecond)
+		for len(planted) > 0 && planted[0].Timestamp.Before(t) {
+			sd.appendPlanted(planted[0])
+			planted = planted[1:]
+		}
+		st.appendAudit(st.userEntry(sd.rng, t))
+	}
+	for _, e := range planted {
+		sd.appendPlanted(e)
 	}
 }

@@ -52,6 +52,8 @@ type Options struct {
 	// AuditEntries, when positive, is the number of audit entries to seed
 	// instead of the scale's (benchmarks of a mirror's sync).
 	AuditEntries int
+	// AuditBurst plants a burst of deletions in the seeded log (zero: none).
+	AuditBurst AuditBurst
 	// Control enables the unauthenticated /_sim/ control endpoints.
 	Control bool
 	// Now is the wall clock the simulator clock is based on (default time.Now).
@@ -126,7 +128,7 @@ func New(opts Options) *Server {
 // (New and Reset; Reset keeps the clock offset, which seeding ignores).
 func (s *Server) seed() *state {
 	now := s.opts.Now()
-	st := seedState(s.opts.Seed, s.opts.Scale, s.opts.RecycleBin, s.opts.AuditEntries, now)
+	st := seedState(s.opts.Seed, s.opts.Scale, s.opts.RecycleBin, s.opts.AuditEntries, s.opts.AuditBurst, now)
 	simNow := now.Add(s.offset).UTC()
 	st.setTrickle(s.opts.AuditTrickle, simNow)
 	st.churnPerDay = max(s.opts.SharingChanges, 0)

@@ -29,6 +29,6 @@ kept for the pages after it.`,
 	fs.IntVar(&o.Limit, "limit", 100, "show at most `N` entries (0: all)")
 	fs.BoolVar(&o.Newest, "newest", false, "newest first (answered from the local mirror; run 'vaultdeck audit sync' first)")
 	c.RunE = r.run(func(ctx context.Context, _ []string) int { return r.auditQuery(ctx, o) })
-	c.AddCommand(r.auditSyncCmd(), r.auditFollowCmd())
+	c.AddCommand(r.auditSyncCmd(), r.auditFollowCmd(), r.auditStatsCmd())
 	return c
 }

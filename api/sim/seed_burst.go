@@ -1,0 +1,76 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"time"
+)
+
+// AuditBurst plants a burst of deletions in the seeded audit log: what an
+// admin hunts for ("was there a burst of deletions last night, and from
+// where?"), so the activity view and `vaultdeck audit stats` can be tried
+// and tested on a log where the answer is known. The zero value plants
+// nothing.
+type AuditBurst struct {
+	// Count is how many api:vault_delete_project entries (0: no burst).
+	Count int
+	// Ago is how long before the seed time the burst starts (default 10h).
+	Ago time.Duration
+	// Every is the time between two deletions (default 15s).
+	Every time.Duration
+	// IP is the address they come from (default 203.0.113.77, a
+	// documentation address the seed never gives anyone, so it is new).
+	IP string
+	// User is whose they are (default the seed's first user).
+	User string
+}
+
+// DefaultBurstIP is the address a planted burst comes from by default.
+const DefaultBurstIP = "203.0.113.77"
+
+// burstEntries are b's entries, oldest first: a sign-in from the address
+// a minute before the first deletion, then Count deletions of projects.
+// Their ids are drawn from a stream of their own (plantRNG), so planting
+// a burst changes nothing else the seed decides.
+func (sd *seeder) burstEntries(b AuditBurst) []*auditEntry {
+	if b.Count <= 0 {
+		return nil
+	}
+	if b.Ago <= 0 {
+		b.Ago = 10 * time.Hour
+	}
+	if b.Every <= 0 {
+		b.Every = 15 * time.Second
+	}
+	if b.IP == "" {
+		b.IP = DefaultBurstIP
+	}
+	if b.User == "" {
+		b.User = sd.st.users[0].Email
+	}
+	start := sd.base.Add(-b.Ago)
+	out := []*auditEntry{{Timestamp: start.Add(-time.Minute), Type: AuditLogin, User: b.User, IP: b.IP,
+		UserAgent: userAgents[0], Site: defaultAuditSite}}
+	for i := range b.Count {
+		out = append(out, &auditEntry{Timestamp: start.Add(time.Duration(i) * b.Every), Type: AuditAPIDeleteProject,
+			User: b.User, IP: b.IP, UserAgent: "vaultdeck", Site: defaultAuditSite,
+			Extra: map[string]any{"project_id": uuid4(sd.plantRNG())}})
+	}
+	return out
+}
+
+// plantRNG is the planted entries' own random stream.
+func (sd *seeder) plantRNG() *rand.Rand {
+	if sd.planted == nil {
+		sd.planted = rand.New(rand.NewPCG(uint64(sd.base.UnixNano()), 0xb125))
+	}
+	return sd.planted
+}
+
+// appendPlanted appends e with an id from the planted stream, so the
+// seed's own stream (which also draws the ordinary entries) is untouched.
+func (sd *seeder) appendPlanted(e *auditEntry) {
+	own := sd.st.rng
+	sd.st.rng = sd.plantRNG()
+	sd.st.appendAudit(e)
+	sd.st.rng = own
+}
