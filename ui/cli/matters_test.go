@@ -6,7 +6,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -35,16 +34,19 @@ type mattersEnv struct {
 
 func newMattersEnv(t *testing.T) *mattersEnv {
 	t.Helper()
-	e := &mattersEnv{s: sim.New(sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: fixedNow}), dir: t.TempDir()}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/api/v2/matters" {
-			e.requests.Add(1)
-		}
-		e.s.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
+	e := &mattersEnv{dir: t.TempDir()}
+	st := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: fixedNow},
+		Wrap: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/api/v2/matters" {
+					e.requests.Add(1)
+				}
+				next.ServeHTTP(w, r)
+			})
+		}})
+	e.s = st.Sim
 	dbPath := filepath.Join(e.dir, "vaultdeck.db")
-	vars := map[string]string{"VAULTDECK_TOKEN": e.s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	vars := map[string]string{"VAULTDECK_TOKEN": e.s.Token("admin"), "VAULTDECK_BASE_URL": st.URL}
 	e.vd = func(stdin any, args ...string) run {
 		var out, errb bytes.Buffer
 		var in = any(strings.NewReader(""))
@@ -216,8 +218,7 @@ func TestMatters401NamesPermission(t *testing.T) {
 	e := newMattersEnv(t)
 	p := e.file(t, "m.csv", "C,M\n")
 	var out, errb bytes.Buffer
-	srv := httptest.NewServer(e.s)
-	defer srv.Close()
+	srv := simtest.Start(t, simtest.Options{Server: e.s})
 	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 		Getenv: func(k string) string {
 			return map[string]string{"VAULTDECK_TOKEN": e.s.Token("no-matters"), "VAULTDECK_BASE_URL": srv.URL}[k]
