@@ -14,7 +14,7 @@ import (
 
 // Scroll is a pane of text that scrolls with the console's own navigation
 // keys (j/k, pgup/pgdn, g/G), so that help, details and dialogs are never
-// cut off on a small terminal. Lines are wrapped to the width, not cut.
+// cut off on a small terminal. Lines are wrapped to the width, not cut, each under its own indentation.
 type Scroll struct {
 	theme themes.Theme
 	keys  keys.Map
@@ -35,13 +35,13 @@ func NewScroll(th themes.Theme, km keys.Map) *Scroll {
 func (s *Scroll) SetSize(w, h int) {
 	s.width = max(w, 1)
 	s.vp.Width, s.vp.Height = s.width, max(h, 1)
-	s.vp.SetContent(ansi.Wrap(s.text, s.width, ""))
+	s.vp.SetContent(wrapIndented(s.text, s.width))
 }
 
 // SetContent replaces the text, keeping the scroll position where it can.
 func (s *Scroll) SetContent(text string) {
 	s.text = text
-	s.vp.SetContent(ansi.Wrap(text, max(s.width, 1), ""))
+	s.vp.SetContent(wrapIndented(text, s.width))
 }
 
 // Update scrolls on a navigation key and reports whether it used the key.
