@@ -30,8 +30,7 @@ var bearerPattern = regexp.MustCompile(`(?i)(bearer)(\s+|%20|\+)[^\s"'&,;]+`)
 type redactor struct {
 	secret string
 	re     *regexp.Regexp
-	anchor []byte // the token's longest letters-and-digits run, for a quick pre-check
-	rare   int    // index in anchor of the character searched for first
+	anchor []byte // a letters-and-digits run of the token, for a quick pre-check (anchorOf)
 }
 
 func newRedactor(secret string) redactor {
@@ -39,7 +38,7 @@ func newRedactor(secret string) redactor {
 		return redactor{}
 	}
 	r := redactor{secret: secret, re: compiledForms(secret)}
-	r.anchor, r.rare = anchorOf(secret)
+	r.anchor = anchorOf(secret)
 	return r
 }
 
@@ -96,32 +95,31 @@ func formsPattern(secret string) *regexp.Regexp {
 	return regexp.MustCompile(b.String())
 }
 
-// anchorOf picks the longest ASCII letters-and-digits run of the token (no
-// escaping touches those) and, in it, the character least common in JSON
-// listings, so that scanning a large output for the token costs little more
-// than one memchr.
-func anchorOf(secret string) ([]byte, int) {
-	best, cur := "", 0
-	for i := 0; i <= len(secret); i++ {
-		if i < len(secret) && isAlnum(secret[i]) {
-			continue
+// anchorOf picks, among the token's ASCII letters-and-digits runs (no
+// escaping touches those), the character least common in JSON listings that
+// still has three more of the run after it, and returns the run from that
+// character on. Both the quick check for the token whole
+// (mayContain) and the one for it split by invisible characters
+// (anchorSplit) then start with a memchr of that character: scanning a large
+// output for the token costs little more than one. The hexadecimal letters
+// and the digits rank last: identifiers and times fill listings with them.
+func anchorOf(secret string) []byte {
+	const byRarity = "zqxjkvwygpmhuloinrstfdcbea9876543210"
+	var best []byte
+	rank := len(byRarity) + 1
+	for start := 0; start < len(secret); {
+		end := start
+		for end < len(secret) && isAlnum(secret[end]) {
+			end++
 		}
-		if i-cur > len(best) {
-			best = secret[cur:i]
+		for i := start; i+4 <= end; i++ {
+			if r := strings.IndexByte(byRarity, lower(secret[i])); r >= 0 && r < rank {
+				best, rank = []byte(secret[i:end]), r
+			}
 		}
-		cur = i + 1
+		start = end + 1
 	}
-	if len(best) < 4 {
-		return nil, 0
-	}
-	const byRarity = "zqxjkvbpygfwmucldrhsnioate9876543210"
-	rare, rank := 0, len(byRarity)
-	for i := 0; i < len(best); i++ {
-		if r := strings.IndexByte(byRarity, lower(best[i])); r >= 0 && r < rank {
-			rare, rank = i, r
-		}
-	}
-	return []byte(best), rare
+	return best
 }
 
 // hasAlnumEscape reports whether b holds a letter or digit written as a
@@ -164,79 +162,59 @@ func lower(c byte) byte {
 }
 
 // mayContain is a quick, conservative check: false means b holds no form
-// of the token. It looks for the anchor's letters as themselves; a letter
-// or digit escaped (\u0041, %41) sends b to the full pattern instead, since
-// a decoder turns it back into the token and no encoder needs to escape one.
-func (r redactor) mayContain(b []byte) (found bool) {
+// of the token. It looks for the anchor's letters as themselves, or with
+// only default-ignorable characters between them (a token split by
+// invisible characters), from each place its first letter is (one memchr
+// for each case of it); a letter or digit escaped (\u0041, %41) sends b
+// to the full pattern instead, since a decoder turns it back into the
+// token and no encoder needs to escape one.
+func (r redactor) mayContain(b []byte) bool {
 	if r.secret == "" {
 		return false
 	}
 	if r.anchor == nil || hasAlnumEscape(b) {
 		return true
 	}
-	c := r.anchor[r.rare]
-	lo, up := lower(c), c
-	if lo >= 'a' && lo <= 'z' {
-		up = lo - ('a' - 'A')
-	}
-	defer func() {
-		// a token split by invisible characters has no anchor run left,
-		// but its letters with only ignorable characters between them
-		if !found {
-			found = r.anchorSplit(b)
-		}
-	}()
-	for _, x := range []byte{lo, up} {
-		for off := 0; ; {
-			i := bytes.IndexByte(b[off:], x)
-			if i < 0 {
-				break
-			}
-			p := off + i - r.rare
-			if p >= 0 && p+len(r.anchor) <= len(b) && bytes.EqualFold(b[p:p+len(r.anchor)], r.anchor) {
-				return true
-			}
-			off += i + 1
-		}
-		if lo == up {
-			break
-		}
-	}
-	return false
-}
-
-// anchorSplit reports whether b holds the anchor with default-ignorable
-// characters (raw or escaped) between its letters.
-func (r redactor) anchorSplit(b []byte) bool {
-	a := r.anchor
-	first := lower(a[0])
-	for _, c := range []byte{first, first - ('a' - 'A')} {
-		if c < 'A' && c != first {
-			continue // a digit: one case
+	lo := lower(r.anchor[0])
+	for _, c := range []byte{lo, lo - ('a' - 'A')} {
+		if c < 'A' && c != lo {
+			break // a digit: one case
 		}
 		for off := 0; ; {
 			i := bytes.IndexByte(b[off:], c)
 			if i < 0 {
 				break
 			}
-			p, k := off+i+1, 1
-			for k < len(a) && p < len(b) {
-				if n, _ := ignorableAt(b[p:]); n > 0 {
-					p += n
-					continue
-				}
-				if lower(b[p]) != lower(a[k]) {
-					break
-				}
-				p, k = p+1, k+1
-			}
-			if k == len(a) {
+			if r.anchorAt(b[off+i:]) {
 				return true
 			}
 			off += i + 1
 		}
 	}
 	return false
+}
+
+// anchorAt reports whether b, which starts with the anchor's first letter,
+// holds the rest of it, directly or with default-ignorable characters (raw
+// or escaped) between its letters.
+func (r redactor) anchorAt(b []byte) bool {
+	a := r.anchor
+	if len(b) >= len(a) && bytes.EqualFold(b[:len(a)], a) {
+		return true
+	}
+	p, k := 1, 1
+	for k < len(a) && p < len(b) {
+		if lower(b[p]) == lower(a[k]) {
+			p, k = p+1, k+1
+			continue
+		}
+		n, _ := ignorableAt(b[p:])
+		if n == 0 {
+			break
+		}
+		p += n
+	}
+	return k == len(a)
 }
 
 // couldStart reports whether b is the beginning of a form of the token (or

@@ -1,6 +1,9 @@
 package api
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 // valueScan reads one JSON value in a single pass over its bytes and does
 // at once the three things a streamed listing needs of them: where the value
@@ -57,6 +60,27 @@ var strPlain = func() (t [256]bool) {
 	return t
 }()
 
+// plainRun returns the index of the first byte from i on that is not
+// strPlain, or len(b): eight bytes at a time while none of them is (a
+// string's contents are most of a listing's bytes).
+func plainRun(b []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		// a byte below 0x20, a quote, a backslash, DEL, or one with the
+		// high bit set (the zero-byte test on x, on x with each special
+		// byte xored away, and the high bits themselves)
+		q, bs, del := x^(ones*'"'), x^(ones*'\\'), x^(ones*0x7f)
+		if ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs|(del-ones)&^del|x)&highs != 0 {
+			break
+		}
+	}
+	for i < len(b) && strPlain[b[i]] {
+		i++
+	}
+	return i
+}
+
 func (v *valueScan) reset() {
 	v.stack = v.stack[:0]
 	v.want, v.esc, v.lit, v.plain = wValue, 0, "", true
@@ -106,9 +130,7 @@ func (v *valueScan) run(b []byte, i int, lim limits, eof bool) (int, error) {
 				i++
 				continue
 			}
-			for i < len(b) && strPlain[b[i]] {
-				i++
-			}
+			i = plainRun(b, i)
 			if i == len(b) {
 				break
 			}

@@ -88,18 +88,42 @@ func TestValueScanNumbersAndLiterals(t *testing.T) {
 func TestValueScanPlain(t *testing.T) {
 	for item, want := range map[string]bool{
 		`{"a":"plain é — 日本 \u001b \u0085 \\ \""}`: true,
-		`{"a": 1, "b" : [ 2 ]}`:                       true,
-		"{\"a\":\"\x1b[31m\"}":                         false,
-		"{\"a\":\"\u0085\"}":                           false, // C1 as UTF-8
-		"{\"a\":\"\x9b\"}":                             false, // not UTF-8 (CSI on 8-bit terminals)
-		"{\"a\":\"\x7f\"}":                             false,
-		"{\"a\":\n1}":                                  false, // a line break: the one-line output takes it out
-		"{\"a\":\"\xed\xa0\x80\"}":                     false, // a surrogate in UTF-8
-		"{\"a\":\"\u00a0\"}":                           true,
+		`{"a": 1, "b" : [ 2 ]}`:                    true,
+		"{\"a\":\"\x1b[31m\"}":                     false,
+		"{\"a\":\"\u0085\"}":                       false, // C1 as UTF-8
+		"{\"a\":\"\x9b\"}":                         false, // not UTF-8 (CSI on 8-bit terminals)
+		"{\"a\":\"\x7f\"}":                         false,
+		"{\"a\":\n1}":                              false, // a line break: the one-line output takes it out
+		"{\"a\":\"\xed\xa0\x80\"}":                 false, // a surrogate in UTF-8
+		"{\"a\":\"\u00a0\"}":                       true,
 	} {
 		plain, err := scanDoc(t, []byte(`{"items":[{"x":1},`+item+`]}`))
 		if err != nil || len(plain) != 2 || !plain[0] || plain[1] != want {
 			t.Errorf("%q: plain %v, err %v; want %v", item, plain, err, want)
+		}
+	}
+}
+
+// TestPlainRunStopsWhereTheTableSays: the eight-bytes-at-a-time skip stops
+// at the first byte a string's contents need a second look at, as the
+// byte-by-byte table does, whatever the bytes and wherever they start.
+func TestPlainRunStopsWhereTheTableSays(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	b := make([]byte, 64)
+	for range 20000 {
+		for i := range b {
+			b[i] = byte(0x20 + rng.IntN(0x5f))
+		}
+		for range rng.IntN(3) {
+			b[rng.IntN(len(b))] = byte(rng.IntN(256))
+		}
+		from := rng.IntN(len(b))
+		want := from
+		for want < len(b) && strPlain[b[want]] {
+			want++
+		}
+		if got := plainRun(b, from); got != want {
+			t.Fatalf("%q from %d: %d, want %d", b, from, got, want)
 		}
 	}
 }
