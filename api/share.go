@@ -30,6 +30,7 @@ type Share struct {
 	mu      sync.Mutex
 	flights map[string]*flight
 	recent  map[string]recentResult
+	kept    map[string]keptRef // answers views share (Keep), held weakly
 }
 
 type recentResult struct {
@@ -49,7 +50,8 @@ type flight struct {
 // NewShare returns an empty Share whose results are reused for the reuse
 // window after they arrive (0: only while in flight).
 func NewShare(reuse time.Duration) *Share {
-	return &Share{reuse: reuse, flights: map[string]*flight{}, recent: map[string]recentResult{}}
+	return &Share{reuse: reuse, flights: map[string]*flight{}, recent: map[string]recentResult{},
+		kept: map[string]keptRef{}}
 }
 
 // remember keeps a fresh result for the reuse window and drops stale ones.
@@ -116,7 +118,8 @@ func (s *Share) leave(key string) {
 
 // shared runs fn once for all callers asking for the same key at the same
 // time. Each caller that shared a result gets its own copy (clone), so a
-// view sorting its rows cannot race with another session's view.
+// view sorting its rows cannot race with another session's view; an answer
+// only read (RecycleBin) is handed out as is.
 func shared[T any](sc *SharedClient, ctx context.Context, name string, args []any, fn func(context.Context) (T, error), clone func(T) T) (T, error) {
 	var zero T
 	if sc.share == nil || sc.tokens == nil {
@@ -204,15 +207,15 @@ func (sc *SharedClient) ProjectUsers(ctx context.Context, projectID string) (*Pr
 	})
 }
 
-// RecycleBin implements page.Backend through the Share.
+// RecycleBin implements page.Backend through the Share. Every caller of
+// one flight gets the same answer, not a copy: a 100,000-entry bin is 23 MB
+// of records per copy, and its one reader (the recycle-bin view) orders
+// and filters it through indexes of its own, never in place. It must be
+// read only.
 func (sc *SharedClient) RecycleBin(ctx context.Context, q RecycleBinQuery) (*RecycleBin, error) {
 	return shared(sc, ctx, "recycle_bin", []any{q}, func(ctx context.Context) (*RecycleBin, error) {
 		return sc.Client.RecycleBin(ctx, q)
-	}, func(rb *RecycleBin) *RecycleBin {
-		c := *rb
-		c.Items = slices.Clone(rb.Items)
-		return &c
-	})
+	}, func(rb *RecycleBin) *RecycleBin { return rb })
 }
 
 // GetFiles implements page.Backend through the Share.

@@ -28,14 +28,13 @@ type Model struct {
 	reqs              page.Requests
 
 	query api.RecycleBinQuery
-	all   []api.RecycleBinEntry // as loaded, newest first
-	items []api.RecycleBinEntry // those shown (all, or the soon/deleter subset); the entries table's source indexes into it
+	set   *binSet // as loaded, newest first; shared with other sessions showing the same answer: never modified
+	shown binRows // the entries shown (all, or the soon/deleter subset): the entries table's source
 	// soon.go: the purging-soon filter, the deleter filter, the by-deleter
-	// table (Tabs[1]) and the sorted purge times behind the 24-hour badge.
+	// table (Tabs[1]); the badge counts the set's sorted purge times.
 	soon, grouped bool
 	deleter       string
 	groups        int
-	purges        []int64
 	state         page.LoadState // loading / loaded (age) / empty / failed
 	clock         page.Clock     // 1-second tick while the age is shown
 
@@ -112,9 +111,10 @@ func (m *Model) MarkedIDs() []string {
 	}
 	var out []string
 	for _, i := range m.Table.MarkedIndexes() {
-		id := m.items[i].VaultProject.ID
+		e := m.shown.entry(i)
+		id := e.VaultProject.ID
 		if id == "" {
-			id = m.items[i].ID
+			id = e.ID
 		}
 		out = append(out, id)
 	}
@@ -122,20 +122,20 @@ func (m *Model) MarkedIDs() []string {
 }
 
 func (m *Model) selected() *api.RecycleBinEntry {
-	// the entries table's source is m.items (apply and refilter set both):
+	// the entries table's source is m.shown (apply and refilter set both):
 	// its index is theirs
 	if m.grouped {
 		return nil
 	}
-	if i, ok := m.Table.SelectedIndex(); ok && i < len(m.items) {
-		return &m.items[i]
+	if i, ok := m.Table.SelectedIndex(); ok && i < m.shown.Len() {
+		return m.shown.entry(i)
 	}
 	return nil
 }
 
 // timed reports whether the page shows text that follows the clock: an
 // age, a wait, or purge countdowns.
-func (m *Model) timed() bool { return m.state.Timed() || len(m.items) > 0 }
+func (m *Model) timed() bool { return m.state.Timed() || m.shown.Len() > 0 }
 
 // Deactivate implements page.Activatable: a covered page needs no tick.
 func (m *Model) Deactivate() { m.clock.Pause() }
@@ -161,13 +161,14 @@ func (m *Model) SetSize(w, h int) {
 func (m *Model) Init() tea.Cmd {
 	if m.query == (api.RecycleBinQuery{}) && m.env.Cache != nil {
 		tag := m.reqs.Next(m.id)
-		now := m.env.Clock
+		now, be, ctx := m.env.Clock, m.env.Backend, m.env.Context()
 		return page.ReadCache(m.env.Cache, cacheKey, tag, func(body []byte, at time.Time) (prepared, error) {
 			var rb api.RecycleBin
 			if err := json.Unmarshal(body, &rb); err != nil {
 				return prepared{}, err
 			}
-			return prepare(&rb, at, now()), nil
+			// sessions reading the same cached body share one decode
+			return prepare(be, ctx, api.RecycleBinQuery{}, &rb, at, now()), nil
 		})
 	}
 	return m.load()
@@ -188,34 +189,34 @@ func (m *Model) load() tea.Cmd {
 				return prepared{}, err
 			}
 			t := now()
-			return prepare(rb, t, t), nil
+			return prepare(be, ctx, q, rb, t, t), nil
 		}))
 }
 
 // prepared is a response made ready for the table in the command that
-// fetched or read it: sorted, and wrapped as the table's row source (no
-// rows are built: the table builds the visible ones). Applying it in
-// Update only swaps slices in.
+// fetched or read it: ordered newest first and indexed (binSet), shared
+// with the sessions on the same token that show an equal answer (no rows
+// are built: the table builds the visible ones). Applying it in Update
+// only swaps pointers in.
 type prepared struct {
-	items []api.RecycleBinEntry // newest first
-	rows  widgets.Prepared
-	at    time.Time
+	set *binSet
+	at  time.Time
+	now time.Time // the source's load time (purge text of the filter haystacks)
 }
 
-func prepare(rb *api.RecycleBin, at, now time.Time) prepared {
-	items := rb.Items // the response is this view's own: sorted in place, not copied
-	SortNewestFirst(items)
-	return prepared{items: items, rows: widgets.PrepareSource(Source(items, now)), at: at}
+// prepare never modifies rb: the Share may have handed it to other
+// sessions too.
+func prepare(be page.Backend, ctx context.Context, q api.RecycleBinQuery, rb *api.RecycleBin, at, now time.Time) prepared {
+	return prepared{set: shareSet(be, ctx, q, newBinSet(rb)), at: at, now: now}
 }
 
 func (m *Model) apply(p prepared) tea.Cmd {
-	m.all = p.items
-	m.indexPurges()
+	m.set = p.set
 	if m.narrowed() {
 		return m.refilter()
 	}
-	m.items = p.items
-	return tea.Batch(m.Tabs[0].SetPrepared(p.rows), m.regroup(m.env.Clock()))
+	m.shown = rowsOf(p.set, nil, p.now)
+	return tea.Batch(m.Tabs[0].SetSource(m.shown), m.regroup(m.env.Clock()))
 }
 
 // Update implements page.Page.
@@ -363,8 +364,8 @@ func (m *Model) infoLines() []string {
 		return []string{m.matter.View()}
 	}
 	var parts []widgets.Part
-	if !m.state.FailedEmpty() && (!m.state.Loading() || len(m.items) > 0) {
-		parts = append(parts, widgets.Keep(fmt.Sprintf("%d entries", len(m.items))))
+	if !m.state.FailedEmpty() && (!m.state.Loading() || m.shown.Len() > 0) {
+		parts = append(parts, widgets.Keep(fmt.Sprintf("%d entries", m.shown.Len())))
 	}
 	if b := m.badge(); b != "" {
 		parts = append(parts, widgets.Keep(th.Error.Render(b)))

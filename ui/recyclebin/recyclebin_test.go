@@ -42,10 +42,8 @@ func open(t testing.TB, fake *pagetest.Fake) page.Page {
 }
 
 func TestRowsNewestFirstWithCountdown(t *testing.T) {
-	items := fixture().Items
-	SortNewestFirst(items)
-	src := Source(items, pagetest.Now)
-	rows := make([]widgets.Row, len(items))
+	src := rowsOf(newBinSet(fixture()), nil, pagetest.Now)
+	rows := make([]widgets.Row, src.Len())
 	for i := range rows {
 		rows[i] = src.Row(i)
 	}

@@ -4,8 +4,6 @@
 package recyclebin
 
 import (
-	"cmp"
-	"slices"
 	"strconv"
 	"time"
 
@@ -37,30 +35,35 @@ func Columns() []widgets.Column {
 	}
 }
 
-// SortNewestFirst orders entries by deleted_at, newest first, whatever
-// order the server sent (ties keep the server's order).
-func SortNewestFirst(items []api.RecycleBinEntry) {
-	slices.SortStableFunc(items, func(a, b api.RecycleBinEntry) int {
-		return cmp.Compare(b.DeletedAt.UnixNano(), a.DeletedAt.UnixNano())
-	})
-}
-
-// Source is the table's view of entries: rows are built from the records
-// when the table needs them (the visible window, a sort key, the first
-// filter), so the page holds the records and nothing per row besides. now
-// is the load time, which the purge text of the filter haystacks uses (the
-// column itself is drawn live).
-func Source(items []api.RecycleBinEntry, now time.Time) widgets.RowSource {
-	return binRows{items: items, now: now}
-}
-
+// binRows shows the entries of a shared set that a session's filters pass:
+// source index i is set rank idx[i], or rank i when all shows.
 type binRows struct {
-	items []api.RecycleBinEntry
-	now   time.Time
+	set *binSet
+	idx []int32
+	all bool // every entry, newest first (idx unused)
+	now time.Time
 }
 
-func (s binRows) Len() int        { return len(s.items) }
-func (s binRows) ID(i int) string { return s.items[i].ID }
+// rowsOf shows the entries of ranks idx of set; nil idx: all of them.
+func rowsOf(set *binSet, idx []int32, now time.Time) binRows {
+	return binRows{set: set, idx: idx, all: idx == nil, now: now}
+}
+
+func (s binRows) Len() int {
+	if s.all {
+		return s.set.Len()
+	}
+	return len(s.idx)
+}
+
+func (s binRows) entry(i int) *api.RecycleBinEntry {
+	if s.all {
+		return s.set.at(i)
+	}
+	return s.set.at(int(s.idx[i]))
+}
+
+func (s binRows) ID(i int) string { return s.entry(i).ID }
 
 func (s binRows) Row(i int) widgets.Row {
 	cells := make([]string, ColKB+1)
@@ -69,14 +72,15 @@ func (s binRows) Row(i int) widgets.Row {
 		cells[c], nums[c] = s.Text(i, c), s.Num(i, c)
 	}
 	var tones []widgets.Tone // only rows that are highlighted pay for it
-	if _, tone := PurgeIn(s.items[i].RecycleBinPurgedScheduledAt.Time, s.now); tone != widgets.ToneNone {
+	e := s.entry(i)
+	if _, tone := PurgeIn(e.RecycleBinPurgedScheduledAt.Time, s.now); tone != widgets.ToneNone {
 		tones = []widgets.Tone{ColPurgeIn: tone}
 	}
-	return widgets.Row{ID: s.items[i].ID, Cells: cells, Nums: nums, Tones: tones}
+	return widgets.Row{ID: e.ID, Cells: cells, Nums: nums, Tones: tones}
 }
 
 func (s binRows) Text(i, col int) string {
-	e := &s.items[i]
+	e := s.entry(i)
 	switch col {
 	case ColProject:
 		return sanitize.Line(e.VaultProject.Name)
@@ -100,7 +104,7 @@ func (s binRows) Text(i, col int) string {
 // Num: the purge column sorts by the scheduled time (time-invariant: the
 // same order as the time left) and is drawn live (PurgeLive).
 func (s binRows) Num(i, col int) float64 {
-	e := &s.items[i]
+	e := s.entry(i)
 	switch col {
 	case ColDeletedAt:
 		return float64(e.DeletedAt.Unix())

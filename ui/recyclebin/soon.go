@@ -47,17 +47,18 @@ func (m *Model) narrowed() bool { return m.soon || m.deleter != "" }
 // deleter filters, and regroups.
 func (m *Model) refilter() tea.Cmd {
 	now := m.env.Clock()
-	items := m.all
+	var idx []int32 // nil: all
 	if m.narrowed() {
-		items = make([]api.RecycleBinEntry, 0, len(m.all)/4)
-		for i := range m.all {
-			if e := &m.all[i]; m.keeps(e, now) && (m.deleter == "" || e.DeletedByUserEmail == m.deleter) {
-				items = append(items, *e)
+		// this session's own subset: ranks into the shared set, 4 bytes an entry
+		idx = make([]int32, 0, m.set.Len()/4)
+		for i := range m.set.Len() {
+			if e := m.set.at(i); m.keeps(e, now) && (m.deleter == "" || e.DeletedByUserEmail == m.deleter) {
+				idx = append(idx, int32(i))
 			}
 		}
 	}
-	m.items = items
-	cmd := m.Tabs[0].SetSource(Source(items, now))
+	m.shown = rowsOf(m.set, idx, now)
+	cmd := m.Tabs[0].SetSource(m.shown)
 	return tea.Batch(cmd, m.regroup(now))
 }
 
@@ -82,8 +83,8 @@ type deleterGroup struct {
 func (m *Model) regroup(now time.Time) tea.Cmd {
 	by := map[string]*deleterGroup{}
 	var order []*deleterGroup
-	for i := range m.all {
-		e := &m.all[i]
+	for i := range m.set.Len() {
+		e := m.set.at(i)
 		if !m.keeps(e, now) {
 			continue
 		}
@@ -119,24 +120,15 @@ func (m *Model) regroup(now time.Time) tea.Cmd {
 	return m.Tabs[1].SetRows(rows)
 }
 
-// indexPurges keeps the loaded entries' purge times sorted, so the badge
-// counts what is due within 24 hours of any now with a binary search, not a
-// scan of 100,000 entries per frame.
-func (m *Model) indexPurges() {
-	m.purges = m.purges[:0]
-	for i := range m.all {
-		if at := m.all[i].RecycleBinPurgedScheduledAt.Time; !at.IsZero() {
-			m.purges = append(m.purges, at.Unix())
-		}
-	}
-	slices.Sort(m.purges)
-}
-
 // urgent counts the loaded entries purged within 24 hours of now, overdue
 // ones included.
 func (m *Model) urgent(now time.Time) int {
+	if m.set == nil {
+		return 0
+	}
+	purges := m.set.purges // sorted once per answer, shared (binSet)
 	limit := now.Add(purge.Urgent).Unix()
-	return sort.Search(len(m.purges), func(i int) bool { return m.purges[i] > limit })
+	return sort.Search(len(purges), func(i int) bool { return purges[i] > limit })
 }
 
 // toggleSoon turns the purging-soon filter on (soonest purge first) or off.

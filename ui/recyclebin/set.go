@@ -1,0 +1,123 @@
+package recyclebin
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+)
+
+// binSet is one answer made ready for the table, immutable once built, so
+// that every session showing an equal answer shares one (api.Keep): the
+// records as received, the newest-first order over them, and the sorted
+// purge times behind the 24-hour badge. A session keeps only its own
+// indexes over it (the subset its filters pass, the table's order and
+// cursor): a few hundred KB per session for 100,000 entries, not the 23 MB
+// of records and the strings behind them.
+type binSet struct {
+	bin    *api.RecycleBin
+	order  []int32 // bin.Items by rank, newest first; nil when the server sent them so (the spec's order)
+	purges []int64 // scheduled purges, Unix seconds, ascending
+}
+
+// newBinSet orders rb newest first without touching it (it may be another
+// session's too).
+func newBinSet(rb *api.RecycleBin) *binSet {
+	if rb == nil {
+		return &binSet{}
+	}
+	s := &binSet{bin: rb}
+	items := rb.Items
+	newer := func(a, b *api.RecycleBinEntry) int {
+		return cmp.Compare(b.DeletedAt.UnixNano(), a.DeletedAt.UnixNano())
+	}
+	sorted := true
+	for i := 1; i < len(items) && sorted; i++ {
+		sorted = newer(&items[i-1], &items[i]) <= 0
+	}
+	if !sorted {
+		s.order = make([]int32, len(items))
+		for i := range s.order {
+			s.order[i] = int32(i)
+		}
+		// stable: ties keep the server's order
+		slices.SortStableFunc(s.order, func(a, b int32) int { return newer(&items[a], &items[b]) })
+	}
+	for i := range items {
+		if at := items[i].RecycleBinPurgedScheduledAt.Time; !at.IsZero() {
+			s.purges = append(s.purges, at.Unix())
+		}
+	}
+	slices.Sort(s.purges)
+	return s
+}
+
+// Len is the number of entries.
+func (s *binSet) Len() int {
+	if s == nil || s.bin == nil {
+		return 0
+	}
+	return len(s.bin.Items)
+}
+
+// at is the entry of rank i (0: the newest deletion).
+func (s *binSet) at(i int) *api.RecycleBinEntry {
+	if s.order != nil {
+		return &s.bin.Items[s.order[i]]
+	}
+	return &s.bin.Items[i]
+}
+
+// shareSet returns the set the sessions on this backend's token already
+// share when it holds an equal answer to q, else s (now shared).
+func shareSet(be page.Backend, ctx context.Context, q api.RecycleBinQuery, s *binSet) *binSet {
+	return api.Keep(be, ctx, "recyclebin.rows", []any{q}, s, sameSet)
+}
+
+// sameSet reports whether two sets hold the same answer: entry for entry
+// (so the same order too), field for field.
+func sameSet(a, b *binSet) bool {
+	if a.bin == b.bin {
+		return true
+	}
+	if a.bin == nil || b.bin == nil || a.bin.Total != b.bin.Total {
+		return false
+	}
+	if len(a.bin.Items) != len(b.bin.Items) {
+		return false
+	}
+	for i := range a.bin.Items {
+		if !sameEntry(&a.bin.Items[i], &b.bin.Items[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameEntry compares every field (TestSameEntrySeesEveryField fails when
+// api.RecycleBinEntry gains one this does not compare).
+func sameEntry(a, b *api.RecycleBinEntry) bool {
+	return a.ID == b.ID && a.ResourceID == b.ResourceID && a.ResourceType == b.ResourceType &&
+		a.RecycleBinStatus == b.RecycleBinStatus && sameTime(a.DeletedAt, b.DeletedAt) &&
+		sameTime(a.RecycleBinPurgedScheduledAt, b.RecycleBinPurgedScheduledAt) &&
+		a.DeleteSource == b.DeleteSource && a.DeletedSourceID == b.DeletedSourceID &&
+		a.DeletedByUserEmail == b.DeletedByUserEmail &&
+		a.VaultProject.ID == b.VaultProject.ID && a.VaultProject.Name == b.VaultProject.Name &&
+		sameTime(a.VaultProject.CreatedAt, b.VaultProject.CreatedAt) &&
+		a.VaultProject.CreatorEmail == b.VaultProject.CreatorEmail &&
+		a.VaultProject.FilesCount == b.VaultProject.FilesCount &&
+		a.VaultProject.IsKnowledgeBaseProject == b.VaultProject.IsKnowledgeBaseProject
+}
+
+// sameTime: the same text as received and the same instant in the same
+// zone (Equal alone would let one zone's rendering stand for another's).
+func sameTime(a, b api.Time) bool {
+	if a.Raw != b.Raw || !a.Time.Equal(b.Time) {
+		return false
+	}
+	an, ao := a.Zone()
+	bn, bo := b.Zone()
+	return an == bn && ao == bo
+}
