@@ -207,17 +207,6 @@ func (sc *SharedClient) ProjectUsers(ctx context.Context, projectID string) (*Pr
 	})
 }
 
-// RecycleBin implements page.Backend through the Share. Every caller of
-// one flight gets the same answer, not a copy: a 100,000-entry bin is 23 MB
-// of records per copy, and its one reader (the recycle-bin view) orders
-// and filters it through indexes of its own, never in place. It must be
-// read only.
-func (sc *SharedClient) RecycleBin(ctx context.Context, q RecycleBinQuery) (*RecycleBin, error) {
-	return shared(sc, ctx, "recycle_bin", []any{q}, func(ctx context.Context) (*RecycleBin, error) {
-		return sc.Client.RecycleBin(ctx, q)
-	}, func(rb *RecycleBin) *RecycleBin { return rb })
-}
-
 // GetFiles implements page.Backend through the Share.
 func (sc *SharedClient) GetFiles(ctx context.Context, ids []string) ([]FileDetail, error) {
 	return shared(sc, ctx, "get_files", []any{ids}, func(ctx context.Context) ([]FileDetail, error) {

@@ -24,15 +24,37 @@ import (
 // no token gets v back unchanged.
 func Keep[T any](b any, ctx context.Context, name string, args []any, v *T, same func(a, b *T) bool) *T {
 	sc, ok := b.(*SharedClient)
-	if !ok || sc.share == nil || sc.tokens == nil || v == nil {
+	if !ok || v == nil {
 		return v
+	}
+	key, ok := sc.keptKey(ctx, name, args)
+	if !ok {
+		return v // the client reports the token problem on its next request
+	}
+	return keep(sc.share, key, v, same)
+}
+
+// keptKey is the key of what is kept for an answer: base URL, token hash,
+// name and parameters, as a request's; false without a Share or a token.
+func (sc *SharedClient) keptKey(ctx context.Context, name string, args []any) (string, bool) {
+	if sc.share == nil || sc.tokens == nil {
+		return "", false
 	}
 	tok, err := sc.token(ctx, epWhoAmI)
 	if err != nil {
-		return v // the client reports the token problem on its next request
+		return "", false
 	}
-	key := sc.base + "|" + tokenHash(tok) + "|kept:" + name + "|" + fmt.Sprintf("%#v", args)
-	return keep(sc.share, key, v, same)
+	return sc.base + "|" + tokenHash(tok) + "|kept:" + name + "|" + fmt.Sprintf("%#v", args), true
+}
+
+// keptValue is the value kept under key while someone holds it, else nil.
+func keptValue[T any](s *Share, key string) *T {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w, ok := s.kept[key].(weakRef[T]); ok {
+		return w.p.Value()
+	}
+	return nil
 }
 
 // keptRef is a weak reference of any type, so one map holds them all.

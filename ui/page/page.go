@@ -89,6 +89,9 @@ type Backend interface {
 	Projects(ctx context.Context, q api.ProjectQuery) (*api.ProjectPage, error)
 	ProjectFiles(ctx context.Context, projectID string, q api.FileQuery) (*api.FilePage, error)
 	ProjectUsers(ctx context.Context, projectID string) (*api.ProjectUsers, error)
+	// RecycleBin's answer may be shared with other sessions (serve's
+	// api.SharedClient hands one answer to every session on a token): read
+	// it, never modify it.
 	RecycleBin(ctx context.Context, q api.RecycleBinQuery) (*api.RecycleBin, error)
 	GetFiles(ctx context.Context, ids []string) ([]api.FileDetail, error)
 	AuditEarliest(ctx context.Context, logType string) (*api.AuditEntry, error)

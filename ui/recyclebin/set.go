@@ -78,46 +78,4 @@ func shareSet(be page.Backend, ctx context.Context, q api.RecycleBinQuery, s *bi
 
 // sameSet reports whether two sets hold the same answer: entry for entry
 // (so the same order too), field for field.
-func sameSet(a, b *binSet) bool {
-	if a.bin == b.bin {
-		return true
-	}
-	if a.bin == nil || b.bin == nil || a.bin.Total != b.bin.Total {
-		return false
-	}
-	if len(a.bin.Items) != len(b.bin.Items) {
-		return false
-	}
-	for i := range a.bin.Items {
-		if !sameEntry(&a.bin.Items[i], &b.bin.Items[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// sameEntry compares every field (TestSameEntrySeesEveryField fails when
-// api.RecycleBinEntry gains one this does not compare).
-func sameEntry(a, b *api.RecycleBinEntry) bool {
-	return a.ID == b.ID && a.ResourceID == b.ResourceID && a.ResourceType == b.ResourceType &&
-		a.RecycleBinStatus == b.RecycleBinStatus && sameTime(a.DeletedAt, b.DeletedAt) &&
-		sameTime(a.RecycleBinPurgedScheduledAt, b.RecycleBinPurgedScheduledAt) &&
-		a.DeleteSource == b.DeleteSource && a.DeletedSourceID == b.DeletedSourceID &&
-		a.DeletedByUserEmail == b.DeletedByUserEmail &&
-		a.VaultProject.ID == b.VaultProject.ID && a.VaultProject.Name == b.VaultProject.Name &&
-		sameTime(a.VaultProject.CreatedAt, b.VaultProject.CreatedAt) &&
-		a.VaultProject.CreatorEmail == b.VaultProject.CreatorEmail &&
-		a.VaultProject.FilesCount == b.VaultProject.FilesCount &&
-		a.VaultProject.IsKnowledgeBaseProject == b.VaultProject.IsKnowledgeBaseProject
-}
-
-// sameTime: the same text as received and the same instant in the same
-// zone (Equal alone would let one zone's rendering stand for another's).
-func sameTime(a, b api.Time) bool {
-	if a.Raw != b.Raw || !a.Time.Equal(b.Time) {
-		return false
-	}
-	an, ao := a.Zone()
-	bn, bo := b.Zone()
-	return an == bn && ao == bo
-}
+func sameSet(a, b *binSet) bool { return api.SameRecycleBin(a.bin, b.bin) }

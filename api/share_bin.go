@@ -1,0 +1,125 @@
+package api
+
+import "context"
+
+// The recycle bin through a Share: every caller of a flight gets the one
+// answer, and an answer fetched later that equals the one sessions already
+// show comes back as that one, decoded against it so that the equal copy
+// is never held (ten sessions opening a 100,000-entry bin minutes apart
+// held ten copies of 110 MB, and each decode briefly held two).
+
+// RecycleBin implements page.Backend through the Share. The answer is
+// shared with every session on the same token that asked for the same
+// bin, so it must be read only (the recycle-bin view orders and filters
+// it through indexes of its own).
+func (sc *SharedClient) RecycleBin(ctx context.Context, q RecycleBinQuery) (*RecycleBin, error) {
+	key, keyed := sc.keptKey(ctx, "recycle_bin", []any{q})
+	return shared(sc, ctx, "recycle_bin", []any{q}, func(ctx context.Context) (*RecycleBin, error) {
+		if !keyed {
+			return sc.Client.RecycleBin(ctx, q)
+		}
+		prev := keptValue[RecycleBin](sc.share, key)
+		if prev == nil {
+			rb, err := sc.Client.RecycleBin(ctx, q)
+			if err != nil {
+				return nil, err
+			}
+			return keep(sc.share, key, rb, SameRecycleBin), nil
+		}
+		rb, err := sc.Client.recycleBinLike(ctx, q, prev)
+		if err != nil {
+			return nil, err
+		}
+		return keep(sc.share, key, rb, SameRecycleBin), nil
+	}, func(rb *RecycleBin) *RecycleBin { return rb })
+}
+
+// recycleBinLike is Client.RecycleBin decoded against prev: while the
+// entries coming in equal prev's, none is kept (each, and the item buffer
+// its strings point into, is garbage at once); at the first that differs,
+// prev's entries so far are copied (their strings shared) and the decode
+// goes on as RecycleBin's. An answer equal to prev is prev itself. The
+// same bound holds (Held counts every entry's bytes).
+func (c *Client) recycleBinLike(ctx context.Context, q RecycleBinQuery, prev *RecycleBin) (*RecycleBin, error) {
+	var rb RecycleBin
+	var equal bool
+	err := c.resending(ctx, epRecycleBin, func() error {
+		rb = RecycleBin{Items: []RecycleBinEntry{}}
+		same, diverged := 0, false
+		held := Held{lim: c.held}
+		total, err := c.recycleBinOnce(ctx, q, func(e *RecycleBinEntry, raw []byte) error {
+			if err := held.Add(len(raw)); err != nil {
+				return err
+			}
+			if !diverged {
+				if same < len(prev.Items) && SameRecycleBinEntry(&prev.Items[same], e) {
+					same++
+					return nil
+				}
+				diverged = true
+				rb.Items = append(rb.Items, prev.Items[:same]...)
+			}
+			rb.Items = append(rb.Items, *e)
+			return nil
+		})
+		rb.Total = total
+		if err != nil {
+			return err
+		}
+		equal = !diverged && same == len(prev.Items) && total == prev.Total
+		if !diverged {
+			rb.Items = append(rb.Items, prev.Items[:same]...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if equal {
+		return prev, nil
+	}
+	return &rb, nil
+}
+
+// SameRecycleBin reports whether two answers are the same, entry for entry
+// (in the same order) and field for field.
+func SameRecycleBin(a, b *RecycleBin) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil || a.Total != b.Total || len(a.Items) != len(b.Items) {
+		return false
+	}
+	for i := range a.Items {
+		if !SameRecycleBinEntry(&a.Items[i], &b.Items[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// SameRecycleBinEntry compares every field (TestSameRecycleBinEntrySeesEveryField
+// fails when RecycleBinEntry gains one this does not compare).
+func SameRecycleBinEntry(a, b *RecycleBinEntry) bool {
+	return a.ID == b.ID && a.ResourceID == b.ResourceID && a.ResourceType == b.ResourceType &&
+		a.RecycleBinStatus == b.RecycleBinStatus && sameTime(a.DeletedAt, b.DeletedAt) &&
+		sameTime(a.RecycleBinPurgedScheduledAt, b.RecycleBinPurgedScheduledAt) &&
+		a.DeleteSource == b.DeleteSource && a.DeletedSourceID == b.DeletedSourceID &&
+		a.DeletedByUserEmail == b.DeletedByUserEmail &&
+		a.VaultProject.ID == b.VaultProject.ID && a.VaultProject.Name == b.VaultProject.Name &&
+		sameTime(a.VaultProject.CreatedAt, b.VaultProject.CreatedAt) &&
+		a.VaultProject.CreatorEmail == b.VaultProject.CreatorEmail &&
+		a.VaultProject.FilesCount == b.VaultProject.FilesCount &&
+		a.VaultProject.IsKnowledgeBaseProject == b.VaultProject.IsKnowledgeBaseProject
+}
+
+// sameTime: the same text as received and the same instant in the same
+// zone (Equal alone would let one zone's rendering stand for another's).
+func sameTime(a, b Time) bool {
+	if a.Raw != b.Raw || !a.Time.Equal(b.Time) {
+		return false
+	}
+	an, ao := a.Zone()
+	bn, bo := b.Zone()
+	return an == bn && ao == bo
+}
