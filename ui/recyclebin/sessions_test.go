@@ -19,7 +19,7 @@ import (
 // token and its own recycle-bin view, each opening the whole bin.
 type binSessions struct {
 	tb    testing.TB
-	srv   *httptest.Server
+	url   string // the simulator's
 	token string
 	size  int
 }
@@ -28,7 +28,7 @@ func newBinSessions(tb testing.TB, size int) *binSessions {
 	s := sim.New(sim.Options{Seed: sim.DefaultSeed, NoRateLimit: true, RecycleBin: size})
 	srv := httptest.NewServer(s)
 	tb.Cleanup(srv.Close)
-	b := &binSessions{tb: tb, srv: srv, token: s.Token("admin"), size: size}
+	b := &binSessions{tb: tb, url: srv.URL, token: s.Token("admin"), size: size}
 	// the simulator builds its bin on the first request: not the sessions'
 	runtime.KeepAlive(b.open(api.NewShare(0), nil, 1))
 	return b
@@ -41,7 +41,7 @@ func (b *binSessions) open(share *api.Share, cache page.Cache, n int) []page.Pag
 	b.tb.Helper()
 	pages := make([]page.Page, n)
 	for i := range pages {
-		c, err := api.New(api.Config{BaseURL: b.srv.URL, Token: api.StaticToken(b.token), Limits: api.Limits{Vault: -1}})
+		c, err := api.New(api.Config{BaseURL: b.url, Token: api.StaticToken(b.token), Limits: api.Limits{Vault: -1}})
 		if err != nil {
 			b.tb.Fatal(err)
 		}
@@ -108,11 +108,11 @@ func sessionsSize(tb testing.TB, def int) int {
 // keeping only its own order, filter and cursor over them), so ten
 // sessions on the bin hold at most twice what one holds, whether they
 // opened together (one request) or apart (one request each, or the cached
-// body, equal answers). 10,000 entries keep it to seconds in CI (and the
+// body, equal answers). 5,000 entries keep it to seconds in CI (and the
 // body under page.MaxCacheEntry, so the cache is used);
 // BenchmarkServeSessions measures 100,000.
 func TestTenSessionsHoldAtMostTwiceOne(t *testing.T) {
-	b := newBinSessions(t, sessionsSize(t, 10_000))
+	b := newBinSessions(t, sessionsSize(t, 5_000))
 	for _, c := range sessionsCases {
 		one, ten := b.heap(1, c), b.heap(10, c)
 		t.Logf("sessions opening %s: one holds %.1f MiB, ten %.1f MiB", c.name, float64(one)/(1<<20), float64(ten)/(1<<20))
