@@ -28,9 +28,13 @@ func (m *Model) ContextKeys() []key.Binding {
 	if m.following {
 		follow = "stop following"
 	}
+	own := "show own reads"
+	if m.showOwn {
+		own = "hide own reads"
+	}
 	out = append(out, keys.Hint(k.Follow, follow), keys.Hint(k.AuditJump, "jump to time"),
 		keys.Hint(k.Top, "oldest"), keys.Hint(k.Bottom, "newest"),
-		keys.Hint(k.TypeCycle, "type"), keys.Hint(k.AuditUser, "user"), keys.Hint(k.AuditIP, "address"))
+		keys.Hint(k.TypeCycle, "type"), keys.Hint(k.AuditUser, "user"), keys.Hint(k.AuditIP, "address"), keys.Hint(k.OwnReads, own))
 	out = append(out, widgets.TableHints(k, m.Table)...)
 	return append(out, keys.Hint(k.Refresh, "refresh"))
 }

@@ -6,9 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
@@ -173,5 +175,50 @@ func TestJumpCentresItsTarget(t *testing.T) {
 		if above, below := at, len(rows)-1-at; above < len(rows)/3 || below < len(rows)/3 {
 			t.Fatalf("%d lines: the target is drawn with %d rows above and %d below:\n%s", h, above, below, strings.Join(rows, "\n"))
 		}
+	}
+}
+
+// TestOwnReadsHiddenAndToggled: the view's own reads of the log (this
+// token's api:audit_log_fetch entries) no longer fill the first rows: they
+// are hidden by default, counted in the header, and h shows them again
+// (muted), h hides them. Before, about twenty of them led the table at
+// open with no way to hide them.
+func TestOwnReadsHiddenAndToggled(t *testing.T) {
+	r := newRig(t, sim.Options{Seed: 5, AuditEntries: 3000}, false, "")
+	r.log() // reads by this token before the view opens: 3 pages
+	r.run(r.m.Init())
+	own := func() (n int) {
+		for _, id := range r.m.Table.VisibleIDs() {
+			if jobaudit.IsOwnRead(r.m.entries[r.m.byID[id]], r.m.self) {
+				n++
+			}
+		}
+		return n
+	}
+	if r.m.self == "" {
+		t.Fatal("the view does not know whose token it reads with")
+	}
+	if n := own(); n != 0 {
+		t.Fatalf("at open %d of the token's own reads are shown:\n%s", n, strings.Join(r.rows()[:5], "\n"))
+	}
+	if h := ansi.Strip(r.m.headerLine()); !strings.Contains(h, "own reads hidden") {
+		t.Errorf("the header does not say own reads are hidden: %s", h)
+	}
+	r.key("h")
+	if n := own(); n < 3 {
+		t.Fatalf("h shows %d own reads, want at least the 3 made before", n)
+	}
+	if h := ansi.Strip(r.m.headerLine()); strings.Contains(h, "own reads hidden") {
+		t.Errorf("shown, the header still says hidden: %s", h)
+	}
+	r.key("h")
+	if n := own(); n != 0 {
+		t.Fatalf("h again still shows %d own reads", n)
+	}
+	if !slices.ContainsFunc(r.m.ContextKeys(), func(b key.Binding) bool { return b.Help().Key == "h" }) {
+		t.Error("the footer does not offer h")
+	}
+	if !slices.ContainsFunc(r.m.Help(), func(b key.Binding) bool { return b.Help().Key == "h" }) {
+		t.Error("help does not list h")
 	}
 }

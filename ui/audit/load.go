@@ -10,7 +10,6 @@ import (
 	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
-	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // whoMsg is whoami's answer: the mirror's key and the token's user.
@@ -212,7 +211,7 @@ func (m *Model) gotWindow(msg page.Result[windowMsg]) tea.Cmd {
 	if !m.synced {
 		syncCmd = m.sync()
 	}
-	return tea.Batch(syncCmd, m.apply(w))
+	return tea.Batch(syncCmd, m.apply(w), m.fill())
 }
 
 // apply shows a window where its kind says.
@@ -274,16 +273,7 @@ func (m *Model) add(above, below []store.AuditEntry) tea.Cmd {
 	for i, e := range m.entries {
 		m.byID[e.ID] = i
 	}
-	rows := make([]widgets.Row, len(m.entries))
-	for i := range m.entries {
-		cells := buildRow(&m.entries[i])
-		rows[i] = widgets.Row{ID: m.entries[i].ID, Cells: cells[:]}
-		if jobaudit.IsOwnRead(m.entries[i], m.self) {
-			// the trace of this console's own reads: shown (the trail is
-			// whole), but quieter than what people did
-			rows[i].Tones = ownTones[:]
-		}
-	}
+	rows := m.tableRows()
 	// SetRows keeps the cursor on its entry; a follower at the top stays
 	// at the top, where the new entries arrive.
 	cmd := m.Table.SetRows(rows)
@@ -291,12 +281,10 @@ func (m *Model) add(above, below []store.AuditEntry) tea.Cmd {
 	case len(above) > 0 && atTop && m.following:
 		m.Table.Move(-m.Table.Len())
 	case len(above) > 0:
-		m.Table.Shift(len(above)) // the rows on screen stay where they were drawn
+		m.Table.Shift(m.shownOf(above)) // the rows on screen stay where they were drawn
 	}
 	return cmd
 }
-
-var ownTones = [numCols]widgets.Tone{widgets.ToneMuted, widgets.ToneMuted, widgets.ToneMuted, widgets.ToneMuted}
 
 // failed keeps what was loaded on screen and reports the error.
 func (m *Model) failed(err error) tea.Cmd {

@@ -54,6 +54,9 @@ type Model struct {
 	syncing   bool
 	synced    bool
 
+	showOwn   bool // this token's own reads are shown (h); hidden by default (own.go)
+	ownHidden int  // own reads held and not shown
+
 	following bool
 	newCount  int // entries the follow added while the cursor was away from the top
 	caughtUp  bool
@@ -160,7 +163,7 @@ func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
 	enter := k.Enter
 	enter.SetHelp(enter.Help().Key, "entry details")
-	return append(k.Navigation(), enter, k.TypeCycle, k.TypeFilter, k.AuditUser, k.AuditIP, k.AuditJump, k.Follow)
+	return append(k.Navigation(), enter, k.TypeCycle, k.TypeFilter, k.AuditUser, k.AuditIP, k.AuditJump, k.Follow, k.OwnReads)
 }
 
 // Update routes responses, keys and the table's filter results.

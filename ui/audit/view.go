@@ -55,6 +55,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.open("ip", "address (empty: all): ", m.offer(func(e *store.AuditEntry) string { return e.IP }, m.filter.IP), "")
 	case key.Matches(msg, k.Follow):
 		return m.toggleFollow()
+	case key.Matches(msg, k.OwnReads):
+		return m.toggleOwn()
 	case key.Matches(msg, k.TypeCycle):
 		m.pickingType = true
 		m.picker = typeChoices(m.types)
@@ -198,7 +200,7 @@ func (m *Model) headerLine() string { return strings.Join(m.headerLines(), "\n")
 func (m *Model) headerLines() []string {
 	th := m.env.Theme
 	parts := []widgets.Part{widgets.Deco(th.Title.Render("Audit log")), widgets.Keep(m.filterText())}
-	where := strconv.Itoa(len(m.entries))
+	where := strconv.Itoa(len(m.entries) - m.ownHidden)
 	switch {
 	case m.atNewest && m.atStart:
 		where += " (the whole log)"
@@ -213,6 +215,9 @@ func (m *Model) headerLines() []string {
 		where += " " + m.fromNote
 	}
 	parts = append(parts, widgets.Keep(where))
+	if s := m.ownNote(); s != "" {
+		parts = append(parts, widgets.Keep(s))
+	}
 	if m.following {
 		f := "following"
 		if m.newCount > 0 {
