@@ -19,7 +19,7 @@ type Answer struct {
 	Mirror, Service bool
 	MirrorState     store.AuditMirrorState
 	Requests        int    // audit requests made
-	How             string // how the service was read ("search", "earliest")
+	How             string // how the service was read ("search", "earliest", "newest")
 	Delivered       int
 }
 
@@ -31,6 +31,8 @@ func (a Answer) String() string {
 		return fmt.Sprintf("%s from the local mirror (it holds the log up to %s UTC; no request was made)", count(a.Delivered, "entry", "entries"), upTo)
 	case a.Mirror:
 		return fmt.Sprintf("%s from the local mirror up to %s UTC, then from the service (%s)", count(a.Delivered, "entry", "entries"), upTo, count(a.Requests, "request", "requests"))
+	case a.How == "newest":
+		return fmt.Sprintf("%s from the service, newest first, found by searching back in time (%s; `vaultdeck audit sync` keeps a mirror that answers without them)", count(a.Delivered, "entry", "entries"), count(a.Requests, "request", "requests"))
 	case a.How == "earliest":
 		return fmt.Sprintf("%s from the service, paged from its earliest entry (%s; `vaultdeck audit sync` keeps a mirror that answers without them)", count(a.Delivered, "entry", "entries"), count(a.Requests, "request", "requests"))
 	default:
@@ -38,19 +40,20 @@ func (a Answer) String() string {
 	}
 }
 
-// ErrNewestNeedsMirror: newest-first order is only given by the mirror.
-var ErrNewestNeedsMirror = errors.New("newest first needs the local mirror to cover the range: run `vaultdeck audit sync` first")
-
 // errEnough stops a listing at the limit.
 var errEnough = errors.New("enough")
 
-// Query hands the entries that pass f to fn, oldest first (newest first
-// only from the mirror): from the mirror where it covers the range, from
-// the service after the mirror's cursor (or for everything without a
-// mirror: found by search when f.Since is within the service's year, else
-// paged from the earliest entry). The entries from the service are not
-// written to the mirror: a query changes nothing (sync does that).
+// Query hands the entries that pass f to fn, oldest first: from the
+// mirror where it covers the range, from the service after the mirror's
+// cursor (or for everything without a mirror: found by search when
+// f.Since is within the service's year, else paged from the earliest
+// entry). f.Newest reads newest first instead, window by window as the
+// console does (Older). The entries from the service are not written to
+// the mirror: a query changes nothing (sync does that).
 func (j *Job) Query(ctx context.Context, f store.AuditFilter, fn func(store.AuditEntry) error) (Answer, error) {
+	if f.Newest {
+		return j.newestFirst(ctx, f, newestChunk, fn)
+	}
 	var a Answer
 	deliver := func(e store.AuditEntry) error {
 		if !f.Match(e) {
@@ -79,9 +82,6 @@ func (j *Job) Query(ctx context.Context, f store.AuditFilter, fn func(store.Audi
 		if st.Started() {
 			a.Mirror, a.MirrorState = true, st
 			covered := st.Covers(f.Until)
-			if !covered && f.Newest {
-				return a, ErrNewestNeedsMirror
-			}
 			err := j.Mirror.AuditEntries(ctx, log, f, func(e store.AuditEntry) error {
 				if err := fn(e); err != nil {
 					return err
@@ -95,9 +95,6 @@ func (j *Job) Query(ctx context.Context, f store.AuditFilter, fn func(store.Audi
 			cursor = st.Cursor // "" for a log that was empty: read it from the start
 			ord = after(st.Cursor, st.Last)
 		}
-	}
-	if f.Newest {
-		return a, ErrNewestNeedsMirror
 	}
 	a.Service = true
 	p := newPacer(j.clock(), j.gap())

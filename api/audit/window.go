@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -11,8 +12,9 @@ import (
 )
 
 // Window is a run of entries for a reader that starts at the newest (the
-// console): the log is read backwards in windows, which the service cannot
-// do (its listing only goes forward), so each window is found by time.
+// console, and the CLI's newest-first answers): the log is read backwards
+// in windows, which the service cannot do (its listing only goes forward),
+// so each window is found by time.
 type Window struct {
 	Entries []store.AuditEntry // newest first
 	// Mirror: every entry came from the local mirror (no request for the
@@ -20,8 +22,11 @@ type Window struct {
 	Mirror   bool
 	Requests int
 	// Start: nothing older than the last entry passes the filter (the
-	// beginning of the log was reached).
+	// beginning of the log, or f.Since, was reached).
 	Start bool
+	// MirrorState is the mirror's reach when it answered (some of) the
+	// window; zero when the service answered it all.
+	MirrorState store.AuditMirrorState
 }
 
 // firstSpan is the first stretch of log time read backwards from the
@@ -34,30 +39,76 @@ const firstSpan = time.Hour
 const maxSpans = 14
 
 // Older returns up to want entries that pass f and are older than before
-// (zero: from the newest), newest first. The mirror answers when it
-// covers the range (for the newest, with the service's short tail after
-// its cursor); otherwise the service is read in stretches of time going
-// back (search, then pages), and beyond its one-year reach from its
-// earliest entry. f's Since, Until, Newest, Limit and paging bounds are
-// set here.
+// (zero: than f.Until, or from the newest when f has none), newest first,
+// none before f.Since. The mirror answers when it covers the range (for
+// the newest, with the service's short tail after its cursor); otherwise
+// the service is read: with a type, its latest entry of the type first
+// (one request says where the type's newest is, or that it has none),
+// then stretches of time going back (search, then pages, all asking for
+// the type), and beyond its one-year reach from its earliest entry.
+// f's Newest, Limit and paging bounds are set here.
 func (j *Job) Older(ctx context.Context, f store.AuditFilter, before store.AuditPosition, want int) (Window, error) {
+	return j.older(ctx, f, bound{at: before}, want)
+}
+
+// OlderThan is Older below last, an entry a window returned. An entry
+// of the mirror is a position in it; one read from the service has none,
+// and a bare time would lose the entries of its instant not yet shown
+// (and those listed before it but stamped up to api.AuditTimeSlack
+// later), so the bound is the entry itself in the service's order.
+func (j *Job) OlderThan(ctx context.Context, f store.AuditFilter, last store.AuditEntry, want int) (Window, error) {
+	b := bound{at: last.At()}
+	if last.Seq == 0 {
+		b.id = last.ID
+	}
+	return j.older(ctx, f, b, want)
+}
+
+// bound is where an older window ends: strictly before at in the mirror's
+// order (time, then Seq); with id, strictly before the entry id in the
+// service's (ids ascending), whose time is at.Time. The listing lets an
+// entry's time lie up to api.AuditTimeSlack before one listed ahead of it
+// (CheckAuditOrder), so every entry before id is dated before until().
+type bound struct {
+	at store.AuditPosition
+	id string
+}
+
+func (b bound) until() time.Time {
+	if b.id == "" {
+		return b.at.Time
+	}
+	return b.at.Time.Add(api.AuditTimeSlack + time.Nanosecond)
+}
+
+// admits says e lies before b (always, when b is a position: the read
+// itself stops there).
+func (b bound) admits(e store.AuditEntry) bool {
+	return b.id == "" || strings.ToLower(e.ID) < strings.ToLower(b.id)
+}
+
+func (j *Job) older(ctx context.Context, f store.AuditFilter, b bound, want int) (Window, error) {
+	floor := f.Since
+	if b.at.IsZero() && !f.Until.IsZero() {
+		b.at.Time = f.Until
+	}
 	f.After, f.Before, f.Newest, f.Limit, f.Since, f.Until = store.AuditPosition{}, store.AuditPosition{}, false, 0, time.Time{}, time.Time{}
 	if want <= 0 {
 		want = 1
 	}
 	if j.Mirror != nil {
-		w, ok, err := j.olderFromMirror(ctx, f, before, want)
+		w, ok, err := j.olderFromMirror(ctx, f, b, floor, want)
 		if err != nil || ok {
 			return w, err
 		}
 	}
-	return j.olderFromService(ctx, f, before.Time, want)
+	return j.olderFromService(ctx, f, b, floor, want)
 }
 
 // olderFromMirror answers from the mirror when it reaches: ok is false
 // when the service must be asked instead (no mirror yet, a range past it,
 // or a tail longer than one page, which a sync will bring).
-func (j *Job) olderFromMirror(ctx context.Context, f store.AuditFilter, before store.AuditPosition, want int) (Window, bool, error) {
+func (j *Job) olderFromMirror(ctx context.Context, f store.AuditFilter, b bound, floor time.Time, want int) (Window, bool, error) {
 	var w Window
 	log, _, err := LogOf(ctx, j.Svc)
 	if err != nil {
@@ -67,7 +118,7 @@ func (j *Job) olderFromMirror(ctx context.Context, f store.AuditFilter, before s
 	if err != nil || !st.Started() {
 		return w, false, err
 	}
-	if before.IsZero() {
+	if b.at.IsZero() {
 		// The newest: the mirror up to its cursor, and the service's tail
 		// after it, when that tail is one short page.
 		if st.Cursor != "" {
@@ -82,66 +133,102 @@ func (j *Job) olderFromMirror(ctx context.Context, f store.AuditFilter, before s
 				return w, false, nil
 			}
 			for i := len(page.Entries) - 1; i >= 0 && len(w.Entries) < want; i-- {
-				if e := EntryOf(page.Entries[i]); f.Match(e) {
+				if e := EntryOf(page.Entries[i]); f.Match(e) && !e.Time.Before(floor) {
 					w.Entries = append(w.Entries, e)
 				}
 			}
 		}
-	} else if before.Seq == 0 && !st.Covers(before.Time) {
+	} else if b.at.Seq == 0 && !st.Covers(b.until()) {
 		// A position from the mirror (Seq set) is inside it: everything
 		// before it is held. A bare time must be inside its reach.
 		return w, false, nil
 	}
 	mf := f
-	mf.Newest, mf.Before, mf.Limit = true, before, want-len(w.Entries)+1
+	mf.Newest, mf.Before, mf.Since = true, b.at, floor
+	if b.id != "" {
+		mf.Before = store.AuditPosition{Time: b.until()}
+	}
 	seen := map[string]bool{}
 	for _, e := range w.Entries {
 		seen[e.ID] = true
 	}
+	// one more than fits says whether older entries remain
+	room := want - len(w.Entries) + 1
 	var got []store.AuditEntry
-	if mf.Limit > 1 {
+	if room > 1 {
 		err = j.Mirror.AuditEntries(ctx, log, mf, func(e store.AuditEntry) error {
-			if !seen[e.ID] {
-				got = append(got, e)
+			if seen[e.ID] || !b.admits(e) {
+				return nil
+			}
+			if got = append(got, e); len(got) >= room {
+				return errEnough
 			}
 			return nil
 		})
-		if err != nil {
+		if err != nil && !errors.Is(err, errEnough) {
 			return w, false, err
 		}
 	}
-	w.Start = len(got) < mf.Limit
+	w.Start = len(got) < room
 	if len(got) > want-len(w.Entries) {
 		got = got[:want-len(w.Entries)]
 	}
 	w.Entries = append(w.Entries, got...)
 	w.Mirror = w.Requests == 0
+	w.MirrorState = st
 	return w, true, nil
 }
 
-// olderFromService reads stretches of time going back from before (zero:
-// now), each by Query (search within the service's year, the earliest
-// entry beyond it), keeping the newest want entries of what it reads.
-func (j *Job) olderFromService(ctx context.Context, f store.AuditFilter, before time.Time, want int) (Window, error) {
+// olderFromService reads stretches of time going back from b (zero: now),
+// each by Query (search within the service's year, the earliest entry
+// beyond it), keeping the newest want entries of what it reads. With a
+// type and no bound, the type's latest entry is where the stretches start:
+// a type last seen months ago is not looked for an hour at a time since.
+func (j *Job) olderFromService(ctx context.Context, f store.AuditFilter, b bound, floor time.Time, want int) (Window, error) {
 	var w Window
 	svc := &Job{Svc: j.Svc, Clock: j.Clock, MaxRate: j.MaxRate} // no mirror: it was asked already
+	if b.at.IsZero() && f.Type != "" {
+		if err := newPacer(j.clock(), j.gap()).wait(ctx); err != nil {
+			return w, err
+		}
+		it, err := j.Svc.AuditLatestItem(ctx, askType(f))
+		w.Requests++
+		if err != nil {
+			return w, err
+		}
+		if it == nil || it.Value.Timestamp.Before(floor) {
+			w.Start = true // none of the type at all, or none since floor
+			return w, nil
+		}
+		e := EntryOf(*it)
+		if f.Match(e) { // the type is asked; user, address, text are not
+			w.Entries = append(w.Entries, e)
+		}
+		b = bound{at: store.AuditPosition{Time: e.Time}, id: e.ID}
+	}
 	now := j.clock().Now()
-	end := before
+	end := b.until()
 	span := firstSpan
 	for i := 0; i < maxSpans && len(w.Entries) < want; i++ {
 		from := now
 		if !end.IsZero() {
 			from = end
 		}
-		since := from.Add(-span)
+		since, last := from.Add(-span), false
+		if !since.After(floor) && !floor.IsZero() {
+			since, last = floor, true
+		}
 		if !since.After(now.Add(-reachOfSearch())) {
-			since = time.Time{} // past the service's year: from its earliest entry
+			since, last = floor, true // past the service's year: from its earliest entry (Query filters to floor)
 		}
 		q := f
 		q.Since, q.Until = since, end
 		need := want - len(w.Entries)
 		var got []store.AuditEntry
 		a, err := svc.Query(ctx, q, func(e store.AuditEntry) error {
+			if !b.admits(e) {
+				return nil
+			}
 			got = append(got, e)
 			if len(got) > 2*need { // keep the newest need without holding a whole year
 				got = append(got[:0], got[len(got)-need:]...)
@@ -157,7 +244,7 @@ func (j *Job) olderFromService(ctx context.Context, f store.AuditFilter, before 
 		}
 		slices.Reverse(got)
 		w.Entries = append(w.Entries, got...)
-		if since.IsZero() {
+		if last {
 			w.Start = len(w.Entries) < want
 			break
 		}

@@ -20,10 +20,16 @@ type AuditQueryOptions struct {
 	IP           string
 	Grep         string // text anywhere in an entry's JSON
 	Limit        int    // 0: all
-	Newest       bool   // newest first (needs the mirror)
+	// Newest and Oldest choose the order; with neither, newest first
+	// unless Since is given (a question from a time on reads forward).
+	Newest, Oldest bool
 }
 
-// auditCommand dispatches `audit`, `audit sync` and `audit follow`.
+// newestFirst says o lists newest first: asked for, or the default
+// without --since (an admin's first question is what happened recently).
+func (o AuditQueryOptions) newestFirst() bool {
+	return o.Newest || (!o.Oldest && strings.TrimSpace(o.Since) == "")
+}
 
 // auditQuery answers o from the mirror where it covers the range, from the
 // service otherwise, and says which on a terminal's stderr.
@@ -31,12 +37,15 @@ func (r *runner) auditQuery(ctx context.Context, o AuditQueryOptions) int {
 	if o.Limit < 0 {
 		return r.usage("--limit must be 0 or more")
 	}
+	if o.Newest && o.Oldest {
+		return r.usage("--newest and --oldest ask for opposite orders: give one")
+	}
 	now := time.Now()
 	if r.env.Clock != nil {
 		now = r.env.Clock.Now()
 	}
 	f := store.AuditFilter{Type: strings.TrimSpace(o.Type), User: strings.TrimSpace(o.User), IP: strings.TrimSpace(o.IP),
-		Grep: o.Grep, Limit: o.Limit, Newest: o.Newest}
+		Grep: o.Grep, Limit: o.Limit, Newest: o.newestFirst()}
 	var err error
 	if f.Since, err = parseWhen(o.Since, now); err != nil {
 		return r.usage("--since: %v", err)

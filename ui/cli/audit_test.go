@@ -132,12 +132,19 @@ func TestAuditKeepsWhatCameBeforeARefusedAnswer(t *testing.T) {
 		Getenv: func(k string) string { return vars[k] }, Limits: api.Limits{Vault: -1, Audit: -1, Matters: -1},
 		OpenStore: func() (*store.Store, error) { return store.Open(filepath.Join(t.TempDir(), "vaultdeck.db")) },
 		Clock:     fixedClock{}}
-	code := Main(context.Background(), []string{"audit", "--limit", "0", "--jsonl"}, env)
+	code := Main(context.Background(), []string{"audit", "--oldest", "--limit", "0", "--jsonl"}, env)
 	if code != ExitError || !strings.Contains(errb.String(), "/api/v1/logs/audit") {
 		t.Fatalf("exit %d, stderr %q: want a failure naming the listing", code, errb.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if out.Len() == 0 || len(lines) != 1 {
 		t.Fatalf("stdout %q: want the one entry read before the listing went back", out.String())
+	}
+	// newest first (the default) reads the same listing back in time: it
+	// stops there too, naming it
+	out.Reset()
+	errb.Reset()
+	if code := Main(context.Background(), []string{"audit", "--limit", "0", "--jsonl"}, env); code != ExitError || !strings.Contains(errb.String(), "/api/v1/logs/audit") {
+		t.Fatalf("newest first: exit %d, stderr %q: want a failure naming the listing", code, errb.String())
 	}
 }

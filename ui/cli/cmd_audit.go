@@ -12,10 +12,14 @@ func (r *runner) auditCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "audit",
 		Short: "the audit log: query it (from the local mirror where it reaches), sync the mirror, follow it as JSON Lines",
-		Long: `Without a subcommand, audit lists entries: from the local mirror where it covers
-the range asked (run ` + "`vaultdeck audit sync`" + ` first), from the service otherwise,
-saying on stderr which. The table's columns are sized from the first page and
-kept for the pages after it.`,
+		Long: `Without a subcommand, audit lists entries, newest first (with --since, or
+--oldest, oldest first): from the local mirror where it covers the range asked
+(run ` + "`vaultdeck audit sync`" + ` first), from the service otherwise, saying on
+stderr which. Without a mirror, newest first is read as the console reads it:
+searches back in time (with --type, from the type's latest entry), paced
+within the audit budget.
+--type is asked of the service and checked here as well. The table's columns
+are sized from the first page and kept for the pages after it.`,
 		Args: noArgs,
 	}
 	fs := c.Flags()
@@ -27,7 +31,8 @@ kept for the pages after it.`,
 	fs.StringVar(&o.IP, "ip", "", "only entries from address `ADDR`")
 	fs.StringVar(&o.Grep, "grep", "", "only entries whose JSON contains `TEXT` (ignoring case)")
 	fs.IntVar(&o.Limit, "limit", 100, "show at most `N` entries (0: all)")
-	fs.BoolVar(&o.Newest, "newest", false, "newest first (answered from the local mirror; run 'vaultdeck audit sync' first)")
+	fs.BoolVar(&o.Newest, "newest", false, "newest first (the default without --since; with --since, back to it)")
+	fs.BoolVar(&o.Oldest, "oldest", false, "oldest first (the default with --since; without it, from the log's first entry)")
 	c.RunE = r.run(func(ctx context.Context, _ []string) int { return r.auditQuery(ctx, o) })
 	c.AddCommand(r.auditSyncCmd(), r.auditFollowCmd(), r.auditStatsCmd())
 	return c
