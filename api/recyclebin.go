@@ -137,6 +137,32 @@ func DecodePurge(raw []byte) (Time, error) {
 	return e.At, err
 }
 
+// listedEntry is the part of an entry that the table and CSV show and the
+// purge window reads: decoding only it skips the other strings and times.
+type listedEntry struct {
+	ResourceID string `json:"resource_id"`
+	DeletedAt  Time   `json:"deleted_at"`
+	PurgeAt    Time   `json:"recycle_bin_purged_scheduled_at"`
+	DeletedBy  string `json:"deleted_by_user_email"`
+	Project    struct {
+		Name       string `json:"name"`
+		FilesCount Int    `json:"files_count"`
+	} `json:"vault_project"`
+}
+
+// DecodeListed decodes, of a raw recycle-bin entry, the fields a listing
+// shows (resource, project name and file count, deletion and purge times,
+// who deleted it) into e; the others are left empty.
+func DecodeListed(raw []byte, e *RecycleBinEntry) error {
+	var l listedEntry
+	if err := unmarshalItem(raw, &l); err != nil {
+		return err
+	}
+	*e = RecycleBinEntry{ResourceID: l.ResourceID, DeletedAt: l.DeletedAt, RecycleBinPurgedScheduledAt: l.PurgeAt,
+		DeletedByUserEmail: l.DeletedBy, VaultProject: RecycledProject{Name: l.Project.Name, FilesCount: l.Project.FilesCount}}
+	return nil
+}
+
 func (c *Client) recycleBinRaw(ctx context.Context, q RecycleBinQuery, item func(it RawItem) error) (Int, error) {
 	v := url.Values{}
 	if q.Name != "" {

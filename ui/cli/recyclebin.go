@@ -33,11 +33,13 @@ func (r *runner) now() time.Time {
 }
 
 // listRecycleBin streams the listing: with --json each entry is printed as
-// it is decoded (the server's own bytes), and with --csv each record, so
-// memory stays flat however large the bin. The table keeps its rows (as
-// text) to align and order them: newest deletion first, the console's
-// order, or with a purge window soonest purge first; what it holds is
-// bounded (api.Held), and past the bound it names the streaming ways.
+// it arrives (the server's own bytes, never decoded but for the purge
+// window's field), and with --csv each record (the shown fields decoded,
+// api.DecodeListed), so memory stays flat however large the bin. The table
+// keeps its rows (as text) to align and order them: newest deletion first,
+// the console's order, or with a purge window soonest purge first; what it
+// holds is bounded (api.Held), and past the bound it names the streaming
+// ways.
 func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 	c, err := r.client()
 	if err != nil {
@@ -87,11 +89,15 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 	}
 	if r.g.CSV { // records as they come, in the service's order: nothing held
 		t, n := r.table(headers...), 0
-		_, err := c.EachRecycleBin(ctx, q, func(e *api.RecycleBinEntry, _ []byte) error {
+		var e api.RecycleBinEntry
+		_, err := c.EachRecycleBinRaw(ctx, q, func(it api.RawItem) error {
 			p.item()
-			if in, _ := keep(e); in {
+			if err := api.DecodeListed(it.Bytes, &e); err != nil { // the shown fields only
+				return err
+			}
+			if in, _ := keep(&e); in {
 				n++
-				t.row(cells(e)...)
+				t.row(cells(&e)...)
 			}
 			return nil
 		})
@@ -110,19 +116,23 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 	var rows []binRow
 	var held api.Held // the table sorts, so it holds its rows: bounded in count and bytes
 	overdue := 0
-	total, err := c.EachRecycleBin(ctx, q, func(e *api.RecycleBinEntry, raw []byte) error {
+	var e api.RecycleBinEntry
+	total, err := c.EachRecycleBinRaw(ctx, q, func(it api.RawItem) error {
 		p.item()
-		in, late := keep(e)
+		if err := api.DecodeListed(it.Bytes, &e); err != nil { // the shown fields only
+			return err
+		}
+		in, late := keep(&e)
 		if !in {
 			return nil
 		}
-		if err := held.Add(len(raw)); err != nil {
+		if err := held.Add(len(it.Bytes)); err != nil {
 			return err
 		}
 		if late {
 			overdue++
 		}
-		rows = append(rows, binRow{e.DeletedAt.Time, e.RecycleBinPurgedScheduledAt.Time, cells(e)})
+		rows = append(rows, binRow{e.DeletedAt.Time, e.RecycleBinPurgedScheduledAt.Time, cells(&e)})
 		return nil
 	})
 	if err != nil {
