@@ -10,11 +10,15 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 )
 
+// Compiled on first use (an HTML error page), not at start-up.
 var (
-	htmlTitle = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
-	htmlDrop  = regexp.MustCompile(`(?is)<(script|style|head)[^>]*>.*?</(script|style|head)>|<[^>]*>`)
+	htmlTitle = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`) })
+	htmlDrop  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?is)<(script|style|head)[^>]*>.*?</(script|style|head)>|<[^>]*>`)
+	})
 )
 
 // htmlSummary reduces an HTML error page (a gateway's, a proxy's) to its
@@ -26,10 +30,10 @@ func htmlSummary(body []byte) (string, bool) {
 		return "", false
 	}
 	text := ""
-	if m := htmlTitle.FindSubmatch(b); m != nil {
+	if m := htmlTitle().FindSubmatch(b); m != nil {
 		text = html.UnescapeString(string(m[1]))
 	} else {
-		text = html.UnescapeString(htmlDrop.ReplaceAllString(string(b), " "))
+		text = html.UnescapeString(htmlDrop().ReplaceAllString(string(b), " "))
 	}
 	text = truncate(clean(text), 120)
 	if text == "" {

@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -17,8 +18,10 @@ import (
 // it: Other_Default_Ignorable_Code_Point + Cf + Variation_Selector, less
 // White_Space, U+FFF9..U+FFFB, U+13430..U+1343F and
 // Prepended_Concatenation_Mark (which are drawn). Built once from the tables
-// rather than listed by hand, so a new Unicode version brings its own.
-var ignorables = func() *unicode.RangeTable {
+// rather than listed by hand, so a new Unicode version brings its own; built
+// on first use, not at start-up, where it cost every command (and the
+// console's first frame) about a millisecond.
+var ignorables = sync.OnceValue(func() *unicode.RangeTable {
 	var runes []rune
 	rangetable.Visit(rangetable.Merge(unicode.Other_Default_Ignorable_Code_Point, unicode.Cf, unicode.Variation_Selector),
 		func(r rune) {
@@ -30,14 +33,15 @@ var ignorables = func() *unicode.RangeTable {
 			runes = append(runes, r)
 		})
 	return rangetable.New(runes...)
-}()
+})
 
-func isIgnorable(r rune) bool { return r >= 0xAD && unicode.Is(ignorables, r) }
+func isIgnorable(r rune) bool { return r >= 0xAD && unicode.Is(ignorables(), r) }
 
 // ignorablePattern matches one default-ignorable character as itself or
 // as a JSON \u escape (a surrogate pair beyond the BMP). The redactor
-// allows any run of them between two characters of the token.
-var ignorablePattern = func() string {
+// allows any run of them between two characters of the token. Built by the
+// first redactor, not at start-up.
+var ignorablePattern = sync.OnceValue(func() string {
 	var raw, esc, pct []string
 	each := func(lo, hi rune) {
 		utf8Ranges(lo, hi, func(los, his []byte) {
@@ -86,7 +90,7 @@ var ignorablePattern = func() string {
 	// 180B and 180C..180F apart), so the pattern repeated between every two
 	// characters of the token stays short
 	var spans [][2]rune
-	rangetable.Visit(ignorables, func(r rune) {
+	rangetable.Visit(ignorables(), func(r rune) {
 		if n := len(spans); n > 0 && spans[n-1][1] == r-1 {
 			spans[n-1][1] = r
 			return
@@ -97,7 +101,7 @@ var ignorablePattern = func() string {
 		each(sp[0], sp[1])
 	}
 	return `(?:[` + strings.Join(raw, "") + `]|\\u(?:` + strings.Join(esc, "|") + `)|%(?:` + strings.Join(pct, "|") + `))`
-}()
+})
 
 // utf8Ranges splits lo..hi into ranges whose UTF-8 encodings are ranges
 // byte by byte (as regexp/syntax does for a character class), for the

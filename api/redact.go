@@ -20,8 +20,11 @@ import (
 const redacted = "[REDACTED]"
 
 // bearerPattern catches a token we were not told about, e.g. an
-// Authorization header echoed by a proxy.
-var bearerPattern = regexp.MustCompile(`(?i)(bearer)(\s+|%20|\+)[^\s"'&,;]+`)
+// Authorization header echoed by a proxy. Compiled on first use: package
+// initialisation is on every command's path to its first output.
+var bearerPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(bearer)(\s+|%20|\+)[^\s"'&,;]+`)
+})
 
 // redactor removes one token in every form a server has been seen to echo
 // it: raw, URL-escaped (query or path), JSON-escaped (`\/`, `\u002f`, any
@@ -73,7 +76,7 @@ func formsPattern(secret string) *regexp.Regexp {
 	b.WriteString("(?i)")
 	for i, c := range secret {
 		if i > 0 {
-			b.WriteString(ignorablePattern + "*")
+			b.WriteString(ignorablePattern() + "*")
 		}
 		alts := []string{regexp.QuoteMeta(string(c))}
 		var pct strings.Builder
@@ -290,7 +293,7 @@ func (r redactor) String(s string) string {
 		}
 		s = re.ReplaceAllLiteralString(s, redacted)
 	}
-	return bearerPattern.ReplaceAllString(s, "${1} "+redacted)
+	return bearerPattern().ReplaceAllString(s, "${1} "+redacted)
 }
 
 // clean makes server text inert and single-line: invalid UTF-8 replaced,

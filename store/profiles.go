@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"sync"
 	"time"
 )
 
@@ -46,12 +47,14 @@ func (p Profile) Endpoint() string {
 	return "region " + p.Region
 }
 
-var profileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// profileName is compiled on first use, not at start-up: package
+// initialisation is on every command's path (the console's first frame too).
+var profileName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // ValidateProfileName reports whether name can name a profile. Names become
 // keyring keys and file names, so they are kept to a safe alphabet.
 func ValidateProfileName(name string) error {
-	if !profileName.MatchString(name) {
+	if !profileName().MatchString(name) {
 		return fmt.Errorf("the profile name %q is not allowed: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", name)
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -63,7 +64,7 @@ func pick(cands []api.ProjectFile, name, mode string, taken map[string]bool) *ap
 	return nil
 }
 
-var keepSuffix = regexp.MustCompile(` \(\d+\)$`)
+var keepSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` \(\d+\)$`) }) // on first use, not at start-up
 
 func sameName(got, want, mode string) bool {
 	if got == want {
@@ -74,7 +75,7 @@ func sameName(got, want, mode string) bool {
 	}
 	ext := path.Ext(want)
 	stem, gotExt := strings.TrimSuffix(got, path.Ext(got)), path.Ext(got)
-	return gotExt == ext && strings.TrimSuffix(want, ext) == keepSuffix.ReplaceAllString(stem, "") && keepSuffix.MatchString(stem)
+	return gotExt == ext && strings.TrimSuffix(want, ext) == keepSuffix().ReplaceAllString(stem, "") && keepSuffix().MatchString(stem)
 }
 
 // ClockSkew is how far the local and the service's clocks may disagree
@@ -186,5 +187,5 @@ func baseOf(name, mode string) string {
 		return name
 	}
 	ext := path.Ext(name)
-	return keepSuffix.ReplaceAllString(strings.TrimSuffix(name, ext), "") + ext
+	return keepSuffix().ReplaceAllString(strings.TrimSuffix(name, ext), "") + ext
 }

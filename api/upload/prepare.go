@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -98,7 +99,7 @@ func (r *Runner) prepare(ctx context.Context, b store.JournalBatch) *prepared {
 		// changed before a resume re-sends it (no adversary), and the CPU
 		// SHA-256 took was a fifth of an upload's on loopback (see
 		// BENCHMARKS.md); CRC-32C runs in hardware.
-		h := crc32.New(castagnoli)
+		h := crc32.New(castagnoli())
 		n, err := io.CopyBuffer(h, ctxReader{ctx, io.NewSectionReader(fd, 0, fi.Size())}, buf)
 		if ctx.Err() != nil {
 			fd.Close()
@@ -123,7 +124,9 @@ func (r *Runner) prepare(ctx context.Context, b store.JournalBatch) *prepared {
 	return p
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is built on first use: its tables cost start-up time to every
+// command otherwise.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // notRegular says what a file that is not a regular one is, by name.
 func notRegular(fi os.FileInfo) string {

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -165,13 +166,21 @@ func needSub(c *cobra.Command, args []string) error {
 	return usagef("give a subcommand: %s", strings.Join(uses, " | "))
 }
 
+// pflag's and cobra's messages, matched only when a command line is wrong:
+// compiled then, not at start-up (package initialisation is on the path of
+// every command, the console's first frame included).
 var (
-	reUnknownFlag  = regexp.MustCompile(`^unknown (?:shorthand )?flag: (?:'(.)' in )?(-{1,2}[^ ]+)`)
-	reNeedsValue   = regexp.MustCompile(`^flag needs an argument: (?:'(.)' in )?(-{1,2}[^ ]+)`)
-	reInvalidValue = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-., )?(--[^"]+)" flag: (.*)$`)
-	reExclusive    = regexp.MustCompile(`^if any flags in the group \[([^\]]*)\] are set none of the others can be; \[([^\]]*)\] were all set$`)
-	reUnknownCmd   = regexp.MustCompile(`^unknown command "([^"]*)" for "[^"]*"`)
+	reUnknownFlag  = lazyRegexp(`^unknown (?:shorthand )?flag: (?:'(.)' in )?(-{1,2}[^ ]+)`)
+	reNeedsValue   = lazyRegexp(`^flag needs an argument: (?:'(.)' in )?(-{1,2}[^ ]+)`)
+	reInvalidValue = lazyRegexp(`^invalid argument "(.*)" for "(?:-., )?(--[^"]+)" flag: (.*)$`)
+	reExclusive    = lazyRegexp(`^if any flags in the group \[([^\]]*)\] are set none of the others can be; \[([^\]]*)\] were all set$`)
+	reUnknownCmd   = lazyRegexp(`^unknown command "([^"]*)" for "[^"]*"`)
 )
+
+// lazyRegexp compiles expr on its first use.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // flagError rewrites pflag's messages in the product's form: "unknown flag
 // --x", "--x needs a value", `invalid value "v" for --x (why)`.
@@ -181,16 +190,16 @@ func flagError(err error) error {
 		return err
 	}
 	msg := err.Error()
-	if m := reUnknownFlag.FindStringSubmatch(msg); m != nil {
+	if m := reUnknownFlag().FindStringSubmatch(msg); m != nil {
 		if m[1] != "" {
 			return usagef("unknown flag -%s", m[1])
 		}
 		return usagef("unknown flag --%s", strings.TrimLeft(m[2], "-"))
 	}
-	if m := reNeedsValue.FindStringSubmatch(msg); m != nil {
+	if m := reNeedsValue().FindStringSubmatch(msg); m != nil {
 		return usagef("--%s needs a value", strings.TrimLeft(m[2], "-"))
 	}
-	if m := reInvalidValue.FindStringSubmatch(msg); m != nil {
+	if m := reInvalidValue().FindStringSubmatch(msg); m != nil {
 		why := m[3]
 		if i := strings.LastIndex(why, ": "); strings.HasPrefix(why, "strconv.") && i >= 0 {
 			why = strings.TrimPrefix(why[i+2:], "invalid syntax")
@@ -207,7 +216,7 @@ func flagError(err error) error {
 // flag groups, unknown commands).
 func usageError(err error) error {
 	msg := err.Error()
-	if m := reExclusive.FindStringSubmatch(msg); m != nil {
+	if m := reExclusive().FindStringSubmatch(msg); m != nil {
 		var set []string
 		for _, f := range []string{"csv", "json", "jsonl"} { // the order of the message
 			if slices.Contains(strings.Fields(m[2]), f) {
@@ -219,7 +228,7 @@ func usageError(err error) error {
 		}
 		return usagef("%s cannot be combined with %s: choose one output format", set[0], strings.Join(set[1:], " or "))
 	}
-	if m := reUnknownCmd.FindStringSubmatch(msg); m != nil {
+	if m := reUnknownCmd().FindStringSubmatch(msg); m != nil {
 		return usagef("unknown command %q", m[1])
 	}
 	return flagError(err)
