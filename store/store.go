@@ -106,10 +106,18 @@ func OpenWith(path string, o Options) (*Store, error) {
 // It returns at once and opens the database in the background: the demo's
 // first frame does not wait for SQLite. Every call waits until the database
 // is ready (or reports why it could not be opened).
-func OpenScratch(path string) *Store {
+func OpenScratch(path string) *Store { return OpenScratchAfter(path, nil) }
+
+// OpenScratchAfter is OpenScratch that starts opening once start is closed
+// (nil: at once): the demo lets its first frame go out first. Every call,
+// Close included, waits until then.
+func OpenScratchAfter(path string, start <-chan struct{}) *Store {
 	g := &gatedDB{ready: make(chan struct{}), busy: busyPolicy{path: path, limit: busyLimit}}
 	go func() {
 		defer close(g.ready)
+		if start != nil {
+			<-start
+		}
 		s, err := open(path, "OFF", Options{})
 		if err != nil {
 			g.err = err

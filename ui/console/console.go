@@ -77,6 +77,9 @@ type Options struct {
 	// Now is the views' clock; nil = time.Now. Tests pin it, so that ages
 	// and countdowns on golden screens do not move.
 	Now func() time.Time
+	// AfterFirstFrame, when set, is called once the first frame has been
+	// written (firstframe.go): the demo starts its simulator and store then.
+	AfterFirstFrame func()
 }
 
 // Routes are the views reachable from the command line and from each other.
@@ -212,6 +215,10 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	var root tea.Model = m
+	if o.AfterFirstFrame != nil {
+		root, out = withFirstFrame(m, out, o.AfterFirstFrame)
+	}
 	// Mouse stays off: terminal selection keeps working, as users of k9s expect.
 	// Signals are the process's (main cancels ctx on SIGINT, SIGTERM and
 	// SIGHUP): Bubble Tea's own handler would catch SIGTERM too and then
@@ -220,7 +227,7 @@ func Run(ctx context.Context, o Options) error {
 	// 120 fps: a changed view reaches the screen up to 8 ms sooner than at
 	// Bubble Tea's default 60 (the first frame included); frames are still
 	// written only when the view changed.
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen(),
+	p := tea.NewProgram(root, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen(),
 		tea.WithoutSignalHandler(), tea.WithFPS(120))
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {

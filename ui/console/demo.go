@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -40,9 +41,15 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 	}
 	defer func() { err = errors.Join(err, os.RemoveAll(home)) }()
 
+	// The simulator's seeding and the store's opening start once the first
+	// frame is on the screen (Options.AfterFirstFrame), or at the latest on
+	// the way out, so that Close finds them done.
+	start := make(chan struct{})
+	begin := sync.OnceFunc(func() { close(start) })
+
 	// A few user entries a minute keep the audit log moving, so following
 	// it shows new entries that are not the console's own reads.
-	srv := startSim(sim.Options{Seed: o.Seed, Scale: o.Scale, NoRateLimit: o.NoRateLimit, AuditTrickle: demoAuditTrickle})
+	srv := startSim(sim.Options{Seed: o.Seed, Scale: o.Scale, NoRateLimit: o.NoRateLimit, AuditTrickle: demoAuditTrickle}, start)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fmt.Errorf("demo: cannot listen on loopback: %w", err)
@@ -59,10 +66,12 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	// Opened in the background: the first frame does not wait for SQLite
-	// (the cache and the journal are used from commands, which wait).
-	st := store.OpenScratch(filepath.Join(home, "vaultdeck.db"))
+	// Opened in the background after the first frame: the frame does not
+	// wait for SQLite (the cache and the journal are used from commands,
+	// which wait).
+	st := store.OpenScratchAfter(filepath.Join(home, "vaultdeck.db"), start)
 	defer func() { err = errors.Join(err, st.Close()) }()
+	defer begin() // before Close, which waits for the opening
 
 	if o.NoRateLimit {
 		// Without limits a crawl of every project's users takes a moment,
@@ -82,5 +91,6 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 	c.Cache = StoreCache{Store: st, Profile: demo.DataProfile}
 	c.Journal, c.Receipts = st, st
 	c.Conn = demo.Conn(client.Base())
+	c.AfterFirstFrame = begin
 	return Run(ctx, c)
 }
