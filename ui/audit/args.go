@@ -14,12 +14,15 @@ import (
 // its form. A date, time or age is where to land ("2026-11-01",
 // "2026-11-01 14:05", RFC 3339, "36h", "7d": the forms of --since); a word
 // with @ is a user's e-mail; an address is an IP; any other word is a log
-// type ("auth:login").
+// type ("auth:login"). FROM..UNTIL (two RFC 3339 times, what the
+// activity view sends for a bar or a mark) lists exactly the entries of
+// that span, oldest at the bottom, and nothing around them.
 type route struct {
-	At   time.Time
-	Type string
-	User string
-	IP   string
+	At    time.Time
+	Until time.Time // with At: the span [At, Until) alone
+	Type  string
+	User  string
+	IP    string
 }
 
 // parseTime reads one time a user typed with the one reader of typed
@@ -42,6 +45,15 @@ func parseRoute(arg string, now time.Time) (route, error) {
 				i++
 				continue
 			}
+		}
+		if from, until, ok := strings.Cut(w, ".."); ok {
+			a, aok := parseTime(from, now)
+			b, bok := parseTime(until, now)
+			if !aok || !bok || !a.Before(b) {
+				return r, fmt.Errorf("%q is not a span of time (FROM..UNTIL, two times, the first before the second)", w)
+			}
+			r.At, r.Until = a, b
+			continue
 		}
 		if _, err := netip.ParseAddr(w); err == nil {
 			r.IP = w

@@ -56,7 +56,9 @@ func (m *Model) gotWho(msg page.Result[whoMsg]) tea.Cmd {
 	}
 	m.log, m.self = msg.Value.log, msg.Value.self
 	var cmd tea.Cmd
-	if !m.initial.At.IsZero() {
+	if !m.initial.Until.IsZero() {
+		cmd = m.span(m.initial.At, m.initial.Until)
+	} else if !m.initial.At.IsZero() {
 		cmd = m.jump(m.initial.At)
 	} else {
 		cmd = m.newest()
@@ -227,6 +229,9 @@ func (m *Model) apply(w windowMsg) tea.Cmd {
 	case "oldest":
 		m.atNewest, m.atStart = w.edge, true
 		return m.show(w.entries, len(w.entries)-1)
+	case "span":
+		m.atNewest, m.atStart = true, true // nothing else belongs to the span
+		return m.show(w.entries, 0)
 	case "jump":
 		m.atNewest, m.atStart = w.edge, false
 		cmd := m.show(w.entries, w.land)
@@ -290,4 +295,22 @@ func (m *Model) add(above, below []store.AuditEntry) tea.Cmd {
 func (m *Model) failed(err error) tea.Cmd {
 	m.lastErr = err
 	return page.Error(err)
+}
+
+// maxSpan bounds what a span (`:audit FROM..UNTIL`) lists.
+const maxSpan = 10_000
+
+// span lists the entries of [from, until) that pass the filter, newest
+// first: the entries behind an activity bar or mark, and only those.
+func (m *Model) span(from, until time.Time) tea.Cmd {
+	j, f := m.job, m.filter
+	m.following = false
+	return m.read("span", func(ctx context.Context) (windowMsg, error) {
+		q := f
+		q.Since, q.Until, q.Limit = from, until, maxSpan
+		var got []store.AuditEntry
+		a, err := j.Query(ctx, q, func(e store.AuditEntry) error { got = append(got, e); return nil })
+		slices.Reverse(got)
+		return windowMsg{how: "span", entries: got, edge: true, mirror: a.Mirror && !a.Service, reqs: a.Requests}, err
+	})
 }
