@@ -222,6 +222,9 @@ func (m *Model) apply(w windowMsg) tea.Cmd {
 	if w.mirror {
 		m.fromNote = "(mirror)"
 	}
+	if w.how != "older" && w.how != "newer" {
+		m.inSpan = false // a new landing leaves the span
+	}
 	switch w.how {
 	case "newest":
 		m.atNewest, m.atStart, m.newCount = true, w.edge, 0
@@ -230,7 +233,7 @@ func (m *Model) apply(w windowMsg) tea.Cmd {
 		m.atNewest, m.atStart = w.edge, true
 		return m.show(w.entries, len(w.entries)-1)
 	case "span":
-		m.atNewest, m.atStart = true, true // nothing else belongs to the span
+		m.atNewest, m.atStart, m.inSpan = true, true, true // nothing else belongs to the span
 		return m.show(w.entries, 0)
 	case "jump":
 		m.atNewest, m.atStart = w.edge, false

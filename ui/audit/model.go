@@ -80,6 +80,7 @@ type Model struct {
 	pickAt      int
 
 	initial route
+	inSpan  bool // the span of the route alone is shown (FROM..UNTIL)
 }
 
 // New returns the audit view; arg is read by parseRoute (a time to land
@@ -163,7 +164,7 @@ func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
 	enter := k.Enter
 	enter.SetHelp(enter.Help().Key, "entry details")
-	return append(k.Navigation(), enter, k.TypeCycle, k.TypeFilter, k.AuditUser, k.AuditIP, k.AuditJump, k.Follow, k.OwnReads)
+	return append(k.Navigation(), enter, k.TypeCycle, k.TypeFilter, k.AuditUser, k.AuditIP, k.AuditJump, k.Follow, k.OwnReads, k.Activity)
 }
 
 // Update routes responses, keys and the table's filter results.

@@ -5,7 +5,10 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/ui/page"
 )
 
 // TestRouteSpan: ":audit FROM..UNTIL TYPE ADDRESS" (what the activity
@@ -36,5 +39,18 @@ func TestRouteSpan(t *testing.T) {
 	}
 	if _, err := parseRoute("2026-11-02..2026-11-01", simNow); err == nil {
 		t.Error("a span that ends before it starts was taken")
+	}
+}
+
+// TestActivityKey: S in the audit view opens the activity view.
+func TestActivityKey(t *testing.T) {
+	r := newRig(t, sim.Options{Seed: 5, AuditEntries: 100}, false, "")
+	r.run(r.m.Init())
+	_, cmd := r.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("S")})
+	if cmd == nil {
+		t.Fatal("S did nothing")
+	}
+	if o, ok := cmd().(page.Open); !ok || o.Route != "activity" {
+		t.Fatalf("S sent %#v", cmd())
 	}
 }

@@ -57,6 +57,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.toggleFollow()
 	case key.Matches(msg, k.OwnReads):
 		return m.toggleOwn()
+	case key.Matches(msg, k.Activity):
+		return page.OpenRoute("activity", "")
 	case key.Matches(msg, k.TypeCycle):
 		m.pickingType = true
 		m.picker = typeChoices(m.types)
@@ -202,6 +204,8 @@ func (m *Model) headerLines() []string {
 	parts := []widgets.Part{widgets.Deco(th.Title.Render("Audit log")), widgets.Keep(m.filterText())}
 	where := strconv.Itoa(len(m.entries) - m.ownHidden)
 	switch {
+	case m.inSpan:
+		where += " in " + m.initial.At.Format("01-02 15:04:05") + "–" + m.initial.Until.Format("15:04:05")
 	case m.atNewest && m.atStart:
 		where += " (the whole log)"
 	case m.atNewest:

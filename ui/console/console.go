@@ -24,6 +24,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/access"
 	"github.com/vaultdeck/vaultdeck/ui/app"
+	"github.com/vaultdeck/vaultdeck/ui/activity"
 	"github.com/vaultdeck/vaultdeck/ui/audit"
 	"github.com/vaultdeck/vaultdeck/ui/filestatus"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
@@ -93,6 +94,7 @@ func Routes(stuckAfter time.Duration) []app.Route {
 		}},
 		{Name: "audit", Aliases: []string{"log"}, Args: "[DATE] [TYPE]", Help: "the audit log, newest first", New: audit.New},
 		{Name: "upload", Aliases: []string{"up"}, Args: "PROJECT-ID", Help: "upload files to a project", New: upload.New},
+		{Name: "activity", Aliases: []string{"stats"}, Args: "[AGE]", Help: "audit activity at a glance (mirror)", New: activity.New},
 	}
 }
 

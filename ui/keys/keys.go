@@ -37,6 +37,7 @@ type Map struct {
 	AuditJump, AuditUser, AuditIP, Follow   key.Binding // audit: jump to a time, filter by user / address, follow live
 	AuditAround                             key.Binding // recycle bin: the audit log around a deletion, by its deleter
 	OwnReads                                key.Binding // audit: show / hide this token's own reads of the log
+	Activity                                key.Binding // audit: the activity view (histogram, top lists, marks)
 	// mutating: disabled in read-only sessions
 	Delete key.Binding
 	// write jobs, also disabled without them (Session.Jobs). matters: open
@@ -117,6 +118,7 @@ func NewSession(s Session) Map {
 		Follow:       b("F", "follow live / stop", "F"),
 		AuditAround:  b("A", "audit log around the deletion", "A"),
 		OwnReads:     b("h", "show / hide this token's own reads of the log", "h"),
+		Activity:     b("S", "activity at a glance (stats)", "S"),
 		GroupFilter:  b("0-5", "show all / ready / processing / stuck / failed / missing", "0", "1", "2", "3", "4", "5"),
 
 		CancelRun:     b("c", "cancel after the current request", "c"),
