@@ -123,7 +123,8 @@ func (m *Model) older() tea.Cmd {
 	if m.atStart || m.loading != "" || len(m.entries) == 0 {
 		return nil
 	}
-	j, f, from, log := m.job, m.filter, m.entries[len(m.entries)-1].At(), m.log
+	j, f, last, log := m.job, m.filter, m.entries[len(m.entries)-1], m.log
+	from := last.At()
 	useMirror := m.synced && from.Seq != 0 // an entry of the mirror: all before it is there
 	return m.read("older", func(ctx context.Context) (windowMsg, error) {
 		var w jobaudit.Window
@@ -131,7 +132,9 @@ func (m *Model) older() tea.Cmd {
 		if useMirror {
 			w, err = jobaudit.MirrorWindow(ctx, j.Mirror, log, f, from, windowSize)
 		} else {
-			w, err = j.Older(ctx, f, from, windowSize)
+			// below the entry itself, not its time: the entries of its
+			// instant not shown yet are not skipped (the CLI's walk too)
+			w, err = j.OlderThan(ctx, f, last, windowSize)
 		}
 		return windowMsg{how: "older", entries: w.Entries, edge: w.Start, mirror: w.Mirror, reqs: w.Requests}, err
 	})
