@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -11,8 +10,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
@@ -33,17 +32,15 @@ const browsingSessionRequests = 6
 func TestBrowsingSessionRequests(t *testing.T) {
 	var n atomic.Int64
 	now := func() time.Time { return pagetest.Now }
-	srv := sim.New(sim.Options{Seed: 1, Now: now})
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		t.Logf("request %d: %s %s", n.Load(), r.Method, r.URL.RequestURI())
-		srv.ServeHTTP(w, r)
-	}))
-	t.Cleanup(hs.Close)
-	c, err := api.New(api.Config{BaseURL: hs.URL, Token: api.StaticToken(srv.Token("admin"))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The client keeps its default limits: the session is measured as a user runs it.
+	c := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Now: now}, DefaultLimits: true,
+		Wrap: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n.Add(1)
+				t.Logf("request %d: %s %s", n.Load(), r.Method, r.URL.RequestURI())
+				next.ServeHTTP(w, r)
+			})
+		}}).Client
 	env := pagetest.Env(t, c, false)
 	env.Debounce = 0 // the console's own pause before a name filter goes out unasked
 	m := app.New(env.WithConn(&account.Conn{Profile: "sim", Where: "local", Workspace: "Sim Workspace"}), app.Config{Start: "projects", Routes: []app.Route{

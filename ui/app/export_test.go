@@ -3,7 +3,6 @@ package app_test
 import (
 	"context"
 	"encoding/csv"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,8 +14,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
@@ -33,13 +32,8 @@ func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: [
 // status line says where the file is.
 func TestExportWritesTheViewAsShown(t *testing.T) {
 	now := func() time.Time { return pagetest.Now }
-	srv := sim.New(sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: now})
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	c, err := api.New(api.Config{BaseURL: hs.URL, Token: api.StaticToken(srv.Token("admin")), Limits: api.Limits{Vault: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: now}})
+	srv, c := e.Sim, e.Client
 	names := []string{"=Zeta Holdings ZZ", "Quote \"Q\", Comma\nBreak ZZ", "Plain ZZ"}
 	for _, n := range names {
 		id, err := srv.AddProject(sim.ProjectSpec{Name: n})

@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -9,8 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
@@ -24,13 +23,7 @@ import (
 // page. The next key that acts on the page takes it away, as an error's.
 func TestPageNoticeLeavesAtTheNextKey(t *testing.T) {
 	now := func() time.Time { return pagetest.Now }
-	srv := sim.New(sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: now})
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	c, err := api.New(api.Config{BaseURL: hs.URL, Token: api.StaticToken(srv.Token("admin")), Limits: api.Limits{Vault: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: now}}).Client
 	m := app.New(pagetest.Env(t, c, false).WithConn(&account.Conn{Profile: "sim", Where: "local", Workspace: "W"}), app.Config{Start: "bin",
 		ExportDir: t.TempDir(), Routes: []app.Route{{Name: "bin", New: recyclebin.New}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))

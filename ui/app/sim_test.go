@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"bytes"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +11,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
@@ -25,13 +24,8 @@ import (
 // realApp wires the real client to an in-process simulator with a pinned clock.
 func realApp(t *testing.T, start string) tea.Model {
 	now := func() time.Time { return pagetest.Now }
-	srv := sim.New(sim.Options{Seed: 1, Control: true, Now: now})
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	c, err := api.New(api.Config{BaseURL: hs.URL, Token: api.StaticToken(srv.Token("admin"))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The client keeps its default limits, as a user's console does.
+	c := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, Now: now}, DefaultLimits: true}).Client
 	env := pagetest.Env(t, c, false)
 	return app.New(env.WithConn(&account.Conn{Profile: "sim", Where: "local", Workspace: "Sim Workspace"}), app.Config{Start: start, Routes: []app.Route{
 		{Name: "projects", New: projects.New},
