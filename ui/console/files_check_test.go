@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
@@ -22,17 +22,15 @@ import (
 // countingSim is the simulator behind a counter of the requests that reach it.
 func countingSim(t *testing.T) (*api.Client, *atomic.Int64) {
 	t.Helper()
-	s := sim.New(sim.Options{Seed: 1, Now: func() time.Time { return pagetest.Now }})
 	var n atomic.Int64
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		s.ServeHTTP(w, r)
-	}))
-	t.Cleanup(hs.Close)
-	c, err := api.New(api.Config{BaseURL: hs.URL, Token: api.StaticToken(s.Token("admin"))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Now: func() time.Time { return pagetest.Now }},
+		DefaultLimits: true, // the console's own client, as a user runs it
+		Wrap: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n.Add(1)
+				next.ServeHTTP(w, r)
+			})
+		}}).Client
 	return c, &n
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -17,8 +16,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 
-	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
@@ -36,20 +35,19 @@ type screen struct {
 func newScreen(t *testing.T, readOnly bool) *screen {
 	t.Helper()
 	now := func() time.Time { return pagetest.Now }
-	s := sim.New(sim.Options{Seed: 1, Control: true, Now: now})
 	var n, bin atomic.Int64
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		if strings.HasSuffix(r.URL.Path, "/recycle_bin") {
-			bin.Add(1)
-		}
-		s.ServeHTTP(w, r)
-	}))
-	t.Cleanup(hs.Close)
-	c, err := api.New(api.Config{BaseURL: hs.URL, Token: api.StaticToken(s.Token("admin"))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, Now: now},
+		DefaultLimits: true, // the console's own client, as a user runs it
+		Wrap: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n.Add(1)
+				if strings.HasSuffix(r.URL.Path, "/recycle_bin") {
+					bin.Add(1)
+				}
+				next.ServeHTTP(w, r)
+			})
+		}})
+	s, c := e.Sim, e.Client
 	st, err := store.Open(filepath.Join(t.TempDir(), "vaultdeck.db"))
 	if err != nil {
 		t.Fatal(err)
