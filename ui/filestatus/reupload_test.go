@@ -3,7 +3,6 @@ package filestatus
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -25,10 +25,8 @@ import (
 // the task re-sends them with mode replace from the journaled paths, and
 // the view then tracks the new IDs instead of the old.
 func TestReuploadStuckFiles(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true, StuckShare: 1})
-	srv := httptest.NewServer(s)
-	defer srv.Close()
-	client, _ := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Limits: api.Limits{Vault: -1}})
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true, StuckShare: 1}})
+	s, client := e.Sim, e.Client
 	pid, _ := s.AddProject(sim.ProjectSpec{Name: "R"})
 	st, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
 	if err != nil {

@@ -1,12 +1,12 @@
 package filestatus
 
 import (
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 )
 
@@ -14,13 +14,9 @@ import (
 // that finishes processing, one already ready, and an unknown ID.
 func TestAgainstSimulator(t *testing.T) {
 	simNow := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
-	s := sim.New(sim.Options{Seed: 1, Control: true, Now: func() time.Time { return simNow }})
-	srv := httptest.NewServer(s)
-	defer srv.Close()
-	client, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin"))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, Now: func() time.Time { return simNow }},
+		DefaultLimits: true}) // the poll's own budget, as a user's client has it
+	s, client := e.Sim, e.Client
 	var project string
 	for _, p := range s.Projects() {
 		if !p.Deleted && !p.DeleteInProgress && !p.Example {
