@@ -239,3 +239,17 @@ func TestNewestFirstKeepsTiesAtAWindowEdge(t *testing.T) {
 		}
 	}
 }
+
+// TestNewestFirstWithAFutureLatest: a latest entry dated years ahead (a
+// skewed or hostile service) does not send the walk's stretches searching
+// the future: they start no later than now, and the log is still found.
+func TestNewestFirstWithAFutureLatest(t *testing.T) {
+	l := newTiedLog(40, 1)
+	clock := newVirtualClock()
+	clock.now = l.log[len(l.log)-1].Value.Timestamp.Add(time.Minute)
+	l.log[len(l.log)-1].Value.Timestamp = api.Time{Time: clock.now.Add(3 * 365 * 24 * time.Hour)}
+	got, _ := collectNewest(t, &audit.Job{Svc: l, Clock: clock}, store.AuditFilter{Type: "auth:login", Limit: 10}, 1000)
+	if len(got) != 10 || got[0] != l.log[len(l.log)-1].Value.ID || got[9] != l.log[len(l.log)-10].Value.ID {
+		t.Errorf("newest ten of the type: %d entries %v", len(got), got)
+	}
+}

@@ -204,7 +204,10 @@ func (j *Job) olderFromService(ctx context.Context, f store.AuditFilter, b bound
 		if f.Match(e) { // the type is asked; user, address, text are not
 			w.Entries = append(w.Entries, e)
 		}
-		b = bound{at: store.AuditPosition{Time: e.Time}, id: e.ID}
+		// From its time, but never from the future: an entry dated years
+		// ahead (a skewed or hostile service) would have every stretch
+		// search where nothing is. Its id still bounds what is older.
+		b = bound{at: store.AuditPosition{Time: minTime(e.Time, j.clock().Now())}, id: e.ID}
 	}
 	now := j.clock().Now()
 	end := b.until()
@@ -252,6 +255,13 @@ func (j *Job) olderFromService(ctx context.Context, f store.AuditFilter, b bound
 		span *= 2
 	}
 	return w, nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return b
+	}
+	return a
 }
 
 // reachOfSearch is how far back the service's search answers, less the
