@@ -222,7 +222,7 @@ func (b *statsBuilder) bursts() []Mark {
 			if !c.users {
 				m.User = c.user
 			}
-			m.Why = fmt.Sprintf("%d %s between %s and %s UTC (usually %d)%s", c.n, m.Type, start.Format("01-02 15:04"), end.Format("15:04"), median, from)
+			m.Why = fmt.Sprintf("%d %s between %s and %s UTC (usually %d)%s", c.n, m.Type, start.Format("01-02 15:04"), end.Format("01-02 15:04"), median, from)
 			out = append(out, m)
 		}
 	}

@@ -129,7 +129,11 @@ func (m *Model) selection() string {
 	}
 	b := m.stats.Buckets[m.bar]
 	layout := "01-02 15:04"
-	return th.Title.Render(b.Start.Format(layout)+"–"+b.End.Format("15:04")) +
+	end := b.End.Format("15:04")
+	if b.End.YearDay() != b.Start.YearDay() {
+		end = b.End.Format(layout)
+	}
+	return th.Title.Render(b.Start.Format(layout)+"–"+end) +
 		th.Plain.Render(fmt.Sprintf(" %s entries", humanize.Comma(int64(b.Count)))) +
 		th.Muted.Render(" · ←/→ a bar · enter lists them · tab: the marks")
 }

@@ -205,7 +205,7 @@ func (m *Model) headerLines() []string {
 	where := strconv.Itoa(len(m.entries) - m.ownHidden)
 	switch {
 	case m.inSpan:
-		where += " in " + m.initial.At.Format("01-02 15:04:05") + "–" + m.initial.Until.Format("15:04:05")
+		where += " in " + m.initial.At.Format("01-02 15:04:05") + "–" + m.initial.Until.Format("01-02 15:04:05")
 	case m.atNewest && m.atStart:
 		where += " (the whole log)"
 	case m.atNewest:

@@ -200,7 +200,7 @@ func writeStatsTable(w io.Writer, s audit.Stats, st store.AuditMirrorState) erro
 	for _, b := range s.Buckets {
 		peak = max(peak, b.Count)
 	}
-	rows := [][]string{{"TIME (UTC)", "COUNT", ""}}
+	rows := [][]string{{"TIME (UTC)", "COUNT", " "}}
 	layout := "2006-01-02 15:04"
 	if s.By >= 24*time.Hour {
 		layout = "2006-01-02"
@@ -236,9 +236,9 @@ func writeStatsTable(w io.Writer, s audit.Stats, st store.AuditMirrorState) erro
 		fmt.Fprintln(bw, "Nothing stands out.")
 		return bw.Flush()
 	}
-	marks := [][]string{{"MARK", "FROM (UTC)", "TO", "COUNT", "WHAT"}}
+	marks := [][]string{{"MARK", "FROM (UTC)", "TO (UTC)", "COUNT", "WHAT"}}
 	for _, m := range s.Marks {
-		marks = append(marks, []string{string(m.Kind), m.Start.Format("2006-01-02 15:04:05"), m.End.Format("15:04:05"), strconv.Itoa(m.Count), m.Why})
+		marks = append(marks, []string{string(m.Kind), m.Start.Format("2006-01-02 15:04:05"), m.End.Format("2006-01-02 15:04:05"), strconv.Itoa(m.Count), m.Why})
 	}
 	if err := writeAligned(bw, len(marks), func(i int) []string { return marks[i] }); err != nil {
 		return err
