@@ -75,10 +75,10 @@ func (m *Model) sync() tea.Cmd {
 	m.syncing = true
 	tag, ctx := m.side.Start(m.env.Context(), m.id)
 	j := m.syncJob
-	return page.Fetch(ctx, tag, "sync", func(ctx context.Context) (syncMsg, error) {
+	return tea.Batch(page.Fetch(ctx, tag, "sync", func(ctx context.Context) (syncMsg, error) {
 		r, err := j.Sync(ctx)
 		return syncMsg{state: r.State}, err
-	})
+	}), m.clock.Keep(m.env, m.id, true))
 }
 
 func (m *Model) gotSync(msg page.Result[syncMsg]) tea.Cmd {
@@ -96,6 +96,7 @@ func (m *Model) gotSync(msg page.Result[syncMsg]) tea.Cmd {
 // read starts a read of entries; a newer read supersedes it.
 func (m *Model) read(how string, fn func(ctx context.Context) (windowMsg, error)) tea.Cmd {
 	tag, ctx := m.req.Start(m.env.Context(), m.id)
+	ctx = m.watchRead(ctx, how)
 	m.loading = how
 	m.loader.Reset()
 	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, how, fn))
@@ -179,7 +180,7 @@ func (m *Model) oldest() tea.Cmd {
 // the ones before it below.
 func (m *Model) jump(t time.Time) tea.Cmd {
 	j, f := m.job, m.filter
-	m.following = false
+	m.following, m.jumpTo = false, t
 	half := windowSize / 2
 	return m.read("jump", func(ctx context.Context) (windowMsg, error) {
 		q := f
@@ -204,7 +205,7 @@ func (m *Model) gotWindow(msg page.Result[windowMsg]) tea.Cmd {
 		return nil
 	}
 	m.loader.Done()
-	m.loading = ""
+	m.loading, m.watch = "", nil
 	if msg.Err != nil {
 		return m.failed(msg.Err)
 	}

@@ -7,6 +7,7 @@ package audit
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -53,6 +54,11 @@ type Model struct {
 	mirror    store.AuditMirrorState // the mirror's reach after the last sync
 	syncing   bool
 	synced    bool
+	syncProg  *atomic.Pointer[jobaudit.Progress] // the sync's last page, written by its goroutine
+	clock     page.Clock                         // redraws the sync's position while it runs
+
+	jumpTo time.Time  // the time of the last jump asked for
+	watch  *readWatch // what the read under way is doing (wait.go); nil when none
 
 	showOwn   bool // this token's own reads are shown (h); hidden by default (own.go)
 	ownHidden int  // own reads held and not shown
@@ -95,11 +101,15 @@ func New(env page.Env, arg string) page.Page {
 	}
 	// The job reads "now" from the view's clock (pinned in tests and
 	// goldens), so its stretches of time start where the log's time is.
-	m.syncJob = &jobaudit.Job{Svc: env.Backend, Clock: envClock{env}}
+	m.syncJob = &jobaudit.Job{Svc: traced{Service: env.Backend, now: env.Clock}, Clock: envClock{env}}
+	prog := &atomic.Pointer[jobaudit.Progress]{}
+	m.syncProg = prog
+	m.syncJob.Progress = func(p jobaudit.Progress) { prog.Store(&p) }
 	if env.Journal != nil {
 		m.syncJob.Mirror = env.Journal
 	}
 	m.job = m.syncJob.Interactive()
+	m.job.Progress = nil
 	m.TableView = widgets.NewTableView(env.Theme, env.Keys, m.id, columns(), headerLines)
 	m.input = widgets.Input{PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor, CharLimit: 200}
 	r, err := parseRoute(arg, env.Clock())
@@ -184,6 +194,8 @@ func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 		return m, m.gotSync(msg)
 	case page.Result[pollMsg]:
 		return m, m.gotPoll(msg)
+	case page.ClockTick:
+		return m, m.clock.Tick(m.env, m.id, m.syncing)
 	case pollTick:
 		return m, m.pollNow(msg)
 	case tea.KeyMsg:

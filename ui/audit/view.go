@@ -235,7 +235,7 @@ func (m *Model) headerLines() []string {
 	// the mirror's state is what gives way at 80 columns
 	switch {
 	case m.syncing:
-		parts = append(parts, widgets.Deco("syncing mirror"))
+		parts = append(parts, widgets.Deco(m.syncText()))
 	case m.synced:
 		parts = append(parts, widgets.Deco("mirror to "+m.mirror.Last.UTC().Format("01-02 15:04")))
 	}
@@ -243,7 +243,7 @@ func (m *Model) headerLines() []string {
 		parts = append(parts, widgets.Keep("entry detail"))
 	}
 	if s := m.loader.View(); s != "" {
-		parts = append(parts, widgets.Keep(s+" loading"))
+		parts = append(parts, widgets.Keep(s+" "+m.loadText()))
 	}
 	if m.lastErr != nil {
 		parts = append(parts, widgets.Keep(th.Error.Render(errorSummary(m.lastErr))))
