@@ -3,13 +3,12 @@ package matters
 import (
 	"database/sql"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -55,13 +54,7 @@ func TestDamagedReceiptsSaidInTheConsole(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	c, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Limits: api.Limits{Matters: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true}}).Client
 	m := New(pagetest.WithJobs(pagetest.Env(t, c, false), page.Jobs{Matters: c}), Deps{Store: st, Profile: "p"}, "")
 	m.SetSize(140, 30)
 	_, out := pagetest.Drive(m, m.Init())

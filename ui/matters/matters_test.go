@@ -2,7 +2,6 @@ package matters
 
 import (
 	"context"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -34,14 +34,9 @@ func newHarness(t *testing.T, readOnly bool) *harness {
 // newHarnessWith takes the client's limits and clock from cfg.
 func newHarnessWith(t *testing.T, readOnly bool, cfg api.Config) *harness {
 	t.Helper()
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true, Now: func() time.Time { return pagetest.Now }})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	cfg.BaseURL, cfg.Token = srv.URL, api.StaticToken(s.Token("admin"))
-	c, err := api.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true, Now: func() time.Time { return pagetest.Now }},
+		Client: cfg, DefaultLimits: true}) // cfg's limits as given: the budget test keeps one
+	s, c := e.Sim, e.Client
 	dir := t.TempDir()
 	st, err := store.Open(filepath.Join(dir, "vaultdeck.db"))
 	if err != nil {

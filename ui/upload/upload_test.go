@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +14,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/app"
@@ -50,13 +49,8 @@ type rig struct {
 
 func newRig(t *testing.T, readOnly bool) *rig {
 	t.Helper()
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	client, err := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Limits: api.Limits{Vault: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true}})
+	s, client := e.Sim, e.Client
 	storePath := filepath.Join(t.TempDir(), store.FileName)
 	st, err := store.Open(storePath)
 	if err != nil {
@@ -135,23 +129,24 @@ func TestUploadRefusedReadOnly(t *testing.T) {
 // console says it waits, ends once the response is journaled, and the
 // requests not started stay in the journal for upload --resume.
 func TestCtrlCWaitsForTheCurrentRequest(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true})
 	arrived, release := make(chan struct{}, 10), make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.Contains(r.URL.Path, "upload_files") {
-			arrived <- struct{}{}
-			<-release
-		}
-		s.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true},
+		Wrap: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.Contains(r.URL.Path, "upload_files") {
+					arrived <- struct{}{}
+					<-release
+				}
+				next.ServeHTTP(w, r)
+			})
+		}})
+	s, client := e.Sim, e.Client
 	released := false
-	t.Cleanup(func() { // before srv.Close, which waits for a blocked handler
+	t.Cleanup(func() { // registered after Start's, so it runs before the server's Close, which waits for a blocked handler
 		if !released {
 			close(release)
 		}
 	})
-	client, _ := api.New(api.Config{BaseURL: srv.URL, Token: api.StaticToken(s.Token("admin")), Limits: api.Limits{Vault: -1}})
 	st, _ := store.Open(filepath.Join(t.TempDir(), store.FileName))
 	t.Cleanup(func() { st.Close() })
 	pid, _ := s.AddProject(sim.ProjectSpec{Name: "Inbox"})
