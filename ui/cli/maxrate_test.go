@@ -3,12 +3,12 @@ package cli
 import (
 	"bytes"
 	"context"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -40,9 +40,8 @@ func (c *simTime) Sleep(ctx context.Context, d time.Duration) error {
 // commands are separate processes (Std each time) sharing the store's
 // ledger. A bad value is refused with one line.
 func TestMaxRateKeepsVaultdeckBelowTheLimit(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, Control: true, Now: fixedNow})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, Now: fixedNow}})
+	s := e.Sim
 	vars := map[string]string{"VAULTDECK_HOME": t.TempDir(), "VAULTDECK_TOKEN": s.Token("admin")}
 	getenv := func(k string) string { return vars[k] }
 	paths, err := store.DefaultPaths(getenv)
@@ -53,7 +52,7 @@ func TestMaxRateKeepsVaultdeckBelowTheLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.SaveProfile(store.Profile{Name: "capped", BaseURL: srv.URL}); err != nil {
+	if err := st.SaveProfile(store.Profile{Name: "capped", BaseURL: e.URL}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
@@ -112,10 +111,9 @@ func TestMaxRateKeepsVaultdeckBelowTheLimit(t *testing.T) {
 // for a simulator on this machine only (started with --no-rate-limit, as
 // the e2e tests do). 324 requests then go without a minute of waiting.
 func TestMaxRateLiftsTheLimitForALocalSimulator(t *testing.T) {
-	s := sim.New(sim.Options{Scale: sim.ScaleLarge, NoRateLimit: true, SharingChanges: -1, Now: fixedNow})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	vars := map[string]string{"VAULTDECK_HOME": t.TempDir(), "VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Scale: sim.ScaleLarge, NoRateLimit: true, SharingChanges: -1, Now: fixedNow}})
+	s := e.Sim
+	vars := map[string]string{"VAULTDECK_HOME": t.TempDir(), "VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": e.URL}
 	getenv := func(k string) string { return vars[k] }
 	clock := &simTime{s: s, now: fixedNow()}
 	vd := func(args ...string) run {

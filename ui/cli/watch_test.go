@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -36,9 +36,8 @@ func (c *simClock) Sleep(ctx context.Context, d time.Duration) error {
 }
 
 func TestStatusWatchNDJSON(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: fixedNow})
-	srv := httptest.NewServer(s)
-	defer srv.Close()
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: fixedNow}})
+	s := e.Sim
 	pid, _ := s.AddProject(sim.ProjectSpec{Name: "Watch"})
 	ids, err := s.AddFiles(pid, []sim.FileSpec{
 		{Name: "soon.pdf", Status: "processing", ReadyInSeconds: 60},
@@ -67,7 +66,7 @@ func TestStatusWatchNDJSON(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := Env{Stdout: &out, Stderr: &errb, Clock: clock, Limits: api.Limits{Vault: -1},
 		Getenv: func(k string) string {
-			return map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}[k]
+			return map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": e.URL}[k]
 		},
 		Journal: func(string) (*store.Store, string, error) {
 			st, err := store.Open(st.Path())
