@@ -148,7 +148,10 @@ func (m *Model) withPrompt(body string) string {
 	}
 	tail := []string{m.input.View()}
 	if m.promptErr != "" {
-		tail = append(tail, m.env.Theme.Error.Render(ansi.Truncate(sanitize.Line(m.promptErr), max(m.Width, 1), "…")))
+		// wrapped, not cut: the value typed is at the sentence's end
+		for _, l := range strings.Split(ansi.Wrap(sanitize.Line(m.promptErr), max(m.Width, 1), ""), "\n") {
+			tail = append(tail, m.env.Theme.Error.Render(l))
+		}
 	}
 	lines := strings.Split(body, "\n")
 	for len(lines) < max(m.Height-m.TableView.Header, len(tail)) {
