@@ -3,7 +3,6 @@ package console
 import (
 	"context"
 	"io"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,9 +13,9 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 
-	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
@@ -27,13 +26,8 @@ import (
 func burstOptions(t testing.TB) Options {
 	t.Helper()
 	now := func() time.Time { return pagetest.Now }
-	s := sim.New(sim.Options{Seed: 1, Now: now, NoRateLimit: true, AuditBurst: sim.AuditBurst{Count: 40}})
-	hs := httptest.NewServer(s)
-	t.Cleanup(hs.Close)
-	c, err := api.New(api.Config{BaseURL: hs.URL, Token: api.StaticToken(s.Token("admin")), Limits: api.Limits{Vault: -1, Audit: -1, Matters: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Now: now, NoRateLimit: true, AuditBurst: sim.AuditBurst{Count: 40}}})
+	c := e.Client
 	st, err := store.Open(filepath.Join(t.TempDir(), "vaultdeck.db"))
 	if err != nil {
 		t.Fatal(err)
