@@ -14,8 +14,8 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/vaultdeck/vaultdeck/api/account"
-	"github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
+	"github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
