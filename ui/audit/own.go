@@ -70,11 +70,13 @@ func (m *Model) toggleOwn() tea.Cmd {
 	return tea.Batch(cmd, page.Status(say), m.fill())
 }
 
-// fill reads older entries while the table has fewer rows than the screen
-// (the own reads hidden from a window can leave it short) and the log's
-// start is not reached.
+// fill reads older entries while own reads hidden from what was read
+// leave the table shorter than the screen and the log's start is not
+// reached. A table short for another reason (a rare user) is not read on
+// unasked: on a rate-limited workspace that would spend the budget for
+// nobody.
 func (m *Model) fill() tea.Cmd {
-	if m.Table.Len() >= m.Height {
+	if m.showOwn || m.ownHidden == 0 || m.Table.Len() >= m.Height {
 		return nil
 	}
 	return m.older()
