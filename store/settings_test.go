@@ -50,7 +50,7 @@ func TestProfileSettings(t *testing.T) {
 // its first callers only once migrated; a path that cannot be opened is
 // reported by the calls, and Close is harmless.
 func TestOpenScratchWaitsForItsSchema(t *testing.T) {
-	s := OpenScratch(filepath.Join(t.TempDir(), FileName))
+	s := OpenScratchAfter(filepath.Join(t.TempDir(), FileName), nil)
 	if err := s.SaveProfile(Profile{Name: "demo", Region: "us", CreatedAt: time.Now()}); err != nil {
 		t.Fatalf("first call on a scratch store: %v", err)
 	}
@@ -64,7 +64,7 @@ func TestOpenScratchWaitsForItsSchema(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	bad := OpenScratch("")
+	bad := OpenScratchAfter("", nil)
 	if _, err := bad.Profiles(); err == nil {
 		t.Error("a store that could not be opened answered")
 	}

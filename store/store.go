@@ -97,7 +97,7 @@ func OpenWith(path string, o Options) (*Store, error) {
 	return open(path, "FULL", o)
 }
 
-// OpenScratch is Open for a throwaway database (the demo's, in a temporary
+// OpenScratchAfter is Open for a throwaway database (the demo's, in a temporary
 // home removed on exit): nothing in it has to survive a crash, so commits
 // skip the fsync (synchronous=OFF). Creating and migrating a fresh file
 // then takes a millisecond or two instead of an fsync per commit, which
@@ -106,11 +106,9 @@ func OpenWith(path string, o Options) (*Store, error) {
 // It returns at once and opens the database in the background: the demo's
 // first frame does not wait for SQLite. Every call waits until the database
 // is ready (or reports why it could not be opened).
-func OpenScratch(path string) *Store { return OpenScratchAfter(path, nil) }
-
-// OpenScratchAfter is OpenScratch that starts opening once start is closed
-// (nil: at once): the demo lets its first frame go out first. Every call,
-// Close included, waits until then.
+//
+// It starts opening once start is closed (nil: at once): the demo lets its
+// first frame go out first. Every call, Close included, waits until then.
 func OpenScratchAfter(path string, start <-chan struct{}) *Store {
 	g := &gatedDB{ready: make(chan struct{}), busy: busyPolicy{path: path, limit: busyLimit}}
 	go func() {

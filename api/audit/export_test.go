@@ -18,3 +18,19 @@ func NewestFirst(j *Job, ctx context.Context, f store.AuditFilter, chunk int, fn
 	f.Newest = true
 	return j.newestFirst(ctx, f, chunk, fn)
 }
+
+// ComputeStats is ReadStats over entries in hand, for the rules' tests:
+// history (before the range) and entries (in it), each oldest first.
+func ComputeStats(r StatsRange, history, entries []store.AuditEntry) (Stats, error) {
+	b, err := newStatsBuilder(r)
+	if err != nil {
+		return Stats{}, err
+	}
+	for _, e := range history {
+		b.history(e)
+	}
+	for _, e := range entries {
+		b.add(e)
+	}
+	return b.result(), nil
+}

@@ -141,22 +141,6 @@ func ReadStats(ctx context.Context, m FactReader, log string, r StatsRange) (Sta
 	return b.result(), nil
 }
 
-// ComputeStats is ReadStats over entries in hand: history (before the
-// range) and entries (in it), each oldest first.
-func ComputeStats(r StatsRange, history, entries []store.AuditEntry) (Stats, error) {
-	b, err := newStatsBuilder(r)
-	if err != nil {
-		return Stats{}, err
-	}
-	for _, e := range history {
-		b.history(e)
-	}
-	for _, e := range entries {
-		b.add(e)
-	}
-	return b.result(), nil
-}
-
 // IsBurstType says a log type deletes or exports: the kinds of entry
 // whose sudden number is what an admin looks for ("was there a burst of
 // deletions last night?"). By name, since the service's types are many

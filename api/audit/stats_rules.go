@@ -40,12 +40,12 @@ type userSeen struct {
 
 // burstCell is one delete/export type's entries in one bucket.
 type burstCell struct {
-	n             int
-	typ           string // as the first entry wrote it
-	user, ip      string
-	users, ips    bool // more than one
-	firstAt       time.Time
-	firstUse      time.Time // when the user first used the address (as far as the lookback sees)
+	n          int
+	typ        string // as the first entry wrote it
+	user, ip   string
+	users, ips bool // more than one
+	firstAt    time.Time
+	firstUse   time.Time // when the user first used the address (as far as the lookback sees)
 }
 
 type oddKey struct {

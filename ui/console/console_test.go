@@ -14,7 +14,7 @@ import (
 )
 
 var (
-	_ page.Cache        = StoreCache{}
+	_ page.Cache = StoreCache{}
 	_ page.Cache = StoreCache{}
 )
 

@@ -47,7 +47,7 @@ func (p Prepared) Len() int {
 	return p.src.Len()
 }
 
-// SetPrepared is SetRows for rows made ready by Prepare or PrepareSource.
+// SetPrepared is SetRows for rows made ready by Prepare (or, for a source, off the event loop).
 func (t *Table) SetPrepared(p Prepared) tea.Cmd {
 	if p.src == nil {
 		return t.SetSource(sliceRows(nil))

@@ -62,9 +62,6 @@ func (t *Table) SetSource(src RowSource) tea.Cmd {
 	return t.reindex(keep)
 }
 
-// PrepareSource wraps a source made ready off the event loop.
-func PrepareSource(src RowSource) Prepared { return Prepared{src: src} }
-
 // SelectedIndex is the source index of the row under the cursor.
 func (t *Table) SelectedIndex() (int, bool) { return t.selectedIndex() }
 

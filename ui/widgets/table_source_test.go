@@ -99,3 +99,7 @@ func TestSourceMarksAndReload(t *testing.T) {
 		t.Fatalf("after append %d rows", tb.Total())
 	}
 }
+
+// PrepareSource wraps a source made ready off the event loop (the
+// sources in production are prepared by their views' own commands).
+func PrepareSource(src RowSource) Prepared { return Prepared{src: src} }
