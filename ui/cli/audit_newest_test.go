@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -66,15 +66,12 @@ func auditLines(t *testing.T, out string) []auditLine {
 // most 3 requests, each carrying log_type. Pasted the default change is
 // in README's audit section.
 func TestAuditListsNewestFirstWithoutAMirror(t *testing.T) {
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true, Now: fixedNow, AuditEntries: 3000})
 	var asked auditAsked
-	srv := httptest.NewServer(asked.wrap(s))
-	t.Cleanup(srv.Close)
-	admin := api.StaticToken(s.Token("admin"))
-	c, err := api.New(api.Config{BaseURL: srv.URL, Token: admin, Limits: api.Limits{Vault: -1, Audit: -1, Matters: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := simtest.Start(t, simtest.Options{
+		Sim:  sim.Options{Seed: 1, NoRateLimit: true, Now: fixedNow, AuditEntries: 3000},
+		Wrap: asked.wrap,
+	})
+	s, c := srv.Sim, srv.Client
 	ps, err := c.Projects(context.Background(), api.ProjectQuery{})
 	if err != nil || len(ps.Projects) == 0 {
 		t.Fatal(err)

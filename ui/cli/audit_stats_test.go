@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -25,10 +25,12 @@ import (
 // and exits 1.
 func TestAuditStatsMarksAPlantedBurst(t *testing.T) {
 	const planted = 40
-	s := sim.New(sim.Options{Seed: 1, NoRateLimit: true, Now: fixedNow, AuditEntries: 3000, AuditBurst: sim.AuditBurst{Count: planted}})
 	var requests atomic.Int64
-	srv := httptest.NewServer(countAudit(s, &requests))
-	t.Cleanup(srv.Close)
+	e := simtest.Start(t, simtest.Options{
+		Sim:  sim.Options{Seed: 1, NoRateLimit: true, Now: fixedNow, AuditEntries: 3000, AuditBurst: sim.AuditBurst{Count: planted}},
+		Wrap: func(next http.Handler) http.Handler { return countAudit(next, &requests) },
+	})
+	s, srv := e.Sim, e
 	dir := t.TempDir()
 	vars := map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": srv.URL}
 	vd := func(args ...string) run {

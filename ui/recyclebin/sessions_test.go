@@ -1,7 +1,6 @@
 package recyclebin
 
 import (
-	"net/http/httptest"
 	"os"
 	"runtime"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
@@ -25,10 +25,8 @@ type binSessions struct {
 }
 
 func newBinSessions(tb testing.TB, size int) *binSessions {
-	s := sim.New(sim.Options{Seed: sim.DefaultSeed, NoRateLimit: true, RecycleBin: size})
-	srv := httptest.NewServer(s)
-	tb.Cleanup(srv.Close)
-	b := &binSessions{tb: tb, url: srv.URL, token: s.Token("admin"), size: size}
+	e := simtest.Start(tb, simtest.Options{Sim: sim.Options{Seed: sim.DefaultSeed, NoRateLimit: true, RecycleBin: size}})
+	b := &binSessions{tb: tb, url: e.URL, token: e.Sim.Token("admin"), size: size}
 	// the simulator builds its bin on the first request: not the sessions'
 	runtime.KeepAlive(b.open(api.NewShare(0), nil, 1))
 	return b
