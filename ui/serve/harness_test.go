@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,6 +22,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -128,17 +128,17 @@ func startServer(t testing.TB, mod ...func(*Config)) *fixture {
 func startServerSim(t testing.TB, opts sim.Options, mod ...func(*Config)) *fixture {
 	t.Helper()
 	f := &fixture{t: t, log: &syncBuf{}, home: t.TempDir()}
-	f.sim = sim.New(opts)
-	f.hits = &counter{h: f.sim, n: map[string]int{}}
-	hs := httptest.NewServer(f.hits)
-	t.Cleanup(hs.Close)
-	f.baseURL = hs.URL
+	e := simtest.Start(t, simtest.Options{Sim: opts, Wrap: func(next http.Handler) http.Handler {
+		f.hits = &counter{h: next, n: map[string]int{}}
+		return f.hits
+	}})
+	f.sim, f.baseURL = e.Sim, e.URL
 
 	st, err := store.Open(filepath.Join(f.home, store.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.SaveProfile(store.Profile{Name: "sim", BaseURL: hs.URL}); err != nil {
+	if err := st.SaveProfile(store.Profile{Name: "sim", BaseURL: f.baseURL}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
@@ -160,7 +160,7 @@ func startServerSim(t testing.TB, opts sim.Options, mod ...func(*Config)) *fixtu
 	env := map[string]string{"VAULTDECK_HOME": f.home, "CREDENTIALS_DIRECTORY": creds}
 	ready := make(chan net.Addr, 1)
 	cfg := Config{
-		Listen: "127.0.0.1:0", AuthorizedKeys: keys, Flags: account.Flags{BaseURL: hs.URL},
+		Listen: "127.0.0.1:0", AuthorizedKeys: keys, Flags: account.Flags{BaseURL: f.baseURL},
 		Getenv: func(k string) string { return env[k] },
 		Logger: slog.New(slog.NewTextHandler(f.log, nil)),
 		Ready:  func(a net.Addr) { ready <- a },
