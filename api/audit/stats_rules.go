@@ -186,14 +186,16 @@ func (b *statsBuilder) oddHour(u *userSeen, e store.AuditEntry) {
 	m.Why = fmt.Sprintf("%s active at %s UTC (%s), an hour they are never active at in the %d days before", e.User, k.hour.Format("15:04"), count(m.Count, "entry", "entries"), int(HistoryLookback.Hours()/24))
 }
 
-// bursts finds, for each delete/export type, the buckets whose count of
-// that type is at least BurstFloor and more than BurstFactor times the
-// median of that type's counts over every bucket of the range (empty
-// buckets count as zero, so for a type seen in under half the buckets
-// the median is 0 and the floor alone decides). One mark per type and
-// bucket: its entries are that type's in that bucket, with the address
-// (and user) named when they all share one, and said to be new when the
-// user first used it within the range.
+// bursts finds, for each delete/export type, the runs of adjacent buckets
+// whose count of that type is more than BurstFactor times the median of
+// that type's counts over every bucket of the range (empty buckets count
+// as zero, so for a type seen in under half the buckets the median is 0)
+// and whose sum is at least BurstFloor. A run, not a bucket: a burst does
+// not stop at the clock's hour, and forty deletions from 03:53 to 04:06
+// are one burst, not two halves each under the floor or each listing part
+// of it. One mark per type and run: its entries are that type's in the
+// run's span, with the address (and user) named when they all share one,
+// and said to be new when the user first used it within the range.
 func (b *statsBuilder) bursts() []Mark {
 	var out []Mark
 	counts := make([]int, len(b.counts))
@@ -206,30 +208,52 @@ func (b *statsBuilder) bursts() []Mark {
 		if len(counts)%2 == 0 {
 			median = (counts[len(counts)/2-1] + counts[len(counts)/2] + 1) / 2
 		}
-		for i, c := range cs {
-			if c.n < BurstFloor || c.n <= BurstFactor*median {
+		past := func(i int) bool { return i < len(cs) && cs[i].n > 0 && cs[i].n > BurstFactor*median }
+		for i := 0; i < len(cs); i++ {
+			if !past(i) {
 				continue
 			}
-			start, end := b.bucket(i)
-			m := Mark{Kind: MarkBurst, Start: start, End: end, Type: c.typ, Count: c.n}
-			from := ""
-			if !c.ips {
-				m.IP, from = c.ip, " from "+c.ip
-				if !c.users && !c.firstUse.Before(b.r.Since) {
-					from += fmt.Sprintf(", an address %s first used at %s UTC (never in the %d days before)", c.user, c.firstUse.Format("01-02 15:04"), int(HistoryLookback.Hours()/24))
-				}
+			first, run := i, cs[i]
+			for ; past(i + 1); i++ {
+				run = run.join(cs[i+1])
 			}
-			if !c.users {
-				m.User = c.user
+			if run.n < BurstFloor {
+				continue
 			}
-			m.Why = fmt.Sprintf("%d %s between %s and %s UTC (usually %d)%s", c.n, m.Type, start.Format("01-02 15:04"), end.Format("01-02 15:04"), median, from)
-			out = append(out, m)
+			start, _ := b.bucket(first)
+			_, end := b.bucket(i)
+			out = append(out, b.burstMark(run, start, end, median))
 		}
 	}
 	slices.SortFunc(out, func(x, y Mark) int {
 		return cmp.Or(cmp.Compare(y.Count, x.Count), x.Start.Compare(y.Start), strings.Compare(x.Type, y.Type))
 	})
 	return out
+}
+
+// join is the cells of two adjacent buckets as one (c is the earlier).
+func (c burstCell) join(d burstCell) burstCell {
+	c.users = c.users || d.users || !strings.EqualFold(c.user, d.user)
+	c.ips = c.ips || d.ips || c.ip != d.ip
+	c.n += d.n
+	return c
+}
+
+// burstMark is the mark of a burst of run's entries between start and end.
+func (b *statsBuilder) burstMark(c burstCell, start, end time.Time, median int) Mark {
+	m := Mark{Kind: MarkBurst, Start: start, End: end, Type: c.typ, Count: c.n}
+	from := ""
+	if !c.ips {
+		m.IP, from = c.ip, " from "+c.ip
+		if !c.users && !c.firstUse.Before(b.r.Since) {
+			from += fmt.Sprintf(", an address %s first used at %s UTC (never in the %d days before)", c.user, c.firstUse.Format("01-02 15:04"), int(HistoryLookback.Hours()/24))
+		}
+	}
+	if !c.users {
+		m.User = c.user
+	}
+	m.Why = fmt.Sprintf("%d %s between %s and %s UTC (usually %d)%s", c.n, m.Type, start.Format("01-02 15:04"), end.Format("01-02 15:04"), median, from)
+	return m
 }
 
 // bucket is bucket i's span, clipped to the range.

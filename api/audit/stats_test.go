@@ -207,3 +207,37 @@ func TestStatsOddHour(t *testing.T) {
 		t.Fatalf("odd-hour marks: %+v", ms)
 	}
 }
+
+// TestStatsBurstAcrossABucketEdge: a burst does not stop at the clock's
+// hour. Forty deletions from 03:53 to 04:06 fell 21 and 19 into two hourly
+// buckets and made two marks, neither listing the burst whole (in tmux, a
+// burst split 33 and 7 was one mark of 33: the 7 were under the floor).
+// Adjacent buckets past the factor of the type's median are one burst,
+// whose floor is reached by their sum.
+func TestStatsBurstAcrossABucketEdge(t *testing.T) {
+	const del = "api:vault_delete_project"
+	r := audit.StatsRange{Since: statsDay, Until: statsDay.Add(24 * time.Hour), By: time.Hour}
+	var es []store.AuditEntry
+	for k := range 40 {
+		es = append(es, fact(statsDay.Add(3*time.Hour+53*time.Minute+time.Duration(k)*20*time.Second), del, "eve@firm.test", "203.0.113.7"))
+	}
+	// a lone deletion of another hour is no part of it
+	es = append(es, fact(statsDay.Add(9*time.Hour), del, "ops@firm.test", "10.0.0.9"))
+	s, err := audit.ComputeStats(r, nil, es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := marksOf(s, audit.MarkBurst)
+	if len(ms) != 1 || ms[0].Count != 40 || !ms[0].Start.Equal(statsDay.Add(3*time.Hour)) || !ms[0].End.Equal(statsDay.Add(5*time.Hour)) {
+		t.Fatalf("marks %+v; want one of 40 from 03:00 to 05:00", ms)
+	}
+	n := 0
+	for _, e := range es {
+		if ms[0].Filter().Match(e) {
+			n++
+		}
+	}
+	if n != 40 || ms[0].IP != "203.0.113.7" || ms[0].User != "eve@firm.test" {
+		t.Errorf("the mark selects %d entries (want the 40), names %q %q", n, ms[0].User, ms[0].IP)
+	}
+}
