@@ -307,7 +307,7 @@ func (m *Model) copySelected() tea.Cmd {
 func (m *Model) showSelected() tea.Cmd {
 	ids := clipboard.Values(m.Top())
 	if ids == nil {
-		return nil
+		return page.Status(clipboard.NothingSelected)
 	}
 	return m.push(clipboard.NewPane(m.env, ids))
 }

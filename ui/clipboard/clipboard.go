@@ -118,11 +118,15 @@ func Sequence(text string, r Route) string {
 	return seq.String()
 }
 
+// NothingSelected is what y and Y say with no row selected (a list that is
+// still loading, or empty): silence would read as a key lost.
+const NothingSelected = "nothing selected to copy: no row is selected"
+
 // Copy returns the command that sends ids (one per line) to the terminal's
 // clipboard through out and reports what was done in the status line.
 func Copy(ctx context.Context, out io.Writer, getenv func(string) string, ids []string) tea.Cmd {
 	if len(ids) == 0 {
-		return nil
+		return page.Status(NothingSelected)
 	}
 	if out == nil {
 		return page.Status("copying is not available in this session; Y shows the ID to select")

@@ -1,8 +1,12 @@
 package clipboard
 
 import (
+	"context"
+	"io"
 	"strings"
 	"testing"
+
+	"github.com/vaultdeck/vaultdeck/ui/page"
 )
 
 func envOf(kv ...string) func(string) string {
@@ -47,5 +51,18 @@ func TestChooseRoute(t *testing.T) {
 		if rep := Report("x", r); strings.Contains(rep, "copied") {
 			t.Errorf("route %d claims a copy: %q", r, rep)
 		}
+	}
+}
+
+// TestNothingSelectedSaysSo: y pressed before a list has rows (the demo's
+// first frame comes before its data now) did nothing at all, and a person
+// could not tell a lost key from a copy that failed.
+func TestNothingSelectedSaysSo(t *testing.T) {
+	cmd := Copy(context.Background(), io.Discard, func(string) string { return "" }, nil)
+	if cmd == nil {
+		t.Fatal("y with no row selected: nothing happens and nothing is said")
+	}
+	if msg, ok := cmd().(page.StatusMsg); !ok || !strings.Contains(msg.Text, "nothing selected") {
+		t.Errorf("y with no row selected says %+v", msg)
 	}
 }

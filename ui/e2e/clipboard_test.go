@@ -7,6 +7,8 @@ import (
 	"testing"
 )
 
+var loadedRows = regexp.MustCompile(`Projects · [1-9][0-9]* of`)
+
 var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
 // TestCopyInsideTmux copies inside tmux as a k9s user would: tmux with
@@ -22,7 +24,8 @@ func TestCopyInsideTmux(t *testing.T) {
 	s := startTmux(t, []string{"VAULTDECK_HOME=" + t.TempDir(), "TERM=xterm-256color"},
 		"sh", "-c", bin+` demo; echo "EXITED $?"; sleep 600`)
 	s.run("set-option", "-g", "set-clipboard", "on")
-	s.waitForText("Projects ·")
+	// The first frame comes before the demo's data: wait for rows to copy.
+	s.waitFor("the projects loaded", func(sc string) bool { return loadedRows.MatchString(sc) })
 
 	s.keys("y")
 	s.waitForText("sent ")
