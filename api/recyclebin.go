@@ -49,14 +49,25 @@ func (c *Client) RecycleBin(ctx context.Context, q RecycleBinQuery) (*RecycleBin
 // the server's count (it may follow the items in the body). A body that
 // stalls is sent again only while no entry has been handed out.
 func (c *Client) EachRecycleBin(ctx context.Context, q RecycleBinQuery, fn func(e *RecycleBinEntry, raw []byte) error) (total Int, err error) {
-	handed := false
-	err = c.resending(ctx, epRecycleBin, func() error {
-		var err error
+	err = c.resendingUntilHanded(ctx, epRecycleBin, func(handed func()) (err error) {
 		total, err = c.recycleBinOnce(ctx, q, func(e *RecycleBinEntry, raw []byte) error {
-			handed = true
+			handed()
 			return fn(e, raw)
 		})
-		if err != nil && handed {
+		return err
+	})
+	return total, err
+}
+
+// resendingUntilHanded is resending for a listing that hands entries to
+// its caller as they arrive: a stalled body is read again only while no
+// entry has been handed out (once calls handed before each), since a
+// second read would hand the first ones twice.
+func (c *Client) resendingUntilHanded(ctx context.Context, ep endpoint, once func(handed func()) error) error {
+	given := false
+	err := c.resending(ctx, ep, func() error {
+		err := once(func() { given = true })
+		if err != nil && given {
 			return final{err}
 		}
 		return err
@@ -65,7 +76,7 @@ func (c *Client) EachRecycleBin(ctx context.Context, q RecycleBinQuery, fn func(
 	if errors.As(err, &f) {
 		err = f.err
 	}
-	return total, err
+	return err
 }
 
 // final stops resending.
@@ -102,28 +113,19 @@ type RawItem struct {
 // rest is as EachRecycleBin. DecodePurge reads the one field the purge
 // window needs.
 func (c *Client) EachRecycleBinRaw(ctx context.Context, q RecycleBinQuery, fn func(it RawItem) error) (total Int, err error) {
-	handed := false
-	err = c.resending(ctx, epRecycleBin, func() error {
-		var err error
+	err = c.resendingUntilHanded(ctx, epRecycleBin, func(handed func()) (err error) {
 		total, err = c.recycleBinRaw(ctx, q, func(it RawItem) error {
 			if c := it.Bytes[0]; c != '{' && c != 'n' {
 				return fmt.Errorf("an entry is not a JSON object (it starts with %q)", c)
 			}
-			handed = true
+			handed()
 			if err := fn(it); err != nil {
 				return callerError{err}
 			}
 			return nil
 		})
-		if err != nil && handed {
-			return final{err}
-		}
 		return err
 	})
-	var f final
-	if errors.As(err, &f) {
-		err = f.err
-	}
 	return total, err
 }
 

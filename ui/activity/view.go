@@ -12,6 +12,7 @@ import (
 
 	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // tones of the histogram's columns (Bars' palette).
@@ -30,11 +31,11 @@ func (m *Model) View() string {
 	if m.stats == nil {
 		switch {
 		case errors.Is(m.err, jobaudit.ErrNoMirror):
-			return fit(th.Muted.Render(wrap("Activity is counted from the local audit mirror, and there is none yet. Run `vaultdeck audit sync` (or open :audit, which syncs it in the background), then r here.", w)), h)
+			return widgets.FitHeight(th.Muted.Render(wrap("Activity is counted from the local audit mirror, and there is none yet. Run `vaultdeck audit sync` (or open :audit, which syncs it in the background), then r here.", w)), h)
 		case m.err != nil:
-			return fit(th.Error.Render(wrap(sanitize.Line(m.err.Error()), w)), h)
+			return widgets.FitHeight(th.Error.Render(wrap(sanitize.Line(m.err.Error()), w)), h)
 		}
-		return fit(th.Muted.Render("reading the local audit mirror…"), h)
+		return widgets.FitHeight(th.Muted.Render("reading the local audit mirror…"), h)
 	}
 	s := m.stats
 	by := "hourly"
@@ -55,7 +56,7 @@ func (m *Model) View() string {
 	topRows := min(jobaudit.TopN, max((rest-3)/2, 1))
 	out = append(out, m.tops(w, topRows)...)
 	out = append(out, m.marks(w, h-len(out))...)
-	return fit(strings.Join(out, "\n"), h)
+	return widgets.FitHeight(strings.Join(out, "\n"), h)
 }
 
 // histogram is the bars (a window of them around the selection when they
@@ -226,16 +227,4 @@ func wrap(text string, w int) string {
 		line += word
 	}
 	return strings.Join(append(lines, line), "\n")
-}
-
-// fit pads or cuts the view to h lines.
-func fit(s string, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
 }

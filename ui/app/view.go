@@ -71,7 +71,7 @@ func (m *Model) View() string {
 	if len(m.tasks.running) > 0 {
 		footer = m.taskView() + "\n" + footer
 	}
-	return m.headerView() + "\n" + m.breadcrumbView() + "\n" + fitHeight(body, h) + "\n" + footer
+	return m.headerView() + "\n" + m.breadcrumbView() + "\n" + widgets.FitHeight(body, h) + "\n" + footer
 }
 
 // headerPart is one item of the header; giveWay says which leave first
@@ -310,18 +310,6 @@ func (m *Model) showSelected() tea.Cmd {
 		return page.Status(clipboard.NothingSelected)
 	}
 	return m.push(clipboard.NewPane(m.env, ids))
-}
-
-// fitHeight pads or cuts s to exactly h lines so the status line stays put.
-func fitHeight(s string, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
 }
 
 // conn is the connection the header describes (none: an empty one).

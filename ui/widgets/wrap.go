@@ -44,3 +44,16 @@ func wrapIndented(text string, width int) string {
 	}
 	return b.String()
 }
+
+// FitHeight pads or cuts s to exactly h lines, so what is drawn below it
+// (the status line, a footer) stays put whatever the body's length.
+func FitHeight(s string, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
