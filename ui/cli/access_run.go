@@ -73,11 +73,9 @@ func (r *runner) accessUser(o accessQueryOptions) int {
 		return r.fail(err)
 	}
 	defer done()
-	sn, err := access.Pick(st, profile, o.Snapshot)
-	if err != nil {
-		return r.fail(err)
-	}
-	grants, err := st.AccessGrants(sn.ID, store.AccessGrantFilter{Email: o.Email})
+	// An address the snapshot does not name is an error with close
+	// matches, never "reaches no project" (a typo would read as an answer).
+	sn, grants, err := access.Lookup(st, profile, o.Snapshot, o.Email)
 	if err != nil {
 		return r.fail(err)
 	}
@@ -85,10 +83,6 @@ func (r *runner) accessUser(o accessQueryOptions) int {
 		return r.emitJSON(nonNil(grants))
 	}
 	r.snapshotNote(sn)
-	if len(grants) == 0 && !r.g.CSV { // a CSV is the header and records alone
-		fmt.Fprintf(r.env.Stdout, "%s can reach no project in snapshot %d\n", oneLine(o.Email), sn.ID)
-		return ExitOK
-	}
 	t := r.table("PROJECT", "ACCESS", "PROJECT ID")
 	for _, g := range grants {
 		t.row(g.ProjectName, g.AccessLevel, g.ProjectID)

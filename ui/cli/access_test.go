@@ -92,11 +92,19 @@ func TestAccessCommands(t *testing.T) {
 			t.Errorf("csv record %d %v, want %+v", i+1, recs[i+1], g)
 		}
 	}
-	if r = vd("access", "user", "nobody@example.com", "--csv"); r.code != ExitOK || r.stdout != "PROJECT,ACCESS,PROJECT ID\r\n" && r.stdout != "PROJECT,ACCESS,PROJECT ID\n" {
-		t.Errorf("no access, --csv: %q", r.stdout)
+	// Someone the snapshot does not name is an error, not "reaches no
+	// project" (issue 29 item 6): a typo offers the close matches.
+	typo := email[:1] + "x" + email[2:]
+	for _, args := range [][]string{{typo}, {typo, "--csv"}, {typo, "--json"}} {
+		r = vd(append([]string{"access", "user"}, args...)...)
+		if r.code != ExitError || r.stdout != "" || !strings.Contains(r.stderr, typo+" is not in the access snapshot of ") ||
+			!strings.Contains(r.stderr, "did you mean "+email) {
+			t.Errorf("access user %v: %d %q %q, want exit 1 offering %s", args, r.code, r.stdout, r.stderr, email)
+		}
 	}
-	if r = vd("access", "user", "nobody@example.com", "--json"); r.code != ExitOK || strings.TrimSpace(r.stdout) != "[]" {
-		t.Errorf("a person with no access: %d %q", r.code, r.stdout)
+	if r = vd("access", "user", "nobody@example.com"); r.code != ExitError || !strings.Contains(r.stderr, "nobody@example.com is not in the access snapshot of ") ||
+		strings.Contains(r.stderr, "did you mean") {
+		t.Errorf("a stranger: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	if r = vd("access", "snapshots"); r.code != ExitOK || !strings.Contains(r.stdout, "REQUESTS") || !strings.Contains(r.stdout, "324") {
 		t.Errorf("snapshots: %q %q", r.stdout, r.stderr)
