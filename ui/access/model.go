@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/vaultdeck/vaultdeck/api"
 	review "github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
@@ -118,9 +119,9 @@ func (m *Model) ContextKeys() []key.Binding {
 	}
 	switch m.tab {
 	case tabPerson:
-		return []key.Binding{keys.Hint(k.Back, "people"), k.Refresh}
+		return append(m.openHint(), keys.Hint(k.Back, "people"), k.Refresh)
 	case tabChanges:
-		return []key.Binding{keys.Hint(k.NextTab, "people"), k.Refresh}
+		return append(m.openHint(), keys.Hint(k.NextTab, "people"), k.Refresh)
 	}
 	var out []key.Binding
 	if m.Table.Len() > 0 {
@@ -242,6 +243,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		m.shown = m.tab
 		return m.showPerson(r.ID)
+	case key.Matches(msg, k.Enter):
+		return m.openProject()
 	case key.Matches(msg, k.NextTab, k.PrevTab) && m.tab != tabPerson:
 		m.show(1 - m.tab)
 		return nil
@@ -272,4 +275,31 @@ func (m *Model) showPerson(email string) tea.Cmd {
 	}
 	m.show(tabPerson)
 	return m.Table.SetRows(rows(mine, GrantRow))
+}
+
+// openHint offers enter on a project row (a person's projects, a change).
+func (m *Model) openHint() []key.Binding {
+	if _, ok := m.Table.Selected(); !ok {
+		return nil
+	}
+	return []key.Binding{keys.Hint(m.env.Keys.Enter, "open project")}
+}
+
+// openProject opens the selected row's project (its users and files): the
+// review's way from "who reaches what" to the thing reached. The rows of
+// both tabs are keyed by project ID; the name comes from the snapshot, so
+// the page opens without a request to look it up.
+func (m *Model) openProject() tea.Cmd {
+	r, ok := m.Table.Selected()
+	if !ok || m.data == nil {
+		return nil
+	}
+	p := api.Project{ID: r.ID}
+	for _, g := range m.data.grants {
+		if g.ProjectID == r.ID {
+			p.Name = g.ProjectName
+			break
+		}
+	}
+	return func() tea.Msg { return page.Open{Route: "project", Arg: p.ID, Record: p} }
 }

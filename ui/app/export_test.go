@@ -88,17 +88,22 @@ func TestExportWritesTheViewAsShown(t *testing.T) {
 	}
 }
 
-// Over serve (no local files) the key does nothing and help does not
-// list it.
+// Over serve (no local files) the key writes nothing, says why in one
+// line (issue 29.3: it did nothing, silently), and help does not list it.
 func TestExportNotOfferedWithoutLocalFiles(t *testing.T) {
 	env := pagetest.Env(t, &pagetest.Fake{}, false)
 	env.Keys = keys.NewSession(keys.Session{NoLocalFiles: true})
 	dir := t.TempDir()
 	m := app.New(env.WithConn(&account.Conn{Profile: "p"}), app.Config{Start: "bin", ExportDir: dir, Routes: []app.Route{{Name: "bin", New: recyclebin.New}}})
+	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	if _, cmd := m.Update(runes("e")); cmd != nil {
 		t.Errorf("e did something: %T", cmd())
 	}
+	if v := m.View(); !strings.Contains(v, "e (export view to CSV) is off: served over SSH") {
+		t.Errorf("e over serve said nothing:\n%s", v)
+	}
+	m.Update(runes("j")) // the notice leaves at the next key
 	m.Update(runes("?"))
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("wrote %d files", len(entries))

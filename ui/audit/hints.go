@@ -16,7 +16,7 @@ func (m *Model) ContextKeys() []key.Binding {
 	case m.pickingType:
 		return []key.Binding{keys.Hint(k.Down, "next"), keys.Hint(k.Enter, "apply"), keys.Hint(k.Back, "cancel")}
 	case m.detail:
-		return []key.Binding{keys.Hint(k.Down, "scroll"), keys.Hint(k.Back, "close")}
+		return []key.Binding{keys.Hint(k.Down, "scroll"), keys.Hint(k.Back, "close"), keys.Hint(k.Enter, "close")}
 	case m.Table.Filtering():
 		return widgets.TableHints(k, m.Table)
 	}

@@ -75,7 +75,7 @@ func TestGoldenAccess(t *testing.T) {
 		steps []step
 	}{
 		{"access_people", []step{{wait: "14 people"}}},
-		{"access_person", []step{{wait: "14 people"}, {send: []tea.Msg{tea.KeyMsg{Type: tea.KeyEnter}}, wait: "esc people"}}},
+		{"access_person", []step{{wait: "14 people"}, {send: []tea.Msg{tea.KeyMsg{Type: tea.KeyEnter}}, wait: "enter open project"}}},
 		{"access_changes", []step{{wait: "14 people"}, {send: []tea.Msg{tea.KeyMsg{Type: tea.KeyTab}}, wait: "1 gained"}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

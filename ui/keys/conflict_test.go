@@ -13,6 +13,9 @@ func all(m Map) map[string]key.Binding {
 	out := map[string]key.Binding{}
 	v := reflect.ValueOf(m)
 	for i := range v.NumField() {
+		if !v.Field(i).CanInterface() {
+			continue
+		}
 		if b, ok := v.Field(i).Interface().(key.Binding); ok {
 			out[v.Type().Field(i).Name] = b
 		}

@@ -5,6 +5,7 @@
 package keys
 
 import (
+	"fmt"
 	"reflect"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -46,6 +47,11 @@ type Map struct {
 	Upload                       key.Binding // project: upload files and folders
 	Reupload                     key.Binding // file status: re-upload stuck or failed files (replace)
 	DuplicateMode                key.Binding // upload: what to do with a file already in the project
+
+	// off holds, for each binding this session turned off, why (by field
+	// name): a gated key is still recognised and answered (Off), never
+	// silent. Set by NewSession only.
+	off map[string]string
 }
 
 // Session is what one console session may do. It is decided once, where
@@ -131,22 +137,70 @@ func NewSession(s Session) Map {
 		Upload:    b("u", "upload files", "u"),
 		Reupload:  b("R", "re-upload stuck/failed (replace)", "R"),
 	}
+	// The most telling reason is recorded first and kept: a u over a
+	// read-only SSH session is off because the session is read-only.
+	m.off = map[string]string{}
 	if s.ReadOnly {
-		for _, mut := range m.mutating() {
-			mut.SetEnabled(false)
-		}
-	}
-	if !s.RunsJobs() {
-		for _, j := range m.jobs() {
-			j.SetEnabled(false)
-		}
+		m.gate(m.mutating(), WhyReadOnly)
 	}
 	if s.NoLocalFiles {
-		for _, lf := range m.localFiles() {
-			lf.SetEnabled(false)
-		}
+		m.gate(m.localFiles(), WhyNoLocalFiles)
+	}
+	if !s.RunsJobs() {
+		m.gate(m.jobs(), WhyNoJobs)
 	}
 	return m
+}
+
+// Why a gated key does nothing, as the status line says it.
+const (
+	WhyReadOnly     = "this session is read-only"
+	WhyNoLocalFiles = "served over SSH, where the files would be the server's"
+	WhyNoJobs       = "this session was not given the write jobs"
+)
+
+// gate turns bs off for reason, unless an earlier reason already did.
+func (m *Map) gate(bs []*key.Binding, reason string) {
+	v := reflect.ValueOf(m).Elem()
+	for _, b := range bs {
+		b.SetEnabled(false)
+		for i := range v.NumField() {
+			if v.Field(i).CanInterface() && v.Field(i).Addr().Interface() == any(b) {
+				name := v.Type().Field(i).Name
+				if _, ok := m.off[name]; !ok {
+					m.off[name] = reason
+				}
+			}
+		}
+	}
+}
+
+// Off reports whether k (as tea.KeyMsg.String spells it) is the key of a
+// binding this session turned off, and says so in one line: "D (delete
+// project) is off: this session is read-only". The root answers such a key
+// with that line instead of passing it on, where it would do nothing,
+// silently (k9s flashes the same way).
+func (m Map) Off(k string) (string, bool) {
+	v := reflect.ValueOf(m)
+	for i := range v.NumField() {
+		if !v.Field(i).CanInterface() {
+			continue
+		}
+		b, ok := v.Field(i).Interface().(key.Binding)
+		if !ok || b.Enabled() {
+			continue
+		}
+		why, gated := m.off[v.Type().Field(i).Name]
+		if !gated {
+			continue
+		}
+		for _, bk := range b.Keys() {
+			if bk == k {
+				return fmt.Sprintf("%s (%s) is off: %s", b.Help().Key, b.Help().Desc, why), true
+			}
+		}
+	}
+	return "", false
 }
 
 // localFiles lists the bindings that write or read a file on this machine.
@@ -204,6 +258,9 @@ func Enabled(bs ...key.Binding) []key.Binding {
 func (m Map) Binds(k string) bool {
 	v := reflect.ValueOf(m)
 	for i := range v.NumField() {
+		if !v.Field(i).CanInterface() {
+			continue // off, the reasons
+		}
 		b, ok := v.Field(i).Interface().(key.Binding)
 		if !ok || !b.Enabled() {
 			continue

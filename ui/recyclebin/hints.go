@@ -14,7 +14,7 @@ func (m *Model) ContextKeys() []key.Binding {
 	case m.matter != nil:
 		return []key.Binding{keys.Hint(k.Enter, "apply"), keys.Hint(k.Back, "cancel")}
 	case m.detail != nil:
-		return []key.Binding{keys.Hint(k.Down, "scroll"), keys.Hint(k.AuditAround, "audit log"), keys.Hint(k.Back, "close")}
+		return []key.Binding{keys.Hint(k.Down, "scroll"), keys.Hint(k.AuditAround, "audit log"), keys.Hint(k.Back, "close"), keys.Hint(k.Enter, "close")}
 	case m.Table.Filtering():
 		return widgets.TableHints(k, m.Table)
 	}

@@ -1,0 +1,117 @@
+package app
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/keys"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
+)
+
+// offering is a page whose help lists every binding of the map, as a view
+// that would use them all.
+type offering struct {
+	stub
+	help []key.Binding
+}
+
+func (o *offering) Update(m tea.Msg) (page.Page, tea.Cmd) { o.got = append(o.got, m); return o, nil }
+func (o *offering) Help() []key.Binding                   { return o.help }
+
+func bindings(m keys.Map) []key.Binding {
+	var out []key.Binding
+	v := reflect.ValueOf(m)
+	for i := range v.NumField() {
+		if !v.Field(i).CanInterface() {
+			continue
+		}
+		if b, ok := v.Field(i).Interface().(key.Binding); ok {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// Issue 29.3: e over serve, D and u in a read-only session did nothing,
+// silently. Every binding a session turns off, pressed on a page that
+// offers it, is answered on the status line with why, and the page never
+// gets the key; walks every binding in every kind of session.
+func TestEveryGatedKeyIsAnswered(t *testing.T) {
+	for _, s := range []keys.Session{{ReadOnly: true, Jobs: true}, {NoLocalFiles: true}, {ReadOnly: true, NoLocalFiles: true}, {}, {Jobs: true}} {
+		km := keys.NewSession(s)
+		env := pagetest.Env(t, &pagetest.Fake{BudgetStatus: api.BudgetStatus{Limit: 10, Remaining: 7}}, s.ReadOnly)
+		env.Keys = km
+		var top *offering
+		m := New(env, Config{Start: "p", Getenv: func(string) string { return "" }, Routes: []Route{{Name: "p", New: func(env page.Env, _ string) page.Page {
+			top = &offering{stub: stub{id: env.NewID(), title: "p"}, help: bindings(km)}
+			return top
+		}}}})
+		m.Init()
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
+		for _, b := range bindings(km) {
+			if b.Enabled() {
+				continue
+			}
+			for _, k := range b.Keys() {
+				top.got = nil
+				send(m, pagetest.Key(k))
+				if v := m.View(); !strings.Contains(v, "is off: ") {
+					t.Errorf("%+v: %q (%s) said nothing; screen:\n%s", s, k, b.Help().Desc, v)
+				}
+				if len(top.got) != 0 {
+					t.Errorf("%+v: %q reached the page: %v", s, k, top.got)
+				}
+				send(m, pagetest.Key("j")) // the next key takes the notice away
+				if strings.Contains(m.View(), "is off: ") {
+					t.Errorf("%+v: the notice for %q stayed after the next key", s, k)
+				}
+			}
+		}
+	}
+}
+
+// A gated key the page does not offer stays the page's: D in a view with
+// no delete is not a read-only matter.
+func TestGatedKeyNotOfferedIsNotAnswered(t *testing.T) {
+	m, _ := newApp(t, true)
+	send(m, pagetest.Key("D"))
+	if strings.Contains(m.View(), "is off") {
+		t.Errorf("D on a page without it was answered:\n%s", m.View())
+	}
+}
+
+// hinting is a page whose context keys name no use for enter.
+type hinting struct{ stub }
+
+func (h *hinting) Update(m tea.Msg) (page.Page, tea.Cmd) { h.got = append(h.got, m); return h, nil }
+func (h *hinting) ContextKeys() []key.Binding           { return nil }
+
+// Issue 29.3: enter where there is nothing to open did nothing, silently.
+// A page whose hints name no use for enter still gets it, and the status
+// line says there is nothing to open; a page that offers enter is left
+// to answer it.
+func TestEnterWithNothingToOpenSaysSo(t *testing.T) {
+	env := pagetest.Env(t, &pagetest.Fake{}, false)
+	var top *hinting
+	m := New(env, Config{Start: "p", Getenv: func(string) string { return "" }, Routes: []Route{{Name: "p", New: func(env page.Env, _ string) page.Page {
+		top = &hinting{stub: stub{id: env.NewID(), title: "p"}}
+		return top
+	}}}})
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
+	send(m, pagetest.Key("enter"))
+	if v := m.View(); !strings.Contains(v, nothingToOpen) || len(top.got) != 1 {
+		t.Errorf("enter on a page with nothing to open: page got %v; screen:\n%s", top.got, v)
+	}
+	m2, _ := newApp(t, false) // a stub without hints: taken at its word
+	send(m2, pagetest.Key("enter"))
+	if strings.Contains(m2.View(), nothingToOpen) {
+		t.Error("enter answered on a page that may act on it")
+	}
+}
