@@ -149,7 +149,7 @@ func newRigFull(tb testing.TB, b page.Backend, fake *fakeBackend, arg string, op
 		return func() tea.Msg { return fn(r.now.Add(d)) }
 	}
 	env := page.Env{Backend: b, Theme: testTheme(tb), Keys: keys.New(false),
-		Now: func() time.Time { return r.now }, IDs: &page.IDs{}}
+		Now: func() time.Time { return r.now }, IDs: &page.IDs{}, ClockEvery: time.Millisecond}
 	if adjust != nil {
 		adjust(&env)
 	}

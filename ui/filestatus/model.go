@@ -67,6 +67,8 @@ type Model struct {
 	pollCancel context.CancelFunc // ends the poll in flight (Close)
 	stopped    bool               // a fatal error ended polling until the user refreshes
 	inactive   bool               // covered by another page: no ticks until Activate
+	clock      page.Clock         // 1-second tick while the countdown is on screen (counting)
+	closed     bool               // left the stack for good (Close)
 	failures   int
 	retryAfter time.Duration
 	lastErr    error
@@ -181,9 +183,23 @@ func withHelp(b key.Binding, desc string) key.Binding {
 // Update routes messages: the view's own poll messages, keys, and the
 // table's asynchronous filter results.
 func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
+	if t, ok := msg.(page.ClockTick); ok && t.View == m.id {
+		return m, m.clock.Tick(m.env, m.id, m.counting())
+	}
 	p, cmd := m.update(msg)
 	m.fitHeader()
+	if keep := m.clock.Keep(m.env, m.id, m.counting()); keep != nil {
+		cmd = tea.Batch(cmd, keep)
+	}
 	return p, cmd
+}
+
+// counting reports whether the header counts down to the next poll: only
+// then does the view tick once a second (page.Clock), so the countdown
+// and the last poll's age move; a covered view or one with nothing left to
+// poll ticks not at all.
+func (m *Model) counting() bool {
+	return !m.inactive && !m.closed && !m.inFlight && !m.stopped && !m.nextAt.IsZero()
 }
 
 func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {

@@ -194,6 +194,8 @@ func (m *Model) tickToNext() tea.Cmd {
 // see its answer. A covered page (Deactivate) lets its poll land instead.
 func (m *Model) Close() {
 	m.gen++
+	m.closed = true
+	m.clock.Pause()
 	if m.pollCancel != nil {
 		m.pollCancel()
 		m.pollCancel = nil
@@ -206,6 +208,7 @@ func (m *Model) Close() {
 func (m *Model) Deactivate() {
 	m.inactive = true
 	m.gen++
+	m.clock.Pause()
 }
 
 // Activate implements page.Activatable: the view is shown again. A poll
@@ -217,12 +220,13 @@ func (m *Model) Activate() tea.Cmd {
 	}
 	m.inactive = false
 	if m.stopped || m.inFlight || m.tr.Pending() == 0 {
-		return nil
+		return m.clock.Resume(m.env, m.id, m.counting())
 	}
 	if m.nextAt.IsZero() || !m.env.Clock().Before(m.nextAt) {
-		return m.startPoll(false)
+		poll := m.startPoll(false)
+		return tea.Batch(poll, m.clock.Resume(m.env, m.id, m.counting()))
 	}
-	return m.tickToNext()
+	return tea.Batch(m.tickToNext(), m.clock.Resume(m.env, m.id, m.counting()))
 }
 
 // onTick starts the scheduled poll if the tick is still the live one.

@@ -133,8 +133,13 @@ func (m *Model) pollParts() []widgets.Part {
 	if m.plan.Wait > 0 {
 		parts = append(parts, widgets.Deco(muted(fmt.Sprintf("interval %s (%s)", shortDur(m.plan.Wait), m.plan.Reason))))
 	}
-	if !m.lastPoll.IsZero() {
+	switch {
+	case m.lastPoll.IsZero():
+	case m.counting():
 		parts = append(parts, widgets.Deco(muted("last poll "+shortDur(now.Sub(m.lastPoll))+" ago")))
+	default:
+		// nothing ticks now (counting): an age would stand still and lie
+		parts = append(parts, widgets.Deco(muted("last poll at "+m.lastPoll.Format("15:04:05"))))
 	}
 	return parts
 }
