@@ -3,6 +3,8 @@ module github.com/vaultdeck/vaultdeck
 go 1.26.8
 
 require (
+	al.essio.dev/pkg/shellescape v1.6.1
+	github.com/agnivade/levenshtein v1.2.1
 	github.com/aymanbagabas/go-osc52/v2 v2.0.1
 	github.com/cenkalti/backoff/v5 v5.0.3
 	github.com/charmbracelet/bubbles v1.0.0
@@ -30,7 +32,6 @@ require (
 )
 
 require (
-	github.com/agnivade/levenshtein v1.2.1 // indirect
 	github.com/anmitsu/go-shlex v0.0.0-20200514113438-38f4b401e2be // indirect
 	github.com/aymanbagabas/go-udiff v0.3.1 // indirect
 	github.com/charmbracelet/colorprofile v0.4.1 // indirect

@@ -37,6 +37,12 @@ type Route struct {
 	// carries (the service's own, so Check does not apply); nil from it, or
 	// no record, means New(arg).
 	FromRecord func(env page.Env, record any) page.Page
+	// Commands are the headless commands whose rows the route's page
+	// shows (["recycle-bin"]; ["users"] and ["files"] for a project), and
+	// FromQuery builds the page from one's query: how :NAME opens a saved
+	// view (equivalent.go).
+	Commands  [][]string
+	FromQuery func(env page.Env, q page.Query) (page.Page, error)
 }
 
 // Config is what the root shows and can open.
@@ -51,6 +57,8 @@ type Config struct {
 	// Getenv reads TMUX for the OSC 52 passthrough; nil means os.Getenv.
 	// An SSH session passes the remote side's environment here.
 	Getenv func(string) string
+	// Views are the saved views (equivalent.go).
+	Views SavedViews
 }
 
 // Model is the root tea.Model.
@@ -66,6 +74,7 @@ type Model struct {
 	help          bool
 	helpScroll    *widgets.Scroll // help scrolls: at 40x12 it is longer than the body
 	cmdline       *widgets.CommandLine
+	saving        *page.Query // the query the open name prompt saves (V)
 	workspace     string
 	tasks         tasks
 	opened        map[page.Page]string // route and argument each page was opened with
@@ -151,6 +160,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case page.StartTask:
 		return m, m.startTask(msg)
+	case viewSaved:
+		m.viewSaved(msg)
+		return m, nil
 	case taskFinished:
 		return m, m.finishTask(msg)
 	case spinner.TickMsg:
@@ -251,8 +263,13 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		m.cmdline = nil
+		saving := m.saving
+		m.saving = nil
 		if cancelled || line == "" {
 			return nil
+		}
+		if saving != nil {
+			return m.saveView(line, *saving)
 		}
 		return m.runCommand(line)
 	}
@@ -295,6 +312,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.showSelected()
 	case key.Matches(msg, k.Export):
 		return m.exportTop()
+	case key.Matches(msg, k.Equivalent):
+		return m.showEquivalent()
+	case key.Matches(msg, k.SaveView):
+		return m.askViewName()
 	case key.Matches(msg, k.Back):
 		if e, ok := top.(page.EscHandler); ok && e.WantsEsc() {
 			return m.updateTop(msg)

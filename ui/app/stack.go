@@ -170,13 +170,16 @@ func (m *Model) commands() []string {
 		cs = append(cs, r.Name)
 		cs = append(cs, r.Aliases...)
 	}
-	return cs
+	return append(cs, m.savedNames()...)
 }
 
 func (m *Model) runCommand(line string) tea.Cmd {
 	name, arg, _ := strings.Cut(line, " ")
 	if name == "quit" || name == "q" {
 		return m.quit()
+	}
+	if cmd, ok := m.openSaved(name); ok {
+		return cmd
 	}
 	return m.jump(name, strings.TrimSpace(arg))
 }

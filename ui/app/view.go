@@ -262,7 +262,8 @@ func (m *Model) commandHelp() []widgets.Command {
 		}
 		out = append(out, widgets.Command{Name: r.Name, Args: r.Args, Desc: desc, Aliases: r.Aliases})
 	}
-	return append(out, widgets.Command{Name: "quit", Desc: "quit", Aliases: []string{"q"}})
+	out = append(out, widgets.Command{Name: "quit", Desc: "quit", Aliases: []string{"q"}})
+	return append(out, m.savedHelp()...)
 }
 
 // unseen keeps the enabled bindings whose keys no earlier group listed: a

@@ -14,6 +14,7 @@ func (r *runner) recycleBinCmd() *cobra.Command {
 	var o binOptions
 	fs.StringVar(&o.Name, "name", "", "only projects whose name contains `S`")
 	fs.StringVar(&o.ClientMatter, "client-matter", "", "only projects of the client matter with this `UUID`")
+	fs.StringVar(&o.DeletedBy, "deleted-by", "", "only entries deleted by the user with e-mail `EMAIL` (exactly)")
 	within := fs.String("purging-within", "", "only entries purged within `D` (7d, 36h; overdue ones included and marked)")
 	fs.BoolVar(&o.Check, "check", false, "monitoring probe: a Nagios-style summary line first; exit 0 when nothing purges within the window (default 7d), 3 when something does")
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {

@@ -21,6 +21,9 @@ type binOptions struct {
 	// (overdue ones too); Check makes the listing a monitoring probe.
 	Within time.Duration
 	Check  bool
+	// DeletedBy keeps the entries deleted by this e-mail (exactly, as the
+	// console's deleter filter does).
+	DeletedBy string
 }
 
 // now is the machine's time (the console's countdown uses the same), or
@@ -52,6 +55,9 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 	q := api.RecycleBinQuery{Name: o.Name, ClientMatterID: o.ClientMatter}
 	now := r.now()
 	keep := func(e *api.RecycleBinEntry) (bool, bool) {
+		if o.DeletedBy != "" && e.DeletedByUserEmail != o.DeletedBy {
+			return false, false
+		}
 		if o.Within == 0 {
 			_, overdue := purge.Within(e.RecycleBinPurgedScheduledAt.Time, now, 0)
 			return true, overdue
@@ -62,7 +68,15 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 		iw := r.items(`{"items":[`)
 		total, err := c.EachRecycleBinRaw(ctx, q, func(it api.RawItem) error {
 			p.item()
-			if o.Within > 0 {
+			if o.DeletedBy != "" { // the shown fields, the deleter among them
+				var e api.RecycleBinEntry
+				if err := api.DecodeListed(it.Bytes, &e); err != nil {
+					return err
+				}
+				if in, _ := keep(&e); !in {
+					return nil
+				}
+			} else if o.Within > 0 {
 				at, err := api.DecodePurge(it.Bytes)
 				if err != nil {
 					return err
@@ -76,8 +90,8 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 		if err != nil {
 			return fail(afterItems(err, iw.n))
 		}
-		if o.Within > 0 {
-			total = api.Int(iw.n) // the entries of the window, not of the bin
+		if o.Within > 0 || o.DeletedBy != "" {
+			total = api.Int(iw.n) // the entries kept, not the bin's
 		}
 		return r.done(iw.close(fmt.Sprintf(`],"total":%d}`, int64(total))))
 	}

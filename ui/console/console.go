@@ -88,7 +88,8 @@ func Routes(stuckAfter time.Duration) []app.Route {
 	return []app.Route{
 		{Name: "projects", Aliases: []string{"p", "vault"}, Args: "[NAME]", Help: "the projects list", New: projects.New},
 		{Name: "project", Args: "PROJECT-ID", Help: "one project (users, files)", New: project.New, Check: project.CheckID, FromRecord: project.Record},
-		{Name: "bin", Aliases: []string{"recycle-bin", "recyclebin", "rb"}, Args: "[MATTER-UUID]", Help: "the recycle bin", Check: checkMatterArg, New: recyclebin.New},
+		{Name: "bin", Aliases: []string{"recycle-bin", "recyclebin", "rb"}, Args: "[MATTER-UUID]", Help: "the recycle bin", Check: checkMatterArg, New: recyclebin.New,
+			Commands: [][]string{{"recycle-bin"}}, FromQuery: recyclebin.FromQuery},
 		{Name: "files", Aliases: []string{"status", "fs"}, Args: "[FILE-ID,…]", Help: "file status", Check: filestatus.CheckArg, New: func(env page.Env, arg string) page.Page {
 			return filestatus.New(env, arg, filestatus.Options{StuckAfter: stuckAfter})
 		}},

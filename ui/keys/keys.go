@@ -24,6 +24,10 @@ type Map struct {
 	// Export writes the view's table as shown to a CSV file: a local file,
 	// so a session without local files (serve) does not get it.
 	Export key.Binding
+	// Equivalent shows the headless command that lists what the view
+	// shows (y copies it); SaveView saves that query under a name, in a
+	// local file, so a session without local files does not get it.
+	Equivalent, SaveView key.Binding
 	// view actions. Each view binds only the keys listed here, so `?` help
 	// is generated from this one map and TestNoKeyIsBoundTwice catches a
 	// view action that would shadow a global key.
@@ -108,6 +112,9 @@ func NewSession(s Session) Map {
 		Show:    b("Y", "show id to select", "Y"),
 		Refresh: b("r", "refresh", "r"),
 		Export:  b("e", "export view to CSV", "e"),
+
+		Equivalent: b("C", "command for this view", "C"),
+		SaveView:   b("V", "save view (:NAME)", "V"),
 
 		StatusFilter: b("f", "cycle status filter", "f"),
 		MatterFilter: b("m", "client-matter filter", "m"),
@@ -208,7 +215,7 @@ func (m Map) Off(k string) (string, bool) {
 // the files would be the server's; serve has no upload or matters view, so
 // u was offered on a project's footer and answered 'there is no command').
 func (m *Map) localFiles() []*key.Binding {
-	return []*key.Binding{&m.Export, &m.Upload, &m.Reupload, &m.OpenFile}
+	return []*key.Binding{&m.Export, &m.SaveView, &m.Upload, &m.Reupload, &m.OpenFile}
 }
 
 // jobs lists the bindings that start a write job (page.Env.Jobs): a
@@ -235,7 +242,7 @@ func (m Map) Navigation() []key.Binding {
 
 // Global is the help group handled by the root.
 func (m Map) Global() []key.Binding {
-	return []key.Binding{m.Help, m.Command, m.Back, m.Copy, m.Show, m.Export, m.Refresh, m.Errors, m.Quit}
+	return []key.Binding{m.Help, m.Command, m.Back, m.Copy, m.Show, m.Export, m.Equivalent, m.SaveView, m.Refresh, m.Errors, m.Quit}
 }
 
 // Enabled filters out disabled bindings, so help never advertises a key

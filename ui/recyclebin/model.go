@@ -33,6 +33,7 @@ type Model struct {
 	// soon.go: the purging-soon filter, the deleter filter, the by-deleter
 	// table (Tabs[1]); the badge counts the set's sorted purge times.
 	soon, grouped bool
+	window        time.Duration // soon's window when a saved view set one (query.go); 0: a week
 	deleter       string
 	groups        int
 	state         page.LoadState // loading / loaded (age) / empty / failed

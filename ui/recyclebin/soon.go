@@ -67,7 +67,7 @@ func (m *Model) keeps(e *api.RecycleBinEntry, now time.Time) bool {
 	if !m.soon {
 		return true
 	}
-	in, _ := purge.Within(e.RecycleBinPurgedScheduledAt.Time, now, purge.Soon)
+	in, _ := purge.Within(e.RecycleBinPurgedScheduledAt.Time, now, m.soonWindow())
 	return in
 }
 

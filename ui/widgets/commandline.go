@@ -28,6 +28,14 @@ func NewCommandLine(th themes.Theme, commands []string) *CommandLine {
 	return c
 }
 
+// NewPrompt is a command line with its own prompt ("save view as: "),
+// completing from words (the names already taken, to replace one).
+func NewPrompt(th themes.Theme, prompt string, words []string) *CommandLine {
+	c := NewCommandLine(th, words)
+	c.input.Prompt = prompt
+	return c
+}
+
 // Update handles a key. done is true on enter (line holds the command) or
 // esc (cancelled is true).
 func (c *CommandLine) Update(msg tea.KeyMsg) (line string, done, cancelled bool) {

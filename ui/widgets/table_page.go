@@ -1,6 +1,8 @@
 package widgets
 
 import (
+	"fmt"
+
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -71,3 +73,22 @@ func (v *TableView) MarkedIDs() []string { return v.Table.MarkedIDs() }
 // ExportTable is the shown table as it is shown, for the console's export
 // key (e): every page built on a TableView offers it.
 func (v *TableView) ExportTable() TableExport { return v.Table.Export() }
+
+// Unsaid names what the table does to its rows that no headless flag says
+// (page.Query.Unsaid): a text filter typed with `/` (unless the view sends
+// it to the server, and so says it as a flag itself), and a sort other
+// than the one the command prints in (col -1: the order rows came in).
+func (t *Table) Unsaid(col int, desc bool) []string {
+	var out []string
+	if q := t.input.Value(); q != "" && !t.remote {
+		out = append(out, fmt.Sprintf("the / filter %q", q))
+	}
+	if c, d := t.Sort(); c >= 0 && (c != col || d != desc) && c < len(t.cols) {
+		dir := ""
+		if d {
+			dir = ", reversed"
+		}
+		out = append(out, fmt.Sprintf("the sort by %s%s", t.cols[c].Title, dir))
+	}
+	return out
+}
