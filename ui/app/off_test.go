@@ -90,7 +90,7 @@ func TestGatedKeyNotOfferedIsNotAnswered(t *testing.T) {
 type hinting struct{ stub }
 
 func (h *hinting) Update(m tea.Msg) (page.Page, tea.Cmd) { h.got = append(h.got, m); return h, nil }
-func (h *hinting) ContextKeys() []key.Binding           { return nil }
+func (h *hinting) ContextKeys() []key.Binding            { return nil }
 
 // Issue 29.3: enter where there is nothing to open did nothing, silently.
 // A page whose hints name no use for enter still gets it, and the status

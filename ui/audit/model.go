@@ -111,6 +111,7 @@ func New(env page.Env, arg string) page.Page {
 	m.job = m.syncJob.Interactive()
 	m.job.Progress = nil
 	m.TableView = widgets.NewTableView(env.Theme, env.Keys, m.id, columns(), headerLines)
+	m.Table.SetLoading(func() bool { return m.loading != "" })
 	m.input = widgets.Input{PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor, CharLimit: 200}
 	r, err := parseRoute(arg, env.Clock())
 	if err != nil {

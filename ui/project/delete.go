@@ -35,6 +35,11 @@ func (m *Model) askDelete() tea.Cmd {
 	return nil
 }
 
+// going reports whether the project is on its way to the bin: the
+// deletion runs, or the service accepted it. Its offers (upload, delete)
+// follow this, not the page's first state.
+func (m *Model) going() bool { return m.deleting || m.deleted }
+
 // expect is what the user types to confirm: the name, or the ID when the
 // page was opened by ID and the name is unknown.
 func (m *Model) expect() string {

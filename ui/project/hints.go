@@ -31,7 +31,10 @@ func (m *Model) ContextKeys() []key.Binding {
 		}
 		out = append(out, keys.Hint(k.StatusFilter, "status filter"))
 	}
-	out = append(out, keys.Hint(k.NextTab, other), keys.Hint(k.Upload, "upload"), keys.Hint(k.Delete, "delete"))
+	out = append(out, keys.Hint(k.NextTab, other))
+	if !m.going() { // a project being deleted takes no upload and no second delete
+		out = append(out, keys.Hint(k.Upload, "upload"), keys.Hint(k.Delete, "delete"))
+	}
 	out = append(out, widgets.TableHints(k, m.Table)...)
 	if m.tab == tabFiles {
 		out = append(out, keys.Hint(k.ToggleIDs, "whole IDs"))

@@ -38,6 +38,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.show(m.tab)
 	case key.Matches(msg, k.Upload):
 		// k.Upload never matches in a read-only session (keys.New disables it)
+		if m.going() {
+			return page.Status("this project is being deleted: nothing can be uploaded to it")
+		}
 		return page.OpenRoute("upload", strings.TrimSpace(m.proj.ID+" "+m.proj.Name))
 	case key.Matches(msg, k.Delete):
 		// k.Delete never matches in a read-only session (keys.New disables it)

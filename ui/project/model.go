@@ -78,6 +78,9 @@ func New(env page.Env, arg string) page.Page {
 func FromRecord(env page.Env, p api.Project) page.Page {
 	m := &Model{env: env, id: env.NewID(), proj: p, loader: widgets.NewLoader(env.Theme)}
 	m.TableView = widgets.NewTabbedTableView(env.Theme, env.Keys, m.id, headerLines, UserColumns(), FileColumns())
+	for i, t := range m.Tabs {
+		t.SetLoading(func() bool { return m.states[i].Loading() || (m.tab == i && m.loader.Active()) })
+	}
 	return m
 }
 

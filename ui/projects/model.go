@@ -70,6 +70,7 @@ func New(env page.Env, arg string) page.Page {
 	m := &Model{env: env, id: env.NewID(), loader: widgets.NewLoader(env.Theme), name: strings.TrimSpace(arg)}
 	m.TableView = widgets.NewTableView(env.Theme, env.Keys, m.id, Columns(), 1)
 	m.Table.SetRemoteFilter(true)
+	m.Table.SetLoading(func() bool { return m.state.Loading() || m.loader.Active() })
 	return m
 }
 

@@ -58,6 +58,9 @@ func New(env page.Env, arg string) page.Page {
 	gcols := groupColumns()
 	gcols[gColNext].Live = PurgeLive(env.Clock)
 	m.TableView = widgets.NewTabbedTableView(env.Theme, env.Keys, m.id, 1, cols, gcols)
+	for _, t := range m.Tabs {
+		t.SetLoading(func() bool { return m.state.Loading() || m.loader.Active() })
+	}
 	if arg = strings.TrimSpace(arg); api.IsUUID(arg) {
 		m.query.ClientMatterID = arg
 	}

@@ -90,6 +90,9 @@ type Table struct {
 	remote    bool   // the view filters on the server; the table only collects the query
 
 	marked map[string]bool
+	// loading reports whether the view's load runs (SetLoading); nil:
+	// the view says nothing, and an empty table is empty.
+	loading func() bool
 
 	// AsyncAbove is the candidate count above which filtering runs in a
 	// tea.Cmd instead of inside Update. Zero means 20,000.

@@ -88,11 +88,19 @@ func (t *Table) View() string {
 }
 
 func (t *Table) emptyText() string {
-	if t.src.Len() > 0 {
+	switch {
+	case t.src.Len() > 0:
 		return "  no rows match the filter"
+	case t.loading != nil && t.loading():
+		return "  loading… (the line above says what it waits for)"
 	}
 	return "  nothing to show"
 }
+
+// SetLoading tells the table how to know that its view's load runs: an
+// empty table then says it is loading, never "nothing to show" (which
+// read as an empty result under "waiting 35s for the vault budget").
+func (t *Table) SetLoading(loading func() bool) { t.loading = loading }
 
 func (t *Table) headerLine() string {
 	cells := make([]string, 0, len(t.cols))

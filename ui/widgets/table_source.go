@@ -59,7 +59,25 @@ func (t *Table) SetSource(src RowSource) tea.Cmd {
 		keep = t.src.ID(r)
 	}
 	t.src, t.hay = src, nil // haystacks are built by the first filter (completeHay)
+	t.pruneMarks()
 	return t.reindex(keep)
+}
+
+// pruneMarks drops the marks of rows the source no longer holds: a mark
+// follows its row by ID, so a reload keeps the marks of rows still there
+// and "2 marked" never counts rows that were replaced or are gone. One
+// pass over the IDs, and only while something is marked.
+func (t *Table) pruneMarks() {
+	if len(t.marked) == 0 {
+		return
+	}
+	still := make(map[string]bool, len(t.marked))
+	for i := range t.src.Len() {
+		if id := t.src.ID(i); t.marked[id] {
+			still[id] = true
+		}
+	}
+	t.marked = still
 }
 
 // SelectedIndex is the source index of the row under the cursor.
