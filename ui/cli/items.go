@@ -23,12 +23,16 @@ type itemWriter struct {
 	open    string
 	n       int
 	scratch []byte
+	shaped  bool // the closing is "]" alone
 }
 
 // items prepares the JSON output of a listing; open is what precedes the
 // items in an array (`[` or `{"items":[`), dropped for --jsonl.
 func (r *runner) items(open string) *itemWriter {
-	return &itemWriter{w: r.env.Stdout, lines: r.g.JSONL, open: open}
+	if r.shape != nil {
+		open = "[" // --jq and --template see the items, not what wraps them
+	}
+	return &itemWriter{w: r.env.Stdout, lines: r.g.JSONL, open: open, shaped: r.shape != nil}
 }
 
 func (iw *itemWriter) item(raw []byte) error { return iw.raw(api.RawItem{Bytes: raw}) }
@@ -67,6 +71,9 @@ func (iw *itemWriter) raw(it api.RawItem) error {
 func (iw *itemWriter) close(closing string) error {
 	if iw.lines {
 		return nil
+	}
+	if iw.shaped {
+		closing = "]"
 	}
 	if iw.n > 0 {
 		closing = "\n" + closing

@@ -92,6 +92,8 @@ type runner struct {
 	flush          []func() error
 	rawOut, rawErr io.Writer
 
+	shape *shaper // --jq or --template (shape.go); nil: JSON as sent
+
 	conn    *Connection // resolved once by connect
 	connErr error
 }

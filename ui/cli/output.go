@@ -140,6 +140,9 @@ func (r *runner) guard(c *api.Client) {
 		return // already guarded (a command that builds two clients)
 	}
 	r.rawOut, r.rawErr = r.env.Stdout, r.env.Stderr
+	if s, ok := r.env.Stdout.(*shaper); ok {
+		s.redactWith(c) // what --jq and --template make of the data is redacted too
+	}
 	errw := c.RedactingWriter(r.env.Stderr)
 	outw := c.RedactingWriter(r.env.Stdout)
 	buf := bufio.NewWriterSize(outw, 64<<10)
@@ -160,10 +163,18 @@ func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 // finish flushes the guarded writers once a command is done; a failed
 // write to stdout (a closed pipe) turns success into an error.
 func (r *runner) finish(code int) int {
-	for i, f := range r.flush {
-		if err := f(); err != nil && code == ExitOK && i < 2 {
+	outs, errs := r.flush, []func() error(nil)
+	if len(outs) == 3 {
+		outs, errs = outs[:2], outs[2:]
+	}
+	for _, f := range outs {
+		if err := f(); err != nil && code == ExitOK {
 			code = ExitError
 		}
+	}
+	code = r.closeShape(code) // after stdout's buffers reached it, before stderr's last flush
+	for _, f := range errs {
+		_ = f()
 	}
 	r.flush = nil
 	return code

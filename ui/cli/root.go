@@ -30,7 +30,13 @@ func (r *runner) newRoot() *cobra.Command {
 		Long: `vaultdeck without a command opens the console; with one it runs headless.
 
 Environment: VAULTDECK_TOKEN (API token), VAULTDECK_BASE_URL, VAULTDECK_REGION, VAULTDECK_CA_FILE.
-Exit status: 0 success, 1 error, 2 usage, 3 some items failed.`,
+Exit status: 0 success, 1 error, 2 usage, 3 some items failed.
+
+--jq and --template shape any command's JSON, as gh's do: the expression runs
+on each item of a listing as it arrives (on the whole of a single object):
+  vaultdeck recycle-bin --jq '.vault_project.name'
+  vaultdeck recycle-bin --template '{{range .}}{{.vault_project.name}}{{"\n"}}{{end}}'
+  vaultdeck projects --template '{{range .}}{{tablerow .name (timeago .updated_at)}}{{end}}'`,
 		Args:              noArgs,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
@@ -68,6 +74,7 @@ func (r *runner) globalFlags(root *cobra.Command) {
 	pf.Var(timeoutFlag{&r.g.Timeout}, "timeout", "how long the service may stay silent, before answering or within an answer (default 30s; one whole answer may take 30 times it: 15m by default)")
 	pf.Var(maxRateFlag{&r.g.MaxRate}, "max-rate", "stay below the service's limits: a share of each (`80%`) or requests a minute (6)")
 	root.MarkFlagsMutuallyExclusive("json", "jsonl", "csv")
+	r.shapeFlags(root)
 	_ = root.RegisterFlagCompletionFunc("profile", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return r.profileNames(), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -88,6 +95,9 @@ func fixed(vals []string) func(*cobra.Command, []string, string) ([]string, cobr
 func (r *runner) run(body func(ctx context.Context, args []string) int) func(*cobra.Command, []string) error {
 	return func(c *cobra.Command, args []string) error {
 		r.cmd = commandName(c)
+		if r.shape != nil {
+			r.shape.attach(c.Context(), r)
+		}
 		r.code = r.finish(body(c.Context(), args))
 		return nil
 	}
@@ -218,7 +228,7 @@ func usageError(err error) error {
 	msg := err.Error()
 	if m := reExclusive().FindStringSubmatch(msg); m != nil {
 		var set []string
-		for _, f := range []string{"csv", "json", "jsonl"} { // the order of the message
+		for _, f := range []string{"csv", "json", "jsonl", "jq", "template"} { // the order of the message
 			if slices.Contains(strings.Fields(m[2]), f) {
 				set = append(set, "--"+f)
 			}

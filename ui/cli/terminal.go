@@ -17,6 +17,9 @@ var errNoTerminal = errors.New("the console needs a terminal; use the headless c
 // isTTY reports whether s is a terminal device. Streams that are not
 // files (tests) are not terminals.
 func isTTY(s any) bool {
+	if u, ok := s.(interface{ Unwrap() io.Writer }); ok { // the --jq/--template shaper
+		return isTTY(u.Unwrap())
+	}
 	f, ok := s.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }

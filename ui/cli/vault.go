@@ -11,6 +11,12 @@ import (
 
 // fail prints an error and returns the error status.
 func (r *runner) fail(err error) int {
+	if msg, ok := r.shapeFailed(err); ok { // --jq or --template failed: its message alone
+		if msg != "" {
+			fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, oneLine(msg))
+		}
+		return ExitError
+	}
 	fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, oneLine(err.Error()))
 	return ExitError
 }

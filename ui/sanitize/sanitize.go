@@ -20,7 +20,21 @@ func Line(s string) string { return clean(s, false) }
 // Text is Line that keeps line breaks, for multi-line panes (audit data).
 func Text(s string) string { return clean(s, true) }
 
-func clean(s string, keepNewlines bool) string {
+// Output is Text that keeps tabs too: text a user's own --jq expression or
+// --template shaped (a TSV row, several lines) loses escape sequences and
+// controls but not the layout the user asked for.
+func Output(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f {
+			return cleanKeep(s, true, true)
+		}
+	}
+	return s
+}
+
+func clean(s string, keepNewlines bool) string { return cleanKeep(s, keepNewlines, false) }
+
+func cleanKeep(s string, keepNewlines, keepTabs bool) string {
 	if isPlain(s) {
 		return s // the common case costs one scan and no allocation
 	}
@@ -31,7 +45,7 @@ func clean(s string, keepNewlines bool) string {
 	b.Grow(len(s))
 	for _, r := range s {
 		switch {
-		case r == '\n' && keepNewlines:
+		case r == '\n' && keepNewlines, r == '\t' && keepTabs:
 			b.WriteRune(r)
 		case r == '\n' || r == '\t' || r == '\r':
 			b.WriteByte(' ')

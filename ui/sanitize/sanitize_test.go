@@ -38,3 +38,13 @@ func BenchmarkLinePlain(b *testing.B) {
 		Line("Acme Corp v. Halvorsen — Patent Litigation (privileged).pdf")
 	}
 }
+
+func TestOutputKeepsLinesAndTabs(t *testing.T) {
+	in := "a\tb\nc\x1b[31mred\x1b]52;c;aGk=\x07\r\u009b2J\u202eend"
+	if got, want := Output(in), "a\tb\ncred 2Jend"; got != want {
+		t.Fatalf("Output(%q) = %q, want %q", in, got, want)
+	}
+	if got := Output("plain\tand\nlines"); got != "plain\tand\nlines" {
+		t.Fatalf("plain text changed: %q", got)
+	}
+}
