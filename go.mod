@@ -19,6 +19,7 @@ require (
 	github.com/dustin/go-humanize v1.1.0
 	github.com/goccy/go-json v0.10.5
 	github.com/godbus/dbus/v5 v5.2.2
+	github.com/itchyny/gojq v0.12.20
 	github.com/muesli/termenv v0.16.0
 	github.com/spf13/cobra v1.10.1
 	github.com/spf13/pflag v1.0.9
@@ -53,7 +54,6 @@ require (
 	github.com/go-logfmt/logfmt v0.6.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
-	github.com/itchyny/gojq v0.12.20 // indirect
 	github.com/itchyny/timefmt-go v0.1.9 // indirect
 	github.com/lucasb-eyer/go-colorful v1.3.0 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
