@@ -14,12 +14,16 @@ import (
 // when the service adds them (the simulator does), and are the only way a
 // record proves which pair it is.
 type ClientMatter struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	ClientID  string `json:"client_id"`
-	MatterID  string `json:"matter_id"`
-	CreatedAt Time   `json:"created_at"`
-	DeletedAt Time   `json:"deleted_at"`
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	ClientID    string `json:"client_id"`
+	MatterID    string `json:"matter_id"`
+	UserEmail   string `json:"user_email"` // who created it (facts §6.1)
+	Description string `json:"description"`
+	UserCount   Int    `json:"user_count"`   // usage: people who used it
+	TotalEvents Int    `json:"total_events"` // usage: events filed under it
+	CreatedAt   Time   `json:"created_at"`
+	DeletedAt   Time   `json:"deleted_at"`
 }
 
 // Deleted says whether the record is deleted (a deleted_at in a form that

@@ -32,6 +32,7 @@ type Flags struct {
 	RecycleBin  int
 	AuditN      int
 	Burst       int
+	Leaver      bool
 	Control     bool
 	StuckShare  float64
 	ProcDelay   time.Duration
@@ -49,6 +50,7 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.RecycleBin, "recycle-bin", 0, "seed this many recycle-bin entries instead of the scale's (load tests)")
 	fs.IntVar(&f.AuditN, "audit-entries", 0, "seed this many audit entries instead of the scale's (load tests, benchmarks)")
 	fs.IntVar(&f.Burst, "audit-burst", 0, "plant a burst of this many project deletions from a new address (203.0.113.77) 10 hours before now in the seeded log (tries of `vaultdeck audit stats` and :activity)")
+	fs.BoolVar(&f.Leaver, "leaver", true, "make the owner of \""+LeaverProjectName+"\" a person with every part of vaultdeck person (sole MANAGE, matters, deletions, a login from a new address); --leaver=false seeds as before")
 	fs.BoolVar(&f.Control, "control", false, "enable the unauthenticated /_sim/ control endpoints")
 	fs.Float64Var(&f.StuckShare, "stuck-share", 0.05, "share (0..1) of new uploads that never finish processing")
 	fs.DurationVar(&f.ProcDelay, "processing-delay", 30*time.Second, "time a new upload spends processing")
@@ -76,7 +78,7 @@ func Serve(ctx context.Context, f Flags, stdout, stderr io.Writer) int {
 
 	srv := New(Options{Seed: *seed, Scale: Scale(*scale), NoRateLimit: *noLimit, Control: *control,
 		RecycleBin: *recycle, AuditEntries: *auditN, StuckShare: *stuckShare, ProcessingDelay: *procDelay,
-		AuditTrickle: *trickle, SharingChanges: *churn, AuditBurst: AuditBurst{Count: f.Burst}})
+		AuditTrickle: *trickle, SharingChanges: *churn, AuditBurst: AuditBurst{Count: f.Burst}, Leaver: f.Leaver})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "sim: %v\n", err)

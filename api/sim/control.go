@@ -155,6 +155,13 @@ func (s *Server) AddProject(sp ProjectSpec) (string, error) {
 	return p.ID, nil
 }
 
+// Leaver is the planted leaver's e-mail (Options.Leaver), or "".
+func (s *Server) Leaver() string {
+	s.lock()
+	defer s.mu.Unlock()
+	return s.st.leaver
+}
+
 // Projects lists every project (deleted ones included), sorted by name.
 func (s *Server) Projects() []ProjectInfo {
 	s.lock()

@@ -33,3 +33,15 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	return Serve(ctx, f, stdout, stderr)
 }
+
+// AuditEntries is a copy of the seeded and added audit entries, oldest
+// first.
+func (s *Server) AuditEntries() []auditEntry {
+	s.lock()
+	defer s.mu.Unlock()
+	out := make([]auditEntry, len(s.st.audit))
+	for i, e := range s.st.audit {
+		out[i] = *e
+	}
+	return out
+}

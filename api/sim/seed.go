@@ -41,7 +41,7 @@ type seeder struct {
 	planted *rand.Rand
 }
 
-func seedState(seed int64, scale Scale, recycle, audit int, burst AuditBurst, now time.Time) *state {
+func seedState(seed int64, scale Scale, recycle, audit int, burst AuditBurst, leaver bool, now time.Time) *state {
 	st := newState(seed)
 	sd := &seeder{st: st, rng: st.rng, base: now.UTC().Truncate(time.Microsecond)}
 	st.workspaceID = uuid4(sd.rng)
@@ -74,7 +74,12 @@ func seedState(seed int64, scale Scale, recycle, audit int, burst AuditBurst, no
 	if audit > 0 {
 		na = audit
 	}
-	sd.auditLog(na, sd.burstEntries(burst))
+	planted := sd.burstEntries(burst)
+	if leaver {
+		planted = append(planted, sd.leaverLogin()...)
+		slices.SortStableFunc(planted, func(a, b *auditEntry) int { return a.Timestamp.Compare(b.Timestamp) })
+	}
+	sd.auditLog(na, planted)
 	return st
 }
 

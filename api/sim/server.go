@@ -54,6 +54,11 @@ type Options struct {
 	AuditEntries int
 	// AuditBurst plants a burst of deletions in the seeded log (zero: none).
 	AuditBurst AuditBurst
+	// Leaver makes one seeded person (the owner of LeaverProjectName;
+	// Server.Leaver names them) show every part of `vaultdeck person`:
+	// sole-MANAGE projects, matters, deletions in the bin and a login
+	// from a new address (seed_leaver.go). Off, the seed is as before.
+	Leaver bool
 	// Control enables the unauthenticated /_sim/ control endpoints.
 	Control bool
 	// Now is the wall clock the simulator clock is based on (default time.Now).
@@ -128,7 +133,7 @@ func New(opts Options) *Server {
 // (New and Reset; Reset keeps the clock offset, which seeding ignores).
 func (s *Server) seed() *state {
 	now := s.opts.Now()
-	st := seedState(s.opts.Seed, s.opts.Scale, s.opts.RecycleBin, s.opts.AuditEntries, s.opts.AuditBurst, now)
+	st := seedState(s.opts.Seed, s.opts.Scale, s.opts.RecycleBin, s.opts.AuditEntries, s.opts.AuditBurst, s.opts.Leaver, now)
 	simNow := now.Add(s.offset).UTC()
 	st.setTrickle(s.opts.AuditTrickle, simNow)
 	st.churnPerDay = max(s.opts.SharingChanges, 0)

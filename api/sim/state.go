@@ -11,6 +11,7 @@ import (
 // Server.mu held; Reset replaces it wholesale.
 type state struct {
 	rng           *rand.Rand
+	leaver        string // the planted leaver's e-mail (Options.Leaver), or ""
 	workspaceID   string
 	workspaceName string
 	delimiter     string // "" means unset: the default "." applies

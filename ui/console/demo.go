@@ -49,7 +49,7 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 
 	// A few user entries a minute keep the audit log moving, so following
 	// it shows new entries that are not the console's own reads.
-	srv := startSim(sim.Options{Seed: o.Seed, Scale: o.Scale, NoRateLimit: o.NoRateLimit, AuditTrickle: demoAuditTrickle}, start)
+	srv := startSim(sim.Options{Seed: o.Seed, Scale: o.Scale, NoRateLimit: o.NoRateLimit, AuditTrickle: demoAuditTrickle, Leaver: true}, start)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fmt.Errorf("demo: cannot listen on loopback: %w", err)

@@ -14,6 +14,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/matters"
+	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/themes"
@@ -133,10 +134,11 @@ type Cache interface {
 }
 
 // Cache keys shared between views: the view that changes the data on the
-// server is not the view that caches it.
+// server is not the view that caches it. The person report (api/person)
+// reads the same entries, so the keys are its.
 const (
-	CacheProjects   = "projects"
-	CacheRecycleBin = "recyclebin"
+	CacheProjects   = person.CacheProjects
+	CacheRecycleBin = person.CacheRecycleBin
 )
 
 // Env is everything a view gets from outside. It is passed by value; the
