@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -95,8 +96,9 @@ func runLogin(ctx context.Context, o loginOptions, env accountEnv) int {
 	who, err := env.Verify(vctx, p, tok)
 	cancel()
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "The token was not accepted by %s: %s. Nothing was saved; check the token (workspace settings, API Tokens) and the region, then run vaultdeck login again.\n",
-			p.Endpoint(), sanitize.Line(strings.ReplaceAll(err.Error(), tok, "[redacted]")))
+		// which failure: only a 401 or 403 is the token's (api.CheckFailure)
+		fmt.Fprintf(env.Stderr, "%s (%s): %s. Nothing was saved; run vaultdeck login again once that is fixed.\n",
+			api.CheckFailure(err), p.Endpoint(), sanitize.Line(strings.ReplaceAll(err.Error(), tok, "[redacted]")))
 		return ExitError
 	}
 

@@ -68,7 +68,8 @@ func (m *login) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case loginResult:
 		m.checking = false
 		if msg.err != nil {
-			m.errText = "That token was not accepted: " + sanitize.Line(msg.err.Error())
+			// which failure: only a 401 or 403 is the token's fault
+			m.errText = api.CheckFailure(msg.err) + ": " + sanitize.Line(msg.err.Error())
 			return m, nil
 		}
 		m.ss.setProfile("login")
