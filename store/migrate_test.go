@@ -33,6 +33,7 @@ var fixtures = map[int][]string{
 		`INSERT INTO budget_holds (bucket, until) VALUES ('http://x|workspace:w|vault', 7)`},
 	12: {`INSERT INTO upload_files (run_id, batch_id, local_path, file_path, name, size, state, dev, ino, mtime_ns, service_name, deleted_at) VALUES (1, 1, '/c.pdf', 'c.pdf', 'c.pdf', 1, 'uploaded', 1, 2, 3, 'c (1).pdf', 12)`},
 	13: {}, // a table dropped: version 13 holds nothing new
+	14: {`INSERT INTO audit_entries (log, id, at, type, user, ip, raw) VALUES (1, 'b', 2, 'auth:login', 'u', 'i2', '{}')`},
 }
 
 // openRaw opens the file without migrating, so tests can build older schemas.

@@ -14,9 +14,9 @@ import (
 
 // Activity at a glance: counts of the mirror's entries over a range of
 // time, the range's most frequent users, addresses and types, and marks
-// on what stands out. Read from the mirror alone (no request), by one
-// scan of its columns (store's AuditFacts); the rules are pure functions
-// of the entries (statsBuilder), tested without a database.
+// on what stands out. Read from the mirror alone (no request), as counts
+// SQLite makes along its indexes (stats_read.go), so Go sees a few hundred
+// rows for a week of a million entries; the rules are stats_rules.go.
 
 // StatsRange is what is asked: entries in [Since, Until), counted in
 // buckets of By (an hour or a day, on UTC boundaries).
@@ -49,13 +49,13 @@ type MarkKind string
 
 const (
 	// MarkBurst: deletions or exports of one type far above the range's
-	// usual count in one bucket (see statsBuilder.bursts).
+	// usual count in one bucket (see burstRuns).
 	MarkBurst MarkKind = "burst"
 	// MarkNewAddress: a login from an address the user never used before
-	// (see statsBuilder.add).
+	// (see newAddresses).
 	MarkNewAddress MarkKind = "new-address"
 	// MarkOddHour: activity at an hour of the day at which the user is
-	// never active (see statsBuilder.oddHours).
+	// never active (see oddHours).
 	MarkOddHour MarkKind = "odd-hour"
 )
 
@@ -110,36 +110,8 @@ const (
 	MaxBuckets = 10_000
 )
 
-// FactReader is the mirror as the statistics read it; *store.Store
-// satisfies it.
-type FactReader interface {
-	AuditFacts(ctx context.Context, log string, since, until time.Time, fn func(store.AuditEntry) error) error
-}
-
 // ErrStatsRange: the range is empty, reversed or too finely bucketed.
 var ErrStatsRange = errors.New("the range must have a start before its end, and hour buckets at most 10,000 of them (about 14 months)")
-
-// ReadStats answers r from the mirror's log: the range itself, and the
-// HistoryLookback before it for what is usual.
-func ReadStats(ctx context.Context, m FactReader, log string, r StatsRange) (Stats, error) {
-	b, err := newStatsBuilder(r)
-	if err != nil {
-		return Stats{}, err
-	}
-	if err := m.AuditFacts(ctx, log, r.Since.Add(-HistoryLookback), r.Since, func(e store.AuditEntry) error {
-		b.history(e)
-		return nil
-	}); err != nil {
-		return Stats{}, err
-	}
-	if err := m.AuditFacts(ctx, log, r.Since, r.Until, func(e store.AuditEntry) error {
-		b.add(e)
-		return nil
-	}); err != nil {
-		return Stats{}, err
-	}
-	return b.result(), nil
-}
 
 // IsBurstType says a log type deletes or exports: the kinds of entry
 // whose sudden number is what an admin looks for ("was there a burst of

@@ -35,7 +35,7 @@ func TestStatsBuckets(t *testing.T) {
 		es = append(es, fact(since.Add(time.Duration(i)*20*time.Minute), "auth:login", "ann@firm.test", "10.0.0.1"))
 	}
 	es = append(es, fact(since.Add(2*time.Hour), "user:outlook_add_in_ask", "bob@firm.test", "10.0.0.2"))
-	s, err := audit.ComputeStats(audit.StatsRange{Since: since, Until: since.Add(3 * time.Hour), By: time.Hour, Type: "AUTH:LOGIN"}, nil, es)
+	s, err := audit.ComputeStats(t, audit.StatsRange{Since: since, Until: since.Add(3 * time.Hour), By: time.Hour, Type: "AUTH:LOGIN"}, nil, es)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestStatsBuckets(t *testing.T) {
 	if f := s.Filter(1); !f.Since.Equal(statsDay.Add(time.Hour)) || !f.Until.Equal(statsDay.Add(2*time.Hour)) || f.Type != "AUTH:LOGIN" {
 		t.Errorf("bucket 1's filter: %+v", f)
 	}
-	if _, err := audit.ComputeStats(audit.StatsRange{Since: since, Until: since, By: time.Hour}, nil, nil); err == nil {
+	if _, err := audit.ComputeStats(t, audit.StatsRange{Since: since, Until: since, By: time.Hour}, nil, nil); err == nil {
 		t.Error("an empty range was accepted")
 	}
 }
@@ -96,7 +96,7 @@ func TestStatsBurst(t *testing.T) {
 		{"within the factor of a busy type", merge(background(3), burst(audit.BurstFactor*3-3)), 0},
 		{"past the factor of a busy type", merge(background(3), burst(audit.BurstFactor*3-2)), audit.BurstFactor*3 - 2 + 3},
 	} {
-		s, err := audit.ComputeStats(r, nil, c.entries)
+		s, err := audit.ComputeStats(t, r, nil, c.entries)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -154,7 +154,7 @@ func TestStatsNewAddress(t *testing.T) {
 		fact(since.Add(3*time.Hour), "auth:login", "ann@firm.test", "198.51.100.4"), // seen now
 		fact(since.Add(4*time.Hour), "auth:login", "roam@firm.test", "10.9.99.1"),   // unsettled
 	}
-	s, err := audit.ComputeStats(audit.StatsRange{Since: since, Until: since.Add(24 * time.Hour), By: time.Hour}, hist, es)
+	s, err := audit.ComputeStats(t, audit.StatsRange{Since: since, Until: since.Add(24 * time.Hour), By: time.Hour}, hist, es)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestStatsOddHour(t *testing.T) {
 		fact(since.Add(4*time.Hour), "auth:login", "new@firm.test", "10.0.0.3"),
 		fact(since.Add(3*time.Hour), "auth:login", "any@firm.test", "10.0.0.4"),
 	}
-	s, err := audit.ComputeStats(audit.StatsRange{Since: since, Until: since.Add(24 * time.Hour), By: time.Hour}, hist, es)
+	s, err := audit.ComputeStats(t, audit.StatsRange{Since: since, Until: since.Add(24 * time.Hour), By: time.Hour}, hist, es)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestStatsBurstAcrossABucketEdge(t *testing.T) {
 	}
 	// a lone deletion of another hour is no part of it
 	es = append(es, fact(statsDay.Add(9*time.Hour), del, "ops@firm.test", "10.0.0.9"))
-	s, err := audit.ComputeStats(r, nil, es)
+	s, err := audit.ComputeStats(t, r, nil, es)
 	if err != nil {
 		t.Fatal(err)
 	}
