@@ -18,6 +18,7 @@ func (r *runner) mattersReceiptCmd() *cobra.Command {
 	fs := c.Flags()
 	exportAs := fs.String("export", "", "print the whole receipt as `csv` or json (for filing)")
 	result := fs.String("result", "", "only items with this result (deleted, already_absent, error, not_sent, ...)")
+	code := fs.String("code", "", "only items with this error `CODE` (invalid_client_id, blocked_by_ethical_wall, ...): the console's error-code filter")
 	c.RunE = r.run(func(ctx context.Context, pos []string) int {
 		if len(pos) != 1 {
 			return r.usage("give exactly one receipt ID")
@@ -48,14 +49,14 @@ func (r *runner) mattersReceiptCmd() *cobra.Command {
 		case "csv":
 			w := widgets.NewCSV(r.env.Stdout)
 			w.Row("line", "client_id", "matter_id", "result", "code", "detail", "request")
-			err = st.ReceiptItems(id, *result, func(it store.ReceiptItem) error {
+			err = st.ReceiptItemsWhere(id, *result, *code, func(it store.ReceiptItem) error {
 				return w.Row(strconv.Itoa(it.Line), sanitize.Line(it.ClientID), sanitize.Line(it.MatterID), it.Result,
 					sanitize.Line(it.Code), sanitize.Line(it.Detail), strconv.Itoa(it.Request))
 			})
 			return r.done(errorsJoin(err, w.Flush()))
 		case "json":
 			items := []map[string]any{}
-			err = st.ReceiptItems(id, *result, func(it store.ReceiptItem) error {
+			err = st.ReceiptItemsWhere(id, *result, *code, func(it store.ReceiptItem) error {
 				items = append(items, map[string]any{"line": it.Line, "client_id": it.ClientID, "matter_id": it.MatterID,
 					"result": it.Result, "code": it.Code, "detail": it.Detail, "request": it.Request})
 				return nil
@@ -98,11 +99,11 @@ func (r *runner) mattersReceiptCmd() *cobra.Command {
 			return outcomeCells(it.Line, it.ClientID, it.MatterID, it.Result, it.Code, it.Detail)
 		}
 		widths := newOutcomeWidths()
-		if err := st.ReceiptItems(id, *result, func(it store.ReceiptItem) error { widths.add(cells(it)); return nil }); err != nil {
+		if err := st.ReceiptItemsWhere(id, *result, *code, func(it store.ReceiptItem) error { widths.add(cells(it)); return nil }); err != nil {
 			return r.fail(err)
 		}
 		t := newOutcomeTable(w, widths)
-		err = st.ReceiptItems(id, *result, func(it store.ReceiptItem) error { t.row(cells(it)); return nil })
+		err = st.ReceiptItemsWhere(id, *result, *code, func(it store.ReceiptItem) error { t.row(cells(it)); return nil })
 		return r.done(errorsJoin(err, t.flush()))
 	})
 	return c
