@@ -128,7 +128,7 @@ func TestEveryAuditReaderRefusesAListingThatGoesBack(t *testing.T) {
 
 			if name == "ignores from" { // one page alone shows it when from is ignored
 				first, _ := c.AuditEarliestItem(ctx, "")
-				_, err = (&audit.Job{Svc: c}).Poll(ctx, first.Value.ID, "")
+				_, err = (&audit.Job{Svc: c}).Poll(ctx, first.Value.ID, "", "")
 				check("poll", err, nil)
 			}
 		})

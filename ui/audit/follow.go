@@ -75,9 +75,9 @@ func (m *Model) pollNow(t pollTick) tea.Cmd {
 	}
 	after := m.newestID()
 	tag, ctx := m.poll.Start(m.env.Context(), m.id)
-	j, self := m.job, m.self
+	j, self, typ := m.job, m.self, m.filter.Type
 	return page.Fetch(ctx, tag, "poll", func(ctx context.Context) (pollMsg, error) {
-		p, err := j.Poll(ctx, after, self)
+		p, err := j.Poll(ctx, after, self, typ)
 		return pollMsg{polled: p, after: after}, err
 	})
 }
@@ -102,8 +102,8 @@ func (m *Model) gotPoll(msg page.Result[pollMsg]) tea.Cmd {
 	m.lastErr = nil
 	p := msg.Value.polled
 	m.caughtUp = p.CaughtUp
-	if n := len(p.Entries); n > 0 {
-		m.pollCursor = p.Entries[n-1].ID
+	if p.Last != "" {
+		m.pollCursor = p.Last
 	}
 	var news []store.AuditEntry
 	for i := len(p.Entries) - 1; i >= 0; i-- {

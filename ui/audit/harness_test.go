@@ -4,7 +4,9 @@ import (
 	"context"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,6 +37,8 @@ type rig struct {
 	sim      *sim.Server
 	client   *api.Client
 	requests atomic.Int64
+	mu       sync.Mutex
+	audits   []string // the audit requests' paths and queries, in order
 	st       *store.Store
 	m        *Model
 	stat     []page.StatusMsg
@@ -52,6 +56,11 @@ func newRig(t testing.TB, opts sim.Options, mirror bool, arg string) *rig {
 		Wrap: func(next http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 				r.requests.Add(1)
+				if strings.HasPrefix(req.URL.Path, "/api/v1/logs/audit") {
+					r.mu.Lock()
+					r.audits = append(r.audits, req.URL.Path+"?"+req.URL.RawQuery)
+					r.mu.Unlock()
+				}
 				next.ServeHTTP(w, req)
 			})
 		}})
@@ -70,6 +79,13 @@ func newRig(t testing.TB, opts sim.Options, mirror bool, arg string) *rig {
 	r.m = New(env, arg).(*Model)
 	r.m.SetSize(120, 40)
 	return r
+}
+
+// auditRequests are the audit requests the simulator received so far.
+func (r *rig) auditRequests() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.audits)
 }
 
 // run executes cmd to the end, keeping status lines and holding back the

@@ -224,3 +224,35 @@ func TestTypePickerOffersDocumentedAndSeen(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowSendsTheTypeFilter: with a type asked, every audit request of
+// the view, the follow's looks included, carries it as log_type (as the
+// headless command's do), and the looks page on from where the listing
+// stopped, not from the last entry of that type: a look after a page of
+// other types' entries does not read that page again.
+func TestFollowSendsTheTypeFilter(t *testing.T) {
+	r := newRig(t, sim.Options{Seed: 5, AuditEntries: 500, AuditTrickle: 6}, false, "auth:login")
+	r.run(r.m.Init())
+	r.key("F")
+	r.tick()
+	r.sim.Advance(5 * time.Minute)
+	r.tick()
+	r.tick()
+	looks := 0
+	for _, q := range r.auditRequests() {
+		if !strings.Contains(q, "log_type=auth%3Alogin") {
+			t.Errorf("an audit request without the type: %s", q)
+		}
+		if strings.HasPrefix(q, "/api/v1/logs/audit?") {
+			looks++
+		}
+	}
+	if looks < 3 {
+		t.Fatalf("%d looks at the listing, want the follow's 3: %v", looks, r.auditRequests())
+	}
+	for _, row := range r.rows() {
+		if !strings.Contains(row, "| auth:login |") {
+			t.Fatalf("a row of another type: %s", row)
+		}
+	}
+}
