@@ -20,6 +20,7 @@ require (
 	github.com/goccy/go-json v0.10.5
 	github.com/godbus/dbus/v5 v5.2.2
 	github.com/itchyny/gojq v0.12.20
+	github.com/kballard/go-shellquote v0.0.0-20180428030007-95032a82bc51
 	github.com/muesli/termenv v0.16.0
 	github.com/spf13/cobra v1.10.1
 	github.com/spf13/pflag v1.0.9

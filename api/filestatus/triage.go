@@ -43,6 +43,28 @@ const (
 
 var names = [NumGroups]string{"ready", "processing", "stuck", "failed (recoverable)", "failed (unrecoverable)", "missing", "replaced"}
 
+// Filters are the triage filters a person picks (the console's 1-5,
+// `status --journal --group`): one group each, failed taking both.
+var Filters = []string{"ready", "processing", "stuck", "failed", "missing"}
+
+// FilterShows reports whether filter (one of Filters; "" is all) keeps a
+// file of group g.
+func FilterShows(filter string, g Group) bool {
+	switch filter {
+	case "ready":
+		return g == Ready
+	case "processing":
+		return g == Processing
+	case "stuck":
+		return g == Stuck
+	case "failed":
+		return g == FailedRecoverable || g == FailedUnrecoverable
+	case "missing":
+		return g == Missing
+	}
+	return true
+}
+
 func (g Group) String() string {
 	if g < 0 || g >= NumGroups {
 		return "unknown"

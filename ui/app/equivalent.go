@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -129,7 +130,7 @@ type viewSaved struct {
 
 // saveView writes the view in a command: the file system is IO.
 func (m *Model) saveView(name string, q page.Query) tea.Cmd {
-	if err := CheckViewName(name); err != nil {
+	if err := account.CheckViewName(name); err != nil {
 		m.setStatus(page.StatusMsg{Err: err})
 		m.statusOwner = m.Top()
 		return nil
@@ -157,20 +158,6 @@ func (m *Model) viewSaved(s viewSaved) {
 		where = " in " + m.cfg.Views.Where
 	}
 	m.setStatus(page.StatusMsg{Text: fmt.Sprintf("saved the view %q%s; :%s opens it, vaultdeck view %s runs it", s.name, where, s.name, s.name)})
-}
-
-// CheckViewName refuses a name that :NAME could not open or a shell would
-// split: letters, digits, - and _ only.
-func CheckViewName(name string) error {
-	if name == "" {
-		return fmt.Errorf("a view needs a name")
-	}
-	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return fmt.Errorf("%q is not a view name: use letters, digits, - and _", ansi.Truncate(sanitize.Line(name), 40, "…"))
-		}
-	}
-	return nil
 }
 
 func (m *Model) savedNames() []string {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api/purge"
@@ -15,16 +16,9 @@ func (r *runner) recycleBinCmd() *cobra.Command {
 	fs.StringVar(&o.Name, "name", "", "only projects whose name contains `S`")
 	fs.StringVar(&o.ClientMatter, "client-matter", "", "only projects of the client matter with this `UUID`")
 	fs.StringVar(&o.DeletedBy, "deleted-by", "", "only entries deleted by the user with e-mail `EMAIL` (exactly)")
-	within := fs.String("purging-within", "", "only entries purged within `D` (7d, 36h; overdue ones included and marked)")
+	fs.Var(windowFlag{&o.Within}, "purging-within", "only entries purged within `D` (7d, 36h; overdue ones included and marked)")
 	fs.BoolVar(&o.Check, "check", false, "monitoring probe: a Nagios-style summary line first; exit 0 when nothing purges within the window (default 7d), 3 when something does")
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {
-		if *within != "" {
-			d, err := purge.ParseWindow(*within)
-			if err != nil {
-				return oneLineUsage(r.env.Stderr, r.cmd, usagef("--purging-within: %s", err))
-			}
-			o.Within = d
-		}
 		if o.ClientMatter = strings.TrimSpace(o.ClientMatter); o.ClientMatter != "" {
 			if err := checkUUID("client-matter ID", o.ClientMatter); err != nil {
 				return oneLineUsage(r.env.Stderr, r.cmd, err)
@@ -41,4 +35,24 @@ func (r *runner) recycleBinCmd() *cobra.Command {
 		return r.listRecycleBin(ctx, o)
 	})
 	return c
+}
+
+// windowFlag is --purging-within, checked while parsing, so that a saved
+// view with a bad window is refused at its line (views.go) as well.
+type windowFlag struct{ d *time.Duration }
+
+func (f windowFlag) String() string {
+	if f.d == nil || *f.d == 0 {
+		return ""
+	}
+	return purge.FormatWindow(*f.d)
+}
+func (f windowFlag) Type() string { return "window" }
+func (f windowFlag) Set(s string) error {
+	d, err := purge.ParseWindow(s)
+	if err != nil {
+		return err
+	}
+	*f.d = d
+	return nil
 }

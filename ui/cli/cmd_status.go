@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,6 +16,8 @@ func (r *runner) statusCmd() *cobra.Command {
 	fs := c.Flags()
 	watch := fs.Bool("watch", false, "poll until every file is ready, failed or missing, printing changes (NDJSON with --json)")
 	journal := fs.Bool("journal", false, "every unfinished file of the profile's journaled uploads, across projects")
+	var group string
+	fs.Var(enumFlag(&group, filestatus.Filters), "group", "with --journal: only the files of triage group `G` ("+strings.Join(filestatus.Filters, ", ")+"), as the console's 1-5")
 	stuckAfter := new(time.Duration)
 	durationFlag(fs, stuckAfter, "stuck-after", 30*time.Minute, "with --watch or --journal: a file processing longer than `D` is stuck")
 	c.RunE = r.run(func(ctx context.Context, pos []string) int {
@@ -22,7 +25,10 @@ func (r *runner) statusCmd() *cobra.Command {
 			if len(pos) > 0 || *watch {
 				return r.usage("--journal takes no file IDs and no --watch: it lists the upload journal's unfinished files")
 			}
-			return r.journalStatus(ctx, journalOptions{StuckAfter: *stuckAfter})
+			return r.journalStatus(ctx, journalOptions{StuckAfter: *stuckAfter, Group: group})
+		}
+		if group != "" {
+			return r.usage("--group picks among the upload journal's files: give --journal too")
 		}
 		var ids []string
 		readStdin := false

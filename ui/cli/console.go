@@ -123,6 +123,11 @@ func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, cf Co
 	_, _ = st.PruneCache(time.Now().Add(-cacheMaxAge))
 	o.Cache = console.StoreCache{Store: st, Profile: a.DataProfile}
 	o.Journal, o.Receipts = st, st
+	// The saved views are read before the screen opens: a mistake in the
+	// file is one line naming it, where the person can fix it.
+	if o.Views, err = r.consoleViews(); err != nil {
+		return r.fail(err)
+	}
 	if err := console.Run(ctx, o); err != nil {
 		return r.fail(err)
 	}

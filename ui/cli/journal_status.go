@@ -19,6 +19,7 @@ import (
 // journalOptions is what `status --journal` was asked.
 type journalOptions struct {
 	StuckAfter time.Duration
+	Group      string // one of filestatus.Filters, as the console's 1-5; "": all
 }
 
 // journalFile is one unfinished file of the journal as `status --journal`
@@ -78,6 +79,15 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 		}
 	}
 	list, replaced := journalReport(rows, details, names, r.now(), o.StuckAfter)
+	if o.Group != "" {
+		kept := list[:0]
+		for _, f := range list {
+			if filestatus.FilterShows(o.Group, f.group) {
+				kept = append(kept, f)
+			}
+		}
+		list = kept
+	}
 	code := ExitOK
 	for _, f := range list {
 		if f.needsAction {

@@ -51,7 +51,7 @@ on each item of a listing as it arrives (on the whole of a single object):
 	r.consoleCmd(root) // the root itself runs the console
 	root.AddCommand(
 		r.projectsCmd(), r.usersCmd(), r.filesCmd(), r.statusCmd(), r.recycleBinCmd(),
-		r.auditCmd(), r.uploadCmd(), r.uploadsCmd(), r.whoamiCmd(), r.accessCmd(), r.personCmd(), r.mattersCmd(),
+		r.auditCmd(), r.viewCmd(), r.uploadCmd(), r.uploadsCmd(), r.whoamiCmd(), r.accessCmd(), r.personCmd(), r.mattersCmd(),
 		r.loginCmd(), r.logoutCmd(), r.profilesCmd(), r.simCmd(), r.demoCmd(), r.serveCmd(),
 		r.configCmd(), r.completionCmd(), r.versionCmd(), r.docsCmd(),
 	)

@@ -78,6 +78,9 @@ type Options struct {
 	// Now is the views' clock; nil = time.Now. Tests pin it, so that ages
 	// and countdowns on golden screens do not move.
 	Now func() time.Time
+	// Views are the saved views (:NAME opens one, V saves one); their
+	// Save is nil where the session has no local files.
+	Views app.SavedViews
 	// AfterFirstFrame, when set, is called once the first frame has been
 	// written (firstframe.go): the demo starts its simulator and store then.
 	AfterFirstFrame func()
@@ -170,6 +173,10 @@ func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 	if sess.RunsJobs() {
 		jobs = o.Jobs
 	}
+	views := o.Views
+	if o.NoLocalFiles {
+		views.Save = nil // the file would be the server's
+	}
 	env := page.Env{
 		Ctx:      ctx,
 		Backend:  o.Backend,
@@ -189,6 +196,7 @@ func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 		Start:    start,
 		StartArg: o.StartArg,
 		Getenv:   getenv,
+		Views:    views,
 	}), nil
 }
 

@@ -113,4 +113,24 @@ func TestEquivalentRecycleBin(t *testing.T) {
 		t.Fatalf("no deleter in %s", q.Line())
 	}
 	h.same(p, p.(*recyclebin.Model).Table.VisibleIDs(), "id", all)
+	// a saved view of it (:NAME) shows the same rows again
+	h.reopened(p, recyclebin.FromQuery, func(p page.Page) []string { return p.(*recyclebin.Model).Table.VisibleIDs() })
+}
+
+// reopened builds the page again from p's query, as :NAME does with a
+// saved view, and checks it shows the same rows and says the same query.
+func (h *equiv) reopened(p page.Page, from func(page.Env, page.Query) (page.Page, error), rows func(page.Page) []string) {
+	h.t.Helper()
+	q := p.(page.Querier).Query()
+	again, err := from(h.env, q)
+	if err != nil {
+		h.t.Fatalf("%s: %v", q.Line(), err)
+	}
+	again = loaded(h.t, again)
+	if got := again.(page.Querier).Query().Line(); got != q.Line() {
+		h.t.Errorf("reopened from %s, it says %s", q.Line(), got)
+	}
+	if a, b := rows(again), rows(p); !slices.Equal(a, b) {
+		h.t.Errorf("reopened from %s, it shows %v, not %v", q.Line(), a, b)
+	}
 }

@@ -132,23 +132,7 @@ type group int
 
 const allGroups group = -1
 
-func (g group) shows(t fst.Group) bool {
-	switch g {
-	case allGroups:
-		return true
-	case 1:
-		return t == fst.Ready
-	case 2:
-		return t == fst.Processing
-	case 3:
-		return t == fst.Stuck
-	case 4:
-		return t == fst.FailedRecoverable || t == fst.FailedUnrecoverable
-	case 5:
-		return t == fst.Missing
-	}
-	return true
-}
+func (g group) shows(t fst.Group) bool { return fst.FilterShows(g.String(), t) }
 
 func (g group) String() string {
 	return [...]string{"", "ready", "processing", "stuck", "failed", "missing"}[max(0, min(int(g), 5))]

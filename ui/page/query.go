@@ -80,6 +80,11 @@ func (q Query) Args() []string {
 // it, so a value a server sent (a name with spaces, quotes, `$(…)`, a
 // leading #) stays one word and runs nothing.
 func (q Query) Line(extra ...string) string {
-	words := append([]string{"vaultdeck"}, q.Args()...)
-	return strings.TrimSpace(shellescape.QuoteCommand(append(words, extra...)))
+	return strings.TrimSpace("vaultdeck " + q.Quoted(extra...))
+}
+
+// Quoted is the words after the program's name, quoted as Line quotes
+// them: what a saved view's line keeps.
+func (q Query) Quoted(extra ...string) string {
+	return shellescape.QuoteCommand(append(q.Args(), extra...))
 }
