@@ -30,7 +30,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Refresh):
 		return m.load()
-	case key.Matches(msg, keyBy):
+	case key.Matches(msg, k.ByPeriod):
 		m.by = map[bool]time.Duration{true: time.Hour, false: 24 * time.Hour}[m.by >= 24*time.Hour]
 		return m.load()
 	case key.Matches(msg, k.TypeCycle):
@@ -42,9 +42,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	last := len(m.stats.Buckets) - 1
 	switch {
-	case key.Matches(msg, keyLeft):
+	case key.Matches(msg, k.Earlier):
 		m.onMarks, m.bar = false, max(m.bar-1, 0)
-	case key.Matches(msg, keyRight):
+	case key.Matches(msg, k.Later):
 		m.onMarks, m.bar = false, min(m.bar+1, last)
 	case key.Matches(msg, k.Top):
 		m.onMarks, m.bar = false, 0

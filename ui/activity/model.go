@@ -191,17 +191,11 @@ func (m *Model) bucketOf(t time.Time) int {
 	return -1
 }
 
-var (
-	keyLeft  = key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "earlier bar"))
-	keyRight = key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "later bar"))
-	keyBy    = key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "by hour / by day"))
-)
-
 // Help lists the view's own bindings.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
-	return []key.Binding{keyLeft, keyRight, k.Up, k.Down, keys(k.NextTab, "bars / marks"), keys(k.Enter, "the entries behind it"),
-		keyBy, keys(k.TypeCycle, "histogram of one type"), keys(k.Refresh, "read the mirror again")}
+	return []key.Binding{k.Earlier, k.Later, k.Up, k.Down, keys(k.NextTab, "bars / marks"), keys(k.Enter, "the entries behind it"),
+		k.ByPeriod, keys(k.TypeCycle, "histogram of one type"), keys(k.Refresh, "read the mirror again")}
 }
 
 func keys(b key.Binding, desc string) key.Binding {

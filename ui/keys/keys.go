@@ -43,6 +43,7 @@ type Map struct {
 	AuditAround                             key.Binding // recycle bin: the audit log around a deletion, by its deleter
 	OwnReads                                key.Binding // audit: show / hide this token's own reads of the log
 	Activity                                key.Binding // audit: the activity view (histogram, top lists, marks)
+	Earlier, Later, ByPeriod                key.Binding // activity: the bar before / after, by hour / by day
 	// mutating: disabled in read-only sessions
 	Delete key.Binding
 	// write jobs, also disabled without them (Session.Jobs). matters: open
@@ -56,6 +57,20 @@ type Map struct {
 	// name): a gated key is still recognised and answered (Off), never
 	// silent. Set by NewSession only.
 	off map[string]string
+}
+
+// viewOnly names the one view that reads each binding listed: two
+// bindings of different views may share a key, since no screen reads
+// both (h is the audit view's own reads and the activity view's earlier
+// bar; b the recycle bin's grouping and the activity view's period).
+// Every other binding is read where any view is shown, and its keys mean
+// that one thing (TestNoKeyIsBoundTwice).
+var viewOnly = map[string]string{
+	"OwnReads":  "audit",
+	"ByDeleter": "recycle bin",
+	"Earlier":   "activity",
+	"Later":     "activity",
+	"ByPeriod":  "activity",
 }
 
 // Session is what one console session may do. It is decided once, where
@@ -132,6 +147,9 @@ func NewSession(s Session) Map {
 		AuditAround:  b("A", "audit log around the deletion", "A"),
 		OwnReads:     b("h", "show / hide this token's own reads of the log", "h"),
 		Activity:     b("S", "activity at a glance (stats)", "S"),
+		Earlier:      b("←/h", "earlier bar", "left", "h"),
+		Later:        b("→/l", "later bar", "right", "l"),
+		ByPeriod:     b("b", "by hour / by day", "b"),
 		GroupFilter:  b("0-5", "show all / ready / processing / stuck / failed / missing", "0", "1", "2", "3", "4", "5"),
 
 		CancelRun:     b("c", "cancel after the current request", "c"),
