@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -23,7 +24,15 @@ type AuditQueryOptions struct {
 	// Newest and Oldest choose the order; with neither, newest first
 	// unless Since is given (a question from a time on reads forward).
 	Newest, Oldest bool
+	// HideOwnReads leaves out the token's user's own reads of the log (one
+	// whoami names the user): the console's audit view hides them until h,
+	// and its equivalent command must list the same rows.
+	HideOwnReads bool
 }
+
+// errEnoughShown stops a query once --limit entries were shown (hidden own
+// reads do not count).
+var errEnoughShown = errors.New("enough entries shown")
 
 // newestFirst says o lists newest first: asked for, or the default
 // without --since (an admin's first question is what happened recently).
@@ -60,6 +69,15 @@ func (r *runner) auditQuery(ctx context.Context, o AuditQueryOptions) int {
 	if err != nil {
 		return r.fail(err)
 	}
+	self, limit := "", 0
+	if o.HideOwnReads {
+		w, err := c.WhoAmI(ctx)
+		if err != nil {
+			return r.fail(fmt.Errorf("--hide-own-reads needs the token's user: %w", err))
+		}
+		self, limit, f.Limit = w.Email, f.Limit, 0 // the limit counts what is shown
+	}
+	shown := 0
 	j := &audit.Job{Svc: c, Clock: r.env.Clock}
 	if st, err := r.openStore(); err == nil {
 		defer st.Close()
@@ -79,11 +97,24 @@ func (r *runner) auditQuery(ctx context.Context, o AuditQueryOptions) int {
 		return err
 	}
 	ans, err := j.Query(ctx, f, func(e store.AuditEntry) error {
+		if audit.IsOwnRead(e, self) {
+			return nil
+		}
+		shown++
 		if batch = append(batch, e); len(batch) == api.MaxAuditTake {
-			return flush()
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		if limit > 0 && shown == limit {
+			return errEnoughShown
 		}
 		return nil
 	})
+	stopped := errors.Is(err, errEnoughShown)
+	if stopped {
+		err = nil
+	}
 	// What was read and checked before a failure still goes out: the
 	// listing's end then says how far it got, as every listing does.
 	if len(batch) > 0 {
@@ -94,7 +125,7 @@ func (r *runner) auditQuery(ctx context.Context, o AuditQueryOptions) int {
 	code := out.end(err, "]")
 	// Where the answer came from, for the person reading it; a pipe gets
 	// nothing extra on stderr after a success, like every listing.
-	if err == nil && r.stderrIsTerminal() {
+	if err == nil && !stopped && r.stderrIsTerminal() {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck audit: %s\n", ans)
 	}
 	return code

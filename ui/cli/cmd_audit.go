@@ -32,6 +32,7 @@ are sized from the first page and kept for the pages after it.`,
 	fs.StringVar(&o.Grep, "grep", "", "only entries whose JSON contains `TEXT` (ignoring case)")
 	fs.IntVar(&o.Limit, "limit", 100, "show at most `N` entries (0: all)")
 	fs.BoolVar(&o.Newest, "newest", false, "newest first (the default without --since; with --since, back to it)")
+	fs.BoolVar(&o.HideOwnReads, "hide-own-reads", false, "leave out this token's user's own reads of the log (api:audit_log_fetch), as the console's audit view does until h")
 	fs.BoolVar(&o.Oldest, "oldest", false, "oldest first (the default with --since; without it, from the log's first entry)")
 	c.RunE = r.run(func(ctx context.Context, _ []string) int { return r.auditQuery(ctx, o) })
 	c.AddCommand(r.auditSyncCmd(), r.auditFollowCmd(), r.auditStatsCmd())
