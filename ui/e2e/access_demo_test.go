@@ -10,6 +10,7 @@ import (
 // finishes (no key needed), a person's projects with enter, esc back, and
 // the changes tab, as a person uses it in tmux.
 func TestDemoAccessView(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")

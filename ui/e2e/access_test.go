@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -123,6 +122,7 @@ func simAccess(t *testing.T, base, token string) (map[string]map[string]string, 
 // moved, and `access diff` lists exactly what the simulator changed;
 // `access user` answers with no request at all.
 func TestAccessCrawlKilledResumesAndDiffs(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -134,7 +134,7 @@ func TestAccessCrawlKilledResumesAndDiffs(t *testing.T) {
 
 	kp := newCountingProxy(t, sp.base, 60)
 	cmd := exec.Command(bin, append(crawl, "--base-url", kp.base)...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = childEnv(t, nil, env...)
 	var killedErr bytes.Buffer
 	cmd.Stderr = &killedErr
 	if err := cmd.Start(); err != nil {

@@ -73,7 +73,7 @@ func BenchmarkAuditSync(b *testing.B) {
 			for i := range b.N {
 				out := filepath.Join(dir, fmt.Sprintf("%s-%d.jsonl", side.name, i))
 				cmd := side.cmd(out)
-				cmd.Env = append(os.Environ(), "VAULTDECK_TOKEN="+sp.tokens["admin"])
+				cmd.Env = childEnv(b, nil, "VAULTDECK_TOKEN="+sp.tokens["admin"])
 				var stdout, stderr bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &stdout, &stderr
 				start := time.Now()

@@ -12,6 +12,7 @@ import (
 // on into it (":05" of "14:05" opened the command line), and A in the
 // recycle bin's detail pane opens the audit log (it did nothing).
 func TestAuditConsoleTakesBursts(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")

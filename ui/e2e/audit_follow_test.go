@@ -25,6 +25,7 @@ import (
 // entry the simulator lists in the file exactly once, in the simulator's
 // order.
 func TestAuditFollowSurvivesKill9(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -32,7 +33,7 @@ func TestAuditFollowSurvivesKill9(t *testing.T) {
 	sp := startSim(t, bin, "--audit-entries", "6000", "--audit-trickle", "600")
 	home := t.TempDir()
 	out := filepath.Join(t.TempDir(), "audit.jsonl")
-	env := append(os.Environ(), "VAULTDECK_HOME="+home, "VAULTDECK_TOKEN="+sp.tokens["admin"])
+	env := childEnv(t, nil, "VAULTDECK_HOME="+home, "VAULTDECK_TOKEN="+sp.tokens["admin"])
 	seed := time.Now().UnixNano()
 	rng := rand.New(rand.NewPCG(uint64(seed), 7))
 	t.Logf("kill moments drawn with seed %d", seed)
@@ -115,6 +116,7 @@ func simLog(t *testing.T, sp simProcess) []string {
 // with exit 0. The two files hold the simulator's entries once each, in
 // order.
 func TestAuditFollowReopensOnSIGHUP(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -122,7 +124,7 @@ func TestAuditFollowReopensOnSIGHUP(t *testing.T) {
 	sp := startSim(t, bin, "--audit-entries", "1500", "--audit-trickle", "600")
 	out := filepath.Join(t.TempDir(), "audit.jsonl")
 	cmd := exec.Command(bin, "--base-url", sp.base, "audit", "follow", "--out", out, "--poll", "200ms")
-	cmd.Env = append(os.Environ(), "VAULTDECK_HOME="+t.TempDir(), "VAULTDECK_TOKEN="+sp.tokens["admin"])
+	cmd.Env = childEnv(t, nil, "VAULTDECK_HOME="+t.TempDir(), "VAULTDECK_TOKEN="+sp.tokens["admin"])
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

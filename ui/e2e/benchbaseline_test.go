@@ -85,6 +85,7 @@ func readLines(t *testing.T, path string) []string {
 // line. Renaming or moving a benchmark fails here, instead of silently dropping
 // out of the comparison.
 func TestBenchBaselineMatchesTheTree(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	modLine := readLines(t, filepath.Join(root, "go.mod"))[0]
 	module := strings.TrimSpace(strings.TrimPrefix(modLine, "module"))

@@ -23,7 +23,7 @@ func startSim(t testing.TB, bin string, args ...string) simProcess {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, append([]string{"sim", "--addr", "127.0.0.1:0"}, args...)...)
-	cmd.Env = append(os.Environ(), "VAULTDECK_HOME="+t.TempDir())
+	cmd.Env = childEnv(t, nil, "VAULTDECK_HOME="+t.TempDir())
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +59,7 @@ func startSim(t testing.TB, bin string, args ...string) simProcess {
 func vd(t *testing.T, bin string, env []string, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = childEnv(t, nil, env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -76,6 +76,7 @@ func vd(t *testing.T, bin string, env []string, stdin string, args ...string) (s
 // TestHeadlessOverTLS runs every headless command against `vaultdeck sim
 // --tls`, trusting its certificate only through --ca-file.
 func TestHeadlessOverTLS(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -149,6 +150,7 @@ func TestHeadlessOverTLS(t *testing.T) {
 // real Secret Service (gnome-keyring on a private D-Bus session), then uses
 // it for whoami and a headless command, with no VAULTDECK_TOKEN anywhere.
 func TestLoginWithSecretService(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -173,7 +175,7 @@ unset SIM_TOKEN
 "$VD" recycle-bin --name IPO
 `
 	cmd := exec.Command("dbus-run-session", "--", "sh", "-c", script)
-	cmd.Env = append(filteredEnv("VAULTDECK_TOKEN", "DBUS_SESSION_BUS_ADDRESS"),
+	cmd.Env = childEnv(t, []string{"VAULTDECK_TOKEN", "DBUS_SESSION_BUS_ADDRESS"},
 		"VD="+bin, "SIM_TOKEN="+sp.tokens["admin"], "SIM_BASE="+sp.base,
 		"VAULTDECK_HOME="+home, "HOME="+xdg, "XDG_DATA_HOME="+filepath.Join(xdg, "data"),
 		"XDG_RUNTIME_DIR="+xdg)
@@ -201,21 +203,4 @@ unset SIM_TOKEN
 		}
 		return nil
 	})
-}
-
-func filteredEnv(drop ...string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		keep := true
-		for _, d := range drop {
-			if name == d {
-				keep = false
-			}
-		}
-		if keep {
-			env = append(env, kv)
-		}
-	}
-	return env
 }

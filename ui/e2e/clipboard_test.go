@@ -16,6 +16,7 @@ var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4
 // and goes on to the outer terminal); marked rows are copied together, one
 // ID per line; Y shows the ID whole on screen.
 func TestCopyInsideTmux(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")

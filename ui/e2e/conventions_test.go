@@ -15,6 +15,7 @@ import (
 // reached the network would fail with exit 1, so exit 2 naming the value
 // proves it was refused before any request.
 func TestCLIValidationAndConventions(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -92,7 +93,7 @@ func TestCLIValidationAndConventions(t *testing.T) {
 		if fi, err := os.Stat(filepath.Join(strings.TrimSpace(string(top)), ".git")); err != nil || !fi.IsDir() {
 			t.Skip("a git worktree (.git is a file): the go command stamps no VCS information there")
 		}
-		stamped := bin + "-vcs"
+		stamped := filepath.Join(t.TempDir(), "vaultdeck-vcs") // the shared binary's directory is read-only to tests
 		if out, err := exec.Command("go", "build", "-buildvcs=true", "-o", stamped, "github.com/vaultdeck/vaultdeck").CombinedOutput(); err != nil {
 			t.Fatalf("go build -buildvcs=true: %v\n%s", err, out)
 		}

@@ -14,6 +14,7 @@ var deletedAtRE = regexp.MustCompile(`\d{4}-\d{2}-\d{2} \d{2}:\d{2}`)
 // start the demo, jump to the recycle bin, check it is newest first, open an
 // entry's details, filter by name, and quit.
 func TestDemoRecycleBin(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")

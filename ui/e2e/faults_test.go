@@ -21,6 +21,7 @@ const faultToken = "vd/Secret+Part=42/xyz"
 // exit 1 and one clear line, or succeeds after a transient fault; the token
 // reaches no output in any form, and a refused redirect reaches nobody.
 func TestHeadlessCommandsAgainstFaults(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -57,7 +58,7 @@ func TestHeadlessCommandsAgainstFaults(t *testing.T) {
 			for _, args := range commands {
 				wg.Go(func() {
 					cmd := exec.Command(bin, append([]string{"--base-url", s.URL, "--timeout", "2s"}, args...)...)
-					cmd.Env = append(os.Environ(), "VAULTDECK_TOKEN="+faultToken, "VAULTDECK_HOME="+t.TempDir())
+					cmd.Env = childEnv(t, nil, "VAULTDECK_TOKEN="+faultToken, "VAULTDECK_HOME="+t.TempDir())
 					var out, errb bytes.Buffer
 					cmd.Stdout, cmd.Stderr = &out, &errb
 					err := cmd.Run()
@@ -95,13 +96,14 @@ func TestHeadlessCommandsAgainstFaults(t *testing.T) {
 // exec) through the binary's `recycle-bin --json`, every item out, with a
 // peak RSS under twice the body.
 func TestRecycleBinJSON200kBoundedMemory(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
 	bin := buildBinary(t)
 	sp := startSim(t, bin, "--no-rate-limit", "--recycle-bin", "200000")
 	cmd := exec.Command(bin, "--base-url", sp.base, "recycle-bin", "--json")
-	cmd.Env = append(os.Environ(), "VAULTDECK_TOKEN="+sp.tokens["admin"], "VAULTDECK_HOME="+t.TempDir())
+	cmd.Env = childEnv(t, nil, "VAULTDECK_TOKEN="+sp.tokens["admin"], "VAULTDECK_HOME="+t.TempDir())
 	var errb bytes.Buffer
 	counter := &lineCounter{}
 	cmd.Stdout, cmd.Stderr = counter, &errb
@@ -131,6 +133,7 @@ func (c *lineCounter) Write(p []byte) (int, error) {
 // is announced on stderr (stdout goes to a file), so the command does not
 // look hung; the listing then completes.
 func TestWaitLineOnTerminal(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -155,6 +158,7 @@ func TestWaitLineOnTerminal(t *testing.T) {
 var progressCount = regexp.MustCompile(`\b\d+ items\s*$|\b\d+ items(vaultdeck|\s+vaultdeck)`)
 
 func TestErrorLineReplacesCountOnTerminal(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}

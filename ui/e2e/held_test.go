@@ -13,6 +13,7 @@ import (
 // one line naming it and the streaming ways, well under 300 MB; --csv and
 // --jsonl stream them all.
 func TestWideEntriesBoundedByBytes(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}

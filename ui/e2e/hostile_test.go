@@ -39,6 +39,7 @@ func homeHolds(t *testing.T, dir string, b string) bool {
 // the response cache (vaultdeck.db and its WAL, read while the console is
 // still open, and again after it quit) holds no form of it.
 func TestTokenInDataNotOnScreenOrDisk(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -98,6 +99,7 @@ func peakKB(cmd *exec.Cmd) int64 { return cmd.ProcessState.SysUsage().(*syscall.
 // nothing to stdout before a good answer, and stays well under 300 MB.
 // The peak RSS figures it logs are the ones in BENCHMARKS.md.
 func TestHostileServerBoundedMemoryAndTime(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -124,7 +126,7 @@ func TestHostileServerBoundedMemoryAndTime(t *testing.T) {
 			// 1s: the whole-response bound is then 30s. Endless bodies run
 			// into it; the others end at a size limit long before.
 			cmd := exec.Command(bin, append([]string{"--base-url", s.URL, "--timeout", "1s"}, tc.args...)...)
-			cmd.Env = append(os.Environ(), "VAULTDECK_TOKEN="+faultToken, "VAULTDECK_HOME="+t.TempDir())
+			cmd.Env = childEnv(t, nil, "VAULTDECK_TOKEN="+faultToken, "VAULTDECK_HOME="+t.TempDir())
 			// Counted, not kept: an endless listing writes gigabytes, and
 			// this process must stay small for the child's peak to mean
 			// anything (see peakKB).
@@ -159,6 +161,7 @@ func TestHostileServerBoundedMemoryAndTime(t *testing.T) {
 // the view shows the limit's error and the process stays well under 300 MB
 // (VmHWM, read while it runs).
 func TestConsoleHugeStringBoundedMemory(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -198,6 +201,7 @@ func TestConsoleHugeStringBoundedMemory(t *testing.T) {
 // and invalid UTF-8 gets valid UTF-8 JSON with the controls escaped and the
 // rest as sent.
 func TestCleanStdoutThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}

@@ -10,6 +10,7 @@ import (
 // help and quit, as the two keys sent apart do; the footer names the keys
 // of the view on screen, and :files refuses a value that is not a file ID.
 func TestEscAndKeyTogether(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")

@@ -14,6 +14,7 @@ import (
 // read the preview, type the number of pairs, read the receipt, restore.
 // Keys go in as bursts (send-keys -l) and one at a time.
 func TestDemoMattersByKeyboard(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")

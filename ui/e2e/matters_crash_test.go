@@ -55,6 +55,7 @@ func holdingProxy(t *testing.T, simBase string) (base string, held <-chan struct
 // answer to its first request, then `matters restore --receipt 1 --yes`.
 // The restore must create nothing and un-delete nothing.
 func TestRestoreAfterKillInventsNothing(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -86,7 +87,7 @@ func TestRestoreAfterKillInventsNothing(t *testing.T) {
 	proxy, held := holdingProxy(t, sp.base)
 
 	cmd := exec.Command(bin, "matters", "delete", csvPath, "--yes", "--base-url", proxy)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = childEnv(t, nil, env...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -147,6 +148,7 @@ func TestRestoreAfterKillInventsNothing(t *testing.T) {
 // live matters; the restore proves it from the listing (deleted after the
 // request went out, on the service's clock) and brings exactly those back.
 func TestRestoreAfterKillBringsBackWhatTheLostAnswerDeleted(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -171,7 +173,7 @@ func TestRestoreAfterKillBringsBackWhatTheLostAnswerDeleted(t *testing.T) {
 	env := []string{"VAULTDECK_TOKEN=" + sp.tokens["admin"], "VAULTDECK_HOME=" + t.TempDir()}
 	proxy, held := holdingProxy(t, sp.base)
 	cmd := exec.Command(bin, "matters", "delete", csvPath, "--yes", "--base-url", proxy)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = childEnv(t, nil, env...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 // deleted what it deleted; the command must exit 3, say the receipt is
 // incomplete and name what is unrecorded, never exit 0.
 func TestDeletionWithUnrecordableReceiptExits3(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -97,6 +98,7 @@ func TestDeletionWithUnrecordableReceiptExits3(t *testing.T) {
 // part way. It needs root to mount (CI containers usually are); elsewhere
 // the trigger test above covers the same path.
 func TestDeletionOnAFullDiskExits3(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}

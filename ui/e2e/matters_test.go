@@ -14,6 +14,7 @@ import (
 // spreadsheet exports it (BOM, CRLF, quotes, an extra column, blank rows)
 // against `vaultdeck sim`: preview, delete, receipt, re-run, restore.
 func TestMattersSpreadsheetExport(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}

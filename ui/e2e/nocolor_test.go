@@ -26,6 +26,7 @@ func sgrParams(s string) map[int]bool {
 // the screen with its attributes: no colour at all, but the cursor row in
 // reverse video, as with --no-color.
 func TestNoColorKeepsCursorRow(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")

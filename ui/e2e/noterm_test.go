@@ -10,6 +10,7 @@ import (
 // the terminal left as it was (no alternate screen, cursor visible). Piped
 // to a file, the same line and status.
 func TestConsoleWithoutTerminal(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")

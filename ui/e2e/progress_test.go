@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"hash/maphash"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -20,7 +19,7 @@ func runHostile(t *testing.T, bin string, s *faultserver.Server, args ...string)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, append([]string{"--base-url", s.URL}, args...)...)
-	cmd.Env = append(os.Environ(), "VAULTDECK_TOKEN="+faultToken, "VAULTDECK_HOME="+t.TempDir())
+	cmd.Env = childEnv(t, nil, "VAULTDECK_TOKEN="+faultToken, "VAULTDECK_HOME="+t.TempDir())
 	out = &recordCounter{seen: map[uint64]bool{}}
 	var errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = out, &errb
@@ -37,6 +36,7 @@ func runHostile(t *testing.T, bin string, s *faultserver.Server, args ...string)
 // trickle of any of them) ends like a stall, after --timeout, not after
 // the whole-answer bound (30 times it).
 func TestBytesWithoutItemsAreSilence(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}

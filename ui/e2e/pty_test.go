@@ -31,7 +31,7 @@ type ptyRun struct {
 func startPty(t testing.TB, bin string, env []string, args ...string) *ptyRun {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(filteredEnv("TMUX", "TERM", "NO_COLOR", "COLORFGBG", "CI"), append([]string{"TERM=xterm-256color"}, env...)...)
+	cmd.Env = childEnv(t, []string{"TMUX", "TERM", "NO_COLOR", "COLORFGBG", "CI"}, append([]string{"TERM=xterm-256color"}, env...)...)
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 100})
 	if err != nil {
 		t.Fatal(err)
@@ -97,6 +97,7 @@ func (r *ptyRun) wait() string {
 // console asks once for the auto theme (it used to ask twice), and not at
 // all with a theme that needs no answer.
 func TestTerminalQueries(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}

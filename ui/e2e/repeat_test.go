@@ -12,6 +12,7 @@ import (
 // cursor again, or goes on past its own total ends with exit 1 and one line
 // naming the endpoint, and no record is written twice.
 func TestRepeatingListingsEnd(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}

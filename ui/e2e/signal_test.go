@@ -13,6 +13,7 @@ import (
 // service managers do: SIGHUP (the tmux session is killed, the terminal
 // closed) and SIGTERM. Like q, both must remove the demo's temporary home.
 func TestDemoCleansUpOnSignal(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")

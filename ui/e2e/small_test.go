@@ -1,26 +1,15 @@
 package e2e
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// startTmuxSized is startTmux on a pane of w x h cells.
-func startTmuxSized(t *testing.T, w, h string, env []string, command ...string) *tmuxSession {
-	t.Helper()
-	s := &tmuxSession{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
-	args := append([]string{"new-session", "-d", "-x", w, "-y", h, "--", "env"}, env...)
-	s.run(append(args, command...)...)
-	s.run("set-option", "-g", "remain-on-exit", "on")
-	t.Cleanup(func() { _ = s.run("kill-server") })
-	return s
-}
 
 // TestSmallTerminal40x12 drives the demo at 40x12: help scrolls to its end,
 // and the delete prompt of a project with a long em-dash name is on screen
 // and accepts the name typed with a plain hyphen in lower case.
 func TestSmallTerminal40x12(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -54,17 +55,9 @@ func startServed(t *testing.T, bin string, args ...string) *servedSSH {
 	if err := os.WriteFile(authorized, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	_, port, _ := net.SplitHostPort(addr)
-
 	ctx, cancel := context.WithCancel(context.Background())
-	srv := exec.CommandContext(ctx, bin, append([]string{"serve", "--listen", addr, "--authorized-keys", authorized}, args...)...)
-	srv.Env = append(filteredEnv("VAULTDECK_TOKEN"), "VAULTDECK_HOME="+home, "CREDENTIALS_DIRECTORY="+creds)
+	srv := exec.CommandContext(ctx, bin, append([]string{"serve", "--listen", "127.0.0.1:0", "--authorized-keys", authorized}, args...)...)
+	srv.Env = childEnv(t, []string{"VAULTDECK_TOKEN"}, "VAULTDECK_HOME="+home, "CREDENTIALS_DIRECTORY="+creds)
 	stderr, err := srv.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -72,8 +65,8 @@ func startServed(t *testing.T, bin string, args ...string) *servedSSH {
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &servedSSH{t: t, sshBin: sshBin, port: port, boundKey: boundKey, loginKey: loginKey, logs: &lockedLines{}, proc: srv}
-	listening, scanned := make(chan struct{}), make(chan struct{})
+	s := &servedSSH{t: t, sshBin: sshBin, boundKey: boundKey, loginKey: loginKey, logs: &lockedLines{}, proc: srv}
+	listening, scanned := make(chan string, 1), make(chan struct{})
 	go func() {
 		defer close(scanned)
 		sc := bufio.NewScanner(stderr)
@@ -81,13 +74,14 @@ func startServed(t *testing.T, bin string, args ...string) *servedSSH {
 		for sc.Scan() {
 			s.logs.add(sc.Text())
 			if strings.Contains(sc.Text(), "serving the console over SSH") {
-				once.Do(func() { close(listening) })
+				once.Do(func() { listening <- sc.Text() })
 			}
 		}
 	}()
 	t.Cleanup(func() { cancel(); <-scanned; _ = srv.Wait() })
 	select {
-	case <-listening:
+	case line := <-listening:
+		s.port = servedPort(t, line)
 	case <-scanned:
 		t.Fatalf("serve exited:\n%s", s.logs.String())
 	case <-time.After(60 * time.Second):
@@ -124,6 +118,7 @@ func footerOnLastLine(screen string, rows int) bool {
 // 80x24 redraws at each size (the footer on the last line, nothing of the
 // old frame left), and the login screen does the same.
 func TestSSHResizeBothWays(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
@@ -171,6 +166,7 @@ func TestSSHResizeBothWays(t *testing.T) {
 // budget, and the goodbye lines (shutdown, idle timeout) end the line, so
 // the client's own "Connection to … closed." starts at column 0.
 func TestSSHHeaderAndGoodbyeLines(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
@@ -218,6 +214,7 @@ func startsLine(t *testing.T, tm *tmuxSession, text string) {
 // grace time passed, while an OpenSSH key login made before them keeps
 // working and a new one gets in.
 func TestSSHIdleConnectionsClosedLoginsWork(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
@@ -263,4 +260,20 @@ func TestSSHIdleConnectionsClosedLoginsWork(t *testing.T) {
 	first.waitForText("2/12")
 	second := startTmuxSized(t, "80", "24", []string{"TERM=xterm-256color"}, s.client(s.boundKey)...)
 	second.waitForText("1/12")
+}
+
+// servedPort reads the port serve listens on from its "serving the console
+// over SSH" line: serve is started on port 0, so no other test can take the
+// port between a probe and the listen.
+func servedPort(t *testing.T, line string) string {
+	t.Helper()
+	m := regexp.MustCompile(`\baddr=(\S+)`).FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("serve named no address: %s", line)
+	}
+	_, port, err := net.SplitHostPort(m[1])
+	if err != nil {
+		t.Fatalf("serve's address %q: %v", m[1], err)
+	}
+	return port
 }

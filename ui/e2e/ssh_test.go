@@ -7,7 +7,6 @@ import (
 	"crypto/rand"
 	"encoding/pem"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,6 +73,7 @@ func (l *lockedLines) String() string {
 // moving, filtering, quitting; colours follow NO_COLOR sent by the client;
 // SIGTERM ends the server with one log line per session and no token.
 func TestServeWithOpenSSH(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	sshBin := requireSSH(t)
 	if testing.Short() {
@@ -101,18 +101,10 @@ func TestServeWithOpenSSH(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	_, port, _ := net.SplitHostPort(addr)
-
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv := exec.CommandContext(ctx, bin, "serve", "--listen", addr, "--authorized-keys", authorized)
-	srv.Env = append(filteredEnv("VAULTDECK_TOKEN"), "VAULTDECK_HOME="+home, "CREDENTIALS_DIRECTORY="+creds)
+	srv := exec.CommandContext(ctx, bin, "serve", "--listen", "127.0.0.1:0", "--authorized-keys", authorized)
+	srv.Env = childEnv(t, []string{"VAULTDECK_TOKEN"}, "VAULTDECK_HOME="+home, "CREDENTIALS_DIRECTORY="+creds)
 	stderr, err := srv.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +113,7 @@ func TestServeWithOpenSSH(t *testing.T) {
 		t.Fatal(err)
 	}
 	logs := &lockedLines{}
-	listening := make(chan struct{})
+	listening := make(chan string, 1)
 	scanned := make(chan struct{})
 	go func() {
 		defer close(scanned)
@@ -130,12 +122,14 @@ func TestServeWithOpenSSH(t *testing.T) {
 		for sc.Scan() {
 			logs.add(sc.Text())
 			if strings.Contains(sc.Text(), "serving the console over SSH") {
-				once.Do(func() { close(listening) })
+				once.Do(func() { listening <- sc.Text() })
 			}
 		}
 	}()
+	var port string
 	select {
-	case <-listening:
+	case line := <-listening:
+		port = servedPort(t, line)
 	case <-scanned:
 		t.Fatalf("serve exited:\n%s", logs.String())
 	case <-time.After(60 * time.Second):

@@ -34,6 +34,7 @@ func heldDeletes(t *testing.T) (baseURL, tok string, release chan struct{}) {
 // TestEscDuringDeletionKeepsOutcome: confirm a deletion, press esc while
 // the DELETE is in flight, and still see its outcome in the status line.
 func TestEscDuringDeletionKeepsOutcome(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")

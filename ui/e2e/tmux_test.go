@@ -29,28 +29,22 @@ func requireTmux(t *testing.T) {
 	}
 }
 
-// buildBinary compiles the module's main package into the test's temporary
-// directory; each test that needs the binary builds it (the go build cache
-// makes the second build cheap).
-func buildBinary(t testing.TB) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "vaultdeck")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/vaultdeck/vaultdeck")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 func startTmux(t *testing.T, env []string, command ...string) *tmuxSession {
 	t.Helper()
+	return startTmuxSized(t, "150", "45", env, command...)
+}
+
+// startTmuxSized starts a tmux server of the test's own (its socket in the
+// test's temporary directory, so parallel tests never meet) running
+// command in a w x h pane, in the test's private environment (childEnv).
+func startTmuxSized(t *testing.T, w, h string, env []string, command ...string) *tmuxSession {
+	t.Helper()
 	s := &tmuxSession{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
-	args := []string{"new-session", "-d", "-x", "150", "-y", "45", "--"}
+	args := []string{"new-session", "-d", "-x", w, "-y", h, "--"}
 	// The program runs as a person runs it: not under CI=true, which
 	// termenv takes to mean "no terminal" (no attributes, no queries) and
 	// which CI sets for this whole test process.
-	args = append(args, "env", "-u", "CI")
-	args = append(args, env...)
+	args = append(args, envCommand(t, []string{"CI"}, env...)...)
 	args = append(args, command...)
 	s.run(args...)
 	// keep the pane after the program exits so the test can see how it ended

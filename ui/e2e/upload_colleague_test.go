@@ -31,6 +31,7 @@ type uploadJSON struct {
 // upload on the server (replace), or B's resume exits 3 naming each file it
 // cannot prove (keep), and B's journal never claims one of A's files.
 func TestResumeAfterAColleaguesUpload(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}

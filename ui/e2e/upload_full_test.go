@@ -20,6 +20,7 @@ import (
 // every file once. It needs root to mount; the trigger test in ui/cli
 // covers the same path elsewhere.
 func TestUploadPlanOnAFullDisk(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}

@@ -17,6 +17,7 @@ import (
 // to send. The batch is left for upload --resume to send (nothing to
 // reconcile: nothing went out), and the command exits 3 saying so.
 func TestFirstSignalStopsABudgetWait(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary and waits out the one-minute window")
 	}
@@ -35,7 +36,7 @@ func TestFirstSignalStopsABudgetWait(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "stopped-while-waiting.txt")
 			os.WriteFile(file, []byte("the user stopped this before it was sent"), 0o644)
 			cmd := exec.Command(bin, "upload", pid, file)
-			cmd.Env = append(os.Environ(), env...)
+			cmd.Env = childEnv(t, nil, env...)
 			errp, _ := cmd.StderrPipe()
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)

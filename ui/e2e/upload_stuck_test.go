@@ -65,7 +65,7 @@ func killedBeforeArrival(t *testing.T, bin string, env []string, args ...string)
 	t.Helper()
 	bh := startBlackHole(t)
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(append(os.Environ(), env...), "VAULTDECK_BASE_URL="+bh.base)
+	cmd.Env = append(childEnv(t, nil, env...), "VAULTDECK_BASE_URL="+bh.base)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -119,6 +119,7 @@ func waitExit(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
 // service that does not answer must stop on SIGINT and on SIGTERM, leaving
 // the batch pending.
 func TestResumeRefusesAFIFOAndStopsOnSignal(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -151,7 +152,7 @@ func TestResumeRefusesAFIFOAndStopsOnSignal(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		bh := startBlackHole(t)
 		cmd := exec.Command(bin, "upload", "--resume")
-		cmd.Env = append(append(os.Environ(), env...), "VAULTDECK_BASE_URL="+bh.base)
+		cmd.Env = append(childEnv(t, nil, env...), "VAULTDECK_BASE_URL="+bh.base)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +169,7 @@ func TestResumeRefusesAFIFOAndStopsOnSignal(t *testing.T) {
 	}
 
 	cmd := exec.Command(bin, "upload", "--resume", "--json")
-	cmd.Env = append(os.Environ(), simEnv...)
+	cmd.Env = childEnv(t, nil, simEnv...)
 	var outb, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &outb, &errb
 	if err := cmd.Start(); err != nil {
@@ -198,6 +199,7 @@ func TestResumeRefusesAFIFOAndStopsOnSignal(t *testing.T) {
 // Ctrl-Cs were swallowed. A second SIGINT or SIGTERM now stops at once,
 // exit 3, the batch left for a resume, which then finishes it.
 func TestUploadSecondSignalStopsNow(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -219,7 +221,7 @@ func TestUploadSecondSignalStopsNow(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		bh := startBlackHole(t)
 		cmd := exec.Command(bin, "upload", pid, dir, "--mode", "replace")
-		cmd.Env = append(append(os.Environ(), env...), "VAULTDECK_BASE_URL="+bh.base)
+		cmd.Env = append(childEnv(t, nil, env...), "VAULTDECK_BASE_URL="+bh.base)
 		stderrPipe, _ := cmd.StderrPipe()
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 // `upload --resume`: every file must be in the project exactly once, and
 // `uploads --json` must list the run as finished.
 func TestUploadKilledAndResumed(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
@@ -50,7 +51,7 @@ func TestUploadKilledAndResumed(t *testing.T) {
 	}
 
 	cmd := exec.Command(bin, "upload", pid, dir, "--mode", "keep")
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = childEnv(t, nil, env...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -131,6 +132,7 @@ func countFiles(t *testing.T, sp simProcess, pid string) int {
 // On a terminal the CLI draws one progress line on stderr; into a pipe or
 // under --json it draws nothing (TestUploadCommand checks that side).
 func TestUploadProgressLineOnATerminal(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")

@@ -66,7 +66,7 @@ type Server struct {
 	limited atomic.Int32
 	stop    chan struct{}
 	once    sync.Once
-	big     []byte
+	big     []byte       // Big's whole body, or StallMidway's beginning
 	size    int64        // HugeString's string
 	sent    atomic.Int64 // body bytes the hostile faults wrote
 	// WideNames's entry count; the padding faults' pace (progress.go).
@@ -105,8 +105,15 @@ func Start(fault Fault, opts ...Option) *Server {
 	}))
 	rec.URL = rec.srv.URL
 	s.Other = rec
-	if fault == Big {
+	// The bodies are made before the server listens: made per request, they
+	// put seconds of this process's CPU (under load) before the first byte,
+	// and a client's --timeout would read that as silence.
+	switch fault {
+	case Big:
 		s.big = RecycleBinBody(BigN)
+	case StallMidway:
+		b := RecycleBinBody(10_000)
+		s.big = b[:len(b)-len(`],"total":10000}`)]
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
@@ -210,8 +217,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case StallMidway:
 		if path == "/api/v1/vault/workspace/recycle_bin" {
 			w.Header().Set("Content-Type", "application/json")
-			b := RecycleBinBody(10_000)
-			w.Write(b[:len(b)-len(`],"total":10000}`)])
+			w.Write(s.big) // 10,000 entries and no end (made in Start)
 			w.(http.Flusher).Flush()
 			s.wait(r)
 			return
