@@ -104,20 +104,26 @@ func TestHostileServerBoundedMemoryAndTime(t *testing.T) {
 		t.Skip("end-to-end: builds the binary")
 	}
 	bin := buildBinary(t)
+	// timeout is the case's --timeout: 1s where the case is about time
+	// (silence, the whole-answer bound of 30 times it); where it ends at a
+	// size limit, 5s, so that a second of this loaded machine's scheduling
+	// (the package runs its tests in parallel) is not read as the server's
+	// silence before the limit is reached.
 	cases := []struct {
-		fault faultserver.Fault
-		args  []string
-		want  string
+		fault   faultserver.Fault
+		args    []string
+		want    string
+		timeout string
 	}{
-		{faultserver.HugeString, []string{"recycle-bin"}, "1 MiB limit for a string"},
-		{faultserver.HugeString, []string{"recycle-bin", "--json"}, "1 MiB limit for a string"},
-		{faultserver.HugeString, []string{"projects", "--json"}, "1 MiB limit for a string"},
-		{faultserver.HugeString, []string{"whoami"}, "1 MiB limit for a string"},
-		{faultserver.HugeString, []string{"audit", "--jsonl"}, "1 MiB limit for a string"},
-		{faultserver.EndlessSpace, []string{"recycle-bin", "--json"}, "but no new item for 1s"}, // bytes that bring no item are silence (issue 26.10)
-		{faultserver.EndlessArray, []string{"recycle-bin", "--json"}, "was still sending after 30s in all"},
-		{faultserver.EndlessArray, []string{"projects", "--json"}, "16 MiB limit for an answer held whole"},
-		{faultserver.EndlessArray, []string{"recycle-bin"}, "more than 150000 entries"},
+		{faultserver.HugeString, []string{"recycle-bin"}, "1 MiB limit for a string", "5s"},
+		{faultserver.HugeString, []string{"recycle-bin", "--json"}, "1 MiB limit for a string", "5s"},
+		{faultserver.HugeString, []string{"projects", "--json"}, "1 MiB limit for a string", "5s"},
+		{faultserver.HugeString, []string{"whoami"}, "1 MiB limit for a string", "5s"},
+		{faultserver.HugeString, []string{"audit", "--jsonl"}, "1 MiB limit for a string", "5s"},
+		{faultserver.EndlessSpace, []string{"recycle-bin", "--json"}, "but no new item for 1s", "1s"}, // bytes that bring no item are silence (issue 26.10)
+		{faultserver.EndlessArray, []string{"recycle-bin", "--json"}, "was still sending after 30s in all", "1s"},
+		{faultserver.EndlessArray, []string{"projects", "--json"}, "16 MiB limit for an answer held whole", "5s"},
+		{faultserver.EndlessArray, []string{"recycle-bin"}, "more than 150000 entries", "5s"},
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.fault)+"/"+strings.Join(tc.args, " "), func(t *testing.T) {
@@ -125,7 +131,7 @@ func TestHostileServerBoundedMemoryAndTime(t *testing.T) {
 			defer s.Close()
 			// 1s: the whole-response bound is then 30s. Endless bodies run
 			// into it; the others end at a size limit long before.
-			cmd := exec.Command(bin, append([]string{"--base-url", s.URL, "--timeout", "1s"}, tc.args...)...)
+			cmd := exec.Command(bin, append([]string{"--base-url", s.URL, "--timeout", tc.timeout}, tc.args...)...)
 			cmd.Env = childEnv(t, nil, "VAULTDECK_TOKEN="+faultToken, "VAULTDECK_HOME="+t.TempDir())
 			// Counted, not kept: an endless listing writes gigabytes, and
 			// this process must stay small for the child's peak to mean
