@@ -108,7 +108,7 @@ func (m *Model) Title() string {
 // Help lists this page's keys.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
-	return []key.Binding{keys.Hint(k.Enter, "a person's projects"), keys.Hint(k.NextTab, "people / changes"), k.Refresh}
+	return []key.Binding{keys.Hint(k.Enter, "a person's projects"), keys.Hint(k.NextTab, "people / changes"), keys.Hint(k.Person, "the person, whole"), k.Refresh}
 }
 
 // ContextKeys implements page.KeyHinter.
@@ -245,6 +245,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.showPerson(r.ID)
 	case key.Matches(msg, k.Enter):
 		return m.openProject()
+	case key.Matches(msg, k.Person):
+		return m.openPerson()
 	case key.Matches(msg, k.NextTab, k.PrevTab) && m.tab != tabPerson:
 		m.show(1 - m.tab)
 		return nil
@@ -302,4 +304,20 @@ func (m *Model) openProject() tea.Cmd {
 		}
 	}
 	return func() tea.Msg { return page.Open{Route: "project", Arg: p.ID, Record: p} }
+}
+
+// openPerson opens the person view (P) for the selected person, the
+// person whose projects are shown, or the person of a change.
+func (m *Model) openPerson() tea.Cmd {
+	if m.tab == tabPerson {
+		return page.OpenPerson(m.person.Email)
+	}
+	r, ok := m.Table.Selected()
+	if !ok {
+		return nil
+	}
+	if m.tab == tabChanges && len(r.Cells) > 1 {
+		return page.OpenPerson(r.Cells[1])
+	}
+	return page.OpenPerson(r.ID)
 }

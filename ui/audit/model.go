@@ -175,7 +175,7 @@ func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
 	enter := k.Enter
 	enter.SetHelp(enter.Help().Key, "entry details")
-	return append(k.Navigation(), enter, k.TypeCycle, k.TypeFilter, k.AuditUser, k.AuditIP, k.AuditJump, k.Follow, k.OwnReads, k.Activity)
+	return append(k.Navigation(), enter, k.TypeCycle, k.TypeFilter, k.AuditUser, k.AuditIP, k.AuditJump, k.Follow, k.OwnReads, k.Activity, k.Person)
 }
 
 // Update routes responses, keys and the table's filter results.

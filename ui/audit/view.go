@@ -59,6 +59,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.toggleOwn()
 	case key.Matches(msg, k.Activity):
 		return page.OpenRoute("activity", "")
+	case key.Matches(msg, k.Person):
+		return page.OpenPerson(m.offer(func(e *store.AuditEntry) string { return e.User }, ""))
 	case key.Matches(msg, k.TypeCycle):
 		m.pickingType = true
 		m.picker = typeChoices(m.types)

@@ -30,6 +30,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/matters"
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/person"
 	"github.com/vaultdeck/vaultdeck/ui/project"
 	"github.com/vaultdeck/vaultdeck/ui/projects"
 	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
@@ -131,8 +132,16 @@ func accessRoute(o Options) app.Route {
 	return app.Route{Name: "access", Aliases: []string{"acl"}, Help: "access review: who reaches what", New: access.Route(deps)}
 }
 
+// personRoute is ":person EMAIL": one person, whole, from the profile's
+// database (its snapshots, response cache and audit mirror).
+func personRoute(o Options) app.Route {
+	deps := person.Deps{Store: o.Journal, Profile: o.conn().DataProfile}
+	return app.Route{Name: "person", Aliases: []string{"who"}, Args: "EMAIL", Help: "one person, whole: reach, created, deleted, activity",
+		Check: person.CheckArg, New: person.Route(deps)}
+}
+
 func routes(o Options) []app.Route {
-	all := append(Routes(o.StuckAfter), mattersRoute(o), accessRoute(o))
+	all := append(Routes(o.StuckAfter), mattersRoute(o), accessRoute(o), personRoute(o))
 	if !o.NoLocalFiles {
 		return all
 	}

@@ -44,6 +44,10 @@ type Map struct {
 	OwnReads                                key.Binding // audit: show / hide this token's own reads of the log
 	Activity                                key.Binding // audit: the activity view (histogram, top lists, marks)
 	Earlier, Later, ByPeriod                key.Binding // activity: the bar before / after, by hour / by day
+	// Person opens `:person` for the person a row names: a deleter in the
+	// bin, a user of a project, an audit entry's user, a person in the
+	// access review. One letter in all four.
+	Person key.Binding
 	// mutating: disabled in read-only sessions
 	Delete key.Binding
 	// write jobs, also disabled without them (Session.Jobs). matters: open
@@ -150,6 +154,7 @@ func NewSession(s Session) Map {
 		Earlier:      b("←/h", "earlier bar", "left", "h"),
 		Later:        b("→/l", "later bar", "right", "l"),
 		ByPeriod:     b("b", "by hour / by day", "b"),
+		Person:       b("P", "this person, whole", "P"),
 		GroupFilter:  b("0-5", "show all / ready / processing / stuck / failed / missing", "0", "1", "2", "3", "4", "5"),
 
 		CancelRun:     b("c", "cancel after the current request", "c"),

@@ -45,6 +45,11 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Delete):
 		// k.Delete never matches in a read-only session (keys.New disables it)
 		return m.askDelete()
+	case m.tab == tabUsers && key.Matches(msg, k.Person):
+		if r, ok := t.Selected(); ok && len(r.Cells) > 1 {
+			return page.OpenPerson(r.Cells[1]) // the user's e-mail
+		}
+		return nil
 	case m.tab == tabFiles && key.Matches(msg, k.ToggleIDs):
 		m.wholeIDs = !m.wholeIDs
 		cols := FileColumns()

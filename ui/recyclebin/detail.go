@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -86,6 +87,8 @@ func (m *Model) detailKey(msg tea.KeyMsg) tea.Cmd {
 		m.detail, m.pane = nil, nil
 	case key.Matches(msg, k.AuditAround):
 		return m.auditOf(m.detail)
+	case key.Matches(msg, k.Person):
+		return page.OpenPerson(m.detail.DeletedByUserEmail)
 	default:
 		m.pane.Update(msg)
 	}

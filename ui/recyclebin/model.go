@@ -79,7 +79,7 @@ func (m *Model) Title() string { return "recycle bin" }
 // Help lists this page's keys.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
-	return []key.Binding{k.Enter, k.MatterFilter, k.PurgingSoon, k.ByDeleter, k.Refresh, k.Copy}
+	return []key.Binding{k.Enter, k.MatterFilter, k.PurgingSoon, k.ByDeleter, k.Person, k.Refresh, k.Copy}
 }
 
 // CapturesInput is true while a filter or the matter input has the keyboard.
@@ -301,6 +301,11 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.AuditAround):
 		return m.auditAround()
+	case key.Matches(msg, k.Person):
+		if e := m.selected(); e != nil {
+			return page.OpenPerson(e.DeletedByUserEmail)
+		}
+		return nil
 	case key.Matches(msg, k.PurgingSoon):
 		return m.toggleSoon()
 	case key.Matches(msg, k.ByDeleter):

@@ -1,0 +1,19 @@
+package page
+
+import (
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// OpenPerson opens `:person EMAIL` (the person view, which the views that
+// name people do not import): the one thing P does on a row that names a
+// person, in the bin, a project's users, the audit log and the access
+// review. A row that names nobody says so.
+func OpenPerson(email string) tea.Cmd {
+	email = strings.TrimSpace(email)
+	if email == "" || !strings.Contains(email, "@") {
+		return Status("this row names no person")
+	}
+	return OpenRoute("person", email)
+}
