@@ -136,7 +136,7 @@ func accessRoute(o Options) app.Route {
 // database (its snapshots, response cache and audit mirror).
 func personRoute(o Options) app.Route {
 	deps := person.Deps{Store: o.Journal, Profile: o.conn().DataProfile}
-	return app.Route{Name: "person", Aliases: []string{"who"}, Args: "EMAIL", Help: "one person, whole: reach, created, deleted, activity",
+	return app.Route{Name: "person", Aliases: []string{"who"}, Args: "EMAIL", Help: "one person, whole",
 		Check: person.CheckArg, New: person.Route(deps)}
 }
 
