@@ -90,8 +90,10 @@ type Options struct {
 // Routes are the views reachable from the command line and from each other.
 func Routes(stuckAfter time.Duration) []app.Route {
 	return []app.Route{
-		{Name: "projects", Aliases: []string{"p", "vault"}, Args: "[NAME]", Help: "the projects list", New: projects.New},
-		{Name: "project", Args: "PROJECT-ID", Help: "one project (users, files)", New: project.New, Check: project.CheckID, FromRecord: project.Record},
+		{Name: "projects", Aliases: []string{"p", "vault"}, Args: "[NAME]", Help: "the projects list", New: projects.New,
+			Commands: [][]string{{"projects"}}, FromQuery: projects.FromQuery},
+		{Name: "project", Args: "PROJECT-ID", Help: "one project (users, files)", New: project.New, Check: project.CheckID, FromRecord: project.Record,
+			Commands: [][]string{{"users"}, {"files"}}, FromQuery: project.FromQuery},
 		{Name: "bin", Aliases: []string{"recycle-bin", "recyclebin", "rb"}, Args: "[MATTER-UUID]", Help: "the recycle bin", Check: checkMatterArg, New: recyclebin.New,
 			Commands: [][]string{{"recycle-bin"}}, FromQuery: recyclebin.FromQuery},
 		{Name: "files", Aliases: []string{"status", "fs"}, Args: "[FILE-ID,…]", Help: "file status", Check: filestatus.CheckArg, New: func(env page.Env, arg string) page.Page {

@@ -15,6 +15,8 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/cli"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
+	"github.com/vaultdeck/vaultdeck/ui/project"
+	"github.com/vaultdeck/vaultdeck/ui/projects"
 	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
 )
 
@@ -133,4 +135,38 @@ func (h *equiv) reopened(p page.Page, from func(page.Env, page.Query) (page.Page
 	if a, b := rows(again), rows(p); !slices.Equal(a, b) {
 		h.t.Errorf("reopened from %s, it shows %v, not %v", q.Line(), a, b)
 	}
+}
+
+func TestEquivalentProjects(t *testing.T) {
+	h := newEquiv(t)
+	all := len(h.headless(page.Query{Command: []string{"projects"}}, "id"))
+	// the server-side name filter, as / sends it (and as :NAME opens it)
+	p, err := projects.FromQuery(h.env, page.Query{Command: []string{"projects"}, Flags: []page.Flag{{Name: "name", Value: "an"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = loaded(t, p)
+	h.same(p, p.(*projects.Model).Table.VisibleIDs(), "id", all)
+}
+
+func TestEquivalentProjectUsersAndFiles(t *testing.T) {
+	h := newEquiv(t)
+	pid := h.headless(page.Query{Command: []string{"projects"}}, "id")[0]
+	p := loaded(t, project.New(h.env, pid))
+	users := p.(*project.Model).Table.VisibleIDs()
+	if q := p.(page.Querier).Query().Line(); q != "vaultdeck users "+pid {
+		t.Fatalf("users tab: %s", q)
+	}
+	if got := h.headless(p.(page.Querier).Query(), "user_id"); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(users))) || len(users) == 0 {
+		t.Errorf("users: %v, the view %v", got, users)
+	}
+	p = keys(p, "tab")
+	all := p.(*project.Model).Table.Total()
+	for range 3 { // f cycles the status filter to one that some files have
+		if p = keys(p, "f"); p.(*project.Model).Table.Len() > 0 {
+			break
+		}
+	}
+	h.same(p, p.(*project.Model).Table.VisibleIDs(), "id", all)
+	h.reopened(p, project.FromQuery, func(p page.Page) []string { return p.(*project.Model).Table.VisibleIDs() })
 }

@@ -80,7 +80,7 @@ func (m *Model) resolvedProject(msg resolved) tea.Cmd {
 		return nil
 	}
 	m.proj = *msg.Value
-	return m.show(tabUsers)
+	return m.show(m.tab) // users, or the tab a saved view named (query.go)
 }
 
 // known reports whether the page knows which project it shows.
