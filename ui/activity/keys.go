@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 )
@@ -103,16 +104,5 @@ func (m *Model) open() tea.Cmd {
 	return page.OpenRoute("audit", RouteArg(f))
 }
 
-// RouteArg is the audit route's argument for the entries f selects: the
-// span, then type, user and address. A value the route cannot carry as
-// one word (a space in it) is left out: the list is then wider, never
-// narrower, than the entries behind the mark.
-func RouteArg(f store.AuditFilter) string {
-	words := []string{f.Since.UTC().Format(time.RFC3339Nano) + ".." + f.Until.UTC().Format(time.RFC3339Nano)}
-	for _, w := range []string{f.Type, f.User, f.IP} {
-		if w != "" && !strings.ContainsFunc(w, func(r rune) bool { return r <= ' ' }) {
-			words = append(words, w)
-		}
-	}
-	return strings.Join(words, " ")
-}
+// RouteArg is the audit route's argument for the entries f selects.
+func RouteArg(f store.AuditFilter) string { return jobaudit.RouteOf(f).Arg() }

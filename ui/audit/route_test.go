@@ -48,6 +48,11 @@ func TestParseRoute(t *testing.T) {
 		{"36h auth:login", route{At: simNow.Add(-36 * time.Hour), Type: "auth:login"}, false},
 		{"7d ann@firm.test", route{At: simNow.Add(-7 * 24 * time.Hour), User: "ann@firm.test"}, false},
 		{"2026-13-45", route{}, true},
+		// values with spaces, named and quoted as a shell would
+		{`user "a b"`, route{User: "a b"}, false},
+		{`36h ip '10.0.0.1, 10.0.0.2' type "api:vault delete"`, route{At: simNow.Add(-36 * time.Hour), IP: "10.0.0.1, 10.0.0.2", Type: "api:vault delete"}, false},
+		{`user "a b`, route{}, true},
+		{`user`, route{}, true},
 	} {
 		got, err := parseRoute(c.arg, simNow)
 		if (err != nil) != c.err || (!c.err && got != c.want) {

@@ -31,11 +31,8 @@ func (m *Model) auditOf(e *api.RecycleBinEntry) tea.Cmd {
 	if e.DeletedAt.IsZero() {
 		return page.Error(errors.New("this entry has no deletion time to open the audit log at"))
 	}
-	arg := e.DeletedAt.UTC().Add(-auditLead).Format(time.RFC3339)
-	if who := sanitize.Line(e.DeletedByUserEmail); who != "" {
-		arg += " " + who
-	}
-	return page.OpenRoute("audit", arg)
+	r := jobaudit.Route{At: e.DeletedAt.UTC().Add(-auditLead), User: sanitize.Line(e.DeletedByUserEmail)}
+	return page.OpenRoute("audit", r.Arg())
 }
 
 // auditFound is the deletion's audit evidence, for the detail pane.
