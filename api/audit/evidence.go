@@ -100,15 +100,23 @@ func FindEvidence(ctx context.Context, m Mirror, log string, a Action) (Evidence
 	return ev, err
 }
 
-// String is the line a view or the CLI shows.
-func (ev Evidence) String() string {
+// String is the line the command line shows: its remedy is the shell
+// command.
+func (ev Evidence) String() string { return ev.Line("run `vaultdeck audit sync`") }
+
+// Line is the evidence in one line, with remedy (what brings the mirror
+// further: a shell command, or a key where the console runs the sync
+// itself) where the mirror stops short. Entries found before the mirror's
+// end are "so far": more may come once it reaches past the action.
+func (ev Evidence) Line(remedy string) string {
+	found := "the service's audit log records it: " + count(len(ev.Entries), "entry", "entries")
 	switch {
 	case len(ev.Entries) > 0 && ev.Covered:
-		return count(len(ev.Entries), "audit entry", "audit entries") + " of the service record it"
+		return found
 	case len(ev.Entries) > 0:
-		return count(len(ev.Entries), "audit entry", "audit entries") + " so far of the service record it (the mirror does not reach the end yet: run `vaultdeck audit sync`)"
+		return found + " so far (the mirror stops before the action ends: " + remedy + ")"
 	case ev.Covered:
 		return "the service's audit log has no entry for it (the mirror covers that time)"
 	}
-	return "not yet in the mirror: run `vaultdeck audit sync`"
+	return "not yet in the mirror: " + remedy
 }

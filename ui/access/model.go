@@ -127,6 +127,9 @@ func (m *Model) ContextKeys() []key.Binding {
 	if m.Table.Len() > 0 {
 		out = append(out, keys.Hint(k.Enter, "projects"))
 	}
+	if m.Chore() != page.ChoreNone && m.env.Chores.Has(m.Chore()) {
+		out = append(out, keys.Hint(k.RunHere, "crawl here"))
+	}
 	return append(out, keys.Hint(k.NextTab, "changes"), k.Refresh)
 }
 
@@ -320,4 +323,13 @@ func (m *Model) openPerson() tea.Cmd {
 		return page.OpenPerson(r.Cells[1])
 	}
 	return page.OpenPerson(r.ID)
+}
+
+// Chore implements page.ChoreHinter: with no snapshot, or one alone (no
+// changes to show), the hint asks for a crawl.
+func (m *Model) Chore() page.Chore {
+	if errors.Is(m.err, review.ErrNoSnapshot) || (m.data != nil && m.data.prev == nil && m.tab == tabChanges) {
+		return page.ChoreCrawlAccess
+	}
+	return page.ChoreNone
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	review "github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -44,7 +45,7 @@ func (m *Model) headLines() []string {
 	case m.data == nil && m.err == nil:
 		parts = append(parts, widgets.Deco(th.Title.Render("Access")), widgets.Keep(th.Muted.Render("reading the snapshot…")))
 	case errors.Is(m.err, review.ErrNoSnapshot):
-		parts = append(parts, widgets.Deco(th.Title.Render("Access")), widgets.Keep("no finished snapshot yet: run `vaultdeck access crawl`"))
+		parts = append(parts, widgets.Deco(th.Title.Render("Access")), widgets.Keep("no finished snapshot yet: "+m.env.ChoreHint(page.ChoreCrawlAccess)))
 	case m.err != nil:
 		parts = append(parts, widgets.Deco(th.Title.Render("Access")), widgets.Keep(th.Error.Render(sanitize.Line(m.err.Error()))))
 	case m.tab == tabPerson:
@@ -56,6 +57,9 @@ func (m *Model) headLines() []string {
 		parts = append(parts, widgets.Deco(th.Title.Render("Access changes")))
 		if m.data.prev == nil {
 			parts = append(parts, widgets.Keep(fmt.Sprintf("one snapshot so far (%d): changes show after the next crawl", m.data.snap.ID)))
+			if m.env.Chores.Has(page.ChoreCrawlAccess) {
+				parts = append(parts, widgets.Keep(m.env.ChoreHint(page.ChoreCrawlAccess)))
+			}
 			break
 		}
 		n := map[string]int{}

@@ -202,3 +202,12 @@ func keys(b key.Binding, desc string) key.Binding {
 	b.SetHelp(b.Help().Key, desc)
 	return b
 }
+
+// Chore implements page.ChoreHinter: without a mirror the hint asks for
+// the audit sync.
+func (m *Model) Chore() page.Chore {
+	if m.stats == nil && errors.Is(m.err, jobaudit.ErrNoMirror) {
+		return page.ChoreSyncAudit
+	}
+	return page.ChoreNone
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -31,7 +32,9 @@ func (m *Model) View() string {
 	if m.stats == nil {
 		switch {
 		case errors.Is(m.err, jobaudit.ErrNoMirror):
-			return widgets.FitHeight(th.Muted.Render(wrap("Activity is counted from the local audit mirror, and there is none yet. Run `vaultdeck audit sync` (or open :audit, which syncs it in the background), then r here.", w)), h)
+			hint := m.env.ChoreHint(page.ChoreSyncAudit)
+			return widgets.FitHeight(th.Muted.Render(wrap("Activity is counted from the local audit mirror, and there is none yet. "+
+				strings.ToUpper(hint[:1])+hint[1:]+" (or open :audit, which syncs it in the background), then r here.", w)), h)
 		case m.err != nil:
 			return widgets.FitHeight(th.Error.Render(wrap(sanitize.Line(m.err.Error()), w)), h)
 		}

@@ -13,7 +13,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -312,6 +311,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.showSelected()
 	case key.Matches(msg, k.Export):
 		return m.exportTop()
+	case key.Matches(msg, k.RunHere):
+		return m.runChore(top)
 	case key.Matches(msg, k.Equivalent):
 		return m.showEquivalent()
 	case key.Matches(msg, k.SaveView):
@@ -335,53 +336,6 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return cmd
 	}
 	return m.updateTop(msg)
-}
-
-// nothingToOpen answers enter where the page names no use for it (a
-// person's grant, an empty list): it did nothing, silently.
-const nothingToOpen = "enter: nothing to open here"
-
-// acts reports whether key k is one the page says acts now (its context
-// keys); a page without them is taken at its word that it may.
-func acts(top page.Page, k string) bool {
-	h, ok := top.(page.KeyHinter)
-	if !ok {
-		return true
-	}
-	for _, b := range keys.Enabled(h.ContextKeys()...) {
-		for _, bk := range b.Keys() {
-			if bk == k {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// offers reports whether key k is one of the root's keys or one the page
-// lists in its help, enabled or not: a key this session turned off is
-// answered where it would have acted (D on a project's page), and left to
-// do nothing where it never means anything (D in the audit log).
-func (m *Model) offers(top page.Page, k string) bool {
-	bs := m.env.Keys.Global()
-	if top != nil {
-		bs = append(bs, top.Help()...)
-	}
-	for _, b := range bs {
-		for _, bk := range b.Keys() {
-			if bk == k {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// flash shows a one-line notice owned by the page on top, which its next
-// key takes away (updateTop).
-func (m *Model) flash(text string) {
-	m.setStatus(page.StatusMsg{Text: text})
-	m.statusOwner = m.Top()
 }
 
 // updateTop gives a key to the page on top. An error that page reported

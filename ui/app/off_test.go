@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -113,5 +114,40 @@ func TestEnterWithNothingToOpenSaysSo(t *testing.T) {
 	send(m2, pagetest.Key("enter"))
 	if strings.Contains(m2.View(), nothingToOpen) {
 		t.Error("enter answered on a page that may act on it")
+	}
+}
+
+// choring is a page whose hint asks for the access crawl.
+type choring struct{ stub }
+
+func (c *choring) Update(m tea.Msg) (page.Page, tea.Cmd) { c.got = append(c.got, m); return c, nil }
+func (c *choring) Chore() page.Chore                     { return page.ChoreCrawlAccess }
+
+// Issue 29.7: L runs the chore the page's hint asks for as a task (footer
+// spinner, outcome on the status line) where the session runs it itself
+// (the demo); elsewhere it says to use the shell, in one line.
+func TestRunHereRunsTheChoreAsATask(t *testing.T) {
+	for _, demo := range []bool{true, false} {
+		env := pagetest.Env(t, &pagetest.Fake{}, false)
+		ran := false
+		if demo {
+			env.Chores = &page.Chores{CrawlAccess: func(context.Context, page.Progress) (page.Outcome, error) {
+				ran = true
+				return page.Outcome{Text: "access crawl: snapshot 1"}, nil
+			}}
+		}
+		m := New(env, Config{Start: "p", Getenv: func(string) string { return "" }, Routes: []Route{{Name: "p", New: func(env page.Env, _ string) page.Page {
+			return &choring{stub: stub{id: env.NewID(), title: "p"}}
+		}}}})
+		m.Init()
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
+		send(m, pagetest.Key("L"))
+		v := m.View()
+		switch {
+		case demo && (!ran || !strings.Contains(v, "access crawl: snapshot 1")):
+			t.Errorf("demo: ran %v; screen:\n%s", ran, v)
+		case !demo && !strings.Contains(v, "run `vaultdeck access crawl` in a shell"):
+			t.Errorf("outside the demo L should point to the shell:\n%s", v)
+		}
 	}
 }

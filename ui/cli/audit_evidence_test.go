@@ -38,7 +38,7 @@ func TestReceiptShowsAuditEvidence(t *testing.T) {
 		t.Fatalf("sync: %d %q", r.code, r.stderr)
 	}
 	r = e.vd("", "matters", "receipt", "1")
-	if r.code != 0 || !strings.Contains(r.stdout, "audit entry of the service record it") && !strings.Contains(r.stdout, "audit entries of the service record it") ||
+	if r.code != 0 || !strings.Contains(r.stdout, "the service's audit log records it: ") ||
 		!strings.Contains(r.stdout, "api:client_matter_management") {
 		t.Fatalf("after a sync: %d\n%s", r.code, r.stdout)
 	}

@@ -58,6 +58,10 @@ type Options struct {
 	// Jobs are the write jobs the session may run (ClientJobs); nil: none,
 	// as in serve. A read-only session is not handed them whatever is set.
 	Jobs *page.Jobs
+	// Chores are the local jobs (audit sync, access crawl) the console runs
+	// itself where a shell cannot reach its data (the demo); nil: hints
+	// give the shell command.
+	Chores *page.Chores
 
 	Theme   string // auto, dark, light, high-contrast, mono
 	NoColor bool
@@ -195,6 +199,7 @@ func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 		Keys:     keys.NewSession(sess),
 		ReadOnly: o.ReadOnly,
 		Jobs:     jobs,
+		Chores:   o.Chores,
 		Cache:    o.Cache,
 		Journal:  o.Journal,
 		Conn:     o.conn(),

@@ -92,5 +92,6 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 	c.Journal, c.Receipts = st, st
 	c.Conn = demo.Conn(client.Base())
 	c.AfterFirstFrame = begin
+	c.Chores = demoChores(client, st, demo.DataProfile)
 	return Run(ctx, c)
 }

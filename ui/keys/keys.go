@@ -47,7 +47,8 @@ type Map struct {
 	// Person opens `:person` for the person a row names: a deleter in the
 	// bin, a user of a project, an audit entry's user, a person in the
 	// access review. One letter in all four.
-	Person key.Binding
+	Person  key.Binding
+	RunHere key.Binding // run the chore a hint asks for (audit sync, access crawl) in the console
 	// mutating: disabled in read-only sessions
 	Delete key.Binding
 	// write jobs, also disabled without them (Session.Jobs). matters: open
@@ -155,6 +156,7 @@ func NewSession(s Session) Map {
 		Later:        b("→/l", "later bar", "right", "l"),
 		ByPeriod:     b("b", "by hour / by day", "b"),
 		Person:       b("P", "this person, whole", "P"),
+		RunHere:      b("L", "run the sync or crawl a hint asks for, here", "L"),
 		GroupFilter:  b("0-5", "show all / ready / processing / stuck / failed / missing", "0", "1", "2", "3", "4", "5"),
 
 		CancelRun:     b("c", "cancel after the current request", "c"),

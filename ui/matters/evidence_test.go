@@ -36,7 +36,7 @@ func TestReceiptShowsAuditEvidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.press("f", "f") // the outcome filter round to all again: the receipt is read anew
-	if v := h.view(); !strings.Contains(v, "audit: 1 audit entry of the service record it") {
+	if v := h.view(); !strings.Contains(v, "audit: the service's audit log records it: 1 entry") {
 		t.Fatalf("after a sync:\n%s", v)
 	}
 }

@@ -174,6 +174,9 @@ type Env struct {
 	// Jobs are the write jobs the session may run; nil: none (read-only,
 	// serve), and Keys then binds none of their keys.
 	Jobs *Jobs
+	// Chores are the local jobs (audit sync, access crawl) the console
+	// runs itself; nil: hints give the shell command (chores.go).
+	Chores *Chores
 }
 
 // DataProfile is the profile the journal keeps this connection's data

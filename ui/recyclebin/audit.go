@@ -40,6 +40,7 @@ type auditFound struct {
 	view  page.ID
 	entry string
 	text  string
+	short bool // the mirror stops before the deletion's time: a sync would tell more
 }
 
 // Target implements page.Scoped.
@@ -50,6 +51,7 @@ func (a auditFound) Target() page.ID { return a.view }
 // token's user at the entry's deletion time naming its project.
 func (m *Model) deletionEvidence(e api.RecycleBinEntry) tea.Cmd {
 	st, be, ctx, view := m.env.Journal, m.env.Backend, m.env.Context(), m.id
+	remedy := m.env.ChoreHint(page.ChoreSyncAudit) // a key in the demo, else the shell command
 	if st == nil || be == nil || e.DeletedAt.IsZero() {
 		return nil
 	}
@@ -71,10 +73,19 @@ func (m *Model) deletionEvidence(e api.RecycleBinEntry) tea.Cmd {
 			out.text = "unknown (" + err.Error() + ")"
 			return out
 		}
-		out.text = ev.String()
+		out.text, out.short = ev.Line(remedy), !ev.Covered
 		for _, x := range ev.Entries {
 			out.text += "\n" + x.Time.UTC().Format("2006-01-02 15:04:05") + " " + sanitize.Line(x.Type) + " " + sanitize.Line(x.ID)
 		}
 		return out
 	}
+}
+
+// Chore implements page.ChoreHinter: the open detail's evidence asks for
+// an audit sync when the mirror stops short of the deletion.
+func (m *Model) Chore() page.Chore {
+	if m.detail != nil && m.auditShort[m.detail.ID] {
+		return page.ChoreSyncAudit
+	}
+	return page.ChoreNone
 }

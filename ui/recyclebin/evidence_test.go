@@ -57,7 +57,7 @@ func TestDeletionDetailShowsAuditEvidence(t *testing.T) {
 	if _, err := (&jobaudit.Job{Svc: c, Mirror: st}).Sync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if v := open(); !strings.Contains(v, "1 audit entry of the service record it") || !strings.Contains(v, "api:vault_delete_project") {
+	if v := open(); !strings.Contains(v, "the service's audit log records it: 1 entry") || !strings.Contains(v, "api:vault_delete_project") {
 		t.Fatalf("after a sync:\n%s", v)
 	}
 }

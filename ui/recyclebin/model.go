@@ -22,6 +22,7 @@ const cacheKey = page.CacheRecycleBin
 type Model struct {
 	env               page.Env
 	audit             map[string]string // entry ID -> its deletion's audit evidence (detail pane)
+	auditShort        map[string]bool   // entry ID -> its evidence asks for an audit sync
 	id                page.ID
 	widgets.TableView // table, size, filter capture, esc, selected and marked IDs
 	loader            *widgets.Loader
@@ -261,6 +262,10 @@ func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 			m.audit = map[string]string{}
 		}
 		m.audit[msg.entry] = msg.text
+		if m.auditShort == nil {
+			m.auditShort = map[string]bool{}
+		}
+		m.auditShort[msg.entry] = msg.short
 		m.sizeDetail()
 		return m, nil
 	case tea.KeyMsg:
