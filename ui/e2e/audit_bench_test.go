@@ -25,8 +25,10 @@ import (
 //   - curl: testdata/audit_curl_loop.sh, curl and jq writing the same
 //     JSON Lines (the baseline).
 //
-// The simulator holds 50,000 entries, so that the single CI pass takes
-// seconds; VAULTDECK_BENCH_AUDIT_ENTRIES=1000000 gives the figure
+// The simulator holds 20,000 entries (the count .ci/bench/goals compares),
+// so that the single CI pass takes seconds: at 50,000 the curl side alone
+// took 57 s on a loaded machine, after every test of the package, which
+// runs its benchmarks last; VAULTDECK_BENCH_AUDIT_ENTRIES=1000000 gives the figure
 // (BENCHMARKS.md). Metrics: entries/s, peak-RSS-MB and requests of each.
 func BenchmarkAuditSync(b *testing.B) {
 	if testing.Short() {
@@ -40,7 +42,7 @@ func BenchmarkAuditSync(b *testing.B) {
 			b.Skipf("%s not installed", tool)
 		}
 	}
-	n := 50_000
+	n := 20_000
 	if v := os.Getenv("VAULTDECK_BENCH_AUDIT_ENTRIES"); v != "" {
 		var err error
 		if n, err = strconv.Atoi(v); err != nil || n < 1 {
