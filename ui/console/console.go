@@ -103,7 +103,8 @@ func Routes(stuckAfter time.Duration) []app.Route {
 		{Name: "files", Aliases: []string{"status", "fs"}, Args: "[FILE-ID,…]", Help: "file status", Check: filestatus.CheckArg, New: func(env page.Env, arg string) page.Page {
 			return filestatus.New(env, arg, filestatus.Options{StuckAfter: stuckAfter})
 		}},
-		{Name: "audit", Aliases: []string{"log"}, Args: "[DATE] [TYPE]", Help: "the audit log, newest first", New: audit.New},
+		{Name: "audit", Aliases: []string{"log"}, Args: "[DATE] [TYPE]", Help: "the audit log, newest first", New: audit.New,
+			Commands: [][]string{{"audit"}}, FromQuery: audit.FromQuery},
 		{Name: "upload", Aliases: []string{"up"}, Args: "PROJECT-ID", Help: "upload files to a project", New: upload.New},
 		{Name: "activity", Aliases: []string{"stats"}, Args: "[AGE]", Help: "audit activity at a glance (mirror)", New: activity.New},
 	}

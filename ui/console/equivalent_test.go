@@ -12,6 +12,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/ui/audit"
 	"github.com/vaultdeck/vaultdeck/ui/cli"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
@@ -169,4 +170,13 @@ func TestEquivalentProjectUsersAndFiles(t *testing.T) {
 	}
 	h.same(p, p.(*project.Model).Table.VisibleIDs(), "id", all)
 	h.reopened(p, project.FromQuery, func(p page.Page) []string { return p.(*project.Model).Table.VisibleIDs() })
+}
+
+func TestEquivalentAudit(t *testing.T) {
+	h := newEquiv(t)
+	all := len(h.headless(page.Query{Command: []string{"audit"}, Flags: []page.Flag{{Name: "limit", Value: "0"}}}, "id"))
+	p := loaded(t, audit.New(h.env, "auth:login"))
+	m := p.(*audit.Model)
+	h.same(p, m.Table.VisibleIDs(), "id", all)
+	h.reopened(p, audit.FromQuery, func(p page.Page) []string { return p.(*audit.Model).Table.VisibleIDs() })
 }
