@@ -107,6 +107,7 @@ func (b *activity) add(e store.AuditEntry) {
 // compare with.
 func (b *activity) finish(a *Activity) {
 	a.Total, a.LastLogin, a.Latest = b.total, b.login, b.latest
+	a.Addresses = make([]Address, 0, len(b.order))
 	for _, ip := range b.order {
 		ad := *b.ips[ip]
 		ad.New = b.now.Sub(ad.First) <= NewWithin && ad.First.After(b.oldest)

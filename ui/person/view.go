@@ -128,8 +128,10 @@ func (m *Model) lines() (out []string, starts [nParts]int) {
 	more(len(cr.Projects), maxRows)
 	ms := cr.MattersSource
 	if !ms.Covered() {
-		fill := "run it in a shell"
-		if ms.Fill != "" {
+		// the listing is read through the matters job, which only a
+		// session given the write jobs holds
+		fill := "`vaultdeck person " + sanitize.Line(r.Email) + "` in a shell reads it"
+		if m.env.Jobs != nil && m.env.Jobs.Matters != nil {
 			fill = "r reads it"
 		}
 		out = append(out, "    "+th.Warn.Render("matters missing: "+ms.Missing)+" "+th.Muted.Render("· "+fill))
