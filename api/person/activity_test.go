@@ -17,7 +17,7 @@ func TestActivityRules(t *testing.T) {
 	newest := []store.AuditEntry{ // newest first, as the mirror hands them
 		e(2*time.Hour, "user:word_add_in_docx_drafting", "198.51.100.9"),
 		e(3*time.Hour, "auth:login", "198.51.100.9"), // first use 3h ago, with older entries: new
-		e(6*day, "auth:login", "10.0.0.1"),          // used long before too: not new
+		e(6*day, "auth:login", "10.0.0.1"),           // used long before too: not new
 		e(20*day, "user:outlook_add_in_ask", "10.0.0.2"),
 		e(40*day, "auth:login", "10.0.0.1"),
 	}
