@@ -144,3 +144,20 @@ func BenchmarkDraw(b *testing.B) {
 		_ = p.View()
 	}
 }
+
+// TestSelectedMarkIsOnTheHistogram: when the bars are more than the
+// width, selecting a mark brings its bar into the window (in tmux at
+// 120x40, a week by the hour with the first bar selected, tab to the
+// burst left its ▲ off screen).
+func TestSelectedMarkIsOnTheHistogram(t *testing.T) {
+	env := mirrorEnv(t, 500)
+	p, _ := firstFrame(env, "7d hour", 80, 21)
+	p, _ = p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("g")})
+	if v := p.View(); strings.Contains(v, "▲") {
+		t.Fatalf("the test needs the burst's bar out of the window first:\n%s", v)
+	}
+	p, _ = p.Update(tea.KeyMsg{Type: tea.KeyTab})
+	if v := p.View(); !strings.Contains(v, "▲") {
+		t.Fatalf("the selected burst mark's bar is not on the histogram:\n%s", v)
+	}
+}

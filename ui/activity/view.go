@@ -62,6 +62,18 @@ func (m *Model) View() string {
 	return widgets.FitHeight(strings.Join(out, "\n"), h)
 }
 
+// focusBar is the bar the window of bars is kept around: the selected
+// mark's while the marks are selected, so its ▲ is on screen, else the
+// selected bar.
+func (m *Model) focusBar() int {
+	if m.onMarks && m.mark < len(m.stats.Marks) {
+		if i := m.bucketOf(m.stats.Marks[m.mark].Start); i >= 0 {
+			return i
+		}
+	}
+	return m.bar
+}
+
 // histogram is the bars (a window of them around the selection when they
 // are more than the width), the axis with the marks, and the labels.
 func (m *Model) histogram(w, height int) []string {
@@ -69,7 +81,7 @@ func (m *Model) histogram(w, height int) []string {
 	bs := m.stats.Buckets
 	off := 0
 	if len(bs) > w {
-		off = min(max(m.bar-w/2, 0), len(bs)-w)
+		off = min(max(m.focusBar()-w/2, 0), len(bs)-w)
 	}
 	n := min(len(bs), w)
 	counts := make([]int, n)
