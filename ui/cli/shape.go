@@ -119,6 +119,7 @@ type shaper struct {
 	listing  *tmplListing
 	err      error
 	reported bool
+	handedOn bool // an inner command's shaper does the work (attach)
 }
 
 // shapeError is a --jq or --template failure at run time: exit 1, its
@@ -130,6 +131,13 @@ func (e *shapeError) Error() string { return e.msg }
 // attach puts the shaper between the command and stdout.
 func (s *shaper) attach(ctx context.Context, r *runner) {
 	s.ctx, s.base = ctx, r.env.Stdout
+	if outer, ok := s.base.(*shaper); ok {
+		// A command run inside another (`view NAME` runs its saved
+		// command) was handed the same --jq or --template: it shapes, the
+		// outer one steps aside, so the output is shaped once.
+		outer.handedOn = true
+		s.base = outer.base
+	}
 	s.out = bufio.NewWriterSize(s.base, 32<<10)
 	s.perItem = r.g.JSONL
 	s.split.emit = s.value
@@ -152,6 +160,9 @@ func (s *shaper) Unwrap() io.Writer { return s.base }
 // Write reads the command's JSON; a failure is sticky, so the command stops
 // at its next write and its requests stop with it.
 func (s *shaper) Write(p []byte) (int, error) {
+	if s.handedOn {
+		return s.base.Write(p)
+	}
 	if s.err != nil {
 		return 0, s.err
 	}
@@ -183,6 +194,9 @@ func (s *shaper) fail(err error) {
 // close ends the output: a listing's template finishes, tables are drawn,
 // buffers are flushed.
 func (s *shaper) close() error {
+	if s.handedOn {
+		return nil
+	}
 	if s.err == nil {
 		if err := s.split.end(); err != nil {
 			s.fail(err)
