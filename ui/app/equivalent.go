@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -77,7 +78,7 @@ func (p *equivalentPane) text(width int) string {
 	var b strings.Builder
 	b.WriteString(ansi.Wrap(sanitize.Line(p.line()), width, " "))
 	for _, u := range p.query.Unsaid {
-		b.WriteString("\n\n" + ansi.Wrap(sanitize.Line("not in this command: "+u+" (the command lists the rows without it)"), width, " "))
+		b.WriteString("\n\n" + ansi.Wrap(sanitize.Line("not in this command: "+u), width, " "))
 	}
 	return b.String()
 }
@@ -97,6 +98,17 @@ func (p *equivalentPane) Help() []key.Binding {
 	k := p.env.Keys
 	return []key.Binding{k.Copy, k.SaveView, k.Up, k.Down, k.Back}
 }
+
+// ContextKeys implements page.KeyHinter: the footer says what y and V
+// do here (the command, not an ID).
+func (p *equivalentPane) ContextKeys() []key.Binding {
+	k := p.env.Keys
+	return keys.Enabled(keys.Hint(k.Copy, "copy the command"), keys.Hint(k.SaveView, "save as a view"), k.Back)
+}
+
+// SelectedID implements page.Selector: Y shows the line whole, to be
+// selected with the mouse where OSC 52 does not reach the clipboard.
+func (p *equivalentPane) SelectedID() string { return p.line() }
 
 // Query implements page.Querier: V on the pane saves the view it shows.
 func (p *equivalentPane) Query() page.Query { return p.query }

@@ -37,7 +37,7 @@ func (m *Model) Query() page.Query {
 	}
 	q.Unsaid = m.Table.Unsaid(-1, false)
 	if m.ownHidden > 0 && !m.showOwn {
-		q.Unsaid = append(q.Unsaid, fmt.Sprintf("the %d hidden reads of the log by this token (h shows them)", m.ownHidden))
+		q.Unsaid = append(q.Unsaid, fmt.Sprintf("the %d reads of the log by this token that the view hides (h shows them): the command lists them", m.ownHidden))
 	}
 	return q
 }

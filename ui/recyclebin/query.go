@@ -25,7 +25,7 @@ func (m *Model) Query() page.Query {
 	}
 	q.Unsaid = m.Tabs[0].Unsaid(col, desc)
 	if m.grouped {
-		q.Unsaid = append(q.Unsaid, "the grouping by who deleted (b)")
+		q.Unsaid = append(q.Unsaid, "the grouping by who deleted (b): the command lists the entries themselves")
 	}
 	return q
 }

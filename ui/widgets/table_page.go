@@ -81,14 +81,14 @@ func (v *TableView) ExportTable() TableExport { return v.Table.Export() }
 func (t *Table) Unsaid(col int, desc bool) []string {
 	var out []string
 	if q := t.input.Value(); q != "" && !t.remote {
-		out = append(out, fmt.Sprintf("the / filter %q", q))
+		out = append(out, fmt.Sprintf("the / filter %q: the command lists the rows without it", q))
 	}
 	if c, d := t.Sort(); c >= 0 && (c != col || d != desc) && c < len(t.cols) {
 		dir := ""
 		if d {
 			dir = ", reversed"
 		}
-		out = append(out, fmt.Sprintf("the sort by %s%s", t.cols[c].Title, dir))
+		out = append(out, fmt.Sprintf("the sort by %s%s: the command prints the same rows in its own order", t.cols[c].Title, dir))
 	}
 	return out
 }
