@@ -39,8 +39,15 @@ func ParseWindow(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		n, err := strconv.ParseFloat(days, 64)
-		if err != nil || n <= 0 || n > 3650 {
+		switch {
+		case err != nil:
 			return 0, fmt.Errorf("%q is not a number of days such as 7d", s)
+		case n <= 0:
+			// 0d is a number of days; it is the window that cannot be
+			// empty (what is overdue is within every window: 1d shows it)
+			return 0, fmt.Errorf("the window %q must be more than zero: 1d lists what purges within a day, overdue included", s)
+		case n > 3650:
+			return 0, fmt.Errorf("the window %q is more than ten years (3650d)", s)
 		}
 		return time.Duration(n * float64(24*time.Hour)), nil
 	}

@@ -122,6 +122,12 @@ func (m *Model) headerView() string {
 				style = th.Alarm
 			}
 			parts = append(parts, headerPart{text: style.Render(s)})
+			// "left": the count is what remains, not what was spent (read
+			// both ways). The budget stays whole at any width; the word
+			// is the first to give way to the workspace's name.
+			if b.Remaining > 0 {
+				parts = append(parts, headerPart{style.Render("left"), 7, ""})
+			}
 		}
 	}
 	return fitHeader(parts, m.width)

@@ -93,7 +93,7 @@ func (m *Model) onReuploadRows(msg reuploadRows) tea.Cmd {
 	if skipped := msg.Asked - n; skipped > 0 {
 		text += fmt.Sprintf(" %d selected file(s) have no journaled local path and are left out.", skipped)
 	}
-	m.confirm = widgets.NewConfirm(m.env.Theme, "Re-upload", text+" Type "+strconv.Itoa(n)+" to confirm.", strconv.Itoa(n))
+	m.confirm = widgets.NewConfirm(m.env.Theme, "Re-upload", text, strconv.Itoa(n)) // the dialog says what to type
 	return nil
 }
 

@@ -116,7 +116,7 @@ func (m *Model) pollParts() []widgets.Part {
 		parts = append(parts, widgets.Keep(muted("not polling: every file is settled")))
 	}
 	if b.Limit < 1<<20 {
-		s := fmt.Sprintf("vault budget %d/%d", b.Remaining, b.Limit)
+		s := fmt.Sprintf("vault budget %d/%d left", b.Remaining, b.Limit)
 		if b.ResetIn > 0 {
 			s += ", resets in " + shortDur(b.ResetIn)
 		}

@@ -58,7 +58,7 @@ func (m *Model) detailText(e api.RecycleBinEntry, w int) string {
 	case widgets.ToneAlarm:
 		style = th.Alarm
 	}
-	b.WriteString("\npurge in " + style.Render(purge) + "\n")
+	b.WriteString("\npurge " + style.Render(purgeWhen(purge)) + "\n")
 	wide := w >= 42+38 // a label column, and a UUID beside it
 	for _, f := range DetailFields(e) {
 		if wide {
@@ -119,4 +119,16 @@ func padTo(s string, w int) string {
 		return s + " "
 	}
 	return s + strings.Repeat(" ", w-len(s))
+}
+
+// purgeWhen is the countdown as a phrase: "in 3d04h", "overdue" (never
+// "in overdue"), "not scheduled" (never "in ?").
+func purgeWhen(countdown string) string {
+	switch countdown {
+	case "overdue":
+		return "overdue"
+	case "?":
+		return "not scheduled"
+	}
+	return "in " + countdown
 }

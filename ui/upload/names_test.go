@@ -85,7 +85,7 @@ func TestUploadSummaryNeverCut(t *testing.T) {
 		waitFor(t, tm, "duplicate mode: skip")
 		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(filepath.Join(r.dir, "exports"))})
 		tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-		waitFor(t, tm, "enter uploads")
+		waitFor(t, tm, "enter asks for the file count")
 		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 		v := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
 		for i, l := range strings.Split(v, "\n") {
@@ -136,7 +136,7 @@ func TestProgressLineFits(t *testing.T) {
 		waitFor(t, tm, "duplicate mode: skip")
 		tm.Type(filepath.Join(r.dir, "exports"))
 		tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-		waitFor(t, tm, "enter uploads")
+		waitFor(t, tm, "enter asks for the file count")
 		tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 		waitFor(t, tm, "Type 2 to confirm")
 		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})

@@ -189,7 +189,7 @@ func (m *Model) View() string {
 			}
 			b.WriteString(m.wrap(th.Muted.Render("ctrl+t shows another mode's effect; to keep each under its own name, rename one and enter the path again")) + "\n")
 		}
-		b.WriteString("\n" + m.wrap(th.Muted.Render("enter uploads (type the file count to confirm)"), th.Muted.Render("ctrl+t changes the duplicate mode"), th.Muted.Render("esc goes back")))
+		b.WriteString("\n" + m.wrap(th.Muted.Render("enter asks for the file count, to confirm"), th.Muted.Render("ctrl+t changes the duplicate mode"), th.Muted.Render("esc goes back")))
 	case stageRun, stageDone:
 		m.progressView(&b)
 	}

@@ -219,7 +219,7 @@ func TestUploadAsksToTypeTheCount(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "does not match")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
-	waitFor(t, tm, "enter uploads")
+	waitFor(t, tm, "enter asks for the file count")
 	if runs, _ := r.store.UploadRuns("p"); len(runs) != 0 {
 		t.Fatalf("uploaded without the typed count: %+v", runs)
 	}

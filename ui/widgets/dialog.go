@@ -38,7 +38,12 @@ type Confirm struct {
 }
 
 // NewConfirm builds a dialog asking to type expect.
+//
+// The dialog itself says what to type ("Type 2 to confirm, esc to
+// cancel."): a message that says it too (the re-upload's did, so it read
+// twice) has that sentence taken out.
 func NewConfirm(th themes.Theme, title, message, expect string) *Confirm {
+	message = strings.TrimSpace(strings.ReplaceAll(message, "Type "+expect+" to confirm.", ""))
 	c := &Confirm{Title: title, Message: message, Expect: expect, theme: th,
 		input: Input{Prompt: "> ", PromptStyle: th.Input, CursorStyle: th.TextCursor, CharLimit: 500}}
 	c.input.Focus()
