@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -233,4 +234,33 @@ func crawlText(p access.Progress) string {
 		fmt.Fprintf(&b, ", ETA %s", p.ETA.Round(time.Second))
 	}
 	return b.String()
+}
+
+// accessPeople lists a snapshot's people as the console's access view
+// opens on them: each with the projects they reach and how many of those
+// they manage, most projects first (review.People, the view's own summary).
+func (r *runner) accessPeople(snapshot int64) int {
+	st, profile, done, err := r.snapshots()
+	if err != nil {
+		return r.fail(err)
+	}
+	defer done()
+	sn, err := access.Pick(st, profile, snapshot)
+	if err != nil {
+		return r.fail(err)
+	}
+	grants, err := st.AccessGrants(sn.ID, store.AccessGrantFilter{})
+	if err != nil {
+		return r.fail(err)
+	}
+	people := access.People(grants)
+	if r.g.JSON {
+		return r.emitJSON(nonNil(people))
+	}
+	r.snapshotNote(sn)
+	t := r.table("NAME", "EMAIL", "PROJECTS", "MANAGE", "USER ID")
+	for _, p := range people {
+		t.row(p.Name, p.Email, strconv.Itoa(p.Projects), strconv.Itoa(p.Manage), p.UserID)
+	}
+	return r.done(t.flush())
 }

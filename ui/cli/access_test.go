@@ -60,6 +60,7 @@ func TestAccessCommands(t *testing.T) {
 	}
 	// Queries answer from the snapshot: not one request.
 	requests.Store(0)
+	checkAccessPeople(t, requests, vd)
 	var grants []store.AccessGrant
 	pid := s.Projects()[0].ID
 	r = vd("access", "project", pid, "--json")

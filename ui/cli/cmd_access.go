@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// `vaultdeck access crawl|user|project|diff|snapshots`: the access review
+// `vaultdeck access crawl|user|project|diff|people|snapshots`: the access review
 // (api/access). The subcommands are small, so they share this file; each
 // one's work is a function of a plain options struct in access_run.go.
 func (r *runner) accessCmd() *cobra.Command {
@@ -59,9 +59,13 @@ func (r *runner) accessCmd() *cobra.Command {
 		return r.accessDiff(accessDiffOptions{Old: ids[0], New: ids[1]})
 	})
 
+	people := &cobra.Command{Use: "people", Short: "everyone in a snapshot with their project counts, most projects first (the console's access view)", Args: noArgs}
+	peopleSnap := people.Flags().Int64("snapshot", 0, "read snapshot `N` (default: the last finished one)")
+	people.RunE = r.run(func(context.Context, []string) int { return r.accessPeople(*peopleSnap) })
+
 	snaps := &cobra.Command{Use: "snapshots", Short: "list the snapshots kept", Args: noArgs}
 	snaps.RunE = r.run(func(context.Context, []string) int { return r.accessSnapshots() })
 
-	c.AddCommand(crawl, user, project, diff, snaps)
+	c.AddCommand(crawl, user, project, diff, people, snaps)
 	return c
 }
