@@ -32,7 +32,7 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 	// starts once the request (body included: an upload takes as long as it
 	// takes) has been written; the body timer is re-armed by every read.
 	actx, cancel := context.WithCancelCause(ctx)
-	wd := &watchdog{cancel: cancel}
+	wd := &watchdog{cancel: cancel, clk: c.timers}
 	gate := &progressGate{}
 	actx = context.WithValue(actx, progressKey{}, gate) // the body's reader finds it (walkBody)
 	var sw *sendWatch
@@ -123,8 +123,8 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 			Message: red.safeText(err.Error(), 400), Err: redactedCause{red.String(err.Error()), err}}
 	}
 	c.log.LogAttrs(ctx, slog.LevelDebug, "api request", append(attrs, slog.Int("status", resp.StatusCode))...)
-	wd.arm(c.timeouts.BodyStall, true)
-	resp.Body = &watchedBody{rc: resp.Body, wd: wd, stall: c.timeouts.BodyStall, ctx: actx, gate: gate}
+	// the body's silence is timed by its reads (watchedBody), from the first
+	resp.Body = newWatchedBody(resp.Body, wd, c.timeouts.BodyStall, actx, gate)
 	// The token is taken out of the body here, once, before any caller
 	// (a view, the cache, a log, serve's store) sees a byte of it.
 	resp.Body = newRedactingBody(resp.Body, red)

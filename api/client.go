@@ -58,6 +58,9 @@ type Config struct {
 	// not do as a server or the ledger asked (a Retry-After past the
 	// maximum, times from the future); nil -> the log, as a warning.
 	Notice func(string)
+	// timers is the watchdog's clock: set only by this package's tests,
+	// which run a silence out on a fake one; nil -> the real clock.
+	timers timerClock
 	// WrapTransport, when set, wraps the HTTP transport every attempt goes
 	// through (serve counts each session's requests there); nil -> as is.
 	WrapTransport func(http.RoundTripper) http.RoundTripper
@@ -73,6 +76,7 @@ type Client struct {
 	ledger    Ledger
 	log       *slog.Logger
 	clock     Clock
+	timers    timerClock // the watchdog's; nil: the real clock
 	retry     RetryPolicy
 	timeouts  Timeouts
 	userAgent string
@@ -112,6 +116,7 @@ func New(cfg Config) (*Client, error) {
 		ledger:    cfg.Ledger,
 		log:       cfg.Logger,
 		clock:     cfg.Clock,
+		timers:    cfg.timers,
 		retry:     cfg.Retry.normalized(),
 		timeouts:  cfg.Timeouts.normalized(),
 		userAgent: cfg.UserAgent,

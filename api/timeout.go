@@ -74,14 +74,47 @@ type timeoutCause struct {
 
 func (t *timeoutCause) Error() string { return "timeout" }
 
+// stopper is a running timer.
+type stopper interface{ Stop() bool }
+
+// timerClock is what the watchdog times with: the real clock in use (the
+// timers guard real sockets), a fake one in the package's tests, which set
+// Config.timers to run a silence out without waiting for it.
+type timerClock interface {
+	Now() time.Time
+	AfterFunc(d time.Duration, f func()) stopper
+}
+
+type realTimers struct{}
+
+func (realTimers) Now() time.Time { return time.Now() }
+func (realTimers) AfterFunc(d time.Duration, f func()) stopper {
+	return time.AfterFunc(d, f)
+}
+
 // watchdog cancels an attempt's context when a timer runs out: first the
-// first-byte timer, then, once headers are in, a body timer that every
-// read re-arms.
+// first-byte timer, then, once headers are in, a body timer that runs only
+// while the body's reader waits in a read (watchedBody).
 type watchdog struct {
 	cancel context.CancelCauseFunc
+	clk    timerClock
 	mu     sync.Mutex
-	timer  *time.Timer
-	total  *time.Timer // the response's whole time; armed once
+	timer  stopper
+	total  stopper // the response's whole time; armed once
+}
+
+func (w *watchdog) after(d time.Duration, f func()) stopper {
+	if w.clk == nil {
+		return time.AfterFunc(d, f)
+	}
+	return w.clk.AfterFunc(d, f)
+}
+
+func (w *watchdog) now() time.Time {
+	if w.clk == nil {
+		return time.Now()
+	}
+	return w.clk.Now()
 }
 
 // startTotal arms the whole-response timer, once (a later call is a no-op).
@@ -89,7 +122,7 @@ func (w *watchdog) startTotal(d time.Duration) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.total == nil && d > 0 {
-		w.total = time.AfterFunc(d, func() { w.cancel(&timeoutCause{total: true, after: d}) })
+		w.total = w.after(d, func() { w.cancel(&timeoutCause{total: true, after: d}) })
 	}
 }
 
@@ -114,7 +147,7 @@ func (w *watchdog) armCause(d time.Duration, cause *timeoutCause) {
 		w.timer = nil
 	}
 	if d > 0 {
-		w.timer = time.AfterFunc(d, func() { w.cancel(cause) })
+		w.timer = w.after(d, func() { w.cancel(cause) })
 	}
 }
 
@@ -152,9 +185,14 @@ func (g *progressGate) mark() {
 	}
 }
 
-// watchedBody re-arms the stall timer on every read (or, under a marking
-// gate, on progress) and counts bytes for the message. Close releases the
-// attempt's context.
+// watchedBody times the silence of a body: its timer runs only while the
+// reader waits in a read, so the time the client spends between reads
+// (writing an item to a slow stdout, a view taking it, being descheduled
+// on a loaded machine) is never blamed on the server. Without a marking
+// gate every byte restarts the silence; under one, only progress does, and
+// the time spent chewing bytes that brought none (whitespace, padding)
+// counts too: that time the server's junk cost. The whole-answer timer
+// (watchdog.total) is a different bound and runs throughout.
 type watchedBody struct {
 	rc    io.ReadCloser
 	wd    *watchdog
@@ -162,6 +200,12 @@ type watchedBody struct {
 	n     int64
 	ctx   context.Context
 	gate  *progressGate
+	// left is what remains of the silence; lastN what the last read
+	// brought; outside when it returned (zero before the first read)
+	left    time.Duration
+	cause   *timeoutCause // the silence's, made once
+	lastN   int
+	outside time.Time
 	// unmarked counts the bytes read since progress was last marked, and
 	// lastByte is when the last of them came: a stall is bytes that
 	// brought nothing only while they kept coming (some in the last half
@@ -171,27 +215,46 @@ type watchedBody struct {
 	lastByte time.Time
 }
 
+func newWatchedBody(rc io.ReadCloser, wd *watchdog, stall time.Duration, ctx context.Context, gate *progressGate) *watchedBody {
+	return &watchedBody{rc: rc, wd: wd, stall: stall, ctx: ctx, gate: gate, left: stall,
+		cause: &timeoutCause{stall: true, after: stall}}
+}
+
 func (b *watchedBody) Read(p []byte) (int, error) {
 	g := b.gate
-	if g.marked && g.marks != g.armed {
-		// progress since the last read: the silence is counted from now,
-		// when the reader waits for more
+	now := b.wd.now()
+	switch {
+	case g.marked && g.marks != g.armed:
+		// progress since the last read: the silence starts afresh
 		g.armed = g.marks
-		b.wd.arm(b.stall, true)
+		b.left = b.stall
 		b.unmarked = 0
+	case !g.marked && b.lastN > 0:
+		b.left = b.stall
+	case g.marked && !b.outside.IsZero():
+		// no progress since the last read: the time spent on its bytes
+		// was the server's junk, not the client's work
+		b.left -= now.Sub(b.outside)
+	}
+	if b.stall > 0 {
+		// the message names the whole silence, though the timer runs what
+		// is left of it; one already spent fires at once (1ns: arming for
+		// no time sets no timer)
+		b.wd.armCause(max(b.left, time.Nanosecond), b.cause)
 	}
 	n, err := b.rc.Read(p)
+	b.wd.stop()
+	b.outside = b.wd.now()
+	b.left -= b.outside.Sub(now)
+	b.lastN = n
 	b.n += int64(n)
 	b.unmarked += int64(n)
 	if n > 0 {
-		b.lastByte = time.Now()
-	}
-	if n > 0 && err == nil && !g.marked {
-		b.wd.arm(b.stall, true)
+		b.lastByte = b.outside
 	}
 	if err != nil && err != io.EOF {
 		if e := stallOf(b.ctx, b.n); e != nil {
-			e.noItem = g.marked && b.unmarked > 0 && time.Since(b.lastByte) < b.stall/2 && !e.total && !e.sending && e.received >= 0
+			e.noItem = g.marked && b.unmarked > 0 && b.outside.Sub(b.lastByte) < b.stall/2 && !e.total && !e.sending && e.received >= 0
 			return n, e
 		}
 	}
@@ -206,9 +269,12 @@ func (b *watchedBody) Close() error {
 	return err
 }
 
-// sendWatch re-arms the send-stall timer every time the transport takes
-// more of the request body: a server that stops reading an upload ends it
-// after the stall timeout instead of blocking the write forever.
+// sendWatch times the transport's writing of a request body: the send-stall
+// timer is armed when a read hands the transport bytes and stopped when it
+// comes back for more, so a server that stops reading an upload ends it
+// after the stall timeout instead of blocking the write forever, while the
+// time the body's own source takes (a file, the multipart writer) is not
+// the server's.
 type sendWatch struct {
 	rc    io.ReadCloser
 	wd    *watchdog
@@ -217,9 +283,10 @@ type sendWatch struct {
 }
 
 func (s *sendWatch) Read(p []byte) (int, error) {
-	s.wd.armCause(s.stall, &timeoutCause{sending: true, after: s.stall})
+	s.wd.stop()
 	n, err := s.rc.Read(p)
 	s.n.Add(int64(n))
+	s.wd.armCause(s.stall, &timeoutCause{sending: true, after: s.stall})
 	return n, err
 }
 
