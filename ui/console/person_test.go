@@ -39,7 +39,10 @@ func (pinned) Sleep(ctx context.Context, _ time.Duration) error { return ctx.Err
 // after one access crawl, one audit sync and one person report (which
 // cached the listings): everything the person view shows is local. The
 // counter counts every request from then on.
-func personScreen(t *testing.T) (*screen, string) {
+func personScreen(t *testing.T) (*screen, string) { return personScreenWith(t, true) }
+
+// personScreenWith leaves the listings uncached when cached is false.
+func personScreenWith(t *testing.T, cached bool) (*screen, string) {
 	t.Helper()
 	now := func() time.Time { return pagetest.Now }
 	var n atomic.Int64
@@ -69,8 +72,10 @@ func personScreen(t *testing.T) (*screen, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := person.Fill(ctx, c, c, in, rep, now, nil); err != nil {
-		t.Fatal(err)
+	if cached {
+		if err := person.Fill(ctx, c, c, in, rep, now, nil); err != nil {
+			t.Fatal(err)
+		}
 	}
 	n.Store(0)
 	r := lipgloss.NewRenderer(io.Discard)
@@ -147,4 +152,23 @@ func TestPersonOpensFromEveryRowThatNamesOne(t *testing.T) {
 		waitFor(t, tm, who, "1/")
 		final(t, tm)
 	})
+}
+
+// TestPersonViewFillsWhatIsMissing: with the snapshot and the mirror but
+// no cached listing, the view opens without a request and says what is
+// missing; r asks for the projects listing and the bin (the matters
+// listing needs the matters job, which a read-only session lacks, and
+// the view says to run the command instead), and nothing else.
+func TestPersonViewFillsWhatIsMissing(t *testing.T) {
+	s, who := personScreenWith(t, false)
+	tm := s.open(t, "person", who, 120, 40, "missing: the projects listing is not cached", "r reads it", "in a shell reads it")
+	if n := s.requests.Load(); n != 0 {
+		t.Errorf("opening made %d requests", n)
+	}
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
+	waitFor(t, tm, "projects listing, read now", "recycle bin, read now")
+	final(t, tm)
+	if n := s.requests.Load(); n != 2 {
+		t.Errorf("r made %d requests, want 2 (one page of 12 projects, the bin)", n)
+	}
 }

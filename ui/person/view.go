@@ -130,7 +130,7 @@ func (m *Model) lines() (out []string, starts [nParts]int) {
 	if !ms.Covered() {
 		// the listing is read through the matters job, which only a
 		// session given the write jobs holds
-		fill := "`vaultdeck person " + sanitize.Line(r.Email) + "` in a shell reads it"
+		fill := "`vaultdeck person` in a shell reads it"
 		if m.env.Jobs != nil && m.env.Jobs.Matters != nil {
 			fill = "r reads it"
 		}
