@@ -37,14 +37,44 @@ func readActivity(ctx context.Context, in Local, r *Report, now time.Time, o Opt
 	if st.Last.After(a.AsOf) {
 		a.AsOf = st.Last
 	}
-	b := newActivity(now, o)
-	if err := in.Mirror.AuditEntries(ctx, in.Log, store.AuditFilter{User: r.Email, Newest: true}, func(e store.AuditEntry) error {
-		b.add(e)
+	// The whole history from the (user, ip, at, type) index alone, put
+	// newest first here; then the entries listed, with their ids, by the
+	// (user, at) index: a few rows read from the table, not thousands.
+	var facts []store.AuditEntry
+	if err := in.Mirror.AuditUserFacts(ctx, in.Log, r.Email, func(e store.AuditEntry) error {
+		facts = append(facts, e)
 		return nil
 	}); err != nil {
 		return err
 	}
+	slices.SortFunc(facts, func(x, y store.AuditEntry) int { return cmp.Or(y.Time.Compare(x.Time), cmp.Compare(y.Seq, x.Seq)) })
+	b := newActivity(now, o)
+	for _, e := range facts {
+		b.add(e)
+	}
 	b.finish(a)
+	f := store.AuditFilter{User: r.Email, Newest: true, Limit: LatestN}
+	if !o.Since.IsZero() {
+		f.Since, f.Limit = o.Since, MaxLatest
+	}
+	a.Latest = a.Latest[:0]
+	if err := in.Mirror.AuditEntries(ctx, in.Log, f, func(e store.AuditEntry) error {
+		a.Latest = append(a.Latest, Entry{ID: e.ID, Time: e.Time, Type: e.Type, IP: e.IP})
+		return nil
+	}); err != nil {
+		return err
+	}
+	if l := a.LastLogin; l != nil {
+		// the one entry at the login's place in the mirror's order, for its id
+		at := store.AuditPosition{Time: l.Time, Seq: b.loginSeq}
+		if err := in.Mirror.AuditEntries(ctx, in.Log, store.AuditFilter{User: r.Email, Newest: true, Limit: 1,
+			Before: store.AuditPosition{Time: at.Time, Seq: at.Seq + 1}}, func(e store.AuditEntry) error {
+			l.ID = e.ID
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -55,6 +85,8 @@ type activity struct {
 	o      Options
 	total  int
 	login  *Entry
+	// loginSeq is the last login's place among entries of one instant.
+	loginSeq int64
 	ips    map[string]*Address
 	order  []string // addresses by most recent use
 	d7     map[string]int
@@ -72,7 +104,7 @@ func (b *activity) add(e store.AuditEntry) {
 	b.oldest = e.Time // newest first: the last seen is the oldest
 	en := Entry{ID: e.ID, Time: e.Time, Type: e.Type, IP: e.IP}
 	if b.login == nil && loginType(e.Type) {
-		b.login = &en
+		b.login, b.loginSeq = &en, e.Seq
 	}
 	if e.IP != "" {
 		ad := b.ips[e.IP]

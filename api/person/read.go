@@ -42,6 +42,7 @@ type Mirror interface {
 	AuditLogs(ctx context.Context, prefix string) ([]string, error)
 	AuditEntries(ctx context.Context, log string, f store.AuditFilter, fn func(store.AuditEntry) error) error
 	AuditState(ctx context.Context, log string) (store.AuditMirrorState, error)
+	AuditUserFacts(ctx context.Context, log, user string, fn func(store.AuditEntry) error) error
 }
 
 // Local is what the report reads without a request. Any of Snapshots,
