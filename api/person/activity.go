@@ -81,18 +81,18 @@ func readActivity(ctx context.Context, in Local, r *Report, now time.Time, o Opt
 // activity is the one pass over a person's entries, newest first. Its
 // rules are pure (tested without a mirror).
 type activity struct {
-	now    time.Time
-	o      Options
-	total  int
-	login  *Entry
+	now   time.Time
+	o     Options
+	total int
+	login *Entry
 	// loginSeq is the last login's place among entries of one instant.
 	loginSeq int64
-	ips    map[string]*Address
-	order  []string // addresses by most recent use
-	d7     map[string]int
-	d30    map[string]int
-	latest []Entry
-	oldest time.Time
+	ips      map[string]*Address
+	order    []string // addresses by most recent use
+	d7       map[string]int
+	d30      map[string]int
+	latest   []Entry
+	oldest   time.Time
 }
 
 func newActivity(now time.Time, o Options) *activity {
