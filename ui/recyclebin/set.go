@@ -20,6 +20,7 @@ type binSet struct {
 	bin    *api.RecycleBin
 	order  []int32 // bin.Items by rank, newest first; nil when the server sent them so (the spec's order)
 	purges []int64 // scheduled purges, Unix seconds, ascending
+	hay    binHay  // the filter's haystacks, built by the first session that filters (hay.go)
 }
 
 // newBinSet orders rb newest first without touching it (it may be another

@@ -119,6 +119,15 @@ func haystack(src RowSource, r, cols int) string {
 	return strings.ToLower(b.String())
 }
 
+// Matcher is a source that filters itself: Match returns the rows of
+// cands (in their order) with a cell containing q, already lower-cased.
+// A source shown by many tables at once (serve's sessions on one answer)
+// keeps one set of haystacks for all of them instead of the table's own
+// (about 125 bytes a row and table). Match may run off the event loop.
+type Matcher interface {
+	Match(cands []int, q string) []int
+}
+
 // applyQuery filters to rows containing q (case-insensitive substring).
 // When q extends the query the visible set reflects, only that set is
 // searched: typing refines instead of rescanning everything.
@@ -141,6 +150,15 @@ func (t *Table) applyQuery(q string) tea.Cmd {
 	limit := t.AsyncAbove
 	if limit <= 0 {
 		limit = 20000
+	}
+	if m, ok := t.src.(Matcher); ok {
+		// the source keeps its own haystacks (shared by every table showing it)
+		if len(cands) <= limit {
+			t.acceptFilter(FilterResult{Owner: t.owner, Gen: t.gen, Query: q, Idx: m.Match(cands, q)})
+			return nil
+		}
+		gen, owner := t.gen, t.owner
+		return func() tea.Msg { return FilterResult{Owner: owner, Gen: gen, Query: q, Idx: m.Match(cands, q)} }
 	}
 	if len(cands) <= limit {
 		t.hay = completeHay(t.hay, t.src, len(t.cols))
