@@ -18,7 +18,12 @@ import (
 // bytes that bring nothing are silence. Fast ones that grow one value end
 // at a size limit sooner; commas are no JSON at all.
 func TestBytesWithoutItemsEndLikeAStall(t *testing.T) {
-	to := api.Timeouts{FirstByte: 5 * time.Second, BodyStall: 300 * time.Millisecond, Total: 60 * time.Second}
+	// The cases that end at a size limit get a silence far longer than
+	// their read takes, so a loaded machine (CI runs ui/e2e beside this)
+	// cannot turn "4 MiB of fast whitespace" into a stall; the cases about
+	// silence keep 300ms.
+	silence := api.Timeouts{FirstByte: 5 * time.Second, BodyStall: 300 * time.Millisecond, Total: 60 * time.Second}
+	sizeBound := api.Timeouts{FirstByte: 5 * time.Second, BodyStall: 20 * time.Second, Total: 60 * time.Second}
 	for _, tc := range []struct {
 		fault   faultserver.Fault
 		trickle time.Duration
@@ -36,6 +41,10 @@ func TestBytesWithoutItemsEndLikeAStall(t *testing.T) {
 		{faultserver.EndlessCommas, 0, "invalid JSON"},
 	} {
 		t.Run(string(tc.fault)+"/"+tc.trickle.String(), func(t *testing.T) {
+			to := silence
+			if !strings.Contains(tc.want, "no new item") {
+				to = sizeBound
+			}
 			s := faultserver.Start(tc.fault, faultserver.Trickle(tc.trickle))
 			defer s.Close()
 			n := 0
