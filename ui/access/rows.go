@@ -24,8 +24,8 @@ const (
 // PeopleColumns are the columns of the people tab.
 func PeopleColumns() []widgets.Column {
 	return []widgets.Column{
-		{Title: "NAME", Width: 14, Grow: 3},
-		{Title: "EMAIL", Width: 28, Grow: 1},
+		{Title: "NAME", Width: 14, Min: 8, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
+		{Title: "EMAIL", Width: 28, Min: 10, Grow: 1, Priority: 2, Elide: widgets.ElideEmail},
 		{Title: "PROJECTS", Width: 8, Align: widgets.AlignRight, Numeric: true},
 		{Title: "MANAGE", Width: 6, Align: widgets.AlignRight, Numeric: true},
 	}
@@ -43,9 +43,9 @@ func PersonRow(p review.Person) widgets.Row {
 // GrantColumns are the columns of one person's projects.
 func GrantColumns() []widgets.Column {
 	return []widgets.Column{
-		{Title: "PROJECT", Width: 20, Grow: 3},
-		{Title: "ACCESS", Width: 6},
-		{Title: "PROJECT ID", Width: 36},
+		{Title: "PROJECT", Width: 20, Min: 10, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
+		{Title: "ACCESS", Width: 6, Priority: 2},
+		{Title: "PROJECT ID", Width: 36, Min: 8, Priority: 1, Elide: widgets.ElideMiddle},
 	}
 }
 
@@ -65,11 +65,12 @@ func GrantRow(g store.AccessGrant) widgets.Row {
 // ChangeColumns are the columns of the changes tab.
 func ChangeColumns() []widgets.Column {
 	return []widgets.Column{
-		{Title: "CHANGE", Width: 7},
-		{Title: "EMAIL", Width: 28, Grow: 1}, // who: what a reviewer acts on, kept whole first
-		{Title: "PROJECT", Width: 16, Grow: 3},
-		{Title: "FROM", Width: 6},
-		{Title: "TO", Width: 6},
+		{Title: "CHANGE", Width: 7, Priority: 2},
+		{Title: "EMAIL", Width: 28, Min: 10, Grow: 1, Priority: 3, Elide: widgets.ElideEmail}, // who: what a reviewer acts on, kept whole first
+		{Title: "PROJECT", Width: 16, Min: 10, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
+		{Title: "FROM", Width: 6, Priority: 1},
+		{Title: "TO", Width: 6, Priority: 1},
+		{Title: "PROJECT ID", ExportOnly: true, RowID: true},
 	}
 }
 

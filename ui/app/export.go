@@ -47,7 +47,11 @@ func (m *Model) exportTop() tea.Cmd {
 		if dir == "" {
 			path = "./" + filepath.Base(path) // the working directory: short enough for an 80-column status line
 		}
-		return page.StatusMsg{Text: fmt.Sprintf("wrote %d rows to %s", snap.Len(), path)}
+		rows := "rows"
+		if snap.Len() == 1 {
+			rows = "row"
+		}
+		return page.StatusMsg{Text: fmt.Sprintf("wrote %d %s to %s", snap.Len(), rows, path)}
 	}
 }
 

@@ -70,7 +70,7 @@ func TestExportWritesTheViewAsShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 4 || !slices.Equal(recs[0], []string{"project", "deleted by", "deleted at", "purge in", "files", "KB"}) {
+	if len(recs) != 4 || !slices.Equal(recs[0], []string{"project", "deleted by", "deleted at (UTC)", "purge in", "purge at (UTC)", "files", "knowledge base", "project id"}) {
 		t.Fatalf("records %q", recs)
 	}
 	got := []string{recs[1][0], recs[2][0], recs[3][0]}

@@ -124,10 +124,13 @@ func New(env page.Env, arg string) page.Page {
 
 func columns() []widgets.Column {
 	return []widgets.Column{
-		colTime: {Title: columnTitles[colTime], Width: len(timeLayout)},
-		colType: {Title: columnTitles[colType], Width: 14, Grow: 2},
-		colUser: {Title: columnTitles[colUser], Width: 14, Grow: 2},
-		colIP:   {Title: columnTitles[colIP], Width: 15},
+		// the type and the user keep their distinguishing ends
+		// (user:word_add_in_…_open); the time loses its year and seconds first
+		colTime: {Title: columnTitles[colTime], Width: len(timeLayout), Min: 11, Elide: widgets.ElideDate},
+		colType: {Title: columnTitles[colType], Width: 14, Min: 10, Grow: 2, Priority: 3, Elide: widgets.ElideMiddle},
+		colUser: {Title: columnTitles[colUser], Width: 14, Min: 8, Grow: 2, Priority: 2, Elide: widgets.ElideEmail},
+		colIP:   {Title: columnTitles[colIP], Width: 15, Priority: 1},
+		numCols: {Title: "entry id", ExportOnly: true, RowID: true},
 	}
 }
 

@@ -26,7 +26,7 @@ const (
 // columns are the table's columns; "In status" sorts by duration.
 func columns() []widgets.Column {
 	return []widgets.Column{
-		colName:     {Title: "Name", Width: 12, Grow: 3},
+		colName:     {Title: "Name", Width: 12, Min: 8, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
 		colStatus:   {Title: "Status", Width: 21}, // an enum: never truncated (unrecoverable_failure)
 		colInStatus: {Title: "In status", Width: 9, Align: widgets.AlignRight, Numeric: true},
 		colFlag:     {Title: "Flag", Width: 5},
@@ -43,7 +43,7 @@ func projectColumns(cols []widgets.Column) []widgets.Column {
 // width, the free-text name gives way first, the status stays whole.
 func idColumns() []widgets.Column {
 	cols := columns()
-	cols[colName] = widgets.Column{Title: "Name", Width: 0, Grow: 1}
+	cols[colName] = widgets.Column{Title: "Name", Width: 0, Grow: 1, Priority: 3, Elide: widgets.ElideMiddle}
 	cols[colID] = widgets.Column{Title: "ID", Width: 36}
 	return cols
 }

@@ -17,8 +17,8 @@ func receiptColumns() []widgets.Column {
 	return []widgets.Column{
 		{Title: "id", Width: 4, Numeric: true, Align: widgets.AlignRight},
 		{Title: "action", Width: 10},
-		{Title: "started", Width: 16, Numeric: true},
-		{Title: "file", Width: 18, Grow: 2}, // names first: a cut file name is no receipt anyone recognises
+		{Title: "started", Width: 16, Min: 11, Numeric: true, Elide: widgets.ElideDate, ExportTitle: "started (UTC)"},
+		{Title: "file", Width: 18, Min: 10, Grow: 2, Priority: 3, Elide: widgets.ElideMiddle}, // names first: a cut file name is no receipt anyone recognises
 		{Title: "pairs", Width: 6, Numeric: true, Align: widgets.AlignRight},
 		{Title: "status", Width: 8, Grow: 3}, // says a restore since: room for it
 		{Title: "outcomes", Width: 16, Grow: 3},

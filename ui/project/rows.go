@@ -18,10 +18,11 @@ import (
 // UserColumns of the users tab.
 func UserColumns() []widgets.Column {
 	return []widgets.Column{
-		{Title: "name", Width: 14, Grow: 2},
-		{Title: "email", Width: 18, Grow: 3},
-		{Title: "access", Width: 7},
+		{Title: "name", Width: 14, Min: 8, Grow: 2, Priority: 3, Elide: widgets.ElideMiddle},
+		{Title: "email", Width: 18, Min: 10, Grow: 3, Priority: 2, Elide: widgets.ElideEmail},
+		{Title: "access", Width: 7, Priority: 1},
 		{Title: "role", Width: 6},
+		{Title: "user id", ExportOnly: true, RowID: true},
 	}
 }
 
@@ -46,12 +47,12 @@ func FileColumns() []widgets.Column {
 	return []widgets.Column{
 		// The status never truncates (the longest is unrecoverable_failure);
 		// name and type, free text, give way first.
-		{Title: "name", Width: 16, Grow: 3},
-		{Title: "status", Width: 21},
-		{Title: "type", Width: 8, Grow: 1},
-		{Title: "uploaded", Width: 16, Numeric: true},
-		{Title: "size", Width: 9, Align: widgets.AlignRight, Numeric: true},
-		{Title: "", Width: 0}, // the ID, shown with `i` (FileColumnsWithIDs)
+		{Title: "name", Width: 16, Min: 10, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
+		{Title: "status", Width: 21, Priority: 2},
+		{Title: "type", Width: 8, Grow: 1, Elide: widgets.ElideMiddle}, // a MIME type differs at its end
+		{Title: "uploaded", Width: 16, Min: 11, Numeric: true, Elide: widgets.ElideDate, ExportTitle: "uploaded (UTC)"},
+		{Title: "size", Width: 9, Align: widgets.AlignRight, Numeric: true, Priority: 1},
+		{Title: "", Width: 0, ExportTitle: "file id"}, // the ID, shown with `i` (FileColumnsWithIDs)
 	}
 }
 
@@ -60,10 +61,10 @@ func FileColumns() []widgets.Column {
 // left, the status stays whole.
 func FileColumnsWithIDs() []widgets.Column {
 	cols := FileColumns()
-	cols[0] = widgets.Column{Title: "name", Width: 0, Grow: 1}
-	cols[2] = widgets.Column{Title: "", Width: 0}
-	cols[3] = widgets.Column{Title: "", Width: 0, Numeric: true}
-	cols[5] = widgets.Column{Title: "id", Width: 36}
+	cols[0] = widgets.Column{Title: "name", Width: 0, Grow: 1, Priority: 3, Elide: widgets.ElideMiddle}
+	cols[2] = widgets.Column{Title: "", Width: 0, ExportTitle: "type"}
+	cols[3] = widgets.Column{Title: "", Width: 0, Numeric: true, ExportTitle: "uploaded (UTC)"}
+	cols[5] = widgets.Column{Title: "id", Width: 36, ExportTitle: "file id"}
 	return cols
 }
 

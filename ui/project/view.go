@@ -2,6 +2,7 @@ package project
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -83,6 +84,10 @@ func (m *Model) tabsView() string {
 		}
 	}
 	bar := strings.Join(tabs, " ")
+	st := &m.states[m.tab]
+	if label := st.Label(m.env.Clock()); st.Err() != nil && label != "" {
+		bar += "  " + th.Error.Render(label)
+	}
 	if m.tab == tabFiles {
 		status := "all"
 		if s := Statuses()[m.statusIdx]; s != "" {
@@ -90,10 +95,8 @@ func (m *Model) tabsView() string {
 		}
 		bar += "  " + th.Muted.Render("status: "+status+" (f cycles) · s/enter: file status")
 	}
-	st := &m.states[m.tab]
-	if label := st.Label(m.env.Clock()); st.Err() != nil && label != "" {
-		bar += "  " + th.Error.Render(label)
-	}
+	// one line whatever the width: the hint gives way, after the failure
+	bar = ansi.Truncate(bar, max(m.Width, 1), "…")
 	if st.FailedEmpty() {
 		return bar + "\n" + th.Error.Render(st.FailedView("The "+strings.ToLower(tabNames()[m.tab])+" of this project"))
 	}

@@ -36,6 +36,7 @@ type Model struct {
 	soon, grouped bool
 	window        time.Duration // soon's window when a saved view set one (query.go); 0: a week
 	deleter       string
+	fromGroups    bool // the deleter filter was opened from the groups: esc goes back to them
 	groups        int
 	state         page.LoadState // loading / loaded (age) / empty / failed
 	clock         page.Clock     // 1-second tick while the age is shown
@@ -292,8 +293,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.toggleGroups()
 		return nil
 	case key.Matches(msg, k.Back) && !m.Table.WantsEsc() && m.deleter != "":
-		m.deleter = ""
-		return m.refilter()
+		return m.closeDeleter()
 	case key.Matches(msg, k.Back) && !m.Table.WantsEsc() && m.query.ClientMatterID != "":
 		return m.filterByMatter("")
 	case key.Matches(msg, k.Enter) && m.grouped:

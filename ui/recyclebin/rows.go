@@ -21,17 +21,24 @@ const (
 	ColPurgeIn
 	ColFiles
 	ColKB
+	ColProjectID // export only: what other commands and the headless --csv name the project by
+	numCols
 )
 
 // Columns of the recycle-bin table.
 func Columns() []widgets.Column {
 	return []widgets.Column{
-		{Title: "project", Width: 16, Grow: 3},
-		{Title: "deleted by", Width: 14, Grow: 2},
-		{Title: "deleted at", Width: 16, Numeric: true},
-		{Title: "purge in", Width: 9, Numeric: true, Align: widgets.AlignRight},
+		// names first (two projects must not read the same), then who,
+		// then when it goes; the deletion time shortens and the counts go
+		// before a name is cut (widgets.layoutWidths)
+		{Title: "project", Width: 16, Min: 10, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
+		{Title: "deleted by", Width: 14, Min: 8, Grow: 2, Priority: 2, Elide: widgets.ElideEmail},
+		{Title: "deleted at", Width: 16, Min: 11, Numeric: true, Elide: widgets.ElideDate, ExportTitle: "deleted at (UTC)"},
+		{Title: "purge in", Width: 9, Numeric: true, Align: widgets.AlignRight, Priority: 1, ExportAt: "purge at (UTC)"},
 		{Title: "files", Width: 6, Numeric: true, Align: widgets.AlignRight},
-		{Title: "KB", Width: 2},
+		// knowledge-base projects, not kilobytes: the file says so in full
+		{Title: "kbase", Width: 5, ExportTitle: "knowledge base"},
+		{Title: "project id", ExportOnly: true},
 	}
 }
 
@@ -66,8 +73,8 @@ func (s binRows) entry(i int) *api.RecycleBinEntry {
 func (s binRows) ID(i int) string { return s.entry(i).ID }
 
 func (s binRows) Row(i int) widgets.Row {
-	cells := make([]string, ColKB+1)
-	nums := make([]float64, ColKB+1)
+	cells := make([]string, numCols)
+	nums := make([]float64, numCols)
 	for c := range cells {
 		cells[c], nums[c] = s.Text(i, c), s.Num(i, c)
 	}
@@ -97,8 +104,19 @@ func (s binRows) Text(i, col int) string {
 		if e.VaultProject.IsKnowledgeBaseProject {
 			return "✓"
 		}
+	case ColProjectID:
+		return projectID(e)
 	}
 	return ""
+}
+
+// projectID is the entry's project's ID (what other commands take), else
+// the entry's resource ID.
+func projectID(e *api.RecycleBinEntry) string {
+	if e.VaultProject.ID != "" {
+		return sanitize.Line(e.VaultProject.ID)
+	}
+	return sanitize.Line(e.ResourceID)
 }
 
 // Num: the purge column sorts by the scheduled time (time-invariant: the

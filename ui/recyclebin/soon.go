@@ -33,10 +33,10 @@ const (
 
 func groupColumns() []widgets.Column {
 	return []widgets.Column{
-		{Title: "deleted by", Width: 20, Grow: 3},
+		{Title: "deleted by", Width: 20, Min: 8, Grow: 3, Priority: 3, Elide: widgets.ElideEmail},
 		{Title: "projects", Width: 8, Numeric: true, Align: widgets.AlignRight},
 		{Title: "within 7d", Width: 9, Numeric: true, Align: widgets.AlignRight},
-		{Title: "next purge", Width: 10, Numeric: true, Align: widgets.AlignRight},
+		{Title: "next purge", Width: 10, Numeric: true, Align: widgets.AlignRight, Priority: 1, ExportAt: "next purge at (UTC)"},
 	}
 }
 
@@ -156,10 +156,23 @@ func (m *Model) openDeleter() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	m.deleter = r.ID
+	m.deleter, m.fromGroups = r.ID, true
 	m.toggleGroups()
 	cmd := m.refilter()
 	m.Tabs[0].Move(-m.Tabs[0].Len())
+	return cmd
+}
+
+// closeDeleter is esc on one person's entries: one level back, to the
+// people (the cursor still on that person: regroup keeps it by ID) when
+// they were opened from there, else to all entries.
+func (m *Model) closeDeleter() tea.Cmd {
+	m.deleter = ""
+	cmd := m.refilter()
+	if m.fromGroups {
+		m.fromGroups = false
+		m.toggleGroups()
+	}
 	return cmd
 }
 

@@ -24,10 +24,33 @@ const (
 // Column describes one table column.
 type Column struct {
 	Title   string
-	Width   int   // minimum width in cells
+	Width   int   // preferred width in cells (layoutWidths: how the room is shared)
 	Grow    int   // share of the spare width; 0 keeps the column at Width
 	Align   Align // numbers read better right-aligned
 	Numeric bool  // sort by Row.Nums[i] (sizes, times) instead of the text
+	// Min is the narrowest the column is squeezed to before it is hidden
+	// (0: Width, it does not shrink); Max bounds the width its measured
+	// content asks (0: no bound); Priority orders who keeps the room on a
+	// narrow screen (higher keeps it longer: names); Elide says how a cell
+	// too long is cut.
+	Min, Max, Priority int
+	Elide              Elide
+	// ExportOnly columns are never drawn but written by the export key:
+	// what a reader of the file needs and the screen has no room for (IDs,
+	// absolute UTC times beside a countdown).
+	ExportOnly bool
+	// RowID columns hold the row's ID (Row.ID), not a cell: with
+	// ExportOnly, the ID a reader outside the console looks records up by
+	// ("project id"), written by the export, never drawn.
+	RowID bool
+	// ExportTitle names the column in an export when its screen title is
+	// short or empty ("deleted at (UTC)", "file id").
+	ExportTitle string
+	// ExportAt, for a column whose sort key is a Unix time shown relative
+	// ("3d04h"), writes beside it in an export a column of this title with
+	// the time itself in UTC (RFC 3339): a file read next week still says
+	// when.
+	ExportAt string
 	// Live, when set, computes the cell and its tone at render time, for
 	// the visible rows only, replacing Row.Cells[i] and Row.Tones[i] on
 	// screen. It is for values that change with the clock ("time in
@@ -70,6 +93,8 @@ type Table struct {
 
 	cols   []Column
 	widths []int
+	need   []int    // per column, the content's width measured on a sample of rows (measure)
+	domain []string // per ElideEmail column, the common domain dropped from its rows
 
 	src     RowSource
 	hay     []string // lower-cased searchable text per row, built by the first filter
@@ -113,7 +138,7 @@ func (t *Table) SetRemoteFilter(remote bool) { t.remote = remote }
 // SetSize sets the area of the table, including its header and info line.
 func (t *Table) SetSize(w, h int) {
 	t.width, t.height = w, h
-	t.widths = fitWidths(t.cols, w-gutter)
+	t.relayout()
 	t.input.Width = max(w-4, 1)
 	t.clampCursor()
 }
@@ -122,7 +147,7 @@ func (t *Table) SetSize(w, h int) {
 // a view switching layouts) and lays them out again.
 func (t *Table) SetColumns(cols []Column) {
 	t.cols = cols
-	t.widths = fitWidths(t.cols, t.width-gutter)
+	t.measure()
 }
 
 // Len is the number of visible (filtered) rows; Total the number loaded.
@@ -268,10 +293,12 @@ func (t *Table) clampCursor() {
 func (t *Table) bodyHeight() int { return max(t.height-2, 1) }
 
 func (t *Table) nextSortCol() int {
-	if len(t.cols) == 0 {
-		return -1
+	for i := 1; i <= len(t.cols); i++ { // export-only columns are not on screen to sort by
+		if c := (t.sortCol + i) % len(t.cols); !t.cols[c].ExportOnly {
+			return c
+		}
 	}
-	return (t.sortCol + 1) % len(t.cols)
+	return -1
 }
 
 // rowIndexAtCursor returns the row under the cursor, or -1.

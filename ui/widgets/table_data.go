@@ -75,6 +75,7 @@ func (t *Table) AppendRows(rows []Row) tea.Cmd {
 
 func (t *Table) reindex(keepID string) tea.Cmd {
 	t.gen++
+	t.measure()
 	t.order = make([]int, t.src.Len())
 	for i := range t.order {
 		t.order[i] = i

@@ -11,43 +11,6 @@ import (
 // gutter is the width of the mark column: changed marker and row mark.
 const gutter = 2
 
-// fitWidths gives each column its minimum width, then shares the spare
-// width by Grow. When even the minimums do not fit, trailing columns get
-// what is left (possibly 0: the column is hidden).
-func fitWidths(cols []Column, avail int) []int {
-	w := make([]int, len(cols))
-	avail -= max(len(cols)-1, 0) // one space between columns
-	need, grow := 0, 0
-	for _, c := range cols {
-		need += c.Width
-		grow += c.Grow
-	}
-	if avail < need {
-		left := max(avail, 0)
-		for i, c := range cols {
-			w[i] = min(c.Width, left)
-			left -= w[i]
-		}
-		return w
-	}
-	spare := avail - need
-	given := 0
-	last := -1
-	for i, c := range cols {
-		w[i] = c.Width
-		if grow > 0 && c.Grow > 0 {
-			extra := spare * c.Grow / grow
-			w[i] += extra
-			given += extra
-			last = i
-		}
-	}
-	if last >= 0 {
-		w[last] += spare - given // rounding remainder
-	}
-	return w
-}
-
 // fit truncates or pads s to exactly w cells.
 func fit(s string, w int, align Align) string {
 	if w <= 0 {
@@ -73,8 +36,13 @@ func (t *Table) View() string {
 	b.WriteByte('\n')
 	h := t.bodyHeight()
 	end := min(t.offset+h, len(t.visible))
+	rows := make([]Row, 0, end-t.offset)
 	for i := t.offset; i < end; i++ {
-		b.WriteString(t.rowLine(t.visible[i], i == t.cursor))
+		rows = append(rows, t.src.Row(t.visible[i]))
+	}
+	cells, tones := t.windowCells(rows)
+	for k, row := range rows {
+		b.WriteString(t.rowLine(row, k, cells, tones, t.offset+k == t.cursor))
 		b.WriteByte('\n')
 	}
 	for i := end - t.offset; i < h; i++ {
@@ -108,7 +76,7 @@ func (t *Table) headerLine() string {
 		if t.widths == nil || t.widths[i] == 0 {
 			continue
 		}
-		title := c.Title
+		title := t.columnTitle(i)
 		if i == t.sortCol {
 			title = sortedTitle(title, t.sortDesc, t.widths[i])
 		}
@@ -136,8 +104,8 @@ func sortedTitle(title string, desc bool, w int) string {
 	return arrow
 }
 
-func (t *Table) rowLine(r int, selected bool) string {
-	row := t.src.Row(r)
+// rowLine draws row (the k-th of the window) from its cut cells.
+func (t *Table) rowLine(row Row, k int, cells [][]string, tones [][]Tone, selected bool) string {
 	var b strings.Builder
 	mark := " "
 	if row.Changed {
@@ -161,18 +129,8 @@ func (t *Table) rowLine(r int, selected bool) string {
 			b.WriteByte(' ')
 		}
 		first = false
-		var cell string
-		tone := ToneNone
-		if i < len(row.Cells) {
-			cell = row.Cells[i]
-		}
-		if i < len(row.Tones) {
-			tone = row.Tones[i]
-		}
-		if c.Live != nil {
-			cell, tone = c.Live(row)
-		}
-		cell = fit(cell, t.widths[i], c.Align)
+		tone := tones[i][k]
+		cell := fit(cells[i][k], t.widths[i], c.Align)
 		if !selected && tone != ToneNone {
 			cell = t.toneStyle(tone).Render(cell)
 		}
@@ -235,6 +193,9 @@ func (t *Table) infoLine() string {
 	}
 	if n := len(t.marked); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d marked", n))
+	}
+	if d := t.domainNote(); d != "" {
+		parts = append(parts, d)
 	}
 	if len(parts) == 0 {
 		return ansi.Truncate(pos, max(t.width, 1), "…")

@@ -3,6 +3,7 @@ package widgets
 import (
 	"io"
 	"slices"
+	"time"
 )
 
 // TableExport is a table as it is shown (its filter and sort applied),
@@ -20,31 +21,55 @@ func (t *Table) Export() TableExport {
 	return TableExport{cols: slices.Clone(t.cols), src: t.src, rows: slices.Clone(t.visible)}
 }
 
+// ExportOf is an export of rows of src (source indexes, in order) under
+// cols: a page exporting rows it does not show as such (the entries behind
+// a grouped view).
+func ExportOf(cols []Column, src RowSource, rows []int) TableExport {
+	return TableExport{cols: cols, src: src, rows: rows}
+}
+
 // Len is the number of rows the export holds.
 func (e TableExport) Len() int { return len(e.rows) }
 
 // WriteCSV writes a header of the column titles and a record a row, each
 // cell as the table draws it (a Live column's text as of now), through the
-// one CSV writer (CSV: quoting, formulas neutralised).
+// one CSV writer (CSV: quoting, formulas neutralised). Export-only columns
+// are written too (a RowID column's the row IDs), an ExportAt column's
+// time beside it.
 func (e TableExport) WriteCSV(w io.Writer) error {
 	c := NewCSV(w)
-	titles := make([]string, len(e.cols))
-	for i, col := range e.cols {
-		titles[i] = col.Title
+	var titles []string
+	for _, col := range e.cols {
+		t := col.Title
+		if col.ExportTitle != "" {
+			t = col.ExportTitle
+		}
+		titles = append(titles, t)
+		if col.ExportAt != "" {
+			titles = append(titles, col.ExportAt)
+		}
 	}
 	if err := c.Row(titles...); err != nil {
 		return err
 	}
-	cells := make([]string, len(e.cols))
+	cells := make([]string, 0, len(titles))
 	for _, r := range e.rows {
 		row := e.src.Row(r)
+		cells = cells[:0]
 		for i, col := range e.cols {
-			cells[i] = ""
+			cell := ""
 			if i < len(row.Cells) {
-				cells[i] = row.Cells[i]
+				cell = row.Cells[i]
 			}
 			if col.Live != nil {
-				cells[i], _ = col.Live(row)
+				cell, _ = col.Live(row)
+			}
+			if col.RowID {
+				cell = row.ID
+			}
+			cells = append(cells, cell)
+			if col.ExportAt != "" {
+				cells = append(cells, utcAt(row, i))
 			}
 		}
 		if err := c.Row(cells...); err != nil {
@@ -52,4 +77,12 @@ func (e TableExport) WriteCSV(w io.Writer) error {
 		}
 	}
 	return c.Flush()
+}
+
+// utcAt is row's sort key of column i read as Unix seconds, in UTC ("" when unknown).
+func utcAt(row Row, i int) string {
+	if i >= len(row.Nums) || row.Nums[i] == 0 {
+		return ""
+	}
+	return time.Unix(int64(row.Nums[i]), 0).UTC().Format(time.RFC3339)
 }

@@ -1,0 +1,363 @@
+package widgets
+
+import (
+	"slices"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The column layout: who gets the room on a narrow screen. A column
+// declares its preferred width (Width), how far it may be squeezed (Min),
+// how much of the spare it takes (Grow), how much a measured need may ask
+// (Max) and its Priority; the layout gives the higher priorities (names)
+// the room they need first, squeezes the lower ones (dates shorten, counts
+// go) to get it, and only then squeezes names. Widths are display widths
+// (x/ansi, the measure lipgloss uses: East Asian wide runes and emoji
+// count two).
+
+// Elide says how a cell too long for its column is cut.
+type Elide uint8
+
+// Elide modes.
+const (
+	// ElideEnd keeps the start: "Bellhaven Shipping v. Br…".
+	ElideEnd Elide = iota
+	// ElideMiddle keeps both ends, where names differ: "Bellhaven Shi…v. Brandt".
+	ElideMiddle
+	// ElideDate shortens a "2006-01-02 15:04[:05]" time by dropping the
+	// year, then the seconds, then the time: "11-26 14:05", "11-26".
+	ElideDate
+	// ElideEmail drops the column's common domain (shown once in the
+	// header instead) and then keeps the local part: "m.castellano".
+	ElideEmail
+)
+
+// layoutWidths gives each column its width in cells, within avail (the
+// line minus the gutter). need[i] is the width column i's content asks
+// (measured on a sample; 0: unknown). A named column is one with a
+// Priority above 0 that Grows (names, e-mails): it starts at its need
+// (within Min and Max), the others at Width; an ExportOnly column is 0.
+// While the line is too wide, room is given up in this order, lowest
+// Priority first and, within one, rightmost first:
+//  1. columns of Priority 0 shrink to their Min (a date loses its year);
+//  2. named columns give back what they needed beyond their Width;
+//  3. columns of Priority 0 are hidden (counts, flags);
+//  4. the others shrink to their Min, then are hidden, one column always
+//     left (cut to the line if it must be).
+//
+// Room left over goes to named columns up to their need, highest Priority
+// first, then to every growing column by Grow. The total, separators
+// included, never exceeds avail.
+func layoutWidths(cols []Column, need []int, avail int) []int {
+	n := len(cols)
+	w := make([]int, n)
+	vis := make([]bool, n)
+	named := func(i int) bool { return cols[i].Priority > 0 && cols[i].Grow > 0 && need[i] > 0 }
+	minOf := func(i int) int {
+		if m := cols[i].Min; m > 0 && m < cols[i].Width {
+			return m
+		}
+		return cols[i].Width
+	}
+	wantOf := func(i int) int {
+		want := need[i]
+		if m := cols[i].Max; m > 0 {
+			want = min(want, m)
+		}
+		return max(want, minOf(i))
+	}
+	for i, c := range cols {
+		if !c.ExportOnly && (c.Width > 0 || c.Grow > 0) {
+			w[i], vis[i] = c.Width, true
+			if named(i) {
+				w[i] = wantOf(i)
+			}
+		}
+	}
+	cost := func() int {
+		s, k := 0, 0
+		for i := range w {
+			if vis[i] {
+				s += w[i]
+				k++
+			}
+		}
+		return s + max(k-1, 0)
+	}
+	levels := priorities(cols)
+	// each concession walks the levels up, the columns right to left
+	give := func(ok func(i int) bool, floor func(i int) int, hide bool) {
+		for _, p := range levels {
+			for i := n - 1; i >= 0 && cost() > avail; i-- {
+				if !vis[i] || cols[i].Priority != p || !ok(i) {
+					continue
+				}
+				if hide {
+					if shownCount(vis) > 1 {
+						vis[i], w[i] = false, 0
+					}
+				} else if f := floor(i); w[i] > f {
+					w[i] = snap(cols[i], max(f, w[i]-(cost()-avail)))
+				}
+			}
+		}
+	}
+	low := func(i int) bool { return cols[i].Priority <= 0 }
+	give(low, minOf, false)
+	give(named, func(i int) int { return min(w[i], max(cols[i].Width, minOf(i))) }, false)
+	give(low, nil, true)
+	give(func(int) bool { return true }, minOf, false)
+	give(func(int) bool { return true }, nil, true)
+	if over := cost() - avail; over > 0 { // one column left, wider than the line
+		for i := range w {
+			if vis[i] {
+				w[i] = max(w[i]-over, 0)
+			}
+		}
+		return w
+	}
+	// the spare: named columns up to their need, highest priority first
+	for k := len(levels) - 1; k >= 0; k-- {
+		for i := range cols {
+			if vis[i] && cols[i].Priority == levels[k] && named(i) && wantOf(i) > w[i] {
+				w[i] += min(wantOf(i)-w[i], avail-cost())
+			}
+		}
+	}
+	// then by Grow; the rounding remainder to the last grower
+	spare, grow, last := avail-cost(), 0, -1
+	for i, c := range cols {
+		if vis[i] && c.Grow > 0 {
+			grow += c.Grow
+			last = i
+		}
+	}
+	if grow > 0 && spare > 0 {
+		given := 0
+		for i, c := range cols {
+			if vis[i] && c.Grow > 0 {
+				extra := spare * c.Grow / grow
+				w[i] += extra
+				given += extra
+			}
+		}
+		w[last] += spare - given
+	}
+	return w
+}
+
+// snap rounds a date column's width down to one its shortened forms use
+// (from "2006-01-02 15:04[:05]": "01-02 15:04[:05]", "01-02 15:04",
+// "01-02"), no lower than Min: cells between them would show nothing.
+func snap(c Column, w int) int {
+	if c.Elide != ElideDate || w >= c.Width {
+		return w
+	}
+	for _, b := range []int{c.Width - 5, 11, 5} { // without the year, the seconds, the time
+		if b <= w && b >= c.Min {
+			return b
+		}
+	}
+	return w
+}
+
+func shownCount(vis []bool) int {
+	k := 0
+	for _, v := range vis {
+		if v {
+			k++
+		}
+	}
+	return k
+}
+
+// priorities lists the columns' distinct priorities, lowest first.
+func priorities(cols []Column) []int {
+	var ps []int
+	for _, c := range cols {
+		if !slices.Contains(ps, c.Priority) {
+			ps = append(ps, c.Priority)
+		}
+	}
+	slices.Sort(ps)
+	return ps
+}
+
+// elide cuts s to at most w cells the way mode says; s is a plain cell
+// (no escape sequences: cells are sanitized).
+func elide(s string, w int, mode Elide) string {
+	sw := ansi.StringWidth(s)
+	if sw <= w {
+		return s
+	}
+	if w <= 0 {
+		return ""
+	}
+	switch mode {
+	case ElideDate:
+		if d, ok := shortDate(s, w); ok {
+			return d
+		}
+	case ElideMiddle:
+		return cutMiddle(s, sw, w, (w-1+1)/2)
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// cutMiddle keeps head cells of s's start and the rest of w (less the
+// ellipsis) of its end. A wide rune that would straddle the cut is left
+// out, so the result may be a cell short of w (fit pads it).
+func cutMiddle(s string, sw, w, head int) string {
+	if w < 3 {
+		return ansi.Truncate(s, w, "…")
+	}
+	head = min(max(head, 0), w-1)
+	tail := w - 1 - head
+	end := ansi.TruncateLeft(s, sw-tail, "")
+	for n := sw - tail + 1; ansi.StringWidth(end) > tail && n <= sw; n++ { // a wide rune kept whole across the cut
+		end = ansi.TruncateLeft(s, n, "")
+	}
+	return ansi.Truncate(s, head, "") + "…" + end
+}
+
+// shortDate shortens "2006-01-02 15:04[:05]" to fit w: without the year,
+// then without the seconds, then the day alone.
+func shortDate(s string, w int) (string, bool) {
+	if len(s) < 16 || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' {
+		return "", false
+	}
+	md, hm := s[5:10], s[11:16]
+	for _, c := range []string{s[5:], md + " " + hm, md} {
+		if len(c) <= w {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// elideColumn cuts one column's cells of the visible window to w. Two
+// different cells that would come out the same ("Bellhaven Shipping v.
+// Br…" twice) are cut again at a split of head and tail that tells every
+// one of them apart, when the width allows one: the user sees different
+// names as different.
+func elideColumn(cells []string, w int, mode Elide) []string {
+	out := make([]string, len(cells))
+	for i, s := range cells {
+		out[i] = elide(s, w, mode)
+	}
+	if mode == ElideDate || w < 3 {
+		return out
+	}
+	for range 3 { // a moved split may meet another cell; bounded
+		groups := collisions(cells, out)
+		if len(groups) == 0 {
+			break
+		}
+		for _, g := range groups {
+			if h, ok := splitApart(cells, g, w); ok {
+				for _, i := range g {
+					if sw := ansi.StringWidth(cells[i]); sw > w {
+						out[i] = cutMiddle(cells[i], sw, w, h)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// collisions groups the indexes whose cut cells are equal while their
+// cells differ.
+func collisions(cells, out []string) [][]int {
+	var by map[string][]int
+	for i, s := range out {
+		if s == cells[i] {
+			continue // shown whole: only cut cells are moved
+		}
+		if by == nil {
+			by = map[string][]int{}
+		}
+		by[s] = append(by[s], i)
+	}
+	var groups [][]int
+	for _, g := range by {
+		for _, i := range g[1:] {
+			if cells[i] != cells[g[0]] {
+				groups = append(groups, g)
+				break
+			}
+		}
+	}
+	return groups
+}
+
+// splitApart finds the head width, nearest the middle, at which the cells
+// of g cut to w are all different (equal cells aside).
+func splitApart(cells []string, g []int, w int) (int, bool) {
+	mid := w / 2
+	seen := map[string]string{}
+	for d := 0; d < 2*w; d++ {
+		h := mid + (d+1)/2*(1-2*(d%2)) // mid, mid-1, mid+1, mid-2 ...
+		if h < 0 || h > w-1 {
+			continue
+		}
+		clear(seen)
+		ok := true
+		for _, i := range g {
+			c := cutMiddle(cells[i], ansi.StringWidth(cells[i]), w, h)
+			if o, dup := seen[c]; dup && o != cells[i] {
+				ok = false
+				break
+			}
+			seen[c] = cells[i]
+		}
+		if ok {
+			return h, true
+		}
+	}
+	return 0, false
+}
+
+// commonDomain is the e-mail domain most of the sampled addresses share,
+// when it is dominant (more than half of them, at least two): the column
+// shows it once in its header and drops it from the rows.
+func commonDomain(addrs []string) string {
+	count := map[string]int{}
+	total := 0
+	for _, a := range addrs {
+		if at := lastAt(a); at > 0 && at < len(a)-1 {
+			count[a[at+1:]]++
+			total++
+		}
+	}
+	best, n := "", 0
+	for d, c := range count {
+		if c > n || c == n && d < best {
+			best, n = d, c
+		}
+	}
+	if n >= 2 && 2*n > total {
+		return best
+	}
+	return ""
+}
+
+// stripDomain drops "@dom" from an address in the common domain.
+func stripDomain(s, dom string) string {
+	if dom == "" {
+		return s
+	}
+	if at := lastAt(s); at > 0 && s[at+1:] == dom {
+		return s[:at]
+	}
+	return s
+}
+
+func lastAt(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '@' {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,114 @@
+package widgets
+
+import "github.com/charmbracelet/x/ansi"
+
+// measureSample is how many rows, spread evenly, the layout measures: the
+// widths follow the data without a pass over 200,000 rows on a load.
+const measureSample = 512
+
+// measure takes each column's content width and common e-mail domain from
+// a sample of the rows, then lays the columns out again. Live columns are
+// not measured (their text follows the clock): they keep their Width.
+func (t *Table) measure() {
+	n := t.src.Len()
+	t.need = make([]int, len(t.cols))
+	t.domain = make([]string, len(t.cols))
+	step := max(n/measureSample, 1)
+	var addrs []string
+	for c, col := range t.cols {
+		if col.Live != nil || col.ExportOnly {
+			continue
+		}
+		if col.Elide == ElideEmail {
+			addrs = addrs[:0]
+			for r := 0; r < n; r += step {
+				addrs = append(addrs, t.src.Text(r, c))
+			}
+			t.domain[c] = commonDomain(addrs)
+		}
+		w := 0
+		for r := 0; r < n; r += step {
+			w = max(w, ansi.StringWidth(stripDomain(t.src.Text(r, c), t.domain[c])))
+		}
+		t.need[c] = w
+	}
+	t.relayout()
+}
+
+// relayout shares the table's width among the columns (layoutWidths).
+func (t *Table) relayout() {
+	if len(t.need) != len(t.cols) {
+		t.need = make([]int, len(t.cols))
+		t.domain = make([]string, len(t.cols))
+	}
+	t.widths = layoutWidths(t.cols, t.need, t.width-gutter)
+}
+
+// Domain is the common e-mail domain column col drops from its rows ("":
+// none), for a page that names it elsewhere too.
+func (t *Table) Domain(col int) string {
+	if col < 0 || col >= len(t.domain) {
+		return ""
+	}
+	return t.domain[col]
+}
+
+// columnTitle is column i's header text: an e-mail column with a common
+// domain names it ("deleted by @harrowgate-law.com") when both fit, else
+// the info line does (domainNote): said once, dropped from the rows.
+func (t *Table) columnTitle(i int) string {
+	title := t.cols[i].Title
+	if full, ok := t.titleWithDomain(i); ok {
+		return full
+	}
+	return title
+}
+
+func (t *Table) titleWithDomain(i int) (string, bool) {
+	d := t.domain[i]
+	if d == "" {
+		return "", false
+	}
+	full := t.cols[i].Title + " @" + d
+	return full, ansi.StringWidth(full) <= t.widths[i]
+}
+
+// domainNote is the info line's "e-mails @domain" for a shown column whose
+// header has no room for its common domain.
+func (t *Table) domainNote() string {
+	for i := range t.cols {
+		if _, fits := t.titleWithDomain(i); t.domain[i] != "" && !fits && t.widths[i] > 0 {
+			return "e-mails @" + t.domain[i]
+		}
+	}
+	return ""
+}
+
+// windowCells is the visible rows' cells, column by column, cut to their
+// widths (elideColumn: different cells stay different), with the tones.
+func (t *Table) windowCells(rows []Row) (cells [][]string, tones [][]Tone) {
+	cells = make([][]string, len(t.cols))
+	tones = make([][]Tone, len(t.cols))
+	col := make([]string, len(rows))
+	for c, def := range t.cols {
+		if t.widths[c] == 0 {
+			continue
+		}
+		tones[c] = make([]Tone, len(rows))
+		for r, row := range rows {
+			col[r] = ""
+			if c < len(row.Cells) {
+				col[r] = row.Cells[c]
+			}
+			if c < len(row.Tones) {
+				tones[c][r] = row.Tones[c]
+			}
+			if def.Live != nil {
+				col[r], tones[c][r] = def.Live(row)
+			}
+			col[r] = stripDomain(col[r], t.domain[c])
+		}
+		cells[c] = elideColumn(col, t.widths[c], def.Elide)
+	}
+	return cells, tones
+}
