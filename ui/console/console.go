@@ -102,6 +102,8 @@ func Routes(stuckAfter time.Duration) []app.Route {
 			Commands: [][]string{{"recycle-bin"}}, FromQuery: recyclebin.FromQuery},
 		{Name: "files", Aliases: []string{"status", "fs"}, Args: "[FILE-ID,…]", Help: "file status", Check: filestatus.CheckArg, New: func(env page.Env, arg string) page.Page {
 			return filestatus.New(env, arg, filestatus.Options{StuckAfter: stuckAfter})
+		}, Commands: [][]string{{"status"}}, FromQuery: func(env page.Env, q page.Query) (page.Page, error) {
+			return filestatus.FromQuery(env, q, filestatus.Options{StuckAfter: stuckAfter})
 		}},
 		{Name: "audit", Aliases: []string{"log"}, Args: "[DATE] [TYPE]", Help: "the audit log, newest first", New: audit.New,
 			Commands: [][]string{{"audit"}}, FromQuery: audit.FromQuery},

@@ -9,11 +9,14 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/audit"
 	"github.com/vaultdeck/vaultdeck/ui/cli"
+	"github.com/vaultdeck/vaultdeck/ui/filestatus"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 	"github.com/vaultdeck/vaultdeck/ui/project"
@@ -179,4 +182,27 @@ func TestEquivalentAudit(t *testing.T) {
 	m := p.(*audit.Model)
 	h.same(p, m.Table.VisibleIDs(), "id", all)
 	h.reopened(p, audit.FromQuery, func(p page.Page) []string { return p.(*audit.Model).Table.VisibleIDs() })
+}
+
+func TestEquivalentFileStatus(t *testing.T) {
+	h := newEquiv(t)
+	pid := h.headless(page.Query{Command: []string{"projects"}}, "id")[0]
+	files := h.headless(page.Query{Command: []string{"files", pid}}, "id")
+	if len(files) < 4 {
+		t.Fatalf("project %s has %d files", pid, len(files))
+	}
+	// the first poll at once, and no next one
+	armed := 0
+	tick := func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+		if armed++; armed > 1 {
+			return nil
+		}
+		return func() tea.Msg { return fn(pagetest.Now.Add(d)) }
+	}
+	p := loaded(t, filestatus.New(h.env, strings.Join(files[:3], ","), filestatus.Options{Tick: tick}))
+	h.same(p, p.(*filestatus.Model).Table.VisibleIDs(), "file_id", len(files))
+	again, err := filestatus.FromQuery(h.env, p.(page.Querier).Query(), filestatus.Options{})
+	if err != nil || again.(page.Querier).Query().Line() != p.(page.Querier).Query().Line() {
+		t.Errorf("reopened: %v %v", err, again)
+	}
 }

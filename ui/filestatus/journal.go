@@ -83,6 +83,7 @@ func (m *Model) onJournal(msg journalMsg) tea.Cmd {
 		m.tr.Add(msg.IDs)
 		m.tr.SetUploaded(msg.Times)
 		m.tr.AddJournal(msg.Rows, msg.Names)
+		m.journalFiles = len(m.tr.Files)
 		m.acrossProjects = true
 		m.Table.SetColumns(m.layout())
 		return tea.Batch(m.rebuild(m.env.Clock()), m.startPoll(false),

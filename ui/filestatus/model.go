@@ -92,6 +92,11 @@ type Model struct {
 	// fromJournal: opened without IDs, the journal's tracked files are
 	// being read (the paste input waits for the answer).
 	fromJournal bool
+	// journalView: opened from the journal; journalFiles: how many files
+	// it brought (query.go: its command is status --journal until more
+	// are pasted).
+	journalView  bool
+	journalFiles int
 	confirm     *widgets.Confirm    // the re-upload confirmation, when open
 	reupload    []store.JournalFile // what the open confirmation would re-upload
 	quiet       int                 // polls in a row that changed nothing (backoff)
@@ -123,7 +128,7 @@ func New(env page.Env, arg string, opts Options) page.Page {
 	m.rebuild(env.Clock())
 	switch {
 	case len(m.tr.Files) == 0 && env.Journal != nil:
-		m.fromJournal = true
+		m.fromJournal, m.journalView = true, true
 	case len(m.tr.Files) == 0:
 		m.openPaste()
 	}
