@@ -97,10 +97,10 @@ type Model struct {
 	// are pasted).
 	journalView  bool
 	journalFiles int
-	confirm     *widgets.Confirm    // the re-upload confirmation, when open
-	reupload    []store.JournalFile // what the open confirmation would re-upload
-	quiet       int                 // polls in a row that changed nothing (backoff)
-	wholeIDs    bool                // `i`: the ID column at a UUID's width
+	confirm      *widgets.Confirm    // the re-upload confirmation, when open
+	reupload     []store.JournalFile // what the open confirmation would re-upload
+	quiet        int                 // polls in a row that changed nothing (backoff)
+	wholeIDs     bool                // `i`: the ID column at a UUID's width
 	// acrossProjects: the journal's files of every project are shown, with
 	// a project column; jcounts are its never-confirmed files per group.
 	acrossProjects bool
