@@ -178,7 +178,7 @@ func (r redactor) mayContain(b []byte) bool {
 	if r.anchor == nil || hasAlnumEscape(b) {
 		return true
 	}
-	lo := lower(r.anchor[0])
+	lo, a1 := lower(r.anchor[0]), lower(r.anchor[1])
 	for _, c := range []byte{lo, lo - ('a' - 'A')} {
 		if c < 'A' && c != lo {
 			break // a digit: one case
@@ -188,10 +188,18 @@ func (r redactor) mayContain(b []byte) bool {
 			if i < 0 {
 				break
 			}
-			if r.anchorAt(b[off+i:]) {
+			off += i + 1
+			// The byte after the letter decides most places at once: the
+			// anchor's next letter, or what begins an invisible character
+			// (raw, \u-escaped or %-escaped); anything else is not the token.
+			if off < len(b) {
+				if n := b[off]; lower(n) != a1 && n != '\\' && n != '%' && n < utf8.RuneSelf {
+					continue
+				}
+			}
+			if r.anchorAt(b[off-1:]) {
 				return true
 			}
-			off += i + 1
 		}
 	}
 	return false
@@ -223,57 +231,87 @@ func (r redactor) anchorAt(b []byte) bool {
 // couldStart reports whether b is the beginning of a form of the token (or
 // holds a whole one at its start): each character of the token as itself in
 // any case, %XX, \uXXXX, or \/ for a slash, with any default-ignorable
-// characters between two of them.
+// characters between two of them. It allocates nothing: the writer asks it
+// at each of the last few hundred positions of every write.
 func (r redactor) couldStart(b []byte) bool {
 	if r.secret == "" || len(b) == 0 || !r.mayStart(b[0]) {
 		return false
 	}
-	var match, next func(b []byte, tok string) bool
-	next = func(b []byte, rest string) bool {
-		for len(rest) > 0 && len(b) > 0 {
-			n, partial := ignorableAt(b)
-			if partial {
-				return true
-			}
-			if n == 0 {
-				break
-			}
-			b = b[n:]
-		}
-		return match(b, rest)
+	return formStarts(b, r.secret)
+}
+
+// formStarts is couldStart from the token's rest tok on.
+func formStarts(b []byte, tok string) bool {
+	if len(tok) == 0 || len(b) == 0 {
+		return true
 	}
-	match = func(b []byte, tok string) bool {
-		if len(tok) == 0 || len(b) == 0 {
-			return true
-		}
-		c, size := utf8.DecodeRuneInString(tok)
-		rest := tok[size:]
-		// as itself
-		lit := []byte(string(c))
-		n := min(len(lit), len(b))
-		if bytes.EqualFold(b[:n], lit[:n]) && (n < len(lit) || next(b[n:], rest)) {
-			return true
-		}
-		// %XX for each of its bytes
-		var pct []byte
-		for _, x := range lit {
-			pct = fmt.Appendf(pct, "%%%02X", x)
-		}
-		if n := min(len(pct), len(b)); bytes.EqualFold(b[:n], pct[:n]) && (n < len(pct) || next(b[n:], rest)) {
-			return true
-		}
-		// \uXXXX, and \/ for a slash
-		for _, esc := range []string{fmt.Sprintf(`\u%04x`, c), map[bool]string{true: `\/`}[c == '/']} {
-			if esc == "" {
-				continue
-			}
-			if n := min(len(esc), len(b)); bytes.EqualFold(b[:n], []byte(esc[:n])) && (n < len(esc) || next(b[n:], rest)) {
-				return true
-			}
-		}
-		return false
+	c, size := utf8.DecodeRuneInString(tok)
+	rest := tok[size:]
+	// as itself
+	lit := tok[:size]
+	if c == utf8.RuneError && size == 1 {
+		lit = string(utf8.RuneError)
 	}
-	return match(b, r.secret)
+	if prefixFold(b, lit) && (len(b) < len(lit) || afterForm(b[len(lit):], rest)) {
+		return true
+	}
+	// %XX for each of its bytes
+	var pct [4 * 3]byte
+	n := 0
+	for i := 0; i < len(lit); i++ {
+		pct[n], pct[n+1], pct[n+2] = '%', hexDigits[lit[i]>>4], hexDigits[lit[i]&15]
+		n += 3
+	}
+	if prefixFold(b, string(pct[:n])) && (len(b) < n || afterForm(b[n:], rest)) {
+		return true
+	}
+	// \uXXXX (beyond the BMP the escape has more digits and matches no
+	// JSON form, as before), and \/ for a slash
+	var u [10]byte
+	esc := append(u[:0], '\\', 'u')
+	esc = appendHex4(esc, c)
+	if prefixFold(b, string(esc)) && (len(b) < len(esc) || afterForm(b[len(esc):], rest)) {
+		return true
+	}
+	return c == '/' && prefixFold(b, `\/`) && (len(b) < 2 || afterForm(b[2:], rest))
+}
+
+// afterForm skips the invisible characters that may stand between two of
+// the token's characters, then goes on with formStarts.
+func afterForm(b []byte, rest string) bool {
+	for len(rest) > 0 && len(b) > 0 {
+		n, partial := ignorableAt(b)
+		if partial {
+			return true
+		}
+		if n == 0 {
+			break
+		}
+		b = b[n:]
+	}
+	return formStarts(b, rest)
+}
+
+// prefixFold reports whether b and s agree over the shorter of the two,
+// letter case aside (bytes.EqualFold; the conversion of so short a string
+// stays on the stack).
+func prefixFold(b []byte, s string) bool {
+	n := min(len(b), len(s))
+	return bytes.EqualFold(b[:n], []byte(s[:n]))
+}
+
+const hexDigits = "0123456789ABCDEF"
+
+// appendHex4 appends c in hexadecimal, at least four digits (fmt's %04x).
+func appendHex4(dst []byte, c rune) []byte {
+	digits := 4
+	for v := c >> 16; v > 0; v >>= 4 {
+		digits++
+	}
+	for shift := (digits - 1) * 4; shift >= 0; shift -= 4 {
+		dst = append(dst, hexDigits[(c>>shift)&15])
+	}
+	return dst
 }
 
 // mayStart is couldStart's quick refusal, for the writer that asks it at

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -62,23 +63,29 @@ var strPlain = func() (t [256]bool) {
 
 // plainRun returns the index of the first byte from i on that is not
 // strPlain, or len(b): eight bytes at a time while none of them is (a
-// string's contents are most of a listing's bytes).
+// string's contents are most of a listing's bytes), and the word that holds
+// one gives its place by its lowest flagged byte (the zero-byte test can
+// flag a byte above a true one through a borrow, never one below it).
 func plainRun(b []byte, i int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		// a byte below 0x20, a quote, a backslash, DEL, or one with the
-		// high bit set (the zero-byte test on x, on x with each special
-		// byte xored away, and the high bits themselves)
-		q, bs, del := x^(ones*'"'), x^(ones*'\\'), x^(ones*0x7f)
-		if ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs|(del-ones)&^del|x)&highs != 0 {
-			break
+		if m := special(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
 	for i < len(b) && strPlain[b[i]] {
 		i++
 	}
 	return i
+}
+
+// special flags (in its high bit) each byte of x that is not strPlain: a
+// byte below 0x20, a quote, a backslash, DEL, or one with the high bit set
+// (the zero-byte test on x, on x with each special byte xored away, and
+// the high bits themselves).
+func special(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q, bs, del := x^(ones*'"'), x^(ones*'\\'), x^(ones*0x7f)
+	return ((x-ones*0x20)&^x | (q-ones)&^q | (bs-ones)&^bs | (del-ones)&^del | x) & highs
 }
 
 func (v *valueScan) reset() {
@@ -92,24 +99,22 @@ func (v *valueScan) fail(i int, want string, got byte) *syntaxError {
 	return &syntaxError{off: int64(i), want: want, got: got}
 }
 
-// ended moves past a complete value: to the container's next separator, or
-// to done at the top.
-func (v *valueScan) ended() {
-	if len(v.stack) == 0 {
-		v.want = wDone
-		return
-	}
-	v.want = wNext
-}
-
 // run reads b (the value from its first byte) from index i on. It returns
 // the index to resume from: after the value once v.want is wDone, or where
 // more input is needed (the end of b, or the start of a character cut by
 // it). eof says no more input will come, which ends a number at the top.
+//
+// The state the loop changes at every token (want, plain) lives in locals,
+// stored back once when it stops, and the common steps (a string's end, the
+// colon after a key, the comma and the quote that follow) are taken where
+// they are met: most of a listing is short strings between them.
 func (v *valueScan) run(b []byte, i int, lim limits, eof bool) (int, error) {
-	for i < len(b) && v.want != wDone {
+	want, plain := v.want, v.plain
+	var err error
+loop:
+	for i < len(b) {
 		c := b[i]
-		switch v.want {
+		switch want {
 		case wString:
 			if v.esc != 0 {
 				if v.esc < 0 {
@@ -119,11 +124,13 @@ func (v *valueScan) run(b []byte, i int, lim limits, eof bool) (int, error) {
 					case 'u':
 						v.esc = 4
 					default:
-						return i, v.fail(i, "an escape character", c)
+						err = v.fail(i, "an escape character", c)
+						break loop
 					}
 				} else {
 					if !isHex(c) {
-						return i, v.fail(i, "a hexadecimal digit", c)
+						err = v.fail(i, "a hexadecimal digit", c)
+						break loop
 					}
 					v.esc--
 				}
@@ -132,76 +139,121 @@ func (v *valueScan) run(b []byte, i int, lim limits, eof bool) (int, error) {
 			}
 			i = plainRun(b, i)
 			if i == len(b) {
-				break
+				break loop
 			}
 			switch c = b[i]; {
 			case c == '"':
 				if int64(i-v.strAt) > lim.str {
-					return i, strLimit(lim.str)
+					err = strLimit(lim.str)
+					break loop
 				}
 				i++
-				if v.key {
-					v.want = wColon
-				} else {
-					v.ended()
+				switch {
+				case v.key && i < len(b) && b[i] == ':':
+					want = wValue
+					i++
+				case v.key:
+					want = wColon
+				default:
+					if want = v.after(); want == wDone {
+						break loop
+					}
 				}
 			case c == '\\':
 				v.esc = -1
 				i++
 			case c < utf8.RuneSelf: // a control character or DEL, let by as goccy does; escaped on output
-				v.plain = false
+				plain = false
 				i++
 			default:
 				if !eof && !utf8.FullRune(b[i:]) {
-					return v.more(b, i, lim)
+					break loop
 				}
 				r, size := utf8.DecodeRune(b[i:])
 				if r <= 0x9f { // invalid (RuneError is above) or C1
-					v.plain = false
+					plain = false
 				}
 				if r == utf8.RuneError && size == 1 {
-					v.plain = false
+					plain = false
 				}
 				i += size
 			}
 		case wLit:
 			if c != v.lit[0] {
-				return i, v.fail(i, "the rest of a true, false or null", c)
+				err = v.fail(i, "the rest of a true, false or null", c)
+				break loop
 			}
 			v.lit = v.lit[1:]
 			i++
 			if v.lit == "" {
-				v.ended()
+				if want = v.after(); want == wDone {
+					break loop
+				}
 			}
 		case wNum:
 			if !v.numByte(c) {
-				if v.num != nZero && v.num != nInt && v.num != nFrac && v.num != nExp {
-					return i, v.fail(i, "a digit", c)
+				if !v.numFinal() {
+					err = v.fail(i, "a digit", c)
+					break loop
 				}
-				v.ended() // c is not the number's: read again in the new state
+				if want = v.after(); want == wDone { // c is not the number's: read again in the new state
+					break loop
+				}
 				continue
 			}
 			i++
 		default:
-			switch c {
-			case ' ':
+			switch {
+			case c == ' ':
 				i++
 				continue
-			case '\t', '\n', '\r':
-				v.plain = false // a line break inside an item: the output takes it out
+			case c == '\t' || c == '\n' || c == '\r':
+				plain = false // a line break inside an item: the output takes it out
+				i++
+				continue
+			case c == '"' && want != wColon && want != wNext: // a string where a key or a value may start
+				want, v.key, v.strAt = wString, want == wKey || want == wKeyOrEnd, i+1
+				i++
+				continue
+			case c == ',' && want == wNext:
+				want = wValue
+				if v.stack[len(v.stack)-1] == '{' {
+					want = wKey
+				}
 				i++
 				continue
 			}
-			if err := v.token(i, c); err != nil {
-				return i, err
+			if want, err = v.token(want, i, c); err != nil {
+				break loop
 			}
 			i++
+			if want == wDone {
+				break loop
+			}
 		}
 	}
-	if eof && v.want == wNum && (v.num == nZero || v.num == nInt || v.num == nFrac || v.num == nExp) {
-		v.ended()
+	v.want, v.plain = want, plain
+	if err != nil {
+		return i, err
+	}
+	if eof && want == wNum && v.numFinal() {
+		v.want = v.after()
 	}
 	return v.more(b, i, lim)
+}
+
+// after is the state past a complete value: its container's separator, or
+// done at the top.
+func (v *valueScan) after() uint8 {
+	if len(v.stack) == 0 {
+		return wDone
+	}
+	return wNext
+}
+
+// numFinal reports whether the number read so far may end here.
+func (v *valueScan) numFinal() bool {
+	return v.num == nZero || v.num == nInt || v.num == nFrac || v.num == nExp
 }
 
 // more is run's return when it stops: the string limit applies to a string
@@ -214,76 +266,77 @@ func (v *valueScan) more(b []byte, i int, lim limits) (int, error) {
 }
 
 // token handles a byte that is not whitespace outside strings, literals and
-// numbers.
-func (v *valueScan) token(i int, c byte) error {
-	switch v.want {
+// numbers (the ones run does not take itself), in state want; it returns
+// the next state.
+func (v *valueScan) token(want uint8, i int, c byte) (uint8, error) {
+	switch want {
 	case wColon:
 		if c != ':' {
-			return v.fail(i, `":"`, c)
+			return want, v.fail(i, `":"`, c)
 		}
-		v.want = wValue
-		return nil
+		return wValue, nil
 	case wNext:
 		top := v.stack[len(v.stack)-1]
 		switch {
 		case c == ',' && top == '{':
-			v.want = wKey
+			return wKey, nil
 		case c == ',':
-			v.want = wValue
+			return wValue, nil
 		case c == '}' && top == '{', c == ']' && top == '[':
 			v.stack = v.stack[:len(v.stack)-1]
-			v.ended()
-		default:
-			if top == '{' {
-				return v.fail(i, `"," or "}"`, c)
-			}
-			return v.fail(i, `"," or "]"`, c)
+			return v.after(), nil
+		case top == '{':
+			return want, v.fail(i, `"," or "}"`, c)
 		}
-		return nil
+		return want, v.fail(i, `"," or "]"`, c)
 	case wKeyOrEnd, wKey:
 		switch {
 		case c == '"':
-			v.want, v.key, v.strAt = wString, true, i+1
-		case c == '}' && v.want == wKeyOrEnd:
+			v.key, v.strAt = true, i+1
+			return wString, nil
+		case c == '}' && want == wKeyOrEnd:
 			v.stack = v.stack[:len(v.stack)-1]
-			v.ended()
-		default:
-			return v.fail(i, "an object key", c)
+			return v.after(), nil
 		}
-		return nil
+		return want, v.fail(i, "an object key", c)
 	}
 	switch c { // wValue, wValueOrEnd
-	case '{', '[':
+	case '{':
 		v.stack = append(v.stack, c)
-		v.want = wKeyOrEnd
-		if c == '[' {
-			v.want = wValueOrEnd
-		}
+		return wKeyOrEnd, nil
+	case '[':
+		v.stack = append(v.stack, c)
+		return wValueOrEnd, nil
 	case '"':
-		v.want, v.key, v.strAt = wString, false, i+1
+		v.key, v.strAt = false, i+1
+		return wString, nil
 	case 't':
-		v.want, v.lit = wLit, "rue"
+		v.lit = "rue"
+		return wLit, nil
 	case 'f':
-		v.want, v.lit = wLit, "alse"
+		v.lit = "alse"
+		return wLit, nil
 	case 'n':
-		v.want, v.lit = wLit, "ull"
+		v.lit = "ull"
+		return wLit, nil
 	case '-':
-		v.want, v.num = wNum, nMinus
+		v.num = nMinus
+		return wNum, nil
 	case '0':
-		v.want, v.num = wNum, nZero
+		v.num = nZero
+		return wNum, nil
 	case ']':
-		if v.want != wValueOrEnd {
-			return v.fail(i, "a value", c)
+		if want != wValueOrEnd {
+			return want, v.fail(i, "a value", c)
 		}
 		v.stack = v.stack[:len(v.stack)-1]
-		v.ended()
-	default:
-		if c < '1' || c > '9' {
-			return v.fail(i, "a value", c)
-		}
-		v.want, v.num = wNum, nInt
+		return v.after(), nil
 	}
-	return nil
+	if c < '1' || c > '9' {
+		return want, v.fail(i, "a value", c)
+	}
+	v.num = nInt
+	return wNum, nil
 }
 
 // numByte advances the number's state by c; false when c cannot continue

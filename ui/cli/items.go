@@ -144,7 +144,7 @@ func jsonSafe(dst, raw []byte, oneLine bool) []byte {
 			continue
 		case !in && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
 		case c < 0x20 || c == 0x7f:
-			dst = fmt.Appendf(dst, `\u%04x`, c)
+			dst = appendEscape(dst, rune(c))
 			i++
 			continue
 		case c >= 0x80:
@@ -153,7 +153,7 @@ func jsonSafe(dst, raw []byte, oneLine bool) []byte {
 			case r == utf8.RuneError && size == 1:
 				dst = append(dst, `\ufffd`...)
 			case r >= 0x80 && r <= 0x9f:
-				dst = fmt.Appendf(dst, `\u%04x`, r)
+				dst = appendEscape(dst, r)
 			default:
 				dst = append(dst, raw[i:i+size]...)
 			}
@@ -164,6 +164,13 @@ func jsonSafe(dst, raw []byte, oneLine bool) []byte {
 		i++
 	}
 	return dst
+}
+
+// appendEscape appends the JSON escape of a character below U+0100
+// (\u00XX), without fmt: a hostile listing can have one in every item.
+func appendEscape(dst []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(dst, '\\', 'u', '0', '0', hex[r>>4&15], hex[r&15])
 }
 
 // progress is the status line of a long listing on a terminal's stderr:
