@@ -58,7 +58,9 @@ func TestBrowsingSessionRequests(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "Users")
 	tm.Send(tea.KeyMsg{Type: tea.KeyTab})
-	waitFor(t, tm, "status: all")
+	// the files loaded (their position line), not only the tab drawn: an f
+	// pressed before they arrive is rightly a server filter
+	waitFor(t, tm, "status: all", "1/35")
 	for _, s := range project.Statuses()[1:] {
 		tm.Send(burst("f"))
 		waitFor(t, tm, "status: "+strings.ToLower(s)) // one casing everywhere
