@@ -80,6 +80,9 @@ func markdownPage(c *cobra.Command) string {
 	if c.Long != "" {
 		b.WriteString(c.Long + "\n\n")
 	}
+	if c.Example != "" { // examples first, as gh's and kubectl's pages
+		fmt.Fprintf(&b, "Examples:\n\n```\n%s\n```\n\n", c.Example)
+	}
 	fmt.Fprintf(&b, "```\n%s\n", c.UseLine())
 	if fl := usages(c.LocalNonPersistentFlags()); fl != "" {
 		b.WriteString("\n" + fl)
@@ -116,6 +119,9 @@ func manPage(c *cobra.Command) string {
 	fmt.Fprintf(&b, ".SH SYNOPSIS\n.B %s\n", roffText(c.UseLine()))
 	if c.Long != "" {
 		fmt.Fprintf(&b, ".SH DESCRIPTION\n%s\n", roffText(c.Long))
+	}
+	if c.Example != "" { // as typed: no filling, no adjusting
+		fmt.Fprintf(&b, ".SH EXAMPLES\n.nf\n%s\n.fi\n", roffText(c.Example))
 	}
 	options := func(heading string, fs *pflag.FlagSet) {
 		first := true

@@ -58,6 +58,8 @@ on each item of a listing as it arrives (on the whole of a single object):
 	root.SetHelpCommand(r.helpCmd(root))
 	root.InitDefaultHelpCmd()
 	groupsFirst(root)
+	addExamples(root)
+	examplesFirst(root)
 	return root
 }
 
