@@ -16,6 +16,7 @@ var examples = map[string][]string{
 	"vaultdeck access crawl":     {"vaultdeck access crawl", "vaultdeck --profile eu-prod access crawl --max-rate 50%"},
 	"vaultdeck access diff":      {"vaultdeck access diff            # the last two snapshots", "vaultdeck access diff 3 7 --csv"},
 	"vaultdeck access project":   {"vaultdeck access project 9c77caa6-879f-453a-bc49-4bdbddcff458", "vaultdeck access project 9c77caa6-879f-453a-bc49-4bdbddcff458 --snapshot 3 --json"},
+	"vaultdeck access people":    {"vaultdeck access people", "vaultdeck access people --snapshot 3 --csv"},
 	"vaultdeck access snapshots": {"vaultdeck access snapshots"},
 	"vaultdeck access user":      {"vaultdeck access user a.donnelly@firm.example", "vaultdeck access user a.donnelly@firm.example --snapshot 3 --csv"},
 	"vaultdeck audit":            {"vaultdeck audit --since 7d --type api:vault_delete_project", "vaultdeck audit --user m.castellano@firm.example --since 2026-11-01 --until 2026-11-08", "vaultdeck audit --grep 9c77caa6 --newest --limit 20 --json"},
