@@ -35,10 +35,8 @@ func (m *Model) Query() page.Query {
 		q.With("limit", "0")
 		q.Switch("newest", true)
 	}
+	q.Switch("hide-own-reads", !m.showOwn) // the view hides them until h
 	q.Unsaid = m.Table.Unsaid(-1, false)
-	if m.ownHidden > 0 && !m.showOwn {
-		q.Unsaid = append(q.Unsaid, fmt.Sprintf("the %d reads of the log by this token that the view hides (h shows them): the command lists them", m.ownHidden))
-	}
 	return q
 }
 
@@ -56,7 +54,7 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 				return nil, fmt.Errorf("--%s %q: the console's filters take one word", f.Name, f.Value)
 			}
 			words = append(words, f.Value)
-		case "since", "until", "limit", "newest":
+		case "since", "until", "limit", "newest", "hide-own-reads":
 		default:
 			return nil, fmt.Errorf("the console's audit view has no --%s; run the view headless with vaultdeck view", f.Name)
 		}
@@ -73,5 +71,8 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 	if _, err := parseRoute(arg, env.Clock()); err != nil {
 		return nil, err
 	}
-	return New(env, arg), nil
+	m := New(env, arg).(*Model)
+	_, hide := q.Value("hide-own-reads")
+	m.showOwn = !hide
+	return m, nil
 }
