@@ -26,7 +26,7 @@ func (t *Table) measure() {
 			}
 			t.domain[c] = commonDomain(addrs)
 		}
-		w := 0
+		w := ansi.StringWidth(col.Title) // the header is read too ("deleted by", not "deleted…")
 		for r := 0; r < n; r += step {
 			w = max(w, ansi.StringWidth(stripDomain(t.src.Text(r, c), t.domain[c])))
 		}
