@@ -40,8 +40,9 @@ func moveBytes(tb testing.TB, tm *term, key, marker string) int {
 // The stock bubbles table, served the same way: the same rows, columns,
 // size and session renderer, and a position line as ours has.
 type stockModel struct {
-	t table.Model
-	n int
+	t    table.Model
+	n    int
+	note string // what our position line says beside the position, styled as ours
 }
 
 func (m stockModel) Init() tea.Cmd { return nil }
@@ -56,7 +57,7 @@ func (m stockModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m stockModel) View() string {
-	return m.t.View() + "\n" + fmt.Sprintf("%d/%d", m.t.Cursor()+1, m.n)
+	return m.t.View() + "\n" + fmt.Sprintf("%d/%d", m.t.Cursor()+1, m.n) + m.note
 }
 
 func stockServer(tb testing.TB, rows []table.Row, cols []table.Column) string {
@@ -76,7 +77,16 @@ func stockServer(tb testing.TB, rows []table.Row, cols []table.Column) string {
 			st.Selected = r.NewStyle().Bold(true).Foreground(lipgloss.Color("229")).Background(lipgloss.Color("57"))
 			t := table.New(table.WithColumns(cols), table.WithRows(rows), table.WithFocused(true),
 				table.WithHeight(40-3), table.WithWidth(120), table.WithStyles(st))
-			return stockModel{t: t, n: len(rows)}, []tea.ProgramOption{tea.WithAltScreen()}
+			// Our info line names the deleters' common e-mail domain beside
+			// the position (ui/widgets drops it from the rows); the stock line
+			// says the same, muted the same way, so both repaint the same text.
+			note := ""
+			if len(rows) > 0 {
+				if _, domain, ok := strings.Cut(rows[0][1], "@"); ok {
+					note = r.NewStyle().Foreground(lipgloss.Color("245")).Render(" · e-mails @" + domain)
+				}
+			}
+			return stockModel{t: t, n: len(rows), note: note}, []tea.ProgramOption{tea.WithAltScreen()}
 		})),
 	)
 	if err != nil {
