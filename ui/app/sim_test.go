@@ -25,7 +25,8 @@ import (
 func realApp(t *testing.T, start string) tea.Model {
 	now := func() time.Time { return pagetest.Now }
 	// The client keeps its default limits, as a user's console does.
-	c := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, Now: now}, DefaultLimits: true}).Client
+	// SimClock: its budget is counted on the pinned clock too (the header says when it resets)
+	c := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, Now: now}, DefaultLimits: true, SimClock: true}).Client
 	env := pagetest.Env(t, c, false)
 	return app.New(env.WithConn(&account.Conn{Profile: "sim", Where: "local", Workspace: "Sim Workspace"}), app.Config{Start: start, Routes: []app.Route{
 		{Name: "projects", New: projects.New},

@@ -38,6 +38,9 @@ func newScreen(t *testing.T, readOnly bool) *screen {
 	var n, bin atomic.Int64
 	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, Now: now},
 		DefaultLimits: true, // the console's own client, as a user runs it
+		// the client counts its budget on the same pinned clock as the views
+		// (the header's "resets in" is measured from it), not the machine's
+		SimClock: true,
 		Wrap: func(next http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				n.Add(1)
