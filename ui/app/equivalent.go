@@ -39,11 +39,23 @@ const equivalentFormat = "--csv"
 
 // showEquivalent opens the pane with the top page's command.
 func (m *Model) showEquivalent() tea.Cmd {
-	q, ok := m.Top().(page.Querier)
+	q, ok := m.query()
 	if !ok {
 		return page.Status("this view lists nothing that a headless command lists")
 	}
-	return m.push(&equivalentPane{env: m.env, query: q.Query(), pane: widgets.NewPane(m.env.Theme, m.env.Keys)})
+	return m.push(&equivalentPane{env: m.env, query: q, pane: widgets.NewPane(m.env.Theme, m.env.Keys)})
+}
+
+// query is the top page's query, if it lists something now: a view with
+// modes (matters: a file being previewed) says an empty one when the mode
+// shown is no listing.
+func (m *Model) query() (page.Query, bool) {
+	q, ok := m.Top().(page.Querier)
+	if !ok {
+		return page.Query{}, false
+	}
+	query := q.Query()
+	return query, len(query.Command) > 0
 }
 
 // equivalentPane shows one query's command line whole (wrapped, never
@@ -120,14 +132,13 @@ func (p *equivalentPane) Document() (page.Document, bool) {
 
 // askViewName opens the name prompt for the top page's query.
 func (m *Model) askViewName() tea.Cmd {
-	q, ok := m.Top().(page.Querier)
+	query, ok := m.query()
 	if !ok {
 		return page.Status("this view lists nothing that a saved view could keep")
 	}
 	if m.cfg.Views.Save == nil {
 		return page.Status("saving views is not available in this session")
 	}
-	query := q.Query()
 	m.saving = &query
 	m.cmdline = widgets.NewPrompt(m.env.Theme, "save view as: ", m.savedNames())
 	return nil

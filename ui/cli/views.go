@@ -21,7 +21,7 @@ import (
 // console view shows.
 var viewable = [][]string{
 	{"recycle-bin"}, {"projects"}, {"users"}, {"files"}, {"status"}, {"audit"}, {"audit", "stats"},
-	{"access", "user"}, {"access", "project"}, {"access", "diff"}, {"matters", "receipts"},
+	{"access", "people"}, {"access", "user"}, {"access", "project"}, {"access", "diff"}, {"matters", "receipts"}, {"matters", "receipt"},
 }
 
 func viewableList() string {

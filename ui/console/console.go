@@ -128,7 +128,8 @@ func mattersRoute(o Options) app.Route {
 		getenv = os.Getenv
 	}
 	deps := matters.Deps{Profile: mattersjob.ReceiptProfile(o.conn().Profile, getenv("VAULTDECK_TOKEN")), Store: o.Receipts}
-	return app.Route{Name: "matters", Aliases: []string{"m", "client-matters"}, Args: "[FILE]", Help: "client matters", New: matters.Route(deps)}
+	return app.Route{Name: "matters", Aliases: []string{"m", "client-matters"}, Args: "[FILE]", Help: "client matters", New: matters.Route(deps),
+		Commands: [][]string{{"matters", "receipts"}, {"matters", "receipt"}}, FromQuery: matters.FromQuery(deps)}
 }
 
 // accessRoute is ":access": the snapshots of the access review, read from
@@ -138,7 +139,8 @@ func accessRoute(o Options) app.Route {
 	if deps.Store == nil && o.Journal != nil {
 		deps.Store = o.Journal
 	}
-	return app.Route{Name: "access", Aliases: []string{"acl"}, Help: "access review: who reaches what", New: access.Route(deps)}
+	return app.Route{Name: "access", Aliases: []string{"acl"}, Help: "access review: who reaches what", New: access.Route(deps),
+		Commands: [][]string{{"access", "people"}, {"access", "user"}, {"access", "diff"}}, FromQuery: access.FromQuery(deps)}
 }
 
 // personRoute is ":person EMAIL": one person, whole, from the profile's

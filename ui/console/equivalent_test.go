@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/audit"
 	"github.com/vaultdeck/vaultdeck/ui/cli"
 	"github.com/vaultdeck/vaultdeck/ui/filestatus"
@@ -32,6 +34,9 @@ type equiv struct {
 	t   *testing.T
 	sim *simtest.Env
 	env page.Env
+	// db is the local database the command reads (access snapshots,
+	// receipts), as the view does; "" for the service's listings.
+	db string
 }
 
 func newEquiv(t *testing.T) *equiv {
@@ -45,16 +50,9 @@ func newEquiv(t *testing.T) *equiv {
 // clock as the view's), and returns the items' field (dot path) in order.
 func (h *equiv) headless(q page.Query, field string) []string {
 	h.t.Helper()
-	var out, errb bytes.Buffer
-	vars := map[string]string{"VAULTDECK_TOKEN": h.sim.Token("admin"), "VAULTDECK_BASE_URL": h.sim.URL}
-	env := cli.Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] },
-		Limits: api.Limits{Vault: -1, Audit: -1, Matters: -1}, Clock: &simtest.Clock{Sim: h.sim.Sim}}
 	args := append(q.Args(), "--jsonl")
-	if code := cli.Main(context.Background(), args, env); code != 0 {
-		h.t.Fatalf("vaultdeck %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
-	}
 	var ids []string
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(h.cli(args...)), "\n") {
 		if line == "" {
 			continue
 		}
@@ -67,9 +65,30 @@ func (h *equiv) headless(q page.Query, field string) []string {
 			v = v.(map[string]any)[k]
 		}
 		s, _ := v.(string)
+		if n, ok := v.(float64); ok { // receipt IDs and lines are numbers
+			s = strconv.FormatFloat(n, 'f', -1, 64)
+		}
 		ids = append(ids, s)
 	}
 	return ids
+}
+
+// cli runs vaultdeck args in-process against the simulator and the local
+// database, and returns its output.
+func (h *equiv) cli(args ...string) string {
+	h.t.Helper()
+	var out, errb bytes.Buffer
+	vars := map[string]string{"VAULTDECK_TOKEN": h.sim.Token("admin"), "VAULTDECK_BASE_URL": h.sim.URL}
+	env := cli.Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] },
+		Limits: api.Limits{Vault: -1, Audit: -1, Matters: -1}, Clock: &simtest.Clock{Sim: h.sim.Sim}}
+	if h.db != "" {
+		env.Journal = func(string) (*store.Store, string, error) { st, err := store.Open(h.db); return st, equivProfile, err }
+		env.OpenStore = func() (*store.Store, error) { return store.Open(h.db) }
+	}
+	if code := cli.Main(context.Background(), args, env); code != 0 {
+		h.t.Fatalf("vaultdeck %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+	}
+	return out.String()
 }
 
 // same checks the view's rows against its command's, and that the view

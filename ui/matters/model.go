@@ -71,6 +71,7 @@ type Model struct {
 	outcomes *widgets.Table
 	result   string // outcome filter ("" = all)
 	code     string // error-code filter ("" = all)
+	opening  int64  // a receipt Init opens (a saved view's, FromQuery)
 
 	width, height int
 }
@@ -166,10 +167,14 @@ func (m *Model) Init() tea.Cmd {
 	if m.mode == modePath && m.path.Value() != "" {
 		return m.readFile()
 	}
-	if _, err := m.service(); err != nil {
-		return tea.Batch(m.loadReceipts(), page.Error(err))
+	load := m.loadReceipts()
+	if m.opening != 0 { // the list is read again when esc leaves the receipt
+		load = m.loadReceipt(m.opening)
 	}
-	return m.loadReceipts()
+	if _, err := m.service(); err != nil {
+		return tea.Batch(load, page.Error(err))
+	}
+	return load
 }
 
 // Update implements page.Page.
