@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/purge"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -57,7 +58,7 @@ func New(env page.Env, arg string) page.Page {
 	m := &Model{env: env, id: env.NewID(), loader: widgets.NewLoader(env.Theme)}
 	cols := Columns()
 	cols[ColPurgeIn].Live = PurgeLive(env.Clock)
-	gcols := groupColumns()
+	gcols := groupColumns(purge.Soon)
 	gcols[gColNext].Live = PurgeLive(env.Clock)
 	m.TableView = widgets.NewTabbedTableView(env.Theme, env.Keys, m.id, 1, cols, gcols)
 	for _, t := range m.Tabs {
@@ -385,7 +386,7 @@ func (m *Model) infoLines() []string {
 		parts = append(parts, widgets.Keep(th.Error.Render(b)))
 	}
 	if m.soon {
-		parts = append(parts, widgets.Keep("purging within 7d"))
+		parts = append(parts, widgets.Keep("purging within "+purge.FormatWindow(m.soonWindow())))
 	}
 	if m.deleter != "" {
 		parts = append(parts, widgets.Keep("deleted by "+sanitize.Line(m.deleter)))

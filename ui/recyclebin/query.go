@@ -49,6 +49,7 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 				return nil, fmt.Errorf("--purging-within: %w", err)
 			}
 			m.soon, m.window = true, d
+			m.Tabs[1].SetColumns(groupColumns(d)) // its count says the window too
 			m.Tabs[0].SetSort(ColPurgeIn, false)
 		case "deleted-by":
 			m.deleter = f.Value

@@ -31,11 +31,13 @@ const (
 	gColNext
 )
 
-func groupColumns() []widgets.Column {
+// groupColumns are the by-deleter table's columns; the count of soon
+// purges is titled with the window it counts.
+func groupColumns(window time.Duration) []widgets.Column {
 	return []widgets.Column{
 		{Title: "deleted by", Width: 20, Min: 8, Grow: 3, Priority: 3, Elide: widgets.ElideEmail},
 		{Title: "projects", Width: 8, Numeric: true, Align: widgets.AlignRight},
-		{Title: "within 7d", Width: 9, Numeric: true, Align: widgets.AlignRight},
+		{Title: "within " + purge.FormatWindow(window), Width: 9, Numeric: true, Align: widgets.AlignRight},
 		{Title: "next purge", Width: 10, Numeric: true, Align: widgets.AlignRight, Priority: 1, ExportAt: "next purge at (UTC)"},
 	}
 }
@@ -96,7 +98,7 @@ func (m *Model) regroup(now time.Time) tea.Cmd {
 		}
 		g.n++
 		at := e.RecycleBinPurgedScheduledAt.Time
-		if in, _ := purge.Within(at, now, purge.Soon); in {
+		if in, _ := purge.Within(at, now, m.soonWindow()); in {
 			g.soon++
 		}
 		if !at.IsZero() && (g.next.IsZero() || at.Before(g.next)) {
