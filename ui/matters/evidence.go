@@ -13,13 +13,15 @@ import (
 // entries (api:client_matter_management of the token's user within the
 // run's time), from the local mirror: whoami is asked, the audit log is
 // not. Run in the command that loads the receipt, never in Update.
-func receiptEvidence(ctx context.Context, be page.Backend, st *store.Store, rc store.Receipt, now time.Time) string {
+// remedy is the hint when the mirror stops short of the run (a key in the
+// demo, else the shell command: page.Env.ChoreHint); short says so.
+func receiptEvidence(ctx context.Context, be page.Backend, st *store.Store, rc store.Receipt, now time.Time, remedy string) (line string, short bool) {
 	if be == nil || st == nil {
-		return "audit evidence: unknown (no service or no local database)"
+		return "audit evidence: unknown (no service or no local database)", false
 	}
 	log, who, err := jobaudit.LogOf(ctx, be)
 	if err != nil {
-		return "audit evidence: unknown (" + err.Error() + ")"
+		return "audit evidence: unknown (" + err.Error() + ")", false
 	}
 	to := rc.FinishedAt
 	if to.IsZero() {
@@ -28,9 +30,9 @@ func receiptEvidence(ctx context.Context, be page.Backend, st *store.Store, rc s
 	a := jobaudit.Action{Type: jobaudit.TypeMatters, User: who.Email, From: rc.StartedAt, To: to}
 	ev, err := jobaudit.FindEvidence(ctx, st, log, a)
 	if err != nil {
-		return "audit evidence: unknown (" + err.Error() + ")"
+		return "audit evidence: unknown (" + err.Error() + ")", false
 	}
-	out := "audit: " + ev.String()
+	out := "audit: " + ev.Line(remedy)
 	for i, e := range ev.Entries {
 		if i == 3 {
 			out += " …"
@@ -38,5 +40,5 @@ func receiptEvidence(ctx context.Context, be page.Backend, st *store.Store, rc s
 		}
 		out += " · " + e.Time.UTC().Format("15:04:05") + " " + e.ID
 	}
-	return out
+	return out, !ev.Covered
 }

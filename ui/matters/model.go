@@ -62,16 +62,17 @@ type Model struct {
 
 	run *runState // modeRun
 
-	receipt  store.Receipt // modeReceipt
-	items    []store.ReceiptItem
-	audit    string         // the receipt's audit evidence line
-	matched  int            // items passing the filters (items holds at most maxItems)
-	codes    map[string]int // the receipt's error codes and their counts
-	maxItems int
-	outcomes *widgets.Table
-	result   string // outcome filter ("" = all)
-	code     string // error-code filter ("" = all)
-	opening  int64  // a receipt Init opens (a saved view's, FromQuery)
+	receipt    store.Receipt // modeReceipt
+	items      []store.ReceiptItem
+	audit      string         // the receipt's audit evidence line
+	auditShort bool           // it asks for an audit sync
+	matched    int            // items passing the filters (items holds at most maxItems)
+	codes      map[string]int // the receipt's error codes and their counts
+	maxItems   int
+	outcomes   *widgets.Table
+	result     string // outcome filter ("" = all)
+	code       string // error-code filter ("" = all)
+	opening    int64  // a receipt Init opens (a saved view's, FromQuery)
 
 	width, height int
 }

@@ -25,6 +25,7 @@ type (
 		matched int
 		codes   map[string]int
 		audit   string // the service's own audit entries of the run (receiptEvidence)
+		short   bool   // the mirror stops short of the run: a sync would tell more
 		err     error
 	}
 )
@@ -73,6 +74,7 @@ func (m *Model) openReceipt(id int64) tea.Cmd {
 func (m *Model) loadReceipt(id int64) tea.Cmd {
 	tag, st, result, code, limit := m.reqs.Next(m.id), m.deps.Store, m.result, m.code, m.maxItems
 	ctx, be, now := m.env.Context(), m.env.Backend, m.env.Clock()
+	remedy := m.env.ChoreHint(page.ChoreSyncAudit) // a key in the demo, else the shell command
 	return func() tea.Msg {
 		if st == nil {
 			return receiptLoaded{Tag: tag, err: errNoStore}
@@ -88,7 +90,8 @@ func (m *Model) loadReceipt(id int64) tea.Cmd {
 		if err != nil {
 			return receiptLoaded{Tag: tag, err: err}
 		}
-		out := receiptLoaded{Tag: tag, receipt: rc, codes: codes, audit: receiptEvidence(ctx, be, st, rc, now)}
+		out := receiptLoaded{Tag: tag, receipt: rc, codes: codes}
+		out.audit, out.short = receiptEvidence(ctx, be, st, rc, now, remedy)
 		out.err = st.ReceiptItemsWhere(id, result, code, func(it store.ReceiptItem) error {
 			out.matched++
 			if len(out.items) < limit {
@@ -111,10 +114,19 @@ func (m *Model) receiptArrived(r receiptLoaded) tea.Cmd {
 		}
 		return page.Error(fmt.Errorf("the receipt could not be read: %w", r.err))
 	}
-	m.receipt, m.items, m.codes, m.matched, m.audit = r.receipt, r.items, r.codes, r.matched, r.audit
+	m.receipt, m.items, m.codes, m.matched, m.audit, m.auditShort = r.receipt, r.items, r.codes, r.matched, r.audit, r.short
 	m.mode, m.run = modeReceipt, nil
 	m.layout()
 	return m.outcomes.SetRows(itemRows(r.items))
+}
+
+// Chore implements page.ChoreHinter: the receipt's evidence asks for an
+// audit sync when the mirror stops short of the run.
+func (m *Model) Chore() page.Chore {
+	if m.mode == modeReceipt && m.auditShort {
+		return page.ChoreSyncAudit
+	}
+	return page.ChoreNone
 }
 
 // sortedKeys lists the values present, in a stable order, for the filters

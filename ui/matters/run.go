@@ -277,6 +277,9 @@ func (st *runState) halt() {
 // stays (marked done) until the receipt arrives: the view is drawn in
 // between and still shows the run.
 func (m *Model) taskDone(d page.TaskDone) tea.Cmd {
+	if d.Name == string(page.ChoreSyncAudit) && d.Err == nil && m.mode == modeReceipt && m.auditShort {
+		return m.loadReceipt(m.receipt.ID) // the evidence asked for this sync: read it anew
+	}
 	if d.Origin != m.id || m.run == nil {
 		return nil
 	}

@@ -81,6 +81,20 @@ func (m *Model) deletionEvidence(e api.RecycleBinEntry) tea.Cmd {
 	}
 }
 
+// choreDone reads the evidence anew after an audit sync (run with the
+// RunHere key its hint offered): what was found before the sync is
+// forgotten, and the open detail's line is looked up again.
+func (m *Model) choreDone(d page.TaskDone) tea.Cmd {
+	if d.Name != string(page.ChoreSyncAudit) || d.Err != nil {
+		return nil
+	}
+	m.audit, m.auditShort = nil, nil
+	if m.detail == nil {
+		return nil
+	}
+	return m.deletionEvidence(*m.detail)
+}
+
 // Chore implements page.ChoreHinter: the open detail's evidence asks for
 // an audit sync when the mirror stops short of the deletion.
 func (m *Model) Chore() page.Chore {

@@ -270,6 +270,8 @@ func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 		m.auditShort[msg.entry] = msg.short
 		m.sizeDetail()
 		return m, nil
+	case page.TaskDone:
+		return m, m.choreDone(msg)
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
 	case widgets.FilterResult:

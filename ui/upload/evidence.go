@@ -14,18 +14,20 @@ import (
 // run's time), from the local mirror: run inside the upload task, never
 // in Update. Right after a run the mirror rarely covers it, so the line
 // usually says to sync; `vaultdeck uploads` shows it again later.
-func uploadEvidence(ctx context.Context, be page.Backend, st *store.Store, projectID string, from, to time.Time) string {
+// remedy is the hint when the mirror stops short of the run (a key in the
+// demo, else the shell command: page.Env.ChoreHint); short says so.
+func uploadEvidence(ctx context.Context, be page.Backend, st *store.Store, projectID string, from, to time.Time, remedy string) (line string, short bool) {
 	if st == nil || be == nil {
-		return "audit evidence: unknown (no local database)"
+		return "audit evidence: unknown (no local database)", false
 	}
 	log, who, err := jobaudit.LogOf(ctx, be)
 	if err != nil {
-		return "audit evidence: unknown (" + err.Error() + ")"
+		return "audit evidence: unknown (" + err.Error() + ")", false
 	}
 	ev, err := jobaudit.FindEvidence(ctx, st, log, jobaudit.Action{Type: jobaudit.TypeUpload, User: who.Email,
 		From: from, To: to, ProjectID: projectID})
 	if err != nil {
-		return "audit evidence: unknown (" + err.Error() + ")"
+		return "audit evidence: unknown (" + err.Error() + ")", false
 	}
-	return "audit: " + ev.String() + " (`vaultdeck uploads` shows it later)"
+	return "audit: " + ev.Line(remedy) + " (`vaultdeck uploads` shows it later)", !ev.Covered
 }

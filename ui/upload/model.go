@@ -164,6 +164,15 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 	return m, nil
 }
 
+// Chore implements page.ChoreHinter: the summary's audit evidence asks for
+// an audit sync when the mirror stops short of the run.
+func (m *Model) Chore() page.Chore {
+	if m.stage == stageDone && m.shared.auditShort() {
+		return page.ChoreSyncAudit
+	}
+	return page.ChoreNone
+}
+
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	switch m.stage {
 	case stagePath:

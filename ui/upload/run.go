@@ -47,6 +47,17 @@ type shared struct {
 	cancel  context.CancelFunc
 	stopped bool
 	out     upload.Outcome // once the task ended: what became of each file
+	short   bool           // its audit evidence asks for a sync (the mirror stops short of the run)
+}
+
+func (s *shared) setShort(b bool) { s.mu.Lock(); s.short = b; s.mu.Unlock() }
+func (s *shared) auditShort() bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.short
 }
 
 func (s *shared) setOutcome(o upload.Outcome) { s.mu.Lock(); s.out = o; s.mu.Unlock() }
@@ -99,6 +110,7 @@ func (m *Model) tick() tea.Cmd {
 // checks between requests: a request already sent keeps its response.
 func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Plan, mode api.DuplicateMode, sh *shared) page.StartTask {
 	be, st, profile, jobs := env.Backend, env.Journal, env.DataProfile(), env.Jobs
+	remedy := env.ChoreHint(page.ChoreSyncAudit) // a key in the demo, else the shell command
 	return page.StartTask{
 		Name:        fmt.Sprintf("upload %s to %s", plural(len(plan.Files), "file"), target),
 		Origin:      origin,
@@ -131,7 +143,9 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Pl
 			// or renamed is asked now, so the page can name them.
 			run.Settle(ctx, &out)
 			sh.setOutcome(out)
-			text := "upload: " + out.Summary() + " · " + uploadEvidence(ctx, be, st, projectID, began, time.Now())
+			evidence, short := uploadEvidence(ctx, be, st, projectID, began, time.Now(), remedy)
+			sh.setShort(short)
+			text := "upload: " + out.Summary() + " · " + evidence
 			if len(out.Errors) > 0 {
 				// A request not journaled or not answered: the upload is
 				// not known to be done, so the task ends as a failure.

@@ -47,7 +47,11 @@ type rig struct {
 	env       page.Env
 }
 
-func newRig(t *testing.T, readOnly bool) *rig {
+func newRig(t *testing.T, readOnly bool) *rig { t.Helper(); return newRigWith(t, readOnly, nil) }
+
+// newRigWith hands the session chores (the demo's: audit sync, access
+// crawl run in the console), built on the rig's client and store.
+func newRigWith(t *testing.T, readOnly bool, chores func(c page.Backend, st *store.Store) *page.Chores) *rig {
 	t.Helper()
 	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true}})
 	s, client := e.Sim, e.Client
@@ -66,6 +70,9 @@ func newRig(t *testing.T, readOnly bool) *rig {
 	env := pagetest.WithJobs(pagetest.Env(t, client, readOnly), page.Jobs{Upload: client})
 	env.Journal, env.Conn = st, &account.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}
 	env.Now = nil
+	if chores != nil {
+		env.Chores = chores(client, st)
+	}
 	m := app.New(env, app.Config{Start: "upload", StartArg: pid + " Inbox",
 		Routes: []app.Route{{Name: "project", New: project.New, FromRecord: project.Record}, {Name: "upload", New: upload.New}}})
 	return &rig{sim: s, store: st, storePath: storePath, project: pid, dir: dir, app: m, env: env}
