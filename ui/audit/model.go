@@ -87,6 +87,10 @@ type Model struct {
 
 	initial route
 	inSpan  bool // the span of the route alone is shown (FROM..UNTIL)
+	// rel are the ages the route's span was given as ("1d..0s": the
+	// last day), kept so its query stays relative (query.go); empty
+	// when it was given as times.
+	rel [2]string
 }
 
 // New returns the audit view; arg is read by parseRoute (a time to land
@@ -118,6 +122,9 @@ func New(env page.Env, arg string) page.Page {
 		m.lastErr = err
 	}
 	m.initial = r
+	if !r.Until.IsZero() {
+		m.rel = relativeSpan(arg)
+	}
 	m.filter = store.AuditFilter{Type: r.Type, User: r.User, IP: r.IP}
 	return m
 }

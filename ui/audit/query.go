@@ -2,8 +2,13 @@ package audit
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kballard/go-shellquote"
+
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 
 	"github.com/vaultdeck/vaultdeck/ui/page"
 )
@@ -29,7 +34,17 @@ func (m *Model) Query() page.Query {
 			newest = e.Time
 		}
 	}
-	if !oldest.IsZero() {
+	switch {
+	case m.inSpan && m.rel[0] != "":
+		// opened on ages (the last day): the query says them, so a saved
+		// "last day" is the last day whenever it runs, as the view is
+		q.With("since", m.rel[0])
+		if !isNow(m.rel[1]) {
+			q.With("until", m.rel[1])
+		}
+		q.With("limit", "0")
+		q.Switch("newest", true)
+	case !oldest.IsZero():
 		q.With("since", oldest.UTC().Format(time.RFC3339Nano))
 		q.With("until", newest.Add(time.Nanosecond).UTC().Format(time.RFC3339Nano))
 		q.With("limit", "0")
@@ -62,6 +77,10 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 	switch {
 	case since != "" && until != "":
 		words = append(words, since+".."+until)
+	case since != "" && isAge(since):
+		// --since AGE alone is "the last AGE" on the command line: the
+		// span up to now, not a landing AGE ago
+		words = append(words, since+"..0s")
 	case since != "":
 		words = append(words, since)
 	case until != "":
@@ -75,4 +94,39 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 	_, hide := q.Value("hide-own-reads")
 	m.showOwn = !hide
 	return m, nil
+}
+
+// relativeSpan is the FROM..UNTIL of a `:audit` argument when both are
+// ages ("1d..0s"), read with the splitter the route is read with.
+func relativeSpan(arg string) [2]string {
+	words, err := shellquote.Split(sanitize.Line(arg))
+	if err != nil {
+		return [2]string{}
+	}
+	for _, w := range words {
+		if from, until, ok := strings.Cut(w, ".."); ok && isAge(from) && isAge(until) {
+			return [2]string{from, until}
+		}
+	}
+	return [2]string{}
+}
+
+// isAge says whether s is an age back from now (36h, 7d), as ParseWhen
+// reads one, rather than a date or a time.
+func isAge(s string) bool {
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(d)
+		return err == nil && n >= 0
+	}
+	d, err := time.ParseDuration(s)
+	return err == nil && d >= 0
+}
+
+// isNow says whether the age s is no age: now.
+func isNow(s string) bool {
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		return d == "0"
+	}
+	d, err := time.ParseDuration(s)
+	return err == nil && d == 0
 }

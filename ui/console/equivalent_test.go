@@ -228,3 +228,31 @@ func TestEquivalentFileStatus(t *testing.T) {
 		t.Errorf("reopened: %v %v", err, again)
 	}
 }
+
+// TestEquivalentAuditRelative: a view opened on an age ("the last day",
+// a saved --since 1d) says its age, not the times it loaded, so a saved
+// "last day" stays the last day; its rows are the command's.
+func TestEquivalentAuditRelative(t *testing.T) {
+	h := newEquiv(t)
+	all := len(h.headless(page.Query{Command: []string{"audit"}, Flags: []page.Flag{{Name: "limit", Value: "0"}}}, "id"))
+	for _, c := range []struct{ flags []page.Flag }{
+		// the test's own reads of the log are logged at the pinned now: hidden, as the console hides them
+		{[]page.Flag{{Name: "since", Value: "1d"}, {Name: "hide-own-reads", Switch: true}}},
+		{[]page.Flag{{Name: "type", Value: "auth:login"}, {Name: "since", Value: "2d"}, {Name: "until", Value: "12h"}}},
+	} {
+		p, err := audit.FromQuery(h.env, page.Query{Command: []string{"audit"}, Flags: c.flags})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = loaded(t, p)
+		line := p.(page.Querier).Query().Line()
+		want := page.Query{Command: []string{"audit"}, Flags: c.flags}
+		for _, f := range []string{"since", "until"} {
+			if v, ok := want.Value(f); ok && !strings.Contains(line, "--"+f+" "+v) {
+				t.Errorf("opened with %s, C says %s", want.Line(), line)
+			}
+		}
+		h.same(p, p.(*audit.Model).Table.VisibleIDs(), "id", all)
+		h.reopened(p, audit.FromQuery, func(p page.Page) []string { return p.(*audit.Model).Table.VisibleIDs() })
+	}
+}
