@@ -19,6 +19,10 @@ func (r *runner) projectsCmd() *cobra.Command {
 		}
 		out := r.listing("[", "NAME", "ID", "FILES", "SIZE", "UPDATED", "CREATOR", "KB")
 		ctx = api.WithWaitObserver(ctx, out.p.observe)
+		if out.iw != nil { // --json, --jsonl: each project's own bytes, only its ID decoded
+			err = c.EachProjectPageRaw(ctx, *name, out.rawPage)
+			return out.end(err, "]")
+		}
 		err = c.EachProjectPage(ctx, *name, func(page []api.Item[api.Project]) error {
 			return out.page(len(page), func(i int) []byte { return page[i].JSON }, func(i int) []string {
 				p := page[i].Value

@@ -1,0 +1,61 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// rawProjects lists every project through EachProjectPageRaw, each item's
+// bytes as a string.
+func rawProjects(h *harness) ([]string, error) {
+	var got []string
+	err := h.c.EachProjectPageRaw(context.Background(), "", func(page []RawItem) error {
+		for _, it := range page {
+			got = append(got, string(it.Bytes))
+		}
+		return nil
+	})
+	return got, err
+}
+
+// TestEachProjectPageRawHandsTheServersBytes: the raw listing hands each
+// project as sent (spacing, key order, number forms), the same items as
+// the decoding listing, and keeps its paging checks: a page that repeats
+// an earlier one ends it as EachProjectPage ends.
+func TestEachProjectPageRawHandsTheServersBytes(t *testing.T) {
+	item := func(i int) string {
+		return fmt.Sprintf(`{ "size_bytes":1.0e3, "id" : "p%d","name":"P\u0041 %d"}`, i, i)
+	}
+	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page := r.URL.Query().Get("page")
+		fmt.Fprintf(w, `{"response":{"content":{"projects":[%s,%s],"pagination":{"page":%s,"total":6,"total_pages":3}}}}`,
+			item(2*len(page)), item(2*len(page)+1), page)
+	}), func(c *Config) { c.Limits = Limits{Vault: -1} })
+	got, err := rawProjects(h)
+	if err == nil || !strings.Contains(err.Error(), "repeats an earlier page") || len(got) != 2 || got[0] != item(2) || got[1] != item(3) {
+		t.Errorf("items %q, error %v", got, err)
+	}
+}
+
+// TestEachProjectPageRawRefusesWhatADecodeRefused: an item that is not an
+// object, an ID that is not a string, and a projects member that is not an
+// array are malformed answers, not items written as they are.
+func TestEachProjectPageRawRefusesWhatADecodeRefused(t *testing.T) {
+	for name, content := range map[string]string{
+		"item not an object":  `{"projects":[{"id":"a"},"b"],"pagination":{"total_pages":1}}`,
+		"id not a string":     `{"projects":[{"id":{"x":1}}],"pagination":{"total_pages":1}}`,
+		"projects an object":  `{"projects":{"id":"a"},"pagination":{"total_pages":1}}`,
+		"pagination a string": `{"projects":[{"id":"a"}],"pagination":"x"}`,
+	} {
+		h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprintf(w, `{"response":{"content":%s}}`, content)
+		}), func(c *Config) { c.Limits = Limits{Vault: -1} })
+		got, err := rawProjects(h)
+		if kindOf(err) != KindMalformed || len(got) != 0 {
+			t.Errorf("%s: items %q, error %v", name, got, err)
+		}
+	}
+}
