@@ -47,11 +47,7 @@ func (m *Model) exportTop() tea.Cmd {
 		if dir == "" {
 			path = "./" + filepath.Base(path) // the working directory: short enough for an 80-column status line
 		}
-		rows := "rows"
-		if snap.Len() == 1 {
-			rows = "row"
-		}
-		return page.StatusMsg{Text: fmt.Sprintf("wrote %d %s to %s", snap.Len(), rows, path)}
+		return page.StatusMsg{Text: "wrote " + widgets.Count(snap.Len(), "row") + " to " + path}
 	}
 }
 

@@ -73,7 +73,7 @@ func TestDeletionOutcomeSurvivesEsc(t *testing.T) {
 	close(release)
 	waitFor(t, tm, "will appear in the recycle bin within seconds")
 	close(inBin)
-	waitFor(t, tm, "Recycle bin · 1 entries", "is in the recycle bin")
+	waitFor(t, tm, "Recycle bin · 1 entry", "is in the recycle bin")
 	tm.Send(burst("q"))
 	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 	if _, _, ok := env.Cache.Get(page.CacheProjects); ok {

@@ -5,7 +5,6 @@ package filestatus
 
 import (
 	"context"
-	"strconv"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -313,7 +312,7 @@ func (m *Model) addIDs(text string) tea.Cmd {
 		return page.Status("no new file IDs")
 	}
 	m.stopped = false
-	cmds := []tea.Cmd{m.rebuild(m.env.Clock()), page.Status(plural(n, "file ID") + " added")}
+	cmds := []tea.Cmd{m.rebuild(m.env.Clock()), page.Status(widgets.Count(n, "file ID") + " added")}
 	if !m.inFlight {
 		cmds = append(cmds, m.startPoll(false))
 	}
@@ -372,12 +371,4 @@ func (m *Model) layout() []widgets.Column {
 		cols = projectColumns(cols)
 	}
 	return m.liveColumns(cols)
-}
-
-func plural(n int, noun string) string {
-	s := strconv.Itoa(n) + " " + noun
-	if n != 1 {
-		s += "s"
-	}
-	return s
 }

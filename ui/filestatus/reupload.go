@@ -66,7 +66,7 @@ func (m *Model) askReupload() tea.Cmd {
 	}
 	switch {
 	case len(pick) == 0 && never > 0:
-		return page.Status(plural(never, "selected file") + " never confirmed by the service (not sent, upload failed or unproven): " +
+		return page.Status(widgets.Count(never, "selected file") + " never confirmed by the service (not sent, upload failed or unproven): " +
 			"`vaultdeck upload --resume` sends what was not sent; check the others in their project and upload them again")
 	case len(pick) == 0:
 		return page.Status("R re-uploads stuck or failed files: select one, or mark several with x")
@@ -85,13 +85,13 @@ func (m *Model) onReuploadRows(msg reuploadRows) tea.Cmd {
 		return page.Error(msg.Err)
 	}
 	if len(msg.Rows) == 0 {
-		return page.Status(fmt.Sprintf("none of the %s was uploaded by vaultdeck here: no local path is known", plural(msg.Asked, "selected file")))
+		return page.Status(fmt.Sprintf("none of the %s was uploaded by vaultdeck here: no local path is known", widgets.Count(msg.Asked, "selected file")))
 	}
 	m.reupload = msg.Rows
 	n := len(msg.Rows)
-	text := fmt.Sprintf("Re-upload %s from their local paths with mode replace (each becomes a new version)?", plural(n, "stuck or failed file"))
+	text := fmt.Sprintf("Re-upload %s from their local paths with mode replace (each becomes a new version)?", widgets.Count(n, "stuck or failed file"))
 	if skipped := msg.Asked - n; skipped > 0 {
-		text += fmt.Sprintf(" %d selected file(s) have no journaled local path and are left out.", skipped)
+		text += " " + widgets.Count(skipped, "selected file") + " " + isAre(skipped) + " left out: no local path of " + itThem(skipped) + " is journaled."
 	}
 	m.confirm = widgets.NewConfirm(m.env.Theme, "Re-upload", text, strconv.Itoa(n)) // the dialog says what to type
 	return nil
@@ -117,7 +117,7 @@ func (m *Model) confirmKey(msg tea.KeyMsg) tea.Cmd {
 func ReuploadTask(env page.Env, origin page.ID, rows []store.JournalFile) page.StartTask {
 	jobs, st, profile, clock := env.Jobs, env.Journal, env.DataProfile(), env.Clock
 	return page.StartTask{
-		Name:   "re-upload " + plural(len(rows), "file"),
+		Name:   "re-upload " + widgets.Count(len(rows), "file"),
 		Origin: origin,
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			if jobs == nil || jobs.Upload == nil {
@@ -181,3 +181,7 @@ func (m *Model) onReuploaded(msg Reuploaded) tea.Cmd {
 func (m *Model) confirmView() string {
 	return m.env.Theme.Renderer.Place(m.Width, m.Height, lipgloss.Center, lipgloss.Center, m.confirm.ViewSized(m.Width, m.Height))
 }
+
+func isAre(n int) string { return widgets.Noun(n, "is", "are") }
+
+func itThem(n int) string { return widgets.Noun(n, "it", "them") }

@@ -59,7 +59,7 @@ func (m *Model) fitHeader() {
 
 func (m *Model) summaryParts() []widgets.Part {
 	th := m.env.Theme
-	parts := []widgets.Part{widgets.Keep(plural(len(m.tr.Files), "file"))}
+	parts := []widgets.Part{widgets.Keep(widgets.Count(len(m.tr.Files), "file"))}
 	if m.nPending == 0 && len(m.tr.Files) > 0 {
 		parts = append(parts, widgets.Keep(th.OK.Render("all settled")))
 	}

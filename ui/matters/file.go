@@ -198,9 +198,9 @@ func (m *Model) askDelete() tea.Cmd {
 		return page.Status("no pair of this file can be sent")
 	}
 	n := len(m.plan.Send)
-	msg := fmt.Sprintf("Soft-delete the matters of %d pairs from %s in %d request(s)? %d refused pair(s) will not be sent. "+
+	msg := fmt.Sprintf("Soft-delete the matters of %s from %s in %s? %s will not be sent. "+
 		"A receipt keeps every outcome; a receipt's deleted matters can be restored.",
-		n, sanitize.Line(m.fileName), m.plan.Requests(), m.plan.RejectedCount())
+		widgets.Count(n, "pair"), sanitize.Line(m.fileName), widgets.Count(m.plan.Requests(), "request"), widgets.Count(m.plan.RejectedCount(), "refused pair"))
 	m.confirm = widgets.NewConfirm(m.env.Theme, "Delete client matters", msg, fmt.Sprint(n))
 	m.pending = m.startDelete
 	return nil

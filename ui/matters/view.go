@@ -11,6 +11,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // headLines is how many lines the mode's summary takes above its table.
@@ -42,7 +43,7 @@ func (m *Model) previewHead() []string {
 	}
 	lines := []string{
 		th.Title.Render("Preview of "+sanitize.Line(m.fileName)) + th.Muted.Render(fmt.Sprintf("  %s, %s, %s · nothing sent yet", f.Encoding, f.Describe(), hdr)),
-		fmt.Sprintf("%d pairs · %d to send in %d request(s) of at most %d · %s", len(p.Pairs), len(p.Send), p.Requests(), api.MaxPairs, minTime(p)),
+		fmt.Sprintf("%s · %d to send in %s of at most %d · %s", widgets.Count(len(p.Pairs), "pair"), len(p.Send), widgets.Count(p.Requests(), "request"), api.MaxPairs, minTime(p)),
 	}
 	if len(f.Ignored) > 0 {
 		lines = append(lines, th.Muted.Render("ignored columns: "+sanitize.Line(strings.Join(f.Ignored, ", "))))

@@ -104,7 +104,7 @@ func (m *Model) lines() (out []string, starts [nParts]int) {
 			manage++
 		}
 	}
-	title(partReach, "Reach", rc.Source, fmt.Sprintf("%s, %d MANAGE, only MANAGE on %d", plural(len(rc.Grants), "project"), manage, len(rc.SoleManage)))
+	title(partReach, "Reach", rc.Source, fmt.Sprintf("%s, %d MANAGE, only MANAGE on %d", widgets.Count(len(rc.Grants), "project"), manage, len(rc.SoleManage)))
 	if rc.Covered() {
 		sole := map[string]bool{}
 		for _, g := range rc.SoleManage {
@@ -121,9 +121,9 @@ func (m *Model) lines() (out []string, starts [nParts]int) {
 	}
 
 	cr := r.Created
-	title(partCreated, "Created", cr.ProjectsSource, plural(len(cr.Projects), "project"))
+	title(partCreated, "Created", cr.ProjectsSource, widgets.Count(len(cr.Projects), "project"))
 	for _, p := range cr.Projects[:min(len(cr.Projects), maxRows)] {
-		row("project", sanitize.Line(p.Name), th.Muted.Render(fmt.Sprintf("%d files", p.FilesCount)))
+		row("project", sanitize.Line(p.Name), th.Muted.Render(widgets.Count(int(p.FilesCount), "file")))
 	}
 	more(len(cr.Projects), maxRows)
 	ms := cr.MattersSource
@@ -136,7 +136,7 @@ func (m *Model) lines() (out []string, starts [nParts]int) {
 		}
 		out = append(out, "    "+th.Warn.Render("matters missing: "+ms.Missing)+" "+th.Muted.Render("· "+fill))
 	} else {
-		out = append(out, fmt.Sprintf("    %s %s", plural(len(cr.Matters), "client matter"), th.Muted.Render("· "+ms.From+", "+age(ms.AsOf, now))))
+		out = append(out, fmt.Sprintf("    %s %s", widgets.Count(len(cr.Matters), "client matter"), th.Muted.Render("· "+ms.From+", "+age(ms.AsOf, now))))
 		for _, c := range cr.Matters[:min(len(cr.Matters), maxRows)] {
 			state := fmt.Sprintf("%d users, %d events", c.UserCount, c.TotalEvents)
 			if c.Deleted() {
@@ -167,7 +167,7 @@ func (m *Model) lines() (out []string, starts [nParts]int) {
 	if a.LastLogin != nil {
 		login = "last login " + a.LastLogin.Time.UTC().Format(whenLayout) + " from " + sanitize.Line(a.LastLogin.IP)
 	}
-	title(partActivity, "Activity", a.Source, fmt.Sprintf("%d entries, %s", a.Total, login))
+	title(partActivity, "Activity", a.Source, widgets.Count(a.Total, "entry")+", "+login)
 	if a.Covered() {
 		var ips []string
 		for _, ad := range a.Addresses[:min(len(a.Addresses), maxAddress)] {
@@ -187,13 +187,6 @@ func (m *Model) lines() (out []string, starts [nParts]int) {
 		}
 	}
 	return out, starts
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func tally(ts []job.TypeCount) string {

@@ -1,7 +1,6 @@
 package project
 
 import (
-	"fmt"
 	"github.com/charmbracelet/x/ansi"
 	"strings"
 
@@ -38,7 +37,7 @@ func (m *Model) headView() []string {
 	th := m.env.Theme
 	var head []widgets.Part
 	if m.proj.Name != "" {
-		head = append(head, widgets.Keep(fmt.Sprintf("%d files", int64(m.proj.FilesCount))))
+		head = append(head, widgets.Keep(widgets.Count(int(m.proj.FilesCount), "file")))
 	}
 	if m.deleting {
 		head = append(head, widgets.Keep(th.Warn.Render("deleting…")))

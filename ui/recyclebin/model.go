@@ -382,7 +382,7 @@ func (m *Model) infoLines() []string {
 	}
 	var parts []widgets.Part
 	if !m.state.FailedEmpty() && (!m.state.Loading() || m.shown.Len() > 0) {
-		parts = append(parts, widgets.Keep(fmt.Sprintf("%d entries", m.shown.Len())))
+		parts = append(parts, widgets.Keep(widgets.Count(m.shown.Len(), "entry")))
 	}
 	if b := m.badge(); b != "" {
 		parts = append(parts, widgets.Keep(th.Error.Render(b)))

@@ -248,7 +248,7 @@ func (m *Model) summary() string { return strings.Join(m.summaryParts(), " · ")
 // between them instead of cutting the counts at the end.
 func (m *Model) summaryParts() []string {
 	p := m.plan
-	parts := []string{fmt.Sprintf("%s, %s → project %s, duplicate mode %s", plural(len(p.Files), "file"), humanize.Bytes(uint64(p.Bytes)), m.target(), modes[m.mode])}
+	parts := []string{fmt.Sprintf("%s, %s → project %s, duplicate mode %s", widgets.Count(len(p.Files), "file"), humanize.Bytes(uint64(p.Bytes)), m.target(), modes[m.mode])}
 	if n := len(p.Refused); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d refused", n))
 	}
@@ -259,11 +259,4 @@ func (m *Model) summaryParts() []string {
 		parts[i] = sanitize.Line(parts[i])
 	}
 	return parts
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

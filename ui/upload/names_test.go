@@ -121,7 +121,7 @@ func TestProjectPageShowsTheNewCountAfterAnUpload(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "upload: 1 uploaded")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
-	waitFor(t, tm, "1 files", "Users")
+	waitFor(t, tm, "1 file", "Users")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }

@@ -112,7 +112,7 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Pl
 	be, st, profile, jobs := env.Backend, env.Journal, env.DataProfile(), env.Jobs
 	remedy := env.ChoreHint(page.ChoreSyncAudit) // a key in the demo, else the shell command
 	return page.StartTask{
-		Name:        fmt.Sprintf("upload %s to %s", plural(len(plan.Files), "file"), target),
+		Name:        fmt.Sprintf("upload %s to %s", widgets.Count(len(plan.Files), "file"), target),
 		Origin:      origin,
 		Invalidates: []string{page.CacheProjects},
 		Reloads:     []string{page.CacheProjects},
@@ -191,7 +191,7 @@ func (m *Model) View() string {
 			b.WriteString("\n")
 		}
 		if len(m.same) > 0 {
-			fmt.Fprintf(&b, "%s\n", m.wrap(th.Warn.Render(fmt.Sprintf("%d name(s) in several folders: a project holds one file per name; with mode %s:", len(m.same), modes[m.mode]))))
+			fmt.Fprintf(&b, "%s\n", m.wrap(th.Warn.Render(fmt.Sprintf("%s in several folders: a project holds one file per name; with mode %s:", widgets.Count(len(m.same), "name"), modes[m.mode]))))
 			// only the groups shown are described (each group's text grows
 			// with its files): five, and one to know there are more
 			for i, l := range sameNameLines(m.same[:min(len(m.same), 6)], modes[m.mode]) {

@@ -37,7 +37,7 @@ func TestUploadSaysSameNamesBeforeAndWhichAfter(t *testing.T) {
 			}
 			tm.Type(root)
 			tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-			waitFor(t, tm, "1 name(s) in several folders", "with mode "+tc.mode, tc.before)
+			waitFor(t, tm, "1 name in several folders", "with mode "+tc.mode, tc.before)
 			tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 			waitFor(t, tm, "Type 2 to confirm")
 			tm.Type("2")
