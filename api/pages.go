@@ -84,18 +84,7 @@ func (c *Client) EachProjectFilePage(ctx context.Context, projectID string, q Fi
 	path := "/api/v1/vault/projects/" + url.PathEscape(projectID) + "/files"
 	g := NewFilePageGuard()
 	for page := 1; ; page++ {
-		v := url.Values{"limit": {strconv.Itoa(min(q.Limit, MaxFileLimit))}}
-		if q.Cursor != "" {
-			v.Set("cursor", q.Cursor)
-		}
-		if q.Name != "" {
-			v.Set("name", q.Name)
-		}
-		for _, s := range q.Statuses {
-			if s = strings.TrimSpace(s); s != "" {
-				v.Add("processing_status", strings.ToUpper(s))
-			}
-		}
+		v := fileValues(q)
 		var p struct {
 			Files      []json.RawMessage `json:"files"`
 			Pagination CursorPagination  `json:"pagination"`
@@ -126,6 +115,23 @@ func (c *Client) EachProjectFilePage(ctx context.Context, projectID string, q Fi
 		}
 		q.Cursor = next
 	}
+}
+
+// fileValues is the query of one page of a project's files.
+func fileValues(q FileQuery) url.Values {
+	v := url.Values{"limit": {strconv.Itoa(min(q.Limit, MaxFileLimit))}}
+	if q.Cursor != "" {
+		v.Set("cursor", q.Cursor)
+	}
+	if q.Name != "" {
+		v.Set("name", q.Name)
+	}
+	for _, s := range q.Statuses {
+		if s = strings.TrimSpace(s); s != "" {
+			v.Add("processing_status", strings.ToUpper(s))
+		}
+	}
+	return v
 }
 
 // EachAuditPage pages through the audit log: the earliest entry (of

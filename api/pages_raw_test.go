@@ -59,3 +59,25 @@ func TestEachProjectPageRawRefusesWhatADecodeRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestEachProjectFilePageRawStopsOnRepeatedCursor: the raw files listing
+// keeps the cursor check: a cursor handed out again ends it with an error
+// after the files that were new, each as sent.
+func TestEachProjectFilePageRawStopsOnRepeatedCursor(t *testing.T) {
+	n := 0
+	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n++
+		cur := map[string]string{"": "a", "a": "b", "b": "a"}[r.URL.Query().Get("cursor")]
+		fmt.Fprintf(w, `{"response":{"content":{"files":[{ "id" :"%d","size":1e3}],"pagination":{"has_more":true,"next_cursor":"%s"}}}}`, n, cur)
+	}), func(c *Config) { c.Limits = Limits{Vault: -1} })
+	var got []string
+	err := h.c.EachProjectFilePageRaw(context.Background(), "p", FileQuery{}, func(page []RawItem) error {
+		for _, it := range page {
+			got = append(got, string(it.Bytes))
+		}
+		return nil
+	})
+	if len(got) != 3 || got[2] != `{ "id" :"3","size":1e3}` || kindOf(err) != KindMalformed || !strings.Contains(fmt.Sprint(err), "next_cursor it had already given") {
+		t.Errorf("files %q, error %v", got, err)
+	}
+}

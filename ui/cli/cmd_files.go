@@ -25,6 +25,10 @@ func (r *runner) filesCmd() *cobra.Command {
 		q := api.FileQuery{Name: *name, Statuses: splitList(*status)}
 		out := r.listing("[", "NAME", "ID", "STATUS", "SIZE", "UPLOADED", "TYPE")
 		ctx = api.WithWaitObserver(ctx, out.p.observe)
+		if out.iw != nil { // --json, --jsonl: each file's own bytes, only its ID decoded
+			err = c.EachProjectFilePageRaw(ctx, projectID, q, out.rawPage)
+			return out.end(err, "]")
+		}
 		err = c.EachProjectFilePage(ctx, projectID, q, func(page []api.Item[api.ProjectFile]) error {
 			return out.page(len(page), func(i int) []byte { return page[i].JSON }, func(i int) []string {
 				f := page[i].Value
