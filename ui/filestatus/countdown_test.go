@@ -8,6 +8,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/vaultdeck/vaultdeck/api"
+
 	"github.com/vaultdeck/vaultdeck/ui/page"
 )
 
@@ -95,5 +97,34 @@ func TestSettledViewDoesNotTick(t *testing.T) {
 	}
 	if v := r.m.View(); !strings.Contains(v, "last poll at 12:00:00") {
 		t.Errorf("settled, the last poll should be a time:\n%s", v)
+	}
+}
+
+// The vault budget's "resets in" is a countdown too: seen by hand in the
+// demo at 60x16, a settled (or empty) file status read "resets in 45s"
+// unchanged. While it is shown the view ticks; covered, or once the budget
+// has nothing to reset, it does not.
+func TestBudgetResetCountsWhileShown(t *testing.T) {
+	fake := newFake()
+	fake.set("ready", "a")
+	fake.setBudget(api.BudgetStatus{Limit: 10, Remaining: 9, ResetIn: 45 * time.Second})
+	r := newRig(t, fake, "a", Options{})
+	r.run(r.m.Init())
+	if v := r.m.View(); !strings.Contains(v, "resets in 45s") {
+		t.Fatalf("no budget countdown:\n%s", v)
+	}
+	if !r.clockTick() {
+		t.Fatal("the budget's reset countdown on screen armed no 1-second tick")
+	}
+	r.m.Deactivate()
+	if r.clockTick() {
+		t.Error("a covered view re-armed its tick")
+	}
+	if !armsClock(r.m.Activate()) {
+		t.Error("shown again, the budget countdown armed no tick")
+	}
+	fake.setBudget(api.BudgetStatus{Limit: 10, Remaining: 10})
+	if r.clockTick() {
+		t.Error("nothing to reset, yet the view re-armed its tick")
 	}
 }

@@ -198,12 +198,25 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 	return p, cmd
 }
 
-// counting reports whether the header counts down to the next poll: only
-// then does the view tick once a second (page.Clock), so the countdown
-// and the last poll's age move; a covered view or one with nothing left to
-// poll ticks not at all.
+// counting reports whether the header counts down (to the next poll, or
+// to the vault budget's reset): only then does the view tick once a
+// second (page.Clock), so the countdowns and the last poll's age move; a
+// covered view, or one with nothing to poll and nothing to reset, ticks
+// not at all.
 func (m *Model) counting() bool {
-	return !m.inactive && !m.closed && !m.inFlight && !m.stopped && !m.nextAt.IsZero()
+	if m.inactive || m.closed {
+		return false
+	}
+	if !m.inFlight && !m.stopped && !m.nextAt.IsZero() {
+		return true // the next poll's countdown
+	}
+	// the vault budget's "resets in" counts down too while it is shown
+	// (pollParts); it stops once there is nothing left to reset
+	if m.env.Backend == nil {
+		return false
+	}
+	b := vaultBudget(m.env.Backend)
+	return b.Limit < 1<<20 && b.ResetIn > 0
 }
 
 func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
