@@ -94,6 +94,11 @@ func New(env page.Env, cfg Config) *Model {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
+	if cfg.Views.Save == nil {
+		// nowhere to keep a view (the demo, serve): V is not offered
+		// (help, the command's pane) rather than offered to say so
+		env.Keys.SaveView.SetEnabled(false)
+	}
 	m := &Model{env: env, cfg: cfg}
 	if env.Conn != nil {
 		m.workspace = env.Conn.Workspace

@@ -83,3 +83,21 @@ func TestEquivalentCopySaveOpen(t *testing.T) {
 		t.Errorf("saved %q, want %q", got.Line(), q.Line())
 	}
 }
+
+// TestEquivalentWithoutSaving: where views cannot be saved (the demo,
+// serve's sessions), the command's pane offers y alone: no V in its note
+// or its footer (it said "V saves it as a view", and V then said saving
+// is not available).
+func TestEquivalentWithoutSaving(t *testing.T) {
+	q := page.Query{Command: []string{"recycle-bin"}}
+	env := pagetest.Env(t, &pagetest.Fake{}, false)
+	m := app.New(env.WithConn(&account.Conn{Profile: "p", Where: "local", Workspace: "W"}), app.Config{Start: "bin",
+		Getenv: func(string) string { return "" },
+		Routes: []app.Route{{Name: "bin", New: func(page.Env, string) page.Page { return &queryPage{q: q} }}}})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 20))
+	waitFor(t, tm, "rows of")
+	tm.Send(runes("C"))
+	waitFor(t, tm, "vaultdeck recycle-bin --csv", "y copies it · esc closes", "copy the command · esc back")
+	tm.Send(runes("q"))
+	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+}
