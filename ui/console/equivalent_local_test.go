@@ -167,6 +167,19 @@ func TestEquivalentMatters(t *testing.T) {
 	h.sameSet(q, rows(p), listed)
 	h.reopened(p, matters.FromQuery(deps), rows)
 
+	// and its outcomes cycled (f) to the errors: both filters are said
+	p = keys(p, "f", "f", "f")
+	q = says(t, p, "vaultdeck matters receipt "+strconv.FormatInt(id, 10)+" --result error --code invalid_client_id")
+	if err := json.Unmarshal([]byte(h.cli(append(q.Args(), "--json")...)), &out); err != nil {
+		t.Fatal(err)
+	}
+	listed = listed[:0]
+	for _, it := range out.Items {
+		listed = append(listed, strconv.Itoa(it.Line))
+	}
+	h.sameSet(q, rows(p), listed)
+	h.reopened(p, matters.FromQuery(deps), rows)
+
 	// a file being previewed is no listing: C says so
 	p = keys(p, "esc", "n")
 	if q := p.(page.Querier).Query(); len(q.Command) != 0 {
