@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 func (r *runner) mattersRestoreCmd() *cobra.Command {
@@ -44,7 +45,7 @@ func (r *runner) mattersRestoreCmd() *cobra.Command {
 		if *dry || plan.Candidates() == 0 {
 			return r.restorePreview(plan, *dry)
 		}
-		fmt.Fprintf(r.env.Stderr, "receipt %d (%s, %s) deleted %d matter(s)", rec.ID, sanitize.Line(rec.FileName), rec.StartedAt.UTC().Format(timeLayout), len(plan.Proven))
+		fmt.Fprintf(r.env.Stderr, "receipt %d (%s, %s) deleted %s", rec.ID, sanitize.Line(rec.FileName), rec.StartedAt.UTC().Format(timeLayout), widgets.Count(len(plan.Proven), "matter"))
 		if n := len(plan.InFlight); n > 0 {
 			fmt.Fprintf(r.env.Stderr, "; %d more were sent without a recorded answer (in flight, or outcome unknown) and are checked against the service first", n)
 		}

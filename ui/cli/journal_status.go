@@ -14,6 +14,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // journalOptions is what `status --journal` was asked.
@@ -132,7 +133,7 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 		return r.fail(err)
 	}
 	if !r.g.CSV {
-		line := fmt.Sprintf("%d unfinished file(s) in the upload journal: %s", len(list), counts.Line())
+		line := fmt.Sprintf("%s in the upload journal: %s", widgets.Count(len(list), "unfinished file"), counts.Line())
 		for _, w := range []string{"not sent", "upload failed", "unproven"} {
 			if unsent[w] > 0 {
 				line += fmt.Sprintf("; %d %s", unsent[w], w)

@@ -48,7 +48,7 @@ func TestStatusJournalAcrossProjects(t *testing.T) {
 		`(?m)^processing +processing +` + inbox + ` +c/x\.pdf `,
 		`(?m)^processing +processing +` + second + ` +brief\.docx `,
 		`(?m)^missing +unproven +` + inbox + ` +a/b/x\.pdf +- `,
-		`4 unfinished file\(s\) in the upload journal: ready 0 · processing 3 · stuck 0 · failed 0 · missing 1; 1 unproven`,
+		`4 unfinished files in the upload journal: ready 0 · processing 3 · stuck 0 · failed 0 · missing 1; 1 unproven`,
 	} {
 		if !regexp.MustCompile(want).MatchString(r.stdout) {
 			t.Errorf("no line matching %s in:\n%s", want, r.stdout)

@@ -14,6 +14,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // openStore opens the receipts' database.
@@ -129,7 +130,7 @@ func (r *runner) printPreview(w io.Writer, name string, f *matters.File, plan *m
 		fmt.Fprintf(w, "ignored   columns %s\n", sanitize.Line(strings.Join(f.Ignored, ", ")))
 	}
 	fmt.Fprintf(w, "pairs     %d\n", len(plan.Pairs))
-	fmt.Fprintf(w, "to send   %d in %d request(s) of at most %d pairs\n", len(plan.Send), plan.Requests(), api.MaxPairs)
+	fmt.Fprintf(w, "to send   %d in %s of at most %d pairs\n", len(plan.Send), widgets.Count(plan.Requests(), "request"), api.MaxPairs)
 	if n := plan.RejectedCount(); n > 0 {
 		var parts []string
 		for _, code := range []string{matters.CodeInvalidClientID, matters.CodeInvalidMatterID, matters.CodeDuplicatePair} {

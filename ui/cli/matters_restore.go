@@ -7,6 +7,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // restorePreview lists what a restore would do without sending anything:
@@ -35,7 +36,7 @@ func (r *runner) restorePreview(plan *matters.RestorePlan, dry bool) int {
 		}
 		return r.emitJSON(map[string]any{"receipt": rec.ID, "file": rec.FileName, "pairs": outs})
 	}
-	fmt.Fprintf(r.env.Stdout, "receipt %d (%s) deleted %d matter(s)", rec.ID, sanitize.Line(rec.FileName), len(plan.Proven))
+	fmt.Fprintf(r.env.Stdout, "receipt %d (%s) deleted %s", rec.ID, sanitize.Line(rec.FileName), widgets.Count(len(plan.Proven), "matter"))
 	if n := len(plan.InFlight); n > 0 {
 		fmt.Fprintf(r.env.Stdout, "; %d more were sent without a recorded answer (in flight, or outcome unknown) and would be checked against the service first", n)
 	}

@@ -185,7 +185,7 @@ func TestMattersDeleteReceiptRestore(t *testing.T) {
 		t.Fatalf("re-run: %q", r.stdout)
 	}
 	r = e.vd("", "matters", "restore", "--receipt", "1", "--dry-run")
-	if r.code != 0 || !strings.Contains(r.stdout, "deleted 2 matter(s)") || e.requests.Load() != 2 {
+	if r.code != 0 || !strings.Contains(r.stdout, "deleted 2 matters") || e.requests.Load() != 2 {
 		t.Fatalf("restore dry run: %d %q", r.code, r.stdout)
 	}
 	r = e.vd("", "matters", "restore", "--receipt", "1", "--yes")

@@ -11,6 +11,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // journal opens the store that holds the upload journal, with the name of
@@ -128,7 +129,7 @@ func (r *runner) uploadReport(o upload.Outcome, notes []string) int {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s\n", oneLine(e))
 	}
 	if o.Unfinished > 0 {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %d batch(es) unfinished; run `vaultdeck upload --resume` to finish them\n", o.Unfinished)
+		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s unfinished; run `vaultdeck upload --resume` to finish %s\n", widgets.Count(o.Unfinished, "batch"), widgets.Noun(o.Unfinished, "it", "them"))
 	}
 	return status
 }
