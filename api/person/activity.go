@@ -22,7 +22,7 @@ func readActivity(ctx context.Context, in Local, r *Report, now time.Time, o Opt
 	a := &r.Activity
 	a.Addresses, a.Last7, a.Last30, a.Latest, a.Since = []Address{}, []TypeCount{}, []TypeCount{}, []Entry{}, o.Since
 	if in.Mirror == nil || in.Log == "" {
-		a.Missing = fillSync
+		a.Missing, a.Job = fillSync, jobSync
 		return nil
 	}
 	st, err := in.Mirror.AuditState(ctx, in.Log)
@@ -30,7 +30,7 @@ func readActivity(ctx context.Context, in Local, r *Report, now time.Time, o Opt
 		return err
 	}
 	if !st.Started() {
-		a.Missing = fillSync
+		a.Missing, a.Job = fillSync, jobSync
 		return nil
 	}
 	a.From, a.AsOf = "audit mirror", cmp.Or(st.CaughtUp, st.Last)

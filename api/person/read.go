@@ -78,6 +78,8 @@ const (
 const (
 	fillCrawl = "run `vaultdeck access crawl` (one request per project, within the vault budget)"
 	fillSync  = "run `vaultdeck audit sync` (it copies the audit log inside the audit budget)"
+	jobCrawl  = "access crawl"
+	jobSync   = "audit sync"
 )
 
 // Read assembles the report of email from local data alone: it sends no
@@ -103,14 +105,14 @@ func Read(ctx context.Context, in Local, email string, now time.Time, o Options)
 func readReach(in Local, r *Report) error {
 	r.Reach.Grants, r.Reach.SoleManage = []store.AccessGrant{}, []store.AccessGrant{}
 	if in.Snapshots == nil {
-		r.Reach.Missing = fillCrawl
+		r.Reach.Missing, r.Reach.Job = fillCrawl, jobCrawl
 		return nil
 	}
 	sn, grants, err := access.Lookup(in.Snapshots, in.Profile, 0, r.Email)
 	var unknown *access.UnknownPersonError
 	switch {
 	case errors.Is(err, access.ErrNoSnapshot):
-		r.Reach.Missing = fillCrawl
+		r.Reach.Missing, r.Reach.Job = fillCrawl, jobCrawl
 		return nil
 	case errors.As(err, &unknown):
 		// Not in the snapshot: they may still have created, deleted or

@@ -44,6 +44,10 @@ type Source struct {
 	// Fill names what Fill would send for the part ("" when nothing can:
 	// a crawl or a sync is a command of its own).
 	Fill string `json:"-"`
+	// Job names the local job that covers the part when Missing is set
+	// ("access crawl", "audit sync"): a console that runs it itself (the
+	// demo) offers a key instead of the shell command Missing names.
+	Job string `json:"-"`
 }
 
 // Covered says the part has data.

@@ -183,10 +183,42 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 			return m, page.Status(fmt.Sprintf("the missing parts took %d requests", msg.Value.Requests))
 		}
 		return m, nil
+	case page.TaskDone:
+		if msg.Err == nil && m.rep != nil && m.choreOf(page.Chore(msg.Name)) {
+			return m, m.load(false) // the crawl or sync a missing part asked for ended: read it anew
+		}
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
 	}
 	return m, nil
+}
+
+// Chore implements page.ChoreHinter: the selected part's job when it is
+// missing, else the first missing part's.
+func (m *Model) Chore() page.Chore {
+	if m.rep == nil {
+		return page.ChoreNone
+	}
+	ch := page.ChoreNone
+	for _, s := range m.rep.Missing() {
+		if s.Job != "" && ch == page.ChoreNone {
+			ch = page.Chore(s.Job)
+		}
+	}
+	if s, ok := m.partSource(); ok && !s.Covered() && s.Job != "" {
+		ch = page.Chore(s.Job)
+	}
+	return ch
+}
+
+// choreOf says a missing part asks for chore ch.
+func (m *Model) choreOf(ch page.Chore) bool {
+	for _, s := range m.rep.Missing() {
+		if page.Chore(s.Job) == ch {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
@@ -226,4 +258,16 @@ func (m *Model) focus(p int) {
 func (m *Model) scroll(d int) {
 	n := len(m.body())
 	m.top = max(0, min(m.top+d, n-max(1, m.h-1)))
+}
+
+// partSource is the selected part's source, for the parts a local job
+// covers (reach: the crawl; activity: the sync).
+func (m *Model) partSource() (job.Source, bool) {
+	switch m.part {
+	case partReach:
+		return m.rep.Reach.Source, true
+	case partActivity:
+		return m.rep.Activity.Source, true
+	}
+	return job.Source{}, false
 }

@@ -9,6 +9,7 @@ import (
 
 	job "github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/api/purge"
+	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -85,7 +86,11 @@ func (m *Model) lines() (out []string, starts [nParts]int) {
 			if s.Fill != "" {
 				fill = "r reads it"
 			}
-			out = append(out, line+" "+th.Warn.Render("missing: "+s.Missing)+" "+th.Muted.Render("· "+fill))
+			missing := s.Missing
+			if ch := page.Chore(s.Job); m.env.Chores.Has(ch) {
+				missing, fill = "nothing local covers it yet", m.env.ChoreHint(ch) // the demo: the key, not a shell
+			}
+			out = append(out, line+" "+th.Warn.Render("missing: "+missing)+" "+th.Muted.Render("· "+fill))
 			return
 		}
 		out = append(out, line+" "+summary+" "+th.Muted.Render("· "+s.From+", "+age(s.AsOf, now)))
