@@ -15,8 +15,9 @@ import (
 // in Update. Right after a run the mirror rarely covers it, so the line
 // usually says to sync; `vaultdeck uploads` shows it again later.
 // remedy is the hint when the mirror stops short of the run (a key in the
-// demo, else the shell command: page.Env.ChoreHint); short says so.
-func uploadEvidence(ctx context.Context, be page.Backend, st *store.Store, projectID string, from, to time.Time, remedy string) (line string, short bool) {
+// demo, else the shell command: page.Env.ChoreHint); short says so; later
+// is said after it (where to see the line again).
+func uploadEvidence(ctx context.Context, be page.Backend, st *store.Store, projectID string, from, to time.Time, remedy, later string) (line string, short bool) {
 	if st == nil || be == nil {
 		return "audit evidence: unknown (no local database)", false
 	}
@@ -29,5 +30,5 @@ func uploadEvidence(ctx context.Context, be page.Backend, st *store.Store, proje
 	if err != nil {
 		return "audit evidence: unknown (" + err.Error() + ")", false
 	}
-	return "audit: " + ev.Line(remedy) + " (`vaultdeck uploads` shows it later)", !ev.Covered
+	return "audit: " + ev.Line(remedy) + later, !ev.Covered
 }

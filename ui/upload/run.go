@@ -111,6 +111,12 @@ func (m *Model) tick() tea.Cmd {
 func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Plan, mode api.DuplicateMode, sh *shared) page.StartTask {
 	be, st, profile, jobs := env.Backend, env.Journal, env.DataProfile(), env.Jobs
 	remedy := env.ChoreHint(page.ChoreSyncAudit) // a key in the demo, else the shell command
+	// `vaultdeck uploads` shows the line again later, but not where the
+	// session runs its own chores (the demo): a shell reads another store
+	later := " (`vaultdeck uploads` shows it later)"
+	if env.Chores != nil {
+		later = ""
+	}
 	return page.StartTask{
 		Name:        fmt.Sprintf("upload %s to %s", widgets.Count(len(plan.Files), "file"), target),
 		Origin:      origin,
@@ -143,7 +149,7 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Pl
 			// or renamed is asked now, so the page can name them.
 			run.Settle(ctx, &out)
 			sh.setOutcome(out)
-			evidence, short := uploadEvidence(ctx, be, st, projectID, began, time.Now(), remedy)
+			evidence, short := uploadEvidence(ctx, be, st, projectID, began, time.Now(), remedy, later)
 			sh.setShort(short)
 			text := "upload: " + out.Summary() + " · " + evidence
 			if len(out.Errors) > 0 {
