@@ -51,7 +51,7 @@ func (r *runner) accessCrawl(ctx context.Context) int {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s%s; run `vaultdeck access crawl` again to resume\n", r.cmd, oneLine(err.Error()), left)
 		return ExitPartial
 	}
-	if r.g.JSON {
+	if r.jsonOut() {
 		return r.emitJSON(sn)
 	}
 	fmt.Fprintf(r.env.Stdout, "snapshot %d: %d projects (%d read, %d unchanged since the last snapshot), %d grants, %d requests\n",
@@ -80,7 +80,7 @@ func (r *runner) accessUser(o accessQueryOptions) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	if r.g.JSON {
+	if r.jsonOut() {
 		return r.emitJSON(nonNil(grants))
 	}
 	r.snapshotNote(sn)
@@ -114,7 +114,7 @@ func (r *runner) accessProject(o accessQueryOptions) int {
 			return r.fail(fmt.Errorf("project %s is not in snapshot %d (deleted, or created after it)", o.ProjectID, sn.ID))
 		}
 	}
-	if r.g.JSON {
+	if r.jsonOut() {
 		return r.emitJSON(nonNil(grants))
 	}
 	r.snapshotNote(sn)
@@ -135,7 +135,7 @@ func (r *runner) accessDiff(o accessDiffOptions) int {
 	if err != nil {
 		return r.fail(err)
 	}
-	if r.g.JSON {
+	if r.jsonOut() {
 		return r.emitJSON(nonNil(changes))
 	}
 	fmt.Fprintf(r.env.Stderr, "changes from snapshot %d (%s) to %d (%s)\n", a.ID, fmtWhen(a.FinishedAt), b.ID, fmtWhen(b.FinishedAt))
@@ -160,7 +160,7 @@ func (r *runner) accessSnapshots() int {
 	if err != nil {
 		return r.fail(err)
 	}
-	if r.g.JSON {
+	if r.jsonOut() {
 		return r.emitJSON(nonNil(snaps))
 	}
 	t := r.table("SNAPSHOT", "STARTED", "FINISHED", "PROJECTS", "READ", "UNCHANGED", "PENDING", "GRANTS", "REQUESTS")
@@ -254,7 +254,7 @@ func (r *runner) accessPeople(snapshot int64) int {
 		return r.fail(err)
 	}
 	people := access.People(grants)
-	if r.g.JSON {
+	if r.jsonOut() {
 		return r.emitJSON(nonNil(people))
 	}
 	r.snapshotNote(sn)

@@ -2,13 +2,25 @@ package cli
 
 import (
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"reflect"
 )
 
+// emitJSON prints a command's result: indented JSON with --json; with
+// --jsonl a list is one item a line (and anything else one line), so every
+// listing that prints through here honours both flags.
 func (r *runner) emitJSON(v any) int {
-	if err := writeJSON(r.env.Stdout, v); err != nil {
-		return r.fail(err)
+	if !r.g.JSONL {
+		return r.done(writeJSON(r.env.Stdout, v))
 	}
-	return ExitOK
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
+		for i := range rv.Len() {
+			if err := writeJSONLine(r.env.Stdout, rv.Index(i).Interface()); err != nil {
+				return r.fail(err)
+			}
+		}
+		return ExitOK
+	}
+	return r.done(writeJSONLine(r.env.Stdout, v))
 }
 
 func (r *runner) done(err error) int {

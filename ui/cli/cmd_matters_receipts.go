@@ -21,7 +21,7 @@ func (r *runner) mattersReceiptsCmd() *cobra.Command {
 		if err != nil {
 			return r.fail(err)
 		}
-		if r.g.JSON {
+		if r.jsonOut() {
 			out := make([]map[string]any, len(list))
 			for i, rc := range list {
 				out[i] = receiptJSON(rc)

@@ -65,7 +65,7 @@ func (r *runner) uploadsCmd() *cobra.Command {
 		for i := range list {
 			list[i].Audit = audits[i].json
 		}
-		if r.g.JSON {
+		if r.jsonOut() {
 			return r.emitJSON(list)
 		}
 		t := r.table("RUN", "STARTED", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "REPLACED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN", "AUDIT")

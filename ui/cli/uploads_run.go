@@ -70,7 +70,7 @@ func (r *runner) uploadsRun(arg string) int {
 	if open {
 		code = ExitPartial
 	}
-	if r.g.JSON {
+	if r.jsonOut() {
 		if c := r.emitJSON(list); c != ExitOK {
 			return c
 		}
