@@ -122,6 +122,33 @@ func (p *rawPage) idField(raw []byte) (string, error) {
 	return p.idv.ID, err
 }
 
+// walk is one page of a raw listing: it scans content's items under key
+// (decoding of each only its ID) and the "pagination" member into pg, runs
+// check (nil for none) on the page as scanned, then hands fn the items g
+// has not seen (a repeated page or item ends the walk as PageGuard says).
+func (p *rawPage) walk(ep endpoint, red redactor, content []byte, key string, pg any,
+	g *PageGuard, page int, check func() error, fn func([]RawItem) error) error {
+	err := p.scan(ep, red, content, key, key, p.idField, func(k string, raw []byte) error {
+		if k == "pagination" {
+			return unmarshalItem(raw, pg)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	fresh, err := freshOf(g, page, p.entries, func(e *rawEntry) (string, []byte) { return e.id, e.it.Bytes })
+	if err != nil {
+		return err
+	}
+	return fn(p.items(fresh))
+}
+
 // EachProjectPageRaw is EachProjectPage for output that writes each
 // project's own bytes: fn gets a page's items (valid only during the
 // call), each checked to be valid JSON and an object (or null), with the
@@ -139,23 +166,8 @@ func (c *Client) EachProjectPageRaw(ctx context.Context, name string, fn func([]
 			return err
 		}
 		var pg PagePagination
-		err = p.scan(epProjects, red, content, "projects", "projects", p.idField, func(k string, raw []byte) error {
-			if k == "pagination" {
-				return unmarshalItem(raw, &pg)
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		if err := g.Within(page, len(p.entries), pg); err != nil {
-			return err
-		}
-		fresh, err := freshOf(g, page, p.entries, func(e *rawEntry) (string, []byte) { return e.id, e.it.Bytes })
-		if err != nil {
-			return err
-		}
-		if err := fn(p.items(fresh)); err != nil {
+		within := func() error { return g.Within(page, len(p.entries), pg) }
+		if err := p.walk(epProjects, red, content, "projects", &pg, g, page, within, fn); err != nil {
 			return err
 		}
 		if len(p.entries) == 0 || page >= int(pg.TotalPages) {

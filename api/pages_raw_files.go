@@ -25,20 +25,7 @@ func (c *Client) EachProjectFilePageRaw(ctx context.Context, projectID string, q
 			return err
 		}
 		var pg CursorPagination
-		err = p.scan(epProjectFiles, red, content, "files", "files", p.idField, func(k string, raw []byte) error {
-			if k == "pagination" {
-				return unmarshalItem(raw, &pg)
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		fresh, err := freshOf(g, page, p.entries, func(e *rawEntry) (string, []byte) { return e.id, e.it.Bytes })
-		if err != nil {
-			return err
-		}
-		if err := fn(p.items(fresh)); err != nil {
+		if err := p.walk(epProjectFiles, red, content, "files", &pg, g, page, nil, fn); err != nil {
 			return err
 		}
 		next := ""
