@@ -26,10 +26,10 @@ const (
 // Columns of the project table.
 func Columns() []widgets.Column {
 	return []widgets.Column{
-		{Title: "name", Width: 16, Min: 10, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
+		{Title: "name", Width: 20, Min: 10, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
 		{Title: "files", Width: 6, Align: widgets.AlignRight, Numeric: true},
 		{Title: "size", Width: 9, Align: widgets.AlignRight, Numeric: true},
-		{Title: "created", Width: 10, Numeric: true, ExportTitle: "created (UTC)"},
+		{Title: "created", Width: 10, Min: 5, Numeric: true, Elide: widgets.ElideDate, ExportTitle: "created (UTC)"},
 		{Title: "creator", Width: 14, Min: 8, Grow: 2, Priority: 2, Elide: widgets.ElideEmail},
 		// knowledge-base projects, not kilobytes: the file says so in full
 		{Title: "kbase", Width: 5, ExportTitle: "knowledge base"},

@@ -25,7 +25,8 @@ const (
 	// ElideMiddle keeps both ends, where names differ: "Bellhaven Shi…v. Brandt".
 	ElideMiddle
 	// ElideDate shortens a "2006-01-02 15:04[:05]" time by dropping the
-	// year, then the seconds, then the time: "11-26 14:05", "11-26".
+	// year, then the seconds, then the time: "11-26 14:05", "11-26"; a
+	// date alone ("2006-01-02") loses its year: "11-26".
 	ElideDate
 	// ElideEmail drops the column's common domain (shown once in the
 	// header instead) and then keeps the local part: "m.castellano".
@@ -221,8 +222,12 @@ func cutMiddle(s string, sw, w, head int) string {
 }
 
 // shortDate shortens "2006-01-02 15:04[:05]" to fit w: without the year,
-// then without the seconds, then the day alone.
+// then without the seconds, then the day alone. A date alone
+// ("2006-01-02", a created column) goes straight to the day.
 func shortDate(s string, w int) (string, bool) {
+	if len(s) == 10 && s[4] == '-' && s[7] == '-' && w >= 5 {
+		return s[5:], true
+	}
 	if len(s) < 16 || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' {
 		return "", false
 	}

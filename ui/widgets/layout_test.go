@@ -109,6 +109,9 @@ func TestElide(t *testing.T) {
 		{"2025-06-01 09:15:28", 13, ElideDate, "06-01 09:15"},
 		{"2026-11-26 14:05", 4, ElideDate, "202…"},
 		{"not a date at all", 8, ElideDate, "not a d…"},
+		{"2025-01-01", 10, ElideDate, "2025-01-01"},
+		{"2025-01-01", 9, ElideDate, "01-01"},
+		{"2025-01-01", 4, ElideDate, "202…"},
 		{"契約書ドラフト最終版", 9, ElideMiddle, "契約…終版"},
 	}
 	for _, c := range cases {
