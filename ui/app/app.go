@@ -332,6 +332,13 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.flash(why)
 		return nil
 	}
+	if why, ok := k.Elsewhere(msg.String()); ok && !m.offers(top, msg.String()) {
+		// Still the page's (one that acts without saying so loses
+		// nothing); the line says why it did nothing here.
+		cmd := m.updateTop(msg)
+		m.flash(why)
+		return cmd
+	}
 	if key.Matches(msg, k.Enter) && !acts(top, msg.String()) {
 		// Still the page's: a page that acts on enter without saying
 		// so in its hints loses nothing, and the line says no more

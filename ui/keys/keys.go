@@ -7,6 +7,7 @@ package keys
 import (
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/charmbracelet/bubbles/key"
 )
@@ -325,4 +326,22 @@ func HintKey(b key.Binding, k, desc string) key.Binding {
 		}
 	}
 	return key.NewBinding(key.WithDisabled())
+}
+
+// Elsewhere reports whether k is the key of an enabled binding that acts on
+// a page (one that changes the workspace), and the one line the root shows
+// when the page on top does not offer it: such a key did nothing there,
+// silently ("D (delete project) does nothing here: open a project ...").
+func (m Map) Elsewhere(k string) (string, bool) {
+	for _, b := range m.mutating() {
+		if !b.Enabled() || !slices.Contains(b.Keys(), k) {
+			continue
+		}
+		why := "this page has nothing it acts on"
+		if b == &m.Delete {
+			why = "open a project (enter) and press it there"
+		}
+		return fmt.Sprintf("%s (%s) does nothing here: %s", b.Help().Key, b.Help().Desc, why), true
+	}
+	return "", false
 }
