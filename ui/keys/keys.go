@@ -331,17 +331,17 @@ func HintKey(b key.Binding, k, desc string) key.Binding {
 // Elsewhere reports whether k is the key of an enabled binding that acts on
 // a page (one that changes the workspace), and the one line the root shows
 // when the page on top does not offer it: such a key did nothing there,
-// silently ("D (delete project) does nothing here: open a project ...").
+// silently ("D (delete project): not here; open a project first").
 func (m Map) Elsewhere(k string) (string, bool) {
 	for _, b := range m.mutating() {
 		if !b.Enabled() || !slices.Contains(b.Keys(), k) {
 			continue
 		}
-		why := "this page has nothing it acts on"
+		why := "nothing here for it to act on"
 		if b == &m.Delete {
-			why = "open a project (enter) and press it there"
+			why = "open a project first"
 		}
-		return fmt.Sprintf("%s (%s) does nothing here: %s", b.Help().Key, b.Help().Desc, why), true
+		return fmt.Sprintf("%s (%s): not here; %s", b.Help().Key, b.Help().Desc, why), true
 	}
 	return "", false
 }
