@@ -241,7 +241,7 @@ func MattersOf(ms []api.ClientMatter, email string) []api.ClientMatter {
 			return -1
 		}
 		if a.TotalEvents != b.TotalEvents {
-			return int(b.TotalEvents - a.TotalEvents)
+			return cmp.Compare(b.TotalEvents, a.TotalEvents)
 		}
 		return strings.Compare(a.Name, b.Name)
 	})
