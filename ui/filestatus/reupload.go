@@ -119,6 +119,11 @@ func ReuploadTask(env page.Env, origin page.ID, rows []store.JournalFile) page.S
 	return page.StartTask{
 		Name:   "re-upload " + widgets.Count(len(rows), "file"),
 		Origin: origin,
+		// new versions replace the files (new IDs, sizes): the listings
+		// that show them are wrong now, as after an upload, and a project
+		// page below would keep the replaced rows and their marks
+		Invalidates: []string{page.CacheProjects},
+		Reloads:     []string{page.CacheProjects},
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			if jobs == nil || jobs.Upload == nil {
 				return page.Outcome{}, errors.New("this session cannot upload")
