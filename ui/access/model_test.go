@@ -114,7 +114,10 @@ func TestAccessViewPeopleProjectsAndChanges(t *testing.T) {
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyTab})
 	v = m.View()
-	for _, want := range []string{"snapshot 1 → 2", "1 gained", "0 lost", "0 changed", "gained", email, "MANAGE"} {
+	// the one change's address: its local part on the row, the domain said
+	// once (every address of the table shares it)
+	local, domain, _ := strings.Cut(email, "@")
+	for _, want := range []string{"snapshot 1 → 2", "1 gained", "0 lost", "0 changed", "gained", local + " ", "@" + domain, "MANAGE"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("changes tab lacks %q:\n%s", want, v)
 		}

@@ -324,8 +324,10 @@ func splitApart(cells []string, g []int, w int) (int, bool) {
 }
 
 // commonDomain is the e-mail domain most of the sampled addresses share,
-// when it is dominant (more than half of them, at least two): the column
-// shows it once in its header and drops it from the rows.
+// when it is dominant (more than half of them, at least two) or every
+// address has it (one deleter's entries, a project of one user): the
+// column shows it once in its header and drops it from the rows, which
+// keep the local part whole instead of cutting the domain ("c.lombardi@har…").
 func commonDomain(addrs []string) string {
 	count := map[string]int{}
 	total := 0
@@ -341,7 +343,7 @@ func commonDomain(addrs []string) string {
 			best, n = d, c
 		}
 	}
-	if n >= 2 && 2*n > total {
+	if n >= 2 && 2*n > total || n > 0 && n == total {
 		return best
 	}
 	return ""

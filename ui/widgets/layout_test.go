@@ -182,7 +182,8 @@ func TestCommonDomain(t *testing.T) {
 	}{
 		{[]string{"a@x.law", "b@x.law", "c@y.com"}, "x.law"},
 		{[]string{"a@x.law", "b@y.com"}, ""},                       // no domain dominant
-		{[]string{"a@x.law"}, ""},                                  // one address is no pattern
+		{[]string{"a@x.law"}, "x.law"},                             // every address shares it, however few
+		{[]string{"a@x.law", "", "-"}, "x.law"},                    // blanks are not addresses
 		{[]string{"a@x.law", "b@x.law", "c@y.com", "d@y.com"}, ""}, // half is not most
 		{[]string{"", "-", "a@x.law", "b@x.law"}, "x.law"},         // blanks are not addresses
 	}
