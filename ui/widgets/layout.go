@@ -47,7 +47,8 @@ const (
 //     left (cut to the line if it must be).
 //
 // Room left over goes to named columns up to their need, highest Priority
-// first, then to every growing column by Grow. The total, separators
+// first, then to the other growing columns still cut, up to their need,
+// then to every growing column by Grow. The total, separators
 // included, never exceeds avail.
 func layoutWidths(cols []Column, need []int, avail int) []int {
 	n := len(cols)
@@ -123,6 +124,31 @@ func layoutWidths(cols []Column, need []int, avail int) []int {
 			if vis[i] && cols[i].Priority == levels[k] && named(i) && wantOf(i) > w[i] {
 				w[i] += min(wantOf(i)-w[i], avail-cost())
 			}
+		}
+	}
+	// then the columns still cut (an ID, a MIME type), by Grow, each up to
+	// its need: no column grows past what it shows while another is cut
+	cut := func(i int) bool { return vis[i] && cols[i].Grow > 0 && !named(i) && wantOf(i) > w[i] }
+	for range n { // each round fills at least one column, or the spare is gone
+		spare, grow := avail-cost(), 0
+		for i := range cols {
+			if cut(i) {
+				grow += cols[i].Grow
+			}
+		}
+		if spare <= 0 || grow == 0 {
+			break
+		}
+		given := 0
+		for i := range cols {
+			if cut(i) {
+				d := min(max(spare*cols[i].Grow/grow, 1), wantOf(i)-w[i], spare-given)
+				w[i] += d
+				given += d
+			}
+		}
+		if given == 0 {
+			break
 		}
 	}
 	// then by Grow; the rounding remainder to the last grower
