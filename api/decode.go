@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // Compiled on first use (an HTML error page), not at start-up.
@@ -231,7 +233,7 @@ func describeDecodeError(err error, n int64) string {
 	case errors.Is(err, io.EOF) && n == 0:
 		return "empty body where JSON was expected"
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		return fmt.Sprintf("truncated JSON: the body ended after %d bytes", n)
+		return fmt.Sprintf("truncated JSON: the body ended after %s", plural.Count(n, "byte"))
 	case errors.As(err, &syn):
 		return fmt.Sprintf("invalid JSON at byte %d: %v", syn.Offset, err)
 	case errors.As(err, &typ):

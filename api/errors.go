@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // ErrorKind classifies a failure so callers can switch on it. A kind is
@@ -170,16 +172,16 @@ func (e *Error) TimeoutSummary() string {
 		return ""
 	}
 	if e.Sending {
-		return fmt.Sprintf("%s stopped taking the request after %d bytes: no progress for %s", e.Endpoint, e.Received, e.After)
+		return fmt.Sprintf("%s stopped taking the request after %s: no progress for %s", e.Endpoint, plural.Count(e.Received, "byte"), e.After)
 	}
 	if e.Total && e.Received >= 0 {
-		return fmt.Sprintf("%s was still sending after %s in all (%d bytes), the limit for one answer (%d times --timeout)", e.Endpoint, e.After, e.Received, TotalFactor)
+		return fmt.Sprintf("%s was still sending after %s in all (%s), the limit for one answer (%s --timeout)", e.Endpoint, e.After, plural.Count(e.Received, "byte"), plural.Count(TotalFactor, "time"))
 	}
 	if e.NoItem {
-		return fmt.Sprintf("%s sent %d bytes but no new item for %s", e.Endpoint, e.Received, e.After)
+		return fmt.Sprintf("%s sent %s but no new item for %s", e.Endpoint, plural.Count(e.Received, "byte"), e.After)
 	}
 	if e.Received >= 0 {
-		return fmt.Sprintf("%s stopped sending after %d bytes: no data for %s", e.Endpoint, e.Received, e.After)
+		return fmt.Sprintf("%s stopped sending after %s: no data for %s", e.Endpoint, plural.Count(e.Received, "byte"), e.After)
 	}
 	return fmt.Sprintf("no answer from %s after %s", e.Endpoint, e.After)
 }

@@ -97,7 +97,7 @@ func TestEndlessBinHeldIsBounded(t *testing.T) {
 	defer s.Close()
 	_, err := hostileClient(t, s, api.Timeouts{}).RecycleBin(context.Background(), api.RecycleBinQuery{})
 	var ae *api.Error
-	if !errors.As(err, &ae) || ae.Kind != api.KindTooLarge || !strings.Contains(err.Error(), "more than 150000 entries") || !strings.Contains(err.Error(), "--json") {
+	if !errors.As(err, &ae) || ae.Kind != api.KindTooLarge || !strings.Contains(err.Error(), "more than 150,000 entries") || !strings.Contains(err.Error(), "--json") {
 		t.Fatalf("got %v", err)
 	}
 }

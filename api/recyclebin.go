@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // RecycleBinQuery filters the recycle bin. The spec does not name the two
@@ -272,7 +274,7 @@ func (c *Client) walkBody(ctx context.Context, ep endpoint, resp *http.Response,
 		if hr.n == 0 {
 			return malformed(ep, resp.StatusCode, red, "empty body where JSON was expected", nil)
 		}
-		return malformed(ep, resp.StatusCode, red, fmt.Sprintf("truncated JSON: the body ended after %d bytes", hr.n), hr.head)
+		return malformed(ep, resp.StatusCode, red, fmt.Sprintf("truncated JSON: the body ended after %s", plural.Count(hr.n, "byte")), hr.head)
 	case errors.As(err, &ie):
 		where := strings.TrimSpace(fmt.Sprintf("%s item %d", arrayKey, ie.n))
 		if ie.n == 0 {

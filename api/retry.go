@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cenkalti/backoff/v5"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // Clock is the client's time source and sleeper. Tests inject a fake that
@@ -155,9 +156,9 @@ func roughly(d time.Duration) string {
 	case d == math.MaxInt64:
 		return "longer than any clock counts" // a Duration's own limit, 292 years
 	case d >= 2*365*24*time.Hour:
-		return fmt.Sprintf("%d years", d/(365*24*time.Hour))
+		return plural.Count(d/(365*24*time.Hour), "year")
 	case d >= 48*time.Hour:
-		return fmt.Sprintf("%d days", d/(24*time.Hour))
+		return plural.Count(d/(24*time.Hour), "day")
 	}
 	return roundUp(d).String()
 }

@@ -3,6 +3,8 @@ package api
 import (
 	"fmt"
 	"io"
+
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // Size limits on what a server sends. A real listing item is a few KB and
@@ -93,7 +95,7 @@ func (h *Held) Add(size int) error {
 	h.bytes += int64(size)
 	switch {
 	case h.n > lim.n:
-		return h.error(fmt.Sprintf("the listing has more than %d entries", lim.n), "any number")
+		return h.error("the listing has more than "+plural.Count(lim.n, "entry"), "any number")
 	case h.bytes > lim.bytes:
 		what := fmt.Sprintf("the listing's entries are over %s", sizeText(lim.bytes))
 		if h.cmd == "" {

@@ -143,7 +143,7 @@ func TestWaitObserverSeesBudgetRetryAfterAndBackoff(t *testing.T) {
 	}
 	got := strings.Join(lines, "\n")
 	for _, want := range []string{
-		"waiting 1m1s for the vault budget (1 requests a minute)",
+		"waiting 1m1s for the vault budget (1 request a minute)",
 		// The 429's Retry-After (7s) is inside the wait for the one slot
 		// of the window the 429'd request took: one wait, one line.
 		"waiting 1m1s: the service's vault rate limit was reached (429, nothing was accepted); GET /api/v1/vault/workspace/recycle_bin is sent again then",

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dustin/go-humanize"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // DuplicateMode says what an upload does when a file of the same name exists.
@@ -126,7 +127,7 @@ func (c *Client) UploadBatch(ctx context.Context, projectID string, files []Uplo
 	}
 	if len(files) == 0 || len(files) > MaxFilesPerUpload {
 		return nil, &Error{Kind: KindInvalidRequest, Endpoint: ep.String(),
-			Message: fmt.Sprintf("a request carries 1 to %d files, not %d", MaxFilesPerUpload, len(files))}
+			Message: fmt.Sprintf("a request carries 1 to %s, not %d", plural.Count(MaxFilesPerUpload, "file"), len(files))}
 	}
 	for _, f := range files {
 		if f.Open == nil || f.Name == "" || f.Size < 0 {

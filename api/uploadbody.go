@@ -11,6 +11,8 @@ import (
 	"path"
 	"strings"
 	"sync"
+
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // segment is one piece of a multipart body: either framing bytes built in
@@ -121,7 +123,7 @@ func (b *uploadBody) Read(p []byte) (int, error) {
 			// that grew since it was measured must not be cut silently.
 			var one [1]byte
 			if n, _ := io.ReadFull(b.rc, one[:]); n > 0 {
-				return 0, b.fail(fmt.Errorf("%q grew while it was being sent (declared %d bytes); the request was abandoned", clean(s.file.Name), s.file.Size))
+				return 0, b.fail(fmt.Errorf("%q grew while it was being sent (declared %s); the request was abandoned", clean(s.file.Name), plural.Count(s.file.Size, "byte")))
 			}
 			b.rc.Close()
 			b.rc = nil
@@ -141,7 +143,7 @@ func (b *uploadBody) Read(p []byte) (int, error) {
 			return n, nil
 		}
 		if err == io.EOF {
-			return 0, b.fail(fmt.Errorf("%q shrank while it was being sent (%d of %d bytes); the request was abandoned", clean(s.file.Name), b.off, s.file.Size))
+			return 0, b.fail(fmt.Errorf("%q shrank while it was being sent (%d of %s); the request was abandoned", clean(s.file.Name), b.off, plural.Count(s.file.Size, "byte")))
 		}
 		if err != nil {
 			return 0, b.fail(fmt.Errorf("reading %q: %v; the request was abandoned", clean(s.file.Name), err))

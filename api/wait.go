@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // WaitReason says why the client is pausing before a request.
@@ -48,7 +50,7 @@ func (w Wait) String() string {
 		if w.Held {
 			return fmt.Sprintf("waiting %s for the %s budget: the service answered 429 (its rate limit) to vaultdeck on this machine, and every %s request waits until then", d, w.Category, w.Category)
 		}
-		return fmt.Sprintf("waiting %s for the %s budget (%d requests a minute)", d, w.Category, w.Limit)
+		return fmt.Sprintf("waiting %s for the %s budget (%s a minute)", d, w.Category, plural.Count(w.Limit, "request"))
 	case WaitRetryAfter:
 		return fmt.Sprintf("waiting %s: the service asked to retry %s later (%d)", d, w.Endpoint, w.Status)
 	default:

@@ -289,7 +289,8 @@ func (s *Store) FinishAccessSnapshot(id int64, at time.Time) error {
 			return err
 		}
 		if pending > 0 {
-			return fmt.Errorf("access snapshot %d still has %d projects to read", id, pending)
+			return fmt.Errorf("access snapshot %d is not finished: projects left to read: %d", id, pending)
+
 		}
 		_, err := tx.Exec(`UPDATE access_snapshots SET finished_at = ?, lease_owner = '', lease_until = 0 WHERE id = ?`, max(at.UnixMilli(), 1), id)
 		return err

@@ -76,7 +76,7 @@ func (p Profile) Validate() error {
 	if p.BaseURL != "" {
 		u, err := url.Parse(p.BaseURL)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			return fmt.Errorf("the base URL %q is not an absolute http(s) address", p.BaseURL)
+			return fmt.Errorf("the base URL %q is not an absolute http:// or https:// address", p.BaseURL)
 		}
 	}
 	switch p.TokenStorage {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -109,7 +110,7 @@ func (ev Evidence) String() string { return ev.Line("run `vaultdeck audit sync`"
 // itself) where the mirror stops short. Entries found before the mirror's
 // end are "so far": more may come once it reaches past the action.
 func (ev Evidence) Line(remedy string) string {
-	found := "the service's audit log records it: " + count(len(ev.Entries), "entry", "entries")
+	found := "the service's audit log records it: " + plural.Count(len(ev.Entries), "entry", "entries")
 	switch {
 	case len(ev.Entries) > 0 && ev.Covered:
 		return found

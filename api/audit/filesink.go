@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -122,7 +123,7 @@ func (s *FileSink) rescan() error {
 		if err := s.f.Sync(); err != nil {
 			return fmt.Errorf("the output file %s could not be synced: %w", s.Path, err)
 		}
-		s.say("cut a torn last line (%d bytes) off %s", st.Size()-end, s.Path)
+		s.say("cut a torn last line (%s) off %s", plural.Count(st.Size()-end, "byte"), s.Path)
 	}
 	s.end, s.cut = end, false
 	if line == nil {
@@ -266,10 +267,13 @@ func (s *FileSink) keepWhole(ctx context.Context, entries []store.AuditEntry, n 
 	kept := bytes.Count(s.buf[:k], []byte{'\n'})
 	s.end, s.last = to, entries[kept-1].ID
 	if err := s.checkpoint(ctx); err != nil {
-		return fmt.Errorf("%w; the %d whole line(s) that fit are kept (%w)", cause, kept, err)
+		return fmt.Errorf("%w; the %s that %s kept (%w)", cause, wholeLines(kept), plural.Verb(kept, "fits is", "fit are"), err)
 	}
-	return fmt.Errorf("%w; the %d whole line(s) that fit are kept and the part of a line after them was cut off, so the file ends with whole lines", cause, kept)
+	return fmt.Errorf("%w; the %s that %s kept and the part of a line after %s was cut off, so the file ends with whole lines", cause, wholeLines(kept), plural.Verb(kept, "fits is", "fit are"), plural.Verb(kept, "it", "them"))
 }
+
+// wholeLines is "1 whole line", "2 whole lines".
+func wholeLines(n int) string { return plural.Count(n, "whole line", "whole lines") }
 
 // undo cuts a failed batch off again: the n bytes of it that reached the
 // file's end. When that fails too, the cut is made before the next write.
@@ -314,7 +318,7 @@ func (s *FileSink) ready() error {
 	}
 	switch size := st.Size(); {
 	case size < s.end:
-		s.say("%s shrank from %d to %d bytes (a copytruncate rotation?): writing on at its new end, after entry %s", s.Path, s.end, size, s.last)
+		s.say("%s shrank from %d to %s (a copytruncate rotation?): writing on at its new end, after entry %s", s.Path, s.end, plural.Count(size, "byte"), s.last)
 		return s.rescan()
 	case size > s.end && s.cut:
 		if err := s.f.Truncate(s.end); err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -28,15 +29,15 @@ func (a Answer) String() string {
 	upTo := a.MirrorState.Last.UTC().Format("2006-01-02 15:04:05")
 	switch {
 	case a.Mirror && !a.Service:
-		return fmt.Sprintf("%s from the local mirror (it holds the log up to %s UTC; no request was made)", count(a.Delivered, "entry", "entries"), upTo)
+		return fmt.Sprintf("%s from the local mirror (it holds the log up to %s UTC; no request was made)", plural.Count(a.Delivered, "entry", "entries"), upTo)
 	case a.Mirror:
-		return fmt.Sprintf("%s from the local mirror up to %s UTC, then from the service (%s)", count(a.Delivered, "entry", "entries"), upTo, count(a.Requests, "request", "requests"))
+		return fmt.Sprintf("%s from the local mirror up to %s UTC, then from the service (%s)", plural.Count(a.Delivered, "entry", "entries"), upTo, plural.Count(a.Requests, "request", "requests"))
 	case a.How == "newest":
-		return fmt.Sprintf("%s from the service, newest first, found by searching back in time (%s; `vaultdeck audit sync` keeps a mirror that answers without them)", count(a.Delivered, "entry", "entries"), count(a.Requests, "request", "requests"))
+		return fmt.Sprintf("%s from the service, newest first, found by searching back in time (%s; `vaultdeck audit sync` keeps a mirror that answers without them)", plural.Count(a.Delivered, "entry", "entries"), plural.Count(a.Requests, "request", "requests"))
 	case a.How == "earliest":
-		return fmt.Sprintf("%s from the service, paged from its earliest entry (%s; `vaultdeck audit sync` keeps a mirror that answers without them)", count(a.Delivered, "entry", "entries"), count(a.Requests, "request", "requests"))
+		return fmt.Sprintf("%s from the service, paged from its earliest entry (%s; `vaultdeck audit sync` keeps a mirror that answers without them)", plural.Count(a.Delivered, "entry", "entries"), plural.Count(a.Requests, "request", "requests"))
 	default:
-		return fmt.Sprintf("%s from the service, found by %s and paged on (%s; `vaultdeck audit sync` keeps a mirror that answers without them)", count(a.Delivered, "entry", "entries"), a.How, count(a.Requests, "request", "requests"))
+		return fmt.Sprintf("%s from the service, found by %s and paged on (%s; `vaultdeck audit sync` keeps a mirror that answers without them)", plural.Count(a.Delivered, "entry", "entries"), a.How, plural.Count(a.Requests, "request", "requests"))
 	}
 }
 
@@ -180,10 +181,3 @@ func (j *Job) start(ctx context.Context, p *pacer, since time.Time, logType stri
 // service documents is lower case (auth:login, api:vault_delete_project),
 // so AUTH:LOGIN still finds the logins where a service compares exactly.
 func askType(f store.AuditFilter) string { return strings.ToLower(strings.TrimSpace(f.Type)) }
-
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}

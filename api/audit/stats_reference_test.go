@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -155,7 +156,7 @@ func (b *statsBuilder) oddHour(u *userSeen, e store.AuditEntry) {
 		b.oddKeys = append(b.oddKeys, k)
 	}
 	m.Count++
-	m.Why = fmt.Sprintf("%s active at %s UTC (%s), an hour they are never active at in the %d days before", m.User, k.hour.Format("15:04"), count(m.Count, "entry", "entries"), int(HistoryLookback.Hours()/24))
+	m.Why = fmt.Sprintf("%s active at %s UTC (%s), an hour they are never active at in the %s before", m.User, k.hour.Format("15:04"), plural.Count(m.Count, "entry"), plural.Count(int(HistoryLookback.Hours()/24), "day"))
 }
 
 // bursts: the runs of each type's cells (runs, as production finds them

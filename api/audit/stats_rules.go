@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // The rules of what stands out, as constants a test can name.
@@ -127,7 +129,7 @@ func burstMark(r StatsRange, c burstCell, start, end time.Time, median int) Mark
 	if !c.ips {
 		m.IP, from = c.ip, " from "+c.ip
 		if !c.users && !c.firstUse.Before(r.Since) {
-			from += fmt.Sprintf(", an address %s first used at %s UTC (never in the %d days before)", c.user, c.firstUse.Format("01-02 15:04"), int(HistoryLookback.Hours()/24))
+			from += fmt.Sprintf(", an address %s first used at %s UTC (never in the %s before)", c.user, c.firstUse.Format("01-02 15:04"), plural.Count(int(HistoryLookback.Hours()/24), "day"))
 		}
 	}
 	if !c.users {
@@ -147,7 +149,7 @@ func sortBursts(ms []Mark) {
 // newAddressMark is the mark of a settled user's first login from an address.
 func newAddressMark(at time.Time, typ, user, ip string, addrs, entries int) Mark {
 	return Mark{Kind: MarkNewAddress, Start: at, End: at.Add(time.Microsecond), Type: typ, User: user, IP: ip, Count: 1,
-		Why: fmt.Sprintf("%s signed in from %s, an address they had not used before (%d addresses in %d entries)", user, ip, addrs, entries)}
+		Why: fmt.Sprintf("%s signed in from %s, an address they had not used before (%s in %s)", user, ip, plural.Count(addrs, "address"), plural.Count(entries, "entry"))}
 }
 
 // settledOn says a user with entries seen before, on addrs addresses,
@@ -157,5 +159,5 @@ func settledOn(entries, addrs int) bool { return entries >= SettledEntries && 3*
 // oddHourMark is the mark of a user's n entries in the clock hour at.
 func oddHourMark(user string, hour time.Time, n int) Mark {
 	return Mark{Kind: MarkOddHour, Start: hour, End: hour.Add(time.Hour), User: user, Count: n,
-		Why: fmt.Sprintf("%s active at %s UTC (%s), an hour they are never active at in the %d days before", user, hour.Format("15:04"), count(n, "entry", "entries"), int(HistoryLookback.Hours()/24))}
+		Why: fmt.Sprintf("%s active at %s UTC (%s), an hour they are never active at in the %s before", user, hour.Format("15:04"), plural.Count(n, "entry"), plural.Count(int(HistoryLookback.Hours()/24), "day"))}
 }

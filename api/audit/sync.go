@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -320,7 +321,7 @@ func eta(start, now, fromLog, upTo time.Time, caughtUp bool) time.Duration {
 
 // String is the one-line progress of a terminal.
 func (p Progress) String() string {
-	s := fmt.Sprintf("%d entries (%d new) in %d requests, %.0f/s", p.Listed, p.Added, p.Requests, p.Rate)
+	s := fmt.Sprintf("%s (%d new) in %s, %.0f/s", plural.Count(p.Listed, "entry"), p.Added, plural.Count(p.Requests, "request"), p.Rate)
 	if !p.UpTo.IsZero() {
 		s += ", up to " + p.UpTo.UTC().Format("2006-01-02 15:04:05") + " UTC"
 	}

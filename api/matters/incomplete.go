@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // ReceiptError is a receipt that could not be started: nothing was sent.
@@ -53,7 +55,7 @@ func Incomplete(id int64, rep *Report, finishErr error) string {
 		}
 		end := "its end could not be written, so it stays \"running\""
 		if unsent > 0 {
-			end += fmt.Sprintf(" and lacks the %d pairs never sent", unsent)
+			end += fmt.Sprintf(" and lacks the %s never sent", plural.Count(unsent, "pair"))
 		}
 		parts = append(parts, end)
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -94,5 +95,5 @@ func LaterText(p *RestorePlan) string {
 		verb = "was"
 	}
 	return fmt.Sprintf("%s it sent without a recorded answer %s sent again later by deletion %s, which answers for them "+
-		"(restore that one to bring them back)", plural(len(p.Later), "pair"), verb, receiptList(p.LaterBy))
+		"(restore that one to bring them back)", plural.Count(len(p.Later), "pair"), verb, receiptList(p.LaterBy))
 }

@@ -17,6 +17,8 @@ import (
 	"io/fs"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // Format is the field separator of the file.
@@ -306,7 +308,7 @@ func (f *File) pair(rec []string, line int) (Pair, error) {
 		if f.Header {
 			what = fmt.Sprintf("client_id (column %d) and matter_id (column %d)", f.ClientCol+1, f.MatterCol+1)
 		}
-		return Pair{}, &LineError{line, fmt.Sprintf("%d column(s), but %s are needed: is the separator right (--format csv|tsv)?", len(rec), what)}
+		return Pair{}, &LineError{line, fmt.Sprintf("%s, but %s are needed: is the separator right (--format csv|tsv)?", plural.Count(len(rec), "column"), what)}
 	}
 	c, m := rec[f.ClientCol], rec[f.MatterCol]
 	if !utf8.ValidString(c) || !utf8.ValidString(m) || strings.ContainsRune(c+m, utf8.RuneError) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -215,7 +216,7 @@ func NothingToRestore(p *RestorePlan) string {
 		return fmt.Sprintf("receipt %d has nothing to restore: %s", p.Receipt.ID, LaterText(p))
 	}
 	if len(p.Done) > 0 {
-		s := fmt.Sprintf("receipt %d was already restored by %s (%d pairs): nothing was sent again", p.Receipt.ID, receiptList(p.DoneBy), len(p.Done))
+		s := fmt.Sprintf("receipt %d was already restored by %s (%s): nothing was sent again", p.Receipt.ID, receiptList(p.DoneBy), plural.Count(len(p.Done), "pair"))
 		if rs := p.Receipt.Restored; rs.Again > 0 {
 			s += fmt.Sprintf("; %d of them were deleted again since, by %s: restoring that brings them back", rs.Again, receiptList(rs.AgainBy))
 		}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -24,7 +25,7 @@ func Status(r store.Receipt) string {
 		for _, c := range r.Counts {
 			n += c
 		}
-		s = fmt.Sprintf("running or interrupted: %d of %d pairs recorded", n, r.Pairs)
+		s = fmt.Sprintf("running or interrupted: %d of %s recorded", n, plural.Count(r.Pairs, "pair"))
 	}
 	if rs := r.Restored; len(rs.By) > 0 {
 		s += "; " + restoredText(rs)
@@ -39,19 +40,19 @@ func restoredText(rs store.Restored) string {
 	if rs.Lines == 0 && rs.InFlight == 0 {
 		return fmt.Sprintf("%s restored none of its pairs", by)
 	}
-	s := fmt.Sprintf("restored by %s (%s)", by, plural(rs.Lines, "pair"))
+	s := fmt.Sprintf("restored by %s (%s)", by, plural.Count(rs.Lines, "pair"))
 	if rs.Again > 0 { // a later deletion took them again: say so, or the receipt reads as if they were back
-		s += fmt.Sprintf("; deleted again by %s (%s)", receiptList(rs.AgainBy), plural(rs.Again, "pair"))
+		s += fmt.Sprintf("; deleted again by %s (%s)", receiptList(rs.AgainBy), plural.Count(rs.Again, "pair"))
 	}
 	if rs.Remaining == 0 && rs.InFlight == 0 {
 		return s
 	}
 	var not []string
 	if rs.InFlight > 0 {
-		not = append(not, fmt.Sprintf("%s in flight, perhaps back", plural(rs.InFlight, "pair")))
+		not = append(not, fmt.Sprintf("%s in flight, perhaps back", plural.Count(rs.InFlight, "pair")))
 	}
 	if rs.Remaining > 0 {
-		not = append(not, fmt.Sprintf("%s it deleted not restored", plural(rs.Remaining, "pair")))
+		not = append(not, fmt.Sprintf("%s it deleted not restored", plural.Count(rs.Remaining, "pair")))
 	}
 	return "partly " + s + ": " + strings.Join(not, ", ")
 }
@@ -82,10 +83,10 @@ func Rerun(r store.Receipt) string {
 	}
 	var again []string
 	if back > 0 {
-		again = append(again, fmt.Sprintf("the %s %s restored", plural(back, "matter"), receiptList(rs.By)))
+		again = append(again, fmt.Sprintf("the %s %s restored", plural.Count(back, "matter"), receiptList(rs.By)))
 	}
 	if rs.InFlight > 0 {
-		again = append(again, fmt.Sprintf("the %s whose restore is in flight, if it went through", plural(rs.InFlight, "pair")))
+		again = append(again, fmt.Sprintf("the %s whose restore is in flight, if it went through", plural.Count(rs.InFlight, "pair")))
 	}
 	also := "any other pair of it re-created since (by a colleague too)"
 	if unfinished {
@@ -118,12 +119,4 @@ func Earlier(st Receipts, sha string) ([]string, error) {
 		out = append(out, fmt.Sprintf("receipt %d deleted this file's pairs: %s", r.ID, Rerun(r)))
 	}
 	return out, nil
-}
-
-// plural is "1 pair", "2 pairs".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -3,6 +3,7 @@ package person
 import (
 	"fmt"
 
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/purge"
 )
 
@@ -37,14 +38,14 @@ func Checklist(r *Report) []Task {
 	}
 	for _, p := range r.Created.Projects {
 		out = append(out, Task{Kind: "own-project", Name: p.Name, ID: p.ID,
-			Action: "confirm who owns it from now on", Detail: fmt.Sprintf("created %s, %d files", p.CreatedAt.UTC().Format("2006-01-02"), p.FilesCount)})
+			Action: "confirm who owns it from now on", Detail: fmt.Sprintf("created %s, %s", p.CreatedAt.UTC().Format("2006-01-02"), plural.Count(p.FilesCount, "file"))})
 	}
 	for _, m := range r.Created.Matters {
 		if m.Deleted() || (m.UserCount == 0 && m.TotalEvents == 0) {
 			continue
 		}
 		out = append(out, Task{Kind: "matter-in-use", Name: m.Name, ID: m.ID,
-			Action: "name who answers for it", Detail: fmt.Sprintf("%d users, %d events", m.UserCount, m.TotalEvents)})
+			Action: "name who answers for it", Detail: plural.Count(m.UserCount, "user") + ", " + plural.Count(m.TotalEvents, "event")})
 	}
 	for _, e := range r.Deleted.Entries {
 		left, _ := purge.Countdown(e.RecycleBinPurgedScheduledAt.Time, r.At)

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // Permission names exactly as the workspace settings show them.
@@ -168,7 +170,7 @@ func (s *Server) guard(cat category, n need, h authedHandler) http.HandlerFunc {
 			if !ok {
 				w.Header().Set("Retry-After", fmt.Sprint(retry))
 				writeError(w, http.StatusTooManyRequests,
-					fmt.Sprintf("Rate limit exceeded: %s allows %d requests per minute", cat, s.limitFor(cat)))
+					fmt.Sprintf("Rate limit exceeded: %s allows %s per minute", cat, plural.Count(s.limitFor(cat), "request")))
 				return
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // validationError is one entry of validation_errors. loc holds field names
@@ -89,7 +91,7 @@ func parsePairs(body []byte) ([]rawPair, *batchError) {
 	}
 	if len(items) > MaxPairs {
 		return nil, &batchError{Error: "too_many_items",
-			Detail: fmt.Sprintf("A request may hold at most %d pairs; this one holds %d", MaxPairs, len(items))}
+			Detail: fmt.Sprintf("A request may hold at most %s; this one holds %d", plural.Count(MaxPairs, "pair"), len(items))}
 	}
 	pairs := make([]rawPair, len(items))
 	for i, it := range items {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -65,7 +66,7 @@ func (r *Runner) Settle(ctx context.Context, out *Outcome) {
 		err = r.Store.SetFileDetails(JournalDetails(details))
 	}
 	if err != nil {
-		out.Notes = append(out.Notes, fmt.Sprintf("which of the %d uploaded files of a same name were replaced or renamed could not be asked of the service (%v); `vaultdeck status --journal` asks again", len(ids), err))
+		out.Notes = append(out.Notes, fmt.Sprintf("which of the %s of a same name were replaced or renamed could not be asked of the service (%v); `vaultdeck status --journal` asks again", plural.Count(len(ids), "uploaded file"), err))
 		return
 	}
 	by := map[string]api.FileDetail{}

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -98,7 +99,7 @@ func (l *runLedger) stopLine(e *journalError, later []string) string {
 		fmt.Fprintf(&b, " Sent, answer not recorded: %s (the files may have arrived).", batchList(l.unrecorded))
 	}
 	if len(l.unsent) > 0 {
-		fmt.Fprintf(&b, " Not sent: %s (%d file(s)).", batchList(l.unsent), l.unsentFiles)
+		fmt.Fprintf(&b, " Not sent: %s (%s).", batchList(l.unsent), plural.Count(l.unsentFiles, "file"))
 	}
 	if len(l.unrecorded)+len(l.unsent) == 0 {
 		b.WriteString(" Every batch was sent and recorded: nothing is left to resume, but the database could not be written; check the disk it is on.")

@@ -76,7 +76,7 @@ func TestAJournalErrorStopsTheRequestThatWaitsItsTurn(t *testing.T) {
 			n = p.FileCount
 		}
 	}
-	if n != 1 || !strings.Contains(line, "the renewal of this upload's leases could not be recorded") || !strings.Contains(line, "Not sent: batch 2 (1 file(s))") || out.Unfinished != 1 {
+	if n != 1 || !strings.Contains(line, "the renewal of this upload's leases could not be recorded") || !strings.Contains(line, "Not sent: batch 2 (1 file)") || out.Unfinished != 1 {
 		t.Fatalf("%d file(s) on the service, %d unfinished, %d uploaded, budget %+v, errors:\n%s", n, out.Unfinished, len(out.Uploaded), client.Budget(api.CategoryVault), line)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -29,7 +30,7 @@ func (r *Runner) match(ctx context.Context, mode string, sent []store.JournalFil
 	if len(ids) > 0 {
 		recs, err := r.API.GetFiles(ctx, ids)
 		if err != nil {
-			return nil, fmt.Errorf("the service returned %d file IDs for %d files and their names could not be read: %w", len(ids), len(sent), err)
+			return nil, fmt.Errorf("the service returned %s for %s and their names could not be read: %w", plural.Count(len(ids), "file ID"), plural.Count(len(sent), "file"), err)
 		}
 		for _, d := range recs {
 			if !d.Failed() {
@@ -171,8 +172,8 @@ func decide(b store.JournalBatch, listed []api.ProjectFile, claimed map[string]b
 			d.adopt = append(d.adopt, store.FileOutcome{ID: f.ID, State: store.FileUploaded, FileID: after[0].ID, UploadedAt: after[0].UploadedAt.Time})
 		case mode == string(api.DuplicateKeep):
 			d.unproven = append(d.unproven, store.FileOutcome{ID: f.ID, State: store.FileUnproven, Reason: fmt.Sprintf(
-				"its request's answer was lost and the project lists %d file(s) of its name and size since then that cannot be told apart from it; "+
-					"not re-sent, since under keep a re-send would make a copy: check the project and upload it again if it is missing", len(same))})
+				"its request's answer was lost and the project lists %s of its name and size since then that cannot be told apart from it; "+
+					"not re-sent, since under keep a re-send would make a copy: check the project and upload it again if it is missing", plural.Count(len(same), "file"))})
 		default:
 			d.resend++
 			d.ambiguous++

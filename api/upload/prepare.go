@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -173,7 +174,7 @@ func changed(planned, now store.FileIdentity) string {
 	case planned.Dev != now.Dev || planned.Ino != now.Ino:
 		return "is another file than the one planned (its device and inode differ: replaced, or a link to another file put in its place)"
 	case planned.Size != now.Size:
-		return fmt.Sprintf("its size changed since the upload was planned (%d bytes then, %d now)", planned.Size, now.Size)
+		return fmt.Sprintf("its size changed since the upload was planned (%s then, %d now)", plural.Count(planned.Size, "byte"), now.Size)
 	case planned.ModNs != now.ModNs:
 		return "was modified since the upload was planned (same size, another modification time)"
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -74,7 +75,7 @@ func (r *Runner) Resume(ctx context.Context) (Outcome, error) {
 				continue
 			}
 			if d.ambiguous > 0 {
-				out.Notes = append(out.Notes, fmt.Sprintf("batch %d: %d file(s) whose arrival could not be proven (files of the same name and size are in the project) were sent again with mode %s", b.ID, d.ambiguous, b.Run.Mode))
+				out.Notes = append(out.Notes, fmt.Sprintf("batch %d: %s whose arrival could not be proven (files of the same name and size are in the project) %s sent again with mode %s", b.ID, plural.Count(d.ambiguous, "file"), plural.Verb(d.ambiguous, "was", "were"), b.Run.Mode))
 			}
 			found := append(d.adopt, d.unproven...)
 			if len(found) > 0 {

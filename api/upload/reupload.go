@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -137,7 +138,7 @@ func (o Outcome) Summary() string {
 		parts = append(parts, fmt.Sprintf("%d not known to have arrived (unproven)", n))
 	}
 	if o.Unfinished > 0 {
-		parts = append(parts, fmt.Sprintf("%d batches unfinished (vaultdeck upload --resume)", o.Unfinished))
+		parts = append(parts, plural.Count(o.Unfinished, "batch")+" unfinished (vaultdeck upload --resume)")
 	}
 	return strings.Join(parts, ", ")
 }

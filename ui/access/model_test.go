@@ -88,7 +88,7 @@ func TestAccessViewPeopleProjectsAndChanges(t *testing.T) {
 	}
 	run(t, m, cmd)
 	v := m.View()
-	for _, want := range []string{"snapshot 2", "people", "1 changes since snapshot 1", "NAME", "PROJECTS", "MANAGE"} {
+	for _, want := range []string{"snapshot 2", "people", "1 change since snapshot 1", "NAME", "PROJECTS", "MANAGE"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("people tab lacks %q:\n%s", want, v)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	review "github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -51,7 +52,7 @@ func (m *Model) headLines() []string {
 	case m.tab == tabPerson:
 		p := m.person
 		parts = append(parts, widgets.Deco(th.Title.Render(sanitize.Line(p.Name))), widgets.Keep(sanitize.Line(p.Email)),
-			widgets.Keep(fmt.Sprintf("%d projects", p.Projects)), widgets.Keep(fmt.Sprintf("%d MANAGE", p.Manage)),
+			widgets.Keep(plural.Count(p.Projects, "project")), widgets.Keep(fmt.Sprintf("%d MANAGE", p.Manage)),
 			widgets.Deco(th.Muted.Render(fmt.Sprintf("snapshot %d", m.data.snap.ID))))
 	case m.tab == tabChanges:
 		parts = append(parts, widgets.Deco(th.Title.Render("Access changes")))
@@ -73,16 +74,16 @@ func (m *Model) headLines() []string {
 	default:
 		s := m.data.snap
 		parts = append(parts, widgets.Deco(th.Title.Render("Access")), widgets.Keep(fmt.Sprintf("snapshot %d", s.ID)),
-			widgets.Keep(fmt.Sprintf("%d people", len(m.data.people))), widgets.Keep(fmt.Sprintf("%d projects", s.Projects)),
-			widgets.Keep(fmt.Sprintf("%d grants", s.Grants)))
+			widgets.Keep(plural.Count(len(m.data.people), "person", "people")), widgets.Keep(plural.Count(s.Projects, "project")),
+			widgets.Keep(plural.Count(s.Grants, "grant")))
 		if m.data.prev != nil {
-			parts = append(parts, widgets.Keep(fmt.Sprintf("%d changes since snapshot %d", len(m.data.changes), m.data.prev.ID)))
+			parts = append(parts, widgets.Keep(fmt.Sprintf("%s since snapshot %d", plural.Count(len(m.data.changes), "change"), m.data.prev.ID)))
 		}
 		parts = append(parts, widgets.Deco(th.Muted.Render("finished "+s.FinishedAt.UTC().Format(whenLayout))))
 	}
 	if m.data != nil && m.data.crawling != nil {
 		c := m.data.crawling
-		parts = append(parts, widgets.Keep(th.Warn.Render(fmt.Sprintf("crawl under way: %d/%d projects", c.Read+c.Carried, c.Projects))))
+		parts = append(parts, widgets.Keep(th.Warn.Render(fmt.Sprintf("crawl under way: %d/%s", c.Read+c.Carried, plural.Count(c.Projects, "project")))))
 	}
 	return widgets.Fit(m.Width, parts...)
 }

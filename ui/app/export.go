@@ -12,6 +12,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -47,7 +48,7 @@ func (m *Model) exportTop() tea.Cmd {
 		if dir == "" {
 			path = "./" + filepath.Base(path) // the working directory: short enough for an 80-column status line
 		}
-		return page.StatusMsg{Text: "wrote " + widgets.Count(snap.Len(), "row") + " to " + path}
+		return page.StatusMsg{Text: "wrote " + plural.Count(snap.Len(), "row") + " to " + path}
 	}
 }
 

@@ -1,11 +1,10 @@
 package audit
 
 import (
-	"strconv"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -87,8 +86,5 @@ func (m *Model) ownNote() string {
 	if m.showOwn || m.ownHidden == 0 {
 		return ""
 	}
-	if m.ownHidden == 1 {
-		return "1 own read hidden"
-	}
-	return strconv.Itoa(m.ownHidden) + " own reads hidden"
+	return plural.Count(m.ownHidden, "own read") + " hidden"
 }

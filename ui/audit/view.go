@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -70,7 +71,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.open("type", "log type (empty: all): ", m.filter.Type, "")
 	case key.Matches(msg, k.SortNext, k.SortReverse):
 		cmd := m.Table.Update(msg)
-		return tea.Batch(cmd, page.Status("sorted the "+strconv.Itoa(len(m.entries))+" loaded entries only"))
+		return tea.Batch(cmd, page.Status("sorted the "+plural.Count(len(m.entries), "loaded entry")+" only"))
 	case key.Matches(msg, k.Refresh):
 		return tea.Batch(m.newest(), m.sync())
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // A read of entries on a rate-limited workspace can take a minute (a jump
@@ -143,7 +144,7 @@ func (w *readWatch) text(now time.Time) string {
 		parts = append(parts, w.step)
 	}
 	if w.reqs > 0 {
-		parts = append(parts, count(w.reqs, "audit request", "audit requests"))
+		parts = append(parts, plural.Count(w.reqs, "audit request", "audit requests"))
 	}
 	if x := w.wait; x != nil && x.Until.After(now) {
 		left := max(int(x.Until.Sub(now).Seconds()+0.999), 1)
@@ -161,13 +162,6 @@ func (w *readWatch) text(now time.Time) string {
 		}
 	}
 	return strings.Join(parts, " · ")
-}
-
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // watchRead starts the watch of a read of kind how: the header follows it

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -46,7 +47,7 @@ func (r *runner) accessCrawl(ctx context.Context) int {
 		}
 		left := ""
 		if snaps, e := st.AccessSnapshots(profile); e == nil && len(snaps) > 0 && !snaps[0].Finished() {
-			left = fmt.Sprintf("; %d of %d projects are read and kept", snaps[0].Read+snaps[0].Carried, snaps[0].Projects)
+			left = fmt.Sprintf("; %d of %s %s read and kept", snaps[0].Read+snaps[0].Carried, plural.Count(snaps[0].Projects, "project"), plural.Verb(snaps[0].Read+snaps[0].Carried, "is", "are"))
 		}
 		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s%s; run `vaultdeck access crawl` again to resume\n", r.cmd, oneLine(err.Error()), left)
 		return ExitPartial
@@ -54,8 +55,8 @@ func (r *runner) accessCrawl(ctx context.Context) int {
 	if r.jsonOut() {
 		return r.emitJSON(sn)
 	}
-	fmt.Fprintf(r.env.Stdout, "snapshot %d: %d projects (%d read, %d unchanged since the last snapshot), %d grants, %d requests\n",
-		sn.ID, sn.Projects, sn.Read, sn.Carried, sn.Grants, sn.Requests)
+	fmt.Fprintf(r.env.Stdout, "snapshot %d: %s (%d read, %d unchanged since the last snapshot), %s, %s\n",
+		sn.ID, plural.Count(sn.Projects, "project"), sn.Read, sn.Carried, plural.Count(sn.Grants, "grant"), plural.Count(sn.Requests, "request"))
 	return ExitOK
 }
 
@@ -225,11 +226,11 @@ func (l *crawlLine) finish() {
 
 func crawlText(p access.Progress) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d/%d projects", p.Done, p.Total)
+	fmt.Fprintf(&b, "%d/%s", p.Done, plural.Count(p.Total, "project"))
 	if p.Carried > 0 {
 		fmt.Fprintf(&b, " (%d unchanged)", p.Carried)
 	}
-	fmt.Fprintf(&b, ", read %d/%d this run, %d requests", p.Read, p.ToRead, p.Requests)
+	fmt.Fprintf(&b, ", read %d/%d this run, %s", p.Read, p.ToRead, plural.Count(p.Requests, "request"))
 	if p.Read < p.ToRead {
 		fmt.Fprintf(&b, ", ETA %s", p.ETA.Round(time.Second))
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
@@ -116,10 +117,7 @@ func (r *runner) runEvidence(ctx context.Context, st *store.Store, runs []store.
 			out[i] = runAudit{cell: "unknown", json: map[string]any{"summary": "unknown: " + err.Error(), "entry_ids": []string{}, "covered": nil}}
 			continue
 		}
-		cell := fmt.Sprintf("%d entries", len(ev.Entries))
-		if len(ev.Entries) == 1 {
-			cell = "1 entry"
-		}
+		cell := plural.Count(len(ev.Entries), "entry")
 		if !ev.Covered {
 			cell = "not yet in the mirror"
 			if len(ev.Entries) > 0 {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
@@ -190,12 +191,12 @@ const statsBarWidth = 40
 // by side, and the marks.
 func writeStatsTable(w io.Writer, s audit.Stats, st store.AuditMirrorState) error {
 	bw := bufio.NewWriter(w)
-	what := "entries"
+	what := "entry"
 	if s.Type != "" {
-		what = sanitize.Line(s.Type) + " entries"
+		what = sanitize.Line(s.Type) + " entry"
 	}
-	fmt.Fprintf(bw, "Audit activity %s: %d entries, %d %s counted (local mirror up to %s UTC; no request was made)\n\n",
-		s.Describe(), s.Total, s.Counted, what, fmtUTC(st.Last))
+	fmt.Fprintf(bw, "Audit activity %s: %s, %s counted (local mirror up to %s UTC; no request was made)\n\n",
+		s.Describe(), plural.Count(s.Total, "entry"), plural.Count(s.Counted, what), fmtUTC(st.Last))
 	peak := 0
 	for _, b := range s.Buckets {
 		peak = max(peak, b.Count)

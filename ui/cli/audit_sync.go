@@ -8,6 +8,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // AuditSyncOptions is `vaultdeck audit sync`'s command line. The pace is
@@ -49,8 +50,8 @@ func (r *runner) auditSync(ctx context.Context, o AuditSyncOptions) int {
 		return r.fail(fmt.Errorf("%w (%s; every page read is kept: run it again to go on)", err, res.Progress))
 	}
 	if p.on { // on a terminal; a pipe (cron, a timer) gets nothing after a success
-		fmt.Fprintf(r.env.Stderr, "vaultdeck audit sync: %s; the mirror holds %d entries, %s to %s UTC\n",
-			res.Progress, res.State.Entries, fmtUTC(res.State.First), fmtUTC(res.State.Last))
+		fmt.Fprintf(r.env.Stderr, "vaultdeck audit sync: %s; the mirror holds %s, %s to %s UTC\n",
+			res.Progress, plural.Count(res.State.Entries, "entry"), fmtUTC(res.State.First), fmtUTC(res.State.Last))
 	}
 	return ExitOK
 }

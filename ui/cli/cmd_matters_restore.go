@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api/matters"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
-	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 func (r *runner) mattersRestoreCmd() *cobra.Command {
@@ -36,8 +36,9 @@ func (r *runner) mattersRestoreCmd() *cobra.Command {
 		}
 		rec := plan.Receipt
 		if len(plan.Done) > 0 {
-			fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %d pair(s) of receipt %d were already restored by %s; they are not sent again\n",
-				r.cmd, len(plan.Done), rec.ID, matterrunReceipts(plan.DoneBy))
+			done := len(plan.Done)
+			fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s of receipt %d %s already restored by %s; %s not sent again\n",
+				r.cmd, plural.Count(done, "pair"), rec.ID, plural.Verb(done, "was", "were"), matterrunReceipts(plan.DoneBy), plural.Verb(done, "it is", "they are"))
 		}
 		if len(plan.Later) > 0 && plan.Candidates() > 0 {
 			fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, matters.LaterText(plan))
@@ -45,7 +46,7 @@ func (r *runner) mattersRestoreCmd() *cobra.Command {
 		if *dry || plan.Candidates() == 0 {
 			return r.restorePreview(plan, *dry)
 		}
-		fmt.Fprintf(r.env.Stderr, "receipt %d (%s, %s) deleted %s", rec.ID, sanitize.Line(rec.FileName), rec.StartedAt.UTC().Format(timeLayout), widgets.Count(len(plan.Proven), "matter"))
+		fmt.Fprintf(r.env.Stderr, "receipt %d (%s, %s) deleted %s", rec.ID, sanitize.Line(rec.FileName), rec.StartedAt.UTC().Format(timeLayout), plural.Count(len(plan.Proven), "matter"))
 		if n := len(plan.InFlight); n > 0 {
 			fmt.Fprintf(r.env.Stderr, "; %d more were sent without a recorded answer (in flight, or outcome unknown) and are checked against the service first", n)
 		}

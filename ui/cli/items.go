@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // itemWriter prints listing items as the server sent them (--json: one
@@ -95,7 +96,7 @@ func (p partial) Error() string {
 	if p.n == 1 {
 		return p.err.Error() + " (1 item was written before this error)"
 	}
-	return fmt.Sprintf("%s (%d items were written before this error)", p.err, p.n)
+	return fmt.Sprintf("%s (%s written before this error)", p.err, plural.Count(p.n, "item was", "items were"))
 }
 
 func (p partial) Unwrap() error { return p.err }
@@ -242,9 +243,9 @@ func (p *progress) draw(force bool) {
 		return
 	}
 	p.last = time.Now()
-	fmt.Fprintf(p.w, "\r\x1b[K%d items", p.items)
+	fmt.Fprintf(p.w, "\r\x1b[K%s", plural.Count(p.items, "item"))
 	if p.pages > 1 {
-		fmt.Fprintf(p.w, ", %d pages", p.pages)
+		fmt.Fprintf(p.w, ", %s", plural.Count(p.pages, "page"))
 	}
 	p.drawn = true
 }

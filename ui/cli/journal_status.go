@@ -10,11 +10,11 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
-	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // journalOptions is what `status --journal` was asked.
@@ -133,7 +133,7 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 		return r.fail(err)
 	}
 	if !r.g.CSV {
-		line := fmt.Sprintf("%s in the upload journal: %s", widgets.Count(len(list), "unfinished file"), counts.Line())
+		line := fmt.Sprintf("%s in the upload journal: %s", plural.Count(len(list), "unfinished file"), counts.Line())
 		for _, w := range []string{"not sent", "upload failed", "unproven"} {
 			if unsent[w] > 0 {
 				line += fmt.Sprintf("; %d %s", unsent[w], w)

@@ -12,9 +12,9 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/matters"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
-	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // openStore opens the receipts' database.
@@ -41,7 +41,7 @@ func (r *runner) confirmCount(n int, verb string, yes, stdinIsData bool) (bool, 
 		return true, 0
 	}
 	if stdinIsData || !r.stdinTerminal() {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: stdin is not a terminal, so nobody can confirm: add --yes to %s %d pairs without typing their number\n", r.cmd, verb, n)
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: stdin is not a terminal, so nobody can confirm: add --yes to %s %s without typing %s number\n", r.cmd, verb, plural.Count(n, "pair"), plural.Verb(n, "its", "their"))
 		return false, ExitUsage
 	}
 	fmt.Fprintf(r.env.Stderr, "Type %d (the number of pairs) to %s them, anything else to stop: ", n, verb)
@@ -91,7 +91,7 @@ func (r *runner) mattersWatch() matters.Watch {
 
 // progress is one stderr line per request, for people and logs alike.
 func (r *runner) progress(p matters.Progress) {
-	fmt.Fprintf(r.env.Stderr, "request %d/%d: %d of %d pairs sent\n", p.Request, p.Requests, p.Sent, p.ToSend)
+	fmt.Fprintf(r.env.Stderr, "request %d/%d: %d of %s sent\n", p.Request, p.Requests, p.Sent, plural.Count(p.ToSend, "pair"))
 }
 
 // printPreview shows what a run would do.
@@ -130,7 +130,7 @@ func (r *runner) printPreview(w io.Writer, name string, f *matters.File, plan *m
 		fmt.Fprintf(w, "ignored   columns %s\n", sanitize.Line(strings.Join(f.Ignored, ", ")))
 	}
 	fmt.Fprintf(w, "pairs     %d\n", len(plan.Pairs))
-	fmt.Fprintf(w, "to send   %d in %s of at most %d pairs\n", len(plan.Send), widgets.Count(plan.Requests(), "request"), api.MaxPairs)
+	fmt.Fprintf(w, "to send   %d in %s of at most %s\n", len(plan.Send), plural.Count(plan.Requests(), "request"), plural.Count(api.MaxPairs, "pair"))
 	if n := plan.RejectedCount(); n > 0 {
 		var parts []string
 		for _, code := range []string{matters.CodeInvalidClientID, matters.CodeInvalidMatterID, matters.CodeDuplicatePair} {
@@ -149,7 +149,7 @@ func (r *runner) printPreview(w io.Writer, name string, f *matters.File, plan *m
 	if r.env.Limits.Matters < 0 {
 		fmt.Fprintf(w, "min time  no client-side rate limit\n")
 	} else {
-		fmt.Fprintf(w, "min time  %s at %d requests a minute, shared with everything else using this token\n", minTime(plan.MinDuration()), plan.PerMinute)
+		fmt.Fprintf(w, "min time  %s at %s a minute, shared with everything else using this token\n", minTime(plan.MinDuration()), plural.Count(plan.PerMinute, "request"))
 	}
 	if listRefused && plan.RejectedCount() > 0 {
 		fmt.Fprintln(w)

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api/matters"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
-	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // restorePreview lists what a restore would do without sending anything:
@@ -36,7 +36,7 @@ func (r *runner) restorePreview(plan *matters.RestorePlan, dry bool) int {
 		}
 		return r.emitJSON(map[string]any{"receipt": rec.ID, "file": rec.FileName, "pairs": outs})
 	}
-	fmt.Fprintf(r.env.Stdout, "receipt %d (%s) deleted %s", rec.ID, sanitize.Line(rec.FileName), widgets.Count(len(plan.Proven), "matter"))
+	fmt.Fprintf(r.env.Stdout, "receipt %d (%s) deleted %s", rec.ID, sanitize.Line(rec.FileName), plural.Count(len(plan.Proven), "matter"))
 	if n := len(plan.InFlight); n > 0 {
 		fmt.Fprintf(r.env.Stdout, "; %d more were sent without a recorded answer (in flight, or outcome unknown) and would be checked against the service first", n)
 	}
@@ -74,7 +74,7 @@ func (r *runner) sayLeftAlone(rep *matters.Report) {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: in-flight pairs left alone, as the service lists them: %s\n", r.cmd, strings.Join(parts, ", "))
 	}
 	if n := codes[matters.CodeUnproven]; n > 0 {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %d in-flight pair(s) unproven: the service may show this run deleted them, but an upsert could also create a matter; nothing was sent for them: see `vaultdeck matters receipt ID --result unproven` and check them in the workspace\n", r.cmd, n)
+		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s unproven: the service may show this run deleted %s, but an upsert could also create a matter; nothing was sent for %s: see `vaultdeck matters receipt ID --result unproven` and check %s in the workspace\n", r.cmd, plural.Count(n, "in-flight pair"), plural.Verb(n, "it", "them"), plural.Verb(n, "it", "them"), plural.Verb(n, "it", "them"))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/api/person"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/purge"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
@@ -131,7 +132,7 @@ func (r *runner) personText(rep *person.Report) error {
 				manage++
 			}
 		}
-		fmt.Fprintf(w, "%d projects, %d with MANAGE; the only MANAGE on %d (someone must take these over if they leave)\n", len(rc.Grants), manage, len(rc.SoleManage))
+		fmt.Fprintf(w, "%s, %d with MANAGE; the only MANAGE on %d (someone must take %s over if they leave)\n", plural.Count(len(rc.Grants), "project"), manage, len(rc.SoleManage), plural.Verb(len(rc.SoleManage), "it", "these"))
 		if err := r.reachTable(rep).flush(); err != nil {
 			return err
 		}
@@ -172,7 +173,7 @@ func (r *runner) personText(rep *person.Report) error {
 	if a.LastLogin != nil {
 		login = fmtWhen(a.LastLogin.Time) + " from " + sanitize.Line(a.LastLogin.IP)
 	}
-	fmt.Fprintf(w, "%d entries; last login %s\n", a.Total, login)
+	fmt.Fprintf(w, "%s; last login %s\n", plural.Count(a.Total, "entry"), login)
 	fmt.Fprintf(w, "last 7 days: %s\nlast 30 days: %s\n", tallyLine(a.Last7), tallyLine(a.Last30))
 	if len(a.Addresses) > 0 {
 		t := r.table("ADDRESS", "FIRST SEEN", "LAST SEEN", "ENTRIES", "NEW")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/purge"
 )
 
@@ -190,13 +191,10 @@ func binFooter(n, overdue int, total int64, within time.Duration) string {
 func purgeSummary(n, overdue int, within time.Duration) string {
 	w := purge.FormatWindow(within)
 	perf := fmt.Sprintf(" | purging=%d;;; overdue=%d;;;", n, overdue)
-	switch n {
-	case 0:
+	if n == 0 {
 		return "PURGE OK - no project purges within " + w + perf
-	case 1:
-		return fmt.Sprintf("PURGE WARNING - 1 project purges within %s (%d overdue)%s", w, overdue, perf)
 	}
-	return fmt.Sprintf("PURGE WARNING - %d projects purge within %s (%d overdue)%s", n, w, overdue, perf)
+	return fmt.Sprintf("PURGE WARNING - %s %s within %s (%d overdue)%s", plural.Count(n, "project"), plural.Verb(n, "purges", "purge"), w, overdue, perf)
 }
 
 // probeFailed reports an error; a probe also says UNKNOWN on stdout, the

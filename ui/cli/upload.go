@@ -9,9 +9,9 @@ import (
 
 	"github.com/dustin/go-humanize"
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // journal opens the store that holds the upload journal, with the name of
@@ -129,7 +129,7 @@ func (r *runner) uploadReport(o upload.Outcome, notes []string) int {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s\n", oneLine(e))
 	}
 	if o.Unfinished > 0 {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s unfinished; run `vaultdeck upload --resume` to finish %s\n", widgets.Count(o.Unfinished, "batch"), widgets.Noun(o.Unfinished, "it", "them"))
+		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s unfinished; run `vaultdeck upload --resume` to finish %s\n", plural.Count(o.Unfinished, "batch"), plural.Noun(o.Unfinished, "it", "them"))
 	}
 	return status
 }
@@ -242,7 +242,8 @@ func (r *runner) refusedHint(refused []store.JournalFile) {
 		if len(files) > 20 {
 			cmd = upload.AgainCommand(p, nil) + " PATH... (the refused paths are listed above)"
 		}
-		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %d file(s) refused, nothing of them sent; check them, then upload them as they are now: %s\n", len(files), oneLine(cmd))
+		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s refused, nothing of %s sent; check %s, then upload %s as %s now: %s\n",
+			plural.Count(len(files), "file"), plural.Verb(len(files), "it", "them"), plural.Verb(len(files), "it", "them"), plural.Verb(len(files), "it", "them"), plural.Verb(len(files), "it is", "they are"), oneLine(cmd))
 	}
 }
 
@@ -256,7 +257,7 @@ func (r *runner) saySameNames(same []upload.SameName, mode api.DuplicateMode, ac
 	for _, g := range same {
 		files += len(g.Files)
 	}
-	fmt.Fprintf(w, "vaultdeck upload: %d file(s) share %d name(s) across folders; a project holds one file per name, so:\n", files, len(same))
+	fmt.Fprintf(w, "vaultdeck upload: %s %s %s across folders; a project holds one file per name, so:\n", plural.Count(files, "file"), plural.Verb(files, "shares", "share"), plural.Count(len(same), "name"))
 	for _, g := range same {
 		fmt.Fprintf(w, "  %s: %s\n", oneLine(g.Name), oneLine(g.Paths()))
 		for _, m := range []api.DuplicateMode{api.DuplicateReplace, api.DuplicateSkip, api.DuplicateKeep} {

@@ -272,7 +272,7 @@ func TestUnrecordedStartLeavesTheBatchForResume(t *testing.T) {
 	os.WriteFile(doc, []byte("content"), 0o600)
 	vd := cliEnv(t, s, e.URL, dbPath)
 	code, _, errText := vd("upload", pid, doc)
-	if code != ExitPartial || !strings.Contains(errText, "Not sent: batch 1 (1 file(s))") || !strings.Contains(errText, "1 batch unfinished") {
+	if code != ExitPartial || !strings.Contains(errText, "Not sent: batch 1 (1 file)") || !strings.Contains(errText, "1 batch unfinished") {
 		t.Errorf("exit %d, stderr %q", code, errText)
 	}
 	if n := fileCount(s, pid); n != 0 {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/upload"
-	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // uploadsRun lists every file of one run of the profile with its outcome:
@@ -84,7 +84,7 @@ func (r *runner) uploadsRun(arg string) int {
 		return r.fail(err)
 	}
 	if !r.g.CSV {
-		line := fmt.Sprintf("run %d, mode %s, project %s: %s", runID, runs[found].Mode, runs[found].ProjectID, widgets.Count(len(list), "file"))
+		line := fmt.Sprintf("run %d, mode %s, project %s: %s", runID, runs[found].Mode, runs[found].ProjectID, plural.Count(len(list), "file"))
 		for _, w := range []string{"uploaded", "renamed", "replaced", "re-uploaded", "skipped", "refused", "failed", "not sent", "unproven"} {
 			if counts[w] > 0 {
 				line += fmt.Sprintf(", %d %s", counts[w], w)

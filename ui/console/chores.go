@@ -7,6 +7,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	review "github.com/vaultdeck/vaultdeck/api/access"
 	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 )
@@ -19,13 +20,13 @@ func demoChores(c *api.Client, st *store.Store, profile string) *page.Chores {
 	return &page.Chores{
 		SyncAudit: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			j := &jobaudit.Job{Svc: c, Mirror: st, Progress: func(p jobaudit.Progress) {
-				progress(fmt.Sprintf("%d entries listed", p.Listed))
+				progress(plural.Count(p.Listed, "entry") + " listed")
 			}}
 			r, err := j.Sync(ctx)
 			if err != nil {
 				return page.Outcome{}, err
 			}
-			return page.Outcome{Text: fmt.Sprintf("audit sync: %d entries listed, %d new in the mirror (r re-reads a view)", r.Listed, r.Added)}, nil
+			return page.Outcome{Text: fmt.Sprintf("audit sync: %s listed, %d new in the mirror (r re-reads a view)", plural.Count(r.Listed, "entry"), r.Added)}, nil
 		},
 		CrawlAccess: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			progress("crawling every project's users")
@@ -33,7 +34,7 @@ func demoChores(c *api.Client, st *store.Store, profile string) *page.Chores {
 			if err != nil {
 				return page.Outcome{}, err
 			}
-			return page.Outcome{Text: fmt.Sprintf("access crawl: snapshot %d, %d projects", sn.ID, sn.Projects)}, nil
+			return page.Outcome{Text: fmt.Sprintf("access crawl: snapshot %d, %s", sn.ID, plural.Count(sn.Projects, "project"))}, nil
 		},
 	}
 }

@@ -7,10 +7,10 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	fst "github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
-	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // The upload journal feeds this view: `:files` with no IDs opens the
@@ -88,7 +88,7 @@ func (m *Model) onJournal(msg journalMsg) tea.Cmd {
 		m.acrossProjects = true
 		m.Table.SetColumns(m.layout())
 		return tea.Batch(m.rebuild(m.env.Clock()), m.startPoll(false),
-			page.Status(widgets.Count(len(msg.Rows), "unfinished file")+" from the upload journal, across projects"))
+			page.Status(plural.Count(len(msg.Rows), "unfinished file")+" from the upload journal, across projects"))
 	}
 	m.tr.SetUploaded(msg.Times)
 	return m.rebuild(m.env.Clock())

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	fst "github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -325,7 +326,7 @@ func (m *Model) addIDs(text string) tea.Cmd {
 		return page.Status("no new file IDs")
 	}
 	m.stopped = false
-	cmds := []tea.Cmd{m.rebuild(m.env.Clock()), page.Status(widgets.Count(n, "file ID") + " added")}
+	cmds := []tea.Cmd{m.rebuild(m.env.Clock()), page.Status(plural.Count(n, "file ID") + " added")}
 	if !m.inFlight {
 		cmds = append(cmds, m.startPoll(false))
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	fst "github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -66,7 +67,7 @@ func (m *Model) askReupload() tea.Cmd {
 	}
 	switch {
 	case len(pick) == 0 && never > 0:
-		return page.Status(widgets.Count(never, "selected file") + " never confirmed by the service (not sent, upload failed or unproven): " +
+		return page.Status(plural.Count(never, "selected file") + " never confirmed by the service (not sent, upload failed or unproven): " +
 			"`vaultdeck upload --resume` sends what was not sent; check the others in their project and upload them again")
 	case len(pick) == 0:
 		return page.Status("R re-uploads stuck or failed files: select one, or mark several with x")
@@ -85,13 +86,13 @@ func (m *Model) onReuploadRows(msg reuploadRows) tea.Cmd {
 		return page.Error(msg.Err)
 	}
 	if len(msg.Rows) == 0 {
-		return page.Status(fmt.Sprintf("none of the %s was uploaded by vaultdeck here: no local path is known", widgets.Count(msg.Asked, "selected file")))
+		return page.Status(fmt.Sprintf("none of the %s was uploaded by vaultdeck here: no local path is known", plural.Count(msg.Asked, "selected file")))
 	}
 	m.reupload = msg.Rows
 	n := len(msg.Rows)
-	text := fmt.Sprintf("Re-upload %s from their local paths with mode replace (each becomes a new version)?", widgets.Count(n, "stuck or failed file"))
+	text := fmt.Sprintf("Re-upload %s from their local paths with mode replace (each becomes a new version)?", plural.Count(n, "stuck or failed file"))
 	if skipped := msg.Asked - n; skipped > 0 {
-		text += " " + widgets.Count(skipped, "selected file") + " " + isAre(skipped) + " left out: no local path of " + itThem(skipped) + " is journaled."
+		text += " " + plural.Count(skipped, "selected file") + " " + isAre(skipped) + " left out: no local path of " + itThem(skipped) + " is journaled."
 	}
 	m.confirm = widgets.NewConfirm(m.env.Theme, "Re-upload", text, strconv.Itoa(n)) // the dialog says what to type
 	return nil
@@ -117,7 +118,7 @@ func (m *Model) confirmKey(msg tea.KeyMsg) tea.Cmd {
 func ReuploadTask(env page.Env, origin page.ID, rows []store.JournalFile) page.StartTask {
 	jobs, st, profile, clock := env.Jobs, env.Journal, env.DataProfile(), env.Clock
 	return page.StartTask{
-		Name:   "re-upload " + widgets.Count(len(rows), "file"),
+		Name:   "re-upload " + plural.Count(len(rows), "file"),
 		Origin: origin,
 		// new versions replace the files (new IDs, sizes): the listings
 		// that show them are wrong now, as after an upload, and a project
@@ -129,7 +130,7 @@ func ReuploadTask(env page.Env, origin page.ID, rows []store.JournalFile) page.S
 				return page.Outcome{}, errors.New("this session cannot upload")
 			}
 			run := &upload.Runner{API: jobs.Upload, Store: st, Profile: profile, Progress: func(p upload.Progress) {
-				progress(fmt.Sprintf("%d of %d files", p.FilesDone, p.Files))
+				progress(fmt.Sprintf("%d of %s", p.FilesDone, plural.Count(p.Files, "file")))
 			}}
 			out, replaced, err := run.Reupload(ctx, rows)
 			done := page.Outcome{Text: "re-upload: " + out.Summary(), Broadcast: Reuploaded{Replaced: replaced, At: clock()}}
@@ -187,6 +188,6 @@ func (m *Model) confirmView() string {
 	return m.env.Theme.Renderer.Place(m.Width, m.Height, lipgloss.Center, lipgloss.Center, m.confirm.ViewSized(m.Width, m.Height))
 }
 
-func isAre(n int) string { return widgets.Noun(n, "is", "are") }
+func isAre(n int) string { return plural.Noun(n, "is", "are") }
 
-func itThem(n int) string { return widgets.Noun(n, "it", "them") }
+func itThem(n int) string { return plural.Noun(n, "it", "them") }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	fst "github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
@@ -59,7 +60,7 @@ func (m *Model) fitHeader() {
 
 func (m *Model) summaryParts() []widgets.Part {
 	th := m.env.Theme
-	parts := []widgets.Part{widgets.Keep(widgets.Count(len(m.tr.Files), "file"))}
+	parts := []widgets.Part{widgets.Keep(plural.Count(len(m.tr.Files), "file"))}
 	if m.nPending == 0 && len(m.tr.Files) > 0 {
 		parts = append(parts, widgets.Keep(th.OK.Render("all settled")))
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/matters"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -200,7 +201,7 @@ func (m *Model) askDelete() tea.Cmd {
 	n := len(m.plan.Send)
 	msg := fmt.Sprintf("Soft-delete the matters of %s from %s in %s? %s will not be sent. "+
 		"A receipt keeps every outcome; a receipt's deleted matters can be restored.",
-		widgets.Count(n, "pair"), sanitize.Line(m.fileName), widgets.Count(m.plan.Requests(), "request"), widgets.Count(m.plan.RejectedCount(), "refused pair"))
+		plural.Count(n, "pair"), sanitize.Line(m.fileName), plural.Count(m.plan.Requests(), "request"), plural.Count(m.plan.RejectedCount(), "refused pair"))
 	m.confirm = widgets.NewConfirm(m.env.Theme, "Delete client matters", msg, fmt.Sprint(n))
 	m.pending = m.startDelete
 	return nil

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -23,7 +24,7 @@ func (m *Model) Query() page.Query {
 		q.With("result", m.result)
 		q.With("code", m.code)
 		if m.matched > len(m.items) {
-			q.Unsaid = append(q.Unsaid, fmt.Sprintf("the view's cap: it holds the first %d of %d outcomes, the command prints them all", len(m.items), m.matched))
+			q.Unsaid = append(q.Unsaid, fmt.Sprintf("the view's cap: it holds the first %d of %s, the command prints them all", len(m.items), plural.Count(m.matched, "outcome")))
 		}
 	default:
 		return q

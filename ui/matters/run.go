@@ -12,6 +12,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/matters"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -182,7 +183,7 @@ func (m *Model) restorePlanArrived(r restorePlanned) tea.Cmd {
 	// pairs answered deleted and those sent without a recorded answer,
 	// less any an earlier restore brought back
 	n := r.plan.Candidates()
-	what := fmt.Sprintf("the %d matters receipt %d deleted", n, m.receipt.ID)
+	what := fmt.Sprintf("the %s receipt %d deleted", plural.Count(n, "matter"), m.receipt.ID)
 	if f := len(r.plan.InFlight); f > 0 {
 		what = fmt.Sprintf("the matters receipt %d deleted (%d; %d of them were sent without a recorded answer and are restored only if the service shows this run deleted them)",
 			m.receipt.ID, n, f)

@@ -2,16 +2,17 @@ package matters
 
 import (
 	"fmt"
-	"github.com/charmbracelet/x/ansi"
 	"slices"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/matters"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
-	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // headLines is how many lines the mode's summary takes above its table.
@@ -43,7 +44,7 @@ func (m *Model) previewHead() []string {
 	}
 	lines := []string{
 		th.Title.Render("Preview of "+sanitize.Line(m.fileName)) + th.Muted.Render(fmt.Sprintf("  %s, %s, %s · nothing sent yet", f.Encoding, f.Describe(), hdr)),
-		fmt.Sprintf("%s · %d to send in %s of at most %d · %s", widgets.Count(len(p.Pairs), "pair"), len(p.Send), widgets.Count(p.Requests(), "request"), api.MaxPairs, minTime(p)),
+		fmt.Sprintf("%s · %d to send in %s of at most %d · %s", plural.Count(len(p.Pairs), "pair"), len(p.Send), plural.Count(p.Requests(), "request"), api.MaxPairs, minTime(p)),
 	}
 	if len(f.Ignored) > 0 {
 		lines = append(lines, th.Muted.Render("ignored columns: "+sanitize.Line(strings.Join(f.Ignored, ", "))))
@@ -69,9 +70,9 @@ func minTime(p *matters.Plan) string {
 	case p.PerMinute >= 1<<30:
 		return "no client-side rate limit"
 	case d == 0:
-		return fmt.Sprintf("under a minute at %d requests a minute", p.PerMinute)
+		return fmt.Sprintf("under a minute at %s a minute", plural.Count(p.PerMinute, "request"))
 	default:
-		return fmt.Sprintf("at least %s at %d requests a minute (shared with everything using this token)", d, p.PerMinute)
+		return fmt.Sprintf("at least %s at %s a minute (shared with everything using this token)", d, plural.Count(p.PerMinute, "request"))
 	}
 }
 
@@ -95,7 +96,7 @@ func (m *Model) receiptHead() []string {
 	lines := []string{
 		th.Title.Render(fmt.Sprintf("Receipt %d", r.ID)) + th.Muted.Render(fmt.Sprintf("  %s · %s · sha256 %.12s… · %s",
 			what, sanitize.Line(r.FileName), r.FileSHA256, r.StartedAt.UTC().Format("2006-01-02 15:04 UTC"))),
-		fmt.Sprintf("%d pairs: %s · %s", r.Pairs, countsText(r.Counts), status),
+		fmt.Sprintf("%s: %s · %s", plural.Count(r.Pairs, "pair"), countsText(r.Counts), status),
 		th.Muted.Render(fmt.Sprintf("showing %s · f outcome · t error code · enter whole detail", filter)),
 		ansi.Truncate(sanitize.Line(m.audit), max(m.width, 1), "…"),
 	}
@@ -166,7 +167,7 @@ func (m *Model) runView() string {
 	}
 	line := "waiting for the first answer…"
 	if p.Requests > 0 {
-		line = fmt.Sprintf("request %d of %d answered · %d of %d pairs sent", p.Request, p.Requests, p.Sent, p.ToSend)
+		line = fmt.Sprintf("request %d of %d answered · %d of %s sent", p.Request, p.Requests, p.Sent, plural.Count(p.ToSend, "pair"))
 	}
 	lines := []string{th.Title.Render(verb + " client matters"), line}
 	if w := m.run.waiting(); w != "" && !done {

@@ -11,7 +11,6 @@ package person
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/audit"
 	job "github.com/vaultdeck/vaultdeck/api/person"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -180,7 +180,7 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 			return m, page.Error(msg.Err)
 		}
 		if m.filling && msg.Value != nil {
-			return m, page.Status(fmt.Sprintf("the missing parts took %d requests", msg.Value.Requests))
+			return m, page.Status("the missing parts took " + plural.Count(msg.Value.Requests, "request"))
 		}
 		return m, nil
 	case page.TaskDone:

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	job "github.com/vaultdeck/vaultdeck/api/person"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/purge"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -109,7 +110,7 @@ func (m *Model) lines() (out []string, starts [nParts]int) {
 			manage++
 		}
 	}
-	title(partReach, "Reach", rc.Source, fmt.Sprintf("%s, %d MANAGE, only MANAGE on %d", widgets.Count(len(rc.Grants), "project"), manage, len(rc.SoleManage)))
+	title(partReach, "Reach", rc.Source, fmt.Sprintf("%s, %d MANAGE, only MANAGE on %d", plural.Count(len(rc.Grants), "project"), manage, len(rc.SoleManage)))
 	if rc.Covered() {
 		sole := map[string]bool{}
 		for _, g := range rc.SoleManage {
@@ -126,9 +127,9 @@ func (m *Model) lines() (out []string, starts [nParts]int) {
 	}
 
 	cr := r.Created
-	title(partCreated, "Created", cr.ProjectsSource, widgets.Count(len(cr.Projects), "project"))
+	title(partCreated, "Created", cr.ProjectsSource, plural.Count(len(cr.Projects), "project"))
 	for _, p := range cr.Projects[:min(len(cr.Projects), maxRows)] {
-		row("project", sanitize.Line(p.Name), th.Muted.Render(widgets.Count(int(p.FilesCount), "file")))
+		row("project", sanitize.Line(p.Name), th.Muted.Render(plural.Count(int(p.FilesCount), "file")))
 	}
 	more(len(cr.Projects), maxRows)
 	ms := cr.MattersSource
@@ -141,9 +142,9 @@ func (m *Model) lines() (out []string, starts [nParts]int) {
 		}
 		out = append(out, "    "+th.Warn.Render("matters missing: "+ms.Missing)+" "+th.Muted.Render("· "+fill))
 	} else {
-		out = append(out, fmt.Sprintf("    %s %s", widgets.Count(len(cr.Matters), "client matter"), th.Muted.Render("· "+ms.From+", "+age(ms.AsOf, now))))
+		out = append(out, fmt.Sprintf("    %s %s", plural.Count(len(cr.Matters), "client matter"), th.Muted.Render("· "+ms.From+", "+age(ms.AsOf, now))))
 		for _, c := range cr.Matters[:min(len(cr.Matters), maxRows)] {
-			state := fmt.Sprintf("%d users, %d events", c.UserCount, c.TotalEvents)
+			state := plural.Count(c.UserCount, "user") + ", " + plural.Count(c.TotalEvents, "event")
 			if c.Deleted() {
 				state = "deleted"
 			}
@@ -172,7 +173,7 @@ func (m *Model) lines() (out []string, starts [nParts]int) {
 	if a.LastLogin != nil {
 		login = "last login " + a.LastLogin.Time.UTC().Format(whenLayout) + " from " + sanitize.Line(a.LastLogin.IP)
 	}
-	title(partActivity, "Activity", a.Source, widgets.Count(a.Total, "entry")+", "+login)
+	title(partActivity, "Activity", a.Source, plural.Count(a.Total, "entry")+", "+login)
 	if a.Covered() {
 		var ips []string
 		for _, ad := range a.Addresses[:min(len(a.Addresses), maxAddress)] {

@@ -1,13 +1,15 @@
 package project
 
 import (
-	"github.com/charmbracelet/x/ansi"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
@@ -37,7 +39,7 @@ func (m *Model) headView() []string {
 	th := m.env.Theme
 	var head []widgets.Part
 	if m.proj.Name != "" {
-		head = append(head, widgets.Keep(widgets.Count(int(m.proj.FilesCount), "file")))
+		head = append(head, widgets.Keep(plural.Count(int(m.proj.FilesCount), "file")))
 	}
 	if m.deleting {
 		head = append(head, widgets.Keep(th.Warn.Render("deleting…")))

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/purge"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -303,7 +304,7 @@ func (m *Model) infoLines() []string {
 	}
 	var parts []widgets.Part
 	if !m.state.FailedEmpty() && (!m.state.Loading() || m.shown.Len() > 0) {
-		parts = append(parts, widgets.Keep(widgets.Count(m.shown.Len(), "entry")))
+		parts = append(parts, widgets.Keep(plural.Count(m.shown.Len(), "entry")))
 	}
 	if b := m.badge(); b != "" {
 		parts = append(parts, widgets.Keep(th.Error.Render(b)))
@@ -315,7 +316,7 @@ func (m *Model) infoLines() []string {
 		parts = append(parts, widgets.Keep("deleted by "+sanitize.Line(m.deleter)))
 	}
 	if m.grouped {
-		parts = append(parts, widgets.Keep(fmt.Sprintf("by deleter: %d people", m.groups)))
+		parts = append(parts, widgets.Keep("by deleter: "+plural.Count(m.groups, "person", "people")))
 	}
 	if m.query.ClientMatterID != "" {
 		parts = append(parts, widgets.Keep("client-matter "+m.query.ClientMatterID))

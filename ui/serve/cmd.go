@@ -13,6 +13,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -105,7 +106,7 @@ func (s *Server) Check(ctx context.Context, w io.Writer) int {
 		}
 		fmt.Fprintf(w, "%s %s\n", mark, fmt.Sprintf(format, a...))
 	}
-	report(len(s.keys.List) > 0, "authorized keys %s: %d keys, %d lines skipped", s.cfg.AuthorizedKeys, len(s.keys.List), len(s.keys.Problems))
+	report(len(s.keys.List) > 0, "authorized keys %s: %s, %s skipped", s.cfg.AuthorizedKeys, plural.Count(len(s.keys.List), "key"), plural.Count(len(s.keys.Problems), "line"))
 	for _, p := range s.keys.Problems {
 		fmt.Fprintf(w, "warn %s\n", p)
 	}

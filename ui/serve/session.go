@@ -12,6 +12,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // session is what the server keeps of one SSH session.
@@ -128,7 +129,7 @@ func (s *Server) admit(ss *session) string {
 	case s.draining:
 		return "the server is shutting down; try again in a moment"
 	case len(s.sessions) >= s.cfg.MaxSessions:
-		return fmt.Sprintf("the server already serves its maximum of %d sessions; try again later or ask its operator to raise --max-sessions", s.cfg.MaxSessions)
+		return fmt.Sprintf("the server already serves its maximum of %s; try again later or ask its operator to raise --max-sessions", plural.Count(s.cfg.MaxSessions, "session"))
 	}
 	s.sessions[ss.sess] = ss
 	return ""

@@ -17,6 +17,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -248,7 +249,7 @@ func (m *Model) summary() string { return strings.Join(m.summaryParts(), " · ")
 // between them instead of cutting the counts at the end.
 func (m *Model) summaryParts() []string {
 	p := m.plan
-	parts := []string{fmt.Sprintf("%s, %s → project %s, duplicate mode %s", widgets.Count(len(p.Files), "file"), humanize.Bytes(uint64(p.Bytes)), m.target(), modes[m.mode])}
+	parts := []string{fmt.Sprintf("%s, %s → project %s, duplicate mode %s", plural.Count(len(p.Files), "file"), humanize.Bytes(uint64(p.Bytes)), m.target(), modes[m.mode])}
 	if n := len(p.Refused); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d refused", n))
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -21,7 +22,7 @@ import (
 func sameNameLines(same []upload.SameName, mode api.DuplicateMode) []string {
 	out := make([]string, 0, len(same))
 	for _, g := range same {
-		out = append(out, sanitize.Line(fmt.Sprintf("%s in %d folders (%s): %s", g.Name, len(g.Files), g.Paths(), g.Effect(mode))))
+		out = append(out, sanitize.Line(fmt.Sprintf("%s in %s (%s): %s", g.Name, plural.Count(len(g.Files), "folder"), g.Paths(), g.Effect(mode))))
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -118,7 +119,7 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Pl
 		later = ""
 	}
 	return page.StartTask{
-		Name:        fmt.Sprintf("upload %s to %s", widgets.Count(len(plan.Files), "file"), target),
+		Name:        fmt.Sprintf("upload %s to %s", plural.Count(len(plan.Files), "file"), target),
 		Origin:      origin,
 		Invalidates: []string{page.CacheProjects},
 		Reloads:     []string{page.CacheProjects},
@@ -138,7 +139,7 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Pl
 			sh.mu.Unlock()
 			run := &upload.Runner{API: client, Store: st, Profile: profile, Progress: func(p upload.Progress) {
 				sh.set(p)
-				progress(fmt.Sprintf("%d of %d files, %s of %s", p.FilesDone, p.Files, humanize.Bytes(uint64(p.BytesDone)), humanize.Bytes(uint64(p.Bytes))))
+				progress(fmt.Sprintf("%d of %s, %s of %s", p.FilesDone, plural.Count(p.Files, "file"), humanize.Bytes(uint64(p.BytesDone)), humanize.Bytes(uint64(p.Bytes))))
 			}}
 			began := time.Now()
 			out, err := run.Upload(runCtx, projectID, plan, mode)
@@ -197,12 +198,12 @@ func (m *Model) View() string {
 			b.WriteString("\n")
 		}
 		if len(m.same) > 0 {
-			fmt.Fprintf(&b, "%s\n", m.wrap(th.Warn.Render(fmt.Sprintf("%s in several folders: a project holds one file per name; with mode %s:", widgets.Count(len(m.same), "name"), modes[m.mode]))))
+			fmt.Fprintf(&b, "%s\n", m.wrap(th.Warn.Render(fmt.Sprintf("%s in several folders: a project holds one file per name; with mode %s:", plural.Count(len(m.same), "name"), modes[m.mode]))))
 			// only the groups shown are described (each group's text grows
 			// with its files): five, and one to know there are more
 			for i, l := range sameNameLines(m.same[:min(len(m.same), 6)], modes[m.mode]) {
 				if i == 5 {
-					fmt.Fprintf(&b, "… and %d more names\n", len(m.same)-5)
+					fmt.Fprintf(&b, "… and %s\n", plural.Count(len(m.same)-5, "more name"))
 					break
 				}
 				b.WriteString(m.wrap(th.Warn.Render(l)) + "\n")

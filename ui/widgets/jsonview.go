@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dustin/go-humanize"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // JSONLimits bound what BoundedJSON draws of one document, so that what a
@@ -127,14 +128,14 @@ func (w *jsonWriter) token(end int) {
 }
 
 func (w *jsonWriter) container(depth int, open byte) {
-	closer, unit := byte('}'), "keys"
+	closer, unit := byte('}'), "key"
 	if open == '[' {
-		closer, unit = ']', "items"
+		closer, unit = ']', "item"
 	}
 	if depth >= w.lim.Depth {
 		start := w.pos
 		n := w.skip()
-		w.b.WriteString(string(open) + "…" + string(closer) + " " + count(n, unit) + ", " +
+		w.b.WriteString(string(open) + "…" + string(closer) + " " + plural.Count(n, unit) + ", " +
 			humanize.Bytes(uint64(w.pos-start)) + " (deeper than " + strconv.Itoa(w.lim.Depth) + " levels)")
 		w.partial = true
 		return
@@ -152,7 +153,7 @@ func (w *jsonWriter) container(depth int, open byte) {
 			start := w.pos
 			n := w.skipItems() + 1
 			w.newline(depth + 1)
-			w.b.WriteString("… " + count(n, "more "+unit) + ", " + humanize.Bytes(uint64(w.pos-start)))
+			w.b.WriteString("… " + plural.Count(n, "more "+unit, "more "+plural.Noun(n, unit)) + ", " + humanize.Bytes(uint64(w.pos-start)))
 			w.partial = true
 			w.newline(depth)
 			w.b.WriteByte(closer)
@@ -264,13 +265,6 @@ func cutText(b []byte, n int) ([]byte, int) {
 		i += step
 	}
 	return b[:i], len(b) - i
-}
-
-func count(n int, unit string) string {
-	if n == 1 {
-		unit = strings.TrimSuffix(unit, "s")
-	}
-	return humanize.Comma(int64(n)) + " " + unit
 }
 
 func endsLiteral(c byte) bool {

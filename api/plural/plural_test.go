@@ -1,4 +1,4 @@
-package widgets
+package plural
 
 import "testing"
 
