@@ -123,7 +123,7 @@ func TestHostileServerBoundedMemoryAndTime(t *testing.T) {
 		{faultserver.EndlessSpace, []string{"recycle-bin", "--json"}, "but no new item for 1s", "1s"}, // bytes that bring no item are silence (issue 26.10)
 		{faultserver.EndlessArray, []string{"recycle-bin", "--json"}, "was still sending after 30s in all", "1s"},
 		{faultserver.EndlessArray, []string{"projects", "--json"}, "16 MiB limit for an answer held whole", "5s"},
-		{faultserver.EndlessArray, []string{"recycle-bin"}, "more than 150000 entries", "5s"},
+		{faultserver.EndlessArray, []string{"recycle-bin"}, "more than 150,000 entries", "5s"},
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.fault)+"/"+strings.Join(tc.args, " "), func(t *testing.T) {
@@ -176,7 +176,7 @@ func TestConsoleHugeStringBoundedMemory(t *testing.T) {
 	for _, tc := range []struct {
 		fault faultserver.Fault
 		want  string
-	}{{faultserver.HugeString, "1 MiB limit"}, {faultserver.EndlessArray, "150000 entries"}, {faultserver.WideNames, "96 MiB"}} {
+	}{{faultserver.HugeString, "1 MiB limit"}, {faultserver.EndlessArray, "150,000 entries"}, {faultserver.WideNames, "96 MiB"}} {
 		s := faultserver.Start(tc.fault, faultserver.Size(512<<20))
 		ts := startTmux(t, []string{"VAULTDECK_TOKEN=" + faultToken, "VAULTDECK_HOME=" + t.TempDir(), "TERM=xterm-256color"},
 			bin, "--base-url", s.URL, "--open", "bin")

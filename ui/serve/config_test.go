@@ -188,7 +188,7 @@ func TestCheckSkippedLinesAreWarnings(t *testing.T) {
 	if code := s.Check(context.Background(), &out); code != 0 {
 		t.Fatalf("check exited %d with one usable key:\n%s", code, out.String())
 	}
-	for _, want := range []string{"ok   authorized keys", "1 keys, 2 lines skipped", "warn line 2:", "warn line 3:"} {
+	for _, want := range []string{"ok   authorized keys", "1 key, 2 lines skipped", "warn line 2:", "warn line 3:"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("missing %q in:\n%s", want, out.String())
 		}

@@ -95,7 +95,7 @@ func TestMaxSessions(t *testing.T) {
 	if code := second.exit(); code != 1 {
 		t.Fatalf("the refused session exited %d", code)
 	}
-	if !strings.Contains(second.text(), "maximum of 1 sessions") {
+	if !strings.Contains(second.text(), "maximum of 1 session") {
 		t.Fatalf("refused session saw %q", second.text())
 	}
 	if !strings.Contains(second.out.String(), "--max-sessions\r\n") {
