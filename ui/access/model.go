@@ -70,6 +70,8 @@ type Model struct {
 	shown  int // the tab shown before enter
 	// ticking: a recheck is scheduled (a crawl is under way).
 	ticking bool
+	// reread: r asked for the read under way (saidAgain)
+	reread bool
 }
 
 // Deps is where the snapshots live: the profile's database, and the
@@ -203,7 +205,7 @@ func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 			again = tea.Tick(recheckEvery, func(time.Time) tea.Msg { return recheck{id} })
 		}
 		if msg.Err != nil {
-			m.err = msg.Err
+			m.err, m.reread = msg.Err, false
 			if errors.Is(msg.Err, review.ErrNoSnapshot) {
 				m.data = &msg.Value // the header can still show a crawl under way
 				return m, again
@@ -211,7 +213,7 @@ func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 			return m, page.Error(fmt.Errorf("the access snapshot could not be read: %w", msg.Err))
 		}
 		m.err, m.data = nil, &msg.Value
-		cmds := []tea.Cmd{again, m.Tabs[tabPeople].SetRows(rows(m.data.people, PersonRow)), m.Tabs[tabChanges].SetRows(rows(m.data.changes, ChangeRow))}
+		cmds := []tea.Cmd{again, m.saidAgain(), m.Tabs[tabPeople].SetRows(rows(m.data.people, PersonRow)), m.Tabs[tabChanges].SetRows(rows(m.data.changes, ChangeRow))}
 		if m.tab == tabPerson {
 			cmds = append(cmds, m.showPerson(m.person.Email))
 		}
@@ -254,9 +256,21 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.show(1 - m.tab)
 		return nil
 	case key.Matches(msg, k.Refresh):
+		m.reread = true
 		return m.load()
 	}
 	return m.Table.Update(msg)
+}
+
+// saidAgain says, once, what the read r asked for found: the same
+// snapshot read again changes nothing on screen, and r would seem to do
+// nothing.
+func (m *Model) saidAgain() tea.Cmd {
+	if !m.reread {
+		return nil
+	}
+	m.reread = false
+	return page.Status(fmt.Sprintf("read again: the last finished crawl is snapshot %d, of %s", m.data.snap.ID, m.data.snap.FinishedAt.UTC().Format(whenLayout)))
 }
 
 func (m *Model) show(tab int) {

@@ -30,6 +30,7 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	k := m.env.Keys
 	switch {
 	case key.Matches(msg, k.Refresh):
+		m.reread = true
 		return m.load()
 	case key.Matches(msg, k.ByPeriod):
 		m.by = map[bool]time.Duration{true: time.Hour, false: 24 * time.Hour}[m.by >= 24*time.Hour]

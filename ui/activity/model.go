@@ -8,6 +8,8 @@ package activity
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -41,6 +44,10 @@ type Model struct {
 	mark       int  // the selected mark
 	w, h       int
 	markedBars map[int]jobaudit.MarkKind
+	// reread: r asked for the read under way, so its answer is said on
+	// the status line (the same mirror read again changes nothing on
+	// screen, and r would seem to do nothing)
+	reread bool
 }
 
 // statsMsg is the mirror's answer.
@@ -146,11 +153,16 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 			return m, nil
 		}
 		m.loading = false
+		reread := m.reread
+		m.reread = false
 		if msg.Err != nil {
 			m.err = msg.Err
 			return m, nil
 		}
 		m.got(msg.Value)
+		if reread {
+			return m, page.Status(fmt.Sprintf("mirror read again: %s up to %s", plural.Count(msg.Value.stats.Counted, "entry"), msg.Value.mirror.Last.Format("01-02 15:04")))
+		}
 	case tea.KeyMsg:
 		return m, m.keys(msg)
 	}
@@ -196,6 +208,27 @@ func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
 	return []key.Binding{k.Earlier, k.Later, k.Up, k.Down, keys(k.NextTab, "bars / marks"), keys(k.Enter, "the entries behind it"),
 		k.ByPeriod, keys(k.TypeCycle, "histogram of one type"), keys(k.Refresh, "read the mirror again")}
+}
+
+// ContextKeys implements page.KeyHinter: the keys that act now. While the
+// mirror is read, or its range holds no bar, only reading again, the
+// period and the type act; the bars' keys join when there are bars, tab
+// when there are marks to go to.
+func (m *Model) ContextKeys() []key.Binding {
+	k := m.env.Keys
+	if m.stats == nil {
+		return []key.Binding{keys(k.Refresh, "read the mirror again")}
+	}
+	if len(m.stats.Buckets) == 0 {
+		return []key.Binding{k.ByPeriod, keys(k.TypeCycle, "histogram of one type"), keys(k.Refresh, "read the mirror again")}
+	}
+	var out []key.Binding
+	for _, b := range m.Help() {
+		if len(m.stats.Marks) > 0 || !slices.Contains(b.Keys(), k.NextTab.Keys()[0]) {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 func keys(b key.Binding, desc string) key.Binding {

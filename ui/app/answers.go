@@ -1,6 +1,8 @@
 package app
 
 import (
+	"strings"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/ui/keys"
@@ -11,23 +13,21 @@ import (
 // session turned off, enter where the page names no use for it, the
 // chore key where no hint asks for one.
 
-// offers reports whether key k is one of the root's keys or one the page
-// lists in its help, enabled or not: a key this session turned off is
-// answered where it would have acted (D on a project's page), and left to
-// do nothing where it never means anything (D in the audit log).
-func (m *Model) offers(top page.Page, k string) bool {
-	bs := m.env.Keys.Global()
-	if top != nil {
-		bs = append(bs, top.Help()...)
+// here is what the page on top offers, for keys.Map.Answer: the root's
+// keys, the page's help and context keys; what acts now is its context
+// keys, when it names them.
+func (m *Model) here(top page.Page) keys.Here {
+	h := keys.Here{Offers: m.env.Keys.Global()}
+	if top == nil {
+		return h
 	}
-	for _, b := range bs {
-		for _, bk := range b.Keys() {
-			if bk == k {
-				return true
-			}
-		}
+	h.Route, _, _ = strings.Cut(m.opened[top], " ")
+	h.Offers = append(h.Offers, top.Help()...)
+	if kh, ok := top.(page.KeyHinter); ok {
+		h.Acts, h.Hinted = kh.ContextKeys(), true
+		h.Offers = append(h.Offers, h.Acts...)
 	}
-	return false
+	return h
 }
 
 // flash shows a one-line notice owned by the page on top, which its next
@@ -37,26 +37,8 @@ func (m *Model) flash(text string) {
 	m.statusOwner = m.Top()
 }
 
-// nothingToOpen answers enter where the page names no use for it (a
-// person's grant, an empty list): it did nothing, silently.
-const nothingToOpen = "enter: nothing to open here"
-
-// acts reports whether key k is one the page says acts now (its context
-// keys); a page without them is taken at its word that it may.
-func acts(top page.Page, k string) bool {
-	h, ok := top.(page.KeyHinter)
-	if !ok {
-		return true
-	}
-	for _, b := range keys.Enabled(h.ContextKeys()...) {
-		for _, bk := range b.Keys() {
-			if bk == k {
-				return true
-			}
-		}
-	}
-	return false
-}
+// nothingToOpen answers enter where the page names no use for it.
+const nothingToOpen = keys.NothingToOpen
 
 // runChore runs, as a task, the chore the page's hint asks for (a sync of
 // the audit mirror, an access crawl) when the session can run it here
@@ -76,3 +58,8 @@ func (m *Model) runChore(top page.Page) tea.Cmd {
 	}
 	return m.env.Chores.Start(ch)
 }
+
+// Status is the status line's text (an answer, a notice, an error), ""
+// while the footer shows keys: what a key said, for the walks that hold
+// every key to acting or answering.
+func (m *Model) Status() string { return m.status }

@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -97,7 +98,7 @@ func New(env page.Env, cfg Config) *Model {
 	if cfg.Views.Save == nil {
 		// nowhere to keep a view (the demo, serve): V is not offered
 		// (help, the command's pane) rather than offered to say so
-		env.Keys.SaveView.SetEnabled(false)
+		env.Keys.TurnOff(&env.Keys.SaveView, keys.WhyNoViews)
 	}
 	m := &Model{env: env, cfg: cfg}
 	if env.Conn != nil {
@@ -328,26 +329,15 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return m.pop()
 	}
-	if why, off := k.Off(msg.String()); off && m.offers(top, msg.String()) {
-		m.flash(why)
-		return nil
+	line, toPage := k.Answer(msg.String(), m.here(top))
+	var cmd tea.Cmd
+	if toPage {
+		cmd = m.updateTop(msg)
 	}
-	if why, ok := k.Elsewhere(msg.String()); ok && !m.offers(top, msg.String()) {
-		// Still the page's (one that acts without saying so loses
-		// nothing); the line says why it did nothing here.
-		cmd := m.updateTop(msg)
-		m.flash(why)
-		return cmd
+	if line != "" {
+		m.flash(line)
 	}
-	if key.Matches(msg, k.Enter) && !acts(top, msg.String()) {
-		// Still the page's: a page that acts on enter without saying
-		// so in its hints loses nothing, and the line says no more
-		// than its hints do.
-		cmd := m.updateTop(msg)
-		m.flash(nothingToOpen)
-		return cmd
-	}
-	return m.updateTop(msg)
+	return cmd
 }
 
 // updateTop gives a key to the page on top. An error that page reported

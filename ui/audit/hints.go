@@ -34,7 +34,7 @@ func (m *Model) ContextKeys() []key.Binding {
 	}
 	out = append(out, keys.Hint(k.Follow, follow), keys.Hint(k.AuditJump, "jump to time"),
 		keys.Hint(k.Top, "oldest"), keys.Hint(k.Bottom, "newest"),
-		keys.Hint(k.TypeCycle, "type"), keys.Hint(k.AuditUser, "user"), keys.Hint(k.AuditIP, "address"), keys.Hint(k.OwnReads, own))
+		keys.Hint(k.TypeCycle, "type"), keys.Hint(k.TypeFilter, "type a type"), keys.Hint(k.AuditUser, "user"), keys.Hint(k.AuditIP, "address"), keys.Hint(k.OwnReads, own))
 	out = append(out, widgets.TableHints(k, m.Table)...)
-	return append(out, keys.Hint(k.Refresh, "refresh"))
+	return append(out, keys.Hint(k.Mark, "mark"), keys.Hint(k.Refresh, "refresh"))
 }

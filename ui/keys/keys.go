@@ -5,7 +5,7 @@
 package keys
 
 import (
-	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 
@@ -188,9 +188,18 @@ func NewSession(s Session) Map {
 // Why a gated key does nothing, as the status line says it.
 const (
 	WhyReadOnly     = "this session is read-only"
-	WhyNoLocalFiles = "served over SSH, where the files would be the server's"
+	WhyNoLocalFiles = "served over SSH"
 	WhyNoJobs       = "this session was not given the write jobs"
+	WhyNoViews      = "this session keeps no saved views"
 )
+
+// TurnOff disables b, a binding of m, for why: what the root learns of the
+// session after the map is made (nowhere to keep saved views). The reasons
+// are copied first: a copy of the map made before keeps its own.
+func (m *Map) TurnOff(b *key.Binding, why string) {
+	m.off = maps.Clone(m.off)
+	m.gate([]*key.Binding{b}, why)
+}
 
 // gate turns bs off for reason, unless an earlier reason already did.
 func (m *Map) gate(bs []*key.Binding, reason string) {
@@ -227,10 +236,8 @@ func (m Map) Off(k string) (string, bool) {
 		if !gated {
 			continue
 		}
-		for _, bk := range b.Keys() {
-			if bk == k {
-				return fmt.Sprintf("%s (%s) is off: %s", b.Help().Key, b.Help().Desc, why), true
-			}
+		if slices.Contains(b.Keys(), k) {
+			return fit(b, " is off: "+why), true
 		}
 	}
 	return "", false
@@ -326,22 +333,4 @@ func HintKey(b key.Binding, k, desc string) key.Binding {
 		}
 	}
 	return key.NewBinding(key.WithDisabled())
-}
-
-// Elsewhere reports whether k is the key of an enabled binding that acts on
-// a page (one that changes the workspace), and the one line the root shows
-// when the page on top does not offer it: such a key did nothing there,
-// silently ("D (delete project): not here; open a project first").
-func (m Map) Elsewhere(k string) (string, bool) {
-	for _, b := range m.mutating() {
-		if !b.Enabled() || !slices.Contains(b.Keys(), k) {
-			continue
-		}
-		why := "nothing here for it to act on"
-		if b == &m.Delete {
-			why = "open a project first"
-		}
-		return fmt.Sprintf("%s (%s): not here; %s", b.Help().Key, b.Help().Desc, why), true
-	}
-	return "", false
 }

@@ -23,8 +23,9 @@ func (m *Model) ContextKeys() []key.Binding {
 		if m.Table.Len() > 0 {
 			out = append(out, keys.Hint(k.Enter, "their entries"))
 		}
-		out = append(out, keys.Hint(k.ByDeleter, "entries"), keys.Hint(k.PurgingSoon, soonHint(m.soon)))
-		return append(out, widgets.TableHints(k, m.Table)...)
+		out = append(out, keys.Hint(k.ByDeleter, "entries"), keys.Hint(k.PurgingSoon, soonHint(m.soon)), keys.Hint(k.MatterFilter, "client-matter filter"))
+		out = append(out, widgets.TableHints(k, m.Table)...)
+		return append(out, keys.Hint(k.Refresh, "refresh"))
 	}
 	if m.Table.Len() > 0 {
 		out = append(out, keys.Hint(k.Enter, "detail"), keys.Hint(k.AuditAround, "audit"))

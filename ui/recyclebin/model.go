@@ -83,7 +83,7 @@ func (m *Model) Title() string { return "recycle bin" }
 // Help lists this page's keys.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
-	return []key.Binding{k.Enter, k.MatterFilter, k.PurgingSoon, k.ByDeleter, k.Person, k.Refresh, k.Copy}
+	return []key.Binding{k.Enter, k.MatterFilter, k.PurgingSoon, k.ByDeleter, k.AuditAround, k.Person, k.Refresh, k.Copy}
 }
 
 // CapturesInput is true while a filter or the matter input has the keyboard.
