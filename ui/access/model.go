@@ -82,10 +82,6 @@ type Deps struct {
 }
 
 // Route returns the constructor the console registers as ":access".
-func Route(deps Deps) func(env page.Env, arg string) page.Page {
-	return func(env page.Env, arg string) page.Page { return New(env, deps) }
-}
-
 // New builds the page.
 func New(env page.Env, deps Deps) *Model {
 	m := &Model{env: env, id: env.NewID(), store: deps.Store, profile: deps.Profile}
@@ -279,6 +275,9 @@ func (m *Model) show(tab int) {
 }
 
 // showPerson lists one person's projects from the grants already read.
+// An address the snapshot does not hold (typed after :access user) is an
+// error with the close matches, as the command's exit 1, and the people
+// list stays: an empty list of projects would read as "reaches nothing".
 func (m *Model) showPerson(email string) tea.Cmd {
 	var mine []store.AccessGrant
 	m.person = review.Person{Email: email}
@@ -287,10 +286,16 @@ func (m *Model) showPerson(email string) tea.Cmd {
 			mine = append(mine, g)
 		}
 	}
+	known := make([]string, 0, len(m.data.people))
 	for _, p := range m.data.people {
+		known = append(known, p.Email)
 		if strings.EqualFold(p.Email, email) {
 			m.person = p
 		}
+	}
+	if len(mine) == 0 {
+		m.show(m.shown)
+		return page.Error(&review.UnknownPersonError{Email: sanitize.Line(email), Snapshot: m.data.snap, Close: review.CloseMatches(email, known)})
 	}
 	m.show(tabPerson)
 	return m.Table.SetRows(rows(mine, GrantRow))

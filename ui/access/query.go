@@ -6,6 +6,7 @@ import (
 
 	review "github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 // Query implements page.Querier (issue 31): the people tab is `access
@@ -35,17 +36,54 @@ func FromQuery(deps Deps) func(env page.Env, q page.Query) (page.Page, error) {
 			return nil, fmt.Errorf("the console's access view reads the last finished snapshot and has no --%s; run the view headless with vaultdeck view", q.Flags[0].Name)
 		}
 		m := New(env, deps)
-		switch {
-		case len(q.Command) == 2 && q.Command[1] == "people":
-		case len(q.Command) == 2 && q.Command[1] == "diff":
-			m.show(tabChanges)
-		case len(q.Command) == 3 && q.Command[1] == "user" && strings.Contains(q.Command[2], "@"):
-			// shown when the snapshot arrives (loaded), as after r
-			m.shown, m.person = tabPeople, review.Person{Email: q.Command[2]}
-			m.show(tabPerson)
-		default:
-			return nil, fmt.Errorf("the console's access view does not show %q", strings.Join(q.Command, " "))
+		if err := m.open(q.Command[1:]); err != nil {
+			return nil, err
 		}
 		return m, nil
 	}
+}
+
+// Route returns the builder of :access ARG, typed in the console: ARG is
+// what follows `vaultdeck access` on the command line (people, diff, user
+// EMAIL), so the console opens what the command shows. Check has refused
+// any other ARG before the page is built.
+func Route(deps Deps) func(env page.Env, arg string) page.Page {
+	return func(env page.Env, arg string) page.Page {
+		m := New(env, deps)
+		_ = m.open(strings.Fields(arg)) // Check said no to what open refuses
+		return m
+	}
+}
+
+// Check refuses an :access ARG the view cannot show, saying what it takes.
+func Check(arg string) error {
+	_, _, err := parse(strings.Fields(arg))
+	return err
+}
+
+// open shows the tab words name (after "access"); a person's projects are
+// shown when the snapshot arrives (loaded), as after r.
+func (m *Model) open(words []string) error {
+	tab, email, err := parse(words)
+	if err != nil {
+		return err
+	}
+	if tab == tabPerson {
+		m.shown, m.person = tabPeople, review.Person{Email: email}
+	}
+	m.show(tab)
+	return nil
+}
+
+// parse reads the words after "access": none or people, diff, user EMAIL.
+func parse(words []string) (tab int, email string, err error) {
+	switch {
+	case len(words) == 0 || (len(words) == 1 && words[0] == "people"):
+		return tabPeople, "", nil
+	case len(words) == 1 && words[0] == "diff":
+		return tabChanges, "", nil
+	case len(words) == 2 && words[0] == "user" && strings.Contains(words[1], "@"):
+		return tabPerson, words[1], nil
+	}
+	return 0, "", fmt.Errorf("the console's access view shows access, access people, access diff or access user EMAIL (an e-mail address), not %q", sanitize.Line(strings.Join(append([]string{"access"}, words...), " ")))
 }

@@ -139,7 +139,7 @@ func accessRoute(o Options) app.Route {
 	if deps.Store == nil && o.Journal != nil {
 		deps.Store = o.Journal
 	}
-	return app.Route{Name: "access", Aliases: []string{"acl"}, Help: "access review: who reaches what", New: access.Route(deps),
+	return app.Route{Name: "access", Aliases: []string{"acl"}, Help: "access review: who reaches what", New: access.Route(deps), Check: access.Check,
 		Commands: [][]string{{"access", "people"}, {"access", "user"}, {"access", "diff"}}, FromQuery: access.FromQuery(deps)}
 }
 
