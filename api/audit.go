@@ -116,7 +116,8 @@ func (c *Client) AuditSearch(ctx context.Context, t time.Time, logType string) (
 }
 
 // AuditPage returns up to take entries strictly after from, ascending, each
-// with its own JSON (GET /api/v1/logs/audit?from=&take=). take is clamped
+// with its own JSON (GET /api/v1/logs/audit?from=&take=), of which only ID,
+// Timestamp, Type, User and IP are decoded (auditList). take is clamped
 // to 1..1000. logType is sent, but whether the listing honours it is not
 // documented, so entries of another type are also dropped here; a caller
 // that pages on must take its next cursor from Last, not from the kept
@@ -129,11 +130,7 @@ func (c *Client) AuditPage(ctx context.Context, from string, take int, logType s
 	v := typeQuery(logType)
 	v.Set("from", from)
 	v.Set("take", strconv.Itoa(take))
-	var raws []json.RawMessage
-	if err := c.getJSON(ctx, epAuditList, "/api/v1/logs/audit", v, &raws); err != nil {
-		return AuditPage{}, err
-	}
-	items, err := decodeItems[AuditEntry](epAuditList, "audit", raws)
+	items, err := c.auditList(ctx, v)
 	if err != nil {
 		return AuditPage{}, err
 	}

@@ -37,6 +37,11 @@ var calls = map[string]func(context.Context, *api.Client) error{
 	"audit": func(ctx context.Context, c *api.Client) error {
 		return c.EachAuditPage(ctx, "", func([]api.Item[api.AuditEntry]) error { return nil })
 	},
+	// the page the queries, the sync and the console read (walked, not decoded whole)
+	"audit page": func(ctx context.Context, c *api.Client) error {
+		_, err := c.AuditPage(ctx, "a1", api.MaxAuditTake, "")
+		return err
+	},
 }
 
 // TestEveryCallAgainstEveryFault: each call either succeeds after a

@@ -12,8 +12,9 @@ import (
 )
 
 // hostileCalls are reads of every shape: streamed (the recycle bin),
-// enveloped pages (projects, files) and plain bodies (whoami, audit).
-var hostileCalls = []string{"recycle-bin", "projects", "files", "whoami", "audit"}
+// enveloped pages (projects, files), plain bodies (whoami, audit's earliest
+// entry) and the audit listing's page, walked and held whole.
+var hostileCalls = []string{"recycle-bin", "projects", "files", "whoami", "audit", "audit page"}
 
 func hostileClient(t *testing.T, s *faultserver.Server, to api.Timeouts) *api.Client {
 	t.Helper()

@@ -217,6 +217,14 @@ func (c *Client) streamItems(ctx context.Context, ep endpoint, path string, q ur
 // closes resp's body, and words every way the body can fail as an *Error.
 func (c *Client) walkBody(ctx context.Context, ep endpoint, resp *http.Response, red redactor, arrayKey string,
 	item func(it RawItem) error, other func(key string, raw []byte) error) error {
+	return c.walk(ctx, ep, resp, red, arrayKey, false, item, other)
+}
+
+// walk is walkBody; nullOK lets a bare body of null stand for no items,
+// as a decode into a slice reads it (the audit listing, which read it so
+// before it was walked), where an empty answer is no harm.
+func (c *Client) walk(ctx context.Context, ep endpoint, resp *http.Response, red redactor, arrayKey string, nullOK bool,
+	item func(it RawItem) error, other func(key string, raw []byte) error) error {
 	defer resp.Body.Close()
 	body, kept := tapBody(ctx, resp.Body) // WithBodyCopy (bodytap.go)
 	hr := &headReader{r: body}
@@ -237,8 +245,10 @@ func (c *Client) walkBody(ctx context.Context, ep endpoint, resp *http.Response,
 		}
 		return nil
 	}
-	if arrayKey == "" { // the body is a bare array (the client-matters listing)
-		if err = sc.array(each); err == nil {
+	if arrayKey == "" { // the body is a bare array (the client-matters listing, the audit log)
+		if ch, perr := sc.peek(); perr == nil && ch == 'n' && nullOK {
+			_, err = sc.value()
+		} else if err = sc.array(each); err == nil {
 			err = sc.end()
 		}
 	} else {

@@ -51,6 +51,13 @@ func TestTokenInDataNeverReachesTheCaller(t *testing.T) {
 			err := c.EachAuditPage(ctx, "", func(p []api.Item[api.AuditEntry]) error { all = append(all, p...); return nil })
 			return all, err
 		},
+		"audit page": func(ctx context.Context) (any, error) {
+			p, err := c.AuditPage(ctx, "a1", api.MaxAuditTake, "")
+			if err == nil && len(p.Entries) != 1 {
+				err = fmt.Errorf("the page after a1 holds %d entries, want the one with the echoed token", len(p.Entries))
+			}
+			return p, err
+		},
 	}
 	for name, read := range reads {
 		var mu sync.Mutex

@@ -23,13 +23,15 @@ func (s *Server) Sent() int64 { return s.sent.Load() }
 
 // hugeShapes are, per endpoint, the JSON before and after the one string
 // HugeString makes enormous: streamed (the recycle bin), enveloped
-// (projects, files), and plain (whoami, the audit log).
+// (projects, files), and plain (whoami, the audit log's earliest entry and
+// its listing).
 var hugeShapes = map[string][2]string{
 	"/api/v1/vault/workspace/recycle_bin":            {`{"items":[{"id":"e1","resource_id":"` + ProjectID + `","vault_project":{"name":"`, `"}}],"total":1}`},
 	"/api/v1/vault/workspace/projects":               {`{"response":{"content":{"pagination":{"page":1,"total_pages":1},"projects":[{"id":"p1","name":"`, `"}]}}}`},
 	"/api/v1/vault/projects/" + ProjectID + "/files": {`{"response":{"content":{"files":[{"id":"f1","name":"`, `"}],"pagination":{"has_more":false}}}}`},
 	"/api/whoami":                 {`{"user_id":"u1","name":"`, `"}`},
 	"/api/v1/logs/audit/earliest": {`{"log":{"id":"a1","user":"`, `"}}`},
+	"/api/v1/logs/audit":          {`[{"id":"a2","user":"`, `"}]`},
 }
 
 // hostile serves the hostile faults, writing in 64 KB chunks until done,
@@ -65,6 +67,8 @@ func (s *Server) hostile(w http.ResponseWriter, r *http.Request, path string) {
 			open = `{"response":{"content":{"pagination":{"page":1,"total_pages":1},"projects":[`
 		case path == "/api/v1/logs/audit/earliest" || path == "/api/whoami":
 			open = `{"log":{"id":"a1","x":[`
+		case path == "/api/v1/logs/audit": // a bare array of entries
+			open = `[`
 		}
 		if !write([]byte(open)) {
 			return

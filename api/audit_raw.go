@@ -1,0 +1,88 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+)
+
+// A page of the audit listing is read as the other raw listings are (the
+// stream scanner: one pass for each entry's end, its syntax and whether it
+// prints as is), and of each entry only what the readers of a page use is
+// decoded: the id (the cursor and the order check), the timestamp (order,
+// --since/--until, the newest-first windows), the type, the user and the
+// address (the filters, the mirror's columns). An entry costs, in the
+// common case, two allocations: its bytes as the service sent them
+// (Item.JSON, its own, since callers keep entries) and one string holding
+// its five fields; decoding it whole cost eleven. The page is held whole
+// before it is handed on, as before: its order is checked first, and a
+// stalled body is read again.
+
+// auditList reads one page of GET /api/v1/logs/audit (q: from, take,
+// log_type) into items.
+// The bounds are those of any answer held whole (MaxBodyBytes for the
+// page; MaxItemBytes and MaxStringBytes as the scanner applies them); a
+// body that is not an array of objects (or null) is KindMalformed, an
+// entry that is not valid JSON named by its number.
+func (c *Client) auditList(ctx context.Context, q url.Values) ([]Item[AuditEntry], error) {
+	var items []Item[AuditEntry]
+	var d auditFieldDecoder
+	err := c.resending(ctx, epAuditList, func() error {
+		items = items[:0]
+		resp, red, err := c.send(ctx, call{ep: epAuditList, path: "/api/v1/logs/audit", query: q})
+		if err != nil {
+			return err
+		}
+		resp.Body = &heldBody{r: resp.Body, lim: defaultLimits.body}
+		return c.walk(ctx, epAuditList, resp, red, "", true, func(it RawItem) error {
+			n := len(items) + 1
+			if ch := it.Bytes[0]; ch != '{' && ch != 'n' {
+				return fmt.Errorf("not a JSON object (it starts with %q)", ch)
+			}
+			if !it.Plain && !json.Valid(it.Bytes) {
+				// The scan lets a raw control character in a string by
+				// (the raw listings escape it on the way out); the listing
+				// was decoded before, which refused it, and its fields go
+				// to the mirror and the console: refused as it was.
+				var v json.RawMessage
+				return json.Unmarshal(it.Bytes, &v)
+			}
+			e, err := d.decode(it.Bytes)
+			if err != nil {
+				return callerError{&Error{Kind: KindMalformed, Endpoint: epAuditList.String(), Status: 200,
+					Message: red.safeText(fmt.Sprintf("audit item %d: %s", n, truncate(clean(err.Error()), 200)), 300)}}
+			}
+			// The entry's own copy of its bytes: callers keep entries past
+			// their page (a window of the newest, the CLI's batch of a
+			// thousand shown rows, the console), and one kept entry must
+			// not hold its whole page (up to MaxBodyBytes) in memory.
+			items = append(items, Item[AuditEntry]{Value: e, JSON: bytes.Clone(it.Bytes)})
+			return nil
+		}, nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+// heldBody stops a body held whole at lim bytes as sent (whitespace
+// included), as decodes of such answers do.
+type heldBody struct {
+	r   io.ReadCloser
+	n   int64
+	lim int64
+}
+
+func (h *heldBody) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if h.n += int64(n); h.n > h.lim {
+		return 0, bodyLimit(h.lim)
+	}
+	return n, err
+}
+
+func (h *heldBody) Close() error { return h.r.Close() }
