@@ -130,7 +130,7 @@ func (c *Client) AuditPage(ctx context.Context, from string, take int, logType s
 	v := typeQuery(logType)
 	v.Set("from", from)
 	v.Set("take", strconv.Itoa(take))
-	items, err := c.auditList(ctx, v)
+	items, err := c.auditList(ctx, v, take)
 	if err != nil {
 		return AuditPage{}, err
 	}
@@ -141,6 +141,7 @@ func (c *Client) AuditPage(ctx context.Context, from string, take int, logType s
 	if len(items) > 0 {
 		p.Last = items[len(items)-1].Value.ID
 	}
+	p.Entries = items[:0] // the kept entries, in place: items is this page's own
 	for i, it := range items {
 		if it.Value.ID == "" {
 			return AuditPage{}, &Error{Kind: KindMalformed, Endpoint: epAuditList.String(), Status: 200,

@@ -22,13 +22,16 @@ import (
 // stalled body is read again.
 
 // auditList reads one page of GET /api/v1/logs/audit (q: from, take,
-// log_type) into items.
+// log_type).
 // The bounds are those of any answer held whole (MaxBodyBytes for the
 // page; MaxItemBytes and MaxStringBytes as the scanner applies them); a
 // body that is not an array of objects (or null) is KindMalformed, an
 // entry that is not valid JSON named by its number.
-func (c *Client) auditList(ctx context.Context, q url.Values) ([]Item[AuditEntry], error) {
-	var items []Item[AuditEntry]
+func (c *Client) auditList(ctx context.Context, q url.Values, take int) ([]Item[AuditEntry], error) {
+	// room for the page asked for: a full page is the common case, and a
+	// server that sends more only makes the slice grow (the body's bound
+	// holds it)
+	items := make([]Item[AuditEntry], 0, min(max(take, 0), MaxAuditTake))
 	var d auditFieldDecoder
 	err := c.resending(ctx, epAuditList, func() error {
 		items = items[:0]
