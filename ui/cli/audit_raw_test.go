@@ -123,3 +123,43 @@ func TestAuditJSONWritesEntriesAsSent(t *testing.T) {
 		})
 	}
 }
+
+// TestAuditJSONFromTheMirrorAsSent: entries answered by the local mirror
+// (after audit sync) come out as the service sent them too: the mirror
+// keeps each entry's bytes beside the columns it filters on.
+func TestAuditJSONFromTheMirrorAsSent(t *testing.T) {
+	f := oddAuditLog(fixedNow())
+	srv := f.start()
+	defer srv.Close()
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"audit", "sync"}, auditEnv(srv.URL, dir, &out, &errb)); code != 0 {
+		t.Fatalf("sync: exit %d: %s", code, errb.String())
+	}
+	for _, tc := range []struct {
+		args []string
+		idx  []int
+	}{
+		{[]string{"--oldest", "--limit", "0"}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}},
+		{[]string{"--newest", "--limit", "3"}, []int{11, 10, 9}},
+		{[]string{"--type", "auth:login", "--oldest", "--limit", "0"}, []int{0, 3, 6, 9}},
+	} {
+		out.Reset()
+		served := f.served.Load()
+		args := append([]string{"audit", "--jsonl"}, tc.args...)
+		if code := Main(context.Background(), args, auditEnv(srv.URL, dir, &out, &errb)); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		var want strings.Builder
+		for _, i := range tc.idx {
+			want.Write(f.raws[i])
+			want.WriteByte('\n')
+		}
+		if out.String() != want.String() {
+			t.Errorf("%v wrote\n%s\nwant\n%s", args, out.String(), want.String())
+		}
+		if tc.args[0] == "--oldest" && f.served.Load()-served > 1 {
+			t.Errorf("%v: the service sent %d entries: want the mirror's answer", args, f.served.Load()-served)
+		}
+	}
+}
