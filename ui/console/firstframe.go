@@ -60,6 +60,9 @@ func (o firstFrameOutput) Write(p []byte) (int, error) {
 // wrapped without a descriptor.
 func withFirstFrame(m tea.Model, out io.Writer, hook func()) (tea.Model, io.Writer) {
 	armed := &atomic.Bool{}
+	if exitAfterFirstFrame {
+		hook = func() { os.Exit(0) }
+	}
 	done := sync.OnceFunc(hook)
 	if f, ok := out.(*os.File); ok {
 		return firstFrameModel{m, armed}, firstFrameOutput{File: f, armed: armed, done: done}
