@@ -13,9 +13,17 @@ import (
 	"github.com/muesli/termenv"
 )
 
-// Theme is the full set of styles of the console. It is a value: copy it
-// freely, it holds no pointers that views could mutate for each other.
-type Theme struct {
+// Theme is the full set of styles of the console. It is a handle to Styles,
+// built once by New and never changed after: copy it freely (every view,
+// table and dialog holds one), the copies share the styles. A handle rather
+// than the 14 KB of styles themselves, because every view and widget keeps
+// a Theme and page.Env carries one: by value, each construction copied the
+// whole set, and the console's first frame paid for it in heap and stack
+// growth (issue 32).
+type Theme struct{ *Styles }
+
+// Styles are a theme's styles; reach them through a Theme.
+type Styles struct {
 	Name string
 	// Renderer is the program's (or SSH session's) own renderer, for layout
 	// helpers such as Place that need one; styles below are all built on it.
@@ -146,7 +154,7 @@ func keepAttributes(r *lipgloss.Renderer) {
 
 func colored(r *lipgloss.Renderer, name string, p palette) Theme {
 	s := r.NewStyle
-	return Theme{
+	return Theme{&Styles{
 		Name:          name,
 		Renderer:      r,
 		Plain:         s(),
@@ -175,14 +183,14 @@ func colored(r *lipgloss.Renderer, name string, p palette) Theme {
 		ActiveTab:     s().Foreground(p.accentFg).Background(p.accent).Bold(true).Padding(0, 1),
 		Tab:           s().Foreground(p.muted).Padding(0, 1),
 		Spinner:       s().Foreground(p.accent),
-	}
+	}}
 }
 
 // mono carries meaning with attributes only, so that NO_COLOR users still
 // see the cursor row, warnings and alarms.
 func mono(r *lipgloss.Renderer) Theme {
 	s := r.NewStyle
-	return Theme{
+	return Theme{&Styles{
 		Name:          "mono",
 		Renderer:      r,
 		Plain:         s(),
@@ -211,5 +219,5 @@ func mono(r *lipgloss.Renderer) Theme {
 		ActiveTab:     s().Reverse(true).Padding(0, 1),
 		Tab:           s().Padding(0, 1),
 		Spinner:       s(),
-	}
+	}}
 }
