@@ -22,8 +22,18 @@ import (
 // stores its exit status in the runner and returns nil, so an error coming
 // back from cobra is always the command line's fault: exit 2, one line.
 
-// newRoot builds the whole tree for one invocation.
+// newRoot builds the whole tree for one invocation: help, completion, the
+// reference and an unknown command's message need every command.
 func (r *runner) newRoot() *cobra.Command {
+	root := r.bareRoot()
+	for _, s := range r.subcommands() {
+		root.AddCommand(s.build())
+	}
+	return r.finishRoot(root)
+}
+
+// bareRoot is the root command alone: its flags and the console it runs.
+func (r *runner) bareRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "vaultdeck",
 		Short: "a terminal console and headless commands for a legal-work workspace's vault",
@@ -49,12 +59,12 @@ on each item of a listing as it arrives (on the whole of a single object):
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(err) })
 	r.globalFlags(root)
 	r.consoleCmd(root) // the root itself runs the console
-	root.AddCommand(
-		r.projectsCmd(), r.usersCmd(), r.filesCmd(), r.statusCmd(), r.recycleBinCmd(),
-		r.auditCmd(), r.viewCmd(), r.uploadCmd(), r.uploadsCmd(), r.whoamiCmd(), r.accessCmd(), r.personCmd(), r.mattersCmd(),
-		r.loginCmd(), r.logoutCmd(), r.profilesCmd(), r.simCmd(), r.demoCmd(), r.serveCmd(),
-		r.configCmd(), r.completionCmd(), r.versionCmd(), r.docsCmd(),
-	)
+	return root
+}
+
+// finishRoot adds what every command of the tree shares: help, the flag
+// groups checked first, the examples.
+func (r *runner) finishRoot(root *cobra.Command) *cobra.Command {
 	root.SetHelpCommand(r.helpCmd(root))
 	root.InitDefaultHelpCmd()
 	groupsFirst(root)
@@ -124,7 +134,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 		env.Getenv = func(string) string { return "" }
 	}
 	r := &runner{env: env}
-	root := r.newRoot()
+	root := r.newRootFor(args)
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)

@@ -39,7 +39,7 @@ func viewableList() string {
 // the view runs, so one view serves every format).
 func (r *runner) viewQuery(args []string) (page.Query, error) {
 	probe := &runner{env: r.env}
-	root := probe.newRoot()
+	root := probe.newRootFor(args)
 	cmd, rest, err := root.Find(args)
 	path := strings.Fields(commandName(cmd))
 	if err != nil || cmd == root || !slices.ContainsFunc(viewable, func(v []string) bool { return slices.Equal(v, path) }) {

@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// Building the whole command tree costs every start (the console's first
+// frame included) some 900 allocations and the page faults of touching
+// every command's code, for the one command that runs. Main builds the
+// root and that command only; help, completion, docs, the console's --help
+// and anything it cannot place get the whole tree, as before.
+// TestLazyTreeMatchesTheWholeOne holds each command built alone to the
+// same command in the whole tree.
+
+// subcommand is one of the root's commands, built only when needed.
+type subcommand struct {
+	name  string // the command's Name(), which args select it by
+	build func() *cobra.Command
+}
+
+// subcommands are the root's commands in the order they are added.
+func (r *runner) subcommands() []subcommand {
+	return []subcommand{
+		{"projects", r.projectsCmd}, {"users", r.usersCmd}, {"files", r.filesCmd}, {"status", r.statusCmd},
+		{"recycle-bin", r.recycleBinCmd}, {"audit", r.auditCmd}, {"view", r.viewCmd}, {"upload", r.uploadCmd},
+		{"uploads", r.uploadsCmd}, {"whoami", r.whoamiCmd}, {"access", r.accessCmd}, {"person", r.personCmd},
+		{"matters", r.mattersCmd}, {"login", r.loginCmd}, {"logout", r.logoutCmd}, {"profiles", r.profilesCmd},
+		{"sim", r.simCmd}, {"demo", r.demoCmd}, {"serve", r.serveCmd}, {"config", r.configCmd},
+		{"completion", r.completionCmd}, {"version", r.versionCmd}, {"docs", r.docsCmd},
+	}
+}
+
+// wholeTree are the commands that read the whole tree (completion and docs
+// walk it from the root).
+var wholeTree = map[string]bool{"completion": true, "docs": true}
+
+// newRootFor builds what args run: the root (the console) or the root and
+// the one command args name; the whole tree when they ask for help or name
+// no command it knows (cobra's suggestions), or when cobra would read them
+// otherwise than commandWord did.
+func (r *runner) newRootFor(args []string) *cobra.Command {
+	root := r.bareRoot()
+	word, ok := commandWord(root, args)
+	if !ok || wholeTree[word] {
+		return r.newRoot()
+	}
+	if word != "" {
+		found := false
+		for _, s := range r.subcommands() {
+			if s.name == word {
+				root.AddCommand(s.build())
+				found = true
+				break
+			}
+		}
+		if !found {
+			return r.newRoot()
+		}
+	}
+	r.finishRoot(root)
+	// The check: cobra finds the command commandWord named (or the root).
+	if c, _, err := root.Find(args); err != nil || (word == "" && c != root) || (word != "" && (c == root || commandPathWord(c) != word)) {
+		return r.newRoot() // its flags bind to r again, replacing this root's
+	}
+	return root
+}
+
+// commandPathWord is the first word of c's path below the root.
+func commandPathWord(c *cobra.Command) string {
+	for c.HasParent() && c.Parent().HasParent() {
+		c = c.Parent()
+	}
+	return c.Name()
+}
+
+// commandWord reads args as cobra's Find does with the root's flags: the
+// first word that is neither a flag nor a flag's value ("" for none, the
+// console). ok is false when args ask for help (-h, --help), which lists
+// every command.
+func commandWord(root *cobra.Command, args []string) (word string, ok bool) {
+	local, global := root.Flags(), root.PersistentFlags()
+	lookup := func(name string) *pflag.Flag {
+		if f := local.Lookup(name); f != nil {
+			return f
+		}
+		return global.Lookup(name)
+	}
+	short := func(name string) *pflag.Flag {
+		if f := local.ShorthandLookup(name); f != nil {
+			return f
+		}
+		return global.ShorthandLookup(name)
+	}
+	for _, s := range args {
+		if s == "--" {
+			break
+		}
+		if s == "-h" || s == "--help" || strings.HasPrefix(s, "--help=") {
+			return "", false
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		s := args[i]
+		switch {
+		case s == "--":
+			return "", true
+		case strings.HasPrefix(s, "--") && !strings.Contains(s, "="):
+			// A flag without NoOptDefVal (or unknown) takes the next
+			// word as its value; cobra stops looking when at most one
+			// word is left after it.
+			if f := lookup(s[2:]); f == nil || f.NoOptDefVal == "" {
+				if len(args)-i-1 <= 1 {
+					return "", true
+				}
+				i++
+			}
+		case strings.HasPrefix(s, "-") && !strings.Contains(s, "=") && len(s) == 2:
+			if f := short(s[1:]); f == nil || f.NoOptDefVal == "" {
+				if len(args)-i-1 <= 1 {
+					return "", true
+				}
+				i++
+			}
+		case s != "" && !strings.HasPrefix(s, "-"):
+			return s, true
+		}
+	}
+	return "", true
+}
