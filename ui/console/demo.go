@@ -50,7 +50,12 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 	// A few user entries a minute keep the audit log moving, so following
 	// it shows new entries that are not the console's own reads.
 	srv := startSim(sim.Options{Seed: o.Seed, Scale: o.Scale, NoRateLimit: o.NoRateLimit, AuditTrickle: demoAuditTrickle, Leaver: true}, start)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	// Plain TCP: Go's listeners try Multipath TCP by default, whose socket
+	// (and the probe whether the kernel has it) cost the first frame about
+	// a millisecond, for a connection that never leaves the loopback.
+	var lc net.ListenConfig
+	lc.SetMultipathTCP(false)
+	ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
 	if err != nil {
 		return fmt.Errorf("demo: cannot listen on loopback: %w", err)
 	}
