@@ -214,6 +214,11 @@ func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 			cmds = append(cmds, m.showPerson(m.person.Email))
 		}
 		return m, tea.Batch(cmds...)
+	case page.TaskDone:
+		if msg.Err == nil && msg.Name == string(page.ChoreCrawlAccess) {
+			return m, m.load() // the crawl the hint asked for (L) ended: read its snapshot
+		}
+		return m, nil
 	case recheck:
 		if msg.view != m.id {
 			return m, nil

@@ -161,3 +161,35 @@ func TestSelectedMarkIsOnTheHistogram(t *testing.T) {
 		t.Fatalf("the selected burst mark's bar is not on the histogram:\n%s", v)
 	}
 }
+
+// TestSyncEndingCountsTheMirror: seen by hand in the demo at 120x40, L's
+// audit sync ended ('audit sync: 508 entries listed, 508 new in the
+// mirror') and the view still said there is no mirror until r. The end
+// of the sync the view asked for reads the mirror; in the demo the hint
+// no longer asks for r.
+func TestSyncEndingCountsTheMirror(t *testing.T) {
+	fake := &pagetest.Fake{}
+	env := pagetest.Env(t, fake, true)
+	st, err := store.Open(filepath.Join(t.TempDir(), "v.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	env.Journal = st
+	env.Chores = &page.Chores{SyncAudit: func(context.Context, page.Progress) (page.Outcome, error) { return page.Outcome{}, nil }}
+	p, v := firstFrame(env, "", 120, 21)
+	if !strings.Contains(v, "Press L to run the audit sync here") || strings.Contains(v, "then r here") {
+		t.Errorf("in the demo, before the sync:\n%s", v)
+	}
+	es := []store.AuditEntry{{ID: "00000001-0000-7000-8000-000000000000", Time: pagetest.Now.Add(-time.Hour), Type: "auth:login", User: "ann@firm.test", IP: "10.0.0.1", Raw: []byte(`{}`)}}
+	if err := st.SaveAuditPage(context.Background(), store.AuditMirrorPage{Log: jobaudit.LogKey(fake.Base(), "W"), Entries: es, Cursor: es[0].ID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, cmd := p.Update(page.TaskDone{Name: "delete project"}); cmd != nil {
+		t.Error("another task's end read the mirror again")
+	}
+	p, _ = pagetest.Drive(p.Update(page.TaskDone{Name: string(page.ChoreSyncAudit)}))
+	if v := p.View(); strings.Contains(v, "there is none yet") || !strings.Contains(v, "auth:login") {
+		t.Errorf("after the sync's end:\n%s", v)
+	}
+}

@@ -163,6 +163,10 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 		if reread {
 			return m, page.Status(fmt.Sprintf("mirror read again: %s up to %s", plural.Count(msg.Value.stats.Counted, "entry"), msg.Value.mirror.Last.Format("01-02 15:04")))
 		}
+	case page.TaskDone:
+		if msg.Err == nil && msg.Name == string(page.ChoreSyncAudit) {
+			return m, m.load() // the sync the hint asked for (L, or :audit's) ended: count the mirror it made
+		}
 	case tea.KeyMsg:
 		return m, m.keys(msg)
 	}

@@ -33,8 +33,12 @@ func (m *Model) View() string {
 		switch {
 		case errors.Is(m.err, jobaudit.ErrNoMirror):
 			hint := m.env.ChoreHint(page.ChoreSyncAudit)
+			then := " (or open :audit, which syncs it in the background), then r here."
+			if m.env.Chores.Has(page.ChoreSyncAudit) {
+				then = "; the view counts the mirror when it ends."
+			}
 			return widgets.FitHeight(th.Muted.Render(wrap("Activity is counted from the local audit mirror, and there is none yet. "+
-				strings.ToUpper(hint[:1])+hint[1:]+" (or open :audit, which syncs it in the background), then r here.", w)), h)
+				strings.ToUpper(hint[:1])+hint[1:]+then, w)), h)
 		case m.err != nil:
 			return widgets.FitHeight(th.Error.Render(wrap(sanitize.Line(m.err.Error()), w)), h)
 		}
