@@ -55,6 +55,9 @@ func (m *Model) runChore(top page.Page) tea.Cmd {
 	case !m.env.Chores.Has(ch):
 		m.flash(m.env.Keys.RunHere.Help().Key + ": this session runs no " + string(ch) + " itself: run `vaultdeck " + string(ch) + "` in a shell")
 		return nil
+	case m.env.Chores.Running(ch):
+		m.flash(m.env.Keys.RunHere.Help().Key + ": the " + string(ch) + " is already running here; its outcome shows on this line when it ends")
+		return nil
 	}
 	return m.env.Chores.Start(ch)
 }

@@ -161,3 +161,44 @@ func TestRunHereRunsTheChoreAsATask(t *testing.T) {
 		}
 	}
 }
+
+// TestRunHereWhileTheChoreRuns: seen by hand in the demo at 120x40, while
+// L's access crawl ran the view still said 'press L to run the access
+// crawl here', and a second L answered 'access crawl failed: another
+// access crawl of this profile is running' (the store's lock), which reads
+// as the crawl having failed. While a chore runs its hint says so, L says
+// it is already running and starts nothing; when it ends L is offered again.
+func TestRunHereWhileTheChoreRuns(t *testing.T) {
+	env := pagetest.Env(t, &pagetest.Fake{}, false)
+	runs := 0
+	env.Chores = &page.Chores{CrawlAccess: func(context.Context, page.Progress) (page.Outcome, error) {
+		runs++
+		return page.Outcome{Text: "access crawl: snapshot 1"}, nil
+	}}
+	m := New(env, Config{Start: "p", Getenv: func(string) string { return "" }, Routes: []Route{{Name: "p", New: func(env page.Env, _ string) page.Page {
+		return &choring{stub: stub{id: env.NewID(), title: "p"}}
+	}}}})
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
+	_, cmd := m.Update(pagetest.Key("L"))
+	_, pending := m.Update(cmd()) // the task starts; its run is held back
+	if h := env.ChoreHint(page.ChoreCrawlAccess); h != "the access crawl is running here" {
+		t.Errorf("while it runs the hint reads %q", h)
+	}
+	if _, again := m.Update(pagetest.Key("L")); again != nil {
+		if _, ok := again().(page.StartTask); ok {
+			t.Error("a second L started another crawl")
+		}
+	}
+	if s := m.Status(); !strings.Contains(s, "L: the access crawl is already running here") {
+		t.Errorf("a second L said %q", s)
+	}
+	for _, c := range pending().(tea.BatchMsg) { // run, then started, then the spinner
+		if c != nil {
+			send(m, c())
+		}
+	}
+	if runs != 1 || !strings.Contains(env.ChoreHint(page.ChoreCrawlAccess), "press L") {
+		t.Errorf("after the crawl: %d runs, hint %q", runs, env.ChoreHint(page.ChoreCrawlAccess))
+	}
+}

@@ -77,6 +77,7 @@ func (m *Model) startTask(st page.StartTask) tea.Cmd {
 	m.tasks.next++
 	t := &task{id: m.tasks.next, start: st}
 	m.tasks.running = append(m.tasks.running, t)
+	m.env.Chores.Began(st.Name)
 	m.resize()
 	ctx := m.env.Context() // the program's: leaving a page never cancels a mutation already sent
 	run := func() tea.Msg {
@@ -97,6 +98,7 @@ func (m *Model) finishTask(f taskFinished) tea.Cmd {
 	for i, t := range m.tasks.running {
 		if t == f.t {
 			m.tasks.running = append(m.tasks.running[:i:i], m.tasks.running[i+1:]...)
+			m.env.Chores.Ended(f.t.start.Name)
 			break
 		}
 	}

@@ -25,7 +25,34 @@ const (
 type Chores struct {
 	SyncAudit   func(ctx context.Context, progress Progress) (Outcome, error)
 	CrawlAccess func(ctx context.Context, progress Progress) (Outcome, error)
+
+	// running counts the chores' tasks under way (the root's Began and
+	// Ended, on its own goroutine), so a hint and L follow them.
+	running map[Chore]int
 }
+
+// Began notes that the task named name started: when it is a chore, its
+// hint says it runs until Ended.
+func (c *Chores) Began(name string) {
+	if c == nil || !c.Has(Chore(name)) {
+		return
+	}
+	if c.running == nil {
+		c.running = map[Chore]int{}
+	}
+	c.running[Chore(name)]++
+}
+
+// Ended notes that the task named name ended.
+func (c *Chores) Ended(name string) {
+	if c == nil || c.running[Chore(name)] == 0 {
+		return
+	}
+	c.running[Chore(name)]--
+}
+
+// Running reports whether chore ch runs here now.
+func (c *Chores) Running(ch Chore) bool { return c != nil && c.running[ch] > 0 }
 
 // Has reports whether c can run chore ch.
 func (c *Chores) Has(ch Chore) bool {
@@ -61,6 +88,9 @@ type ChoreHinter interface{ Chore() Chore }
 // ChoreHint is the remedy a hint gives for chore ch: the key that runs it
 // here when the session can (the demo), else the shell command.
 func (e Env) ChoreHint(ch Chore) string {
+	if e.Chores.Running(ch) {
+		return "the " + string(ch) + " is running here"
+	}
 	if e.Chores.Has(ch) {
 		return "press " + e.Keys.RunHere.Help().Key + " to run the " + string(ch) + " here"
 	}
