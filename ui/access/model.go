@@ -117,9 +117,9 @@ func (m *Model) ContextKeys() []key.Binding {
 	}
 	switch m.tab {
 	case tabPerson:
-		return append(m.openHint(), keys.Hint(k.Back, "people"), k.Refresh)
+		return append(append(m.openHint(), keys.Hint(k.Back, "people"), k.Refresh), widgets.TableHints(k, m.Table)...)
 	case tabChanges:
-		return append(m.openHint(), keys.Hint(k.NextTab, "people"), k.Refresh)
+		return append(append(m.openHint(), keys.Hint(k.NextTab, "people"), k.Refresh), widgets.TableHints(k, m.Table)...)
 	}
 	var out []key.Binding
 	if m.Table.Len() > 0 {
@@ -128,7 +128,8 @@ func (m *Model) ContextKeys() []key.Binding {
 	if m.Chore() != page.ChoreNone && m.env.Chores.Has(m.Chore()) {
 		out = append(out, keys.Hint(k.RunHere, "crawl here"))
 	}
-	return append(out, keys.Hint(k.NextTab, "changes"), k.Refresh)
+	out = append(out, keys.Hint(k.NextTab, "changes"), k.Refresh)
+	return append(out, widgets.TableHints(k, m.Table)...)
 }
 
 // WantsEsc: esc leaves a person's projects before it leaves the page.

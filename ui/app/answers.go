@@ -1,7 +1,10 @@
 package app
 
 import (
+	"slices"
 	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -14,10 +17,11 @@ import (
 // chore key where no hint asks for one.
 
 // here is what the page on top offers, for keys.Map.Answer: the root's
-// keys, the page's help and context keys; what acts now is its context
+// keys and the navigation (help lists both on every page), the page's
+// help and context keys; what acts now is its context
 // keys, when it names them.
 func (m *Model) here(top page.Page) keys.Here {
-	h := keys.Here{Offers: m.env.Keys.Global()}
+	h := keys.Here{Offers: append(m.env.Keys.Global(), m.env.Keys.Navigation()...)} // as help lists them
 	if top == nil {
 		return h
 	}
@@ -26,6 +30,11 @@ func (m *Model) here(top page.Page) keys.Here {
 	if kh, ok := top.(page.KeyHinter); ok {
 		h.Acts, h.Hinted = kh.ContextKeys(), true
 		h.Offers = append(h.Offers, h.Acts...)
+		// x marks the selected row of any table shown (its / is offered),
+		// which footers leave out for room
+		if s, ok := top.(page.Selector); ok && s.SelectedID() != "" && slices.ContainsFunc(keys.Enabled(h.Acts...), func(b key.Binding) bool { return slices.Equal(b.Keys(), m.env.Keys.Filter.Keys()) }) {
+			h.Acts = append(h.Acts, m.env.Keys.Mark)
+		}
 	}
 	return h
 }

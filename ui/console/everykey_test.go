@@ -202,7 +202,7 @@ func changedFrom(before string, m *app.Model) bool {
 }
 
 // answersOfTheRoot are the root's own lines for a key that did nothing.
-var answersOfTheRoot = []string{" is off: ", ": not here", ": nothing to "}
+var answersOfTheRoot = []string{" is off: ", ": not here", ": not on this page", ": nothing to "}
 
 func rootAnswer(s string) bool {
 	for _, a := range answersOfTheRoot {
@@ -227,16 +227,16 @@ func TestEveryKeyActsOrSaysWhy(t *testing.T) {
 	pid := func(e *keyEnv) string { return e.project(t).ID }
 	states := []keyState{
 		{name: "projects", route: "projects", wait: "12 of 12 loaded"},
-		{name: "project users", route: "project", arg: pid, wait: "tab files"},
-		{name: "project files", route: "project", arg: pid, wait: "tab files", steps: [][2]string{{"tab", "file status"}}},
+		{name: "project users", route: "project", arg: pid, wait: "tab files", also: "1/"},
+		{name: "project files", route: "project", arg: pid, wait: "tab files", also: "1/", steps: [][2]string{{"tab", "enter file status"}}},
 		{name: "bin", route: "bin", wait: "30 entries"},
 		{name: "bin by deleter", route: "bin", wait: "30 entries", steps: [][2]string{{"b", "their entries"}}},
 		{name: "bin detail", route: "bin", wait: "30 entries", steps: [][2]string{{"enter", "audit log"}}},
 		{name: "audit", route: "audit", wait: "own reads", also: "1/"},
 		{name: "activity", route: "activity", arg: func(*keyEnv) string { return "2d" }, wait: "hourly"},
-		{name: "access people", route: "access", wait: "projects"},
-		{name: "access person", route: "access", wait: "projects", steps: [][2]string{{"enter", "open project"}}},
-		{name: "access changes", route: "access", wait: "projects", steps: [][2]string{{"tab", "people"}}},
+		{name: "access people", route: "access", wait: "projects", also: "1/"},
+		{name: "access person", route: "access", wait: "projects", also: "1/", steps: [][2]string{{"enter", "open project"}}},
+		{name: "access changes", route: "access", wait: "projects", also: "1/", steps: [][2]string{{"tab", "people"}}},
 		{name: "person", route: "person", arg: func(e *keyEnv) string { return e.leaver }, wait: "▸ Reach"},
 		{name: "matters", route: "matters", wait: "Matter receipts", local: true},
 		{name: "file IDs prompt", route: "files", wait: "file IDs:", input: true},

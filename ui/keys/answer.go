@@ -74,10 +74,11 @@ func (m Map) Answer(k string, here Here) (line string, toPage bool) {
 
 // companions adds to bs the keys that go wherever their companion does,
 // which a footer leaves out for room: shift+tab with tab, O (reverse
-// sort) with o.
+// sort) with o, and a table's o and O with its / (the footer offers
+// sorting from two rows on; one row still shows its sort).
 func (m Map) companions(bs []key.Binding) []key.Binding {
 	out := slices.Clone(bs)
-	for _, pair := range [][2]key.Binding{{m.NextTab, m.PrevTab}, {m.SortNext, m.SortReverse}} {
+	for _, pair := range [][2]key.Binding{{m.NextTab, m.PrevTab}, {m.SortNext, m.SortReverse}, {m.Filter, m.SortNext}, {m.Filter, m.SortReverse}} {
 		if has(bs, pair[0].Keys()[0]) {
 			out = append(out, pair[1])
 		}

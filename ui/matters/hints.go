@@ -2,6 +2,8 @@ package matters
 
 import (
 	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // ContextKeys implements page.KeyHinter: the mode's keys (Help), less enter
@@ -18,6 +20,9 @@ func (m *Model) ContextKeys() []key.Binding {
 			continue // enter opens the selected row: there is none
 		}
 		out = append(out, b)
+	}
+	if m.mode != modePath && m.mode != modeRun && m.table() != nil {
+		out = append(out, widgets.TableHints(m.env.Keys, m.table())...)
 	}
 	return out
 }
