@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 )
 
@@ -97,5 +99,22 @@ func TestAuditPageKeepsEachEntrysBytes(t *testing.T) {
 	}
 	if p.Entries[1].Value.User != "a@b" || p.Entries[0].Value.Type != "auth:login" || p.Last != "2" {
 		t.Errorf("fields %+v", p)
+	}
+}
+
+// TestAuditPageOfMoreThanAskedStops: a page holds at most the entries
+// asked for (take, 1..1000, as the listing promises); a server that sends
+// more (883,000 entries of a few bytes fit in the 16 MiB a page may be,
+// and held 187 MB) is stopped at the first entry past it.
+func TestAuditPageOfMoreThanAskedStops(t *testing.T) {
+	body := `[{"id":"1"},{"id":"2"},{"id":"3"},{"id":"4"}]`
+	h := newHarness(t, jsonHandler(200, body), func(c *Config) { c.Limits = Limits{Audit: -1} })
+	if _, err := h.c.AuditPage(context.Background(), "0", 4, ""); err != nil {
+		t.Fatalf("a page of the 4 entries asked for: %v", err)
+	}
+	_, err := h.c.AuditPage(context.Background(), "0", 3, "")
+	var ae *Error
+	if !errors.As(err, &ae) || ae.Kind != KindTooLarge || !strings.Contains(err.Error(), "more than the 3 entries asked for") || !strings.Contains(err.Error(), "GET /api/v1/logs/audit") {
+		t.Fatalf("a page of 4 entries when 3 were asked for: got %v", err)
 	}
 }

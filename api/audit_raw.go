@@ -24,14 +24,16 @@ import (
 // auditList reads one page of GET /api/v1/logs/audit (q: from, take,
 // log_type).
 // The bounds are those of any answer held whole (MaxBodyBytes for the
-// page; MaxItemBytes and MaxStringBytes as the scanner applies them); a
+// page; MaxItemBytes and MaxStringBytes as the scanner applies them) and
+// take (clamped to 1..MaxAuditTake) for the entries of the page; a
 // body that is not an array of objects (or null) is KindMalformed, an
 // entry that is not valid JSON named by its number.
 func (c *Client) auditList(ctx context.Context, q url.Values, take int) ([]Item[AuditEntry], error) {
 	// room for the page asked for: a full page is the common case, and a
 	// server that sends more only makes the slice grow (the body's bound
 	// holds it)
-	items := make([]Item[AuditEntry], 0, min(max(take, 0), MaxAuditTake))
+	take = min(max(take, 1), MaxAuditTake)
+	items := make([]Item[AuditEntry], 0, take)
 	var d auditFieldDecoder
 	err := c.resending(ctx, epAuditList, func() error {
 		items = items[:0]
@@ -42,6 +44,14 @@ func (c *Client) auditList(ctx context.Context, q url.Values, take int) ([]Item[
 		resp.Body = &heldBody{r: resp.Body, lim: defaultLimits.body}
 		return c.walk(ctx, epAuditList, resp, red, "", true, func(it RawItem) error {
 			n := len(items) + 1
+			if n > take {
+				// The listing promises at most take; a page past it is
+				// a broken answer, and entries of a few bytes each would
+				// otherwise make the 16 MiB a page may be into hundreds
+				// of MB of records.
+				return callerError{&Error{Kind: KindTooLarge, Endpoint: epAuditList.String(), Status: 200,
+					Message: fmt.Sprintf("the page holds more than the %d entries asked for; vaultdeck stopped reading. The service or a proxy in between sent something broken; try again, and report it if it persists", take)}}
+			}
 			if ch := it.Bytes[0]; ch != '{' && ch != 'n' {
 				return fmt.Errorf("not a JSON object (it starts with %q)", ch)
 			}

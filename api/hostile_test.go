@@ -78,7 +78,9 @@ func TestEndlessBodyEndsInTime(t *testing.T) {
 						t.Errorf("message %q", err)
 					}
 				case ae.Kind == api.KindTooLarge && name != "recycle-bin":
-					if !strings.Contains(err.Error(), "16 MiB limit for an answer held whole") {
+					// a page of the audit listing stops sooner still, at the entries asked for
+					held := strings.Contains(err.Error(), "16 MiB limit for an answer held whole")
+					if asked := strings.Contains(err.Error(), "more than the 1000 entries asked for"); !held && !(asked && name == "audit page") {
 						t.Errorf("message %q", err)
 					}
 				default:
