@@ -44,7 +44,10 @@ func projectColumns(cols []widgets.Column) []widgets.Column {
 func idColumns() []widgets.Column {
 	cols := columns()
 	cols[colName] = widgets.Column{Title: "Name", Width: 0, Grow: 1, Priority: 3, Elide: widgets.ElideMiddle}
-	cols[colID] = widgets.Column{Title: "ID", Width: 36}
+	// asked for whole: the ID and the status outrank the time and the
+	// flag, which go before the name is cut below half its need
+	cols[colID] = widgets.Column{Title: "ID", Width: 36, Priority: 2}
+	cols[colStatus].Priority = 1
 	return cols
 }
 

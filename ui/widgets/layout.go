@@ -40,8 +40,12 @@ const (
 // (within Min and Max), the others at Width; an ExportOnly column is 0.
 // While the line is too wide, room is given up in this order, lowest
 // Priority first and, within one, rightmost first:
-//  1. columns of Priority 0 shrink to their Min (a date loses its year);
-//  2. named columns give back what they needed beyond their Width;
+//  0. columns wider than their measured need give back what they do not
+//     use (a status column of 21 cells showing "processing");
+//  1. columns of Priority 0 shrink to their Min (a date loses its year),
+//     and those that would still cut their cells are hidden;
+//  2. named columns give back what they needed beyond their Width or half
+//     their need (of the line at most), whichever is more;
 //  3. columns of Priority 0 are hidden (counts, flags);
 //  4. the others shrink to their Min, then are hidden, one column always
 //     left (cut to the line if it must be).
@@ -105,8 +109,21 @@ func layoutWidths(cols []Column, need []int, avail int) []int {
 		}
 	}
 	low := func(i int) bool { return cols[i].Priority <= 0 }
+	// a column wider than its cells and title (an enum's widest value not
+	// among the rows) gives that back before anything is cut, keeping a
+	// cell for the sort arrow ("purge in▲", not "purge i▲")
+	roomy := func(i int) bool { return !named(i) && need[i] > 0 && need[i]+1 < w[i] }
+	give(roomy, func(i int) int { return need[i] + 1 }, false)
 	give(low, minOf, false)
-	give(named, func(i int) int { return min(w[i], max(cols[i].Width, minOf(i))) }, false)
+	// a low column that could not show its cells anyway (a UUID's first
+	// 12 cells, "appl…pdf") goes before a name is cut for it; a date
+	// shortened to its day is not cut
+	clipped := func(i int) bool { return low(i) && cols[i].Elide != ElideDate && need[i] > w[i] }
+	give(clipped, nil, true)
+	// a name keeps half of what it needs (of the line at most) before the
+	// low columns go: at 60 columns the bin's names read, not its counts
+	fair := func(i int) int { return min(need[i], avail) / 2 }
+	give(named, func(i int) int { return min(w[i], max(cols[i].Width, minOf(i), fair(i))) }, false)
 	give(low, nil, true)
 	give(func(int) bool { return true }, minOf, false)
 	give(func(int) bool { return true }, nil, true)

@@ -37,3 +37,47 @@ func TestSpareGoesToCutColumnsFirst(t *testing.T) {
 		t.Errorf("at 120 columns the ID is cut though the name has room to spare:\n%s", v)
 	}
 }
+
+// Issue 29.2, seen by hand over serve at 60x16: file status read
+// 'Witne… redacted).pdf' beside a Status column of 21 cells holding
+// 'processing' (10): a column kept the width of the longest status it
+// might show while the names were cut. On a narrow line a column first
+// gives back what its cells (and title) do not use, then the names give
+// way.
+func TestColumnsGiveBackWhatTheyDoNotShow(t *testing.T) {
+	fileStatus := []Column{
+		{Title: "Name", Width: 12, Min: 8, Grow: 3, Priority: 3, Elide: ElideMiddle},
+		{Title: "Status", Width: 21},
+		{Title: "In status", Width: 9},
+		{Title: "Flag", Width: 5},
+		{Title: "ID", Width: 12, Grow: 2},
+	}
+	tb := NewTable(testTheme(t), keysForTest(), 1, fileStatus)
+	tb.SetRows([]Row{
+		{ID: "a", Cells: []string{"Witness Statement of A. Okafor (first draft, redacted).pdf", "processing", "16m14s", "stuck", "6b3c914c-34a2-4445-8e8e-9f1f6b0b1a01"}},
+		{ID: "b", Cells: []string{"Witness Statement of A. Okafor (first draft, unredacted).pdf", "processing", "16m14s", "stuck", "775ca897-9fb6-46b3-8e8e-9f1f6b0b1a02"}},
+	})
+	tb.SetSize(60, 6)
+	v := tb.View()
+	if strings.Contains(v, "processing    ") || !strings.Contains(v, "Witness Stat") {
+		t.Errorf("at 60 columns the status column keeps room it does not use while the names are cut:\n%s", v)
+	}
+	// what is shown whole stays whole
+	if !strings.Contains(v, "processing") || !strings.Contains(v, "16m14s") {
+		t.Errorf("a column was cut below what it shows:\n%s", v)
+	}
+}
+
+// A column given back to its title's width still has room for the sort
+// arrow when sorted (issue 19 case 12's 'purge in▲', not 'purge i▲').
+func TestGivenBackColumnKeepsItsSortArrow(t *testing.T) {
+	tb := NewTable(testTheme(t), keysForTest(), 1, binLike)
+	tb.SetRows([]Row{{ID: "1", Cells: []string{"Bellhaven Shipping v. Tandem Freight — Refinancing", "z.lombardi@harrowgate-law.com", "2026-05-31 14:21", "2d", "153", ""}}})
+	tb.SetSort(3, false)
+	for _, w := range []int{60, 80} {
+		tb.SetSize(w, 5)
+		if v := tb.View(); !strings.Contains(v, "purge in▲") {
+			t.Errorf("at %d columns the sorted title is cut:\n%s", w, v)
+		}
+	}
+}

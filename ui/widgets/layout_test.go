@@ -35,9 +35,11 @@ func TestLayoutWidths(t *testing.T) {
 		{"80 columns, long names", []int{30, 12, 0, 0, 0, 0, 0}, 78, []int{31, 14, 11, 9, 6, 2, 0}},
 		{"120 columns: spare by Grow", []int{30, 12, 0, 0, 0, 0, 0}, 118, []int{52, 28, 16, 9, 6, 2, 0}},
 		{"short names: the spare by Grow", []int{8, 8, 0, 0, 0, 0, 0}, 78, []int{23, 17, 16, 9, 6, 2, 0}},
-		// 58: minimums (10+8+5+9+6+2 = 40 + 5 separators) fit; the name
-		// takes the rest, the e-mail keeping the 12 its local parts need
-		{"60 columns", []int{40, 12, 0, 0, 0, 0, 0}, 58, []int{19, 12, 5, 9, 6, 2, 0}},
+		// 58: minimums (10+8+5+9+6+2 = 40 + 5 separators) fit, but the
+		// name keeps half its need (20) before a low column stays: the kb
+		// flag goes and the name takes the rest, the e-mail keeping the 12
+		// its local parts need
+		{"60 columns", []int{40, 12, 0, 0, 0, 0, 0}, 58, []int{22, 12, 5, 9, 6, 0, 0}},
 		// 30: the lowest priorities go, rightmost first: kb, files, the date
 		{"30 columns", []int{40, 12, 0, 0, 0, 0, 0}, 30, []int{11, 8, 0, 9, 0, 0, 0}},
 		{"10 columns: the name alone", []int{40, 12, 0, 0, 0, 0, 0}, 10, []int{10, 0, 0, 0, 0, 0, 0}},
