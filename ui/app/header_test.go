@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -57,8 +58,9 @@ func TestHeaderPutsBackWhatFitsOnceALongPartLeft(t *testing.T) {
 		width int
 		want  []string
 	}{
-		{80, []string{"sim", "127.0.0.1:33703", "Harrowgate LLP", "⚠ Insecure storage", "vault 9/10"}},
-		{120, []string{"sim", "127.0.0.1:33703", session, "Harrowgate LLP", "⚠ Insecure storage", "vault 9/10"}},
+		// at 80 the budget keeps its word and drops its limit (TestBudgetSaysLeftAtEveryWidth)
+		{80, []string{"sim", "127.0.0.1:33703", "Harrowgate LLP", "⚠ Insecure storage", "vault 9 left"}},
+		{120, []string{"sim", "127.0.0.1:33703", session, "Harrowgate LLP", "⚠ Insecure storage", "vault 9/10 left"}},
 	} {
 		m := app.New(pagetest.Env(t, fake, false).WithConn(&account.Conn{
 			Profile: "sim", Where: "127.0.0.1:33703", Workspace: "Harrowgate LLP", Session: session, Warning: warning,
@@ -72,6 +74,32 @@ func TestHeaderPutsBackWhatFitsOnceALongPartLeft(t *testing.T) {
 		}
 		if w := ansi.StringWidth(header); w > tc.width {
 			t.Errorf("%d columns: the header is %d wide", tc.width, w)
+		}
+	}
+}
+
+// TestBudgetSaysLeftAtEveryWidth: the header's budget says it counts what
+// is left (issue 29.8) at every width. Seen by hand: 'vault 10/10 left' at
+// 120 columns, but 'vault 10/10' at 80 (with the plain-text token's
+// warning) and at 60, the word having given way first. Where the whole
+// line does not fit, the budget keeps 'left' and drops the limit: 'vault
+// 10 left'.
+func TestBudgetSaysLeftAtEveryWidth(t *testing.T) {
+	const warning = `Insecure storage: the token for profile "sim" is in a plain-text file; run ` + "`vaultdeck login --profile sim`" + ` once a keyring works`
+	for _, left := range []int{10, 0} {
+		fake := &pagetest.Fake{BudgetStatus: api.BudgetStatus{Limit: 10, Remaining: left}}
+		for _, width := range []int{60, 80, 120} {
+			m := app.New(pagetest.Env(t, fake, false).WithConn(&account.Conn{
+				Profile: "sim", Where: "127.0.0.1:43663", Workspace: "Harrowgate LLP", Warning: warning,
+			}), app.Config{})
+			m.Update(tea.WindowSizeMsg{Width: width, Height: 24})
+			header, _, _ := strings.Cut(ansi.Strip(m.View()), "\n")
+			if !strings.Contains(header, fmt.Sprintf("vault %d", left)) || !strings.Contains(header, " left") {
+				t.Errorf("%d columns, %d left: the budget does not say what it counts: %q", width, left, header)
+			}
+			if w := ansi.StringWidth(header); w > width {
+				t.Errorf("%d columns: the header is %d wide", width, w)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
 	"sort"
@@ -81,6 +82,11 @@ type headerPart struct {
 	text    string
 	giveWay int
 	short   string
+	// least is the shorter form of a part that never gives way; its
+	// whole text comes back, where it fits, in the turn of wholeAt among
+	// the giveWay of the others.
+	least   string
+	wholeAt int
 }
 
 func (m *Model) headerView() string {
@@ -90,16 +96,16 @@ func (m *Model) headerView() string {
 	// and fingerprint, the longest and least needed, leave first.
 	parts := []headerPart{{text: th.Header.Render("vaultdeck")}}
 	if m.conn().Profile != "" {
-		parts = append(parts, headerPart{th.Badge.Render(sanitize.Line(m.conn().Profile)), 3, ""})
+		parts = append(parts, headerPart{text: th.Badge.Render(sanitize.Line(m.conn().Profile)), giveWay: 3})
 	}
 	if where := m.where(); where != "" {
-		parts = append(parts, headerPart{th.Muted.Render(where), 2, ""})
+		parts = append(parts, headerPart{text: th.Muted.Render(where), giveWay: 2})
 	}
 	if m.conn().Session != "" {
-		parts = append(parts, headerPart{th.Muted.Render(sanitize.Line(m.conn().Session)), 6, ""})
+		parts = append(parts, headerPart{text: th.Muted.Render(sanitize.Line(m.conn().Session)), giveWay: 6})
 	}
 	if m.workspace != "" {
-		parts = append(parts, headerPart{th.Header.Render(sanitize.Line(m.workspace)), 5, ""})
+		parts = append(parts, headerPart{text: th.Header.Render(sanitize.Line(m.workspace)), giveWay: 5})
 	}
 	if m.env.ReadOnly {
 		parts = append(parts, headerPart{text: th.ReadOnlyBadge.Render("READ-ONLY")})
@@ -107,27 +113,25 @@ func (m *Model) headerView() string {
 	if m.conn().Warning != "" {
 		w := sanitize.Line(m.conn().Warning)
 		short, _, _ := strings.Cut(w, ":") // "Insecure storage: the token for …" reads "Insecure storage"
-		parts = append(parts, headerPart{th.Warn.Render("⚠ " + w), 4, th.Warn.Render("⚠ " + short)})
+		parts = append(parts, headerPart{text: th.Warn.Render("⚠ " + w), giveWay: 4, short: th.Warn.Render("⚠ " + short)})
 	}
 	if m.env.Backend != nil {
 		b := m.env.Backend.Budget(api.CategoryVault)
 		if !b.Unlimited && b.Limit > 0 {
-			s := fmt.Sprintf("vault %d/%d", b.Remaining, b.Limit)
+			// "left": the count is what remains, not what was spent (read
+			// both ways), at every width: where the line is full the
+			// limit gives way ("vault 9 left"), never the word.
+			s, least := fmt.Sprintf("vault %d/%d left", b.Remaining, b.Limit), fmt.Sprintf("vault %d left", b.Remaining)
 			style := th.Muted
 			if b.Remaining <= 2 {
 				style = th.Warn
 			}
 			if b.Remaining == 0 {
-				s += fmt.Sprintf(" (next in %ds)", int(b.ResetIn.Seconds()+0.999))
+				next := fmt.Sprintf(" (next in %ds)", int(b.ResetIn.Seconds()+0.999))
+				s, least = s+next, least+next
 				style = th.Alarm
 			}
-			parts = append(parts, headerPart{text: style.Render(s)})
-			// "left": the count is what remains, not what was spent (read
-			// both ways). The budget stays whole at any width; the word
-			// is the first to give way to the workspace's name.
-			if b.Remaining > 0 {
-				parts = append(parts, headerPart{style.Render("left"), 7, ""})
-			}
+			parts = append(parts, headerPart{text: style.Render(s), least: style.Render(least), wholeAt: 6}) // before the SSH key
 		}
 	}
 	return fitHeader(parts, m.width)
@@ -144,7 +148,7 @@ func fitHeader(parts []headerPart, width int) string {
 	shown := make([]string, len(parts))
 	for i, p := range parts {
 		if p.giveWay == 0 {
-			shown[i] = p.text
+			shown[i] = cmp.Or(p.least, p.text)
 		}
 	}
 	join := func() string {
@@ -159,23 +163,41 @@ func fitHeader(parts []headerPart, width int) string {
 	if line := join(); ansi.StringWidth(line) > width {
 		return ansi.Truncate(line, width, "…")
 	}
-	order := make([]int, 0, len(parts))
+	// a step is a part to place (or, up, a part that never gives way to
+	// widen from its least form back to its whole text), by importance
+	type step struct {
+		i, rank int
+		up      bool
+	}
+	var order []step
 	for i, p := range parts {
-		if p.giveWay > 0 {
-			order = append(order, i)
+		switch {
+		case p.giveWay > 0:
+			order = append(order, step{i: i, rank: p.giveWay})
+		case p.least != "":
+			order = append(order, step{i: i, rank: p.wholeAt, up: true})
 		}
 	}
-	sort.SliceStable(order, func(a, b int) bool { return parts[order[a]].giveWay < parts[order[b]].giveWay })
-	for _, i := range order {
-		for _, t := range []string{parts[i].text, parts[i].short} {
+	sort.SliceStable(order, func(a, b int) bool {
+		return order[a].rank < order[b].rank || (order[a].rank == order[b].rank && order[a].up && !order[b].up)
+	})
+	for _, s := range order {
+		if s.up {
+			shown[s.i] = parts[s.i].text
+			if ansi.StringWidth(join()) > width {
+				shown[s.i] = parts[s.i].least
+			}
+			continue
+		}
+		for _, t := range []string{parts[s.i].text, parts[s.i].short} {
 			if t == "" {
 				continue
 			}
-			shown[i] = t
+			shown[s.i] = t
 			if ansi.StringWidth(join()) <= width {
 				break
 			}
-			shown[i] = ""
+			shown[s.i] = ""
 		}
 	}
 	return join()
