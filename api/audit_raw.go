@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // A page of the audit listing is read as the other raw listings are (the
@@ -50,7 +52,7 @@ func (c *Client) auditList(ctx context.Context, q url.Values, take int) ([]Item[
 				// otherwise make the 16 MiB a page may be into hundreds
 				// of MB of records.
 				return callerError{&Error{Kind: KindTooLarge, Endpoint: epAuditList.String(), Status: 200,
-					Message: fmt.Sprintf("the page holds more than the %d entries asked for; vaultdeck stopped reading. The service or a proxy in between sent something broken; try again, and report it if it persists", take)}}
+					Message: fmt.Sprintf("the page holds more than the %s asked for; vaultdeck stopped reading. The service or a proxy in between sent something broken; try again, and report it if it persists", plural.Count(take, "entry"))}}
 			}
 			if ch := it.Bytes[0]; ch != '{' && ch != 'n' {
 				return fmt.Errorf("not a JSON object (it starts with %q)", ch)
