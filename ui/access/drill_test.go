@@ -6,7 +6,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
@@ -47,7 +46,7 @@ func TestAccessDrillsDownToTheProject(t *testing.T) {
 	}
 	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
 	o, ok := openOf(cmd)
-	rec, _ := o.Record.(api.Project)
+	rec, _ := o.Record.(page.ProjectName) // the snapshot knows the name, not the count
 	if !ok || o.Route != "project" || o.Arg != pid || rec.ID != pid || rec.Name == "" {
 		t.Fatalf("enter on %s in %s's projects: %+v, want the project's page", pid, email, o)
 	}

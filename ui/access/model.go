@@ -16,7 +16,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/vaultdeck/vaultdeck/api"
 	review "github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
@@ -318,13 +317,14 @@ func (m *Model) openHint() []key.Binding {
 // openProject opens the selected row's project (its users and files): the
 // review's way from "who reaches what" to the thing reached. The rows of
 // both tabs are keyed by project ID; the name comes from the snapshot, so
-// the page opens without a request to look it up.
+// the page shows it at once, and looks up the count the snapshot does not
+// have (page.ProjectName) rather than saying 0 files.
 func (m *Model) openProject() tea.Cmd {
 	r, ok := m.Table.Selected()
 	if !ok || m.data == nil {
 		return nil
 	}
-	p := api.Project{ID: r.ID}
+	p := page.ProjectName{ID: r.ID}
 	for _, g := range m.data.grants {
 		if g.ProjectID == r.ID {
 			p.Name = g.ProjectName

@@ -17,3 +17,9 @@ func OpenPerson(email string) tea.Cmd {
 	}
 	return OpenRoute("person", email)
 }
+
+// ProjectName is a project known by its ID and name only (the access
+// snapshot's): a page.Open to the project route may carry it as its
+// Record, and the page looks up what else it shows (the file count)
+// rather than saying 0.
+type ProjectName struct{ ID, Name string }

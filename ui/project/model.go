@@ -39,6 +39,9 @@ type Model struct {
 
 	resolving  bool   // looking up the name and size of a project opened by ID
 	unresolved string // why the ID could not be resolved; the page offers nothing
+	// uncounted: opened knowing the name only (page.ProjectName); the
+	// head says no file count until the record is looked up
+	uncounted bool
 
 	fileList []api.ProjectFile
 	complete bool   // fileList is the whole unfiltered listing
@@ -87,11 +90,16 @@ func FromRecord(env page.Env, p api.Project) page.Page {
 // Record is the route's FromRecord: a page.Open from the projects list
 // carries the project's record; anything else is not one (nil).
 func Record(env page.Env, record any) page.Page {
-	p, ok := record.(api.Project)
-	if !ok {
-		return nil
+	switch r := record.(type) {
+	case api.Project:
+		return FromRecord(env, r)
+	case page.ProjectName:
+		// the name is shown at once; the count is looked up (Init)
+		m := FromRecord(env, api.Project{ID: r.ID, Name: r.Name}).(*Model)
+		m.uncounted = true
+		return m
 	}
-	return FromRecord(env, p)
+	return nil
 }
 
 // Close implements page.Closer: requests still in flight are abandoned.
@@ -125,6 +133,9 @@ func (m *Model) CapturesInput() bool { return m.confirm != nil || m.TableView.Ca
 func (m *Model) Init() tea.Cmd {
 	if m.resolving {
 		return m.resolve()
+	}
+	if m.uncounted {
+		return m.Reload() // the users, and the record quietly
 	}
 	return m.show(tabUsers)
 }

@@ -65,7 +65,7 @@ func (m *Model) resolvedProject(msg resolved) tea.Cmd {
 	}
 	if msg.Kind == "refresh" {
 		if msg.Err == nil && msg.Value != nil {
-			m.proj = *msg.Value // a failed refresh keeps what was shown; r on the tab retries
+			m.proj, m.uncounted = *msg.Value, false // a failed refresh keeps what was shown; r on the tab retries
 		}
 		return nil
 	}

@@ -38,7 +38,7 @@ func (m *Model) View() string {
 func (m *Model) headView() []string {
 	th := m.env.Theme
 	var head []widgets.Part
-	if m.proj.Name != "" {
+	if m.proj.Name != "" && !m.uncounted {
 		head = append(head, widgets.Keep(plural.Count(int(m.proj.FilesCount), "file")))
 	}
 	if m.deleting {
