@@ -45,6 +45,12 @@ type Evidence struct {
 	// `vaultdeck audit sync`), and an empty list proves nothing.
 	Covered bool
 	Upto    time.Time // the newest entry the mirror holds
+	// Settles is when the action's window ends (its end and
+	// EvidenceSlack): the service may stamp entries for it until then,
+	// so no sync covers it before. Early: the mirror was synced after
+	// the action, and only the window keeps it from covering it.
+	Settles time.Time
+	Early   bool
 }
 
 // Matches says whether e is the service's record of a: its type and user
@@ -87,7 +93,8 @@ func FindEvidence(ctx context.Context, m Mirror, log string, a Action) (Evidence
 	if err != nil {
 		return Evidence{}, err
 	}
-	ev := Evidence{Covered: st.Covers(a.To.Add(EvidenceSlack)), Upto: st.Last}
+	ev := Evidence{Covered: st.Covers(a.To.Add(EvidenceSlack)), Upto: st.Last, Settles: a.To.Add(EvidenceSlack)}
+	ev.Early = !ev.Covered && st.CaughtUp.After(a.To)
 	if !st.Started() {
 		return ev, nil
 	}
@@ -110,10 +117,17 @@ func (ev Evidence) String() string { return ev.Line("run `vaultdeck audit sync`"
 // itself) where the mirror stops short. Entries found before the mirror's
 // end are "so far": more may come once it reaches past the action.
 func (ev Evidence) Line(remedy string) string {
-	found := "the service's audit log records it: " + plural.Count(len(ev.Entries), "entry", "entries")
+	found := "the service's audit log records it: " + plural.Count(len(ev.Entries), "entry")
+	// synced since the action, but inside its window: a sync helps only
+	// once the window is over, and the line says when
+	wait := "the service may stamp more until " + ev.Settles.UTC().Format("15:04:05") + " UTC; then " + remedy
 	switch {
 	case len(ev.Entries) > 0 && ev.Covered:
 		return found
+	case len(ev.Entries) > 0 && ev.Early:
+		return found + " so far (" + wait + ")"
+	case ev.Early:
+		return "not yet in the mirror: " + strings.Replace(wait, "stamp more", "stamp it", 1)
 	case len(ev.Entries) > 0:
 		return found + " so far (the mirror stops before the action ends: " + remedy + ")"
 	case ev.Covered:

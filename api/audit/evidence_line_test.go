@@ -1,8 +1,10 @@
 package audit_test
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -31,5 +33,30 @@ func TestEvidenceLineReads(t *testing.T) {
 	}
 	if got := (audit.Evidence{}).String(); !strings.HasSuffix(got, "run `vaultdeck audit sync`") {
 		t.Errorf("String (the command line's) gives the shell command: %q", got)
+	}
+}
+
+// TestEvidenceLineWhileTheServiceMayStillStamp: seen by hand in the demo
+// at 120x40, a project deleted at 09:07:32 and L pressed at once (twice):
+// the detail kept reading '1 entry so far (the mirror stops before the
+// action ends: press L to run the audit sync here)', since no sync can
+// cover the action before its window (EvidenceSlack) is over: the hint
+// asked for a key that could not help yet. A mirror synced after the action
+// but before its window ends says until when, and the remedy after then.
+func TestEvidenceLineWhileTheServiceMayStillStamp(t *testing.T) {
+	at := time.Date(2026, 11, 27, 9, 7, 32, 0, time.UTC)
+	m := newFakeMirror()
+	ctx := context.Background()
+	mine := store.AuditEntry{ID: "1", Type: audit.TypeDeleteProject, User: "me@firm.test", Time: at, Raw: []byte(`{}`)}
+	if err := m.SaveAuditPage(ctx, store.AuditMirrorPage{Log: "L", Entries: []store.AuditEntry{mine}, Cursor: "1", CaughtUp: true, At: at.Add(8 * time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	ev, err := audit.FindEvidence(ctx, m, "L", audit.Action{Type: audit.TypeDeleteProject, User: "me@firm.test", From: at, To: at})
+	if err != nil || ev.Covered || len(ev.Entries) != 1 {
+		t.Fatalf("%+v %v", ev, err)
+	}
+	want := "the service's audit log records it: 1 entry so far (the service may stamp more until 09:09:32 UTC; then press L)"
+	if got := ev.Line("press L"); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
