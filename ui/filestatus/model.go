@@ -5,6 +5,7 @@ package filestatus
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -275,10 +276,17 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.Table.SetColumns(m.layout())
 		return nil
 	case key.Matches(msg, m.env.Keys.GroupFilter) && len(msg.Runes) == 1:
-		m.group = group(msg.Runes[0] - '0')
-		if m.group == 0 {
-			m.group = allGroups
+		g := group(msg.Runes[0] - '0')
+		if g == 0 {
+			g = allGroups
 		}
+		if g == m.group { // the list would not change: say so, or the key seems dead
+			if g == allGroups {
+				return page.Status("0: all files are shown already")
+			}
+			return page.Status(fmt.Sprintf("%c: only the %s files are shown already", msg.Runes[0], g))
+		}
+		m.group = g
 		return m.rebuild(m.env.Clock())
 	}
 	return m.Table.Update(msg)
