@@ -52,7 +52,13 @@ func (m *Model) headView() []string {
 		head = append(head, widgets.Keep(style.Render(m.outcome)))
 	}
 	if v := m.loader.View(); v != "" {
-		head = append(head, widgets.Deco(v+" loading"))
+		// what the open tab waits for ("waiting 21s for the vault
+		// budget"), which its empty table points to, else "loading"
+		what := "loading"
+		if st := &m.states[m.tab]; st.Loading() {
+			what = st.Label(m.env.Clock())
+		}
+		head = append(head, widgets.Deco(v+" "+what))
 	}
 	info := widgets.Info{Title: m.Title(), Parts: head}
 	return info.Lines(th, m.Width, m.env.Clock())
