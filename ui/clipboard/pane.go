@@ -61,3 +61,7 @@ func (p *Pane) Help() []key.Binding {
 	k := p.env.Keys
 	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Back}
 }
+
+// ContextKeys implements page.KeyHinter: only scrolling and esc act here,
+// so the root answers a table's keys (/, o, x) and r with why not.
+func (p *Pane) ContextKeys() []key.Binding { return p.Help() }

@@ -241,6 +241,8 @@ func TestEveryKeyActsOrSaysWhy(t *testing.T) {
 		{name: "access person", route: "access", wait: "projects", also: "1/", steps: [][2]string{{"enter", "open project"}}},
 		{name: "access changes", route: "access", wait: "projects", also: "1/", steps: [][2]string{{"tab", "people"}}},
 		{name: "person", route: "person", arg: func(e *keyEnv) string { return e.leaver }, wait: "▸ Reach"},
+		{name: "the command pane (C)", route: "projects", wait: "12 of 12 loaded", steps: [][2]string{{"C", "vaultdeck projects"}}},
+		{name: "the ID whole (Y)", route: "projects", wait: "12 of 12 loaded", steps: [][2]string{{"Y", "esc"}}},
 		{name: "matters", route: "matters", wait: "Matter receipts", local: true},
 		{name: "file IDs prompt", route: "files", wait: "file IDs:", input: true},
 		{name: "upload form", route: "upload", arg: func(e *keyEnv) string { p := e.project(t); return p.ID + " " + p.Name }, wait: "path:", local: true, input: true, writes: true},
