@@ -28,8 +28,10 @@ func columns() []widgets.Column {
 	return []widgets.Column{
 		colName:     {Title: "Name", Width: 12, Min: 8, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
 		colStatus:   {Title: "Status", Width: 21}, // an enum: never truncated (unrecoverable_failure)
-		colInStatus: {Title: "In status", Width: 9, Align: widgets.AlignRight, Numeric: true},
-		colFlag:     {Title: "Flag", Width: 5},
+		// how long and whether stuck are what the view is for: they outrank
+		// a name's width beyond half its need (widgets' layout)
+		colInStatus: {Title: "In status", Width: 9, Align: widgets.AlignRight, Numeric: true, Priority: 1},
+		colFlag:     {Title: "Flag", Width: 5, Priority: 1},
 		colID:       {Title: "ID", Width: 12, Grow: 2},
 	}
 }
