@@ -26,8 +26,8 @@ const (
 // columns are the table's columns; "In status" sorts by duration.
 func columns() []widgets.Column {
 	return []widgets.Column{
-		colName:     {Title: "Name", Width: 12, Min: 8, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
-		colStatus:   {Title: "Status", Width: 21}, // an enum: never truncated (unrecoverable_failure)
+		colName:   {Title: "Name", Width: 12, Min: 8, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
+		colStatus: {Title: "Status", Width: 21}, // an enum: never truncated (unrecoverable_failure)
 		// how long and whether stuck are what the view is for: they outrank
 		// a name's width beyond half its need (widgets' layout)
 		colInStatus: {Title: "In status", Width: 9, Align: widgets.AlignRight, Numeric: true, Priority: 1},
