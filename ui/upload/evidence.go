@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -31,4 +32,25 @@ func uploadEvidence(ctx context.Context, be page.Backend, st *store.Store, proje
 		return "audit evidence: unknown (" + err.Error() + ")", false
 	}
 	return "audit: " + ev.Line(remedy) + later, !ev.Covered
+}
+
+// evidenceMsg is the run's evidence line read again.
+type evidenceMsg struct {
+	view  page.ID
+	line  string
+	short bool
+}
+
+// evidenceAgain reads the finished run's evidence line again, in a
+// command (no IO in Update).
+func (m *Model) evidenceAgain() tea.Cmd {
+	f := m.shared.evidenceAgain()
+	if f == nil {
+		return nil
+	}
+	ctx, view, remedy := m.env.Context(), m.id, m.env.ChoreHint(page.ChoreSyncAudit)
+	return func() tea.Msg {
+		line, short := f(ctx, remedy)
+		return evidenceMsg{view: view, line: line, short: short}
+	}
 }

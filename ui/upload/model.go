@@ -150,7 +150,15 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 		return m, m.named(msg)
 	case page.TaskStarted:
 		return m, nil
+	case evidenceMsg:
+		if msg.view == m.id && m.stage == stageDone {
+			m.shared.setShort(msg.short)
+			m.outcome = "upload: " + m.shared.outcome().Summary() + " · " + msg.line
+		}
 	case page.TaskDone:
+		if msg.Name == string(page.ChoreSyncAudit) && msg.Err == nil && m.stage == stageDone && m.shared.auditShort() {
+			return m, m.evidenceAgain() // the sync the summary asked for ended: read its line anew
+		}
 		if msg.Origin == m.id && m.stage == stageRun {
 			m.stage = stageDone
 			if msg.Err != nil {

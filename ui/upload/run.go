@@ -49,6 +49,24 @@ type shared struct {
 	stopped bool
 	out     upload.Outcome // once the task ended: what became of each file
 	short   bool           // its audit evidence asks for a sync (the mirror stops short of the run)
+	// evidence reads the run's audit evidence again (after the sync its
+	// line asked for), with the remedy of that moment
+	evidence func(ctx context.Context, remedy string) (string, bool)
+}
+
+func (s *shared) setEvidence(f func(ctx context.Context, remedy string) (string, bool)) {
+	s.mu.Lock()
+	s.evidence = f
+	s.mu.Unlock()
+}
+
+func (s *shared) evidenceAgain() func(ctx context.Context, remedy string) (string, bool) {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.evidence
 }
 
 func (s *shared) setShort(b bool) { s.mu.Lock(); s.short = b; s.mu.Unlock() }
@@ -150,8 +168,12 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Pl
 			// or renamed is asked now, so the page can name them.
 			run.Settle(ctx, &out)
 			sh.setOutcome(out)
-			evidence, short := uploadEvidence(ctx, be, st, projectID, began, time.Now(), remedy, later)
+			ended := time.Now()
+			evidence, short := uploadEvidence(ctx, be, st, projectID, began, ended, remedy, later)
 			sh.setShort(short)
+			sh.setEvidence(func(ctx context.Context, remedy string) (string, bool) {
+				return uploadEvidence(ctx, be, st, projectID, began, ended, remedy, later)
+			})
 			text := "upload: " + out.Summary() + " · " + evidence
 			if len(out.Errors) > 0 {
 				// A request not journaled or not answered: the upload is
