@@ -39,6 +39,20 @@ func (m *Model) here(top page.Page) keys.Here {
 	return h
 }
 
+// overlayKey answers a key pressed over the help or the last errors (which
+// take the keyboard to scroll) that neither scrolls nor closes them; the
+// line an earlier key left goes with the next.
+func (m *Model) overlayKey(msg tea.KeyMsg, what string) {
+	if m.overlayLine && m.status != "" {
+		m.status = ""
+	}
+	m.overlayLine = false
+	if line := m.env.Keys.Over(msg.String(), what); line != "" {
+		m.setStatus(page.StatusMsg{Text: line})
+		m.overlayLine = true
+	}
+}
+
 // flash shows a one-line notice owned by the page on top, which its next
 // key takes away (updateTop).
 func (m *Model) flash(text string) {

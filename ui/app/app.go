@@ -80,6 +80,7 @@ type Model struct {
 	opened        map[page.Page]string // route and argument each page was opened with
 	errs          []errorRecord        // the last errors, whole (errors.go)
 	errPane       *widgets.Pane        // `!`: the last errors in a pane that scrolls
+	overlayLine   bool                 // the status line is overlayKey's, which the next key takes
 }
 
 type whoamiMsg struct {
@@ -279,6 +280,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.runCommand(line)
 	}
 	if m.errPane != nil {
+		m.overlayKey(msg, "the last errors are open")
 		if key.Matches(msg, k.Back, k.Quit, k.Errors) {
 			m.errPane = nil
 		} else {
@@ -287,6 +289,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if m.help {
+		m.overlayKey(msg, "the help is open")
 		if key.Matches(msg, k.Help, k.Back, k.Quit) {
 			m.help = false
 		} else if m.helpScroll != nil {

@@ -86,6 +86,17 @@ func (m Map) companions(bs []key.Binding) []key.Binding {
 	return out
 }
 
+// Over is the line for key k pressed over an overlay that takes the
+// keyboard to scroll (the help, the last errors), named by what ("the
+// help is open"): "" for a key that scrolls or closes it, and for one no
+// binding has.
+func (m Map) Over(k, what string) string {
+	if len(m.withKey(k)) == 0 || m.moves(k) || has([]key.Binding{m.Help, m.Quit, m.Errors}, k) {
+		return ""
+	}
+	return k + ": " + what + "; esc closes it"
+}
+
 // NothingToOpen answers enter where the page names no use for it (a
 // person's grant, an empty list).
 const NothingToOpen = "enter: nothing to open here"
