@@ -86,14 +86,11 @@ func (m *Model) onReuploadRows(msg reuploadRows) tea.Cmd {
 		return page.Error(msg.Err)
 	}
 	if len(msg.Rows) == 0 {
-		return page.Status(fmt.Sprintf("none of the %s was uploaded by vaultdeck here: no local path is known", plural.Count(msg.Asked, "selected file")))
+		return page.Status(noneUploadedHere(msg.Asked))
 	}
 	m.reupload = msg.Rows
 	n := len(msg.Rows)
-	text := fmt.Sprintf("Re-upload %s from their local paths with mode replace (each becomes a new version)?", plural.Count(n, "stuck or failed file"))
-	if skipped := msg.Asked - n; skipped > 0 {
-		text += " " + plural.Count(skipped, "selected file") + " " + isAre(skipped) + " left out: no local path of " + itThem(skipped) + " is journaled."
-	}
+	text := reuploadQuestion(n, msg.Asked)
 	m.confirm = widgets.NewConfirm(m.env.Theme, "Re-upload", text, strconv.Itoa(n)) // the dialog says what to type
 	return nil
 }
@@ -188,6 +185,22 @@ func (m *Model) confirmView() string {
 	return m.env.Theme.Renderer.Place(m.Width, m.Height, lipgloss.Center, lipgloss.Center, m.confirm.ViewSized(m.Width, m.Height))
 }
 
-func isAre(n int) string { return plural.Noun(n, "is", "are") }
+// noneUploadedHere answers R on files none of which this machine's journal
+// holds.
+func noneUploadedHere(asked int) string {
+	if asked == 1 {
+		return "the selected file was not uploaded by vaultdeck here: no local path is known"
+	}
+	return fmt.Sprintf("none of the %s was uploaded by vaultdeck here: no local path is known", plural.Count(asked, "selected file"))
+}
 
-func itThem(n int) string { return plural.Noun(n, "it", "them") }
+// reuploadQuestion is the re-upload dialog's question for n files of the
+// asked, the others left out.
+func reuploadQuestion(n, asked int) string {
+	text := fmt.Sprintf("Re-upload %s from %s with mode replace (%s a new version)?", plural.Count(n, "stuck or failed file"),
+		plural.Verb(n, "its local path", "their local paths"), plural.Verb(n, "it becomes", "each becomes"))
+	if skipped := asked - n; skipped > 0 {
+		text += " " + plural.Count(skipped, "selected file") + " " + plural.Verb(skipped, "is", "are") + " left out: no local path of " + plural.Verb(skipped, "it", "them") + " is journaled."
+	}
+	return text
+}
