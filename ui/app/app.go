@@ -301,6 +301,12 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if c, ok := top.(page.InputCapturer); ok && c.CapturesInput() {
 		return m.updateTop(msg)
 	}
+	if m.status != "" && !m.statusErr && m.statusOwner == top && top != nil && !key.Matches(msg, k.Quit) {
+		// a notice is news of the key that caused it: a key the root
+		// takes (:, V, ?) takes it too, as the page's keys do (updateTop);
+		// q leaves it on the last frame
+		m.status, m.statusOwner = "", nil
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()

@@ -38,3 +38,20 @@ func TestKeysOverAnOverlaySayWhatIsOpen(t *testing.T) {
 		_ = before
 	}
 }
+
+// Seen by hand (vd, 120x40): P on the projects list said 'not on this
+// page'; V then opened the name prompt, and esc closed it onto the same P
+// line, as if news of the esc. A notice is news of the key that caused it:
+// a key the root takes (:, V, ?, C) takes it away too.
+func TestANoticeLeavesAtTheRootsKeys(t *testing.T) {
+	m, _ := newApp(t, false)
+	send(m, pagetest.Key("p"))
+	if m.Status() == "" {
+		t.Fatal("p on a page without it said nothing")
+	}
+	send(m, pagetest.Key(":"))
+	send(m, pagetest.Key("esc"))
+	if st := m.Status(); st != "" {
+		t.Errorf("after : and esc the line still says %q", st)
+	}
+}
