@@ -26,10 +26,10 @@ const (
 // columns are the table's columns; "In status" sorts by duration.
 func columns() []widgets.Column {
 	return []widgets.Column{
-		colName:   {Title: "Name", Width: 12, Min: 8, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
-		colStatus: {Title: "Status", Width: 21}, // an enum: never truncated (unrecoverable_failure)
-		// how long and whether stuck are what the view is for: they outrank
-		// a name's width beyond half its need (widgets' layout)
+		colName: {Title: "Name", Width: 12, Min: 8, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
+		// the status, how long and whether stuck are what the view is for:
+		// they outrank a name's width beyond half its need (widgets' layout)
+		colStatus:   {Title: "Status", Width: 21, Priority: 1}, // an enum: never truncated (unrecoverable_failure)
 		colInStatus: {Title: "In status", Width: 9, Align: widgets.AlignRight, Numeric: true, Priority: 1},
 		colFlag:     {Title: "Flag", Width: 5, Priority: 1},
 		colID:       {Title: "ID", Width: 12, Grow: 2},
@@ -46,10 +46,8 @@ func projectColumns(cols []widgets.Column) []widgets.Column {
 func idColumns() []widgets.Column {
 	cols := columns()
 	cols[colName] = widgets.Column{Title: "Name", Width: 0, Grow: 1, Priority: 3, Elide: widgets.ElideMiddle}
-	// asked for whole: the ID and the status outrank the time and the
-	// flag, which go before the name is cut below half its need
+	// asked for whole: the ID outranks the status, the time and the flag
 	cols[colID] = widgets.Column{Title: "ID", Width: 36, Priority: 2}
-	cols[colStatus].Priority = 1
 	return cols
 }
 
