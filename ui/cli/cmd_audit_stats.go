@@ -23,7 +23,7 @@ top_users, top_ips, top_types, marks, more_marks, mirror).`,
 	fs := c.Flags()
 	fs.StringVar(&o.Since, "since", "7d", "from `T`: 2026-11-01, 2026-11-01T09:30:00Z, or an age such as 36h or 7d")
 	fs.StringVar(&o.Until, "until", "", "before `T` (same forms as --since; default now)")
-	fs.StringVar(&o.By, "by", "", "bucket the histogram by `hour` or `day` (default: hour for ranges up to 3 days, else day)")
+	fs.StringVar(&o.By, "by", "", "histogram buckets of an `hour|day` (default: hour for ranges up to 3 days, else day)")
 	fs.StringVar(&o.Type, "type", "", "count only entries of log type `T` in the histogram and the top users and addresses")
 	_ = c.RegisterFlagCompletionFunc("by", fixed([]string{"hour", "day"}))
 	c.RunE = r.run(func(ctx context.Context, _ []string) int { return r.auditStats(ctx, o) })

@@ -33,9 +33,9 @@ func (r *runner) demoCmd() *cobra.Command {
 	var f DemoFlags
 	c := &cobra.Command{Use: "demo", Short: "open the console against a built-in simulator", Args: noArgs}
 	f.Console.register(c)
-	c.Flags().Int64Var(&f.Seed, "seed", sim.DefaultSeed, "simulator seed (the same as `vaultdeck sim`'s default)")
+	c.Flags().Int64Var(&f.Seed, "seed", sim.DefaultSeed, "simulator seed (the same as vaultdeck sim's default)")
 	f.Scale = "small"
-	c.Flags().Var(enumFlag(&f.Scale, []string{"small", "large"}), "scale", "seed data size: small or large (100,000 entries)")
+	c.Flags().Var(enumFlag(&f.Scale, []string{"small", "large"}), "scale", "seed data size: `small|large` (large: 100,000 entries)")
 	c.Flags().BoolVar(&f.NoRateLimit, "no-rate-limit", false, "turn the simulator's per-minute limits off")
 	_ = c.RegisterFlagCompletionFunc("scale", fixed([]string{"small", "large"}))
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {

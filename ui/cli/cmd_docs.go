@@ -24,7 +24,7 @@ func (r *runner) docsCmd() *cobra.Command {
 	c := &cobra.Command{Use: "docs", Short: "print the command reference, or write it as Markdown or man pages (--dir)", Args: noArgs}
 	c.Flags().StringVar(&dir, "dir", "", "write one page per command into `DIR` (created if missing)")
 	format = "markdown"
-	c.Flags().Var(enumFlag(&format, []string{"markdown", "man"}), "format", "markdown or man (with --dir)")
+	c.Flags().Var(enumFlag(&format, []string{"markdown", "man"}), "format", "the reference's format, `markdown|man` (man with --dir)")
 	_ = c.RegisterFlagCompletionFunc("format", fixed([]string{"markdown", "man"}))
 	c.RunE = r.run(func(context.Context, []string) int {
 		root := c.Root()

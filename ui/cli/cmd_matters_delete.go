@@ -14,7 +14,7 @@ func (r *runner) mattersDeleteCmd() *cobra.Command {
 	c := &cobra.Command{Use: "delete FILE|-", Short: "batch-delete client matters listed in a CSV/TSV file (or stdin), with a receipt", Args: cobra.ArbitraryArgs}
 	fs := c.Flags()
 	dry := fs.Bool("dry-run", false, "show the preview and send nothing")
-	format := fs.String("format", "", "`csv` or tsv (default: sniffed from the first line)")
+	format := fs.String("format", "", "the file's separator, `csv|tsv` (default: sniffed from the first line)")
 	yes := fs.Bool("yes", false, "do not ask to type the number of pairs (needed when stdin is not a terminal)")
 	c.RunE = r.run(func(ctx context.Context, pos []string) int {
 		if len(pos) != 1 {

@@ -16,8 +16,8 @@ import (
 func (r *runner) mattersReceiptCmd() *cobra.Command {
 	c := &cobra.Command{Use: "receipt ID", Short: "show one receipt (--export csv|json for filing)", Args: cobra.ArbitraryArgs}
 	fs := c.Flags()
-	exportAs := fs.String("export", "", "print the whole receipt as `csv` or json (for filing)")
-	result := fs.String("result", "", "only items with this result (deleted, already_absent, error, not_sent, ...)")
+	exportAs := fs.String("export", "", "print the whole receipt as `csv|json` (for filing)")
+	result := fs.String("result", "", "only items with this `RESULT` (deleted, already_absent, error, not_sent, ...)")
 	code := fs.String("code", "", "only items with this error `CODE` (invalid_client_id, blocked_by_ethical_wall, ...): the console's error-code filter")
 	c.RunE = r.run(func(ctx context.Context, pos []string) int {
 		if len(pos) != 1 {

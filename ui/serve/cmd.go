@@ -36,9 +36,9 @@ type Flags struct {
 // Register defines the flags on fs with their defaults.
 func (f *Flags) Register(fs *pflag.FlagSet) {
 	cfg := &f.Config
-	fs.StringVar(&cfg.Listen, "listen", DefaultListen, "address to listen on; a non-loopback address must be given explicitly")
-	fs.StringVar(&cfg.AuthorizedKeys, "authorized-keys", "", "OpenSSH authorized_keys file of the admitted keys (required); bind a key to a profile with vaultdeck-profile=\"NAME\"")
-	fs.StringVar(&cfg.HostKey, "host-key", "", "host key file (default: "+HostKeyName+" in the state directory; generated when missing)")
+	fs.StringVar(&cfg.Listen, "listen", DefaultListen, "`ADDR` to listen on (host:port); a non-loopback address must be given explicitly")
+	fs.StringVar(&cfg.AuthorizedKeys, "authorized-keys", "", "OpenSSH authorized_keys `FILE` of the admitted keys (required); bind a key to a profile with vaultdeck-profile=\"NAME\"")
+	fs.StringVar(&cfg.HostKey, "host-key", "", "host key `FILE` (default: "+HostKeyName+" in the state directory; generated when missing)")
 	fs.BoolVar(&cfg.AllowWrites, "allow-writes", false, "bind the keys that change the workspace (read-only without it)")
 	fs.IntVar(&cfg.MaxSessions, "max-sessions", DefaultMaxSessions, "most sessions served at once")
 	fs.DurationVar(&cfg.IdleTimeout, "idle-timeout", DefaultIdleTimeout, "close a session after this long without input (0 = never)")
