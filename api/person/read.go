@@ -171,7 +171,7 @@ func projectListing(c Cache) (ps []api.Project, at time.Time, from string, ok bo
 	}
 	var pg api.ProjectPage
 	if hit && json.Unmarshal(body, &pg) == nil && pg.Pagination.TotalPages <= 1 && len(pg.Projects) >= int(pg.Pagination.Total) {
-		return pg.Projects, at, "the console's cached projects listing", true, nil
+		return pg.Projects, at, FromConsoleProjects, true, nil
 	}
 	for n := 1; ; n++ {
 		body, fetched, hit, err := c.Get(fmt.Sprintf(CacheProjectPage, n))

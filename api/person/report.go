@@ -150,3 +150,7 @@ func (r *Report) Missing() []Source {
 	}
 	return out
 }
+
+// FromConsoleProjects is the Source.From of a projects listing the console
+// cached whole; like every From it reads after "from the".
+const FromConsoleProjects = "console's cached projects listing"

@@ -132,7 +132,7 @@ func (r *runner) personText(rep *person.Report) error {
 				manage++
 			}
 		}
-		fmt.Fprintf(w, "%s, %d with MANAGE; the only MANAGE on %d (someone must take %s over if they leave)\n", plural.Count(len(rc.Grants), "project"), manage, len(rc.SoleManage), plural.Verb(len(rc.SoleManage), "it", "these"))
+		fmt.Fprintln(w, reachLine(len(rc.Grants), manage, len(rc.SoleManage)))
 		if err := r.reachTable(rep).flush(); err != nil {
 			return err
 		}
@@ -291,4 +291,14 @@ func (r *runner) offboarding(rep *person.Report) error {
 	}
 	fmt.Fprintln(r.env.Stderr, person.CannotChangeAccess)
 	return t.flush()
+}
+
+// reachLine sums a person's reach: projects, MANAGE, and the projects only
+// they manage, which someone must take over if they leave.
+func reachLine(projects, manage, sole int) string {
+	s := fmt.Sprintf("%s, %d with MANAGE; ", plural.Count(projects, "project"), manage)
+	if sole == 0 {
+		return s + "the only MANAGE on none"
+	}
+	return s + fmt.Sprintf("the only MANAGE on %d (someone must take %s over if they leave)", sole, plural.Verb(sole, "it", "these"))
 }
