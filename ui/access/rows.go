@@ -45,7 +45,7 @@ func GrantColumns() []widgets.Column {
 	return []widgets.Column{
 		{Title: "PROJECT", Width: 20, Min: 10, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
 		{Title: "ACCESS", Width: 6, Priority: 2},
-		{Title: "PROJECT ID", Width: 36, Min: 8, Priority: 1, Elide: widgets.ElideMiddle},
+		{Title: "PROJECT ID", Width: 36, Priority: 1, ID: true},
 	}
 }
 

@@ -32,7 +32,7 @@ func columns() []widgets.Column {
 		colStatus:   {Title: "Status", Width: 21, Priority: 1}, // an enum: never truncated (unrecoverable_failure)
 		colInStatus: {Title: "In status", Width: 9, Align: widgets.AlignRight, Numeric: true, Priority: 1},
 		colFlag:     {Title: "Flag", Width: 5, Priority: 1},
-		colID:       {Title: "ID", Width: 12, Grow: 2},
+		colID:       {Title: "ID", Width: 36, Priority: 0, ID: true}, // whole or not at all: a UUID's head identifies nothing
 	}
 }
 

@@ -42,8 +42,10 @@ const (
 // Priority first and, within one, rightmost first:
 //  0. columns wider than their measured need give back what they do not
 //     use (a status column of 21 cells showing "processing");
-//  1. columns of Priority 0 shrink to their Min (a date loses its year),
-//     and those that would still cut their cells are hidden;
+//  1. columns of Priority 0 shrink to their Min (a date loses its year);
+//     ID columns (drawn whole or not at all) are hidden, whatever their
+//     Priority; the Priority 0 columns that would still cut their cells
+//     are hidden;
 //  2. named columns give back what they needed beyond their Width or half
 //     their need (of the line at most), whichever is more;
 //  3. columns of Priority 0 are hidden (counts, flags);
@@ -75,8 +77,8 @@ func layoutWidths(cols []Column, need []int, avail int) []int {
 	for i, c := range cols {
 		if !c.ExportOnly && (c.Width > 0 || c.Grow > 0) {
 			w[i], vis[i] = c.Width, true
-			if named(i) {
-				w[i] = wantOf(i)
+			if named(i) || (c.ID && need[i] > 0) {
+				w[i] = wantOf(i) // an ID starts whole: it is never cut
 			}
 		}
 	}
@@ -115,6 +117,11 @@ func layoutWidths(cols []Column, need []int, avail int) []int {
 	roomy := func(i int) bool { return !named(i) && need[i] > 0 && need[i]+1 < w[i] }
 	give(roomy, func(i int) int { return need[i] + 1 }, false)
 	give(low, minOf, false)
+	// an ID (whole or not at all) goes before anything is cut or hidden
+	// for it: a person's projects at 80 columns read "Acme Corp v.
+	// Halvorsen — Patent Litigation", not "Acme Corp v. Halv…atent
+	// Litigation" beside a whole UUID
+	give(func(i int) bool { return cols[i].ID }, nil, true)
 	// a low column that could not show its cells anyway (a UUID's first
 	// 12 cells, "appl…pdf") goes before a name is cut for it; a date
 	// shortened to its day is not cut

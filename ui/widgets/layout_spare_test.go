@@ -81,3 +81,23 @@ func TestGivenBackColumnKeepsItsSortArrow(t *testing.T) {
 		}
 	}
 }
+
+// An ID column is drawn whole or not at all, and it goes before the name
+// beside it is cut (issue 29.2: a person's projects at 80 columns).
+func TestIDColumnIsWholeOrHidden(t *testing.T) {
+	cols := []Column{
+		{Title: "PROJECT", Width: 20, Min: 10, Grow: 3, Priority: 3, Elide: ElideMiddle},
+		{Title: "ACCESS", Width: 6, Priority: 2},
+		{Title: "PROJECT ID", Width: 36, Priority: 1, ID: true},
+	}
+	need := []int{43, 6, 36}
+	for avail := 10; avail <= 130; avail++ {
+		w := layoutWidths(cols, need, avail)
+		if w[2] != 0 && w[2] != 36 {
+			t.Errorf("at %d the ID is %d cells: cut", avail, w[2])
+		}
+		if w[2] != 0 && w[0] < need[0] {
+			t.Errorf("at %d the ID is shown while the name is cut to %d", avail, w[0])
+		}
+	}
+}

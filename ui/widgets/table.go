@@ -35,6 +35,11 @@ type Column struct {
 	// too long is cut.
 	Min, Max, Priority int
 	Elide              Elide
+	// ID columns hold an identifier (a UUID): a cut one identifies
+	// nothing, so it is drawn whole or not at all, and it gives way before
+	// the name it identifies is cut, whatever its Priority (the ID pane,
+	// Y, and the export still have it).
+	ID bool
 	// ExportOnly columns are never drawn but written by the export key:
 	// what a reader of the file needs and the screen has no room for (IDs,
 	// absolute UTC times beside a countdown).
