@@ -272,8 +272,15 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.env.Keys.Reupload):
 		return m.askReupload()
 	case key.Matches(msg, m.env.Keys.ToggleIDs):
+		shown := m.Table.Shown(colID)
 		m.wholeIDs = !m.wholeIDs
 		m.Table.SetColumns(m.layout())
+		if shown && m.Table.Shown(colID) { // an ID is drawn whole or not at all: the screen has room for it
+			if m.wholeIDs {
+				return page.Status("i: IDs stay whole at any width (this one has room for them already)")
+			}
+			return page.Status("i: IDs give way to names on a narrower screen (this one has room for both)")
+		}
 		return nil
 	case key.Matches(msg, m.env.Keys.GroupFilter) && len(msg.Runes) == 1:
 		g := group(msg.Runes[0] - '0')

@@ -112,3 +112,9 @@ func (t *Table) windowCells(rows []Row) (cells [][]string, tones [][]Tone) {
 	}
 	return cells, tones
 }
+
+// Shown says whether column col is drawn at the table's width (the layout
+// may hide it: a low column, an ID that does not fit whole).
+func (t *Table) Shown(col int) bool {
+	return col >= 0 && col < len(t.widths) && t.widths[col] > 0
+}
