@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -130,7 +131,8 @@ func (s *Server) Check(ctx context.Context, w io.Writer) int {
 		}
 		who, err := b.client.WhoAmI(ctx)
 		if err != nil {
-			report(false, "profile %s: the token from %s was not accepted: %v", name, r.Source.Describe(), err)
+			// which failure: only a 401 or 403 is the token's (api.CheckFailure)
+			report(false, "profile %s, token from %s: %s: %v", name, r.Source.Describe(), api.CheckFailure(err), err)
 			continue
 		}
 		report(true, "profile %s: token from %s accepted (%s, workspace %s)", name, r.Source.Describe(), sanitize.Line(who.Email), sanitize.Line(who.WorkspaceName))

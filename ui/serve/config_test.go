@@ -158,7 +158,7 @@ func TestCheck(t *testing.T) {
 	if code := s.Check(context.Background(), &out); code != 1 {
 		t.Fatalf("check passed:\n%s", out.String())
 	}
-	for _, want := range []string{"FAIL profile sim: the token from a systemd credential was not accepted", "FAIL profile nope: profile \"nope\" is not configured"} {
+	for _, want := range []string{"FAIL profile sim, token from a systemd credential: That token was not accepted (401)", "FAIL profile nope: profile \"nope\" is not configured"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("missing %q in:\n%s", want, out.String())
 		}
