@@ -67,6 +67,9 @@ func (e TableExport) WriteCSV(w io.Writer) error {
 			if col.RowID {
 				cell = row.ID
 			}
+			if col.Elide == ElideDate {
+				cell = exportTime(col, row, i, cell)
+			}
 			cells = append(cells, cell)
 			if col.ExportAt != "" {
 				cells = append(cells, utcAt(row, i))
@@ -77,6 +80,24 @@ func (e TableExport) WriteCSV(w io.Writer) error {
 		}
 	}
 	return c.Flush()
+}
+
+// exportTime writes a date column's cell as RFC 3339 in UTC with its
+// seconds, whatever the screen shortened it to ("2026-11-26 14:05",
+// "2026-11-26"): from its sort key (Unix seconds) when it is Numeric, else
+// from its text, a UTC "2006-01-02 15:04:05". A cell that is neither ("-")
+// is written as it is.
+func exportTime(col Column, row Row, i int, cell string) string {
+	if col.Numeric {
+		if at := utcAt(row, i); at != "" {
+			return at
+		}
+		return cell
+	}
+	if t, err := time.Parse(time.DateTime, cell); err == nil {
+		return t.UTC().Format(time.RFC3339)
+	}
+	return cell
 }
 
 // utcAt is row's sort key of column i read as Unix seconds, in UTC ("" when unknown).
