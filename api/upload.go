@@ -69,7 +69,8 @@ func (c *Client) Upload(ctx context.Context, projectID string, files []UploadFil
 		r, err := c.uploadBatch(ctx, projectID, files[start:end], mode, nil)
 		if err != nil {
 			if start > 0 {
-				return out, fmt.Errorf("files %d to %d of %d were not uploaded (the first %d were): %w", start+1, len(files), len(files), start, err)
+				return out, fmt.Errorf("files %d to %d of %d %s not uploaded (the first %d %s): %w", start+1, len(files), len(files),
+					plural.Verb(len(files)-start, "was", "were"), start, plural.Verb(start, "was", "were"), err)
 			}
 			return out, err
 		}

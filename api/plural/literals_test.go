@@ -25,6 +25,10 @@ var fixedPlural = regexp.MustCompile(`%[-+# 0']*[0-9]*d (?:[a-z-]+ )?(` + string
 	"years",
 }, "|") + `)\b`)
 
+// pluralVerb is a verb in the plural after a count ("%d more were",
+// "%d are"): "1 more were" when the count is one; Verb says it.
+var pluralVerb = regexp.MustCompile(`%[-+# 0']*[0-9]*d (?:[a-z-]+ )?(were|are|have)\b`)
+
 // TestNoTextHedgesItsNumber walks every Go file of the module outside tests
 // and fails on a string literal that says a count as "file(s)" or as
 // "%d files": such text reads "1 files" or "2 file(s)" to the person who
@@ -67,6 +71,9 @@ func TestNoTextHedgesItsNumber(t *testing.T) {
 			at := fset.Position(lit.Pos())
 			if m := hedged.FindString(s); m != "" {
 				t.Errorf("%s:%d: %q leaves its number open (%s): say it with plural.Count", rel, at.Line, s, m)
+			}
+			if m := pluralVerb.FindString(s); m != "" {
+				t.Errorf("%s:%d: %q reads %q when the count is one: say the verb with plural.Verb", rel, at.Line, s, m)
 			}
 			if m := fixedPlural.FindString(s); m != "" {
 				t.Errorf("%s:%d: %q reads %q when the count is one: say it with plural.Count", rel, at.Line, s, m)

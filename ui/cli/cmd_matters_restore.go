@@ -48,7 +48,7 @@ func (r *runner) mattersRestoreCmd() *cobra.Command {
 		}
 		fmt.Fprintf(r.env.Stderr, "receipt %d (%s, %s) deleted %s", rec.ID, sanitize.Line(rec.FileName), rec.StartedAt.UTC().Format(timeLayout), plural.Count(len(plan.Proven), "matter"))
 		if n := len(plan.InFlight); n > 0 {
-			fmt.Fprintf(r.env.Stderr, "; %d more were sent without a recorded answer (in flight, or outcome unknown) and are checked against the service first", n)
+			fmt.Fprintf(r.env.Stderr, "; %d more %s sent without a recorded answer (in flight, or outcome unknown) and %s checked against the service first", n, plural.Verb(n, "was", "were"), plural.Verb(n, "is", "are"))
 		}
 		fmt.Fprintln(r.env.Stderr)
 		if ok, code := r.confirmCount(plan.Candidates(), "restore", *yes, false); !ok {

@@ -38,7 +38,7 @@ func (r *runner) restorePreview(plan *matters.RestorePlan, dry bool) int {
 	}
 	fmt.Fprintf(r.env.Stdout, "receipt %d (%s) deleted %s", rec.ID, sanitize.Line(rec.FileName), plural.Count(len(plan.Proven), "matter"))
 	if n := len(plan.InFlight); n > 0 {
-		fmt.Fprintf(r.env.Stdout, "; %d more were sent without a recorded answer (in flight, or outcome unknown) and would be checked against the service first", n)
+		fmt.Fprintf(r.env.Stdout, "; %d more %s sent without a recorded answer (in flight, or outcome unknown) and would be checked against the service first", n, plural.Verb(n, "was", "were"))
 	}
 	fmt.Fprintln(r.env.Stdout, "; a restore sends them back by POST /api/v2/matters")
 	if len(outs) > 0 {
@@ -59,18 +59,7 @@ func (r *runner) sayLeftAlone(rep *matters.Report) {
 	if len(codes) == 0 {
 		return
 	}
-	var parts []string
-	for _, c := range []struct{ code, text string }{
-		{matters.CodeNeverExisted, "never existed"},
-		{matters.CodePresent, "are present"},
-		{matters.CodeDeletedBefore, "were already deleted before this run's request"},
-		{matters.CodeDeletedLater, "were deleted later by another deletion on this machine (its restore brings them back)"},
-	} {
-		if n := codes[c.code]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, c.text))
-		}
-	}
-	if len(parts) > 0 {
+	if parts := leftAloneParts(codes); len(parts) > 0 {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: in-flight pairs left alone, as the service lists them: %s\n", r.cmd, strings.Join(parts, ", "))
 	}
 	if n := codes[matters.CodeUnproven]; n > 0 {
@@ -84,4 +73,22 @@ func matterrunReceipts(ids []int64) string {
 		parts[i] = fmt.Sprint(id)
 	}
 	return "receipt " + strings.Join(parts, ", ")
+}
+
+// leftAloneParts says how many in-flight pairs the service lists in each
+// state a restore leaves alone ("1 is present", "2 are present").
+func leftAloneParts(codes map[string]int) []string {
+	var parts []string
+	for _, c := range []struct{ code, one, many string }{
+		{matters.CodeNeverExisted, "never existed", "never existed"},
+		{matters.CodePresent, "is present", "are present"},
+		{matters.CodeDeletedBefore, "was already deleted before this run's request", "were already deleted before this run's request"},
+		{matters.CodeDeletedLater, "was deleted later by another deletion on this machine (its restore brings it back)",
+			"were deleted later by another deletion on this machine (its restore brings them back)"},
+	} {
+		if n := codes[c.code]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, plural.Verb(n, c.one, c.many)))
+		}
+	}
+	return parts
 }

@@ -191,7 +191,7 @@ func (m *Model) restorePlanArrived(r restorePlanned) tea.Cmd {
 	msg := fmt.Sprintf("Restore %s (from %s) with POST /api/v2/matters? An upsert is never repeated automatically.",
 		what, sanitize.Line(m.receipt.FileName))
 	if done := len(r.plan.Done); done > 0 {
-		msg += fmt.Sprintf(" %d more were already restored by an earlier restore and are not sent again.", done)
+		msg += fmt.Sprintf(" %d more %s already restored by an earlier restore and %s not sent again.", done, plural.Verb(done, "was", "were"), plural.Verb(done, "is", "are"))
 	}
 	if len(r.plan.Later) > 0 {
 		msg += " " + matters.LaterText(r.plan) + "."
