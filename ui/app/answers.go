@@ -79,7 +79,7 @@ func (m *Model) runChore(top page.Page) tea.Cmd {
 		m.flash(m.env.Keys.RunHere.Help().Key + ": this session runs no " + string(ch) + " itself: run `vaultdeck " + string(ch) + "` in a shell")
 		return nil
 	case m.env.Chores.Running(ch):
-		m.flash(m.env.Keys.RunHere.Help().Key + ": the " + string(ch) + " is already running here; its outcome shows on this line when it ends")
+		m.flash(m.env.Keys.RunHere.Help().Key + ": the " + string(ch) + " is already running here")
 		return nil
 	}
 	return m.env.Chores.Start(ch)
