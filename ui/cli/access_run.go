@@ -168,9 +168,9 @@ func (r *runner) accessSnapshots() int {
 	for _, s := range snaps {
 		fin := "unfinished"
 		if s.Finished() {
-			fin = fmtWhen(s.FinishedAt)
+			fin = r.atWhen(s.FinishedAt)
 		}
-		t.row(fmt.Sprint(s.ID), fmtWhen(s.StartedAt), fin, fmt.Sprint(s.Projects), fmt.Sprint(s.Read), fmt.Sprint(s.Carried),
+		t.row(fmt.Sprint(s.ID), r.atWhen(s.StartedAt), fin, fmt.Sprint(s.Projects), fmt.Sprint(s.Read), fmt.Sprint(s.Carried),
 			fmt.Sprint(s.Pending), fmt.Sprint(s.Grants), fmt.Sprint(s.Requests))
 	}
 	return r.done(t.flush())
@@ -182,6 +182,14 @@ func (r *runner) snapshotNote(sn store.AccessSnapshot) {
 }
 
 func fmtWhen(t time.Time) string { return t.UTC().Format(timeLayout) + " UTC" }
+
+// atWhen is fmtWhen in a listing: RFC 3339 with --csv.
+func (r *runner) atWhen(t time.Time) string {
+	if r.g.CSV {
+		return r.at(t)
+	}
+	return fmtWhen(t)
+}
 
 // nonNil makes an empty result print as [] rather than null.
 func nonNil[T any](s []T) []T {

@@ -91,7 +91,7 @@ func (r *runner) auditQuery(ctx context.Context, o AuditQueryOptions) int {
 	flush := func() error {
 		err := out.page(len(batch), func(i int) []byte { return batch[i].Raw }, func(i int) []string {
 			e := batch[i]
-			return []string{fmtUTC(e.Time), e.Type, e.User, e.IP, e.ID}
+			return []string{r.atSeconds(e.Time), e.Type, e.User, e.IP, e.ID}
 		})
 		batch = batch[:0]
 		return err
@@ -129,6 +129,14 @@ func (r *runner) auditQuery(ctx context.Context, o AuditQueryOptions) int {
 		fmt.Fprintf(r.env.Stderr, "vaultdeck audit: %s\n", ans)
 	}
 	return code
+}
+
+// atSeconds is at to the second: audit entries a second apart differ.
+func (r *runner) atSeconds(t time.Time) string {
+	if r.g.CSV && !t.IsZero() {
+		return t.UTC().Format(time.RFC3339)
+	}
+	return fmtUTC(t)
 }
 
 func fmtUTC(t time.Time) string {

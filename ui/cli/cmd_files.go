@@ -32,7 +32,7 @@ func (r *runner) filesCmd() *cobra.Command {
 		err = c.EachProjectFilePage(ctx, projectID, q, func(page []api.Item[api.ProjectFile]) error {
 			return out.page(len(page), func(i int) []byte { return page[i].JSON }, func(i int) []string {
 				f := page[i].Value
-				return []string{f.Name, f.ID, filestatus.Word(f.ProcessingStatus), r.size(f.Size), fmtTime(f.UploadedAt), f.ContentType}
+				return []string{f.Name, f.ID, filestatus.Word(f.ProcessingStatus), r.size(f.Size), r.atAPI(f.UploadedAt), f.ContentType}
 			})
 		})
 		return out.end(err, "]")

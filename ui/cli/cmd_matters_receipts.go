@@ -34,7 +34,7 @@ func (r *runner) mattersReceiptsCmd() *cobra.Command {
 			if rc.RestoreOf != 0 {
 				action = fmt.Sprintf("restore of %d", rc.RestoreOf)
 			}
-			t.row(strconv.FormatInt(rc.ID, 10), action, rc.StartedAt.UTC().Format(timeLayout), rc.Profile, rc.FileName,
+			t.row(strconv.FormatInt(rc.ID, 10), action, r.at(rc.StartedAt), rc.Profile, rc.FileName,
 				strconv.Itoa(rc.Pairs), matters.Status(rc), matters.CountsText(rc.Counts))
 		}
 		return r.done(t.flush())

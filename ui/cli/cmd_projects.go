@@ -26,7 +26,7 @@ func (r *runner) projectsCmd() *cobra.Command {
 		err = c.EachProjectPage(ctx, *name, func(page []api.Item[api.Project]) error {
 			return out.page(len(page), func(i int) []byte { return page[i].JSON }, func(i int) []string {
 				p := page[i].Value
-				return []string{p.Name, p.ID, fmt.Sprint(int64(p.FilesCount)), r.size(p.SizeBytes), fmtTime(p.UpdatedAt), p.CreatorEmail, yesNo(p.IsKnowledgeBaseProject)}
+				return []string{p.Name, p.ID, fmt.Sprint(int64(p.FilesCount)), r.size(p.SizeBytes), r.atAPI(p.UpdatedAt), p.CreatorEmail, yesNo(p.IsKnowledgeBaseProject)}
 			})
 		})
 		return out.end(err, "]")

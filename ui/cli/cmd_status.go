@@ -88,7 +88,7 @@ func (r *runner) statusCmd() *cobra.Command {
 				if f.Failed() {
 					st = "error: " + f.Error
 				}
-				t.row(f.FileID, f.FileName, st, f.ContentType, fmtTimePtr(f.DeletedAt))
+				t.row(f.FileID, f.FileName, st, f.ContentType, r.atPtr(f.DeletedAt))
 			}
 			rc = r.done(t.flush())
 		}

@@ -70,7 +70,7 @@ func (r *runner) uploadsCmd() *cobra.Command {
 		}
 		t := r.table("RUN", "STARTED", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "REPLACED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN", "AUDIT")
 		for i, x := range list {
-			t.row(fmt.Sprint(x.ID), x.CreatedAt.Local().Format("2006-01-02 15:04"), x.ProjectID, x.Mode, x.State, fmt.Sprint(x.Files),
+			t.row(fmt.Sprint(x.ID), r.uploadStarted(x.CreatedAt), x.ProjectID, x.Mode, x.State, fmt.Sprint(x.Files),
 				r.size(api.Int(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Replaced), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending), fmt.Sprint(x.Unproven),
 				audits[i].cell)
 		}
@@ -80,4 +80,13 @@ func (r *runner) uploadsCmd() *cobra.Command {
 		return r.done(t.flush())
 	})
 	return c
+}
+
+// uploadStarted is a run's start: in the local zone on screen (the runs
+// of this machine, by its clock), RFC 3339 in UTC with --csv.
+func (r *runner) uploadStarted(t time.Time) string {
+	if r.g.CSV {
+		return r.at(t)
+	}
+	return t.Local().Format("2006-01-02 15:04")
 }

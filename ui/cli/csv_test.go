@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -32,7 +33,31 @@ func readCSV(t *testing.T, what, out string) [][]string {
 	if err != nil || len(recs) == 0 {
 		t.Fatalf("%s: not CSV (%v):\n%s", what, err, out)
 	}
+	rfc3339Times(t, what, recs)
 	return recs
+}
+
+// looksLikeTime is a cell holding a date or a time of day.
+var looksLikeTime = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}.*)?$`)
+
+// rfc3339Times fails on a time in a CSV that is not RFC 3339 in UTC with
+// its seconds (issue 29.1): a file read next week, by a program, parses
+// "2026-11-26T14:05:09Z" and nothing shorter. Every --csv the listings
+// write is read back through readCSV, so every one is checked.
+func rfc3339Times(t *testing.T, what string, recs [][]string) {
+	t.Helper()
+	said := map[int]bool{}
+	for _, rec := range recs[1:] {
+		for i, cell := range rec {
+			if said[i] || !looksLikeTime.MatchString(cell) {
+				continue
+			}
+			if at, err := time.Parse(time.RFC3339, cell); err != nil || at.UTC().Format(time.RFC3339) != cell {
+				t.Errorf("%s: column %q holds %q, not an RFC 3339 UTC time with its seconds", what, recs[0][i], cell)
+				said[i] = true
+			}
+		}
+	}
 }
 
 // column returns the cells of the column titled title, header excluded.

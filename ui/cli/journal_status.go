@@ -121,7 +121,7 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 		}
 		uploaded := ""
 		if !f.UploadedAt.IsZero() {
-			uploaded = f.UploadedAt.UTC().Format(timeLayout)
+			uploaded = r.at(f.UploadedAt)
 		}
 		t.row(f.Group, f.Status, project, f.Path, f.FileID, uploaded, fmt.Sprint(f.RunID))
 		counts[f.group]++

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"text/tabwriter"
+	"time"
 
 	"github.com/dustin/go-humanize"
 	"github.com/vaultdeck/vaultdeck/api"
@@ -87,18 +88,33 @@ func (r *runner) size(n api.Int) string {
 	return fmtSize(n)
 }
 
-func fmtTime(t api.Time) string {
-	if t.IsZero() {
-		return t.Raw // unparsed server text, or "" -> "-"
+// at is a time cell of a listing: with --csv RFC 3339 in UTC with its
+// seconds (a file read next week, by a program, parses it), else the
+// shorter human form in UTC ("" for none).
+func (r *runner) at(t time.Time) string {
+	switch {
+	case t.IsZero():
+		return ""
+	case r.g.CSV:
+		return t.UTC().Format(time.RFC3339)
 	}
 	return t.UTC().Format(timeLayout)
 }
 
-func fmtTimePtr(t *api.Time) string {
+// atAPI is at of a service time; one it could not parse is written as
+// it was sent.
+func (r *runner) atAPI(t api.Time) string {
+	if t.IsZero() {
+		return t.Raw // unparsed server text, or "" -> "-"
+	}
+	return r.at(t.Time)
+}
+
+func (r *runner) atPtr(t *api.Time) string {
 	if t == nil {
 		return ""
 	}
-	return fmtTime(*t)
+	return r.atAPI(*t)
 }
 
 func fmtSize(n api.Int) string {

@@ -100,7 +100,7 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 	cells := func(e *api.RecycleBinEntry) []string {
 		purgeIn, _ := purge.Countdown(e.RecycleBinPurgedScheduledAt.Time, now)
 		return []string{e.VaultProject.Name, e.ResourceID, strconv.FormatInt(int64(e.VaultProject.FilesCount), 10),
-			fmtTime(e.DeletedAt), fmtTime(e.RecycleBinPurgedScheduledAt), purgeIn, e.DeletedByUserEmail}
+			r.atAPI(e.DeletedAt), r.atAPI(e.RecycleBinPurgedScheduledAt), purgeIn, e.DeletedByUserEmail}
 	}
 	if r.g.CSV { // records as they come, in the service's order: nothing held
 		t, n := r.table(headers...), 0
