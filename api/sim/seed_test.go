@@ -117,11 +117,9 @@ func TestLargeScale(t *testing.T) {
 	}
 	start := time.Now()
 	h := newHarness(t, func(o *sim.Options) { o.Scale = sim.ScaleLarge })
-	if d := time.Since(start); d > 10*time.Second {
-		t.Fatalf("large seed took %v", d)
-	} else {
-		t.Logf("large seed generated in %v", d)
-	}
+	// Logged, not asserted: wall time on a loaded 2-core CI machine is not a
+	// property of the seed (BenchmarkSeed* carries the speed figures).
+	t.Logf("large seed generated in %v", time.Since(start))
 	if n := h.recycle("").Total; n != 100_000 {
 		t.Fatalf("recycle bin %d", n)
 	}

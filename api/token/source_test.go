@@ -140,11 +140,11 @@ func TestLockedKeyringTimesOutWithTheThreeWaysOut(t *testing.T) {
 			t.Errorf("message lacks %q:\n%s", want, msg)
 		}
 	}
-	// Remembered: the second call returns at once.
-	start = time.Now()
+	// Remembered: the second call does not ask the keyring again (counted,
+	// not timed: a loaded machine can take 40ms for anything).
 	s.Token(context.Background())
-	if time.Since(start) > 40*time.Millisecond {
-		t.Fatal("second lookup waited for the keyring again")
+	if n := kr.calls.Load(); n != 1 {
+		t.Fatalf("second lookup asked the keyring again: %d calls", n)
 	}
 }
 
