@@ -132,8 +132,9 @@ func (m Map) withKey(k string) []named {
 }
 
 // homes names, for each binding of one or two views, the routes where it
-// acts; the line for it elsewhere says where to go. Bindings of many
-// views (enter, tab, /, r, P) are not listed: "not on this page" says it.
+// acts; the line for it elsewhere says where to go. Bindings of nearly
+// every view (a list's keys, tab) are said by the kind of page instead
+// (kinds); the root's own (r, e, ?) are offered everywhere.
 // TestHomesAreTheViewsThatOfferThem (ui/console) holds this to the views'
 // help.
 var homes = map[string][]string{
@@ -145,6 +146,17 @@ var homes = map[string][]string{
 	"Earlier": {"activity"}, "Later": {"activity"}, "ByPeriod": {"activity"},
 	"CancelRun": {"matters"}, "OpenFile": {"matters"}, "RunDelete": {"matters"}, "Restore": {"matters"},
 	"Delete": {"project"}, "Upload": {"project"}, "DuplicateMode": {"upload"},
+	// of three or four views: the line names them all, as it does one
+	"Person": {"project", "bin", "audit", "access"}, "TypeCycle": {"audit", "activity"}, "Mark": {"project", "files", "audit"},
+}
+
+// kinds says where a key of (nearly) every view works, by the kind of
+// page: a list of its views would not fit one line of 60 columns.
+var kinds = map[string]string{
+	"Up": "in a list", "Down": "in a list", "PageUp": "in a list", "PageDown": "in a list",
+	"Top": "in a list", "Bottom": "in a list", "Filter": "in a list", "SortNext": "in a list", "SortReverse": "in a list",
+	"NextTab": "on a page with tabs", "PrevTab": "on a page with tabs",
+	"RunHere": "where a line offers a sync or a crawl",
 }
 
 // Homes is the routes where the binding named (a field of Map) acts,
@@ -169,6 +181,9 @@ func notHere(bs []named, k string) string {
 	for _, b := range bs {
 		hs := homes[b.name]
 		if hs == nil {
+			if kind, ok := kinds[b.name]; ok && len(bs) == 1 {
+				return fit(b.b, ": not here; it works "+kind)
+			}
 			return fit(bs[0].b, ": not on this page")
 		}
 		for _, h := range hs {
@@ -177,7 +192,10 @@ func notHere(bs []named, k string) string {
 			}
 		}
 	}
-	rest := ": not here; open " + strings.Join(where, " or ")
+	rest := ": not here; open " + where[len(where)-1]
+	if len(where) > 1 { // "a project, :bin, :audit or :access"
+		rest = ": not here; open " + strings.Join(where[:len(where)-1], ", ") + " or " + where[len(where)-1]
+	}
 	if len(bs) > 1 { // one key, two meanings: the key alone
 		return k + rest
 	}

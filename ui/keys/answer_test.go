@@ -41,7 +41,7 @@ func TestAnswerSaysWhyOrNothing(t *testing.T) {
 		{"p", "p (only purging within 7 days / all): not here; open :bin", true},
 		{"b", "b: not here; open :bin or :activity", true},      // two meanings: the key alone
 		{"f", "f: not here; open a project or :matters", true},  // the description would pass 60 columns
-		{"P", "P (this person, whole): not on this page", true}, // many views: no list
+		{"P", "P: not here; open a project, :bin, :audit or :access", true}, // the description would pass 60 columns
 		{"enter", NothingToOpen, true},
 		{"j", "", true}, // moving at an edge: the screen says it
 		{"z", "", true}, // no binding has it: a slip of the finger stays quiet
@@ -62,6 +62,26 @@ func TestAnswerSaysWhyOrNothing(t *testing.T) {
 	for _, k := range []string{"tab", "shift+tab", "o", "O"} {
 		if line, _ := m.Answer(k, acts); line != "" {
 			t.Errorf("%s acts, yet is answered %q", k, line)
+		}
+	}
+}
+
+// Issue 29.3: a key a page does not offer says where it works, whatever
+// the number of views that have it: P once answered "P (this person,
+// whole): not on this page" and left the user to guess among four. On a
+// page offering only the root's keys, every other key is answered with
+// its places (the views, or the kind of page: a list, tabs) in one line.
+func TestNotHereSaysWhereItWorks(t *testing.T) {
+	for _, s := range sessions() {
+		m := NewSession(s)
+		here := Here{Offers: m.Global(), Hinted: true}
+		for name, b := range all(m) {
+			for _, k := range b.Keys() {
+				line, _ := m.Answer(k, here)
+				if strings.Contains(line, "not on this page") {
+					t.Errorf("%+v: %s (%q) answers %q: where does it work?", s, name, k, line)
+				}
+			}
 		}
 	}
 }
