@@ -39,8 +39,8 @@ func TestAnswerSaysWhyOrNothing(t *testing.T) {
 	}{
 		{"D", "D (delete project) is off: this session is read-only", false},
 		{"p", "p (only purging within 7 days / all): not here; open :bin", true},
-		{"b", "b: not here; open :bin or :activity", true},      // two meanings: the key alone
-		{"f", "f: not here; open a project or :matters", true},  // the description would pass 60 columns
+		{"b", "b: not here; open :bin or :activity", true},                  // two meanings: the key alone
+		{"f", "f: not here; open a project or :matters", true},              // the description would pass 60 columns
 		{"P", "P: not here; open a project, :bin, :audit or :access", true}, // the description would pass 60 columns
 		{"enter", NothingToOpen, true},
 		{"j", "", true}, // moving at an edge: the screen says it
