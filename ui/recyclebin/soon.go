@@ -60,6 +60,7 @@ func (m *Model) refilter() tea.Cmd {
 		}
 	}
 	m.shown = rowsOf(m.set, idx, now)
+	m.Tabs[0].Fix(ColDeletedBy, m.deleter != "") // the header says whose
 	cmd := m.Tabs[0].SetSource(m.shown)
 	return tea.Batch(cmd, m.regroup(now))
 }

@@ -98,6 +98,7 @@ type Table struct {
 
 	cols   []Column
 	widths []int
+	fixed  []bool   // columns a filter fixes: hidden on screen, exported (Fix)
 	need   []int    // per column, the content's width measured on a sample of rows (measure)
 	domain []string // per ElideEmail column, the common domain dropped from its rows
 

@@ -1,6 +1,10 @@
 package widgets
 
-import "github.com/charmbracelet/x/ansi"
+import (
+	"slices"
+
+	"github.com/charmbracelet/x/ansi"
+)
 
 // measureSample is how many rows, spread evenly, the layout measures: the
 // widths follow the data without a pass over 200,000 rows on a load.
@@ -41,7 +45,34 @@ func (t *Table) relayout() {
 		t.need = make([]int, len(t.cols))
 		t.domain = make([]string, len(t.cols))
 	}
-	t.widths = layoutWidths(t.cols, t.need, t.width-gutter)
+	cols := t.cols
+	if slices.Contains(t.fixed, true) {
+		cols = slices.Clone(t.cols)
+		for i := range cols {
+			if i < len(t.fixed) && t.fixed[i] {
+				cols[i].ExportOnly = true // drawn nowhere, written still
+			}
+		}
+	}
+	t.widths = layoutWidths(cols, t.need, t.width-gutter)
+}
+
+// Fix hides column col while a filter or a grouping fixes its value (one
+// deleter's entries: "deleted by" is the same on every row): the page says
+// the value once, in its header, and the rows give the room to the
+// others. The export still writes the column, so a file read alone says
+// whose its rows are. Fix(col, false) shows it again.
+func (t *Table) Fix(col int, on bool) {
+	if col < 0 || col >= len(t.cols) {
+		return
+	}
+	if len(t.fixed) != len(t.cols) {
+		t.fixed = make([]bool, len(t.cols))
+	}
+	if t.fixed[col] != on {
+		t.fixed[col] = on
+		t.relayout()
+	}
 }
 
 // Domain is the common e-mail domain column col drops from its rows ("":
