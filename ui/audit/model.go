@@ -126,6 +126,7 @@ func New(env page.Env, arg string) page.Page {
 		m.rel = relativeSpan(arg)
 	}
 	m.filter = store.AuditFilter{Type: r.Type, User: r.User, IP: r.IP}
+	m.fixColumns()
 	return m
 }
 

@@ -100,7 +100,16 @@ func (m *Model) maybeMore() tea.Cmd {
 // mirror with no request once it is synced.
 func (m *Model) refilter() tea.Cmd {
 	m.pollCursor = ""
+	m.fixColumns()
 	return tea.Batch(m.newest(), page.Status("audit log: "+m.filterText()))
+}
+
+// fixColumns drops from the rows the columns the filter fixes (every row
+// of "user X" is X's): the header says the value once (filterText).
+func (m *Model) fixColumns() {
+	m.Table.Fix(colType, m.filter.Type != "")
+	m.Table.Fix(colUser, m.filter.User != "")
+	m.Table.Fix(colIP, m.filter.IP != "")
 }
 
 func (m *Model) filterText() string {
