@@ -147,7 +147,7 @@ var homes = map[string][]string{
 	"CancelRun": {"matters"}, "OpenFile": {"matters"}, "RunDelete": {"matters"}, "Restore": {"matters"},
 	"Delete": {"project"}, "Upload": {"project"}, "DuplicateMode": {"upload"},
 	// of three or four views: the line names them all, as it does one
-	"Person": {"project", "bin", "audit", "access"}, "TypeCycle": {"audit", "activity"}, "Mark": {"project", "files", "audit"},
+	"Person": {"project", "bin", "audit", "access"}, "TypeCycle": {"audit", "activity"},
 }
 
 // kinds says where a key of (nearly) every view works, by the kind of
@@ -155,6 +155,7 @@ var homes = map[string][]string{
 var kinds = map[string]string{
 	"Up": "in a list", "Down": "in a list", "PageUp": "in a list", "PageDown": "in a list",
 	"Top": "in a list", "Bottom": "in a list", "Filter": "in a list", "SortNext": "in a list", "SortReverse": "in a list",
+	"Mark":    "in a list", // every table marks its rows (the projects too, once loaded)
 	"NextTab": "on a page with tabs", "PrevTab": "on a page with tabs",
 	"RunHere": "where a line offers a sync or a crawl",
 }
