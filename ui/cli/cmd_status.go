@@ -21,11 +21,17 @@ func (r *runner) statusCmd() *cobra.Command {
 	stuckAfter := new(time.Duration)
 	durationFlag(fs, stuckAfter, "stuck-after", 30*time.Minute, "with --watch or --journal: a file processing longer than `D` is stuck")
 	c.RunE = r.run(func(ctx context.Context, pos []string) int {
+		// A typed --stuck-after joins the resolution as the console's does;
+		// untyped, the profile's stuck-after setting (`vaultdeck config`)
+		// wins over the default (r.stuckAfter).
+		if fs.Changed("stuck-after") {
+			r.g.Flags.StuckAfter = *stuckAfter
+		}
 		if *journal {
 			if len(pos) > 0 || *watch {
 				return r.usage("--journal takes no file IDs and no --watch: it lists the upload journal's unfinished files")
 			}
-			return r.journalStatus(ctx, journalOptions{StuckAfter: *stuckAfter, Group: group})
+			return r.journalStatus(ctx, journalOptions{Group: group})
 		}
 		if group != "" {
 			return r.usage("--group picks among the upload journal's files: give --journal too")
@@ -57,12 +63,13 @@ func (r *runner) statusCmd() *cobra.Command {
 		if *watch && r.g.CSV {
 			return r.usage("--watch prints changes as they come; it does not combine with --csv")
 		}
-		c, err := r.client()
+		conn, err := r.connect()
 		if err != nil {
 			return r.fail(err)
 		}
+		c := conn.Client
 		if *watch {
-			return r.watch(ctx, c, ids, *stuckAfter)
+			return r.watch(ctx, c, ids, conn.Account.StuckAfter)
 		}
 		// 1000 IDs a request at the vault's 10 requests a minute: say so
 		// when the budget makes it wait.

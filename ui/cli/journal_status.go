@@ -19,8 +19,7 @@ import (
 
 // journalOptions is what `status --journal` was asked.
 type journalOptions struct {
-	StuckAfter time.Duration
-	Group      string // one of filestatus.Filters, as the console's 1-5; "": all
+	Group string // one of filestatus.Filters, as the console's 1-5; "": all
 }
 
 // journalFile is one unfinished file of the journal as `status --journal`
@@ -60,11 +59,17 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 	}
 	rows, ids, names := u.Rows, u.IDs, cleanNames(u.Names)
 	details := map[string]api.FileDetail{}
+	// Only files with an ID can be stuck (a file never sent is grouped by
+	// the journal alone), and those are asked of the service: the resolved
+	// threshold (flag, profile setting, default) comes with the client.
+	stuckAfter := cmp.Or(r.g.Flags.StuckAfter, filestatus.DefaultStuckAfter)
 	if len(ids) > 0 {
-		c, err := r.client()
+		conn, err := r.connect()
 		if err != nil {
 			return r.fail(err)
 		}
+		c := conn.Client
+		stuckAfter = conn.Account.StuckAfter
 		ctx = api.WithWaitObserver(ctx, r.listProgress().observe)
 		recs, err := c.GetFileItems(ctx, ids)
 		if err != nil {
@@ -79,7 +84,7 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 			return r.fail(err)
 		}
 	}
-	list, replaced := journalReport(rows, details, names, r.now(), o.StuckAfter)
+	list, replaced := journalReport(rows, details, names, r.now(), stuckAfter)
 	if o.Group != "" {
 		kept := list[:0]
 		for _, f := range list {
