@@ -13,7 +13,7 @@ import (
 // persistent), so `vaultdeck projects --theme mono` is an unknown flag.
 func (r *runner) consoleCmd(root *cobra.Command) {
 	var f ConsoleFlags
-	f.register(root)
+	f.register(root, true)
 	var showVersion bool
 	root.Flags().BoolVar(&showVersion, "version", false, "print the version and VCS revision of this build")
 	root.RunE = r.run(func(ctx context.Context, _ []string) int {
@@ -32,7 +32,7 @@ func (r *runner) consoleCmd(root *cobra.Command) {
 func (r *runner) demoCmd() *cobra.Command {
 	var f DemoFlags
 	c := &cobra.Command{Use: "demo", Short: "open the console against a built-in simulator", Args: noArgs}
-	f.Console.register(c)
+	f.Console.register(c, false)
 	c.Flags().Int64Var(&f.Seed, "seed", sim.DefaultSeed, "simulator seed (the same as vaultdeck sim's default)")
 	f.Scale = "small"
 	c.Flags().Var(enumFlag(&f.Scale, []string{"small", "large"}), "scale", "seed data size: `small|large` (large: 100,000 entries)")

@@ -19,7 +19,7 @@ func (r *runner) statusCmd() *cobra.Command {
 	var group string
 	fs.Var(enumFlag(&group, filestatus.Filters), "group", "with --journal: only the files of triage group `G` ("+strings.Join(filestatus.Filters, ", ")+"), as the console's 1-5")
 	stuckAfter := new(time.Duration)
-	durationFlag(fs, stuckAfter, "stuck-after", 30*time.Minute, "with --watch or --journal: a file processing longer than `D` is stuck")
+	settingFlag(fs, stuckAfter, "stuck-after", 30*time.Minute, "with --watch or --journal: a file processing longer than `D` is stuck")
 	c.RunE = r.run(func(ctx context.Context, pos []string) int {
 		// A typed --stuck-after joins the resolution as the console's does;
 		// untyped, the profile's stuck-after setting (`vaultdeck config`)

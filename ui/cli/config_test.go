@@ -26,7 +26,7 @@ func TestProfileSettingsYieldToFlags(t *testing.T) {
 	} {
 		var cf ConsoleFlags
 		cmd := &cobra.Command{Use: "t"}
-		cf.register(cmd)
+		cf.register(cmd, true)
 		if err := cmd.ParseFlags(c.args); err != nil {
 			t.Fatal(err)
 		}

@@ -30,14 +30,19 @@ type ConsoleFlags struct {
 }
 
 // register defines the console's flags; --theme and --open are checked
-// while parsing (exit 2, naming the value and the allowed ones).
-func (c *ConsoleFlags) register(cmd *cobra.Command) {
+// while parsing (exit 2, naming the value and the allowed ones). profiled:
+// a profile's settings stand behind the flags (not the demo's simulator).
+func (c *ConsoleFlags) register(cmd *cobra.Command, profiled bool) {
 	fs := cmd.Flags()
 	fs.BoolVar(&c.ReadOnly, "read-only", false, "bind no key that changes the workspace")
 	c.Theme = "auto"
 	fs.Var(enumFlag(&c.Theme, themes.Names()), "theme", "colour `THEME`: "+strings.Join(themes.Names(), ", "))
 	fs.BoolVar(&c.NoColor, "no-color", false, "no colours (also when NO_COLOR is set)")
-	durationFlag(fs, &c.StuckAfter, "stuck-after", 30*time.Minute, "mark a file stuck after this long in processing")
+	stuck := durationFlag
+	if profiled {
+		stuck = settingFlag
+	}
+	stuck(fs, &c.StuckAfter, "stuck-after", 30*time.Minute, "mark a file stuck after this long in processing")
 	c.Start = "projects"
 	fs.Var(enumFlag(&c.Start, startViews()), "open", "`VIEW` to open first: "+strings.Join(startViews(), ", "))
 	_ = cmd.RegisterFlagCompletionFunc("theme", fixed(themes.Names()))

@@ -144,6 +144,7 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 				line += fmt.Sprintf("; %d %s", unsent[w], w)
 			}
 		}
+		line += " " + stuckRule(stuckAfter)
 		fmt.Fprintln(r.env.Stdout, line)
 		if unsent["not sent"] > 0 {
 			fmt.Fprintln(r.env.Stderr, "vaultdeck status: files not sent yet: run `vaultdeck upload --resume` to send them")

@@ -82,4 +82,24 @@ func TestStatusHonoursTheProfileStuckAfter(t *testing.T) {
 			t.Errorf("%s: stuck counted %v, want %v (exit %d):\n%s%s", c.name, got, c.stuck, c.r.code, c.r.stdout, c.r.stderr)
 		}
 	}
+	// The summary says the threshold it counted against, so "stuck 0" with
+	// a threshold the person did not expect explains itself.
+	for _, c := range []struct {
+		r    run
+		want string
+	}{
+		{once("status", "--journal"), "stuck 1 · failed 0 · missing 0 (stuck: processing over 1m)"},
+		{once("status", "--journal", "--stuck-after", "1h30m"), "stuck 0 · failed 0 · missing 0 (stuck: processing over 1h30m)"},
+		{watch(), `"stuck_after":"1m"`},
+		{watch("--stuck-after", "2h"), `"stuck_after":"2h"`},
+	} {
+		if !strings.Contains(c.r.stdout, c.want) {
+			t.Errorf("no %q in:\n%s", c.want, c.r.stdout)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if r := vd(ctx, &simClock{s: s, max: 1, cancel: cancel}, "status", "--watch", ids[0]); !strings.Contains(r.stdout, "(stuck: processing over 1m)") {
+		t.Errorf("no threshold in the watch's summary:\n%s", r.stdout)
+	}
 }

@@ -64,6 +64,14 @@ func durationFlag(fs *pflag.FlagSet, p *time.Duration, name string, def time.Dur
 	fs.Var(positiveDuration{p}, name, usage)
 }
 
+// settingFlag is durationFlag for a flag a profile setting stands behind
+// (`vaultdeck config`): its help names the setting before the default,
+// since an untyped flag means the setting, not the default.
+func settingFlag(fs *pflag.FlagSet, p *time.Duration, name string, def time.Duration, usage string) {
+	durationFlag(fs, p, name, def, fmt.Sprintf("%s (default: the profile's %s setting, else %s)", usage, name, shortDuration(def)))
+	fs.Lookup(name).DefValue = "" // the sentence above says it; pflag would add "(default 30m0s)"
+}
+
 // oneLineUsage prints a usage error as one line naming what was wrong and
 // where help is, and returns ExitUsage. cmd "" is the console itself.
 func oneLineUsage(w io.Writer, cmd string, err error) int {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -29,6 +30,9 @@ type watchEvent struct {
 	FailedRecoverable   *int `json:"failed_recoverable,omitempty"`
 	FailedUnrecoverable *int `json:"failed_unrecoverable,omitempty"`
 	Missing             *int `json:"missing,omitempty"`
+	// StuckAfter is the threshold the stuck count was taken against
+	// (summary only): the flag's, the profile's setting or the default.
+	StuckAfter string `json:"stuck_after,omitempty"`
 }
 
 // watch polls ids until every file is ready, failed or missing, printing
@@ -71,7 +75,7 @@ func (r *runner) watch(ctx context.Context, c *api.Client, ids []string, stuckAf
 			}
 			n[g]++
 		}
-		r.emitSummary(n, now)
+		r.emitSummary(n, now, stuckAfter)
 		if tr.Pending() == 0 {
 			if n[filestatus.FailedRecoverable]+n[filestatus.FailedUnrecoverable]+n[filestatus.Missing] > 0 {
 				return ExitPartial
@@ -110,15 +114,33 @@ func (r *runner) emitWatch(f *filestatus.File, g filestatus.Group, now time.Time
 		sanitize.Line(f.Facts().Word()), g, ageText)
 }
 
-func (r *runner) emitSummary(n filestatus.Counts, now time.Time) {
+func (r *runner) emitSummary(n filestatus.Counts, now time.Time, stuckAfter time.Duration) {
 	if r.g.JSON {
 		failRec, failUnrec := n[filestatus.FailedRecoverable], n[filestatus.FailedUnrecoverable]
 		ready, proc, stuck, missing := n[filestatus.Ready], n[filestatus.Processing], n[filestatus.Stuck], n[filestatus.Missing]
 		_ = writeJSONLine(r.env.Stdout, watchEvent{Type: "summary", Time: now.UTC().Format(time.RFC3339), Ready: &ready,
-			Processing: &proc, Stuck: &stuck, FailedRecoverable: &failRec, FailedUnrecoverable: &failUnrec, Missing: &missing})
+			Processing: &proc, Stuck: &stuck, FailedRecoverable: &failRec, FailedUnrecoverable: &failUnrec, Missing: &missing, StuckAfter: shortDuration(stuckAfter)})
 		return
 	}
-	fmt.Fprintf(r.env.Stdout, "%s  %s\n", now.Local().Format("15:04:05"), n.Line())
+	fmt.Fprintf(r.env.Stdout, "%s  %s %s\n", now.Local().Format("15:04:05"), n.Line(), stuckRule(stuckAfter))
+}
+
+// stuckRule says what the stuck count was taken against: a person who set
+// stuck-after in one place and sees "stuck 0" learns which threshold won.
+func stuckRule(d time.Duration) string {
+	return "(stuck: processing over " + shortDuration(d) + ")"
+}
+
+// shortDuration is d as a person types it: 1m, 1h30m, 45s (not 1m0s).
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // journalUploadTimes reads upload times of ids from the journal, if there
