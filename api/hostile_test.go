@@ -80,7 +80,7 @@ func TestEndlessBodyEndsInTime(t *testing.T) {
 				case ae.Kind == api.KindTooLarge && name != "recycle-bin":
 					// a page of the audit listing stops sooner still, at the entries asked for
 					held := strings.Contains(err.Error(), "16 MiB limit for an answer held whole")
-					if asked := strings.Contains(err.Error(), "more than the 1000 entries asked for"); !held && !(asked && name == "audit page") {
+					if asked := strings.Contains(err.Error(), "more than the 1,000 entries asked for"); !held && !(asked && name == "audit page") {
 						t.Errorf("message %q", err)
 					}
 				default:
