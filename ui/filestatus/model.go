@@ -12,7 +12,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	fst "github.com/vaultdeck/vaultdeck/api/filestatus"
-	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -297,55 +296,6 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.rebuild(m.env.Clock())
 	}
 	return m.Table.Update(msg)
-}
-
-func (m *Model) openPaste() {
-	m.pasting = true
-	m.paste.SetValue("")
-	m.paste.Focus()
-}
-
-// pasteKey edits the paste input. Line breaks and tabs in a bracketed paste
-// become spaces first: the input drops control characters, which would
-// otherwise glue "id1\nid2" into one ID.
-func (m *Model) pasteKey(msg tea.KeyMsg) tea.Cmd {
-	if msg.Type == tea.KeyRunes {
-		runes := make([]rune, len(msg.Runes))
-		for i, r := range msg.Runes {
-			if r == '\n' || r == '\r' || r == '\t' {
-				r = ' '
-			}
-			runes[i] = r
-		}
-		msg.Runes = runes
-	}
-	switch m.paste.Edit(msg) {
-	case widgets.Submitted:
-		if err := checkIDs(ParseIDs(m.paste.Value())); err != nil {
-			m.paste.Focus() // the text stays, to be corrected; nothing is sent
-			return page.Error(err)
-		}
-		m.pasting = false
-		return m.addIDs(m.paste.Value())
-	case widgets.Cancelled:
-		m.pasting = false
-	}
-	return nil
-}
-
-// addIDs adds pasted IDs and polls them now if no poll is running; a
-// running poll's completion re-arms the tick, which then includes them.
-func (m *Model) addIDs(text string) tea.Cmd {
-	n := m.tr.Add(ParseIDs(text))
-	if n == 0 {
-		return page.Status("no new file IDs")
-	}
-	m.stopped = false
-	cmds := []tea.Cmd{m.rebuild(m.env.Clock()), page.Status(plural.Count(n, "file ID") + " added")}
-	if !m.inFlight {
-		cmds = append(cmds, m.startPoll(false))
-	}
-	return tea.Batch(cmds...)
 }
 
 // rebuild recomputes every row and the header counts from the tracker. It
