@@ -40,9 +40,10 @@ const (
 var errLost = errors.New("its output was lost")
 
 var (
-	record string
-	envs   []string // -env NAME=VALUE, repeatable
-	show   bool
+	record    string
+	straceDir string
+	envs      []string // -env NAME=VALUE, repeatable
+	show      bool
 
 	recordEvent = "cpu-clock"
 )
@@ -57,6 +58,7 @@ func main() {
 	mark := flag.String("mark", "? help", "text on screen that is the first frame")
 	flag.StringVar(&record, "record", "", "instead of counting, `perf record` each start into DIR/perf.N (for perf report)")
 	flag.Func("env", "`NAME=VALUE` to add to the program's environment (repeatable; e.g. GODEBUG=gctrace=1)", func(v string) error { envs = append(envs, v); return nil })
+	flag.StringVar(&straceDir, "strace", "", "instead of counting, run each start under `strace -f -ttt` into DIR/strace.N (a timeline of its threads' calls)")
 	flag.StringVar(&recordEvent, "event", recordEvent, "with -record: the `EVENT` to sample (cpu-clock at 20 kHz; page-faults: every one)")
 	flag.BoolVar(&show, "show", false, "print what each start wrote up to its first frame (escapes stripped)")
 	flag.Parse()
@@ -105,7 +107,11 @@ func once(dir string, i int, mark string, argv []string) (run, error) {
 	if record != "" {
 		perfArgs = []string{"record", "-q", "-d", "-e", recordEvent, "-g", "-c", period(), "-o", filepath.Join(record, "perf."+strconv.Itoa(i)), "--"}
 	}
-	cmd := exec.Command("perf", append(perfArgs, argv...)...)
+	tool := "perf"
+	if straceDir != "" {
+		tool, perfArgs = "strace", []string{"-f", "-ttt", "-o", filepath.Join(straceDir, "strace."+strconv.Itoa(i)), "--"}
+	}
+	cmd := exec.Command(tool, append(perfArgs, argv...)...)
 	home := filepath.Join(dir, "home"+strconv.Itoa(i))
 	if err := os.Mkdir(home, 0o700); err != nil {
 		return run{}, err
@@ -175,7 +181,7 @@ func once(dir string, i int, mark string, argv []string) (run, error) {
 		}
 	}
 	<-exited
-	if record != "" {
+	if record != "" || straceDir != "" {
 		return run{wall: wall}, nil
 	}
 	text, err := os.ReadFile(out)

@@ -24,9 +24,17 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (model) View() string { return "FIRST FRAME" }
 
+// vaultdeck runs vaultdeck's command line; set only when built with -tags
+// linked (linked.go).
+var vaultdeck func(args []string) int
+
 func main() {
 	fps := flag.Int("fps", 0, "renderer frame rate (0: Bubble Tea's default, 60)")
+	run := flag.Bool("vaultdeck", false, "built with -tags linked: run vaultdeck's command line with the arguments instead")
 	flag.Parse()
+	if *run && vaultdeck != nil {
+		os.Exit(vaultdeck(flag.Args()))
+	}
 	opts := []tea.ProgramOption{tea.WithAltScreen()}
 	if *fps > 0 {
 		opts = append(opts, tea.WithFPS(*fps))
