@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 	"reflect"
@@ -14,6 +15,7 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"github.com/vaultdeck/vaultdeck/api/access"
@@ -114,11 +116,12 @@ func (r *runner) until(done func() bool, bound time.Duration) bool {
 type keyState struct {
 	name, route string
 	arg         func(e *keyEnv) string
-	steps       [][2]string // key, text then on screen
-	wait, also  string      // texts of the state loaded, in one frame or the next
-	local       bool        // a view of local files: not in a session without them
-	input       bool        // a text input has the keyboard: every key is text
-	writes      bool        // a view of the write jobs: only in a session that runs them
+	steps       [][2]string           // key, text then on screen
+	wait, also  string                // texts of the state loaded, in one frame or the next
+	local       bool                  // a view of local files: not in a session without them
+	input       bool                  // a text input has the keyboard: every key is text
+	writes      bool                  // a view of the write jobs (upload, matters): only in a session that runs them
+	session     func(Options) Options // what the state needs of the session (a held matter service)
 }
 
 type keyEnv struct {
@@ -168,7 +171,12 @@ func (e *keyEnv) open(t *testing.T, o Options, s keyState) *runner {
 	if s.arg != nil {
 		o.StartArg = s.arg(e)
 	}
-	m, err := NewModel(context.Background(), o, io.Discard)
+	if s.session != nil {
+		o = s.session(o)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel) // a held run ends with the test
+	m, err := NewModel(ctx, o, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,15 +223,18 @@ func rootAnswer(s string) bool {
 
 // Issue 29.3: every key either acts or says in one line why not. Every key
 // of every binding of the map (enabled or not) is pressed on every view,
-// in each of its main states, in every kind of session (local, local
-// read-only, serve, serve with writes): it must change the screen or put
-// a line on the status line, and a line of the root saying it did nothing
-// must not come with a change. Keys at an edge of a list (j on the last
-// row) may be silent; keys typed into an input are text and get no
-// answer. q and ctrl+c quit, and are left out.
+// in each of its main states (the matters view's list, preview, run and
+// receipt too, where the session has it), in every kind of session
+// (local, local read-only, serve, serve with writes): it must change the
+// screen or put a line on the status line, and a line of the root saying
+// it did nothing must not come with a change, nor pass 60 columns. Keys
+// at an edge of a list (j on the last row) may be silent; keys typed into
+// an input are text and get no answer. q and ctrl+c quit, and are left
+// out.
 func TestEveryKeyActsOrSaysWhy(t *testing.T) {
 	t.Chdir(t.TempDir()) // e writes its CSV files here
 	e := newKeyEnv(t)
+	fx := e.matters(t)
 	pid := func(e *keyEnv) string { return e.project(t).ID }
 	states := []keyState{
 		{name: "projects", route: "projects", wait: "12 of 12 loaded"},
@@ -243,7 +254,13 @@ func TestEveryKeyActsOrSaysWhy(t *testing.T) {
 		{name: "person", route: "person", arg: func(e *keyEnv) string { return e.leaver }, wait: "▸ Reach"},
 		{name: "the command pane (C)", route: "projects", wait: "12 of 12 loaded", steps: [][2]string{{"C", "vaultdeck projects"}}},
 		{name: "the ID whole (Y)", route: "projects", wait: "12 of 12 loaded", steps: [][2]string{{"Y", "esc"}}},
-		{name: "matters", route: "matters", wait: "Matter receipts", local: true},
+		{name: "matters", route: "matters", wait: "Matter receipts", local: true, writes: true},
+		{name: "matters preview", route: "matters", arg: func(*keyEnv) string { return fx.file }, wait: "Preview of march-closures.csv", local: true, writes: true},
+		{name: "matters run", route: "matters", arg: func(*keyEnv) string { return fx.file }, wait: "Preview of march-closures.csv", local: true, writes: true,
+			steps:   [][2]string{{"X", "Type 2 to confirm"}, {"2", "Delete client matters"}, {"enter", "Deleting client matters"}},
+			session: func(o Options) Options { o.Jobs = &page.Jobs{Matters: heldMatters{o.Jobs.Matters}}; return o }},
+		{name: "matters receipt", route: "matters", wait: "february-closures.csv", local: true, writes: true,
+			steps: [][2]string{{"G", "february-closures.csv"}, {"enter", fmt.Sprintf("Receipt %d ", fx.receipt)}}},
 		{name: "file IDs prompt", route: "files", wait: "file IDs:", input: true},
 		{name: "upload form", route: "upload", arg: func(e *keyEnv) string { p := e.project(t); return p.ID + " " + p.Name }, wait: "path:", local: true, input: true, writes: true},
 	}
@@ -269,7 +286,7 @@ func TestEveryKeyActsOrSaysWhy(t *testing.T) {
 			// moving at an edge (j on the last row, esc on the first page) may be silent
 			nav := keys.Enabled(km.Up, km.Down, km.PageUp, km.PageDown, km.Top, km.Bottom, km.Back, km.Earlier, km.Later)
 			for _, s := range states {
-				if s.local && sess.noLocal || s.writes && !km.Upload.Enabled() || s.name == "matters" && !km.MattersAvailable() {
+				if s.local && sess.noLocal || s.writes && !km.Upload.Enabled() {
 					continue
 				}
 				var r *runner
@@ -303,6 +320,8 @@ func TestEveryKeyActsOrSaysWhy(t *testing.T) {
 					case s.input && rootAnswer(m.Status()):
 						t.Errorf("%s was typed into an input, and the root answered %q", where, m.Status())
 					case s.input:
+					case rootAnswer(m.Status()) && ansi.StringWidth(m.Status()) > keys.AnswerWidth:
+						t.Errorf("%s answered %q: %d columns, over %d", where, m.Status(), ansi.StringWidth(m.Status()), keys.AnswerWidth)
 					case changed && rootAnswer(m.Status()):
 						t.Errorf("%s changed the screen, yet the line says it did nothing: %q", where, m.Status())
 					case !changed && !said && r.pending == 0 && !slices.ContainsFunc(nav, func(b key.Binding) bool { return slices.Contains(b.Keys(), k) }):
