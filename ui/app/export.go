@@ -23,6 +23,19 @@ type tableExporter interface {
 	ExportTable() widgets.TableExport
 }
 
+// exportsNow is a table exporter that shows its table in some modes only
+// (:matters: not while a file path is typed or a run goes on).
+type exportsNow interface{ Exports() bool }
+
+// exporter is top's table to export, when it shows one now.
+func exporter(top page.Page) (tableExporter, bool) {
+	ex, ok := top.(tableExporter)
+	if g, gated := top.(exportsNow); ok && gated && !g.Exports() {
+		return nil, false
+	}
+	return ex, ok
+}
+
 // exportTop writes the top page's table, filtered and sorted as shown, to
 // a new CSV file in the export directory (the working directory unless
 // Config.ExportDir says otherwise) and says where. The rows are taken now;
@@ -34,7 +47,7 @@ func (m *Model) exportTop() tea.Cmd {
 			return m.saveDocument(doc)
 		}
 	}
-	ex, ok := top.(tableExporter)
+	ex, ok := exporter(top)
 	if !ok {
 		return page.Status("this view has no table to export")
 	}

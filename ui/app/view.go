@@ -258,7 +258,7 @@ func (m *Model) helpView() string {
 	if _, ok := top.(page.Selector); !ok {
 		global = without(without(global, k.Copy), k.Show) // y and Y only where something can be selected
 	}
-	if _, ok := top.(tableExporter); !ok {
+	if _, ok := exporter(top); !ok {
 		global = without(global, k.Export) // e only where there is a table
 	}
 	groups = append(groups,

@@ -2,6 +2,7 @@ package console
 
 import (
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,16 +15,21 @@ import (
 // time a reader outside the console reads ("2026-11-26", "2026-11-26 14:05").
 var looksLikeTime = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}.*)?$`)
 
+// namesUTC is a header saying its column is a time in UTC ("purge at
+// (UTC)"), the word whole: OUTCOMES is no time.
+var namesUTC = regexp.MustCompile(`\bUTC\b`)
+
 // Issue 29.1: an export is read outside the console, next week, by a
 // program as often as by a person: every absolute time in every CSV the
-// console writes (e on each view that offers it; :matters has none, its
-// receipts export headless: matters receipts --csv) is RFC 3339 in UTC with
-// its seconds ("2026-11-26T14:05:09Z"). The bin's "deleted at (UTC)" was
+// console writes (e on each view that offers it, :matters' receipts, a
+// receipt and a preview too) is RFC 3339 in UTC with its seconds
+// ("2026-11-26T14:05:09Z"). The bin's "deleted at (UTC)" was
 // written "2026-11-26 14:05" beside its RFC 3339 "purge at (UTC)".
 func TestEveryExportWritesRFC3339UTC(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	e := newKeyEnv(t)
+	fx := e.matters(t)
 	pid := func(e *keyEnv) string { return e.project(t).ID }
 	states := []keyState{
 		{name: "projects", route: "projects", wait: "12 of 12 loaded"},
@@ -38,6 +44,9 @@ func TestEveryExportWritesRFC3339UTC(t *testing.T) {
 		{name: "access people", route: "access", wait: "projects", also: "1/"},
 		{name: "access person", route: "access", wait: "projects", also: "1/", steps: [][2]string{{"enter", "open project"}}},
 		{name: "access changes", route: "access", wait: "projects", also: "1/", steps: [][2]string{{"tab", "people"}}},
+		{name: "matters", route: "matters", wait: "february-closures.csv"},
+		{name: "matters preview", route: "matters", arg: func(*keyEnv) string { return fx.file }, wait: "Preview of march-closures.csv"},
+		{name: "matters receipt", route: "matters", wait: "february-closures.csv", steps: [][2]string{{"enter", fmt.Sprintf("Receipt %d ", fx.receipt)}}},
 	}
 	checked := 0
 	for _, s := range states {
@@ -61,7 +70,7 @@ func TestEveryExportWritesRFC3339UTC(t *testing.T) {
 		head, said := recs[0], map[int]bool{}
 		for _, rec := range recs[1:] {
 			for i, cell := range rec {
-				if cell == "" || said[i] || !looksLikeTime.MatchString(cell) && !strings.Contains(head[i], "UTC") {
+				if cell == "" || said[i] || !looksLikeTime.MatchString(cell) && !namesUTC.MatchString(head[i]) {
 					continue
 				}
 				checked++

@@ -28,6 +28,17 @@ func ExportOf(cols []Column, src RowSource, rows []int) TableExport {
 	return TableExport{cols: cols, src: src, rows: rows}
 }
 
+// Recast is the same rows (as shown: filtered, sorted) written under cols
+// from src, a source indexed as the table's: a view whose file carries
+// what its screen shortens, quotes or leaves out (a receipt's IDs as
+// recorded, each pair's request) under the command line's CSV columns.
+func (e TableExport) Recast(cols []Column, src RowSource) TableExport {
+	return TableExport{cols: cols, src: src, rows: e.rows}
+}
+
+// RowsOf is a source of rows built up front, for ExportOf and Recast.
+func RowsOf(rows []Row) RowSource { return sliceRows(rows) }
+
 // Len is the number of rows the export holds.
 func (e TableExport) Len() int { return len(e.rows) }
 
