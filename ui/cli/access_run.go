@@ -167,8 +167,11 @@ func (r *runner) accessSnapshots() int {
 	t := r.table("SNAPSHOT", "STARTED", "FINISHED", "PROJECTS", "READ", "UNCHANGED", "PENDING", "GRANTS", "REQUESTS")
 	for _, s := range snaps {
 		fin := "unfinished"
-		if s.Finished() {
+		switch {
+		case s.Finished():
 			fin = r.atWhen(s.FinishedAt)
+		case r.g.CSV:
+			fin = "" // a column of times holds times: one not yet known is empty, as --json leaves it out
 		}
 		t.row(fmt.Sprint(s.ID), r.atWhen(s.StartedAt), fin, fmt.Sprint(s.Projects), fmt.Sprint(s.Read), fmt.Sprint(s.Carried),
 			fmt.Sprint(s.Pending), fmt.Sprint(s.Grants), fmt.Sprint(s.Requests))
