@@ -26,8 +26,9 @@ func PeopleColumns() []widgets.Column {
 	return []widgets.Column{
 		{Title: "NAME", Width: 14, Min: 8, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
 		{Title: "EMAIL", Width: 28, Min: 10, Grow: 1, Priority: 2, Elide: widgets.ElideEmail},
-		{Title: "PROJECTS", Width: 8, Align: widgets.AlignRight, Numeric: true},
-		{Title: "MANAGE", Width: 6, Align: widgets.AlignRight, Numeric: true},
+		// the reach is what the tab is read for: it stays beside a name
+		{Title: "PROJECTS", Width: 8, Align: widgets.AlignRight, Numeric: true, Priority: 1},
+		{Title: "MANAGE", Width: 6, Align: widgets.AlignRight, Numeric: true, Priority: 1},
 	}
 }
 

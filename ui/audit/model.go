@@ -133,8 +133,10 @@ func New(env page.Env, arg string) page.Page {
 func columns() []widgets.Column {
 	return []widgets.Column{
 		// the type and the user keep their distinguishing ends
-		// (user:word_add_in_…_open); the time loses its year and seconds first
-		colTime: {Title: columnTitles[colTime], Width: len(timeLayout), Min: 11, Elide: widgets.ElideDate},
+		// (user:word_add_in_…_open); the time loses its year and seconds
+		// first, and stays (priority 1): a log read without its times is
+		// none
+		colTime: {Title: columnTitles[colTime], Width: len(timeLayout), Min: 11, Priority: 1, Elide: widgets.ElideDate},
 		colType: {Title: columnTitles[colType], Width: 14, Min: 10, Grow: 2, Priority: 3, Elide: widgets.ElideMiddle},
 		colUser: {Title: columnTitles[colUser], Width: 14, Min: 8, Grow: 2, Priority: 2, Elide: widgets.ElideEmail},
 		colIP:   {Title: columnTitles[colIP], Width: 15, Priority: 1},

@@ -15,13 +15,16 @@ import (
 
 func receiptColumns() []widgets.Column {
 	return []widgets.Column{
-		{Title: "id", Width: 4, Numeric: true, Align: widgets.AlignRight},
-		{Title: "action", Width: 10},
+		// what `matters receipt ID` takes, what was done and how it
+		// ended stay beside the file's name (priority 1); the time and the
+		// count go first (widgets.layoutWidths)
+		{Title: "id", Width: 4, Numeric: true, Align: widgets.AlignRight, Priority: 1},
+		{Title: "action", Width: 10, Priority: 1},
 		{Title: "started", Width: 16, Min: 11, Numeric: true, Elide: widgets.ElideDate, ExportTitle: "started (UTC)"},
 		{Title: "file", Width: 18, Min: 10, Grow: 2, Priority: 3, Elide: widgets.ElideMiddle}, // names first: a cut file name is no receipt anyone recognises
 		{Title: "pairs", Width: 6, Numeric: true, Align: widgets.AlignRight},
-		{Title: "status", Width: 8, Grow: 3}, // says a restore since: room for it
-		{Title: "outcomes", Width: 16, Grow: 3},
+		{Title: "status", Width: 8, Grow: 3, Priority: 1}, // says a restore since: room for it
+		{Title: "outcomes", Width: 16, Grow: 3, Priority: 1},
 	}
 }
 

@@ -27,8 +27,10 @@ const (
 func Columns() []widgets.Column {
 	return []widgets.Column{
 		{Title: "name", Width: 20, Min: 10, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
-		{Title: "files", Width: 6, Align: widgets.AlignRight, Numeric: true},
-		{Title: "size", Width: 9, Align: widgets.AlignRight, Numeric: true},
+		// the counts stay beside a name (priority 1); the date and the
+		// flag go first, before a name is cut (widgets.layoutWidths)
+		{Title: "files", Width: 6, Align: widgets.AlignRight, Numeric: true, Priority: 1},
+		{Title: "size", Width: 9, Align: widgets.AlignRight, Numeric: true, Priority: 1},
 		{Title: "created", Width: 10, Min: 5, Numeric: true, Elide: widgets.ElideDate, ExportTitle: "created (UTC)"},
 		{Title: "creator", Width: 14, Min: 8, Grow: 2, Priority: 2, Elide: widgets.ElideEmail},
 		// knowledge-base projects, not kilobytes: the file says so in full

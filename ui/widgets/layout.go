@@ -6,8 +6,9 @@ import "slices"
 // declares its preferred width (Width), how far it may be squeezed (Min),
 // how much of the spare it takes (Grow), how much a measured need may ask
 // (Max) and its Priority; the layout gives the higher priorities (names)
-// the room they need first, squeezes the lower ones (dates shorten, counts
-// go) to get it, and only then squeezes names. Widths are display widths
+// the room they need first, squeezes and then hides the lower ones (dates
+// shorten, then dates and counts go) to get it, and only then squeezes
+// names. Widths are display widths
 // (x/ansi, the measure lipgloss uses: East Asian wide runes and emoji
 // count two).
 
@@ -38,13 +39,15 @@ const (
 // Priority first and, within one, rightmost first:
 //  0. columns wider than their measured need give back what they do not
 //     use (a status column of 21 cells showing "processing");
-//  1. columns of Priority 0 shrink to their Min (a date loses its year);
+//  1. columns of Priority 0 and dates shrink to their Min (a date loses
+//     its year);
 //     ID columns (drawn whole or not at all) are hidden, whatever their
 //     Priority; the Priority 0 columns that would still cut their cells
 //     are hidden;
-//  2. named columns give back what they needed beyond their Width or half
+//  2. columns of Priority 0 are hidden (dates, counts, flags): a name is
+//     whole before one shows;
+//  3. named columns give back what they needed beyond their Width or half
 //     their need (of the line at most), whichever is more;
-//  3. columns of Priority 0 are hidden (counts, flags);
 //  4. the others shrink to their Min, then are hidden, one column always
 //     left (cut to the line if it must be).
 //
@@ -112,7 +115,9 @@ func layoutWidths(cols []Column, need []int, avail int) []int {
 	// cell for the sort arrow ("purge in▲", not "purge i▲")
 	roomy := func(i int) bool { return !named(i) && need[i] > 0 && need[i]+1 < w[i] }
 	give(roomy, func(i int) int { return need[i] + 1 }, false)
-	give(low, minOf, false)
+	// a date loses its year (then its seconds) before anything is cut or
+	// hidden, whatever its priority: the audit log's times stay, shortened
+	give(func(i int) bool { return low(i) || cols[i].Elide == ElideDate }, minOf, false)
 	// an ID (whole or not at all) goes before anything is cut or hidden
 	// for it: a person's projects at 80 columns read "Acme Corp v.
 	// Halvorsen — Patent Litigation", not "Acme Corp v. Halv…atent
@@ -123,11 +128,14 @@ func layoutWidths(cols []Column, need []int, avail int) []int {
 	// shortened to its day is not cut
 	clipped := func(i int) bool { return low(i) && cols[i].Elide != ElideDate && need[i] > w[i] }
 	give(clipped, nil, true)
-	// a name keeps half of what it needs (of the line at most) before the
-	// low columns go: at 60 columns the bin's names read, not its counts
+	// a name is whole before a low column shows (as in k9s and gh-dash:
+	// the name is what people read): at 80 columns the bin read
+	// "Bellhaven Shipping…ight — Refinancing" beside its deletion time and
+	// file count. Then a name still too wide gives back down to half of
+	// what it needs (of the line at most) before anything else is cut
+	give(low, nil, true)
 	fair := func(i int) int { return min(need[i], avail) / 2 }
 	give(named, func(i int) int { return min(w[i], max(cols[i].Width, minOf(i), fair(i))) }, false)
-	give(low, nil, true)
 	give(func(int) bool { return true }, minOf, false)
 	give(func(int) bool { return true }, nil, true)
 	if over := cost() - avail; over > 0 { // one column left, wider than the line

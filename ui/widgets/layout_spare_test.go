@@ -12,12 +12,15 @@ import (
 // names have their need goes to the columns still cut, up to their need,
 // before any column grows past what it shows.
 func TestSpareGoesToCutColumnsFirst(t *testing.T) {
+	// the file status view's columns (ui/filestatus): the status, its age
+	// and the flag are what the view is for (priority 1), the ID whole or
+	// not at all
 	fileStatus := []Column{
 		{Title: "Name", Width: 12, Min: 8, Grow: 3, Priority: 3, Elide: ElideMiddle},
-		{Title: "Status", Width: 21},
-		{Title: "In status", Width: 9},
-		{Title: "Flag", Width: 5},
-		{Title: "ID", Width: 12, Grow: 2},
+		{Title: "Status", Width: 21, Priority: 1},
+		{Title: "In status", Width: 9, Priority: 1},
+		{Title: "Flag", Width: 5, Priority: 1},
+		{Title: "ID", Width: 36, ID: true},
 	}
 	// 118: the name's 29 and the ID's 36 fit (29+21+9+5+36 = 100 + 4
 	// separators); the last 14 by Grow
@@ -45,12 +48,15 @@ func TestSpareGoesToCutColumnsFirst(t *testing.T) {
 // gives back what its cells (and title) do not use, then the names give
 // way.
 func TestColumnsGiveBackWhatTheyDoNotShow(t *testing.T) {
+	// the file status view's columns (ui/filestatus): the status, its age
+	// and the flag are what the view is for (priority 1), the ID whole or
+	// not at all
 	fileStatus := []Column{
 		{Title: "Name", Width: 12, Min: 8, Grow: 3, Priority: 3, Elide: ElideMiddle},
-		{Title: "Status", Width: 21},
-		{Title: "In status", Width: 9},
-		{Title: "Flag", Width: 5},
-		{Title: "ID", Width: 12, Grow: 2},
+		{Title: "Status", Width: 21, Priority: 1},
+		{Title: "In status", Width: 9, Priority: 1},
+		{Title: "Flag", Width: 5, Priority: 1},
+		{Title: "ID", Width: 36, ID: true},
 	}
 	tb := NewTable(testTheme(t), keysForTest(), 1, fileStatus)
 	tb.SetRows([]Row{

@@ -36,10 +36,15 @@ func TestLayoutWidths(t *testing.T) {
 		{"120 columns: spare by Grow", []int{30, 12, 0, 0, 0, 0, 0}, 118, []int{52, 28, 16, 9, 6, 2, 0}},
 		{"short names: the spare by Grow", []int{8, 8, 0, 0, 0, 0, 0}, 78, []int{23, 17, 16, 9, 6, 2, 0}},
 		// 58: minimums (10+8+5+9+6+2 = 40 + 5 separators) fit, but the
-		// name keeps half its need (20) before a low column stays: the kb
-		// flag goes and the name takes the rest, the e-mail keeping the 12
-		// its local parts need
-		{"60 columns", []int{40, 12, 0, 0, 0, 0, 0}, 58, []int{22, 12, 5, 9, 6, 0, 0}},
+		// name is whole before a low column shows: the kb flag, the
+		// counts and the date go (rightmost first), then the name gives
+		// back what the line still lacks, the e-mail keeping the 12 its
+		// local parts need and the countdown (priority 1) staying
+		{"60 columns", []int{40, 12, 0, 0, 0, 0, 0}, 58, []int{35, 12, 0, 9, 0, 0, 0}},
+		// 78 and names of 50: the date shortens to its day and the flag
+		// and the counts go before the name is cut (the bin read
+		// "Bellhaven Shipping…ight — Refinancing" beside them)
+		{"80 columns, names of 50", []int{50, 11, 0, 0, 0, 0, 0}, 78, []int{50, 11, 5, 9, 0, 0, 0}},
 		// 30: the lowest priorities go, rightmost first: kb, files, the date
 		{"30 columns", []int{40, 12, 0, 0, 0, 0, 0}, 30, []int{11, 8, 0, 9, 0, 0, 0}},
 		{"10 columns: the name alone", []int{40, 12, 0, 0, 0, 0, 0}, 10, []int{10, 0, 0, 0, 0, 0, 0}},
@@ -248,3 +253,30 @@ func BenchmarkTableView(b *testing.B) {
 }
 
 func keysForTest() keys.Map { return keys.New(false) }
+
+// The rule k9s and gh-dash users expect (issue 29's leftover): a named
+// column (the one people read) is whole before a low-priority column
+// shows; the low ones go first. Whatever the columns, needs and width: a
+// low column drawn means every named column has what it needs.
+func TestNameWholeBeforeALowColumnShows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 5000 {
+		cols := make([]Column, 2+rng.IntN(7))
+		need := make([]int, len(cols))
+		for i := range cols {
+			cols[i] = Column{Width: 1 + rng.IntN(20), Min: rng.IntN(12), Grow: rng.IntN(3), Priority: rng.IntN(4)}
+			need[i] = rng.IntN(70)
+		}
+		avail := rng.IntN(200)
+		w := layoutWidths(cols, need, avail)
+		lowShown := false
+		for i, c := range cols {
+			lowShown = lowShown || c.Priority <= 0 && w[i] > 0
+		}
+		for i, c := range cols {
+			if named := c.Priority > 0 && c.Grow > 0 && need[i] > 0; lowShown && named && w[i] < need[i] {
+				t.Fatalf("cols %+v need %v avail %d: widths %v: column %d cut to %d of %d beside a low column", cols, need, avail, w, i, w[i], need[i])
+			}
+		}
+	}
+}
