@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/ui/page"
 )
 
 // mattersFixture is what the matters view's modes need to be reached in a
@@ -78,4 +80,26 @@ func (heldMatters) DeleteMatters(ctx context.Context, _ []api.MatterPair) (*api.
 func (heldMatters) UpsertMatters(ctx context.Context, _ []api.MatterPair) (*api.MatterUpsert, error) {
 	<-ctx.Done()
 	return nil, errHeld
+}
+
+// The run's screen says "the run goes on if you leave this view", yet esc
+// there did nothing and said nothing (the view kept esc for itself and
+// dropped it; the key walk lets esc be silent on a first page, which hid
+// it). esc leaves the view, and the run goes on: the footer counts it.
+func TestEscLeavesARunningDeletion(t *testing.T) {
+	e := newKeyEnv(t)
+	fx := e.matters(t)
+	o := e.opts
+	o.Jobs = &page.Jobs{Matters: heldMatters{o.Jobs.Matters}}
+	r := e.open(t, o, keyState{name: "projects, then a run", route: "projects", wait: "12 of 12 loaded",
+		steps: [][2]string{{":", ":"}, {"matters " + fx.file, "matters"}, {"enter", "Preview of march-closures.csv"},
+			{"X", "Type 2 to confirm"}, {"2", "Delete client matters"}, {"enter", "Deleting client matters"}}})
+	const task = "#1 delete matters from march-closures.csv"
+	if !r.until(func() bool { return strings.Contains(r.m.View(), task) }, 10*time.Second) {
+		t.Fatalf("the run's task never showed:\n%s", r.m.View())
+	}
+	r.send(keyMsg("esc"))
+	if v := r.m.View(); !strings.Contains(v, "12 of 12 loaded") || strings.Contains(v, "Deleting client matters") || !strings.Contains(v, task) {
+		t.Fatalf("esc on a running deletion did not leave the view, the run going on:\n%s", v)
+	}
 }

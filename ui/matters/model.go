@@ -8,6 +8,7 @@ package matters
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -131,10 +132,11 @@ func (m *Model) CapturesInput() bool {
 	return m.confirm != nil || m.mode == modePath || m.table().Filtering()
 }
 
-// WantsEsc is true everywhere but the receipt list: esc steps back within
-// the view first.
+// WantsEsc is true everywhere but the receipt list and a run: esc steps
+// back within the view first. A run has nothing to step back to: esc
+// leaves the view, as its screen says, and the run goes on (c cancels).
 func (m *Model) WantsEsc() bool {
-	return m.confirm != nil || m.mode != modeList || m.table().WantsEsc()
+	return m.confirm != nil || m.mode != modeList && m.mode != modeRun || m.table().WantsEsc()
 }
 
 func (m *Model) table() *widgets.Table {
@@ -293,7 +295,13 @@ func (m *Model) showSelected(t *widgets.Table) tea.Cmd {
 		return nil
 	}
 	c := r.Cells
-	return page.Status(fmt.Sprintf("line %s: %s %s %s", c[0], c[3], c[4], c[5]))
+	var parts []string // the result, and the code and detail when there are any
+	for _, s := range c[3:6] {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return page.Status(fmt.Sprintf("line %s: %s", c[0], strings.Join(parts, " ")))
 }
 
 func (m *Model) backToList() tea.Cmd {
