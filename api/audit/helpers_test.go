@@ -178,6 +178,10 @@ func (m *fakeMirror) AuditEntries(_ context.Context, log string, f store.AuditFi
 		if !f.Match(e) {
 			continue
 		}
+		// strictly before Before in the mirror's order, as the store reads it
+		if b := f.Before; !b.IsZero() && !(e.Time.Before(b.Time) || e.Time.Equal(b.Time) && e.Seq < b.Seq) {
+			continue
+		}
 		if err := fn(e); err != nil {
 			return err
 		}

@@ -20,18 +20,13 @@ const newestChunk = api.MaxAuditTake
 func (j *Job) newestFirst(ctx context.Context, f store.AuditFilter, chunk int, fn func(store.AuditEntry) error) (Answer, error) {
 	a := Answer{How: "newest"}
 	var last *store.AuditEntry
+	var wk *walk // the service's walk, kept from window to window: no stretch is read twice
 	for {
 		want := chunk
 		if f.Limit > 0 {
 			want = min(want, f.Limit-a.Delivered)
 		}
-		var w Window
-		var err error
-		if last == nil {
-			w, err = j.Older(ctx, f, store.AuditPosition{}, want)
-		} else {
-			w, err = j.OlderThan(ctx, f, *last, want)
-		}
+		w, err := j.olderWith(ctx, f, boundBelow(last), want, f.Limit-a.Delivered, &wk, f.Limit == 0)
 		a.Requests += w.Requests
 		a.Service = a.Service || w.Requests > 0
 		if w.MirrorState.Started() {

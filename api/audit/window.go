@@ -3,7 +3,6 @@ package audit
 import (
 	"context"
 	"errors"
-	"slices"
 	"strings"
 	"time"
 
@@ -30,13 +29,10 @@ type Window struct {
 }
 
 // firstSpan is the first stretch of log time read backwards from the
-// service; each further stretch doubles, so a quiet log is crossed in a
-// few searches and a busy one is not read a day at a time.
+// service (walk.go); each further one is sized from the density the one
+// before showed, at most growMost times wider, so a quiet log is crossed
+// in a few searches and a busy one is not read a day at a time.
 const firstSpan = time.Hour
-
-// maxSpans bounds the stretches one Older call reads from the service:
-// doubling from an hour, 14 reach past the service's year.
-const maxSpans = 14
 
 // Older returns up to want entries that pass f and are older than before
 // (zero: than f.Until, or from the newest when f has none), newest first,
@@ -57,11 +53,19 @@ func (j *Job) Older(ctx context.Context, f store.AuditFilter, before store.Audit
 // (and those listed before it but stamped up to api.AuditTimeSlack
 // later), so the bound is the entry itself in the service's order.
 func (j *Job) OlderThan(ctx context.Context, f store.AuditFilter, last store.AuditEntry, want int) (Window, error) {
+	return j.older(ctx, f, boundBelow(&last), want)
+}
+
+// boundBelow is the bound below last (nil: none, from the newest).
+func boundBelow(last *store.AuditEntry) bound {
+	if last == nil {
+		return bound{}
+	}
 	b := bound{at: last.At()}
 	if last.Seq == 0 {
 		b.id = last.ID
 	}
-	return j.older(ctx, f, b, want)
+	return b
 }
 
 // bound is where an older window ends: strictly before at in the mirror's
@@ -88,6 +92,17 @@ func (b bound) admits(e store.AuditEntry) bool {
 }
 
 func (j *Job) older(ctx context.Context, f store.AuditFilter, b bound, want int) (Window, error) {
+	var wk *walk
+	return j.olderWith(ctx, f, b, want, want, &wk, false)
+}
+
+// olderWith is older continuing *wk (left: the entries still wanted in
+// all, beyond this window's want), the service's walk of the windows
+// before (nil: none yet, and one is started): what it read and has not
+// handed out comes first, with no request; the mirror answers where it
+// reaches; the walk goes on below otherwise, where it stands. all says
+// every entry is wanted (the walk's stretches are then sized for it).
+func (j *Job) olderWith(ctx context.Context, f store.AuditFilter, b bound, want, left int, wk **walk, all bool) (Window, error) {
 	floor := f.Since
 	if b.at.IsZero() && !f.Until.IsZero() {
 		b.at.Time = f.Until
@@ -96,13 +111,35 @@ func (j *Job) older(ctx context.Context, f store.AuditFilter, b bound, want int)
 	if want <= 0 {
 		want = 1
 	}
+	if *wk != nil && len((*wk).pend) > 0 {
+		(*wk).left = max(want, left)
+		return (*wk).next(ctx, want)
+	}
+	if *wk != nil && (*wk).done && (*wk).atMirror {
+		b, *wk = (*wk).handover(), nil
+	}
+	var mirrorAt time.Time
+	asked := 0 // the mirror's tail, asked of the service when it did not answer
 	if j.Mirror != nil {
 		w, ok, err := j.olderFromMirror(ctx, f, b, floor, want)
 		if err != nil || ok {
 			return w, err
 		}
+		asked = w.Requests
+		if st := w.MirrorState; st.Started() && st.Cursor != "" && !st.Last.IsZero() {
+			// Entries at Last itself may not all be in: the walk reads
+			// down to a little before it, the mirror the rest.
+			mirrorAt = st.Last.Add(-2 * api.AuditTimeSlack)
+		}
 	}
-	return j.olderFromService(ctx, f, b, floor, want)
+	if *wk == nil {
+		*wk = j.newWalk(f, b, floor, all)
+		(*wk).mirrorAt = mirrorAt
+	}
+	(*wk).left = max(want, left)
+	w, err := (*wk).next(ctx, want)
+	w.Requests += asked
+	return w, err
 }
 
 // olderFromMirror answers from the mirror when it reaches: ok is false
@@ -130,6 +167,7 @@ func (j *Job) olderFromMirror(ctx context.Context, f store.AuditFilter, b bound,
 				return w, false, err
 			}
 			if page.Full {
+				w.MirrorState = st
 				return w, false, nil
 			}
 			for i := len(page.Entries) - 1; i >= 0 && len(w.Entries) < want; i-- {
@@ -141,6 +179,7 @@ func (j *Job) olderFromMirror(ctx context.Context, f store.AuditFilter, b bound,
 	} else if b.at.Seq == 0 && !st.Covers(b.until()) {
 		// A position from the mirror (Seq set) is inside it: everything
 		// before it is held. A bare time must be inside its reach.
+		w.MirrorState = st
 		return w, false, nil
 	}
 	mf := f
@@ -177,84 +216,6 @@ func (j *Job) olderFromMirror(ctx context.Context, f store.AuditFilter, b bound,
 	w.Mirror = w.Requests == 0
 	w.MirrorState = st
 	return w, true, nil
-}
-
-// olderFromService reads stretches of time going back from b (zero: now),
-// each by Query (search within the service's year, the earliest entry
-// beyond it), keeping the newest want entries of what it reads. With a
-// type and no bound, the type's latest entry is where the stretches start:
-// a type last seen months ago is not looked for an hour at a time since.
-func (j *Job) olderFromService(ctx context.Context, f store.AuditFilter, b bound, floor time.Time, want int) (Window, error) {
-	var w Window
-	svc := &Job{Svc: j.Svc, Clock: j.Clock, MaxRate: j.MaxRate} // no mirror: it was asked already
-	if b.at.IsZero() && f.Type != "" {
-		if err := newPacer(j.clock(), j.gap()).wait(ctx); err != nil {
-			return w, err
-		}
-		it, err := j.Svc.AuditLatestItem(ctx, askType(f))
-		w.Requests++
-		if err != nil {
-			return w, err
-		}
-		if it == nil || it.Value.Timestamp.Before(floor) {
-			w.Start = true // none of the type at all, or none since floor
-			return w, nil
-		}
-		e := EntryOf(*it)
-		if f.Match(e) { // the type is asked; user, address, text are not
-			w.Entries = append(w.Entries, e)
-		}
-		// From its time, but never from the future: an entry dated years
-		// ahead (a skewed or hostile service) would have every stretch
-		// search where nothing is. Its id still bounds what is older.
-		b = bound{at: store.AuditPosition{Time: minTime(e.Time, j.clock().Now())}, id: e.ID}
-	}
-	now := j.clock().Now()
-	end := b.until()
-	span := firstSpan
-	for i := 0; i < maxSpans && len(w.Entries) < want; i++ {
-		from := now
-		if !end.IsZero() {
-			from = end
-		}
-		since, last := from.Add(-span), false
-		if !since.After(floor) && !floor.IsZero() {
-			since, last = floor, true
-		}
-		if !since.After(now.Add(-reachOfSearch())) {
-			since, last = floor, true // past the service's year: from its earliest entry (Query filters to floor)
-		}
-		q := f
-		q.Since, q.Until = since, end
-		need := want - len(w.Entries)
-		var got []store.AuditEntry
-		a, err := svc.Query(ctx, q, func(e store.AuditEntry) error {
-			if !b.admits(e) {
-				return nil
-			}
-			got = append(got, e)
-			if len(got) > 2*need { // keep the newest need without holding a whole year
-				got = append(got[:0], got[len(got)-need:]...)
-			}
-			return nil
-		})
-		w.Requests += a.Requests
-		if err != nil {
-			return w, err
-		}
-		if len(got) > need {
-			got = got[len(got)-need:]
-		}
-		slices.Reverse(got)
-		w.Entries = append(w.Entries, got...)
-		if last {
-			w.Start = len(w.Entries) < want
-			break
-		}
-		end = since
-		span *= 2
-	}
-	return w, nil
 }
 
 func minTime(a, b time.Time) time.Time {
