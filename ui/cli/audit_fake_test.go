@@ -20,7 +20,8 @@ import (
 // of its own reads. Entries must be given in the listing's order (ids and
 // times ascending).
 type fakeAudit struct {
-	served atomic.Int64 // entries sent, in all answers
+	served   atomic.Int64 // entries sent, in all answers
+	requests atomic.Int64 // audit requests answered
 	ids    []string
 	times  []time.Time
 	types  []string
@@ -46,6 +47,9 @@ func (f *fakeAudit) ofType(i int, typ string) bool {
 func (f *fakeAudit) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	typ := q.Get("log_type")
+	if strings.HasPrefix(r.URL.Path, "/api/v1/logs/") {
+		f.requests.Add(1)
+	}
 	one := func(i int) {
 		if i < 0 {
 			w.WriteHeader(http.StatusNotFound)
