@@ -122,6 +122,7 @@ type keyState struct {
 	input       bool                  // a text input has the keyboard: every key is text
 	writes      bool                  // a view of the write jobs (upload, matters): only in a session that runs them
 	session     func(Options) Options // what the state needs of the session (a held matter service)
+	off         bool                  // a view of the write jobs as a session without them shows it (it says why)
 }
 
 type keyEnv struct {
@@ -259,6 +260,7 @@ func TestEveryKeyActsOrSaysWhy(t *testing.T) {
 		{name: "matters run", route: "matters", arg: func(*keyEnv) string { return fx.file }, wait: "Preview of march-closures.csv", local: true, writes: true,
 			steps:   [][2]string{{"X", "Type 2 to confirm"}, {"2", "Delete client matters"}, {"enter", "Deleting client matters"}},
 			session: func(o Options) Options { o.Jobs = &page.Jobs{Matters: heldMatters{o.Jobs.Matters}}; return o }},
+		{name: "matters, turned off", route: "matters", wait: "not available in a read-only session", local: true, off: true},
 		{name: "matters receipt", route: "matters", wait: "february-closures.csv", local: true, writes: true,
 			steps: [][2]string{{"G", "february-closures.csv"}, {"enter", fmt.Sprintf("Receipt %d ", fx.receipt)}}},
 		{name: "file IDs prompt", route: "files", wait: "file IDs:", input: true},
@@ -286,7 +288,7 @@ func TestEveryKeyActsOrSaysWhy(t *testing.T) {
 			// moving at an edge (j on the last row, esc on the first page) may be silent
 			nav := keys.Enabled(km.Up, km.Down, km.PageUp, km.PageDown, km.Top, km.Bottom, km.Back, km.Earlier, km.Later)
 			for _, s := range states {
-				if s.local && sess.noLocal || s.writes && !km.Upload.Enabled() {
+				if s.local && sess.noLocal || s.writes && !km.Upload.Enabled() || s.off && km.Upload.Enabled() {
 					continue
 				}
 				var r *runner

@@ -30,7 +30,7 @@ func (m *Model) ContextKeys() []key.Binding {
 		}
 		out = append(out, b)
 	}
-	if m.mode != modePath && m.mode != modeRun && m.table() != nil {
+	if m.showsTable() { // not on the page a session without the matter job shows: no table there
 		out = append(out, widgets.TableHints(m.env.Keys, m.table())...)
 	}
 	return out
