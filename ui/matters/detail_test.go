@@ -1,6 +1,7 @@
 package matters
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -25,5 +26,37 @@ func TestWholeDetailSaysOnlyWhatIsThere(t *testing.T) {
 	h.press("enter")
 	if len(h.out) != 1 || h.out[0].(page.StatusMsg).Text != "line 2: deleted" {
 		t.Fatalf("enter on a deleted pair: %q", h.out)
+	}
+}
+
+// y on a receipt's or a preview's row copies its pair as a line of a
+// matter file (the line number it copied named nothing to send again); on
+// the list, the receipt's ID.
+func TestCopyGivesThePair(t *testing.T) {
+	h := newHarness(t, false)
+	ms := h.live(2)
+	h.writeFile("two.csv", "client_id,matter_id\n"+ms[0].ClientID+","+ms[0].MatterID+"\n"+ms[1].ClientID+","+ms[1].MatterID+"\n\"A,B\",\n")
+	h.press("n")
+	h.burst(h.dir + "/two.csv")
+	h.press("enter")
+	m := h.p.(*Model)
+	if got := m.SelectedID(); got != `"A,B",` {
+		t.Errorf("preview: y copies %q, want the refused pair as a CSV line", got)
+	}
+	h.press("X")
+	h.typeText("2")
+	h.press("enter")
+	if done := h.runTasks(); len(done) != 1 || done[0].Err != nil {
+		t.Fatalf("task: %+v", done)
+	}
+	m = h.p.(*Model)
+	h.press("x", "x") // x marks and moves down
+	want := []string{ms[0].ClientID + "," + ms[0].MatterID, ms[1].ClientID + "," + ms[1].MatterID}
+	if got := m.MarkedIDs(); !slices.Equal(got, want) {
+		t.Errorf("receipt: y copies %q, want %q", got, want)
+	}
+	h.press("esc")
+	if got := m.SelectedID(); got != "1" {
+		t.Errorf("receipt list: y copies %q, want the receipt's ID", got)
 	}
 }

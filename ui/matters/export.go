@@ -29,9 +29,8 @@ func (m *Model) ExportTable() widgets.TableExport {
 		}
 		return shown.Recast(outcomeRecordColumns(true), widgets.RowsOf(rows))
 	case modePreview:
-		outs := m.plan.Rejected()
-		rows := make([]widgets.Row, len(outs))
-		for i, o := range outs {
+		rows := make([]widgets.Row, len(m.rejected))
+		for i, o := range m.rejected {
 			rows[i] = outcomeRecord(o.Line, o.ClientID, o.MatterID, string(o.Result), o.Code, o.Detail, "")
 		}
 		return shown.Recast(outcomeRecordColumns(false), widgets.RowsOf(rows))

@@ -188,9 +188,10 @@ func (m *Model) fileArrived(r fileRead) tea.Cmd {
 		return nil
 	}
 	m.fileName, m.file, m.plan, m.pathErr = r.name, r.file, r.plan, ""
+	m.rejected = r.plan.Rejected()
 	m.mode = modePreview
 	m.layout()
-	return m.refused.SetRows(outcomeRows(r.plan.Rejected()))
+	return m.refused.SetRows(outcomeRows(m.rejected))
 }
 
 // askDelete opens the typed confirmation: the number of pairs to send.

@@ -1,7 +1,9 @@
 package matters
 
 import (
+	"encoding/csv"
 	"slices"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 
@@ -38,24 +40,59 @@ func (m *Model) ContextKeys() []key.Binding {
 
 func sameKeys(a, b key.Binding) bool { return slices.Equal(a.Keys(), b.Keys()) }
 
-// SelectedID implements page.Selector: the shown table's selected row (a
-// receipt's ID in the list, a pair's line in a preview or a receipt), so
-// that x marks and y copies here as in every table; none while a path is
-// typed, a run goes on or a confirmation has the keys.
+// SelectedID implements page.Selector, so that x marks and y copies here
+// as in every table: a receipt's ID in the list (what `matters receipt`
+// takes), a pair as a line of a matter file ("C-1,2024-0001") in a preview
+// or a receipt, so the marked failures of a run paste into a file to send
+// again. None while a path is typed, a run goes on or a confirmation has
+// the keys.
 func (m *Model) SelectedID() string {
 	if !m.showsTable() {
 		return ""
 	}
-	r, _ := m.table().Selected()
-	return r.ID
+	if m.mode == modeList {
+		r, _ := m.table().Selected()
+		return r.ID
+	}
+	i, ok := m.table().SelectedIndex()
+	if !ok {
+		return ""
+	}
+	return m.pairLine(i)
 }
 
-// MarkedIDs are the marked rows' IDs, for y.
+// MarkedIDs are the marked rows as SelectedID gives them, for y.
 func (m *Model) MarkedIDs() []string {
 	if !m.showsTable() {
 		return nil
 	}
-	return m.table().MarkedIDs()
+	if m.mode == modeList {
+		return m.table().MarkedIDs()
+	}
+	var out []string
+	for _, i := range m.table().MarkedIndexes() {
+		out = append(out, m.pairLine(i))
+	}
+	return out
+}
+
+// pairLine is row i's pair (a source index of the mode's table) as a CSV
+// record: quoted where an ID holds a comma or a quote, as the file had it.
+func (m *Model) pairLine(i int) string {
+	var c, mt string
+	switch {
+	case m.mode == modeReceipt && i < len(m.items):
+		c, mt = m.items[i].ClientID, m.items[i].MatterID
+	case m.mode == modePreview && i < len(m.rejected):
+		c, mt = m.rejected[i].ClientID, m.rejected[i].MatterID
+	default:
+		return ""
+	}
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	w.Write([]string{c, mt}) // into a strings.Builder: cannot fail
+	w.Flush()
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func (m *Model) showsTable() bool {

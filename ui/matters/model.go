@@ -57,6 +57,7 @@ type Model struct {
 	file     *matters.File
 	plan     *matters.Plan
 	refused  *widgets.Table
+	rejected []matters.Outcome // the refused pairs, the refused table's rows
 
 	confirm *widgets.Confirm
 	pending func() tea.Cmd // what a confirmed dialog starts
