@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -126,6 +127,36 @@ func OpenScratchAfter(path string, start <-chan struct{}) *Store {
 	return &Store{db: g, path: path, now: time.Now}
 }
 
+// OpenScratchLater is OpenScratchAfter for a database whose directory does
+// not exist yet: nothing is made and no goroutine runs until begin is called
+// (the demo calls it once its first frame is on the screen, so that its
+// temporary home is not made before). begin (once; later calls do nothing)
+// makes the directory with mkdir and opens FileName in it in the
+// background. Every call, Close included, waits until then, and reports
+// mkdir's error as it would an opening's.
+func OpenScratchLater(mkdir func() (string, error)) (s *Store, begin func()) {
+	g := &gatedDB{ready: make(chan struct{}), busy: busyPolicy{limit: busyLimit}}
+	s = &Store{db: g, now: time.Now}
+	return s, sync.OnceFunc(func() {
+		go func() {
+			defer close(g.ready) // the path and the database are set before
+			dir, err := mkdir()
+			if err != nil {
+				g.err = err
+				return
+			}
+			s.path = filepath.Join(dir, FileName)
+			g.busy.path = s.path
+			opened, err := open(s.path, "OFF", Options{})
+			if err != nil {
+				g.err = err
+				return
+			}
+			g.db = opened.db.db
+		}()
+	})
+}
+
 func open(path, sync string, o Options) (*Store, error) {
 	s, err := openRawWith(path, sync, o)
 	if err != nil {
@@ -171,8 +202,11 @@ func openRawWith(path, mode string, o Options) (*Store, error) {
 	return &Store{db: openGate(db, busy), path: path, now: time.Now}, nil
 }
 
-// Path is the database file's path.
-func (s *Store) Path() string { return s.path }
+// Path is the database file's path (a scratch store's once it is opened).
+func (s *Store) Path() string {
+	<-s.db.ready
+	return s.path
+}
 
 // Close releases the database. Committed data is already on disk.
 func (s *Store) Close() error { return s.db.Close() }

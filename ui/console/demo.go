@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -35,21 +34,46 @@ const demoAuditTrickle = 3
 // HTTP (rather than an in-memory transport) means the demo exercises exactly
 // the code paths a production session does, budgets and all.
 func Demo(ctx context.Context, o DemoOptions) (err error) {
-	home, err := os.MkdirTemp("", "vaultdeck-demo-")
+	d, err := newDemo(ctx, o)
 	if err != nil {
-		return fmt.Errorf("demo: cannot create a temporary home: %w", err)
+		return err
 	}
-	defer func() { err = errors.Join(err, os.RemoveAll(home)) }()
+	defer func() { err = errors.Join(err, d.close()) }()
+	return Run(ctx, d.console)
+}
 
-	// The simulator's seeding and the store's opening start once the first
-	// frame is on the screen (Options.AfterFirstFrame), or at the latest on
-	// the way out, so that Close finds them done.
-	start := make(chan struct{})
-	begin := sync.OnceFunc(func() { close(start) })
+// demo is the demo's console options and what stands behind them.
+type demo struct {
+	console Options
+	sim     *lateSim
+	// begin starts what the first frame does not need (once): it is the
+	// console's AfterFirstFrame, and close calls it too.
+	begin func()
+	// close stops everything and removes the temporary home.
+	close func() error
+}
 
+// newDemo builds the demo's console options. Only what the first frame
+// needs is made here: the listener (the client's base URL is its address)
+// and the client. The temporary home and the store in it, the simulator's
+// seeding and the HTTP server start in begin, once the first frame is on
+// the screen: each cost the frame time (a directory, goroutines that woke
+// threads), and none is needed before a command asks for data, which waits
+// for them (requests and the token for the seeding, store calls for the
+// opening).
+func newDemo(ctx context.Context, o DemoOptions) (*demo, error) {
+	var home string // set by the store's opening, before its calls return
+	st, openStore := store.OpenScratchLater(func() (string, error) {
+		h, err := os.MkdirTemp("", "vaultdeck-demo-")
+		if err != nil {
+			return "", fmt.Errorf("demo: cannot create a temporary home: %w", err)
+		}
+		home = h
+		return h, nil
+	})
 	// A few user entries a minute keep the audit log moving, so following
 	// it shows new entries that are not the console's own reads.
-	srv := startSim(sim.Options{Seed: o.Seed, Scale: o.Scale, NoRateLimit: o.NoRateLimit, AuditTrickle: demoAuditTrickle, Leaver: true}, start)
+	srv := newLateSim(sim.Options{Seed: o.Seed, Scale: o.Scale, NoRateLimit: o.NoRateLimit, AuditTrickle: demoAuditTrickle, Leaver: true})
 	// Plain TCP: Go's listeners try Multipath TCP by default, whose socket
 	// (and the probe whether the kernel has it) cost the first frame about
 	// a millisecond, for a connection that never leaves the loopback.
@@ -57,46 +81,60 @@ func Demo(ctx context.Context, o DemoOptions) (err error) {
 	lc.SetMultipathTCP(false)
 	ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
 	if err != nil {
-		return fmt.Errorf("demo: cannot listen on loopback: %w", err)
+		return nil, fmt.Errorf("demo: cannot listen on loopback: %w", err)
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = hs.Serve(ln) }() // ends with Close below
-	defer hs.Close()
-
 	// The simulator is the demo's profile: its base URL and token, and
 	// without its limits the client's lifted too (api/account builds the
 	// client's configuration, as for every other profile).
-	demo := account.Simulator("http://"+ln.Addr().String(), srv, o.NoRateLimit)
-	client, err := demo.Client(account.Shared{Budgets: api.NewBudgets()})
+	profile := account.Simulator("http://"+ln.Addr().String(), srv, o.NoRateLimit)
+	client, err := profile.Client(account.Shared{Budgets: api.NewBudgets()})
 	if err != nil {
-		return err
+		_ = ln.Close()
+		return nil, err
 	}
-	// Opened in the background after the first frame: the frame does not
-	// wait for SQLite (the cache and the journal are used from commands,
-	// which wait).
-	st := store.OpenScratchAfter(filepath.Join(home, "vaultdeck.db"), start)
-	defer func() { err = errors.Join(err, st.Close()) }()
-	defer begin() // before Close, which waits for the opening
-
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	// Without limits a crawl of every project's users takes a moment, so
+	// :access has a snapshot to show (with limits it would take the
+	// console's budget for half an hour: `vaultdeck access crawl` then).
+	// It starts now and waits for the store: its snapshot is open before
+	// :access can first read the store, which would otherwise find none
+	// and offer a crawl instead of following this one.
+	crawlCtx, stopCrawl := context.WithCancel(ctx)
+	crawled := make(chan struct{})
 	if o.NoRateLimit {
-		// Without limits a crawl of every project's users takes a moment,
-		// so :access has a snapshot to show (with limits it would take the
-		// console's budget for half an hour: `vaultdeck access crawl` then).
-		crawlCtx, stopCrawl := context.WithCancel(ctx)
-		crawled := make(chan struct{})
 		go func() {
 			defer close(crawled)
-			_, _ = (&access.Crawler{API: client, Store: st, Profile: demo.DataProfile}).Run(crawlCtx)
+			_, _ = (&access.Crawler{API: client, Store: st, Profile: profile.DataProfile}).Run(crawlCtx)
 		}()
-		defer func() { stopCrawl(); <-crawled }() // before the store closes
+	} else {
+		close(crawled)
+	}
+	d := &demo{sim: srv}
+	d.begin = sync.OnceFunc(func() {
+		openStore()
+		srv.seed()
+		go func() { _ = hs.Serve(ln) }() // ends with Close below
+	})
+	d.close = func() error {
+		d.begin() // at the latest on the way out, so that what waits for it ends
+		stopCrawl()
+		<-crawled // before the store closes
+		_ = hs.Close()
+		_ = ln.Close()    // Serve's goroutine may not have taken it yet
+		err := st.Close() // waits for the opening, which set home
+		if home != "" {
+			err = errors.Join(err, os.RemoveAll(home))
+		}
+		return err
 	}
 	c := o.Console
 	c.Backend = client
 	c.Jobs = ClientJobs(client) // the demo may write to its simulator (unless --read-only)
-	c.Cache = StoreCache{Store: st, Profile: demo.DataProfile}
+	c.Cache = StoreCache{Store: st, Profile: profile.DataProfile}
 	c.Journal, c.Receipts = st, st
-	c.Conn = demo.Conn(client.Base())
-	c.AfterFirstFrame = begin
-	c.Chores = demoChores(client, st, demo.DataProfile)
-	return Run(ctx, c)
+	c.Conn = profile.Conn(client.Base())
+	c.AfterFirstFrame = d.begin
+	c.Chores = demoChores(client, st, profile.DataProfile)
+	d.console = c
+	return d, nil
 }

@@ -9,23 +9,26 @@ import (
 
 // lateSim is the demo's simulator, seeded in the background so that the
 // first frame does not wait for it (a millisecond for the small seed, about
-// 0.3 s for --scale large), and only once start is closed: after the first
-// frame, so that the seeding does not compete with it for the cores.
-// Requests and the token wait until it is ready; both are only ever needed
-// from commands, never to draw a frame.
+// 0.3 s for --scale large), and only once seed is called: after the first
+// frame, so that the seeding does not compete with it for the cores (no
+// goroutine of it exists before). Requests and the token wait until it is
+// ready; both are only ever needed from commands, never to draw a frame.
 type lateSim struct {
+	opts  sim.Options
 	ready chan struct{}
 	srv   *sim.Server
 }
 
-func startSim(opts sim.Options, start <-chan struct{}) *lateSim {
-	l := &lateSim{ready: make(chan struct{})}
+func newLateSim(opts sim.Options) *lateSim {
+	return &lateSim{opts: opts, ready: make(chan struct{})}
+}
+
+// seed starts the seeding; call it once.
+func (l *lateSim) seed() {
 	go func() {
 		defer close(l.ready)
-		<-start
-		l.srv = sim.New(opts)
+		l.srv = sim.New(l.opts)
 	}()
-	return l
 }
 
 // ServeHTTP serves a request once the simulator is seeded.

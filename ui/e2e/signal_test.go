@@ -25,7 +25,14 @@ func TestDemoCleansUpOnSignal(t *testing.T) {
 			s := startTmux(t, []string{"VAULTDECK_HOME=" + t.TempDir(), "TMPDIR=" + tmp, "TERM=xterm-256color"},
 				"sh", "-c", "exec "+bin+" demo")
 			s.waitForText("Projects ·")
-			homes, _ := filepath.Glob(filepath.Join(tmp, "vaultdeck-demo-*"))
+			// The home is made once the first frame is out (issue 32).
+			var homes []string
+			for deadline := time.Now().Add(10 * time.Second); len(homes) == 0 && time.Now().Before(deadline); {
+				homes, _ = filepath.Glob(filepath.Join(tmp, "vaultdeck-demo-*"))
+				if len(homes) == 0 {
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
 			if len(homes) != 1 {
 				t.Fatalf("demo homes while running: %v", homes)
 			}
