@@ -51,3 +51,52 @@ func (j *Job) newestFirst(ctx context.Context, f store.AuditFilter, chunk int, f
 		last = &e
 	}
 }
+
+// Walk is a newest-first read kept from window to window, for a reader
+// that shows a window and later asks for the one below it (the console's
+// audit view): what the service's stretches held beyond one window goes
+// out with the next, with no request, and no stretch is read twice. A
+// fresh Older below each window's last entry started an hour wide again
+// and re-read what the window before had read and dropped. A Walk is used
+// by one read at a time: its owner hands it to the read and takes it back
+// with the answer.
+type Walk struct {
+	j     *Job
+	f     store.AuditFilter
+	b     bound // below this, for the first window
+	wk    *walk
+	last  *store.AuditEntry
+	begun bool
+}
+
+// NewestWalk is a walk of the entries that pass f from the newest (or
+// f.Until) back; its first window is Older's from there.
+func (j *Job) NewestWalk(f store.AuditFilter) *Walk { return &Walk{j: j, f: f} }
+
+// WalkBelow is a walk of the entries that pass f below last, an entry a
+// window returned; its first window is OlderThan's.
+func (j *Job) WalkBelow(f store.AuditFilter, last store.AuditEntry) *Walk {
+	return &Walk{j: j, f: f, b: boundBelow(&last), last: &last}
+}
+
+// Next is the next window of up to want entries, below the last one the
+// walk handed out.
+func (w *Walk) Next(ctx context.Context, want int) (Window, error) {
+	b := w.b
+	if w.begun {
+		b = boundBelow(w.last)
+	}
+	w.begun = true
+	win, err := w.j.olderWith(ctx, w.f, b, want, want, &w.wk, false)
+	if n := len(win.Entries); n > 0 {
+		e := win.Entries[n-1]
+		w.last = &e
+	}
+	return win, err
+}
+
+// Continues says the window below last is this walk's next: last is the
+// entry it handed out last.
+func (w *Walk) Continues(last store.AuditEntry) bool {
+	return w != nil && w.last != nil && w.last.ID == last.ID
+}

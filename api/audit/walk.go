@@ -216,6 +216,9 @@ func (w *walk) stretch(ctx context.Context, need int) error {
 		var dense float64
 		listed, matched, dense, err = w.read(ctx, seed, expect, most)
 		if err != nil {
+			// what was read of the stretch is its oldest part: none of it
+			// goes out; a next call reads the stretch again
+			w.pend = w.pend[:0]
 			return err
 		}
 		if dense > 0 {

@@ -1,6 +1,7 @@
 package audit_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -66,6 +67,24 @@ func TestNewestFirstIsForwardReversedOnAnyShape(t *testing.T) {
 			nf := f
 			nf.Limit = limit
 			got, _ := collectNewest(t, j, nf, chunk)
+			if limit == 0 {
+				// the console's windows: a Walk kept from one to the next
+				var viaWalk []string
+				w := j.NewestWalk(f)
+				for range 10_000 {
+					win, err := w.Next(context.Background(), chunk)
+					if err != nil {
+						t.Fatal(err)
+					}
+					viaWalk = append(viaWalk, idsOf(win.Entries)...)
+					if win.Start || len(win.Entries) == 0 {
+						break
+					}
+				}
+				if !slices.Equal(viaWalk, forward) {
+					t.Errorf("a Walk in windows of %d gave %d entries, the forward answer reversed %d", chunk, len(viaWalk), len(forward))
+				}
+			}
 			if !slices.Equal(got, forward) {
 				i := 0
 				for i < min(len(got), len(forward)) && got[i] == forward[i] {

@@ -25,6 +25,7 @@ type windowMsg struct {
 	edge    bool               // older: the start was reached; newer: the newest was reached
 	mirror  bool               // answered by the mirror with no request
 	reqs    int
+	walk    *jobaudit.Walk // the walk the window came from, to read on below it
 }
 
 // syncMsg is a finished background sync of the mirror.
@@ -110,12 +111,14 @@ func (m *Model) newest() tea.Cmd {
 	return m.read("newest", func(ctx context.Context) (windowMsg, error) {
 		var w jobaudit.Window
 		var err error
+		var walk *jobaudit.Walk
 		if useMirror {
 			w, err = jobaudit.MirrorWindow(ctx, j.Mirror, log, f, store.AuditPosition{}, windowSize)
 		} else {
-			w, err = j.Older(ctx, f, store.AuditPosition{}, windowSize)
+			walk = j.NewestWalk(f)
+			w, err = walk.Next(ctx, windowSize)
 		}
-		return windowMsg{how: "newest", entries: w.Entries, edge: w.Start, mirror: w.Mirror, reqs: w.Requests}, err
+		return windowMsg{how: "newest", entries: w.Entries, edge: w.Start, mirror: w.Mirror, reqs: w.Requests, walk: walk}, err
 	})
 }
 
@@ -127,17 +130,25 @@ func (m *Model) older() tea.Cmd {
 	j, f, last, log := m.job, m.filter, m.entries[len(m.entries)-1], m.log
 	from := last.At()
 	useMirror := m.synced && from.Seq != 0 // an entry of the mirror: all before it is there
+	// the walk the bottom row came from reads on where it stands; else
+	// one starts below the entry itself, not its time: the entries of its
+	// instant not shown yet are not skipped (the CLI's walk too)
+	walk := m.walk
+	if useMirror {
+		walk = nil
+	} else if !walk.Continues(last) {
+		walk = j.WalkBelow(f, last)
+	}
+	m.walk = nil // the read holds it until its answer
 	return m.read("older", func(ctx context.Context) (windowMsg, error) {
 		var w jobaudit.Window
 		var err error
 		if useMirror {
 			w, err = jobaudit.MirrorWindow(ctx, j.Mirror, log, f, from, windowSize)
 		} else {
-			// below the entry itself, not its time: the entries of its
-			// instant not shown yet are not skipped (the CLI's walk too)
-			w, err = j.OlderThan(ctx, f, last, windowSize)
+			w, err = walk.Next(ctx, windowSize)
 		}
-		return windowMsg{how: "older", entries: w.Entries, edge: w.Start, mirror: w.Mirror, reqs: w.Requests}, err
+		return windowMsg{how: "older", entries: w.Entries, edge: w.Start, mirror: w.Mirror, reqs: w.Requests, walk: walk}, err
 	})
 }
 
@@ -211,6 +222,9 @@ func (m *Model) gotWindow(msg page.Result[windowMsg]) tea.Cmd {
 	}
 	m.lastErr = nil
 	w := msg.Value
+	if w.how != "newer" {
+		m.walk = w.walk // the bottom row is this window's (newer adds at the top)
+	}
 	// The mirror syncs after the first landing, not beside it: the two
 	// would share the audit budget, and the landing is what the user waits for.
 	var syncCmd tea.Cmd

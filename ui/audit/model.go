@@ -49,6 +49,10 @@ type Model struct {
 	atStart  bool // the bottom row is its oldest
 	loading  string
 	fromNote string // where the last window came from, for the header
+	// walk is the service's newest-first read the bottom row came from,
+	// kept so the window below it reads on where it stands (no stretch
+	// read twice); a read that uses it holds it until its answer.
+	walk *jobaudit.Walk
 
 	log, self string                 // the mirror's key and the token's user (whoami)
 	mirror    store.AuditMirrorState // the mirror's reach after the last sync

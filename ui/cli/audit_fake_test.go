@@ -22,10 +22,10 @@ import (
 type fakeAudit struct {
 	served   atomic.Int64 // entries sent, in all answers
 	requests atomic.Int64 // audit requests answered
-	ids    []string
-	times  []time.Time
-	types  []string
-	raws   [][]byte
+	ids      []string
+	times    []time.Time
+	types    []string
+	raws     [][]byte
 }
 
 func (f *fakeAudit) add(id string, at time.Time, typ string, raw []byte) {
