@@ -61,7 +61,11 @@ func (m *Model) exportTop() tea.Cmd {
 		if dir == "" {
 			path = "./" + filepath.Base(path) // the working directory: short enough for an 80-column status line
 		}
-		return page.StatusMsg{Text: "wrote " + plural.Count(snap.Len(), "row") + " to " + path}
+		text := "wrote " + plural.Count(snap.Len(), "row") + " to " + path
+		if n := snap.Note(); n != "" {
+			text += "; " + n
+		}
+		return page.StatusMsg{Text: text}
 	}
 }
 

@@ -27,7 +27,12 @@ func (m *Model) ExportTable() widgets.TableExport {
 		for i, it := range m.items {
 			rows[i] = outcomeRecord(it.Line, it.ClientID, it.MatterID, it.Result, it.Code, it.Detail, strconv.Itoa(it.Request))
 		}
-		return shown.Recast(outcomeRecordColumns(true), widgets.RowsOf(rows))
+		ex := shown.Recast(outcomeRecordColumns(true), widgets.RowsOf(rows))
+		if m.matched > len(m.items) { // the view holds the first maxItems: so does the file
+			ex = ex.Noting(fmt.Sprintf("the view holds the first %d of %d outcomes: `vaultdeck matters receipt %d --csv` writes them all",
+				len(m.items), m.matched, m.receipt.ID))
+		}
+		return ex
 	case modePreview:
 		rows := make([]widgets.Row, len(m.rejected))
 		for i, o := range m.rejected {

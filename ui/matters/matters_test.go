@@ -356,6 +356,10 @@ func TestReceiptViewIsBounded(t *testing.T) {
 	if v := h.view(); !strings.Contains(v, "the first 2 of 4") || !strings.Contains(v, "matters receipt 1 --export csv") {
 		t.Fatalf("view:\n%s", v)
 	}
+	// e writes what the view holds, and says the file has no more
+	if ex := m.ExportTable(); ex.Len() != 2 || !strings.Contains(ex.Note(), "first 2 of 4 outcomes: `vaultdeck matters receipt 1 --csv` writes them all") {
+		t.Errorf("the export of a bounded receipt: %d rows, note %q", ex.Len(), ex.Note())
+	}
 	h.press("f", "f") // already_absent, then error
 	if v := h.view(); !strings.Contains(v, "showing error") || strings.Contains(v, "the first") || !strings.Contains(v, "invalid_client_id") {
 		t.Fatalf("filtered:\n%s", v)

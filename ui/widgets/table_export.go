@@ -13,7 +13,8 @@ import (
 type TableExport struct {
 	cols []Column
 	src  RowSource
-	rows []int // source indexes in display order
+	rows []int  // source indexes in display order
+	note string // what the file leaves out, said beside where it went
 }
 
 // Export takes the table as shown.
@@ -33,8 +34,16 @@ func ExportOf(cols []Column, src RowSource, rows []int) TableExport {
 // what its screen shortens, quotes or leaves out (a receipt's IDs as
 // recorded, each pair's request) under the command line's CSV columns.
 func (e TableExport) Recast(cols []Column, src RowSource) TableExport {
-	return TableExport{cols: cols, src: src, rows: e.rows}
+	return TableExport{cols: cols, src: src, rows: e.rows, note: e.note}
 }
+
+// Noting is the export with a note of what it leaves out, which the
+// status line says beside the file's name (a receipt's view holds its
+// first 100,000 outcomes: the file has no more).
+func (e TableExport) Noting(note string) TableExport { e.note = note; return e }
+
+// Note is what the export leaves out ("" when nothing).
+func (e TableExport) Note() string { return e.note }
 
 // RowsOf is a source of rows built up front, for ExportOf and Recast.
 func RowsOf(rows []Row) RowSource { return sliceRows(rows) }
