@@ -38,7 +38,10 @@ const (
 	heldMost      = 2 * stretchAim
 	heldBytesMost = 8 << 20
 	// growMost is how much wider a stretch may be than the one before:
-	// a few entries in an hour say little about the week before it.
+	// a few entries in an hour say little about the month before it, and
+	// a quiet log is still crossed back to the service's year in a few
+	// searches. A stretch that turns out far denser is given up after its
+	// first page (read), so a wide guess costs a page, not the stretch.
 	growMost = 32
 )
 
