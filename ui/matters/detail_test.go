@@ -2,7 +2,10 @@ package matters
 
 import (
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vaultdeck/vaultdeck/ui/page"
 )
@@ -58,5 +61,33 @@ func TestCopyGivesThePair(t *testing.T) {
 	h.press("esc")
 	if got := m.SelectedID(); got != "1" {
 		t.Errorf("receipt list: y copies %q, want the receipt's ID", got)
+	}
+}
+
+// At 80 columns the preview's plan line ran past the edge and the
+// terminal cut it ("under a minute at 150 reques"; at 60 with no rate limit too): its lines wrap.
+func TestPreviewHeadWrapsAtItsWidth(t *testing.T) {
+	h := newHarness(t, false)
+	h.writeFile("f.csv", "client_id,matter_id\nC-1,M-1\n,M-2\n")
+	h.press("n")
+	h.p.SetSize(60, 24)
+	for _, l := range strings.Split(h.view(), "\n") { // the path's prompt and its hint
+		if ansi.StringWidth(l) > 60 {
+			t.Errorf("typing a path at 60 columns, a line is %d wide: %q", ansi.StringWidth(l), l)
+		}
+	}
+	h.burst(h.dir + "/f.csv")
+	h.press("enter")
+	for _, w := range []int{60, 80} {
+		h.p.SetSize(w, 24)
+		v := h.view()
+		for _, l := range strings.Split(v, "\n") {
+			if ansi.StringWidth(l) > w {
+				t.Errorf("at %d columns a line is %d wide: %q", w, ansi.StringWidth(l), l)
+			}
+		}
+		if flat := strings.Join(strings.Fields(v), " "); !strings.Contains(flat, "no client-side rate limit") || !strings.Contains(flat, "X delete (you will type 1)") {
+			t.Errorf("at %d columns the plan is cut:\n%s", w, v)
+		}
 	}
 }

@@ -61,7 +61,21 @@ func (m *Model) previewHead() []string {
 	}
 	k := m.env.Keys
 	lines = append(lines, th.Muted.Render(fmt.Sprintf("%s delete (you will type %d) · %s another file · esc back", k.RunDelete.Help().Key, len(p.Send), k.OpenFile.Help().Key)))
-	return lines
+	return wrapLines(lines, m.width)
+}
+
+// wrapLines wraps each line to width (at spaces, styles kept): the plan's
+// line ran past 80 columns and the terminal cut it. The table below takes
+// what the wrapped lines leave (headLines counts them).
+func wrapLines(lines []string, width int) []string {
+	if width <= 0 {
+		return lines
+	}
+	var out []string
+	for _, l := range lines {
+		out = append(out, strings.Split(ansi.Wrap(l, width, ""), "\n")...)
+	}
+	return out
 }
 
 // minTime is the least time the rate limit allows for the plan.
@@ -155,7 +169,7 @@ func (m *Model) pathView() string {
 		}
 		lines = append(lines, "  "+sanitize.Line(c))
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(wrapLines(lines, m.width), "\n")
 }
 
 func (m *Model) runView() string {
@@ -181,5 +195,5 @@ func (m *Model) runView() string {
 	default:
 		lines = append(lines, th.Muted.Render(m.env.Keys.CancelRun.Help().Key+" cancel (between requests; at once while waiting for the rate limit) · the run goes on if you leave this view"))
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(wrapLines(lines, m.width), "\n")
 }
