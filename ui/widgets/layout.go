@@ -44,18 +44,20 @@ const (
 //     ID columns (drawn whole or not at all) are hidden, whatever their
 //     Priority; the Priority 0 columns that would still cut their cells
 //     are hidden;
-//  2. columns of Priority 0 are hidden (dates, counts, flags): a name is
-//     whole before one shows;
+//  2. named columns give back to their typical width, then columns of
+//     Priority 0 are hidden (dates, counts, flags): a name is whole
+//     before one shows, unless it is longer than nine in ten;
 //  3. named columns give back what they needed beyond their Width or half
 //     their need (of the line at most), whichever is more;
 //  4. the others shrink to their Min, then are hidden, one column always
 //     left (cut to the line if it must be).
 //
-// Room left over goes to named columns up to their need, highest Priority
+// A hidden column that fits in the room left over comes back. Room left
+// over goes to named columns up to their need, highest Priority
 // first, then to the other growing columns still cut, up to their need,
 // then to every growing column by Grow. The total, separators
 // included, never exceeds avail.
-func layoutWidths(cols []Column, need []int, avail int) []int {
+func layoutWidths(cols []Column, need, typical []int, avail int) []int {
 	n := len(cols)
 	w := make([]int, n)
 	vis := make([]bool, n)
@@ -80,6 +82,22 @@ func layoutWidths(cols []Column, need []int, avail int) []int {
 				w[i] = wantOf(i) // an ID starts whole: it is never cut
 			}
 		}
+	}
+	// typicalOf is the width nine cells in ten need (need when unknown)
+	typicalOf := func(i int) int {
+		if i < len(typical) && typical[i] > 0 {
+			return min(typical[i], need[i])
+		}
+		return need[i]
+	}
+	// showAt is the narrowest a hidden column may come back at: an ID and
+	// a low column that is not a date whole (they were hidden rather than
+	// cut), the others at their Min
+	showAt := func(i int) int {
+		if cols[i].ID || (cols[i].Priority <= 0 && cols[i].Elide != ElideDate) {
+			return wantOf(i)
+		}
+		return snap(cols[i], minOf(i))
 	}
 	cost := func() int {
 		s, k := 0, 0
@@ -128,8 +146,13 @@ func layoutWidths(cols []Column, need []int, avail int) []int {
 	// shortened to its day is not cut
 	clipped := func(i int) bool { return low(i) && cols[i].Elide != ElideDate && need[i] > w[i] }
 	give(clipped, nil, true)
-	// a name is whole before a low column shows (as in k9s and gh-dash:
-	// the name is what people read): at 80 columns the bin read
+	// a name gives back to what nine names in ten need (typical) before a
+	// low column goes for it: at 120 columns one 67-cell name took the
+	// file count from every row of the bin; one long name cut in the
+	// middle is the better trade
+	give(named, func(i int) int { return min(w[i], max(cols[i].Width, minOf(i), typicalOf(i))) }, false)
+	// then a name is whole before a low column shows (as in k9s and
+	// gh-dash: the name is what people read): at 80 columns the bin read
 	// "Bellhaven Shipping…ight — Refinancing" beside its deletion time and
 	// file count. Then a name still too wide gives back down to half of
 	// what it needs (of the line at most) before anything else is cut
@@ -146,6 +169,23 @@ func layoutWidths(cols []Column, need []int, avail int) []int {
 		}
 		return w
 	}
+	// hiding went column by column and may have gone too far: a column
+	// that fits in what is left comes back, highest priority first (at
+	// 100 columns the bin hid the deletion time, "05-31", and gave its
+	// room to names already whole); a low one only once the names have
+	// what nine in ten need
+	readmit := func(ok func(i int) bool) {
+		for k := len(levels) - 1; k >= 0; k-- {
+			for i, c := range cols {
+				if !vis[i] && c.Priority == levels[k] && !c.ExportOnly && (c.Width > 0 || c.Grow > 0) && ok(i) {
+					if at := showAt(i); cost()+1+at <= avail {
+						w[i], vis[i] = at, true
+					}
+				}
+			}
+		}
+	}
+	readmit(func(i int) bool { return !low(i) })
 	// the spare: named columns up to their need, highest priority first
 	for k := len(levels) - 1; k >= 0; k-- {
 		for i := range cols {
@@ -154,6 +194,13 @@ func layoutWidths(cols []Column, need []int, avail int) []int {
 			}
 		}
 	}
+	namesTypical := true
+	for i := range cols {
+		if named(i) && (!vis[i] || w[i] < min(wantOf(i), max(typicalOf(i), minOf(i)))) {
+			namesTypical = false
+		}
+	}
+	readmit(func(i int) bool { return low(i) && namesTypical })
 	// then the columns still cut (an ID, a MIME type), by Grow, each up to
 	// its need: no column grows past what it shows while another is cut
 	cut := func(i int) bool { return vis[i] && cols[i].Grow > 0 && !named(i) && wantOf(i) > w[i] }

@@ -24,7 +24,7 @@ func TestSpareGoesToCutColumnsFirst(t *testing.T) {
 	}
 	// 118: the name's 29 and the ID's 36 fit (29+21+9+5+36 = 100 + 4
 	// separators); the last 14 by Grow
-	got := layoutWidths(fileStatus, []int{29, 21, 9, 5, 36}, 118)
+	got := layoutWidths(fileStatus, []int{29, 21, 9, 5, 36}, nil, 118)
 	if got[4] < 36 || got[0] < 29 {
 		t.Errorf("layoutWidths(118) = %v: the ID (need 36) or the name (need 29) is cut while there is room", got)
 	}
@@ -98,7 +98,7 @@ func TestIDColumnIsWholeOrHidden(t *testing.T) {
 	}
 	need := []int{43, 6, 36}
 	for avail := 10; avail <= 130; avail++ {
-		w := layoutWidths(cols, need, avail)
+		w := layoutWidths(cols, need, nil, avail)
 		if w[2] != 0 && w[2] != 36 {
 			t.Errorf("at %d the ID is %d cells: cut", avail, w[2])
 		}

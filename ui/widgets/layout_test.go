@@ -52,7 +52,7 @@ func TestLayoutWidths(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := layoutWidths(binLike, c.need, c.avail)
+			got := layoutWidths(binLike, c.need, nil, c.avail)
 			if fmt.Sprint(got) != fmt.Sprint(c.want) {
 				t.Errorf("layoutWidths(%d) = %v, want %v", c.avail, got, c.want)
 			}
@@ -87,7 +87,7 @@ func TestLayoutNeverOverflows(t *testing.T) {
 			need[i] = rng.IntN(80)
 		}
 		avail := rng.IntN(200)
-		w := layoutWidths(cols, need, avail)
+		w := layoutWidths(cols, need, nil, avail)
 		if tot := total(w); tot > avail {
 			t.Fatalf("cols %+v need %v avail %d: widths %v total %d", cols, need, avail, w, tot)
 		}
@@ -268,7 +268,7 @@ func TestNameWholeBeforeALowColumnShows(t *testing.T) {
 			need[i] = rng.IntN(70)
 		}
 		avail := rng.IntN(200)
-		w := layoutWidths(cols, need, avail)
+		w := layoutWidths(cols, need, nil, avail)
 		lowShown := false
 		for i, c := range cols {
 			lowShown = lowShown || c.Priority <= 0 && w[i] > 0

@@ -96,11 +96,12 @@ type Table struct {
 	keys  keys.Map
 	owner page.ID
 
-	cols   []Column
-	widths []int
-	fixed  []bool   // columns a filter fixes: hidden on screen, exported (Fix)
-	need   []int    // per column, the content's width measured on a sample of rows (measure)
-	domain []string // per ElideEmail column, the common domain dropped from its rows
+	cols    []Column
+	widths  []int
+	fixed   []bool   // columns a filter fixes: hidden on screen, exported (Fix)
+	need    []int    // per column, the content's width measured on a sample of rows (measure)
+	typical []int    // per column, what nine rows in ten of the sample need (measure)
+	domain  []string // per ElideEmail column, the common domain dropped from its rows
 
 	src     RowSource
 	hay     []string // lower-cased searchable text per row, built by the first filter

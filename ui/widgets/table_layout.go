@@ -16,9 +16,11 @@ const measureSample = 512
 func (t *Table) measure() {
 	n := t.src.Len()
 	t.need = make([]int, len(t.cols))
+	t.typical = make([]int, len(t.cols))
 	t.domain = make([]string, len(t.cols))
 	step := max(n/measureSample, 1)
 	var addrs []string
+	var widths []int
 	for c, col := range t.cols {
 		if col.Live != nil || col.ExportOnly {
 			continue
@@ -30,11 +32,19 @@ func (t *Table) measure() {
 			}
 			t.domain[c] = commonDomain(addrs)
 		}
-		w := ansi.StringWidth(col.Title) // the header is read too ("deleted by", not "deleted…")
+		title := ansi.StringWidth(col.Title) // the header is read too ("deleted by", not "deleted…")
+		widths = widths[:0]
 		for r := 0; r < n; r += step {
-			w = max(w, ansi.StringWidth(stripDomain(t.src.Text(r, c), t.domain[c])))
+			widths = append(widths, ansi.StringWidth(stripDomain(t.src.Text(r, c), t.domain[c])))
 		}
-		t.need[c] = w
+		t.need[c], t.typical[c] = title, title
+		if len(widths) > 0 {
+			slices.Sort(widths)
+			t.need[c] = max(title, widths[len(widths)-1])
+			// what nine cells in ten need: the one long name of a bin
+			// does not take a column from every row (layoutWidths)
+			t.typical[c] = max(title, widths[(len(widths)*9+9)/10-1])
+		}
 	}
 	t.relayout()
 }
@@ -43,6 +53,7 @@ func (t *Table) measure() {
 func (t *Table) relayout() {
 	if len(t.need) != len(t.cols) {
 		t.need = make([]int, len(t.cols))
+		t.typical = make([]int, len(t.cols))
 		t.domain = make([]string, len(t.cols))
 	}
 	cols := t.cols
@@ -54,7 +65,7 @@ func (t *Table) relayout() {
 			}
 		}
 	}
-	t.widths = layoutWidths(cols, t.need, t.width-gutter)
+	t.widths = layoutWidths(cols, t.need, t.typical, t.width-gutter)
 }
 
 // Fix hides column col while a filter or a grouping fixes its value (one
