@@ -108,6 +108,24 @@ func NoColorFromEnv(getenv func(string) string) bool {
 	return getenv("CLICOLOR") == "0" && (force == "" || force == "0")
 }
 
+// AsksTerminal reports whether New(r, name, noColor) asks the terminal for
+// its background colour (lipgloss's HasDarkBackground: an OSC 11 query and
+// its answer, kept by r): the auto theme in colour does.
+func AsksTerminal(name string, noColor bool) bool {
+	return !noColor && (name == "" || name == "auto")
+}
+
+// Check says why New would refuse name ("" is auto).
+func Check(name string) error {
+	if name == "" || name == "auto" || name == "mono" {
+		return nil
+	}
+	if _, ok := palettes[name]; !ok {
+		return fmt.Errorf("there is no theme %q; choose one of %v", name, Names())
+	}
+	return nil
+}
+
 // New builds the named theme on r. "auto" picks dark or light from the
 // terminal's background; noColor (--no-color or NO_COLOR) forces "mono",
 // which uses attributes (bold, reverse, underline) but no colour at all.
@@ -132,11 +150,10 @@ func New(r *lipgloss.Renderer, name string, noColor bool) (Theme, error) {
 			name = "light"
 		}
 	}
-	p, ok := palettes[name]
-	if !ok {
-		return Theme{}, fmt.Errorf("there is no theme %q; choose one of %v", name, Names())
+	if err := Check(name); err != nil {
+		return Theme{}, err
 	}
-	return colored(r, name, p), nil
+	return colored(r, name, palettes[name]), nil
 }
 
 // keepAttributes undoes what NO_COLOR does to a renderer on a terminal:

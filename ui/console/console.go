@@ -167,18 +167,45 @@ func routes(o Options) []app.Route {
 
 // NewModel builds the root model for a program writing to out.
 func NewModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error) {
+	o, err := prepare(o, out)
+	if err != nil {
+		return nil, err
+	}
+	return newModel(ctx, o, out)
+}
+
+// prepare does what building the model needs done first, and may fail:
+// the backend and the theme's name are checked, the renderer made for out
+// (unless o has one), and the terminal asked for its background where the
+// theme will want it (lipgloss keeps the answer), so that newModel does
+// no IO and has nothing left to fail on (Run builds it in Init: late.go).
+func prepare(o Options, out io.Writer) (Options, error) {
 	if o.Backend == nil {
-		return nil, errors.New("console: no backend")
+		return o, errors.New("console: no backend")
 	}
-	getenv := o.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
 	}
-	renderer := o.Renderer
-	if renderer == nil {
-		renderer = lipgloss.NewRenderer(out)
+	if o.Renderer == nil {
+		o.Renderer = lipgloss.NewRenderer(out)
 	}
-	th, err := themes.New(renderer, o.Theme, o.NoColor || themes.NoColorFromEnv(getenv))
+	o.NoColor = o.NoColor || themes.NoColorFromEnv(o.Getenv)
+	if o.NoColor {
+		return o, nil // mono, whatever the name
+	}
+	if err := themes.Check(o.Theme); err != nil {
+		return o, err
+	}
+	if themes.AsksTerminal(o.Theme, o.NoColor) {
+		o.Renderer.HasDarkBackground()
+	}
+	return o, nil
+}
+
+// newModel builds the root model from prepared options.
+func newModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error) {
+	getenv, renderer := o.Getenv, o.Renderer
+	th, err := themes.New(renderer, o.Theme, o.NoColor)
 	if err != nil {
 		return nil, err
 	}
@@ -243,13 +270,15 @@ func Run(ctx context.Context, o Options) error {
 	if out == nil {
 		out = os.Stdout
 	}
-	m, err := NewModel(ctx, o, out)
+	o, err := prepare(o, out)
 	if err != nil {
 		return err
 	}
-	var root tea.Model = m
+	model := out // the model's output is the terminal's, whatever wraps it below
+	late := &lateModel{build: func() (tea.Model, error) { return newModel(ctx, o, model) }}
+	var root tea.Model = late
 	if o.AfterFirstFrame != nil {
-		root, out = withFirstFrame(m, out, o.AfterFirstFrame)
+		root, out = withFirstFrame(root, out, o.AfterFirstFrame)
 	}
 	// Mouse stays off: terminal selection keeps working, as users of k9s expect.
 	// Signals are the process's (main cancels ctx on SIGINT, SIGTERM and
@@ -262,6 +291,9 @@ func Run(ctx context.Context, o Options) error {
 	p := tea.NewProgram(root, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen(),
 		tea.WithoutSignalHandler(), tea.WithFPS(120))
 	_, err = p.Run()
+	if late.err != nil {
+		return late.err
+	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted by a signal: a normal way to leave
 	}
