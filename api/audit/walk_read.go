@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -47,7 +48,7 @@ func (w *walk) read(ctx context.Context, seed *api.Item[api.AuditEntry], expect,
 		take := 0
 		take = w.pageTake(pages, expect, listed, seed, last)
 		if pages >= maxStretchPages {
-			return listed, matched, 0, fmt.Errorf("the audit listing ran on for %d pages without reaching the entry it had shown later (%.40s); the read stopped rather than hold its place without end", pages, clean(w.stopID))
+			return listed, matched, 0, fmt.Errorf("the audit listing ran on for %s without reaching the entry it had shown later (%.40s); the read stopped rather than hold its place without end", plural.Count(pages, "page"), clean(w.stopID))
 		}
 		if err := w.ask(ctx); err != nil {
 			return listed, matched, 0, err
@@ -155,7 +156,7 @@ func (w *walk) reload(ctx context.Context, s *segment) error {
 	}
 	if i >= len(page.Entries) || i+1 != s.take {
 		return &api.Error{Kind: api.KindMalformed, Endpoint: "GET /api/v1/logs/audit", Status: 200, Err: api.ErrAuditOrder,
-			Message: fmt.Sprintf("listed again after %.40s, the audit log did not give the %d entries it gave before, ending at %.40s: the read stopped rather than lose or repeat an entry", clean(s.from), s.take, clean(s.last))}
+			Message: fmt.Sprintf("listed again after %.40s, the audit log did not give the %s it gave before, ending at %.40s: the read stopped rather than lose or repeat an entry", clean(s.from), plural.Count(s.take, "entry", "entries"), clean(s.last))}
 	}
 	s.entries = s.entries[:0]
 	for _, it := range page.Entries[:i+1] {

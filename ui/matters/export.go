@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api/matters"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -29,8 +30,8 @@ func (m *Model) ExportTable() widgets.TableExport {
 		}
 		ex := shown.Recast(outcomeRecordColumns(true), widgets.RowsOf(rows))
 		if m.matched > len(m.items) { // the view holds the first maxItems: so does the file
-			ex = ex.Noting(fmt.Sprintf("the view holds the first %d of %d outcomes: `vaultdeck matters receipt %d --csv` writes them all",
-				len(m.items), m.matched, m.receipt.ID))
+			ex = ex.Noting(fmt.Sprintf("the view holds the first %d of %s: `vaultdeck matters receipt %d --csv` writes them all",
+				len(m.items), plural.Count(m.matched, "outcome"), m.receipt.ID))
 		}
 		return ex
 	case modePreview:
