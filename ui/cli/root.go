@@ -34,6 +34,14 @@ func (r *runner) newRoot() *cobra.Command {
 
 // bareRoot is the root command alone: its flags and the console it runs.
 func (r *runner) bareRoot() *cobra.Command {
+	root := r.rootBase()
+	r.consoleCmd(root) // the root itself runs the console
+	return root
+}
+
+// rootBase is the root without the console: the global (persistent) flags
+// and the texts, all that a command below the root reads of it.
+func (r *runner) rootBase() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "vaultdeck",
 		Short: "a terminal console and headless commands for a legal-work workspace's vault",
@@ -58,7 +66,6 @@ on each item of a listing as it arrives (on the whole of a single object):
 	root.CompletionOptions.DisableDefaultCmd = true // `vaultdeck completion` is ours (cmd_completion.go)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(err) })
 	r.globalFlags(root)
-	r.consoleCmd(root) // the root itself runs the console
 	return root
 }
 

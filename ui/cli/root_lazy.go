@@ -43,7 +43,19 @@ var wholeTree = map[string]bool{"completion": true, "docs": true}
 // no command it knows (cobra's suggestions), or when cobra would read them
 // otherwise than commandWord did.
 func (r *runner) newRootFor(args []string) *cobra.Command {
-	root := r.bareRoot()
+	// A command word first (`vaultdeck demo ...`): no flag of the root's
+	// own (the console's, local to it) can be in args, where the words
+	// before the command would be, so the root is built without them
+	// (about a third of the command line's set-up on the demo's way to its
+	// first frame). Anything else reads args with them.
+	root := r.bareRoot
+	if len(args) > 0 && args[0] != "" && !strings.HasPrefix(args[0], "-") {
+		root = r.rootBase
+	}
+	return r.rootFor(root(), args)
+}
+
+func (r *runner) rootFor(root *cobra.Command, args []string) *cobra.Command {
 	word, ok := commandWord(root, args)
 	if !ok || wholeTree[word] {
 		return r.newRoot()

@@ -120,6 +120,11 @@ func TestLazyTreeReadsArgsAsCobraDoes(t *testing.T) {
 		{[]string{"__complete", "de"}, "*"},
 		{[]string{"projekts"}, "*"},
 		{[]string{"--", "demo"}, ""},
+		// The root built for a command word lacks the console's own flags;
+		// the command's flags after the word read as before.
+		{[]string{"demo", "--read-only", "--theme", "mono"}, "demo"},
+		{[]string{"demo", "--theme", "mono", "--seed", "7"}, "demo"},
+		{[]string{"demo", "--version"}, "demo"}, // the root's flag, not demo's: demo refuses it
 	}
 	wholeN := len((&runner{}).newRoot().Commands())
 	for _, c := range cases {
@@ -141,5 +146,18 @@ func TestLazyTreeReadsArgsAsCobraDoes(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%q built %q, want %q", c.args, got, c.want)
 		}
+	}
+}
+
+// TestCommandWordRootHasNoConsoleFlags: `vaultdeck demo` (any command
+// word first) builds the root without the console's own flags, which no
+// argument there can set (issue 32: a third of the command line's set-up
+// on the demo's way to its first frame); the console keeps them.
+func TestCommandWordRootHasNoConsoleFlags(t *testing.T) {
+	if f := (&runner{}).newRootFor([]string{"demo"}).LocalNonPersistentFlags().Lookup("theme"); f != nil {
+		t.Errorf("the root built for demo carries the console's --theme")
+	}
+	if f := (&runner{}).newRootFor(nil).LocalNonPersistentFlags().Lookup("theme"); f == nil {
+		t.Errorf("the console's root lacks its --theme")
 	}
 }
