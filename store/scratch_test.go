@@ -18,7 +18,7 @@ func TestOpenScratchLaterMakesNothingBeforeBegin(t *testing.T) {
 	s, begin := OpenScratchLater(func() (string, error) {
 		made <- struct{}{}
 		return dir, os.Mkdir(dir, 0o700)
-	})
+	}, nil)
 	answered := make(chan error, 1)
 	go func() {
 		answered <- s.SaveProfile(Profile{Name: "demo", Region: "us", CreatedAt: time.Now()})
@@ -56,7 +56,7 @@ func TestOpenScratchLaterMakesNothingBeforeBegin(t *testing.T) {
 // every call's error, as a database that cannot be opened is.
 func TestOpenScratchLaterReportsMkdir(t *testing.T) {
 	refused := errors.New("demo: cannot create a temporary home: permission denied")
-	s, begin := OpenScratchLater(func() (string, error) { return "", refused })
+	s, begin := OpenScratchLater(func() (string, error) { return "", refused }, nil)
 	begin()
 	if _, err := s.Profiles(); !errors.Is(err, refused) {
 		t.Errorf("profiles: %v, want mkdir's error", err)

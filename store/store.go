@@ -133,8 +133,10 @@ func OpenScratchAfter(path string, start <-chan struct{}) *Store {
 // temporary home is not made before). begin (once; later calls do nothing)
 // makes the directory with mkdir and opens FileName in it in the
 // background. Every call, Close included, waits until then, and reports
-// mkdir's error as it would an opening's.
-func OpenScratchLater(mkdir func() (string, error)) (s *Store, begin func()) {
+// mkdir's error as it would an opening's. first, when set, runs on the
+// open database before any waiting call is let through (the demo claims
+// its access crawl there, so that the console's first read finds it).
+func OpenScratchLater(mkdir func() (string, error), first func(*Store)) (s *Store, begin func()) {
 	g := &gatedDB{ready: make(chan struct{}), busy: busyPolicy{limit: busyLimit}}
 	s = &Store{db: g, now: time.Now}
 	return s, sync.OnceFunc(func() {
@@ -151,6 +153,9 @@ func OpenScratchLater(mkdir func() (string, error)) (s *Store, begin func()) {
 			if err != nil {
 				g.err = err
 				return
+			}
+			if first != nil {
+				first(opened)
 			}
 			g.db = opened.db.db
 		}()

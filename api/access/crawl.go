@@ -60,14 +60,23 @@ func (c *Crawler) now() time.Time {
 	return time.Now()
 }
 
+// Claim opens the crawl's snapshot (or takes the unfinished one back) and
+// its lease, as Run does first. A caller may claim early: the demo does as
+// its store opens, before anything else reads it, so that :access finds
+// the crawl under way rather than no snapshot at all; Run, with the same
+// Owner, then carries on with it.
+func (c *Crawler) Claim() (store.AccessSnapshot, error) {
+	if c.Owner == "" {
+		c.Owner = store.LeaseOwner()
+	}
+	return c.Store.OpenAccessSnapshot(c.Profile, c.Owner, c.now(), c.now().Add(leaseTTL), store.HolderIsGone)
+}
+
 // Run crawls until every project is read or carried, then finishes the
 // snapshot and returns it. On an error or a cancelled ctx, every project
 // read so far stays committed and the next Run resumes from there.
 func (c *Crawler) Run(ctx context.Context) (store.AccessSnapshot, error) {
-	if c.Owner == "" {
-		c.Owner = store.LeaseOwner()
-	}
-	snap, err := c.Store.OpenAccessSnapshot(c.Profile, c.Owner, c.now(), c.now().Add(leaseTTL), store.HolderIsGone)
+	snap, err := c.Claim()
 	if err != nil {
 		return store.AccessSnapshot{}, err
 	}

@@ -62,7 +62,8 @@ type demo struct {
 // for them (requests and the token for the seeding, store calls for the
 // opening).
 func newDemo(ctx context.Context, o DemoOptions) (*demo, error) {
-	var home string // set by the store's opening, before its calls return
+	var home string              // set by the store's opening, before its calls return
+	var first func(*store.Store) // run on the opened store before its calls
 	st, openStore := store.OpenScratchLater(func() (string, error) {
 		h, err := os.MkdirTemp("", "vaultdeck-demo-")
 		if err != nil {
@@ -70,6 +71,10 @@ func newDemo(ctx context.Context, o DemoOptions) (*demo, error) {
 		}
 		home = h
 		return h, nil
+	}, func(s *store.Store) {
+		if first != nil {
+			first(s)
+		}
 	})
 	// A few user entries a minute keep the audit log moving, so following
 	// it shows new entries that are not the console's own reads.
@@ -96,24 +101,28 @@ func newDemo(ctx context.Context, o DemoOptions) (*demo, error) {
 	// Without limits a crawl of every project's users takes a moment, so
 	// :access has a snapshot to show (with limits it would take the
 	// console's budget for half an hour: `vaultdeck access crawl` then).
-	// It starts now and waits for the store: its snapshot is open before
-	// :access can first read the store, which would otherwise find none
-	// and offer a crawl instead of following this one.
 	crawlCtx, stopCrawl := context.WithCancel(ctx)
 	crawled := make(chan struct{})
 	if o.NoRateLimit {
+		crawler := &access.Crawler{API: client, Store: st, Profile: profile.DataProfile, Owner: store.LeaseOwner()}
+		first = func(s *store.Store) {
+			// Claimed before any other call reads the store: :access,
+			// typed right after the first frame, would otherwise find no
+			// snapshot and offer a crawl instead of following this one.
+			_, _ = (&access.Crawler{Store: s, Profile: crawler.Profile, Owner: crawler.Owner}).Claim()
+		}
 		go func() {
 			defer close(crawled)
-			_, _ = (&access.Crawler{API: client, Store: st, Profile: profile.DataProfile}).Run(crawlCtx)
+			_, _ = crawler.Run(crawlCtx)
 		}()
 	} else {
 		close(crawled)
 	}
 	d := &demo{sim: srv}
 	d.begin = sync.OnceFunc(func() {
-		openStore()
 		srv.seed()
 		go func() { _ = hs.Serve(ln) }() // ends with Close below
+		openStore()
 	})
 	d.close = func() error {
 		d.begin() // at the latest on the way out, so that what waits for it ends

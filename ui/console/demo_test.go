@@ -71,3 +71,25 @@ func TestDemoClosedBeforeItsFirstFrame(t *testing.T) {
 		t.Errorf("left behind: %v", homes)
 	}
 }
+
+// TestDemoClaimsItsCrawlBeforeTheFirstRead: with --no-rate-limit the
+// crawl's snapshot is claimed as the store opens, before any other call is
+// let through, so the first read after the first frame (:access typed at
+// once) finds the crawl under way. TestDemoAccessView failed on that race
+// ("no finished snapshot yet" while the crawl went on and finished): the
+// view follows a crawl only when its first read shows one.
+func TestDemoClaimsItsCrawlBeforeTheFirstRead(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	d, err := newDemo(context.Background(), DemoOptions{Seed: sim.DefaultSeed, Scale: sim.ScaleSmall, NoRateLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.console.AfterFirstFrame()
+	snaps, err := d.console.Journal.AccessSnapshots("demo")
+	if err != nil || len(snaps) == 0 {
+		t.Errorf("the first read after the first frame found no crawl: %v, %v", snaps, err)
+	}
+	if err := d.close(); err != nil {
+		t.Fatal(err)
+	}
+}
