@@ -265,13 +265,13 @@ func (s *Server) Serve(ctx context.Context) error {
 		return err
 	case <-ctx.Done():
 	}
-	return s.drain(srv, done)
+	return s.drain(srv, ln, done)
 }
 
 // drain stops accepting, tells every session why it ends, waits for them
 // to close (at most drainGrace), then closes the connections: a client
 // multiplexing sessions would otherwise hold its connection open forever.
-func (s *Server) drain(srv *ssh.Server, done chan error) error {
+func (s *Server) drain(srv *ssh.Server, ln net.Listener, done chan error) error {
 	s.mu.Lock()
 	s.draining = true
 	s.drained = make(chan struct{})
@@ -303,6 +303,10 @@ func (s *Server) drain(srv *ssh.Server, done chan error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = srv.Close()
 	}
+	// The library closes only the listeners its Serve has taken: told to
+	// stop before its goroutine got that far, it would then sit in Accept
+	// for good. The listener is ours; closing it twice is harmless.
+	_ = ln.Close()
 	<-done
 	if errors.Is(err, ssh.ErrServerClosed) {
 		err = nil
