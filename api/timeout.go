@@ -85,13 +85,6 @@ type timerClock interface {
 	AfterFunc(d time.Duration, f func()) stopper
 }
 
-type realTimers struct{}
-
-func (realTimers) Now() time.Time { return time.Now() }
-func (realTimers) AfterFunc(d time.Duration, f func()) stopper {
-	return time.AfterFunc(d, f)
-}
-
 // watchdog cancels an attempt's context when a timer runs out: first the
 // first-byte timer, then, once headers are in, a body timer that runs only
 // while the body's reader waits in a read (watchedBody).

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -50,7 +51,9 @@ func TestProfileSettings(t *testing.T) {
 // its first callers only once migrated; a path that cannot be opened is
 // reported by the calls, and Close is harmless.
 func TestOpenScratchWaitsForItsSchema(t *testing.T) {
-	s := OpenScratchAfter(filepath.Join(t.TempDir(), FileName), nil)
+	dir := t.TempDir()
+	s, begin := OpenScratchLater(func() (string, error) { return dir, nil }, nil)
+	begin()
 	if err := s.SaveProfile(Profile{Name: "demo", Region: "us", CreatedAt: time.Now()}); err != nil {
 		t.Fatalf("first call on a scratch store: %v", err)
 	}
@@ -64,7 +67,12 @@ func TestOpenScratchWaitsForItsSchema(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	bad := OpenScratchAfter("", nil)
+	notDir := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(notDir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bad, beginBad := OpenScratchLater(func() (string, error) { return notDir, nil }, nil) // FileName under a file
+	beginBad()
 	if _, err := bad.Profiles(); err == nil {
 		t.Error("a store that could not be opened answered")
 	}

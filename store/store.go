@@ -98,39 +98,14 @@ func OpenWith(path string, o Options) (*Store, error) {
 	return open(path, "FULL", o)
 }
 
-// OpenScratchAfter is Open for a throwaway database (the demo's, in a temporary
-// home removed on exit): nothing in it has to survive a crash, so commits
-// skip the fsync (synchronous=OFF). Creating and migrating a fresh file
-// then takes a millisecond or two instead of an fsync per commit, which
-// the demo used to pay before its first frame.
-//
-// It returns at once and opens the database in the background: the demo's
-// first frame does not wait for SQLite. Every call waits until the database
-// is ready (or reports why it could not be opened).
-//
-// It starts opening once start is closed (nil: at once): the demo lets its
-// first frame go out first. Every call, Close included, waits until then.
-func OpenScratchAfter(path string, start <-chan struct{}) *Store {
-	g := &gatedDB{ready: make(chan struct{}), busy: busyPolicy{path: path, limit: busyLimit}}
-	go func() {
-		defer close(g.ready)
-		if start != nil {
-			<-start
-		}
-		s, err := open(path, "OFF", Options{})
-		if err != nil {
-			g.err = err
-			return
-		}
-		g.db = s.db.db
-	}()
-	return &Store{db: g, path: path, now: time.Now}
-}
-
-// OpenScratchLater is OpenScratchAfter for a database whose directory does
-// not exist yet: nothing is made and no goroutine runs until begin is called
-// (the demo calls it once its first frame is on the screen, so that its
-// temporary home is not made before). begin (once; later calls do nothing)
+// OpenScratchLater is Open for a throwaway database (the demo's, in a
+// temporary home removed on exit): nothing in it has to survive a crash, so
+// commits skip the fsync (synchronous=OFF). Creating and migrating a fresh
+// file then takes a millisecond or two instead of an fsync per commit, which
+// the demo used to pay before its first frame. It returns at once, and the
+// database's directory does not exist yet: nothing is made and no goroutine
+// runs until begin is called (the demo calls it once its first frame is on
+// the screen, so that its temporary home is not made before). begin (once; later calls do nothing)
 // makes the directory with mkdir and opens FileName in it in the
 // background. Every call, Close included, waits until then, and reports
 // mkdir's error as it would an opening's. first, when set, runs on the

@@ -172,7 +172,7 @@ func (b *statsBuilder) bursts() []Mark {
 		for _, sp := range spans {
 			run := cs[sp[0]]
 			for i := sp[0] + 1; i <= sp[1]; i++ {
-				run = run.join(cs[i])
+				run = joinCells(run, cs[i])
 			}
 			start, _ := bucketSpan(b.r, b.first, sp[0])
 			_, end := bucketSpan(b.r, b.first, sp[1])
@@ -205,4 +205,18 @@ func (b *statsBuilder) result() Stats {
 	}
 	s.Marks = marks
 	return s
+}
+
+// joinCells is the cells of two adjacent buckets as one (c is the earlier).
+func joinCells(c, d burstCell) burstCell {
+	if c.n == 0 {
+		return d
+	}
+	if d.n == 0 {
+		return c
+	}
+	c.users = c.users || d.users || !strings.EqualFold(c.user, d.user)
+	c.ips = c.ips || d.ips || c.ip != d.ip
+	c.n += d.n
+	return c
 }

@@ -106,20 +106,6 @@ func (c *burstCell) take(typ, user, ip string, at time.Time, firstUse func() tim
 	c.n++
 }
 
-// join is the cells of two adjacent buckets as one (c is the earlier).
-func (c burstCell) join(d burstCell) burstCell {
-	if c.n == 0 {
-		return d
-	}
-	if d.n == 0 {
-		return c
-	}
-	c.users = c.users || d.users || !strings.EqualFold(c.user, d.user)
-	c.ips = c.ips || d.ips || c.ip != d.ip
-	c.n += d.n
-	return c
-}
-
 // burstMark is the mark of a burst of c's entries between start and end:
 // the address (and user) named when they all share one, and said to be
 // new when the user first used it within the range.

@@ -174,7 +174,13 @@ func (w *world) records() map[pairKey]rec {
 
 // open is a new process's store handle on the world's file. Commits skip
 // the fsync (a crash here is the process's, not the machine's).
-func (w *world) open() *store.Store { return store.OpenScratchAfter(w.path, nil) }
+func (w *world) open() *store.Store {
+	st, err := store.OpenWith(w.path, store.Options{NoSync: true})
+	if err != nil {
+		panic(fmt.Sprintf("the world's database %s: %v", w.path, err))
+	}
+	return st
+}
 
 // colleague sometimes creates a matter for a pair of the file that never
 // existed, between two steps: no restore may touch it, and a re-run of

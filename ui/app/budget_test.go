@@ -15,9 +15,9 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
-	"github.com/vaultdeck/vaultdeck/ui/project"
-	"github.com/vaultdeck/vaultdeck/ui/projects"
-	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+	"github.com/vaultdeck/vaultdeck/ui/projectsview"
+	"github.com/vaultdeck/vaultdeck/ui/projectview"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebinview"
 )
 
 // browsingSessionRequests is what TestBrowsingSessionRequests measures;
@@ -44,9 +44,9 @@ func TestBrowsingSessionRequests(t *testing.T) {
 	env := pagetest.Env(t, c, false)
 	env.Debounce = 0 // the console's own pause before a name filter goes out unasked
 	m := app.New(env.WithConn(&account.Conn{Profile: "sim", Where: "local", Workspace: "Sim Workspace"}), app.Config{Start: "projects", Routes: []app.Route{
-		{Name: "projects", New: projects.New},
-		{Name: "project", New: project.New, FromRecord: project.Record},
-		{Name: "bin", New: recyclebin.New},
+		{Name: "projects", New: projectsview.New},
+		{Name: "project", New: projectview.New, FromRecord: projectview.Record},
+		{Name: "bin", New: recyclebinview.New},
 	}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(140, 30))
 	waitFor(t, tm, "12 of 12 loaded")
@@ -61,7 +61,7 @@ func TestBrowsingSessionRequests(t *testing.T) {
 	// the files loaded (their position line), not only the tab drawn: an f
 	// pressed before they arrive is rightly a server filter
 	waitFor(t, tm, "status: all", "1/35")
-	for _, s := range project.Statuses()[1:] {
+	for _, s := range projectview.Statuses()[1:] {
 		tm.Send(burst("f"))
 		waitFor(t, tm, "status: "+strings.ToLower(s)) // one casing everywhere
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
-	"github.com/vaultdeck/vaultdeck/ui/projects"
-	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+	"github.com/vaultdeck/vaultdeck/ui/projectsview"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebinview"
 )
 
 // TestLeavingOrRefreshingCancelsRequests: a request waiting (for budget or
@@ -35,8 +35,8 @@ func TestLeavingOrRefreshingCancelsRequests(t *testing.T) {
 	}
 	env := pagetest.Env(t, f, false)
 	m := app.New(env.WithConn(&account.Conn{Profile: "p", Where: "eu", Workspace: "W"}), app.Config{Start: "projects", Routes: []app.Route{
-		{Name: "projects", New: projects.New},
-		{Name: "bin", New: recyclebin.New},
+		{Name: "projects", New: projectsview.New},
+		{Name: "bin", New: recyclebinview.New},
 	}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(110, 16))
 	waitFor(t, tm, "0 of 0 loaded")

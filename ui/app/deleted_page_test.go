@@ -13,8 +13,8 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
-	"github.com/vaultdeck/vaultdeck/ui/project"
-	"github.com/vaultdeck/vaultdeck/ui/projects"
+	"github.com/vaultdeck/vaultdeck/ui/projectsview"
+	"github.com/vaultdeck/vaultdeck/ui/projectview"
 )
 
 // Issue 19 case 11: the user stays on the project page while it is
@@ -42,8 +42,8 @@ func TestDeletedProjectPageCloses(t *testing.T) {
 	env := pagetest.Env(t, f, false)
 	env.TaskPoll = time.Millisecond
 	m := app.New(env.WithConn(&account.Conn{Profile: "p", Where: "eu", Workspace: "W"}), app.Config{Start: "projects", Routes: []app.Route{
-		{Name: "projects", New: projects.New},
-		{Name: "project", New: project.New, FromRecord: project.Record},
+		{Name: "projects", New: projectsview.New},
+		{Name: "project", New: projectview.New, FromRecord: projectview.Record},
 	}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(110, 16))
 	waitFor(t, tm, "1 of 1 loaded")

@@ -13,7 +13,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
-	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebinview"
 )
 
 // TestExportOfOneRowSaysRow: the status line counts in English ("wrote 1
@@ -31,7 +31,7 @@ func TestExportOfOneRowSaysRow(t *testing.T) {
 	e.Sim.Advance(time.Minute) // the deletion reaches the bin
 	env := pagetest.Env(t, e.Client, false)
 	m := app.New(env.WithConn(&account.Conn{Profile: "sim", Where: "local", Workspace: "W"}), app.Config{Start: "bin", ExportDir: t.TempDir(),
-		Routes: []app.Route{{Name: "bin", New: recyclebin.New}}})
+		Routes: []app.Route{{Name: "bin", New: recyclebinview.New}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 30))
 	waitFor(t, tm, "entries")
 	tm.Send(runes("/"))

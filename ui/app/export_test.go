@@ -20,7 +20,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
-	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebinview"
 )
 
 func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
@@ -48,7 +48,7 @@ func TestExportWritesTheViewAsShown(t *testing.T) {
 	dir := t.TempDir()
 	env := pagetest.Env(t, c, false)
 	m := app.New(env.WithConn(&account.Conn{Profile: "sim", Where: "local", Workspace: "W"}), app.Config{Start: "bin", ExportDir: dir,
-		Routes: []app.Route{{Name: "bin", New: recyclebin.New}}})
+		Routes: []app.Route{{Name: "bin", New: recyclebinview.New}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 30))
 	waitFor(t, tm, "entries")
 	tm.Send(runes("/"))
@@ -94,7 +94,7 @@ func TestExportNotOfferedWithoutLocalFiles(t *testing.T) {
 	env := pagetest.Env(t, &pagetest.Fake{}, false)
 	env.Keys = keys.NewSession(keys.Session{NoLocalFiles: true})
 	dir := t.TempDir()
-	m := app.New(env.WithConn(&account.Conn{Profile: "p"}), app.Config{Start: "bin", ExportDir: dir, Routes: []app.Route{{Name: "bin", New: recyclebin.New}}})
+	m := app.New(env.WithConn(&account.Conn{Profile: "p"}), app.Config{Start: "bin", ExportDir: dir, Routes: []app.Route{{Name: "bin", New: recyclebinview.New}}})
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	if _, cmd := m.Update(runes("e")); cmd != nil {

@@ -9,13 +9,13 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/app"
-	"github.com/vaultdeck/vaultdeck/ui/audit"
-	"github.com/vaultdeck/vaultdeck/ui/filestatus"
+	"github.com/vaultdeck/vaultdeck/ui/auditview"
+	"github.com/vaultdeck/vaultdeck/ui/filestatusview"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
-	"github.com/vaultdeck/vaultdeck/ui/project"
-	"github.com/vaultdeck/vaultdeck/ui/projects"
-	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+	"github.com/vaultdeck/vaultdeck/ui/projectsview"
+	"github.com/vaultdeck/vaultdeck/ui/projectview"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebinview"
 )
 
 // helpOf opens route on a fresh root and returns the `?` overlay. The
@@ -24,11 +24,13 @@ func helpOf(t *testing.T, route, arg string, readOnly bool) string {
 	t.Helper()
 	env := pagetest.Env(t, &pagetest.Fake{BudgetStatus: api.BudgetStatus{Unlimited: true}}, readOnly)
 	m := app.New(env.WithConn(&account.Conn{Workspace: "W"}), app.Config{Start: route, StartArg: arg, Routes: []app.Route{
-		{Name: "projects", New: projects.New},
-		{Name: "project", New: project.New, FromRecord: project.Record},
-		{Name: "recyclebin", New: recyclebin.New},
-		{Name: "audit", New: audit.New},
-		{Name: "files", New: func(env page.Env, arg string) page.Page { return filestatus.New(env, arg, filestatus.Options{}) }},
+		{Name: "projects", New: projectsview.New},
+		{Name: "project", New: projectview.New, FromRecord: projectview.Record},
+		{Name: "recyclebin", New: recyclebinview.New},
+		{Name: "audit", New: auditview.New},
+		{Name: "files", New: func(env page.Env, arg string) page.Page {
+			return filestatusview.New(env, arg, filestatusview.Options{})
+		}},
 	}})
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})

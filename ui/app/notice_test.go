@@ -13,7 +13,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
-	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebinview"
 )
 
 // A page's notice ("wrote 11 rows to ./vaultdeck-recycle-bin-….csv") is
@@ -25,7 +25,7 @@ func TestPageNoticeLeavesAtTheNextKey(t *testing.T) {
 	now := func() time.Time { return pagetest.Now }
 	c := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: now}}).Client
 	m := app.New(pagetest.Env(t, c, false).WithConn(&account.Conn{Profile: "sim", Where: "local", Workspace: "W"}), app.Config{Start: "bin",
-		ExportDir: t.TempDir(), Routes: []app.Route{{Name: "bin", New: recyclebin.New}}})
+		ExportDir: t.TempDir(), Routes: []app.Route{{Name: "bin", New: recyclebinview.New}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
 	waitFor(t, tm, "entries")
 	tm.Send(runes("e"))

@@ -16,9 +16,9 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
-	"github.com/vaultdeck/vaultdeck/ui/project"
-	"github.com/vaultdeck/vaultdeck/ui/projects"
-	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+	"github.com/vaultdeck/vaultdeck/ui/projectsview"
+	"github.com/vaultdeck/vaultdeck/ui/projectview"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebinview"
 )
 
 // realApp wires the real client to an in-process simulator with a pinned clock.
@@ -29,9 +29,9 @@ func realApp(t *testing.T, start string) tea.Model {
 	c := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, Now: now}, DefaultLimits: true, SimClock: true}).Client
 	env := pagetest.Env(t, c, false)
 	return app.New(env.WithConn(&account.Conn{Profile: "sim", Where: "local", Workspace: "Sim Workspace"}), app.Config{Start: start, Routes: []app.Route{
-		{Name: "projects", New: projects.New},
-		{Name: "project", New: project.New, FromRecord: project.Record},
-		{Name: "recyclebin", Aliases: []string{"rb", "bin"}, New: recyclebin.New},
+		{Name: "projects", New: projectsview.New},
+		{Name: "project", New: projectview.New, FromRecord: projectview.Record},
+		{Name: "recyclebin", Aliases: []string{"rb", "bin"}, New: recyclebinview.New},
 	}})
 }
 

@@ -14,7 +14,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
-	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebinview"
 )
 
 const rejected = "is not a client-matter UUID"
@@ -35,7 +35,7 @@ func binApp(t *testing.T) *Model {
 	}}
 	env := pagetest.Env(t, fake, false)
 	m := New(env.WithConn(&account.Conn{Profile: "p", Workspace: "W"}), Config{Start: "recyclebin", Getenv: func(string) string { return "" },
-		Routes: []Route{{Name: "recyclebin", New: recyclebin.New}}})
+		Routes: []Route{{Name: "recyclebin", New: recyclebinview.New}}})
 	drive(m, tea.WindowSizeMsg{Width: 100, Height: 20})
 	runCmd(m, m.Init())
 	if !strings.Contains(m.View(), "Zeta Matter") {

@@ -13,9 +13,9 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/app"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
-	"github.com/vaultdeck/vaultdeck/ui/project"
-	"github.com/vaultdeck/vaultdeck/ui/projects"
-	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+	"github.com/vaultdeck/vaultdeck/ui/projectsview"
+	"github.com/vaultdeck/vaultdeck/ui/projectview"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebinview"
 )
 
 // TestDeletionOutcomeSurvivesEsc: the user confirms a deletion and presses
@@ -53,9 +53,9 @@ func TestDeletionOutcomeSurvivesEsc(t *testing.T) {
 	env.Cache = &pagetest.MapCache{}
 	env.TaskPoll = time.Millisecond
 	m := app.New(env.WithConn(&account.Conn{Profile: "p", Where: "eu", Workspace: "W"}), app.Config{Start: "projects", Routes: []app.Route{
-		{Name: "projects", New: projects.New},
-		{Name: "project", New: project.New, FromRecord: project.Record},
-		{Name: "bin", New: recyclebin.New},
+		{Name: "projects", New: projectsview.New},
+		{Name: "project", New: projectview.New, FromRecord: projectview.Record},
+		{Name: "bin", New: recyclebinview.New},
 	}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(110, 16))
 	waitFor(t, tm, "1 of 1 loaded")

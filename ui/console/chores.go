@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	review "github.com/vaultdeck/vaultdeck/api/access"
-	jobaudit "github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -19,7 +19,7 @@ import (
 func demoChores(c *api.Client, st *store.Store, profile string) *page.Chores {
 	return &page.Chores{
 		SyncAudit: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
-			j := &jobaudit.Job{Svc: c, Mirror: st, Progress: func(p jobaudit.Progress) {
+			j := &audit.Job{Svc: c, Mirror: st, Progress: func(p audit.Progress) {
 				progress(plural.Count(p.Listed, "entry") + " listed")
 			}}
 			r, err := j.Sync(ctx)
@@ -30,7 +30,7 @@ func demoChores(c *api.Client, st *store.Store, profile string) *page.Chores {
 		},
 		CrawlAccess: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			progress("crawling every project's users")
-			sn, err := (&review.Crawler{API: c, Store: st, Profile: profile}).Run(ctx)
+			sn, err := (&access.Crawler{API: c, Store: st, Profile: profile}).Run(ctx)
 			if err != nil {
 				return page.Outcome{}, err
 			}

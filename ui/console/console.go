@@ -17,25 +17,25 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	review "github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/api/account"
-	mattersjob "github.com/vaultdeck/vaultdeck/api/matters"
+	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/themes"
-	"github.com/vaultdeck/vaultdeck/ui/access"
-	"github.com/vaultdeck/vaultdeck/ui/activity"
+	"github.com/vaultdeck/vaultdeck/ui/accessview"
+	"github.com/vaultdeck/vaultdeck/ui/activityview"
 	"github.com/vaultdeck/vaultdeck/ui/app"
-	"github.com/vaultdeck/vaultdeck/ui/audit"
-	"github.com/vaultdeck/vaultdeck/ui/filestatus"
+	"github.com/vaultdeck/vaultdeck/ui/auditview"
+	"github.com/vaultdeck/vaultdeck/ui/filestatusview"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
-	"github.com/vaultdeck/vaultdeck/ui/matters"
+	"github.com/vaultdeck/vaultdeck/ui/mattersview"
 	"github.com/vaultdeck/vaultdeck/ui/page"
-	"github.com/vaultdeck/vaultdeck/ui/person"
-	"github.com/vaultdeck/vaultdeck/ui/project"
-	"github.com/vaultdeck/vaultdeck/ui/projects"
-	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+	"github.com/vaultdeck/vaultdeck/ui/personview"
+	"github.com/vaultdeck/vaultdeck/ui/projectsview"
+	"github.com/vaultdeck/vaultdeck/ui/projectview"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebinview"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
-	"github.com/vaultdeck/vaultdeck/ui/upload"
+	"github.com/vaultdeck/vaultdeck/ui/uploadview"
 )
 
 // Options describe one console program.
@@ -52,7 +52,7 @@ type Options struct {
 	// Access, when set, holds the access review's snapshots of
 	// Conn.DataProfile (serve: every session reads the shared crawl's);
 	// otherwise the Journal's database does.
-	Access review.Snapshots
+	Access access.Snapshots
 
 	ReadOnly bool
 	// Jobs are the write jobs the session may run (ClientJobs); nil: none,
@@ -94,21 +94,21 @@ type Options struct {
 // Routes are the views reachable from the command line and from each other.
 func Routes(stuckAfter time.Duration) []app.Route {
 	return []app.Route{
-		{Name: "projects", Aliases: []string{"p", "vault"}, Args: "[NAME]", Help: "the projects list", New: projects.New,
-			Commands: [][]string{{"projects"}}, FromQuery: projects.FromQuery},
-		{Name: "project", Args: "PROJECT-ID", Help: "one project (users, files)", New: project.New, Check: project.CheckID, FromRecord: project.Record,
-			Commands: [][]string{{"users"}, {"files"}}, FromQuery: project.FromQuery},
-		{Name: "bin", Aliases: []string{"recycle-bin", "recyclebin", "rb"}, Args: "[MATTER-UUID]", Help: "the recycle bin", Check: checkMatterArg, New: recyclebin.New,
-			Commands: [][]string{{"recycle-bin"}}, FromQuery: recyclebin.FromQuery},
-		{Name: "files", Aliases: []string{"status", "fs"}, Args: "[FILE-ID,…]", Help: "file status", Check: filestatus.CheckArg, New: func(env page.Env, arg string) page.Page {
-			return filestatus.New(env, arg, filestatus.Options{StuckAfter: stuckAfter})
+		{Name: "projects", Aliases: []string{"p", "vault"}, Args: "[NAME]", Help: "the projects list", New: projectsview.New,
+			Commands: [][]string{{"projects"}}, FromQuery: projectsview.FromQuery},
+		{Name: "project", Args: "PROJECT-ID", Help: "one project (users, files)", New: projectview.New, Check: projectview.CheckID, FromRecord: projectview.Record,
+			Commands: [][]string{{"users"}, {"files"}}, FromQuery: projectview.FromQuery},
+		{Name: "bin", Aliases: []string{"recycle-bin", "recyclebin", "rb"}, Args: "[MATTER-UUID]", Help: "the recycle bin", Check: checkMatterArg, New: recyclebinview.New,
+			Commands: [][]string{{"recycle-bin"}}, FromQuery: recyclebinview.FromQuery},
+		{Name: "files", Aliases: []string{"status", "fs"}, Args: "[FILE-ID,…]", Help: "file status", Check: filestatusview.CheckArg, New: func(env page.Env, arg string) page.Page {
+			return filestatusview.New(env, arg, filestatusview.Options{StuckAfter: stuckAfter})
 		}, Commands: [][]string{{"status"}}, FromQuery: func(env page.Env, q page.Query) (page.Page, error) {
-			return filestatus.FromQuery(env, q, filestatus.Options{StuckAfter: stuckAfter})
+			return filestatusview.FromQuery(env, q, filestatusview.Options{StuckAfter: stuckAfter})
 		}},
-		{Name: "audit", Aliases: []string{"log"}, Args: "[DATE] [TYPE]", Help: "the audit log, newest first", New: audit.New,
-			Commands: [][]string{{"audit"}}, FromQuery: audit.FromQuery},
-		{Name: "upload", Aliases: []string{"up"}, Args: "PROJECT-ID", Help: "upload files to a project", New: upload.New},
-		{Name: "activity", Aliases: []string{"stats"}, Args: "[AGE]", Help: "audit activity at a glance (mirror)", New: activity.New},
+		{Name: "audit", Aliases: []string{"log"}, Args: "[DATE] [TYPE]", Help: "the audit log, newest first", New: auditview.New,
+			Commands: [][]string{{"audit"}}, FromQuery: auditview.FromQuery},
+		{Name: "upload", Aliases: []string{"up"}, Args: "PROJECT-ID", Help: "upload files to a project", New: uploadview.New},
+		{Name: "activity", Aliases: []string{"stats"}, Args: "[AGE]", Help: "audit activity at a glance (mirror)", New: activityview.New},
 	}
 }
 
@@ -127,28 +127,28 @@ func mattersRoute(o Options) app.Route {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	deps := matters.Deps{Profile: mattersjob.ReceiptProfile(o.conn().Profile, getenv("VAULTDECK_TOKEN")), Store: o.Receipts}
-	return app.Route{Name: "matters", Aliases: []string{"m", "client-matters"}, Args: "[FILE]", Help: "client matters", New: matters.Route(deps),
-		Commands: [][]string{{"matters", "receipts"}, {"matters", "receipt"}}, FromQuery: matters.FromQuery(deps)}
+	deps := mattersview.Deps{Profile: matters.ReceiptProfile(o.conn().Profile, getenv("VAULTDECK_TOKEN")), Store: o.Receipts}
+	return app.Route{Name: "matters", Aliases: []string{"m", "client-matters"}, Args: "[FILE]", Help: "client matters", New: mattersview.Route(deps),
+		Commands: [][]string{{"matters", "receipts"}, {"matters", "receipt"}}, FromQuery: mattersview.FromQuery(deps)}
 }
 
 // accessRoute is ":access": the snapshots of the access review, read from
 // Options.Access (serve's shared database) or the profile's own.
 func accessRoute(o Options) app.Route {
-	deps := access.Deps{Store: o.Access, Profile: o.conn().DataProfile}
+	deps := accessview.Deps{Store: o.Access, Profile: o.conn().DataProfile}
 	if deps.Store == nil && o.Journal != nil {
 		deps.Store = o.Journal
 	}
-	return app.Route{Name: "access", Aliases: []string{"acl"}, Help: "access review: who reaches what", New: access.Route(deps), Check: access.Check,
-		Commands: [][]string{{"access", "people"}, {"access", "user"}, {"access", "diff"}}, FromQuery: access.FromQuery(deps)}
+	return app.Route{Name: "access", Aliases: []string{"acl"}, Help: "access review: who reaches what", New: accessview.Route(deps), Check: accessview.Check,
+		Commands: [][]string{{"access", "people"}, {"access", "user"}, {"access", "diff"}}, FromQuery: accessview.FromQuery(deps)}
 }
 
 // personRoute is ":person EMAIL": one person, whole, from the profile's
 // database (its snapshots, response cache and audit mirror).
 func personRoute(o Options) app.Route {
-	deps := person.Deps{Store: o.Journal, Profile: o.conn().DataProfile}
+	deps := personview.Deps{Store: o.Journal, Profile: o.conn().DataProfile}
 	return app.Route{Name: "person", Aliases: []string{"who"}, Args: "EMAIL", Help: "one person, whole",
-		Check: person.CheckArg, New: person.Route(deps)}
+		Check: personview.CheckArg, New: personview.Route(deps)}
 }
 
 func routes(o Options) []app.Route {

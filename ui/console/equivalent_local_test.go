@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	review "github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/access"
-	"github.com/vaultdeck/vaultdeck/ui/matters"
+	"github.com/vaultdeck/vaultdeck/ui/accessview"
+	"github.com/vaultdeck/vaultdeck/ui/mattersview"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -76,7 +76,7 @@ func TestEquivalentAccess(t *testing.T) {
 	h := newEquiv(t)
 	st := h.localDB()
 	crawl := func() store.AccessSnapshot {
-		sn, err := (&review.Crawler{API: h.sim.Client, Store: st, Profile: equivProfile}).Run(context.Background())
+		sn, err := (&access.Crawler{API: h.sim.Client, Store: st, Profile: equivProfile}).Run(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,13 +95,13 @@ func TestEquivalentAccess(t *testing.T) {
 		}
 	}
 	crawl()
-	deps := access.Deps{Store: st, Profile: equivProfile}
-	rows := func(p page.Page) []string { return p.(*access.Model).Table.VisibleIDs() }
+	deps := accessview.Deps{Store: st, Profile: equivProfile}
+	rows := func(p page.Page) []string { return p.(*accessview.Model).Table.VisibleIDs() }
 
-	p := loaded(t, access.New(h.env, deps))
+	p := loaded(t, accessview.New(h.env, deps))
 	q := says(t, p, "vaultdeck access people")
 	h.sameSet(q, rows(p), lower(h.listed(q, "email")))
-	h.reopened(p, access.FromQuery(deps), rows)
+	h.reopened(p, accessview.FromQuery(deps), rows)
 
 	email := rows(p)[0] // the first person, selected
 	p = keys(p, "enter")
@@ -110,12 +110,12 @@ func TestEquivalentAccess(t *testing.T) {
 		t.Fatalf("%s: %d of %d grants", q.Line(), len(shown), len(grants))
 	}
 	h.sameSet(q, rows(p), h.listed(q, "project_id"))
-	h.reopened(p, access.FromQuery(deps), rows)
+	h.reopened(p, accessview.FromQuery(deps), rows)
 
 	p = keys(p, "esc", "tab")
 	q = says(t, p, "vaultdeck access diff")
 	h.sameSet(q, rows(p), h.listed(q, "project_id"))
-	h.reopened(p, access.FromQuery(deps), rows)
+	h.reopened(p, accessview.FromQuery(deps), rows)
 }
 
 func TestEquivalentMatters(t *testing.T) {
@@ -140,19 +140,19 @@ func TestEquivalentMatters(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	deps := matters.Deps{Store: st, Profile: "work"}
+	deps := mattersview.Deps{Store: st, Profile: "work"}
 	h.env = pagetest.WithJobs(h.env, page.Jobs{Matters: h.sim.Client}) // the matters view is for a session with the matter job
-	rows := func(p page.Page) []string { return p.(*matters.Model).Table().VisibleIDs() }
+	rows := func(p page.Page) []string { return p.(*mattersview.Model).Table().VisibleIDs() }
 
-	p := loaded(t, matters.New(h.env, deps, ""))
+	p := loaded(t, mattersview.New(h.env, deps, ""))
 	q := says(t, p, "vaultdeck matters receipts")
 	h.sameSet(q, rows(p), h.listed(q, "id"))
 	h.exportsAsCSV(q, p)
-	h.reopened(p, matters.FromQuery(deps), rows)
+	h.reopened(p, mattersview.FromQuery(deps), rows)
 
 	// the newest receipt, its error codes cycled to invalid_client_id
 	p = keys(p, "enter", "t", "t")
-	id := p.(*matters.Model).ReceiptID()
+	id := p.(*mattersview.Model).ReceiptID()
 	q = says(t, p, "vaultdeck matters receipt "+strconv.FormatInt(id, 10)+" --code invalid_client_id")
 	var out struct {
 		Items []struct{ Line int } `json:"items"`
@@ -169,7 +169,7 @@ func TestEquivalentMatters(t *testing.T) {
 	}
 	h.sameSet(q, rows(p), listed)
 	h.exportsAsCSV(q, p)
-	h.reopened(p, matters.FromQuery(deps), rows)
+	h.reopened(p, mattersview.FromQuery(deps), rows)
 
 	// and its outcomes cycled (f) to the errors: both filters are said
 	p = keys(p, "f", "f", "f")
@@ -183,7 +183,7 @@ func TestEquivalentMatters(t *testing.T) {
 	}
 	h.sameSet(q, rows(p), listed)
 	h.exportsAsCSV(q, p)
-	h.reopened(p, matters.FromQuery(deps), rows)
+	h.reopened(p, mattersview.FromQuery(deps), rows)
 
 	// a file being previewed is no listing: C says so
 	p = keys(p, "esc", "n")

@@ -16,14 +16,14 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/audit"
+	"github.com/vaultdeck/vaultdeck/ui/auditview"
 	"github.com/vaultdeck/vaultdeck/ui/cli"
-	"github.com/vaultdeck/vaultdeck/ui/filestatus"
+	"github.com/vaultdeck/vaultdeck/ui/filestatusview"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
-	"github.com/vaultdeck/vaultdeck/ui/project"
-	"github.com/vaultdeck/vaultdeck/ui/projects"
-	"github.com/vaultdeck/vaultdeck/ui/recyclebin"
+	"github.com/vaultdeck/vaultdeck/ui/projectsview"
+	"github.com/vaultdeck/vaultdeck/ui/projectview"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebinview"
 )
 
 // The equivalent command of each view (issue 31): the command a view's C
@@ -128,18 +128,18 @@ func loaded(t *testing.T, p page.Page) page.Page {
 
 func TestEquivalentRecycleBin(t *testing.T) {
 	h := newEquiv(t)
-	p := loaded(t, recyclebin.New(h.env, ""))
-	all := p.(*recyclebin.Model).Table.Total()
+	p := loaded(t, recyclebinview.New(h.env, ""))
+	all := p.(*recyclebinview.Model).Table.Total()
 	p = keys(p, "p") // purging within 7 days
-	h.same(p, p.(*recyclebin.Model).Table.VisibleIDs(), "id", all)
+	h.same(p, p.(*recyclebinview.Model).Table.VisibleIDs(), "id", all)
 	// the deleter of the first entry shown, through the by-deleter table
 	p = keys(p, "b", "enter")
 	if q := p.(page.Querier).Query(); !slices.ContainsFunc(q.Flags, func(f page.Flag) bool { return f.Name == "deleted-by" }) {
 		t.Fatalf("no deleter in %s", q.Line())
 	}
-	h.same(p, p.(*recyclebin.Model).Table.VisibleIDs(), "id", all)
+	h.same(p, p.(*recyclebinview.Model).Table.VisibleIDs(), "id", all)
 	// a saved view of it (:NAME) shows the same rows again
-	h.reopened(p, recyclebin.FromQuery, func(p page.Page) []string { return p.(*recyclebin.Model).Table.VisibleIDs() })
+	h.reopened(p, recyclebinview.FromQuery, func(p page.Page) []string { return p.(*recyclebinview.Model).Table.VisibleIDs() })
 }
 
 // reopened builds the page again from p's query, as :NAME does with a
@@ -164,19 +164,19 @@ func TestEquivalentProjects(t *testing.T) {
 	h := newEquiv(t)
 	all := len(h.headless(page.Query{Command: []string{"projects"}}, "id"))
 	// the server-side name filter, as / sends it (and as :NAME opens it)
-	p, err := projects.FromQuery(h.env, page.Query{Command: []string{"projects"}, Flags: []page.Flag{{Name: "name", Value: "an"}}})
+	p, err := projectsview.FromQuery(h.env, page.Query{Command: []string{"projects"}, Flags: []page.Flag{{Name: "name", Value: "an"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p = loaded(t, p)
-	h.same(p, p.(*projects.Model).Table.VisibleIDs(), "id", all)
+	h.same(p, p.(*projectsview.Model).Table.VisibleIDs(), "id", all)
 }
 
 func TestEquivalentProjectUsersAndFiles(t *testing.T) {
 	h := newEquiv(t)
 	pid := h.headless(page.Query{Command: []string{"projects"}}, "id")[0]
-	p := loaded(t, project.New(h.env, pid))
-	users := p.(*project.Model).Table.VisibleIDs()
+	p := loaded(t, projectview.New(h.env, pid))
+	users := p.(*projectview.Model).Table.VisibleIDs()
 	if q := p.(page.Querier).Query().Line(); q != "vaultdeck users "+pid {
 		t.Fatalf("users tab: %s", q)
 	}
@@ -184,26 +184,26 @@ func TestEquivalentProjectUsersAndFiles(t *testing.T) {
 		t.Errorf("users: %v, the view %v", got, users)
 	}
 	p = keys(p, "tab")
-	all := p.(*project.Model).Table.Total()
+	all := p.(*projectview.Model).Table.Total()
 	for range 3 { // f cycles the status filter to one that some files have
-		if p = keys(p, "f"); p.(*project.Model).Table.Len() > 0 {
+		if p = keys(p, "f"); p.(*projectview.Model).Table.Len() > 0 {
 			break
 		}
 	}
-	h.same(p, p.(*project.Model).Table.VisibleIDs(), "id", all)
-	h.reopened(p, project.FromQuery, func(p page.Page) []string { return p.(*project.Model).Table.VisibleIDs() })
+	h.same(p, p.(*projectview.Model).Table.VisibleIDs(), "id", all)
+	h.reopened(p, projectview.FromQuery, func(p page.Page) []string { return p.(*projectview.Model).Table.VisibleIDs() })
 }
 
 func TestEquivalentAudit(t *testing.T) {
 	h := newEquiv(t)
 	all := len(h.headless(page.Query{Command: []string{"audit"}, Flags: []page.Flag{{Name: "limit", Value: "0"}}}, "id"))
-	p := loaded(t, audit.New(h.env, "auth:login"))
-	m := p.(*audit.Model)
+	p := loaded(t, auditview.New(h.env, "auth:login"))
+	m := p.(*auditview.Model)
 	h.same(p, m.Table.VisibleIDs(), "id", all)
-	h.reopened(p, audit.FromQuery, func(p page.Page) []string { return p.(*audit.Model).Table.VisibleIDs() })
+	h.reopened(p, auditview.FromQuery, func(p page.Page) []string { return p.(*auditview.Model).Table.VisibleIDs() })
 	// unfiltered, the view hides the token's own reads of the log: so does its command
-	p = loaded(t, audit.New(h.env, ""))
-	h.same(p, p.(*audit.Model).Table.VisibleIDs(), "id", all)
+	p = loaded(t, auditview.New(h.env, ""))
+	h.same(p, p.(*auditview.Model).Table.VisibleIDs(), "id", all)
 }
 
 func TestEquivalentFileStatus(t *testing.T) {
@@ -221,9 +221,9 @@ func TestEquivalentFileStatus(t *testing.T) {
 		}
 		return func() tea.Msg { return fn(pagetest.Now.Add(d)) }
 	}
-	p := loaded(t, filestatus.New(h.env, strings.Join(files[:3], ","), filestatus.Options{Tick: tick}))
-	h.same(p, p.(*filestatus.Model).Table.VisibleIDs(), "file_id", len(files))
-	again, err := filestatus.FromQuery(h.env, p.(page.Querier).Query(), filestatus.Options{})
+	p := loaded(t, filestatusview.New(h.env, strings.Join(files[:3], ","), filestatusview.Options{Tick: tick}))
+	h.same(p, p.(*filestatusview.Model).Table.VisibleIDs(), "file_id", len(files))
+	again, err := filestatusview.FromQuery(h.env, p.(page.Querier).Query(), filestatusview.Options{})
 	if err != nil || again.(page.Querier).Query().Line() != p.(page.Querier).Query().Line() {
 		t.Errorf("reopened: %v %v", err, again)
 	}
@@ -240,7 +240,7 @@ func TestEquivalentAuditRelative(t *testing.T) {
 		{[]page.Flag{{Name: "since", Value: "1d"}, {Name: "hide-own-reads", Switch: true}}},
 		{[]page.Flag{{Name: "type", Value: "auth:login"}, {Name: "since", Value: "2d"}, {Name: "until", Value: "12h"}}},
 	} {
-		p, err := audit.FromQuery(h.env, page.Query{Command: []string{"audit"}, Flags: c.flags})
+		p, err := auditview.FromQuery(h.env, page.Query{Command: []string{"audit"}, Flags: c.flags})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,7 +252,7 @@ func TestEquivalentAuditRelative(t *testing.T) {
 				t.Errorf("opened with %s, C says %s", want.Line(), line)
 			}
 		}
-		h.same(p, p.(*audit.Model).Table.VisibleIDs(), "id", all)
-		h.reopened(p, audit.FromQuery, func(p page.Page) []string { return p.(*audit.Model).Table.VisibleIDs() })
+		h.same(p, p.(*auditview.Model).Table.VisibleIDs(), "id", all)
+		h.reopened(p, auditview.FromQuery, func(p page.Page) []string { return p.(*auditview.Model).Table.VisibleIDs() })
 	}
 }

@@ -380,7 +380,7 @@ func TestHomesAreTheViewsThatOfferThem(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range keys.HomeBindings() {
+	for name := range fields {
 		for _, route := range keys.Homes(name) {
 			if route == "matters" {
 				continue // its help follows its mode (a file read, a run), which an empty page does not reach

@@ -132,8 +132,13 @@ func TestBenchBaselineMatchesTheTree(t *testing.T) {
 				if _, err := regexp.Compile(rule); err != nil {
 					at("ignore=%s: %v", rule, err)
 				}
+			} else if old, ok := strings.CutPrefix(kv, "was="); ok {
+				// the package's path before a move, for --against an older tree
+				if !strings.HasPrefix(old, "./") || old == f[0] {
+					at("was=%s: want the package's older path, ./DIR, other than %s", old, f[0])
+				}
 			} else if !envName.MatchString(kv) {
-				at("%q is neither NAME=value nor ignore=REGEXP", kv)
+				at("%q is neither NAME=value, ignore=REGEXP nor was=DIR", kv)
 			}
 		}
 		goals[pkg+" "+name] = true

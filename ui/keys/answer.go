@@ -2,7 +2,6 @@ package keys
 
 import (
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -66,7 +65,7 @@ func (m Map) Answer(k string, here Here) (line string, toPage bool) {
 		return "", true
 	case has([]key.Binding{m.Enter}, k):
 		return NothingToOpen, true
-	case !has(offers, k) && !slices.ContainsFunc(bs, func(b named) bool { return slices.Contains(homes[b.name], here.Route) }):
+	case !has(offers, k) && !slices.ContainsFunc(bs, func(b named) bool { return slices.Contains(Homes(b.name), here.Route) }):
 		return notHere(bs, k), true
 	}
 	return fit(bs[0].b, ": nothing to act on here now"), true
@@ -164,9 +163,6 @@ var kinds = map[string]string{
 // nil for one of many views.
 func Homes(name string) []string { return homes[name] }
 
-// HomeBindings names the bindings Homes knows.
-func HomeBindings() []string { return slices.Sorted(maps.Keys(homes)) }
-
 // place is how a line names a route to go to.
 func place(route string) string {
 	if route == "project" {
@@ -180,7 +176,7 @@ func place(route string) string {
 func notHere(bs []named, k string) string {
 	var where []string
 	for _, b := range bs {
-		hs := homes[b.name]
+		hs := Homes(b.name)
 		if hs == nil {
 			if kind, ok := kinds[b.name]; ok && len(bs) == 1 {
 				return fit(b.b, ": not here; it works "+kind)

@@ -12,7 +12,7 @@ import (
 // names have their need goes to the columns still cut, up to their need,
 // before any column grows past what it shows.
 func TestSpareGoesToCutColumnsFirst(t *testing.T) {
-	// the file status view's columns (ui/filestatus): the status, its age
+	// the file status view's columns (ui/filestatusview): the status, its age
 	// and the flag are what the view is for (priority 1), the ID whole or
 	// not at all
 	fileStatus := []Column{
@@ -48,7 +48,7 @@ func TestSpareGoesToCutColumnsFirst(t *testing.T) {
 // gives back what its cells (and title) do not use, then the names give
 // way.
 func TestColumnsGiveBackWhatTheyDoNotShow(t *testing.T) {
-	// the file status view's columns (ui/filestatus): the status, its age
+	// the file status view's columns (ui/filestatusview): the status, its age
 	// and the flag are what the view is for (priority 1), the ID whole or
 	// not at all
 	fileStatus := []Column{

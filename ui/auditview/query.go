@@ -1,0 +1,132 @@
+package auditview
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kballard/go-shellquote"
+
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+
+	"github.com/vaultdeck/vaultdeck/ui/page"
+)
+
+// Query implements page.Querier: `audit` with the type, user and address
+// filters in effect, over the stretch of time the entries held span
+// (--since the oldest, --until just after the newest, --limit 0: all of
+// it), newest first as the view lists them.
+func (m *Model) Query() page.Query {
+	q := page.Query{Command: []string{"audit"}}
+	q.With("type", m.filter.Type)
+	q.With("user", m.filter.User)
+	q.With("ip", m.filter.IP)
+	var oldest, newest time.Time
+	for _, e := range m.entries {
+		if e.Time.IsZero() {
+			continue
+		}
+		if oldest.IsZero() || e.Time.Before(oldest) {
+			oldest = e.Time
+		}
+		if e.Time.After(newest) {
+			newest = e.Time
+		}
+	}
+	switch {
+	case m.inSpan && m.rel[0] != "":
+		// opened on ages (the last day): the query says them, so a saved
+		// "last day" is the last day whenever it runs, as the view is
+		q.With("since", m.rel[0])
+		if !isNow(m.rel[1]) {
+			q.With("until", m.rel[1])
+		}
+		q.With("limit", "0")
+		q.Switch("newest", true)
+	case !oldest.IsZero():
+		q.With("since", oldest.UTC().Format(time.RFC3339Nano))
+		q.With("until", newest.Add(time.Nanosecond).UTC().Format(time.RFC3339Nano))
+		q.With("limit", "0")
+		q.Switch("newest", true)
+	}
+	q.Switch("hide-own-reads", !m.showOwn) // the view hides them until h
+	q.Unsaid = m.Table.Unsaid(-1, false)
+	return q
+}
+
+// FromQuery builds the page a saved view names (:NAME), as `:audit`
+// would: its filters, and its stretch of time (FROM..UNTIL) or the time
+// to land at (--since alone).
+func FromQuery(env page.Env, q page.Query) (page.Page, error) {
+	var words []string
+	since, _ := q.Value("since")
+	until, _ := q.Value("until")
+	for _, f := range q.Flags {
+		switch f.Name {
+		case "type", "user", "ip":
+			if strings.ContainsAny(f.Value, " \t") {
+				return nil, fmt.Errorf("--%s %q: the console's filters take one word", f.Name, f.Value)
+			}
+			words = append(words, f.Value)
+		case "since", "until", "limit", "newest", "hide-own-reads":
+		default:
+			return nil, fmt.Errorf("the console's audit view has no --%s; run the view headless with vaultdeck view", f.Name)
+		}
+	}
+	switch {
+	case since != "" && until != "":
+		words = append(words, since+".."+until)
+	case since != "" && isAge(since):
+		// --since AGE alone is "the last AGE" on the command line: the
+		// span up to now, not a landing AGE ago
+		words = append(words, since+"..0s")
+	case since != "":
+		words = append(words, since)
+	case until != "":
+		words = append(words, until)
+	}
+	arg := strings.Join(words, " ")
+	if _, err := parseRoute(arg, env.Clock()); err != nil {
+		return nil, err
+	}
+	m := New(env, arg).(*Model)
+	_, hide := q.Value("hide-own-reads")
+	m.showOwn = !hide
+	return m, nil
+}
+
+// relativeSpan is the FROM..UNTIL of a `:audit` argument when both are
+// ages ("1d..0s"), read with the splitter the route is read with.
+func relativeSpan(arg string) [2]string {
+	words, err := shellquote.Split(sanitize.Line(arg))
+	if err != nil {
+		return [2]string{}
+	}
+	for _, w := range words {
+		if from, until, ok := strings.Cut(w, ".."); ok && isAge(from) && isAge(until) {
+			return [2]string{from, until}
+		}
+	}
+	return [2]string{}
+}
+
+// isAge says whether s is an age back from now (36h, 7d), as ParseWhen
+// reads one, rather than a date or a time.
+func isAge(s string) bool {
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(d)
+		return err == nil && n >= 0
+	}
+	d, err := time.ParseDuration(s)
+	return err == nil && d >= 0
+}
+
+// isNow says whether the age s is no age: now.
+func isNow(s string) bool {
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		return d == "0"
+	}
+	d, err := time.ParseDuration(s)
+	return err == nil && d == 0
+}

@@ -1,0 +1,70 @@
+package filestatusview
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+)
+
+// Query implements page.Querier: opened from the upload journal (and
+// nothing pasted since), `status --journal` with the group filter (0-5)
+// and the stuck threshold; else `status` with the IDs it tracks.
+func (m *Model) Query() page.Query {
+	q := page.Query{Command: []string{"status"}}
+	if m.journalView && len(m.tr.Files) == m.journalFiles {
+		q.Switch("journal", true)
+		q.With("group", m.group.String())
+	} else {
+		ids := make([]string, 0, len(m.tr.Files))
+		for _, f := range m.tr.Files {
+			ids = append(ids, f.ID)
+		}
+		q.Command = append(q.Command, strings.Join(ids, ","))
+		if m.group != allGroups {
+			q.Unsaid = append(q.Unsaid, fmt.Sprintf("the group filter %q: status --group picks among the journal's files only; the command lists every file given", m.group.String()))
+		}
+	}
+	if m.opts.StuckAfter != filestatus.DefaultStuckAfter {
+		q.With("stuck-after", m.opts.StuckAfter.String())
+	}
+	q.Unsaid = append(m.Table.Unsaid(-1, false), q.Unsaid...)
+	return q
+}
+
+// FromQuery builds the page a saved view names (:NAME): the journal's
+// unfinished files or the IDs given, with the group filter and threshold.
+func FromQuery(env page.Env, q page.Query, opts Options) (page.Page, error) {
+	arg := strings.Join(q.Command[1:], ",")
+	var groupName string
+	for _, f := range q.Flags {
+		switch f.Name {
+		case "journal":
+			if env.Journal == nil {
+				return nil, fmt.Errorf("this session has no upload journal to list")
+			}
+		case "group":
+			groupName = f.Value
+		case "stuck-after":
+			d, err := time.ParseDuration(f.Value)
+			if err != nil || d <= 0 {
+				return nil, fmt.Errorf("--stuck-after %q is not a duration such as 30m", f.Value)
+			}
+			opts.StuckAfter = d
+		default:
+			return nil, fmt.Errorf("the console's file status has no --%s; run the view headless with vaultdeck view", f.Name)
+		}
+	}
+	if err := CheckArg(arg); err != nil {
+		return nil, err
+	}
+	m := New(env, arg, opts).(*Model)
+	for g := group(1); groupName != "" && g <= 5; g++ {
+		if g.String() == groupName {
+			m.group = g
+		}
+	}
+	return m, nil
+}

@@ -1,0 +1,49 @@
+package projectview
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/vaultdeck/vaultdeck/ui/page"
+)
+
+// Query implements page.Querier: the users tab is `users PROJECT-ID`, the
+// files tab `files PROJECT-ID` with the status filter in effect (f).
+func (m *Model) Query() page.Query {
+	if m.tab == tabUsers {
+		return page.Query{Command: []string{"users", m.proj.ID}, Unsaid: m.Table.Unsaid(-1, false)}
+	}
+	q := page.Query{Command: []string{"files", m.proj.ID}}
+	q.With("status", strings.ToLower(Statuses()[m.statusIdx]))
+	q.Unsaid = m.Table.Unsaid(-1, false)
+	return q
+}
+
+// FromQuery builds the page a saved view names (:NAME): its project, on
+// the tab of its command, with its status filter.
+func FromQuery(env page.Env, q page.Query) (page.Page, error) {
+	if len(q.Command) != 2 {
+		return nil, fmt.Errorf("%s takes one project ID", q.Command[0])
+	}
+	if err := CheckID(q.Command[1]); err != nil {
+		return nil, err
+	}
+	m := New(env, q.Command[1]).(*Model)
+	if q.Command[0] == "files" {
+		m.tab = tabFiles
+	}
+	for _, f := range q.Flags {
+		switch {
+		case f.Name == "status" && q.Command[0] == "files":
+			i := slices.IndexFunc(Statuses(), func(s string) bool { return strings.EqualFold(s, f.Value) })
+			if i < 0 {
+				return nil, fmt.Errorf("the console filters files by one status at a time, not %q", f.Value)
+			}
+			m.statusIdx = i
+		default:
+			return nil, fmt.Errorf("the console's project view has no --%s; run the view headless with vaultdeck view", f.Name)
+		}
+	}
+	return m, nil
+}
