@@ -9,19 +9,22 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/vaultdeck/vaultdeck/ui/cli/topics"
 )
 
 // `vaultdeck docs [--dir D] [--format markdown|man]`: the reference,
 // generated from the command tree itself. Without --dir it prints the
-// Markdown reference the README carries between its markers (a test keeps
-// them equal); with --dir it writes one page per command. Not cobra/doc:
-// it links a Markdown parser and a YAML library whose package
+// Markdown reference of every command; with --dir it writes one page per
+// command and one per help topic (ui/cli/topics): vaultdeck-audit.1 and
+// vaultdeck-audit.7, or vaultdeck_audit.md and vaultdeck_help_audit.md. Not
+// cobra/doc: it links a Markdown parser and a YAML library whose package
 // initialisation (1 to 2 ms, blackfriday's HTML entity table above all)
 // every command paid before its first output, the console's first frame
 // included. The man pages are the same sections in roff (manPage).
 func (r *runner) docsCmd() *cobra.Command {
 	var dir, format string
-	c := &cobra.Command{Use: "docs", Short: "print the command reference, or write it as Markdown or man pages (--dir)", Args: noArgs}
+	c := &cobra.Command{Use: "docs", Short: "print the command reference, or write it and the help topics as Markdown or man pages (--dir)", Args: noArgs}
 	c.Flags().StringVar(&dir, "dir", "", "write one page per command into `DIR` (created if missing)")
 	format = "markdown"
 	c.Flags().Var(enumFlag(&format, []string{"markdown", "man"}), "format", "the reference's format, `markdown|man` (man with --dir)")
@@ -49,8 +52,18 @@ func (r *runner) docsCmd() *cobra.Command {
 
 // writePages writes one page per command of root's tree into dir:
 // vaultdeck_audit_sync.md (the section `vaultdeck docs` prints for it, with
-// the global flags) or vaultdeck-audit-sync.1.
+// the global flags) or vaultdeck-audit-sync.1; and one per help topic,
+// vaultdeck_help_audit.md (its Markdown as written) or vaultdeck-audit.7.
 func writePages(root *cobra.Command, dir, format string) error {
+	for _, t := range topics.All() {
+		name, page := "vaultdeck_help_"+t.Name+".md", t.Markdown()
+		if format == "man" {
+			name, page = "vaultdeck-"+t.Name+".7", t.Man()
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(page), 0o644); err != nil {
+			return err
+		}
+	}
 	var walk func(c *cobra.Command) error
 	walk = func(c *cobra.Command) error {
 		if !c.IsAvailableCommand() && c != root || c.Name() == "help" {
@@ -102,6 +115,9 @@ func markdownPage(c *cobra.Command) string {
 		if s.IsAvailableCommand() && s.Name() != "help" {
 			see = append(see, fmt.Sprintf("[%s](%s.md)", s.CommandPath(), strings.ReplaceAll(s.CommandPath(), " ", "_")))
 		}
+	}
+	for _, t := range topics.For(c.CommandPath()) {
+		see = append(see, fmt.Sprintf("[vaultdeck help %s](vaultdeck_help_%s.md)", t, t))
 	}
 	if len(see) > 0 {
 		b.WriteString("\nSee also: " + strings.Join(see, ", ") + "\n")
@@ -158,22 +174,15 @@ func manPage(c *cobra.Command) string {
 			see = append(see, roffText(strings.ReplaceAll(s.CommandPath(), " ", "-"))+"(1)")
 		}
 	}
+	for _, t := range topics.For(c.CommandPath()) {
+		see = append(see, roffText("vaultdeck-"+t)+"(7)")
+	}
 	if len(see) > 0 {
 		fmt.Fprintf(&b, ".SH SEE ALSO\n%s\n", strings.Join(see, ", "))
 	}
 	return b.String()
 }
 
-// roffText makes text inert for roff: backslashes escaped and no line
-// starting with a control character. Hyphens stay plain, as cobra/doc's
-// pages had them (and searches for "max-rate" find them).
-func roffText(s string) string {
-	s = strings.ReplaceAll(s, `\`, `\e`)
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, ".") || strings.HasPrefix(l, "'") {
-			lines[i] = `\&` + l
-		}
-	}
-	return strings.Join(lines, "\n")
-}
+// roffText makes text inert for roff (topics.Roff: the help topics' man
+// pages escape the same way).
+func roffText(s string) string { return topics.Roff(s) }

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/ui/cli/topics"
 )
 
 // examples are every command's examples, keyed by command path, in one
@@ -54,31 +56,45 @@ func commandExamples() map[string][]string {
 		"vaultdeck version":          {"vaultdeck version"},
 		"vaultdeck view":             {"vaultdeck view", "vaultdeck view purging-this-week"},
 		"vaultdeck whoami":           {"vaultdeck whoami", "vaultdeck --profile eu-prod whoami --json"},
-		"vaultdeck help":             {"vaultdeck help audit", "vaultdeck help recycle-bin"},
+		"vaultdeck help":             {"vaultdeck help recycle-bin", "vaultdeck help environment", "vaultdeck help audit           # the command, then the topic"},
 	}
 }
 
 // addExamples sets every command's Example from examples, and has help
-// lead with them: cobra's template puts them after the usage line.
+// lead with them: cobra's template puts them after the usage line. It also
+// notes the help topics that tell more about the command (topicsNote), which
+// its help ends with.
 func addExamples(c *cobra.Command) { addExamplesFrom(c, commandExamples()) }
 
 func addExamplesFrom(c *cobra.Command, examples map[string][]string) {
 	if ex, ok := examples[c.CommandPath()]; ok {
 		c.Example = "  " + strings.Join(ex, "\n  ")
 	}
+	if names := topics.For(c.CommandPath()); len(names) > 0 && c.HasParent() {
+		if c.Annotations == nil {
+			c.Annotations = map[string]string{}
+		}
+		c.Annotations[topicsNote] = "vaultdeck help " + strings.Join(names, ", vaultdeck help ")
+	}
 	for _, s := range c.Commands() {
 		addExamplesFrom(s, examples)
 	}
 }
 
+// topicsNote is the annotation naming the help topics of a command.
+const topicsNote = "vaultdeck-topics"
+
 // examplesFirst moves the Examples block of cobra's usage template to its
 // top, so `vaultdeck help audit` shows examples before the usage line and
-// the flags.
+// the flags; it ends the root's help with the list of help topics, and a
+// command's with the topics about it.
 func examplesFirst(root *cobra.Command) {
 	const block = "{{if .HasExample}}\n\nExamples:\n{{.Example}}{{end}}"
 	t := root.UsageTemplate()
 	if !strings.Contains(t, block) {
 		return // cobra changed its template: leave it as it is
 	}
-	root.SetUsageTemplate("{{if .HasExample}}Examples:\n{{.Example}}\n\n{{end}}" + strings.Replace(t, block, "", 1))
+	root.SetUsageTemplate("{{if .HasExample}}Examples:\n{{.Example}}\n\n{{end}}" + strings.Replace(t, block, "", 1) +
+		"{{if not .HasParent}}\n" + topics.List() + "{{end}}" +
+		"{{with index .Annotations \"" + topicsNote + "\"}}\nRead more: {{.}}\n{{end}}")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/topics"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 )
 
@@ -115,23 +116,21 @@ func TestSavedLineReadsBackTheSameWords(t *testing.T) {
 	}
 }
 
-// TestREADMEViewsRun: each example view in README.md is read as a line of
-// the file, and runs against the simulator.
-func TestREADMEViewsRun(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile("(?s)<!-- saved-views-example -->\n```\n(.*?)```").FindSubmatch(readme)
+// TestSavedViewsTopicRuns: each example view of `vaultdeck help
+// saved-views` is read as a line of the file, and runs against the
+// simulator.
+func TestSavedViewsTopicRuns(t *testing.T) {
+	topic, _ := topics.Find("saved-views")
+	m := regexp.MustCompile("(?s)<!-- saved-views-example -->\n```\n(.*?)```").FindSubmatch([]byte(topic.Markdown()))
 	if m == nil {
-		t.Fatal("README.md has no saved-views example block")
+		t.Fatal("the saved-views topic has no example block")
 	}
 	path, vd, _ := viewsEnv(t)
 	os.MkdirAll(filepath.Dir(path), 0o700)
 	os.WriteFile(path, m[1], 0o600)
 	list := vd("view")
 	if list.code != 0 {
-		t.Fatalf("the README's views do not read: %s", list.stderr)
+		t.Fatalf("the topic's views do not read: %s", list.stderr)
 	}
 	if got := vd("audit", "sync"); got.code != 0 { // the stats example reads the local mirror
 		t.Fatalf("audit sync: %s", got.stderr)
@@ -149,7 +148,7 @@ func TestREADMEViewsRun(t *testing.T) {
 		}
 	}
 	if names < 3 {
-		t.Errorf("the README shows %d example views", names)
+		t.Errorf("the topic shows %d example views", names)
 	}
 }
 
