@@ -27,11 +27,11 @@ func TestBudgetSharedAndReported(t *testing.T) {
 	other, _ := New(Config{BaseURL: h.srv.URL, Token: StaticToken(secretToken), Clock: h.clock,
 		Limits: Limits{Vault: 3}, Budgets: h.c.budgets})
 	for range 2 {
-		if _, err := h.c.RecycleBin(ctx, RecycleBinQuery{}); err != nil {
+		if _, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(ctx)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := other.RecycleBin(ctx, RecycleBinQuery{}); err != nil {
+	if _, err := binOf(other.RecycleBin(RecycleBinQuery{}).Collect(ctx)); err != nil {
 		t.Fatal(err)
 	}
 	st := h.c.Budget(CategoryVault)
@@ -40,7 +40,7 @@ func TestBudgetSharedAndReported(t *testing.T) {
 	}
 	// The fourth waits (on the fake clock) for the window to move.
 	before := h.clock.Now()
-	if _, err := h.c.RecycleBin(ctx, RecycleBinQuery{}); err != nil {
+	if _, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(ctx)); err != nil {
 		t.Fatal(err)
 	}
 	if waited := h.clock.Now().Sub(before); waited < time.Minute {
@@ -57,7 +57,7 @@ func TestBudgetSharedAndReported(t *testing.T) {
 	}
 	// A different token gets its own bucket.
 	third, _ := New(Config{BaseURL: h.srv.URL, Token: StaticToken("other"), Clock: h.clock, Limits: Limits{Vault: 3}, Budgets: h.c.budgets})
-	third.RecycleBin(ctx, RecycleBinQuery{})
+	binOf(third.RecycleBin(RecycleBinQuery{}).Collect(ctx))
 	if st := third.Budget(CategoryVault); st.Remaining != 2 {
 		t.Errorf("third: %+v", st)
 	}
@@ -66,7 +66,7 @@ func TestBudgetSharedAndReported(t *testing.T) {
 func TestBudget429BlocksEveryone(t *testing.T) {
 	var n atomic.Int32
 	h := newHarness(t, rateLimited(429, 1, "30", &n))
-	if _, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{}); err != nil {
+	if _, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(context.Background())); err != nil {
 		t.Fatal(err)
 	}
 	if s := h.clock.slept(); len(s) != 1 || s[0] != 30*time.Second {

@@ -26,8 +26,8 @@ func BenchmarkDecodeRecycleBin100k(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		rb, err := c.RecycleBin(context.Background(), api.RecycleBinQuery{})
-		if err != nil || len(rb.Items) != 100_000 {
+		items, _, err := c.RecycleBin(api.RecycleBinQuery{}).Collect(context.Background())
+		if err != nil || len(items) != 100_000 {
 			b.Fatal(err)
 		}
 	}

@@ -22,7 +22,7 @@ func TestWithBodyCopy(t *testing.T) {
 	}
 	var got []byte
 	ctx := WithBodyCopy(context.Background(), 1<<20, func(b []byte) { got = append([]byte(nil), b...) })
-	if _, err := c.RecycleBin(ctx, RecycleBinQuery{}); err != nil {
+	if _, err := binOf(c.RecycleBin(RecycleBinQuery{}).Collect(ctx)); err != nil {
 		t.Fatal(err)
 	}
 	if string(got) != body {
@@ -30,7 +30,7 @@ func TestWithBodyCopy(t *testing.T) {
 	}
 	got = nil
 	ctx = WithBodyCopy(context.Background(), 10, func(b []byte) { got = b })
-	if _, err := c.RecycleBin(ctx, RecycleBinQuery{}); err != nil || got != nil {
+	if _, err := binOf(c.RecycleBin(RecycleBinQuery{}).Collect(ctx)); err != nil || got != nil {
 		t.Errorf("over the limit: kept %q (err %v)", got, err)
 	}
 }
@@ -50,7 +50,7 @@ func TestWithBodyCopyEnvelope(t *testing.T) {
 	}
 	var got []byte
 	ctx := WithBodyCopy(context.Background(), 1<<20, func(b []byte) { got = append([]byte(nil), b...) })
-	if _, err := c.Projects(ctx, ProjectQuery{}); err != nil {
+	if _, err := c.ProjectsPage(ctx, ProjectQuery{}); err != nil {
 		t.Fatal(err)
 	}
 	if string(got) != content {

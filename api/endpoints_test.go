@@ -97,7 +97,7 @@ func TestEndpointsDecode(t *testing.T) {
 	if err != nil || w.TokenName != "admin" || w.Permissions[0] != "Vault API" {
 		t.Fatalf("WhoAmI: %+v %v", w, err)
 	}
-	pp, err := c.Projects(ctx, ProjectQuery{Page: 2, PerPage: 500, Name: "al"})
+	pp, err := c.ProjectsPage(ctx, ProjectQuery{Page: 2, PerPage: 500, Name: "al"})
 	if err != nil || len(pp.Projects) != 1 || pp.Projects[0].FilesCount != 3 || pp.Pagination.PerPage != 20 {
 		t.Fatalf("Projects: %+v %v", pp, err)
 	}
@@ -107,7 +107,7 @@ func TestEndpointsDecode(t *testing.T) {
 	if ts := pp.Projects[0].CreatedAt; ts.Year() != 2024 || ts.Raw != "2024-01-15T10:30:00.000000" {
 		t.Errorf("created_at %+v", ts)
 	}
-	fp, err := c.ProjectFiles(ctx, "p1", FileQuery{Limit: 5, Statuses: []string{"ready_to_query", "processing"}})
+	fp, err := c.ProjectFilesPage(ctx, "p1", FileQuery{Limit: 5, Statuses: []string{"ready_to_query", "processing"}})
 	if err != nil || len(fp.Files) != 2 {
 		t.Fatalf("ProjectFiles: %+v %v", fp, err)
 	}
@@ -124,7 +124,7 @@ func TestEndpointsDecode(t *testing.T) {
 	if err != nil || u.Data.Users[0].AccessLevel != "OWNER_PLUS" {
 		t.Fatalf("ProjectUsers: %+v %v", u, err)
 	}
-	rb, err := c.RecycleBin(ctx, RecycleBinQuery{Name: "o", ClientMatterID: "cm"})
+	rb, err := binOf(c.RecycleBin(RecycleBinQuery{Name: "o", ClientMatterID: "cm"}).Collect(ctx))
 	if err != nil || rb.Total != 1 || !rb.Items[0].VaultProject.IsKnowledgeBaseProject || rb.Items[0].DeletedAt.Nanosecond() != 123456000 {
 		t.Fatalf("RecycleBin: %+v %v", rb, err)
 	}

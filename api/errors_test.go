@@ -22,7 +22,10 @@ func TestStatusErrors(t *testing.T) {
 	}{
 		{"401", 401, `{"error":"Unauthorized"}`, func(c *Client) error { _, err := c.WhoAmI(context.Background()); return err },
 			KindUnauthorized, []string{"invalid, expired or revoked", "API Tokens"}},
-		{"403", 403, `{"error":"nope"}`, func(c *Client) error { _, err := c.RecycleBin(context.Background(), RecycleBinQuery{}); return err },
+		{"403", 403, `{"error":"nope"}`, func(c *Client) error {
+			_, err := binOf(c.RecycleBin(RecycleBinQuery{}).Collect(context.Background()))
+			return err
+		},
 			KindForbidden, []string{"this token lacks View workspace projects"}},
 		{"403 audit", 403, `{"error":"nope"}`, func(c *Client) error { _, err := c.AuditEarliest(context.Background(), ""); return err },
 			KindForbidden, []string{"lacks Territory admin or Organization admin"}},
@@ -49,9 +52,12 @@ func TestStatusErrors(t *testing.T) {
 			KindInvalidRequest, []string{"invalid_request", "missing at body.matters.[0].client_id", "Nothing was changed"}},
 		{"malformed", 200, `{"response":{"content":[{"file_id":`, func(c *Client) error { _, err := c.GetFiles(context.Background(), []string{"a"}); return err },
 			KindMalformed, []string{"GET /api/v1/vault/get_files", "HTTP 200", "truncated JSON", `body starts with`}},
-		{"invalid json", 200, `{"items": [nonsense]}`, func(c *Client) error { _, err := c.RecycleBin(context.Background(), RecycleBinQuery{}); return err },
+		{"invalid json", 200, `{"items": [nonsense]}`, func(c *Client) error {
+			_, err := binOf(c.RecycleBin(RecycleBinQuery{}).Collect(context.Background()))
+			return err
+		},
 			KindMalformed, []string{"invalid JSON at byte", "nonsense"}},
-		{"no envelope", 200, `{"projects":[]}`, func(c *Client) error { _, err := c.Projects(context.Background(), ProjectQuery{}); return err },
+		{"no envelope", 200, `{"projects":[]}`, func(c *Client) error { _, err := c.ProjectsPage(context.Background(), ProjectQuery{}); return err },
 			KindMalformed, []string{`"response"."content"`}},
 		{"wrong shape", 200, `{"log":"yesterday"}`, func(c *Client) error { _, err := c.AuditEarliest(context.Background(), ""); return err },
 			KindMalformed, []string{"unexpected shape"}},
@@ -111,7 +117,7 @@ func rateLimited(status, n int, retryAfter string, count *atomic.Int32) http.Han
 func TestRetryAfterSeconds(t *testing.T) {
 	var n atomic.Int32
 	h := newHarness(t, rateLimited(429, 2, "7", &n))
-	if _, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{}); err != nil {
+	if _, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(context.Background())); err != nil {
 		t.Fatal(err)
 	}
 	if n.Load() != 3 {
@@ -132,7 +138,7 @@ func TestRetryAfterHTTPDate(t *testing.T) {
 	date := clock.Now().Add(20 * time.Second).UTC().Format(http.TimeFormat)
 	h := newHarness(t, rateLimited(429, 1, date, &n), func(c *Config) { c.Clock = clock })
 	h.clock = clock
-	if _, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{}); err != nil {
+	if _, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(context.Background())); err != nil {
 		t.Fatal(err)
 	}
 	if s := clock.slept(); len(s) == 0 || s[0] != 20*time.Second {
@@ -143,7 +149,7 @@ func TestRetryAfterHTTPDate(t *testing.T) {
 func TestRetryBackoffWithoutRetryAfter(t *testing.T) {
 	var n atomic.Int32
 	h := newHarness(t, rateLimited(503, 3, "", &n))
-	if _, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{}); err != nil {
+	if _, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(context.Background())); err != nil {
 		t.Fatal(err)
 	}
 	s := h.clock.slept()
@@ -160,7 +166,7 @@ func TestRetryBackoffWithoutRetryAfter(t *testing.T) {
 func TestRetriesAreBounded(t *testing.T) {
 	var n atomic.Int32
 	h := newHarness(t, rateLimited(429, 1000, "", &n))
-	_, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{})
+	_, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(context.Background()))
 	var ae *Error
 	if !errors.As(err, &ae) || ae.Kind != KindRateLimited || ae.RetryAfter <= 0 {
 		t.Fatalf("got %v", err)
@@ -284,7 +290,7 @@ func TestCancelDuringSlowBody(t *testing.T) {
 	}))
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-sent; cancel() }()
-	_, err := h.c.RecycleBin(ctx, RecycleBinQuery{})
+	_, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(ctx))
 	if kindOf(err) != KindCanceled {
 		t.Fatalf("got %v", err)
 	}
@@ -301,7 +307,7 @@ func TestCancelDuringBackoffAndBudgetWait(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		done := make(chan error, 1)
-		go func() { _, err := h.c.RecycleBin(ctx, RecycleBinQuery{}); done <- err }()
+		go func() { _, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(ctx)); done <- err }()
 		select {
 		case d := <-h.clock.entered:
 			if want > 0 && d != want {
@@ -319,7 +325,7 @@ func TestCancelDuringBackoffAndBudgetWait(t *testing.T) {
 	cancelWhileSleeping(t, newHarness(t, rateLimited(429, 1000, "5", &n)), "backoff", 5*time.Second)
 	// Budget wait: a limit of 1 per minute, so the second call waits for budget.
 	h2 := newHarness(t, jsonHandler(200, `{"items":[],"total":0}`), func(c *Config) { c.Limits = Limits{Vault: 1} })
-	if _, err := h2.c.RecycleBin(context.Background(), RecycleBinQuery{}); err != nil {
+	if _, err := binOf(h2.c.RecycleBin(RecycleBinQuery{}).Collect(context.Background())); err != nil {
 		t.Fatal(err)
 	}
 	cancelWhileSleeping(t, h2, "budget wait", budgetWindow)
@@ -343,7 +349,7 @@ func TestNetworkError(t *testing.T) {
 func TestRateLimitWithoutRetryAfterWaitsForTheWindow(t *testing.T) {
 	var n atomic.Int32
 	h := newHarness(t, rateLimited(429, 1, "", &n))
-	if _, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{}); err != nil {
+	if _, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(context.Background())); err != nil {
 		t.Fatal(err)
 	}
 	var total time.Duration

@@ -17,21 +17,23 @@ const faultToken = "vd/Secret+Part=42/xyz"
 var calls = map[string]func(context.Context, *api.Client) error{
 	"whoami": func(ctx context.Context, c *api.Client) error { _, err := c.WhoAmI(ctx); return err },
 	"projects": func(ctx context.Context, c *api.Client) error {
-		return c.EachProjectPage(ctx, "", func([]api.Item[api.Project]) error { return nil })
+		_, err := c.Projects(api.ProjectQuery{}).Each(ctx, func(*api.Project, api.RawItem) error { return nil }, nil)
+		return err
 	},
 	"users": func(ctx context.Context, c *api.Client) error {
 		_, err := c.ProjectUsers(ctx, faultserver.ProjectID)
 		return err
 	},
 	"files": func(ctx context.Context, c *api.Client) error {
-		return c.EachProjectFilePage(ctx, faultserver.ProjectID, api.FileQuery{}, func([]api.Item[api.ProjectFile]) error { return nil })
+		_, err := c.ProjectFiles(faultserver.ProjectID, api.FileQuery{}).Each(ctx, func(*api.ProjectFile, api.RawItem) error { return nil }, nil)
+		return err
 	},
 	"status": func(ctx context.Context, c *api.Client) error {
 		_, err := c.GetFiles(ctx, []string{faultserver.FileID})
 		return err
 	},
 	"recycle-bin": func(ctx context.Context, c *api.Client) error {
-		_, err := c.EachRecycleBin(ctx, api.RecycleBinQuery{}, func(*api.RecycleBinEntry, []byte) error { return nil })
+		_, err := c.RecycleBin(api.RecycleBinQuery{}).Each(ctx, func(*api.RecycleBinEntry, api.RawItem) error { return nil }, nil)
 		return err
 	},
 	"audit": func(ctx context.Context, c *api.Client) error {
@@ -107,15 +109,16 @@ func TestBigListingStreams(t *testing.T) {
 	defer s.Close()
 	c, _ := api.New(api.Config{BaseURL: s.URL, Token: api.StaticToken(faultToken), Limits: api.Limits{Vault: -1}})
 	n, bytes := 0, 0
-	total, err := c.EachRecycleBin(context.Background(), api.RecycleBinQuery{}, func(e *api.RecycleBinEntry, raw []byte) error {
+	s2, err := c.RecycleBin(api.RecycleBinQuery{}).Each(context.Background(), func(e *api.RecycleBinEntry, it api.RawItem) error {
+		raw := it.Bytes
 		if e.ID == "" || raw[0] != '{' || raw[len(raw)-1] != '}' {
 			return errors.New("bad item")
 		}
 		n++
 		bytes += len(raw)
 		return nil
-	})
-	if err != nil || n != faultserver.BigN || int(total) != faultserver.BigN {
-		t.Fatalf("%v: %d items, total %d", err, n, total)
+	}, nil)
+	if err != nil || n != faultserver.BigN || int(s2.Total) != faultserver.BigN {
+		t.Fatalf("%v: %d items, total %d", err, n, s2.Total)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 const secretToken = "tok-SECRET-123"
@@ -139,4 +140,30 @@ func asError(err error, target **Error) bool {
 		err = u.Unwrap()
 	}
 	return false
+}
+
+// binOf is a collected recycle bin as one answer, for the tests written
+// against the answer (Items, Total).
+func binOf(items []RecycleBinEntry, s Summary, err error) (*RecycleBin, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &RecycleBin{Items: items, Total: s.Total, hasTotal: s.HasTotal}, nil
+}
+
+// itemsOf reads a listing whole through Each, each record beside a copy
+// of its own bytes, for the tests written against the old page variants.
+func itemsOf[T any](ctx context.Context, l Listing[T]) ([]Item[T], error) {
+	var all []Item[T]
+	_, err := l.Each(ctx, func(v *T, it RawItem) error {
+		all = append(all, Item[T]{Value: *v, JSON: bytes.Clone(it.Bytes)})
+		return nil
+	}, nil)
+	return all, err
+}
+
+// oneAnswer says whether a and b hold the one answer (the Share's), not
+// two equal copies.
+func oneAnswer(a, b *RecycleBin) bool {
+	return a != nil && b != nil && len(a.Items) == len(b.Items) && unsafe.SliceData(a.Items) == unsafe.SliceData(b.Items)
 }

@@ -98,7 +98,7 @@ func TestEndlessBodyEndsInTime(t *testing.T) {
 func TestEndlessBinHeldIsBounded(t *testing.T) {
 	s := faultserver.Start(faultserver.EndlessArray)
 	defer s.Close()
-	_, err := hostileClient(t, s, api.Timeouts{}).RecycleBin(context.Background(), api.RecycleBinQuery{})
+	_, _, err := hostileClient(t, s, api.Timeouts{}).RecycleBin(api.RecycleBinQuery{}).Collect(context.Background())
 	var ae *api.Error
 	if !errors.As(err, &ae) || ae.Kind != api.KindTooLarge || !strings.Contains(err.Error(), "more than 150,000 entries") || !strings.Contains(err.Error(), "--json") {
 		t.Fatalf("got %v", err)

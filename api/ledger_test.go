@@ -39,7 +39,7 @@ func TestLedgerSharesTheWorkspaceBudgetAcrossProcesses(t *testing.T) {
 	for i := range 12 {
 		tok := []string{"admin", "vault-readonly"}[i%2]
 		c := client(tok)
-		if _, err := c.Projects(context.Background(), api.ProjectQuery{}); err != nil {
+		if _, err := c.ProjectsPage(context.Background(), api.ProjectQuery{}); err != nil {
 			t.Fatalf("process %d: %v", i+1, err)
 		}
 		if i == 9 {
@@ -78,10 +78,10 @@ func TestLedgerA429HoldsEveryProcess(t *testing.T) {
 			cancel()
 		}
 	})
-	if _, err := client("admin").Projects(ctx, api.ProjectQuery{}); err == nil {
+	if _, err := client("admin").ProjectsPage(ctx, api.ProjectQuery{}); err == nil {
 		t.Fatal("the first process was not stopped in its wait")
 	}
-	if _, err := client("vault-readonly").Projects(context.Background(), api.ProjectQuery{}); err != nil {
+	if _, err := client("vault-readonly").ProjectsPage(context.Background(), api.ProjectQuery{}); err != nil {
 		t.Fatalf("second process: %v", err)
 	}
 	if n := s.RateLimited()["vault"]; n != 1 {
@@ -101,7 +101,7 @@ func TestLedgerWorkspaceLookupKeepsToItself(t *testing.T) {
 	_, client := ledgerSim(t)
 	var bodies []string
 	ctx := api.WithBodyCopy(context.Background(), 1<<20, func(b []byte) { bodies = append(bodies, string(b)) })
-	if _, err := client("admin").Projects(ctx, api.ProjectQuery{}); err != nil {
+	if _, err := client("admin").ProjectsPage(ctx, api.ProjectQuery{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(bodies) != 1 || !strings.Contains(bodies[0], "projects") || strings.Contains(bodies[0], "workspace_name") {

@@ -67,11 +67,6 @@ func Fresh[T any](g *PageGuard, page int, items []T, id func(*T) string) ([]T, e
 	return freshOf(g, page, items, func(t *T) (string, []byte) { return id(t), nil })
 }
 
-// freshItems is Fresh for records beside their JSON.
-func freshItems[T any](g *PageGuard, page int, items []Item[T], id func(*T) string) ([]Item[T], error) {
-	return freshOf(g, page, items, func(it *Item[T]) (string, []byte) { return id(&it.Value), it.JSON })
-}
-
 func freshOf[T any](g *PageGuard, page int, items []T, key func(*T) (string, []byte)) ([]T, error) {
 	kept := items[:0:0]
 	for i := range items {

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -17,39 +18,35 @@ import (
 func TestRepeatingPagesEnd(t *testing.T) {
 	type read func(c *api.Client, each func(id string)) error
 	reads := map[string]read{
-		"EachProjectPage": func(c *api.Client, each func(string)) error {
-			return c.EachProjectPage(context.Background(), "", func(p []api.Item[api.Project]) error {
-				for _, x := range p {
-					each(x.Value.ID)
-				}
-				return nil
-			})
+		"Projects Each": func(c *api.Client, each func(string)) error {
+			_, err := c.Projects(api.ProjectQuery{}).Each(context.Background(), func(p *api.Project, _ api.RawItem) error { each(p.ID); return nil }, nil)
+			return err
 		},
-		"AllProjects": func(c *api.Client, each func(string)) error {
-			for p, err := range c.AllProjects(context.Background(), "") {
-				if err != nil {
+		"Projects Raw": func(c *api.Client, each func(string)) error {
+			_, err := c.Projects(api.ProjectQuery{}).Raw(context.Background(), func(it api.RawItem) error {
+				var p api.Project
+				if err := json.Unmarshal(it.Bytes, &p); err != nil {
 					return err
 				}
 				each(p.ID)
-			}
-			return nil
-		},
-		"EachProjectFilePage": func(c *api.Client, each func(string)) error {
-			return c.EachProjectFilePage(context.Background(), faultserver.ProjectID, api.FileQuery{}, func(p []api.Item[api.ProjectFile]) error {
-				for _, x := range p {
-					each(x.Value.ID)
-				}
 				return nil
-			})
+			}, nil)
+			return err
 		},
-		"AllProjectFiles": func(c *api.Client, each func(string)) error {
-			for f, err := range c.AllProjectFiles(context.Background(), faultserver.ProjectID, api.FileQuery{}) {
-				if err != nil {
+		"ProjectFiles Each": func(c *api.Client, each func(string)) error {
+			_, err := c.ProjectFiles(faultserver.ProjectID, api.FileQuery{}).Each(context.Background(), func(f *api.ProjectFile, _ api.RawItem) error { each(f.ID); return nil }, nil)
+			return err
+		},
+		"ProjectFiles Raw": func(c *api.Client, each func(string)) error {
+			_, err := c.ProjectFiles(faultserver.ProjectID, api.FileQuery{}).Raw(context.Background(), func(it api.RawItem) error {
+				var f api.ProjectFile
+				if err := json.Unmarshal(it.Bytes, &f); err != nil {
 					return err
 				}
 				each(f.ID)
-			}
-			return nil
+				return nil
+			}, nil)
+			return err
 		},
 	}
 	want := map[faultserver.Fault]map[bool]string{

@@ -8,24 +8,22 @@ import (
 	"testing"
 )
 
-// rawProjects lists every project through EachProjectPageRaw, each item's
-// bytes as a string.
+// rawProjects lists every project through Raw, each item's bytes as a
+// string.
 func rawProjects(h *harness) ([]string, error) {
 	var got []string
-	err := h.c.EachProjectPageRaw(context.Background(), "", func(page []RawItem) error {
-		for _, it := range page {
-			got = append(got, string(it.Bytes))
-		}
+	_, err := h.c.Projects(ProjectQuery{}).Raw(context.Background(), func(it RawItem) error {
+		got = append(got, string(it.Bytes))
 		return nil
-	})
+	}, nil)
 	return got, err
 }
 
-// TestEachProjectPageRawHandsTheServersBytes: the raw listing hands each
+// TestProjectsRawHandsTheServersBytes: the raw listing hands each
 // project as sent (spacing, key order, number forms), the same items as
 // the decoding listing, and keeps its paging checks: a page that repeats
 // an earlier one ends it as EachProjectPage ends.
-func TestEachProjectPageRawHandsTheServersBytes(t *testing.T) {
+func TestProjectsRawHandsTheServersBytes(t *testing.T) {
 	item := func(i int) string {
 		return fmt.Sprintf(`{ "size_bytes":1.0e3, "id" : "p%d","name":"P\u0041 %d"}`, i, i)
 	}
@@ -40,10 +38,10 @@ func TestEachProjectPageRawHandsTheServersBytes(t *testing.T) {
 	}
 }
 
-// TestEachProjectPageRawRefusesWhatADecodeRefused: an item that is not an
+// TestProjectsRawRefusesWhatADecodeRefused: an item that is not an
 // object, an ID that is not a string, and a projects member that is not an
 // array are malformed answers, not items written as they are.
-func TestEachProjectPageRawRefusesWhatADecodeRefused(t *testing.T) {
+func TestProjectsRawRefusesWhatADecodeRefused(t *testing.T) {
 	for name, content := range map[string]string{
 		"item not an object":  `{"projects":[{"id":"a"},"b"],"pagination":{"total_pages":1}}`,
 		"id not a string":     `{"projects":[{"id":{"x":1}}],"pagination":{"total_pages":1}}`,
@@ -60,10 +58,10 @@ func TestEachProjectPageRawRefusesWhatADecodeRefused(t *testing.T) {
 	}
 }
 
-// TestEachProjectFilePageRawStopsOnRepeatedCursor: the raw files listing
+// TestProjectFilesRawStopsOnRepeatedCursor: the raw files listing
 // keeps the cursor check: a cursor handed out again ends it with an error
 // after the files that were new, each as sent.
-func TestEachProjectFilePageRawStopsOnRepeatedCursor(t *testing.T) {
+func TestProjectFilesRawStopsOnRepeatedCursor(t *testing.T) {
 	n := 0
 	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n++
@@ -71,12 +69,10 @@ func TestEachProjectFilePageRawStopsOnRepeatedCursor(t *testing.T) {
 		fmt.Fprintf(w, `{"response":{"content":{"files":[{ "id" :"%d","size":1e3}],"pagination":{"has_more":true,"next_cursor":"%s"}}}}`, n, cur)
 	}), func(c *Config) { c.Limits = Limits{Vault: -1} })
 	var got []string
-	err := h.c.EachProjectFilePageRaw(context.Background(), "p", FileQuery{}, func(page []RawItem) error {
-		for _, it := range page {
-			got = append(got, string(it.Bytes))
-		}
+	_, err := h.c.ProjectFiles("p", FileQuery{}).Raw(context.Background(), func(it RawItem) error {
+		got = append(got, string(it.Bytes))
 		return nil
-	})
+	}, nil)
 	if len(got) != 3 || got[2] != `{ "id" :"3","size":1e3}` || kindOf(err) != KindMalformed || !strings.Contains(fmt.Sprint(err), "next_cursor it had already given") {
 		t.Errorf("files %q, error %v", got, err)
 	}

@@ -12,10 +12,10 @@ import (
 	"time"
 )
 
-// TestAllProjectFilesStopsOnRepeatedCursor: a cursor handed out again
+// TestProjectFilesStopsOnRepeatedCursor: a cursor handed out again
 // would go round in a circle; the listing ends with an error naming the
 // endpoint, after the files that were new.
-func TestAllProjectFilesStopsOnRepeatedCursor(t *testing.T) {
+func TestProjectFilesStopsOnRepeatedCursor(t *testing.T) {
 	var n atomic.Int32
 	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
@@ -24,21 +24,14 @@ func TestAllProjectFilesStopsOnRepeatedCursor(t *testing.T) {
 		fmt.Fprintf(w, `{"response":{"content":{"files":[{"id":"%d"}],"pagination":{"has_more":true,"next_cursor":"%s"}}}}`, n.Load(), cur)
 	}), func(c *Config) { c.Limits = Limits{Vault: -1} })
 	count := 0
-	var last error
-	for _, err := range h.c.AllProjectFiles(context.Background(), "p", FileQuery{}) {
-		if err != nil {
-			last = err
-			break
-		}
-		count++
-	}
+	_, last := h.c.ProjectFiles("p", FileQuery{}).Each(context.Background(), func(*ProjectFile, RawItem) error { count++; return nil }, nil)
 	if count != 3 || n.Load() != 3 || kindOf(last) != KindMalformed || !strings.Contains(last.Error(), "GET /api/v1/vault/projects/{project_id}/files") ||
 		!strings.Contains(last.Error(), "next_cursor it had already given") {
 		t.Errorf("files %d requests %d, error %v", count, n.Load(), last)
 	}
 }
 
-func TestAllProjectsPages(t *testing.T) {
+func TestProjectsPages(t *testing.T) {
 	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 		projects := []map[string]any{}
@@ -50,27 +43,24 @@ func TestAllProjectsPages(t *testing.T) {
 		json.NewEncoder(w).Encode(map[string]any{"response": map[string]any{"content": map[string]any{
 			"pagination": map[string]int{"page": page, "per_page": 100, "total": 6, "total_pages": 3}, "projects": projects}}})
 	}), func(c *Config) { c.Limits = Limits{Vault: -1} })
+	ps, s, err := h.c.Projects(ProjectQuery{}).Collect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	var ids []string
-	for p, err := range h.c.AllProjects(context.Background(), "") {
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, p := range ps {
 		ids = append(ids, p.ID)
 	}
-	if fmt.Sprint(ids) != "[1-0 1-1 2-0 2-1 3-0 3-1]" {
-		t.Errorf("%v", ids)
+	if fmt.Sprint(ids) != "[1-0 1-1 2-0 2-1 3-0 3-1]" || s != (Summary{Total: 6, HasTotal: true}) {
+		t.Errorf("%v %+v", ids, s)
 	}
-	// Cancellation stops the iterator with a canceled error.
+	// Cancellation stops the listing, between two projects of a page,
+	// with a canceled error.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	n := 0
-	var last error
-	for _, err := range h.c.AllProjects(ctx, "") {
-		n++
-		cancel()
-		last = err
-	}
-	if kindOf(last) != KindCanceled || n != 2 {
+	_, last := h.c.Projects(ProjectQuery{}).Each(ctx, func(*Project, RawItem) error { n++; cancel(); return nil }, nil)
+	if kindOf(last) != KindCanceled || n != 1 {
 		t.Errorf("after cancel: %d %v", n, last)
 	}
 }
@@ -135,12 +125,10 @@ func TestShiftedPageKeepsEachProjectOnce(t *testing.T) {
 			"pagination": map[string]int{"page": page, "per_page": 2, "total": 5, "total_pages": 3}, "projects": projects}}})
 	}), func(c *Config) { c.Limits = Limits{Vault: -1} })
 	var ids []string
-	err := h.c.EachProjectPage(context.Background(), "", func(p []Item[Project]) error {
-		for _, x := range p {
-			ids = append(ids, x.Value.ID)
-		}
+	_, err := h.c.Projects(ProjectQuery{}).Each(context.Background(), func(p *Project, _ RawItem) error {
+		ids = append(ids, p.ID)
 		return nil
-	})
+	}, nil)
 	if err != nil || fmt.Sprint(ids) != "[a b c d]" {
 		t.Errorf("%v %v", ids, err)
 	}

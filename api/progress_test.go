@@ -50,7 +50,7 @@ func TestBytesWithoutItemsEndLikeAStall(t *testing.T) {
 			n := 0
 			done := make(chan error, 1)
 			go func() {
-				_, err := hostileClient(t, s, to).EachRecycleBin(context.Background(), api.RecycleBinQuery{}, func(*api.RecycleBinEntry, []byte) error { n++; return nil })
+				_, err := hostileClient(t, s, to).RecycleBin(api.RecycleBinQuery{}).Each(context.Background(), func(*api.RecycleBinEntry, api.RawItem) error { n++; return nil }, nil)
 				done <- err
 			}()
 			var err error

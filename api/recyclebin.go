@@ -21,114 +21,14 @@ type RecycleBinQuery struct {
 
 // RecycleBin lists deleted projects awaiting purge
 // (GET /api/v1/vault/workspace/recycle_bin), newest deletion first (the
-// spec's order, kept as received). It holds the typed records only; a caller
-// that can handle entries one by one should use EachRecycleBin.
-func (c *Client) RecycleBin(ctx context.Context, q RecycleBinQuery) (*RecycleBin, error) {
-	var rb RecycleBin
-	err := c.resending(ctx, epRecycleBin, func() error {
-		rb = RecycleBin{Items: []RecycleBinEntry{}} // --json prints [] rather than null
-		held := Held{lim: c.held}
-		total, err := c.recycleBinOnce(ctx, q, func(e *RecycleBinEntry, raw []byte) error {
-			if err := held.Add(len(raw)); err != nil {
-				return err
-			}
-			rb.Items = append(rb.Items, *e)
-			return nil
-		})
-		rb.Total = total
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &rb, nil
-}
-
-// EachRecycleBin streams the recycle bin: fn gets each entry as soon as it
-// is decoded, with the server's own bytes for it (both valid only during the
-// call: the entry's record is reused; unknown fields included), so memory does not grow with the listing.
-// An error returned by fn stops the listing and is returned as is. total is
-// the server's count (it may follow the items in the body). A body that
-// stalls is sent again only while no entry has been handed out.
-func (c *Client) EachRecycleBin(ctx context.Context, q RecycleBinQuery, fn func(e *RecycleBinEntry, raw []byte) error) (total Int, err error) {
-	err = c.resendingUntilHanded(ctx, epRecycleBin, func(handed func()) (err error) {
-		total, err = c.recycleBinOnce(ctx, q, func(e *RecycleBinEntry, raw []byte) error {
-			handed()
-			return fn(e, raw)
-		})
-		return err
-	})
-	return total, err
-}
-
-// resendingUntilHanded is resending for a listing that hands entries to
-// its caller as they arrive: a stalled body is read again only while no
-// entry has been handed out (once calls handed before each), since a
-// second read would hand the first ones twice.
-func (c *Client) resendingUntilHanded(ctx context.Context, ep endpoint, once func(handed func()) error) error {
-	given := false
-	err := c.resending(ctx, ep, func() error {
-		err := once(func() { given = true })
-		if err != nil && given {
-			return final{err}
-		}
-		return err
-	})
-	var f final
-	if errors.As(err, &f) {
-		err = f.err
-	}
-	return err
-}
-
-// final stops resending.
-type final struct{ err error }
-
-func (f final) Error() string { return f.err.Error() }
-
-func (c *Client) recycleBinOnce(ctx context.Context, q RecycleBinQuery, fn func(e *RecycleBinEntry, raw []byte) error) (Int, error) {
-	var e RecycleBinEntry
-	return c.recycleBinRaw(ctx, q, func(it RawItem) error {
-		e = RecycleBinEntry{}
-		if err := unmarshalItem(it.Bytes, &e); err != nil {
-			return err
-		}
-		if err := fn(&e, it.Bytes); err != nil {
-			return callerError{err}
-		}
-		return nil
-	})
-}
-
-// RawItem is one listing item as the server sent it, its syntax checked.
-type RawItem struct {
-	Bytes []byte // valid only during the call that hands it
-	// Plain says every byte prints as is: no control character, no C1
-	// control, valid UTF-8 (found in the same pass that delimits the item).
-	Plain bool
-}
-
-// EachRecycleBinRaw streams the recycle bin without decoding its entries:
-// for output that writes each entry's own bytes (--json, --jsonl), where a
-// decode would be thrown away. fn gets each entry checked to be valid JSON
-// and an object (or null, which a decode lets by as an empty entry); the
-// rest is as EachRecycleBin. DecodePurge reads the one field the purge
-// window needs.
-func (c *Client) EachRecycleBinRaw(ctx context.Context, q RecycleBinQuery, fn func(it RawItem) error) (total Int, err error) {
-	err = c.resendingUntilHanded(ctx, epRecycleBin, func(handed func()) (err error) {
-		total, err = c.recycleBinRaw(ctx, q, func(it RawItem) error {
-			if c := it.Bytes[0]; c != '{' && c != 'n' {
-				return fmt.Errorf("an entry is not a JSON object (it starts with %q)", c)
-			}
-			handed()
-			if err := fn(it); err != nil {
-				return callerError{err}
-			}
-			return nil
-		})
-		return err
-	})
-	return total, err
+// spec's order, kept as received), in one body walked as it arrives: Raw
+// and Each hold one entry at a time however large the bin. Summary.Total
+// is the service's count (it may follow the items in the body).
+func (c *Client) RecycleBin(q RecycleBinQuery) Listing[RecycleBinEntry] {
+	return Listing[RecycleBinEntry]{c: c, ep: epRecycleBin, whole: true, again: true, held: Held{lim: c.held},
+		read: func(ctx context.Context, item func(RawItem) error, _ func() error) (Summary, error) {
+			return c.recycleBinRaw(ctx, q, item)
+		}}
 }
 
 // DecodePurge decodes, of a raw recycle-bin entry, only when it is
@@ -167,7 +67,7 @@ func DecodeListed(raw []byte, e *RecycleBinEntry) error {
 	return nil
 }
 
-func (c *Client) recycleBinRaw(ctx context.Context, q RecycleBinQuery, item func(it RawItem) error) (Int, error) {
+func (c *Client) recycleBinRaw(ctx context.Context, q RecycleBinQuery, item func(it RawItem) error) (Summary, error) {
 	v := url.Values{}
 	if q.Name != "" {
 		v.Set("name", q.Name)
@@ -175,22 +75,17 @@ func (c *Client) recycleBinRaw(ctx context.Context, q RecycleBinQuery, item func
 	if q.ClientMatterID != "" {
 		v.Set("client_matter_id", q.ClientMatterID)
 	}
-	var total Int
+	var s Summary
 	err := c.streamItems(ctx, epRecycleBin, "/api/v1/vault/workspace/recycle_bin", v, "items", item,
 		func(key string, raw []byte) error {
 			if key == "total" {
-				return total.UnmarshalJSON(raw)
+				s.HasTotal = true
+				return s.Total.UnmarshalJSON(raw)
 			}
 			return nil
 		})
-	return total, err
+	return s, err
 }
-
-// callerError carries an error of the caller's callback through the scan
-// unchanged.
-type callerError struct{ err error }
-
-func (e callerError) Error() string { return e.err.Error() }
 
 // itemError is an item that the scanner delimited but the decoder refused.
 type itemError struct {

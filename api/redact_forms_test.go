@@ -51,7 +51,10 @@ func TestTokenEchoFormsInErrorBodies(t *testing.T) {
 		"truncated200": `{"items":[{"id":"%s"`,
 	}
 	calls := map[string]func(*Client) error{
-		"recycle": func(c *Client) error { _, err := c.RecycleBin(context.Background(), RecycleBinQuery{}); return err },
+		"recycle": func(c *Client) error {
+			_, err := binOf(c.RecycleBin(RecycleBinQuery{}).Collect(context.Background()))
+			return err
+		},
 		"matters": func(c *Client) error {
 			_, err := c.DeleteMatters(context.Background(), []MatterPair{{"a", "b"}})
 			return err

@@ -38,8 +38,11 @@ func TestTokenNeverLeaks(t *testing.T) {
 		}
 	}
 	calls := map[string]func(*Client) error{
-		"whoami":  func(c *Client) error { _, err := c.WhoAmI(context.Background()); return err },
-		"recycle": func(c *Client) error { _, err := c.RecycleBin(context.Background(), RecycleBinQuery{}); return err },
+		"whoami": func(c *Client) error { _, err := c.WhoAmI(context.Background()); return err },
+		"recycle": func(c *Client) error {
+			_, err := binOf(c.RecycleBin(RecycleBinQuery{}).Collect(context.Background()))
+			return err
+		},
 		"matters": func(c *Client) error {
 			_, err := c.DeleteMatters(context.Background(), []MatterPair{{"a", "b"}})
 			return err

@@ -26,26 +26,24 @@ func TestTokenInDataNeverReachesTheCaller(t *testing.T) {
 	reads := map[string]func(context.Context) (any, error){
 		"whoami": func(ctx context.Context) (any, error) { return c.WhoAmI(ctx) },
 		"projects": func(ctx context.Context) (any, error) {
-			var all []api.Item[api.Project]
-			err := c.EachProjectPage(ctx, "", func(p []api.Item[api.Project]) error { all = append(all, p...); return nil })
-			return all, err
+			return api.ItemsOf(ctx, c.Projects(api.ProjectQuery{}))
 		},
 		"users": func(ctx context.Context) (any, error) { return c.ProjectUserItems(ctx, faultserver.ProjectID) },
 		"files": func(ctx context.Context) (any, error) {
-			var all []api.Item[api.ProjectFile]
-			err := c.EachProjectFilePage(ctx, faultserver.ProjectID, api.FileQuery{}, func(p []api.Item[api.ProjectFile]) error { all = append(all, p...); return nil })
-			return all, err
+			return api.ItemsOf(ctx, c.ProjectFiles(faultserver.ProjectID, api.FileQuery{}))
 		},
 		"status": func(ctx context.Context) (any, error) { return c.GetFileItems(ctx, []string{faultserver.FileID}) },
 		"recycle-bin": func(ctx context.Context) (any, error) {
 			var all []string
-			_, err := c.EachRecycleBin(ctx, api.RecycleBinQuery{}, func(e *api.RecycleBinEntry, raw []byte) error {
-				all = append(all, fmt.Sprintf("%+v", *e), string(raw))
+			_, err := c.RecycleBin(api.RecycleBinQuery{}).Each(ctx, func(e *api.RecycleBinEntry, it api.RawItem) error {
+				all = append(all, fmt.Sprintf("%+v", *e), string(it.Bytes))
 				return nil
-			})
+			}, nil)
 			return all, err
 		},
-		"recycle-bin whole": func(ctx context.Context) (any, error) { return c.RecycleBin(ctx, api.RecycleBinQuery{}) },
+		"recycle-bin whole": func(ctx context.Context) (any, error) {
+			return api.BinOf(c.RecycleBin(api.RecycleBinQuery{}).Collect(ctx))
+		},
 		"audit": func(ctx context.Context) (any, error) {
 			var all []api.Item[api.AuditEntry]
 			err := c.EachAuditPage(ctx, "", func(p []api.Item[api.AuditEntry]) error { all = append(all, p...); return nil })

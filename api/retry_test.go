@@ -30,7 +30,7 @@ func TestGatewayErrorsAreTransientForIdempotent(t *testing.T) {
 	for _, status := range []int{429, 502, 503, 504} {
 		var n atomic.Int32
 		h := newHarness(t, failing(status, 2, "<html><head><title>Gateway trouble</title></head></html>", &n))
-		if _, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{}); err != nil {
+		if _, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(context.Background())); err != nil {
 			t.Errorf("%d: %v", status, err)
 		}
 		if n.Load() != 3 {
@@ -54,7 +54,7 @@ func TestFinalStatusesAreNotRetried(t *testing.T) {
 			}
 			f(w, r)
 		}))
-		if _, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{}); err == nil || n.Load() != 1 {
+		if _, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(context.Background())); err == nil || n.Load() != 1 {
 			t.Errorf("%d: %v after %d requests", status, err, n.Load())
 		}
 	}

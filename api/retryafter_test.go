@@ -170,7 +170,7 @@ func TestRetryAfterOfDecadesHoldsNoLongerThanTheMaximum(t *testing.T) {
 		p1 := process()
 		ctx, cancel := context.WithCancel(context.Background())
 		ctx = api.WithWaitObserver(ctx, func(w api.Wait) { p1.waits = append(p1.waits, w); cancel() })
-		if _, err := p1.c.Projects(ctx, api.ProjectQuery{}); err == nil {
+		if _, err := p1.c.ProjectsPage(ctx, api.ProjectQuery{}); err == nil {
 			t.Fatalf("%q: the first process was not stopped in its wait", v)
 		}
 		checkWaits(t, v+": first process", p1.waits)
@@ -183,7 +183,7 @@ func TestRetryAfterOfDecadesHoldsNoLongerThanTheMaximum(t *testing.T) {
 		// clamped to the maximum.
 		start := g.clock.Now()
 		p2 := process()
-		if _, err := p2.c.Projects(p2.observing(), api.ProjectQuery{}); err != nil {
+		if _, err := p2.c.ProjectsPage(p2.observing(), api.ProjectQuery{}); err != nil {
 			t.Fatalf("%q: later process: %v", v, err)
 		}
 		checkWaits(t, v+": later process", p2.waits)
@@ -193,7 +193,7 @@ func TestRetryAfterOfDecadesHoldsNoLongerThanTheMaximum(t *testing.T) {
 		// Answered forever, the message says a bounded wait.
 		g.limit429(-1, &v)
 		p3 := process()
-		_, err := p3.c.Projects(context.Background(), api.ProjectQuery{})
+		_, err := p3.c.ProjectsPage(context.Background(), api.ProjectQuery{})
 		var ae *api.Error
 		if !errors.As(err, &ae) || ae.RetryAfter <= 0 || ae.RetryAfter > longestHold || strings.Contains(err.Error(), "in -") {
 			t.Errorf("%q: answered forever: %v", v, err)
@@ -215,7 +215,7 @@ func TestUnusableRetryAfterIsNoTightLoop(t *testing.T) {
 		g, process := gatedLedger(t)
 		g.limit429(-1, &v)
 		p := process()
-		_, err := p.c.Projects(p.observing(), api.ProjectQuery{})
+		_, err := p.c.ProjectsPage(p.observing(), api.ProjectQuery{})
 		if kind := (*api.Error)(nil); !errors.As(err, &kind) || kind.Kind != api.KindRateLimited {
 			t.Errorf("%q: %v", v, err)
 		}
@@ -246,7 +246,7 @@ func TestRetriesKeepTheThreeMinutePromise(t *testing.T) {
 		100 * time.Millisecond, 100 * time.Millisecond}
 	g.latency = latency
 	p := process()
-	_, err := p.c.Projects(p.observing(), api.ProjectQuery{})
+	_, err := p.c.ProjectsPage(p.observing(), api.ProjectQuery{})
 	if kindOf := (*api.Error)(nil); !errors.As(err, &kindOf) || kindOf.Kind != api.KindRateLimited {
 		t.Fatalf("got %v", err)
 	}
@@ -289,7 +289,7 @@ func TestClockSetBackCostsAtMostOneWindow(t *testing.T) {
 	g.clock.set(later)
 	c1 := process().c
 	for range 9 { // the window is full, three hours ahead
-		if _, err := c1.Projects(context.Background(), api.ProjectQuery{}); err != nil {
+		if _, err := c1.ProjectsPage(context.Background(), api.ProjectQuery{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -297,7 +297,7 @@ func TestClockSetBackCostsAtMostOneWindow(t *testing.T) {
 	g.limit429(1, &hold) // and held a minute past it
 	ctx, cancel := context.WithCancel(context.Background())
 	ctx = api.WithWaitObserver(ctx, func(api.Wait) { cancel() })
-	if _, err := c1.Projects(ctx, api.ProjectQuery{}); len(g.requests()) != 1 || err == nil {
+	if _, err := c1.ProjectsPage(ctx, api.ProjectQuery{}); len(g.requests()) != 1 || err == nil {
 		t.Fatalf("the 429 was not met: %v", err)
 	}
 
@@ -305,7 +305,7 @@ func TestClockSetBackCostsAtMostOneWindow(t *testing.T) {
 	start := g.clock.Now()
 	p2 := process()
 	for range 2 {
-		if _, err := p2.c.Projects(p2.observing(), api.ProjectQuery{}); err != nil {
+		if _, err := p2.c.ProjectsPage(p2.observing(), api.ProjectQuery{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -317,7 +317,7 @@ func TestClockSetBackCostsAtMostOneWindow(t *testing.T) {
 		t.Errorf("said %q", p2.notices)
 	}
 	p3 := process()
-	if _, err := p3.c.Projects(context.Background(), api.ProjectQuery{}); err != nil || len(p3.notices) != 0 {
+	if _, err := p3.c.ProjectsPage(context.Background(), api.ProjectQuery{}); err != nil || len(p3.notices) != 0 {
 		t.Errorf("the next process: %v, said again %q", err, p3.notices)
 	}
 }
@@ -330,13 +330,13 @@ func TestClockSetBackByLessThanAWindowSaysItsWait(t *testing.T) {
 	g.clock.set(simEpoch.Add(20 * time.Second))
 	c1 := process().c
 	for range 10 { // the window is full, 20 s ahead
-		if _, err := c1.Projects(context.Background(), api.ProjectQuery{}); err != nil {
+		if _, err := c1.ProjectsPage(context.Background(), api.ProjectQuery{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	g.clock.set(simEpoch)
 	p2 := process()
-	if _, err := p2.c.Projects(p2.observing(), api.ProjectQuery{}); err != nil {
+	if _, err := p2.c.ProjectsPage(p2.observing(), api.ProjectQuery{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(p2.waits) == 0 {

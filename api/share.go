@@ -174,10 +174,10 @@ func (sc *SharedClient) WhoAmI(ctx context.Context) (*WhoAmI, error) {
 	})
 }
 
-// Projects implements page.Backend through the Share.
-func (sc *SharedClient) Projects(ctx context.Context, q ProjectQuery) (*ProjectPage, error) {
+// ProjectsPage implements page.Backend through the Share.
+func (sc *SharedClient) ProjectsPage(ctx context.Context, q ProjectQuery) (*ProjectPage, error) {
 	return shared(sc, ctx, "projects", []any{q}, func(ctx context.Context) (*ProjectPage, error) {
-		return sc.Client.Projects(ctx, q)
+		return sc.Client.ProjectsPage(ctx, q)
 	}, func(p *ProjectPage) *ProjectPage {
 		c := *p
 		c.Projects = slices.Clone(p.Projects)
@@ -185,10 +185,10 @@ func (sc *SharedClient) Projects(ctx context.Context, q ProjectQuery) (*ProjectP
 	})
 }
 
-// ProjectFiles implements page.Backend through the Share.
-func (sc *SharedClient) ProjectFiles(ctx context.Context, projectID string, q FileQuery) (*FilePage, error) {
+// ProjectFilesPage implements page.Backend through the Share.
+func (sc *SharedClient) ProjectFilesPage(ctx context.Context, projectID string, q FileQuery) (*FilePage, error) {
 	return shared(sc, ctx, "project_files", []any{projectID, q}, func(ctx context.Context) (*FilePage, error) {
-		return sc.Client.ProjectFiles(ctx, projectID, q)
+		return sc.Client.ProjectFilesPage(ctx, projectID, q)
 	}, func(p *FilePage) *FilePage {
 		c := *p
 		c.Files = slices.Clone(p.Files)

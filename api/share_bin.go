@@ -8,65 +8,78 @@ import "context"
 // is never held (ten sessions opening a 100,000-entry bin minutes apart
 // held ten copies of 110 MB, and each decode briefly held two).
 
-// RecycleBin implements page.Backend through the Share. The answer is
-// shared with every session on the same token that asked for the same
-// bin, so it must be read only (the recycle-bin view orders and filters
-// it through indexes of its own).
-func (sc *SharedClient) RecycleBin(ctx context.Context, q RecycleBinQuery) (*RecycleBin, error) {
+// RecycleBin implements page.Backend through the Share: the listing is
+// the answer shared with every session on the same token that asked for
+// the same bin (Collected), so what Collect returns must be read only (the
+// recycle-bin view orders and filters it through indexes of its own).
+func (sc *SharedClient) RecycleBin(q RecycleBinQuery) Listing[RecycleBinEntry] {
+	return Collected(func(ctx context.Context) ([]RecycleBinEntry, Summary, error) {
+		rb, err := sc.recycleBin(ctx, q)
+		if err != nil {
+			return nil, Summary{}, err
+		}
+		return rb.Items, Summary{Total: rb.Total, HasTotal: rb.hasTotal}, nil
+	})
+}
+
+func (sc *SharedClient) recycleBin(ctx context.Context, q RecycleBinQuery) (*RecycleBin, error) {
 	key, keyed := sc.keptKey(ctx, "recycle_bin", []any{q})
 	return shared(sc, ctx, "recycle_bin", []any{q}, func(ctx context.Context) (*RecycleBin, error) {
-		if !keyed {
-			return sc.Client.RecycleBin(ctx, q)
-		}
-		prev := keptValue[RecycleBin](sc.share, key)
-		if prev == nil {
-			rb, err := sc.Client.RecycleBin(ctx, q)
-			if err != nil {
-				return nil, err
-			}
-			return keep(sc.share, key, rb, SameRecycleBin), nil
+		prev := (*RecycleBin)(nil)
+		if keyed {
+			prev = keptValue[RecycleBin](sc.share, key)
 		}
 		rb, err := sc.Client.recycleBinLike(ctx, q, prev)
-		if err != nil {
-			return nil, err
+		if err != nil || !keyed {
+			return rb, err
 		}
 		return keep(sc.share, key, rb, SameRecycleBin), nil
 	}, func(rb *RecycleBin) *RecycleBin { return rb })
 }
 
-// recycleBinLike is Client.RecycleBin decoded against prev: while the
-// entries coming in equal prev's, none is kept (each, and the item buffer
-// its strings point into, is garbage at once); at the first that differs,
-// prev's entries so far are copied (their strings shared) and the decode
-// goes on as RecycleBin's. An answer equal to prev is prev itself. The
-// same bound holds (Held counts every entry's bytes).
+// recycleBinLike is the recycle bin collected and decoded against prev
+// (nil: none): while the entries coming in equal prev's, none is kept
+// (each, and the item buffer its strings point into, is garbage at once);
+// at the first that differs, prev's entries so far are copied (their
+// strings shared) and the decode goes on keeping each. An answer equal to
+// prev is prev itself. The same bound holds (Held counts every entry's
+// bytes).
 func (c *Client) recycleBinLike(ctx context.Context, q RecycleBinQuery, prev *RecycleBin) (*RecycleBin, error) {
+	had := prev != nil
+	if !had {
+		prev = &RecycleBin{}
+	}
+	l := c.RecycleBin(q)
 	var rb RecycleBin
 	var equal bool
 	err := c.resending(ctx, epRecycleBin, func() error {
 		rb = RecycleBin{Items: []RecycleBinEntry{}}
 		same, diverged := 0, false
-		held := Held{lim: c.held}
-		total, err := c.recycleBinOnce(ctx, q, func(e *RecycleBinEntry, raw []byte) error {
-			if err := held.Add(len(raw)); err != nil {
+		held := l.held
+		var e RecycleBinEntry
+		s, err := l.read(ctx, func(it RawItem) error {
+			if err := l.decodeInto(it.Bytes, &e); err != nil {
 				return err
 			}
+			if err := held.Add(len(it.Bytes)); err != nil {
+				return callerError{err}
+			}
 			if !diverged {
-				if same < len(prev.Items) && SameRecycleBinEntry(&prev.Items[same], e) {
+				if same < len(prev.Items) && SameRecycleBinEntry(&prev.Items[same], &e) {
 					same++
 					return nil
 				}
 				diverged = true
 				rb.Items = append(rb.Items, prev.Items[:same]...)
 			}
-			rb.Items = append(rb.Items, *e)
+			rb.Items = append(rb.Items, e)
 			return nil
-		})
-		rb.Total = total
+		}, nil)
+		rb.Total, rb.hasTotal = s.Total, s.HasTotal
 		if err != nil {
 			return err
 		}
-		equal = !diverged && same == len(prev.Items) && total == prev.Total
+		equal = !diverged && same == len(prev.Items) && rb.Total == prev.Total && rb.hasTotal == prev.hasTotal
 		if !diverged {
 			rb.Items = append(rb.Items, prev.Items[:same]...)
 		}
@@ -75,7 +88,7 @@ func (c *Client) recycleBinLike(ctx context.Context, q RecycleBinQuery, prev *Re
 	if err != nil {
 		return nil, err
 	}
-	if equal {
+	if equal && had {
 		return prev, nil
 	}
 	return &rb, nil
@@ -87,7 +100,7 @@ func SameRecycleBin(a, b *RecycleBin) bool {
 	if a == b {
 		return true
 	}
-	if a == nil || b == nil || a.Total != b.Total || len(a.Items) != len(b.Items) {
+	if a == nil || b == nil || a.Total != b.Total || a.hasTotal != b.hasTotal || len(a.Items) != len(b.Items) {
 		return false
 	}
 	for i := range a.Items {

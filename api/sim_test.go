@@ -44,23 +44,20 @@ func TestSimEveryEndpoint(t *testing.T) {
 	if err != nil || w.TokenName != "admin" {
 		t.Fatalf("whoami %+v %v", w, err)
 	}
-	var projects []api.Project
-	for p, err := range c.AllProjects(ctx, "") {
-		if err != nil {
-			t.Fatal(err)
-		}
-		projects = append(projects, p)
+	projects, _, err := c.Projects(api.ProjectQuery{}).Collect(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if len(projects) == 0 {
 		t.Fatal("no projects")
 	}
 	pid := projects[len(projects)-1].ID
 	var fileIDs []string
-	for f, err := range c.AllProjectFiles(ctx, pid, api.FileQuery{Limit: 7}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+	if _, err := c.ProjectFiles(pid, api.FileQuery{Limit: 7}).Each(ctx, func(f *api.ProjectFile, _ api.RawItem) error {
 		fileIDs = append(fileIDs, f.ID)
+		return nil
+	}, nil); err != nil {
+		t.Fatal(err)
 	}
 	if len(fileIDs) == 0 {
 		t.Fatal("no files")
@@ -72,7 +69,7 @@ func TestSimEveryEndpoint(t *testing.T) {
 	if _, err := c.ProjectUsers(ctx, pid); err != nil {
 		t.Fatal(err)
 	}
-	rb, err := c.RecycleBin(ctx, api.RecycleBinQuery{})
+	rb, err := api.BinOf(c.RecycleBin(api.RecycleBinQuery{}).Collect(ctx))
 	if err != nil || int(rb.Total) != len(rb.Items) || len(rb.Items) == 0 {
 		t.Fatalf("recycle %v", err)
 	}
@@ -157,7 +154,7 @@ func TestSimRateLimitNo429(t *testing.T) {
 		}})
 	s, c := e.Sim, e.Client
 	for i := range 25 {
-		if _, err := c.RecycleBin(context.Background(), api.RecycleBinQuery{}); err != nil {
+		if _, _, err := c.RecycleBin(api.RecycleBinQuery{}).Collect(context.Background()); err != nil {
 			t.Fatalf("call %d: %v", i, err)
 		}
 	}
@@ -171,7 +168,7 @@ func TestSimRateLimitNo429(t *testing.T) {
 	got429.Store(0)
 	c2 := e.NewClient(t, "admin", api.Config{Clock: e.Clock, Limits: api.Limits{Vault: -1}})
 	for i := range 15 {
-		if _, err := c2.RecycleBin(context.Background(), api.RecycleBinQuery{}); err != nil {
+		if _, _, err := c2.RecycleBin(api.RecycleBinQuery{}).Collect(context.Background()); err != nil {
 			t.Fatalf("unpaced call %d: %v", i, err)
 		}
 	}

@@ -104,7 +104,7 @@ func TestHeldBoundsCountAndBytes(t *testing.T) {
 			w.Write([]byte(`],"total":100}`))
 		}), func(c *Config) { c.Limits = Limits{Vault: -1} })
 		h.c.held = small
-		_, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{})
+		_, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(context.Background()))
 		want := map[string]string{"wide": "the listing's entries are over 64 KiB as sent", "many": "the listing has more than 50 entries"}[name]
 		if kindOf(err) != KindTooLarge || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "--jsonl") ||
 			!strings.Contains(err.Error(), "--csv") || !strings.Contains(err.Error(), "GET /api/v1/vault/workspace/recycle_bin") {

@@ -109,12 +109,12 @@ func TestSilenceIsNotTheClientsOwnTime(t *testing.T) {
 	h := newHarness(t, itemByItem(5, next), func(c *Config) { c.Timeouts.BodyStall = stall; c.timers = ft })
 	var got int
 	err := finishes(t, 20*time.Second, func() error {
-		_, err := h.c.EachRecycleBin(context.Background(), RecycleBinQuery{}, func(*RecycleBinEntry, []byte) error {
+		_, err := h.c.RecycleBin(RecycleBinQuery{}).Each(context.Background(), func(*RecycleBinEntry, RawItem) error {
 			got++
 			ft.advance(3 * stall) // the consumer is busy for three silences
 			next <- struct{}{}
 			return nil
-		})
+		}, nil)
 		return err
 	})
 	if err != nil || got != 5 {

@@ -42,7 +42,10 @@ func TestFirstByteTimeoutIsRetriedThenNamed(t *testing.T) {
 	release := make(chan struct{})
 	h := newHarness(t, hung(&n, release), func(c *Config) { c.Timeouts.FirstByte = 50 * time.Millisecond })
 	t.Cleanup(func() { close(release) })
-	err := finishes(t, 20*time.Second, func() error { _, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{}); return err })
+	err := finishes(t, 20*time.Second, func() error {
+		_, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(context.Background()))
+		return err
+	})
 	var ae *Error
 	if !errors.As(err, &ae) || ae.Kind != KindTimeout || !errors.Is(err, KindTimeout) {
 		t.Fatalf("got %v, want a timeout", err)
@@ -84,7 +87,10 @@ func TestBodyStallTimeout(t *testing.T) {
 		case <-release:
 		}
 	}), func(c *Config) { c.Timeouts.BodyStall = 50 * time.Millisecond })
-	err := finishes(t, 20*time.Second, func() error { _, err := h.c.RecycleBin(context.Background(), RecycleBinQuery{}); return err })
+	err := finishes(t, 20*time.Second, func() error {
+		_, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(context.Background()))
+		return err
+	})
 	var ae *Error
 	if !errors.As(err, &ae) || ae.Kind != KindTimeout {
 		t.Fatalf("got %v, want a timeout", err)
@@ -111,7 +117,7 @@ func TestCallerDeadlineIsCanceled(t *testing.T) {
 		}
 		cancel()
 	}()
-	err := finishes(t, 20*time.Second, func() error { _, err := h.c.RecycleBin(ctx, RecycleBinQuery{}); return err })
+	err := finishes(t, 20*time.Second, func() error { _, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(ctx)); return err })
 	if kindOf(err) != KindCanceled || n.Load() != 1 {
 		t.Fatalf("got %v after %d attempts", err, n.Load())
 	}
@@ -133,7 +139,7 @@ func TestWaitObserverSeesBudgetRetryAfterAndBackoff(t *testing.T) {
 	var waits []Wait
 	ctx := WithWaitObserver(context.Background(), func(w Wait) { waits = append(waits, w) })
 	for range 2 {
-		if _, err := h.c.RecycleBin(ctx, RecycleBinQuery{}); err != nil {
+		if _, err := binOf(h.c.RecycleBin(RecycleBinQuery{}).Collect(ctx)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -33,10 +33,12 @@ type RecycledProject struct {
 	IsKnowledgeBaseProject bool   `json:"is_knowledge_base_project"`
 }
 
-// RecycleBin is the recycle-bin listing response.
+// RecycleBin is the recycle-bin listing response, as a cache keeps it and
+// the Share holds it.
 type RecycleBin struct {
-	Items []RecycleBinEntry `json:"items"`
-	Total Int               `json:"total"`
+	Items    []RecycleBinEntry `json:"items"`
+	Total    Int               `json:"total"`
+	hasTotal bool              // the body said "total" (Summary.HasTotal)
 }
 
 // FileDetail is one element of get_files: either details or, when Error is

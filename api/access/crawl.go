@@ -16,7 +16,7 @@ import (
 // API is what a crawl asks of the service. *api.Client and
 // *api.SharedClient satisfy it; both draw on the process's shared budget.
 type API interface {
-	EachProjectPage(ctx context.Context, name string, fn func([]api.Item[api.Project]) error) error
+	Projects(q api.ProjectQuery) api.Listing[api.Project]
 	ProjectUsers(ctx context.Context, projectID string) (*api.ProjectUsers, error)
 	Budget(cat api.Category) api.BudgetStatus
 }
@@ -166,16 +166,10 @@ func (c *Crawler) report(pr *Progress, started time.Time) {
 // list reads the project listing, counting each page as a request.
 func (c *Crawler) list(ctx context.Context, spent func(int) error) ([]store.AccessProject, error) {
 	var out []store.AccessProject
-	err := c.API.EachProjectPage(ctx, "", func(page []api.Item[api.Project]) error {
-		if err := spent(1); err != nil {
-			return err
-		}
-		for _, it := range page {
-			p := it.Value
-			out = append(out, store.AccessProject{ID: p.ID, Name: p.Name, UpdatedAt: updatedKey(p.ProjectUpdatedAt)})
-		}
+	_, err := c.API.Projects(api.ProjectQuery{}).Each(ctx, func(p *api.Project, _ api.RawItem) error {
+		out = append(out, store.AccessProject{ID: p.ID, Name: p.Name, UpdatedAt: updatedKey(p.ProjectUpdatedAt)})
 		return nil
-	})
+	}, func() error { return spent(1) })
 	return out, err
 }
 

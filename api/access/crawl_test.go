@@ -287,13 +287,8 @@ func sortChanges(cs []Change) {
 
 func listProjects(t *testing.T, h *harness) []api.Project {
 	t.Helper()
-	var out []api.Project
-	if err := h.client.EachProjectPage(context.Background(), "", func(page []api.Item[api.Project]) error {
-		for _, it := range page {
-			out = append(out, it.Value)
-		}
-		return nil
-	}); err != nil {
+	out, _, err := h.client.Projects(api.ProjectQuery{}).Collect(context.Background())
+	if err != nil {
 		t.Fatal(err)
 	}
 	return out

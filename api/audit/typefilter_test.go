@@ -22,7 +22,7 @@ func bigLogRig(t *testing.T) (*rig, store.AuditEntry) {
 	t.Helper()
 	r := newRig(t, sim.Options{Seed: 1, NoRateLimit: true, AuditEntries: 60000}, nil)
 	ctx := context.Background()
-	ps, err := r.client.Projects(ctx, api.ProjectQuery{})
+	ps, err := r.client.ProjectsPage(ctx, api.ProjectQuery{})
 	if err != nil || len(ps.Projects) == 0 {
 		t.Fatalf("projects: %v", err)
 	}

@@ -12,8 +12,8 @@ import (
 // recycle bin (vault budget). *api.Client and the console's Backend
 // satisfy it.
 type Service interface {
-	Projects(ctx context.Context, q api.ProjectQuery) (*api.ProjectPage, error)
-	RecycleBin(ctx context.Context, q api.RecycleBinQuery) (*api.RecycleBin, error)
+	ProjectsPage(ctx context.Context, q api.ProjectQuery) (*api.ProjectPage, error)
+	RecycleBin(q api.RecycleBinQuery) api.Listing[api.RecycleBinEntry]
 }
 
 // MatterLister reads the client-matters listing (its own budget, 150 a
@@ -58,7 +58,7 @@ func Fill(ctx context.Context, svc Service, ml MatterLister, in Local, r *Report
 		note("the recycle bin (1 vault request)")
 		var body []byte
 		rctx := api.WithBodyCopy(ctx, MaxCacheEntry, func(b []byte) { body = append([]byte(nil), b...) })
-		rb, err := svc.RecycleBin(rctx, api.RecycleBinQuery{})
+		items, _, err := svc.RecycleBin(api.RecycleBinQuery{}).Collect(rctx)
 		r.Requests++
 		if err != nil {
 			return fmt.Errorf("the recycle bin could not be read: %w", err)
@@ -67,7 +67,7 @@ func Fill(ctx context.Context, svc Service, ml MatterLister, in Local, r *Report
 		if err := keep(in.Cache, CacheRecycleBin, body, at); err != nil {
 			return err
 		}
-		r.Deleted.Entries = DeletedBy(rb.Items, r.Email)
+		r.Deleted.Entries = DeletedBy(items, r.Email)
 		r.Deleted.Source = Source{From: "recycle bin, read now", AsOf: at}
 	}
 	if r.Created.MattersSource.Fill != "" && ml != nil {
@@ -104,7 +104,7 @@ func fillProjects(ctx context.Context, svc Service, c Cache, r *Report, now func
 		}
 		var body []byte
 		pctx := api.WithBodyCopy(ctx, MaxCacheEntry, func(b []byte) { body = append([]byte(nil), b...) })
-		pg, err := svc.Projects(pctx, api.ProjectQuery{Page: n, PerPage: perPage})
+		pg, err := svc.ProjectsPage(pctx, api.ProjectQuery{Page: n, PerPage: perPage})
 		r.Requests++
 		if err != nil {
 			return nil, err

@@ -11,7 +11,7 @@ import (
 // Deleter is what a deletion needs of the service; *api.Client has it.
 type Deleter interface {
 	DeleteProject(ctx context.Context, projectID string) (*api.DeleteProjectResult, error)
-	RecycleBin(ctx context.Context, q api.RecycleBinQuery) (*api.RecycleBin, error)
+	RecycleBin(q api.RecycleBinQuery) api.Listing[api.RecycleBinEntry]
 }
 
 // BinTries bounds the wait for a deleted project to reach the recycle bin:
@@ -43,11 +43,11 @@ func WaitInBin(ctx context.Context, d Deleter, p api.Project, every time.Duratio
 		if err := api.Sleep(ctx, every); err != nil {
 			return false, err
 		}
-		rb, err := d.RecycleBin(ctx, api.RecycleBinQuery{Name: p.Name})
+		entries, _, err := d.RecycleBin(api.RecycleBinQuery{Name: p.Name}).Collect(ctx)
 		if err != nil {
 			return false, fmt.Errorf("the recycle bin could not be checked: %w", err)
 		}
-		for _, e := range rb.Items {
+		for _, e := range entries {
 			if e.VaultProject.ID == p.ID {
 				return true, nil
 			}

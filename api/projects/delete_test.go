@@ -18,18 +18,20 @@ func (b *binAfter) DeleteProject(context.Context, string) (*api.DeleteProjectRes
 	return nil, errors.New("not asked")
 }
 
-func (b *binAfter) RecycleBin(context.Context, api.RecycleBinQuery) (*api.RecycleBin, error) {
-	b.calls++
-	if b.err != nil {
-		return nil, b.err
-	}
-	rb := &api.RecycleBin{}
-	if b.n > 0 && b.calls >= b.n {
-		var e api.RecycleBinEntry
-		e.VaultProject.ID = "p1"
-		rb.Items = append(rb.Items, e)
-	}
-	return rb, nil
+func (b *binAfter) RecycleBin(api.RecycleBinQuery) api.Listing[api.RecycleBinEntry] {
+	return api.Collected(func(context.Context) ([]api.RecycleBinEntry, api.Summary, error) {
+		b.calls++
+		if b.err != nil {
+			return nil, api.Summary{}, b.err
+		}
+		var items []api.RecycleBinEntry
+		if b.n > 0 && b.calls >= b.n {
+			var e api.RecycleBinEntry
+			e.VaultProject.ID = "p1"
+			items = append(items, e)
+		}
+		return items, api.Summary{}, nil
+	})
 }
 
 func TestWaitInBin(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 
 // Lister is the listing Find walks; *api.Client has it.
 type Lister interface {
-	Projects(ctx context.Context, q api.ProjectQuery) (*api.ProjectPage, error)
+	ProjectsPage(ctx context.Context, q api.ProjectQuery) (*api.ProjectPage, error)
 }
 
 // Find walks the project listing (100 a page) for the project with id; it
@@ -22,7 +22,7 @@ type Lister interface {
 func Find(ctx context.Context, l Lister, id string) (*api.Project, error) {
 	g := api.NewProjectPageGuard() // a listing that repeats itself ends, not loops
 	for n := 1; ; n++ {
-		pg, err := l.Projects(ctx, api.ProjectQuery{Page: n, PerPage: api.MaxPerPage})
+		pg, err := l.ProjectsPage(ctx, api.ProjectQuery{Page: n, PerPage: api.MaxPerPage})
 		if err == nil {
 			err = g.Within(n, len(pg.Projects), pg.Pagination)
 		}

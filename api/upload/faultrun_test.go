@@ -241,10 +241,11 @@ func (w *faultWorld) observe(svc *service, reader *store.Store) (map[string][]st
 		w.t.Fatal(err)
 	}
 	copies := map[string][]string{}
-	for f, err := range client.AllProjectFiles(context.Background(), svc.project, api.FileQuery{}) {
-		if err != nil {
-			w.t.Fatal(err)
-		}
+	files, _, err := client.ProjectFiles(svc.project, api.FileQuery{}).Collect(context.Background())
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	for _, f := range files {
 		copies[planned(f.Name)] = append(copies[planned(f.Name)], f.ID)
 	}
 	journal := map[string]store.JournalFile{}

@@ -64,10 +64,11 @@ func (r *rig) files(n, size int) Plan {
 func (r *rig) listed() map[string][]string {
 	r.t.Helper()
 	out := map[string][]string{}
-	for f, err := range r.client.AllProjectFiles(context.Background(), r.project, api.FileQuery{}) {
-		if err != nil {
-			r.t.Fatal(err)
-		}
+	files, _, err := r.client.ProjectFiles(r.project, api.FileQuery{}).Collect(context.Background())
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	for _, f := range files {
 		out[f.Name] = append(out[f.Name], f.ID)
 	}
 	return out

@@ -72,7 +72,7 @@ func TestAuditListsNewestFirstWithoutAMirror(t *testing.T) {
 		Wrap: asked.wrap,
 	})
 	s, c := srv.Sim, srv.Client
-	ps, err := c.Projects(context.Background(), api.ProjectQuery{})
+	ps, err := c.ProjectsPage(context.Background(), api.ProjectQuery{})
 	if err != nil || len(ps.Projects) == 0 {
 		t.Fatal(err)
 	}

@@ -26,14 +26,20 @@ func (r *runner) filesCmd() *cobra.Command {
 		out := r.listing("[", "NAME", "ID", "STATUS", "SIZE", "UPLOADED", "TYPE")
 		ctx = api.WithWaitObserver(ctx, out.p.observe)
 		if out.iw != nil { // --json, --jsonl: each file's own bytes, only its ID decoded
-			err = c.EachProjectFilePageRaw(ctx, projectID, q, out.rawPage)
+			_, err = c.ProjectFiles(projectID, q).Raw(ctx, out.rawItem, out.rawPageDone)
 			return out.end(err, "]")
 		}
-		err = c.EachProjectFilePage(ctx, projectID, q, func(page []api.Item[api.ProjectFile]) error {
-			return out.page(len(page), func(i int) []byte { return page[i].JSON }, func(i int) []string {
-				f := page[i].Value
+		var page []api.ProjectFile // the page's files, printed at its end
+		_, err = c.ProjectFiles(projectID, q).Each(ctx, func(f *api.ProjectFile, _ api.RawItem) error {
+			page = append(page, *f)
+			return nil
+		}, func() error {
+			err := out.page(len(page), nil, func(i int) []string {
+				f := page[i]
 				return []string{f.Name, f.ID, filestatus.Word(f.ProcessingStatus), r.size(f.Size), r.atAPI(f.UploadedAt), f.ContentType}
 			})
+			page = page[:0]
+			return err
 		})
 		return out.end(err, "]")
 	})

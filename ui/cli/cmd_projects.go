@@ -20,14 +20,20 @@ func (r *runner) projectsCmd() *cobra.Command {
 		out := r.listing("[", "NAME", "ID", "FILES", "SIZE", "UPDATED", "CREATOR", "KB")
 		ctx = api.WithWaitObserver(ctx, out.p.observe)
 		if out.iw != nil { // --json, --jsonl: each project's own bytes, only its ID decoded
-			err = c.EachProjectPageRaw(ctx, *name, out.rawPage)
+			_, err = c.Projects(api.ProjectQuery{Name: *name}).Raw(ctx, out.rawItem, out.rawPageDone)
 			return out.end(err, "]")
 		}
-		err = c.EachProjectPage(ctx, *name, func(page []api.Item[api.Project]) error {
-			return out.page(len(page), func(i int) []byte { return page[i].JSON }, func(i int) []string {
-				p := page[i].Value
+		var page []api.Project // the page's projects, printed at its end
+		_, err = c.Projects(api.ProjectQuery{Name: *name}).Each(ctx, func(p *api.Project, _ api.RawItem) error {
+			page = append(page, *p)
+			return nil
+		}, func() error {
+			err := out.page(len(page), nil, func(i int) []string {
+				p := page[i]
 				return []string{p.Name, p.ID, fmt.Sprint(int64(p.FilesCount)), r.size(p.SizeBytes), r.atAPI(p.UpdatedAt), p.CreatorEmail, yesNo(p.IsKnowledgeBaseProject)}
 			})
+			page = page[:0]
+			return err
 		})
 		return out.end(err, "]")
 	})

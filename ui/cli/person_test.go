@@ -69,10 +69,11 @@ func TestPersonMatchesTheAPI(t *testing.T) {
 	ctx, c := context.Background(), e.Client
 	// Reach and sole MANAGE, from every project's users.
 	var wantGrants, wantSole []string
-	for p, err := range c.AllProjects(ctx, "") {
-		if err != nil {
-			t.Fatal(err)
-		}
+	all, _, err := c.Projects(api.ProjectQuery{}).Collect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range all {
 		us, err := c.ProjectUsers(ctx, p.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -107,10 +108,7 @@ func TestPersonMatchesTheAPI(t *testing.T) {
 
 	// Created projects and matters.
 	var wantProjects, gotProjects []string
-	for p, err := range c.AllProjects(ctx, "") {
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, p := range all {
 		if strings.EqualFold(p.CreatorEmail, who) {
 			wantProjects = append(wantProjects, p.ID)
 		}
@@ -134,12 +132,12 @@ func TestPersonMatchesTheAPI(t *testing.T) {
 	same(t, "matters", gotMatters, wantMatters)
 
 	// Deletions in the bin.
-	rb, err := c.RecycleBin(ctx, api.RecycleBinQuery{})
+	bin, _, err := c.RecycleBin(api.RecycleBinQuery{}).Collect(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var wantDeleted, gotDeleted []string
-	for _, x := range rb.Items {
+	for _, x := range bin {
 		if strings.EqualFold(x.DeletedByUserEmail, who) {
 			wantDeleted = append(wantDeleted, x.ID+" "+x.RecycleBinPurgedScheduledAt.UTC().String())
 		}

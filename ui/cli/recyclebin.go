@@ -67,7 +67,7 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 	}
 	if r.jsonOut() { // each entry's own bytes: decoded only for the purge window
 		iw := r.items(`{"items":[`)
-		total, err := c.EachRecycleBinRaw(ctx, q, func(it api.RawItem) error {
+		sum, err := c.RecycleBin(q).Raw(ctx, func(it api.RawItem) error {
 			p.item()
 			if o.DeletedBy != "" { // the shown fields, the deleter among them
 				var e api.RecycleBinEntry
@@ -87,10 +87,11 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 				}
 			}
 			return iw.raw(it)
-		})
+		}, nil)
 		if err != nil {
 			return fail(afterItems(err, iw.n))
 		}
+		total := sum.Total
 		if o.Within > 0 || o.DeletedBy != "" {
 			total = api.Int(iw.n) // the entries kept, not the bin's
 		}
@@ -105,7 +106,7 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 	if r.g.CSV { // records as they come, in the service's order: nothing held
 		t, n := r.table(headers...), 0
 		var e api.RecycleBinEntry
-		_, err := c.EachRecycleBinRaw(ctx, q, func(it api.RawItem) error {
+		_, err := c.RecycleBin(q).Raw(ctx, func(it api.RawItem) error {
 			p.item()
 			if err := api.DecodeListed(it.Bytes, &e); err != nil { // the shown fields only
 				return err
@@ -115,7 +116,7 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 				t.row(cells(&e)...)
 			}
 			return nil
-		})
+		}, nil)
 		if ferr := t.flush(); err == nil {
 			err = ferr
 		}
@@ -132,7 +133,7 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 	var held api.Held // the table sorts, so it holds its rows: bounded in count and bytes
 	overdue := 0
 	var e api.RecycleBinEntry
-	total, err := c.EachRecycleBinRaw(ctx, q, func(it api.RawItem) error {
+	sum, err := c.RecycleBin(q).Raw(ctx, func(it api.RawItem) error {
 		p.item()
 		if err := api.DecodeListed(it.Bytes, &e); err != nil { // the shown fields only
 			return err
@@ -149,10 +150,11 @@ func (r *runner) listRecycleBin(ctx context.Context, o binOptions) int {
 		}
 		rows = append(rows, binRow{e.DeletedAt.Time, e.RecycleBinPurgedScheduledAt.Time, cells(&e)})
 		return nil
-	})
+	}, nil)
 	if err != nil {
 		return fail(err)
 	}
+	total := sum.Total
 	if o.Within > 0 { // soonest purge first: what needs a decision comes first
 		slices.SortStableFunc(rows, func(a, b binRow) int { return a.purge.Compare(b.purge) })
 	} else {

@@ -87,17 +87,17 @@ func (f *fakeBackend) nCalls() int {
 }
 
 func (f *fakeBackend) WhoAmI(context.Context) (*api.WhoAmI, error) { return nil, nil }
-func (f *fakeBackend) Projects(context.Context, api.ProjectQuery) (*api.ProjectPage, error) {
+func (f *fakeBackend) ProjectsPage(context.Context, api.ProjectQuery) (*api.ProjectPage, error) {
 	return nil, nil
 }
-func (f *fakeBackend) ProjectFiles(context.Context, string, api.FileQuery) (*api.FilePage, error) {
+func (f *fakeBackend) ProjectFilesPage(context.Context, string, api.FileQuery) (*api.FilePage, error) {
 	return nil, nil
 }
 func (f *fakeBackend) ProjectUsers(context.Context, string) (*api.ProjectUsers, error) {
 	return nil, nil
 }
-func (f *fakeBackend) RecycleBin(context.Context, api.RecycleBinQuery) (*api.RecycleBin, error) {
-	return nil, nil
+func (f *fakeBackend) RecycleBin(api.RecycleBinQuery) api.Listing[api.RecycleBinEntry] {
+	return api.Collected(func(context.Context) ([]api.RecycleBinEntry, api.Summary, error) { return nil, api.Summary{}, nil })
 }
 func (f *fakeBackend) AuditEarliest(context.Context, string) (*api.AuditEntry, error) {
 	return nil, nil

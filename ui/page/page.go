@@ -87,13 +87,13 @@ type Document struct {
 // interface so tests can use fakes; *api.Client satisfies it.
 type Backend interface {
 	WhoAmI(ctx context.Context) (*api.WhoAmI, error)
-	Projects(ctx context.Context, q api.ProjectQuery) (*api.ProjectPage, error)
-	ProjectFiles(ctx context.Context, projectID string, q api.FileQuery) (*api.FilePage, error)
+	ProjectsPage(ctx context.Context, q api.ProjectQuery) (*api.ProjectPage, error)
+	ProjectFilesPage(ctx context.Context, projectID string, q api.FileQuery) (*api.FilePage, error)
 	ProjectUsers(ctx context.Context, projectID string) (*api.ProjectUsers, error)
-	// RecycleBin's answer may be shared with other sessions (serve's
-	// api.SharedClient hands one answer to every session on a token): read
-	// it, never modify it.
-	RecycleBin(ctx context.Context, q api.RecycleBinQuery) (*api.RecycleBin, error)
+	// RecycleBin's collected answer may be shared with other sessions
+	// (serve's api.SharedClient hands one answer to every session on a
+	// token): read it, never modify it.
+	RecycleBin(q api.RecycleBinQuery) api.Listing[api.RecycleBinEntry]
 	GetFiles(ctx context.Context, ids []string) ([]api.FileDetail, error)
 	AuditEarliest(ctx context.Context, logType string) (*api.AuditEntry, error)
 	AuditAfter(ctx context.Context, from string, take int) ([]api.AuditEntry, error)

@@ -133,7 +133,7 @@ func (m *Model) load(n int) tea.Cmd {
 	q := api.ProjectQuery{Page: n, PerPage: perPage, Name: m.name}
 	be := m.env.Backend
 	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, "page",
-		func(ctx context.Context) (*api.ProjectPage, error) { return be.Projects(ctx, q) }))
+		func(ctx context.Context) (*api.ProjectPage, error) { return be.ProjectsPage(ctx, q) }))
 }
 
 // Update implements page.Page.

@@ -181,7 +181,7 @@ func (m *Model) loadFiles(cursor string) tea.Cmd {
 	g, held, n := m.guard, m.held, m.pages
 	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, kind,
 		func(ctx context.Context) (filePage, error) {
-			fp, err := be.ProjectFiles(ctx, id, q)
+			fp, err := be.ProjectFilesPage(ctx, id, q)
 			if err == nil {
 				fp, err = guarded(g, held, n, fp)
 			}

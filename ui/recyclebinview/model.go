@@ -192,10 +192,11 @@ func (m *Model) load() tea.Cmd {
 	q, be, now := m.query, m.env.Backend, m.env.Clock
 	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, "list",
 		func(ctx context.Context) (prepared, error) {
-			rb, err := be.RecycleBin(ctx, q)
+			items, s, err := be.RecycleBin(q).Collect(ctx)
 			if err != nil {
 				return prepared{}, err
 			}
+			rb := &api.RecycleBin{Items: items, Total: s.Total}
 			t := now()
 			return prepare(be, ctx, q, rb, t, t), nil
 		}))

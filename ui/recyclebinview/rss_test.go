@@ -43,11 +43,11 @@ func TestBinRSSChild(t *testing.T) {
 	}
 	switch mode {
 	case "minimal":
-		rb, err := c.RecycleBin(context.Background(), api.RecycleBinQuery{})
+		items, _, err := c.RecycleBin(api.RecycleBinQuery{}).Collect(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := tea.NewProgram(minimalProgram{items: rb.Items}, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
+		p := tea.NewProgram(minimalProgram{items: items}, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 		if _, err := p.Run(); err != nil {
 			t.Fatal(err)
 		}

@@ -109,14 +109,14 @@ func stockRows(tb testing.TB, base, tok string) ([]table.Row, []table.Column) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	rb, err := c.RecycleBin(context.Background(), api.RecycleBinQuery{})
+	items, _, err := c.RecycleBin(api.RecycleBinQuery{}).Collect(context.Background())
 	if err != nil {
 		tb.Fatal(err)
 	}
 	cols := []table.Column{{Title: "project", Width: 46}, {Title: "deleted by", Width: 34}, {Title: "deleted at", Width: 16},
 		{Title: "purge in", Width: 8}, {Title: "files", Width: 5}, {Title: "KB", Width: 2}}
-	rows := make([]table.Row, len(rb.Items))
-	for i, e := range rb.Items {
+	rows := make([]table.Row, len(items))
+	for i, e := range items {
 		kb := ""
 		if e.VaultProject.IsKnowledgeBaseProject {
 			kb = "✓"

@@ -88,19 +88,24 @@ func kept[T any](ctx context.Context, v T, err error) (T, error) {
 func (f *Fake) WhoAmI(ctx context.Context) (*api.WhoAmI, error) {
 	return call(f, "WhoAmI", func() (*api.WhoAmI, error) { return f.WhoAmIFn(ctx) }, f.WhoAmIFn != nil)
 }
-func (f *Fake) Projects(ctx context.Context, q api.ProjectQuery) (*api.ProjectPage, error) {
+func (f *Fake) ProjectsPage(ctx context.Context, q api.ProjectQuery) (*api.ProjectPage, error) {
 	v, err := call(f, "Projects", func() (*api.ProjectPage, error) { return f.ProjectsFn(ctx, q) }, f.ProjectsFn != nil)
 	return kept(ctx, v, err)
 }
-func (f *Fake) ProjectFiles(ctx context.Context, id string, q api.FileQuery) (*api.FilePage, error) {
+func (f *Fake) ProjectFilesPage(ctx context.Context, id string, q api.FileQuery) (*api.FilePage, error) {
 	return call(f, "ProjectFiles", func() (*api.FilePage, error) { return f.ProjectFilesFn(ctx, id, q) }, f.ProjectFilesFn != nil)
 }
 func (f *Fake) ProjectUsers(ctx context.Context, id string) (*api.ProjectUsers, error) {
 	return call(f, "ProjectUsers", func() (*api.ProjectUsers, error) { return f.ProjectUsersFn(ctx, id) }, f.ProjectUsersFn != nil)
 }
-func (f *Fake) RecycleBin(ctx context.Context, q api.RecycleBinQuery) (*api.RecycleBin, error) {
-	v, err := call(f, "RecycleBin", func() (*api.RecycleBin, error) { return f.RecycleBinFn(ctx, q) }, f.RecycleBinFn != nil)
-	return kept(ctx, v, err)
+func (f *Fake) RecycleBin(q api.RecycleBinQuery) api.Listing[api.RecycleBinEntry] {
+	return api.Collected(func(ctx context.Context) ([]api.RecycleBinEntry, api.Summary, error) {
+		v, err := call(f, "RecycleBin", func() (*api.RecycleBin, error) { return f.RecycleBinFn(ctx, q) }, f.RecycleBinFn != nil)
+		if v, err = kept(ctx, v, err); err != nil {
+			return nil, api.Summary{}, err
+		}
+		return v.Items, api.Summary{Total: v.Total, HasTotal: true}, nil
+	})
 }
 func (f *Fake) GetFiles(ctx context.Context, ids []string) ([]api.FileDetail, error) {
 	return call(f, "GetFiles", func() ([]api.FileDetail, error) { return f.GetFilesFn(ctx, ids) }, f.GetFilesFn != nil)

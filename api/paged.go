@@ -6,28 +6,28 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strconv"
 )
 
-// The raw listings below are for output that writes each item's own bytes
-// (--json, --jsonl): a page is fetched whole as before (its paging checks
-// need all of it), then walked with the stream scanner, which delimits each
-// item, checks its syntax and says whether it prints as is in one pass;
-// of an item only what paging needs (its ID) is decoded. The items stay
+// A paged listing (the projects, a project's files, a project's users) is
+// read a page at a time: a page is fetched whole (its paging checks need
+// all of it, and a stalled page is sent again before any of it is handed
+// out), then walked with the stream scanner, which delimits each item,
+// checks its syntax and says whether it prints as is in one pass; of an
+// item only what paging needs (its ID) is decoded here. The items stay
 // where the page's content already is, so an item costs no copy and no
-// record of its own.
+// record of its own until a caller decodes it.
 
 // rawEntry is an item of a raw page beside the ID decoded from it.
 type rawEntry struct {
 	it RawItem
 	id string
+	n  int // its place in the page, from 1
 }
 
 // rawPage holds the items of one page; its slices are reused page to page.
 type rawPage struct {
 	entries []rawEntry
-	out     []RawItem
-	idv     struct { // what idOf decodes into: one record for the page, not one per item
+	idv     struct { // what idField decodes into: one record for the page, not one per item
 		ID string `json:"id"`
 	}
 }
@@ -59,7 +59,7 @@ func (c *Client) contentBytes(ctx context.Context, ep endpoint, path string, q u
 // key is ""): each element of the array member key goes into p with the
 // ID idOf reads from it; every other member goes to other. A body that is
 // valid JSON but not of that shape, or an item that is not an object, is
-// KindMalformed, worded as decodeItems words it.
+// KindMalformed, worded as a decode of the page words it.
 func (p *rawPage) scan(ep endpoint, red redactor, body []byte, key, where string,
 	idOf func(raw []byte) (string, error), other func(key string, raw []byte) error) error {
 	p.entries = p.entries[:0]
@@ -76,7 +76,7 @@ func (p *rawPage) scan(ep endpoint, red redactor, body []byte, key, where string
 			itemErr = fmt.Errorf("%s item %d: %s", where, n, truncate(clean(err.Error()), 200))
 			return itemErr
 		}
-		p.entries = append(p.entries, rawEntry{RawItem{raw, sc.plain()}, id})
+		p.entries = append(p.entries, rawEntry{RawItem{raw, sc.plain()}, id, n})
 		return nil
 	}
 	var err error
@@ -106,15 +106,6 @@ func (p *rawPage) scan(ep endpoint, red redactor, body []byte, key, where string
 	return malformed(ep, 200, red, "response content: "+err.Error(), headOf(body))
 }
 
-// items is the page's items in order, for the caller (reused page to page).
-func (p *rawPage) items(entries []rawEntry) []RawItem {
-	p.out = p.out[:0]
-	for _, e := range entries {
-		p.out = append(p.out, e.it)
-	}
-	return p.out
-}
-
 // idField decodes, of an item, only its "id".
 func (p *rawPage) idField(raw []byte) (string, error) {
 	p.idv.ID = ""
@@ -122,56 +113,83 @@ func (p *rawPage) idField(raw []byte) (string, error) {
 	return p.idv.ID, err
 }
 
-// walk is one page of a raw listing: it scans content's items under key
-// (decoding of each only its ID) and the "pagination" member into pg, runs
-// check (nil for none) on the page as scanned, then hands fn the items g
-// has not seen (a repeated page or item ends the walk as PageGuard says).
-func (p *rawPage) walk(ep endpoint, red redactor, content []byte, key string, pg any,
-	g *PageGuard, page int, check func() error, fn func([]RawItem) error) error {
-	err := p.scan(ep, red, content, key, key, p.idField, func(k string, raw []byte) error {
+// scanPage scans a page's content: its items under key (of each only its
+// ID) and its "pagination" member into pg.
+func (p *rawPage) scanPage(ep endpoint, red redactor, content []byte, key string, pg any) error {
+	return p.scan(ep, red, content, key, key, p.idField, func(k string, raw []byte) error {
 		if k == "pagination" {
 			return unmarshalItem(raw, pg)
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	if check != nil {
-		if err := check(); err != nil {
-			return err
-		}
-	}
-	fresh, err := freshOf(g, page, p.entries, func(e *rawEntry) (string, []byte) { return e.id, e.it.Bytes })
-	if err != nil {
-		return err
-	}
-	return fn(p.items(fresh))
 }
 
-// EachProjectPageRaw is EachProjectPage for output that writes each
-// project's own bytes: fn gets a page's items (valid only during the
-// call), each checked to be valid JSON and an object (or null), with the
-// same paging checks (PageGuard: repeats, the listing's own total).
-func (c *Client) EachProjectPageRaw(ctx context.Context, name string, fn func([]RawItem) error) error {
-	g := NewProjectPageGuard()
-	var p rawPage
-	for page := 1; ; page++ {
-		v := url.Values{"page": {strconv.Itoa(page)}, "per_page": {strconv.Itoa(MaxPerPage)}}
-		if name != "" {
-			v.Set("name", name)
-		}
-		content, red, err := c.contentBytes(ctx, epProjects, "/api/v1/vault/workspace/projects", v)
+// hand gives item the entries of the page that g has not seen (g nil: all
+// of them), in order; a page that brings none ends the listing as PageGuard
+// says. ctx is checked between items, so a cancelled read stops at once. An
+// error of item wrapped in callerError is returned unwrapped; any other is
+// the item refused, named by its place in the page.
+func (p *rawPage) hand(ctx context.Context, ep endpoint, key string, g *PageGuard, page int, item func(RawItem) error) error {
+	entries := p.entries
+	if g != nil {
+		var err error
+		entries, err = freshOf(g, page, p.entries, func(e *rawEntry) (string, []byte) { return e.id, e.it.Bytes })
 		if err != nil {
 			return err
 		}
-		var pg PagePagination
-		within := func() error { return g.Within(page, len(p.entries), pg) }
-		if err := p.walk(epProjects, red, content, "projects", &pg, g, page, within, fn); err != nil {
-			return err
+	}
+	for i := range entries {
+		if err := ctx.Err(); err != nil {
+			return canceled(ep, err)
 		}
-		if len(p.entries) == 0 || page >= int(pg.TotalPages) {
-			return nil
+		if err := item(entries[i].it); err != nil {
+			if ce, ok := err.(callerError); ok {
+				return ce.err
+			}
+			return &Error{Kind: KindMalformed, Endpoint: ep.String(), Status: 200,
+				Message: fmt.Sprintf("%s item %d: %s", key, entries[i].n, truncate(clean(err.Error()), 200))}
 		}
 	}
+	return nil
+}
+
+// numbered is the pagination of a page-numbered listing, with whether it
+// stated the total.
+type numbered struct {
+	PagePagination
+	Total *Int `json:"total"`
+}
+
+func (n *numbered) pagination() PagePagination {
+	p := n.PagePagination
+	if n.Total != nil {
+		p.Total = *n.Total
+	}
+	return p
+}
+
+func (n *numbered) summary() Summary {
+	return Summary{Total: n.pagination().Total, HasTotal: n.Total != nil}
+}
+
+// cursored is the pagination of a cursor listing, with whether it stated
+// the total.
+type cursored struct {
+	CursorPagination
+	TotalCount *Int `json:"total_count"`
+}
+
+func (c *cursored) summary() Summary {
+	if c.TotalCount == nil {
+		return Summary{}
+	}
+	return Summary{Total: *c.TotalCount, HasTotal: true}
+}
+
+// next is the cursor of the page after this one, "" when it is the last.
+func (c *cursored) next() string {
+	if !c.HasMore || c.NextCursor == nil {
+		return ""
+	}
+	return *c.NextCursor
 }
