@@ -14,111 +14,117 @@ import (
 // MaxAuditTake is the largest page of the audit listing.
 const MaxAuditTake = 1000
 
-// AuditEarliest returns the workspace's earliest audit entry, optionally of
-// one type (GET /api/v1/logs/audit/earliest). An empty log is an error of
-// KindNotFound.
-func (c *Client) AuditEarliest(ctx context.Context, logType string) (*AuditEntry, error) {
-	v := url.Values{}
-	if logType != "" {
-		v.Set("log_type", logType)
-	}
-	var body struct {
-		Log *AuditEntry `json:"log"`
-	}
-	if err := c.getJSON(ctx, epAuditEarliest, "/api/v1/logs/audit/earliest", v, &body); err != nil {
-		return nil, err
-	}
-	if body.Log == nil {
-		return nil, &Error{Kind: KindNotFound, Endpoint: epAuditEarliest.String(), Status: 200, Message: "no audit log entries found"}
-	}
-	return body.Log, nil
+// AuditQuery selects the entries of the audit log that Audit lists.
+type AuditQuery struct {
+	// Type keeps the entries of one type (any case). The listing has no
+	// documented filter, so it is applied here too.
+	Type string
+	// From lists the entries strictly after the one with this id; "" lists
+	// the log from its earliest entry (of Type).
+	From string
 }
 
-// AuditAfter returns up to take entries strictly after the entry with id
-// from, ascending (GET /api/v1/logs/audit). take is clamped to 1..1000.
-func (c *Client) AuditAfter(ctx context.Context, from string, take int) ([]AuditEntry, error) {
-	if err := requireID(epAuditList, "starting audit entry ID", from); err != nil {
-		return nil, err
+// Audit lists the audit log in the service's order (ascending ids): from
+// the earliest entry of q.Type (GET /api/v1/logs/audit/earliest, as a page
+// of one) or after q.From, then 1000 entries a page (AuditPage, with its
+// order checks) until a page is short or brings nothing new. An empty log
+// lists nothing. Items are the entries' own bytes; Each decodes the whole
+// entry. Every page is one request of the audit budget, and each writes an
+// api:audit_log_fetch entry of the token's user into the log.
+func (c *Client) Audit(q AuditQuery) Listing[AuditEntry] {
+	read := func(ctx context.Context, item func(RawItem) error, page func() error) (Summary, error) {
+		hand := func(entries []Item[AuditEntry], ep endpoint) error {
+			for i := range entries {
+				if err := ctx.Err(); err != nil {
+					return canceled(ep, err)
+				}
+				if err := item(RawItem{Bytes: entries[i].JSON}); err != nil {
+					if ce, ok := err.(callerError); ok {
+						return ce.err
+					}
+					return &Error{Kind: KindMalformed, Endpoint: ep.String(), Status: 200,
+						Message: fmt.Sprintf("audit item %d: %s", i+1, truncate(clean(err.Error()), 200))}
+				}
+			}
+			if page != nil {
+				return page()
+			}
+			return nil
+		}
+		from := q.From
+		if from == "" {
+			first, err := c.AuditEarliest(ctx, q.Type)
+			if err != nil || first == nil {
+				return Summary{}, err
+			}
+			if err := hand([]Item[AuditEntry]{*first}, epAuditEarliest); err != nil {
+				return Summary{}, err
+			}
+			from = first.Value.ID
+		}
+		for {
+			p, err := c.AuditPage(ctx, from, MaxAuditTake, q.Type)
+			if err != nil {
+				return Summary{}, err
+			}
+			if err := hand(p.Entries, epAuditList); err != nil {
+				return Summary{}, err
+			}
+			if !p.Full || p.Last == from {
+				return Summary{}, nil
+			}
+			from = p.Last
+		}
 	}
-	take = min(max(take, 1), MaxAuditTake)
-	v := url.Values{"from": {from}, "take": {strconv.Itoa(take)}}
-	var out []AuditEntry
-	if err := c.getJSON(ctx, epAuditList, "/api/v1/logs/audit", v, &out); err != nil {
-		return nil, err
-	}
-	items := make([]Item[AuditEntry], len(out))
-	for i, e := range out {
-		items[i].Value = e
-	}
-	if err := CheckAuditOrder(from, time.Time{}, items); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return Listing[AuditEntry]{c: c, ep: epAuditList, read: read, held: Held{lim: c.held, ep: epAuditList}}
 }
 
-// The audit log read entry by entry with the server's own bytes beside each
-// decoded entry (Item.JSON), for a mirror that must keep exactly what the
-// service said. Each call here is one request of the audit budget, and each
-// one writes an api:audit_log_fetch entry of the token's user into the log.
+// The audit log's single reads, each one request of its own endpoint, are
+// what a reader that does not start at the earliest entry needs, and what
+// api/audit's walk is made of: where a log starts (AuditEarliest), where
+// newest first starts (AuditLatest), the place of a time (AuditSearch), and
+// a page after a cursor of a size the reader picks (AuditPage). Each entry
+// comes with the server's own bytes (Item.JSON), for a mirror that must keep
+// exactly what the service said. Each call is one request of the audit
+// budget, and each writes an api:audit_log_fetch entry of the token's user
+// into the log.
 
-// AuditEarliestItem is AuditEarliest with the entry's own JSON; nil (no
-// error) when the log holds no entry (of logType).
-func (c *Client) AuditEarliestItem(ctx context.Context, logType string) (*Item[AuditEntry], error) {
+// AuditEarliest returns the earliest entry (of logType) with its own JSON
+// (GET /api/v1/logs/audit/earliest); nil (no error) when the log holds
+// none. It is where a reading of the whole log starts.
+func (c *Client) AuditEarliest(ctx context.Context, logType string) (*Item[AuditEntry], error) {
 	return c.auditOne(ctx, epAuditEarliest, "/api/v1/logs/audit/earliest", typeQuery(logType))
 }
 
-// AuditLatestItem returns the newest entry (of logType) with its own JSON
+// AuditLatest returns the newest entry (of logType) with its own JSON
 // (GET /api/v1/logs/audit/latest); nil when there is none. Without a type
-// the newest entry is this read's own api:audit_log_fetch.
-func (c *Client) AuditLatestItem(ctx context.Context, logType string) (*Item[AuditEntry], error) {
+// the newest entry is this read's own api:audit_log_fetch. It is where a
+// reading newest first, or a follow, starts.
+func (c *Client) AuditLatest(ctx context.Context, logType string) (*Item[AuditEntry], error) {
 	return c.auditOne(ctx, epAuditLatest, "/api/v1/logs/audit/latest", typeQuery(logType))
-}
-
-// AuditLatest is AuditLatestItem's entry alone; an empty log is an error of
-// KindNotFound.
-func (c *Client) AuditLatest(ctx context.Context, logType string) (*AuditEntry, error) {
-	it, err := c.AuditLatestItem(ctx, logType)
-	if err != nil {
-		return nil, err
-	}
-	if it == nil {
-		return nil, &Error{Kind: KindNotFound, Endpoint: epAuditLatest.String(), Status: 200, Message: "no audit log entries found"}
-	}
-	return &it.Value, nil
 }
 
 // AuditSearchReach is how far back the service's search looks: a time
 // older than this is refused (400), though older entries exist.
 const AuditSearchReach = 365 * 24 * time.Hour
 
-// AuditSearchItem returns the first entry (of logType) at or after t, with
-// its own JSON (GET /api/v1/logs/audit/search?time=<epoch seconds>); nil
-// when none is (the service's 404). t is sent in whole seconds, rounded
-// down, so the entry found may be up to a second before t: callers that
-// need "at or after t" exactly skip those.
-func (c *Client) AuditSearchItem(ctx context.Context, t time.Time, logType string) (*Item[AuditEntry], error) {
+// AuditSearch returns the first entry (of logType) at or after t, with its
+// own JSON (GET /api/v1/logs/audit/search?time=<epoch seconds>); nil when
+// none is (the service's 404): a reading from a time (--since, a jump)
+// starts there. t is sent in whole seconds, rounded down, so the entry
+// found may be up to a second before t: callers that need "at or after t"
+// exactly skip those.
+func (c *Client) AuditSearch(ctx context.Context, t time.Time, logType string) (*Item[AuditEntry], error) {
 	v := typeQuery(logType)
 	v.Set("time", strconv.FormatInt(t.Unix(), 10))
 	return c.auditOne(ctx, epAuditSearch, "/api/v1/logs/audit/search", v)
 }
 
-// AuditSearch is AuditSearchItem's entry alone; none is an error of
-// KindNotFound.
-func (c *Client) AuditSearch(ctx context.Context, t time.Time, logType string) (*AuditEntry, error) {
-	it, err := c.AuditSearchItem(ctx, t, logType)
-	if err != nil {
-		return nil, err
-	}
-	if it == nil {
-		return nil, &Error{Kind: KindNotFound, Endpoint: epAuditSearch.String(), Status: 404, Message: "no audit log entry at or after that time"}
-	}
-	return &it.Value, nil
-}
-
 // AuditPage returns up to take entries strictly after from, ascending, each
-// with its own JSON (GET /api/v1/logs/audit?from=&take=), of which only ID,
-// Timestamp, Type, User and IP are decoded (auditList). take is clamped
-// to 1..1000. logType is sent, but whether the listing honours it is not
+// with its own JSON (GET /api/v1/logs/audit?from=&take=): the page whose
+// size a walk picks from the density it found (api/audit) and whose Last
+// it pages on. Of each entry only ID, Timestamp, Type, User and IP are
+// decoded (auditList). take is clamped to 1..1000. logType is sent, but whether the listing honours it is not
 // documented, so entries of another type are also dropped here; a caller
 // that pages on must take its next cursor from Last, not from the kept
 // entries.

@@ -118,7 +118,7 @@ func TestGetFilesSplits(t *testing.T) {
 		ids[i] = fmt.Sprintf("id-%04d", i)
 	}
 	ids[7] = "missing-1"
-	got, err := h.c.GetFiles(context.Background(), ids)
+	got, err := detailsOf(h.c.GetFiles(context.Background(), ids))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,7 @@ func BenchmarkStatus100kFiles(b *testing.B) {
 	b.ReportAllocs()
 	runs := int64(0)
 	for b.Loop() {
-		recs, err := c.GetFiles(context.Background(), ids)
+		recs, err := api.DetailsOf(c.GetFiles(context.Background(), ids))
 		if err != nil || len(recs) != len(ids) || recs[0].Failed() {
 			b.Fatal(err)
 		}

@@ -120,7 +120,7 @@ func TestEndpointsDecode(t *testing.T) {
 	if got := rt.queries["GET /api/v1/vault/projects/p1/files"][0]; got != "limit=5&processing_status=READY_TO_QUERY&processing_status=PROCESSING" {
 		t.Errorf("files query %q", got)
 	}
-	u, err := c.ProjectUsers(ctx, "p1")
+	u, err := usersOf(c.ProjectUsers("p1").Collect(ctx))
 	if err != nil || u.Data.Users[0].AccessLevel != "OWNER_PLUS" {
 		t.Fatalf("ProjectUsers: %+v %v", u, err)
 	}
@@ -131,7 +131,7 @@ func TestEndpointsDecode(t *testing.T) {
 	if got := rt.queries["GET /api/v1/vault/workspace/recycle_bin"][0]; got != "client_matter_id=cm&name=o" {
 		t.Errorf("recycle query %q", got)
 	}
-	fd, err := c.GetFiles(ctx, []string{"b", " a ", "", "zz", "a"})
+	fd, err := detailsOf(c.GetFiles(ctx, []string{"b", " a ", "", "zz", "a"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,12 +143,12 @@ func TestEndpointsDecode(t *testing.T) {
 		t.Errorf("GetFiles order: %v", ids)
 	}
 	e, err := c.AuditEarliest(ctx, "auth:login")
-	if err != nil || e.Type != "auth:login" || string(e.Data) != `{"site":"us"}` {
+	if err != nil || e.Value.Type != "auth:login" || string(e.Value.Data) != `{"site":"us"}` {
 		t.Fatalf("AuditEarliest: %+v %v", e, err)
 	}
-	list, err := c.AuditAfter(ctx, "l1", 5000)
-	if err != nil || len(list) != 1 || list[0].Type != "user:new_kind" {
-		t.Fatalf("AuditAfter: %+v %v", list, err)
+	list, err := c.AuditPage(ctx, "l1", 5000, "")
+	if err != nil || len(list.Entries) != 1 || list.Entries[0].Value.Type != "user:new_kind" {
+		t.Fatalf("AuditPage: %+v %v", list, err)
 	}
 	if got := rt.queries["GET /api/v1/logs/audit"][0]; got != "from=l1&take=1000" {
 		t.Errorf("audit query %q", got)
@@ -209,16 +209,13 @@ func TestAny2xxAccepted(t *testing.T) {
 
 func TestAuditEarliestEmpty(t *testing.T) {
 	h := newHarness(t, jsonHandler(404, `{"error":"No audit logs found"}`))
-	_, err := h.c.AuditEarliest(context.Background(), "")
-	if kindOf(err) != KindNotFound {
-		t.Fatalf("got %v", err)
+	if it, err := h.c.AuditEarliest(context.Background(), ""); it != nil || err != nil {
+		t.Fatalf("got %v %v, want no entry and no error", it, err)
 	}
 	n := 0
-	for _, err := range h.c.AuditLog(context.Background(), "") {
-		if err != nil {
-			t.Fatal(err)
-		}
-		n++
+	_, err := h.c.Audit(AuditQuery{}).Each(context.Background(), func(*AuditEntry, RawItem) error { n++; return nil }, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if n != 0 {
 		t.Fatalf("empty log yielded %d", n)

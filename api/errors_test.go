@@ -34,7 +34,10 @@ func TestStatusErrors(t *testing.T) {
 			return err
 		},
 			KindUnauthorized, []string{"invalid or expired", "Client matters admin (write:client_matters)"}},
-		{"404", 404, `{"error":"Project not found"}`, func(c *Client) error { _, err := c.ProjectUsers(context.Background(), "x"); return err },
+		{"404", 404, `{"error":"Project not found"}`, func(c *Client) error {
+			_, err := usersOf(c.ProjectUsers("x").Collect(context.Background()))
+			return err
+		},
 			KindNotFound, []string{"Project not found"}},
 		{"500", 500, `{"error":"Unexpected server error"}`, func(c *Client) error { _, err := c.WhoAmI(context.Background()); return err },
 			KindServer, []string{"(500)", "try again later"}},
@@ -50,7 +53,10 @@ func TestStatusErrors(t *testing.T) {
 				return err
 			},
 			KindInvalidRequest, []string{"invalid_request", "missing at body.matters.[0].client_id", "Nothing was changed"}},
-		{"malformed", 200, `{"response":{"content":[{"file_id":`, func(c *Client) error { _, err := c.GetFiles(context.Background(), []string{"a"}); return err },
+		{"malformed", 200, `{"response":{"content":[{"file_id":`, func(c *Client) error {
+			_, err := detailsOf(c.GetFiles(context.Background(), []string{"a"}))
+			return err
+		},
 			KindMalformed, []string{"GET /api/v1/vault/get_files", "HTTP 200", "truncated JSON", `body starts with`}},
 		{"invalid json", 200, `{"items": [nonsense]}`, func(c *Client) error {
 			_, err := binOf(c.RecycleBin(RecycleBinQuery{}).Collect(context.Background()))
@@ -60,8 +66,8 @@ func TestStatusErrors(t *testing.T) {
 		{"no envelope", 200, `{"projects":[]}`, func(c *Client) error { _, err := c.ProjectsPage(context.Background(), ProjectQuery{}); return err },
 			KindMalformed, []string{`"response"."content"`}},
 		{"wrong shape", 200, `{"log":"yesterday"}`, func(c *Client) error { _, err := c.AuditEarliest(context.Background(), ""); return err },
-			KindMalformed, []string{"unexpected shape"}},
-		{"empty", 200, ``, func(c *Client) error { _, err := c.AuditAfter(context.Background(), "x", 1); return err },
+			KindMalformed, []string{"log item 1"}},
+		{"empty", 200, ``, func(c *Client) error { _, err := c.AuditPage(context.Background(), "x", 1, ""); return err },
 			KindMalformed, []string{"empty body"}},
 	}
 	for _, tc := range cases {

@@ -12,3 +12,13 @@ func BinOf(items []RecycleBinEntry, s Summary, err error) (*RecycleBin, error) {
 
 // ItemsOf is itemsOf for the external tests.
 func ItemsOf[T any](ctx context.Context, l Listing[T]) ([]Item[T], error) { return itemsOf(ctx, l) }
+
+// UsersOf is usersOf for the external tests.
+func UsersOf(users []ProjectUser, s Summary, err error) (*ProjectUsers, error) {
+	return usersOf(users, s, err)
+}
+
+// DetailsOf is detailsOf for the external tests.
+func DetailsOf(items []Item[FileDetail], err error) ([]FileDetail, error) {
+	return detailsOf(items, err)
+}

@@ -21,7 +21,7 @@ var calls = map[string]func(context.Context, *api.Client) error{
 		return err
 	},
 	"users": func(ctx context.Context, c *api.Client) error {
-		_, err := c.ProjectUsers(ctx, faultserver.ProjectID)
+		_, err := api.UsersOf(c.ProjectUsers(faultserver.ProjectID).Collect(ctx))
 		return err
 	},
 	"files": func(ctx context.Context, c *api.Client) error {
@@ -29,7 +29,7 @@ var calls = map[string]func(context.Context, *api.Client) error{
 		return err
 	},
 	"status": func(ctx context.Context, c *api.Client) error {
-		_, err := c.GetFiles(ctx, []string{faultserver.FileID})
+		_, err := api.DetailsOf(c.GetFiles(ctx, []string{faultserver.FileID}))
 		return err
 	},
 	"recycle-bin": func(ctx context.Context, c *api.Client) error {
@@ -37,7 +37,8 @@ var calls = map[string]func(context.Context, *api.Client) error{
 		return err
 	},
 	"audit": func(ctx context.Context, c *api.Client) error {
-		return c.EachAuditPage(ctx, "", func([]api.Item[api.AuditEntry]) error { return nil })
+		_, err := c.Audit(api.AuditQuery{}).Each(ctx, func(*api.AuditEntry, api.RawItem) error { return nil }, nil)
+		return err
 	},
 	// the page the queries, the sync and the console read (walked, not decoded whole)
 	"audit page": func(ctx context.Context, c *api.Client) error {

@@ -76,7 +76,7 @@ func (c *Client) ProjectFiles(projectID string, q FileQuery) Listing[ProjectFile
 			q.Cursor = next
 		}
 	}
-	return Listing[ProjectFile]{c: c, ep: epProjectFiles, read: read, held: Held{lim: c.held, ep: epProjectFiles, cmd: "files PROJECT_ID"}}
+	return Listing[ProjectFile]{c: c, ep: epProjectFiles, read: read, held: Held{lim: c.held, ep: epProjectFiles}}
 }
 
 // ProjectFilesPage returns one page of a project's files, from q.Cursor:
@@ -122,25 +122,14 @@ func fileValues(q FileQuery) url.Values {
 }
 
 // GetFiles returns details and processing status for file IDs
-// (GET /api/v1/vault/get_files). More than 1000 distinct IDs are split into
-// several calls; the result has one record per input ID, in input order
-// (duplicates repeated, blanks skipped). An unknown ID is a record with
-// Error "not_found", not an error.
-func (c *Client) GetFiles(ctx context.Context, ids []string) ([]FileDetail, error) {
-	items, err := c.GetFileItems(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]FileDetail, len(items))
-	for i, it := range items {
-		out[i] = it.Value
-	}
-	return out, nil
-}
-
-// GetFileItems is GetFiles with each record beside the server's own JSON
-// for it (a record the server left out, made up here, is marshalled).
-func (c *Client) GetFileItems(ctx context.Context, ids []string) ([]Item[FileDetail], error) {
+// (GET /api/v1/vault/get_files), each record beside the server's own JSON
+// for it (a record the server left out, made up here, is marshalled). More
+// than 1000 distinct IDs are split into several calls; the result has one
+// record per input ID, in input order (duplicates repeated, blanks
+// skipped). An unknown ID is a record with Error "not_found", not an error.
+// It is no listing: the caller names what it asks for, and the answer is
+// ordered and completed before any of it is handed back.
+func (c *Client) GetFiles(ctx context.Context, ids []string) ([]Item[FileDetail], error) {
 	wanted := make([]string, 0, len(ids))
 	unique := make([]string, 0, len(ids))
 	seen := make(map[string]struct{}, len(ids))

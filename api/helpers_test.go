@@ -167,3 +167,18 @@ func itemsOf[T any](ctx context.Context, l Listing[T]) ([]Item[T], error) {
 func oneAnswer(a, b *RecycleBin) bool {
 	return a != nil && b != nil && len(a.Items) == len(b.Items) && unsafe.SliceData(a.Items) == unsafe.SliceData(b.Items)
 }
+
+// usersOf is a collected users listing as the body it came in, for the
+// tests written against it (Data.Users).
+func usersOf(users []ProjectUser, _ Summary, err error) (*ProjectUsers, error) {
+	if err != nil {
+		return nil, err
+	}
+	var u ProjectUsers
+	u.Data.Users = users
+	return &u, nil
+}
+
+// detailsOf is get_files' records without their JSON, for the tests that
+// read the records alone.
+func detailsOf(items []Item[FileDetail], err error) ([]FileDetail, error) { return Values(items), err }

@@ -48,30 +48,24 @@ func (s ServiceClock) Offset() (d time.Duration, ok bool) {
 	return s.Date.Sub(s.Received), true
 }
 
-// EachClientMatter streams the client-matters listing: fn gets each record
-// as it is decoded, so memory does not grow with the workspace. An error
-// from fn stops the listing and is returned as is. Unlike the other
-// listings it is not sent again after a stall: fn has then seen records.
-func (c *Client) EachClientMatter(ctx context.Context, fn func(*ClientMatter) error) (ServiceClock, error) {
-	var clk ServiceClock
-	clk.Sent = time.Now()
-	resp, red, err := c.send(ctx, call{ep: epListMatters, path: "/api/v1/client_matters"})
-	if err != nil {
-		return clk, err
-	}
-	clk.Received = time.Now()
-	if d, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
-		clk.Date = d.UTC()
-	}
-	err = c.walkBody(ctx, epListMatters, resp, red, "", func(it RawItem) error {
-		var m ClientMatter
-		if err := unmarshalItem(it.Bytes, &m); err != nil {
-			return err
+// ClientMatters lists the client matters (GET /api/v1/client_matters), a
+// bare array walked as it arrives, so memory does not grow with the
+// workspace. Summary.Clock is the service's clock as its Date header gave
+// it. Unlike the other listings it is not sent again after a stall, even
+// before a record was handed out: its budget is the matter writes' too.
+func (c *Client) ClientMatters() Listing[ClientMatter] {
+	read := func(ctx context.Context, item func(RawItem) error, _ func() error) (Summary, error) {
+		var s Summary
+		s.Clock.Sent = time.Now()
+		resp, red, err := c.send(ctx, call{ep: epListMatters, path: "/api/v1/client_matters"})
+		if err != nil {
+			return s, err
 		}
-		if err := fn(&m); err != nil {
-			return callerError{err}
+		s.Clock.Received = time.Now()
+		if d, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
+			s.Clock.Date = d.UTC()
 		}
-		return nil
-	}, nil)
-	return clk, err
+		return s, c.walkBody(ctx, epListMatters, resp, red, "", item, nil)
+	}
+	return Listing[ClientMatter]{c: c, ep: epListMatters, read: read, whole: true, held: Held{lim: c.held, ep: epListMatters}}
 }

@@ -15,11 +15,11 @@ import (
 // The client-matters listing streams every record, deleted ones with
 // their time, and gives the service's clock from the Date header (the
 // simulator's own clock, moved by Advance as deleted_at is).
-func TestEachClientMatterReadsTheServiceClock(t *testing.T) {
+func TestClientMattersReadsTheServiceClock(t *testing.T) {
 	s, c := newSim(t, sim.Options{Seed: 1}, "admin", api.Limits{})
 	s.Advance(36 * time.Hour)
 	n, deleted := 0, 0
-	clk, err := c.EachClientMatter(context.Background(), func(m *api.ClientMatter) error {
+	s2, err := c.ClientMatters().Each(context.Background(), func(m *api.ClientMatter, _ api.RawItem) error {
 		n++
 		if m.Deleted() {
 			deleted++
@@ -28,7 +28,8 @@ func TestEachClientMatterReadsTheServiceClock(t *testing.T) {
 			}
 		}
 		return nil
-	})
+	}, nil)
+	clk := s2.Clock
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func TestEachClientMatterReadsTheServiceClock(t *testing.T) {
 
 // A listing that is not a JSON array is a malformed answer, and one with no
 // Date gives no offset rather than a wrong one.
-func TestEachClientMatterMalformedAndNoDate(t *testing.T) {
+func TestClientMattersMalformedAndNoDate(t *testing.T) {
 	for _, tc := range []struct{ body string }{{`{"items": []}`}, {`[{"id": "a"}, `}} {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Header()["Date"] = nil // net/http adds none then
@@ -56,7 +57,8 @@ func TestEachClientMatterMalformedAndNoDate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		clk, err := c.EachClientMatter(context.Background(), func(*api.ClientMatter) error { return nil })
+		s, err := c.ClientMatters().Each(context.Background(), func(*api.ClientMatter, api.RawItem) error { return nil }, nil)
+		clk := s.Clock
 		var ae *api.Error
 		if !errors.As(err, &ae) || ae.Kind != api.KindMalformed {
 			t.Errorf("%s: err %v, want malformed", tc.body, err)

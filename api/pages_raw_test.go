@@ -22,7 +22,7 @@ func rawProjects(h *harness) ([]string, error) {
 // TestProjectsRawHandsTheServersBytes: the raw listing hands each
 // project as sent (spacing, key order, number forms), the same items as
 // the decoding listing, and keeps its paging checks: a page that repeats
-// an earlier one ends it as EachProjectPage ends.
+// an earlier one ends it as Each ends.
 func TestProjectsRawHandsTheServersBytes(t *testing.T) {
 	item := func(i int) string {
 		return fmt.Sprintf(`{ "size_bytes":1.0e3, "id" : "p%d","name":"P\u0041 %d"}`, i, i)

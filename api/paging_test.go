@@ -88,21 +88,22 @@ func TestAuditLogPages(t *testing.T) {
 	})
 	h := newHarness(t, mux)
 	n := 0
-	for _, err := range h.c.AuditLog(context.Background(), "") {
-		if err != nil {
-			t.Fatal(err)
-		}
-		n++
+	if _, err := h.c.Audit(AuditQuery{}).Each(context.Background(), func(*AuditEntry, RawItem) error { n++; return nil }, nil); err != nil {
+		t.Fatal(err)
 	}
 	if n != total+1 || calls.Load() != 3 {
 		t.Errorf("entries %d calls %d", n, calls.Load())
 	}
 	n = 0
-	for e, err := range h.c.AuditLog(context.Background(), "AUTH:LOGIN") {
-		if err != nil || e.Type != "auth:login" {
-			t.Fatal(e, err)
+	_, err := h.c.Audit(AuditQuery{Type: "AUTH:LOGIN"}).Each(context.Background(), func(e *AuditEntry, _ RawItem) error {
+		if e.Type != "auth:login" {
+			return fmt.Errorf("an entry of type %s", e.Type)
 		}
 		n++
+		return nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if n != total/2+1 {
 		t.Errorf("filtered %d", n)

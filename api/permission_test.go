@@ -16,11 +16,20 @@ func TestForbiddenNamesTheMissingPermission(t *testing.T) {
 		call  func(*Client) error
 		want  string
 	}{
-		{`["Vault API"]`, func(c *Client) error { _, err := c.ProjectUsers(context.Background(), "p"); return err },
+		{`["Vault API"]`, func(c *Client) error {
+			_, err := usersOf(c.ProjectUsers("p").Collect(context.Background()))
+			return err
+		},
 			"this token lacks Vault sharing (view only) or Vault sharing, which GET /api/v1/vault/projects/{project_id}/users requires (403)"},
-		{`["View workspace projects"]`, func(c *Client) error { _, err := c.ProjectUsers(context.Background(), "p"); return err },
+		{`["View workspace projects"]`, func(c *Client) error {
+			_, err := usersOf(c.ProjectUsers("p").Collect(context.Background()))
+			return err
+		},
 			"this token lacks Vault API and Vault sharing (view only) or Vault sharing, which"},
-		{`["Vault API","Vault sharing"]`, func(c *Client) error { _, err := c.ProjectUsers(context.Background(), "p"); return err },
+		{`["Vault API","Vault sharing"]`, func(c *Client) error {
+			_, err := usersOf(c.ProjectUsers("p").Collect(context.Background()))
+			return err
+		},
 			"the token has every permission GET /api/v1/vault/projects/{project_id}/users requires"},
 		{`["vault api"]`, func(c *Client) error { _, err := c.DeleteProject(context.Background(), "p"); return err },
 			"this token lacks Modify workspace projects, which DELETE"},
@@ -54,7 +63,7 @@ func TestForbiddenWithoutWhoAmIKeepsFullList(t *testing.T) {
 		w.WriteHeader(403)
 		w.Write([]byte(`{"error":"Forbidden"}`))
 	}))
-	_, err := h.c.ProjectUsers(context.Background(), "p")
+	_, err := usersOf(h.c.ProjectUsers("p").Collect(context.Background()))
 	if !strings.Contains(err.Error(), "lacks Vault API, and Vault sharing (view only) or Vault sharing") {
 		t.Errorf("%v", err)
 	}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -66,7 +67,7 @@ func (c *Client) Projects(q ProjectQuery) Listing[Project] {
 			}
 		}
 	}
-	return Listing[Project]{c: c, ep: epProjects, read: read, held: Held{lim: c.held, ep: epProjects, cmd: "projects"}}
+	return Listing[Project]{c: c, ep: epProjects, read: read, held: Held{lim: c.held, ep: epProjects}}
 }
 
 // ProjectsPage returns one page of the workspace's projects, q.Page of
@@ -92,18 +93,40 @@ func (c *Client) ProjectsPage(ctx context.Context, q ProjectQuery) (*ProjectPage
 	return &p, nil
 }
 
-// ProjectUsers lists users with access to a project
-// (GET /api/v1/vault/projects/{project_id}/users).
-func (c *Client) ProjectUsers(ctx context.Context, projectID string) (*ProjectUsers, error) {
-	if err := requireID(epProjectUsers, "project ID", projectID); err != nil {
-		return nil, err
+// ProjectUsers lists the users with access to a project (GET
+// /api/v1/vault/projects/{project_id}/users): one body, held whole
+// (MaxBodyBytes) before any user is handed out, so a stalled body is sent
+// again. It has no total.
+func (c *Client) ProjectUsers(projectID string) Listing[ProjectUser] {
+	read := func(ctx context.Context, item func(RawItem) error, page func() error) (Summary, error) {
+		if err := requireID(epProjectUsers, "project ID", projectID); err != nil {
+			return Summary{}, err
+		}
+		var body struct {
+			Data struct {
+				Users json.RawMessage `json:"users"`
+			} `json:"data"`
+		}
+		path := "/api/v1/vault/projects/" + url.PathEscape(projectID) + "/users"
+		if err := c.getJSON(ctx, epProjectUsers, path, nil, &body); err != nil {
+			return Summary{}, err
+		}
+		var p rawPage
+		if len(body.Data.Users) > 0 {
+			noID := func([]byte) (string, error) { return "", nil }
+			if err := p.scan(epProjectUsers, c.currentRedactor(), body.Data.Users, "", "users", noID, nil); err != nil {
+				return Summary{}, err
+			}
+		}
+		if err := p.hand(ctx, epProjectUsers, "users", nil, 1, item); err != nil {
+			return Summary{}, err
+		}
+		if page != nil {
+			return Summary{}, page()
+		}
+		return Summary{}, nil
 	}
-	var u ProjectUsers
-	path := "/api/v1/vault/projects/" + url.PathEscape(projectID) + "/users"
-	if err := c.getJSON(ctx, epProjectUsers, path, nil, &u); err != nil {
-		return nil, err
-	}
-	return &u, nil
+	return Listing[ProjectUser]{c: c, ep: epProjectUsers, read: read, held: Held{lim: c.held, ep: epProjectUsers}}
 }
 
 // DeleteProject asks for a project's deletion

@@ -28,11 +28,11 @@ func TestTokenInDataNeverReachesTheCaller(t *testing.T) {
 		"projects": func(ctx context.Context) (any, error) {
 			return api.ItemsOf(ctx, c.Projects(api.ProjectQuery{}))
 		},
-		"users": func(ctx context.Context) (any, error) { return c.ProjectUserItems(ctx, faultserver.ProjectID) },
+		"users": func(ctx context.Context) (any, error) { return api.ItemsOf(ctx, c.ProjectUsers(faultserver.ProjectID)) },
 		"files": func(ctx context.Context) (any, error) {
 			return api.ItemsOf(ctx, c.ProjectFiles(faultserver.ProjectID, api.FileQuery{}))
 		},
-		"status": func(ctx context.Context) (any, error) { return c.GetFileItems(ctx, []string{faultserver.FileID}) },
+		"status": func(ctx context.Context) (any, error) { return c.GetFiles(ctx, []string{faultserver.FileID}) },
 		"recycle-bin": func(ctx context.Context) (any, error) {
 			var all []string
 			_, err := c.RecycleBin(api.RecycleBinQuery{}).Each(ctx, func(e *api.RecycleBinEntry, it api.RawItem) error {
@@ -45,9 +45,7 @@ func TestTokenInDataNeverReachesTheCaller(t *testing.T) {
 			return api.BinOf(c.RecycleBin(api.RecycleBinQuery{}).Collect(ctx))
 		},
 		"audit": func(ctx context.Context) (any, error) {
-			var all []api.Item[api.AuditEntry]
-			err := c.EachAuditPage(ctx, "", func(p []api.Item[api.AuditEntry]) error { all = append(all, p...); return nil })
-			return all, err
+			return api.ItemsOf(ctx, c.Audit(api.AuditQuery{}))
 		},
 		"audit page": func(ctx context.Context) (any, error) {
 			p, err := c.AuditPage(ctx, "a1", api.MaxAuditTake, "")

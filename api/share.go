@@ -196,40 +196,21 @@ func (sc *SharedClient) ProjectFilesPage(ctx context.Context, projectID string, 
 	})
 }
 
-// ProjectUsers implements page.Backend through the Share.
-func (sc *SharedClient) ProjectUsers(ctx context.Context, projectID string) (*ProjectUsers, error) {
-	return shared(sc, ctx, "project_users", []any{projectID}, func(ctx context.Context) (*ProjectUsers, error) {
-		return sc.Client.ProjectUsers(ctx, projectID)
-	}, func(p *ProjectUsers) *ProjectUsers {
-		c := *p
-		c.Data.Users = slices.Clone(p.Data.Users)
-		return &c
+// ProjectUsers implements page.Backend through the Share: the listing is
+// the answer one flight brought (Collected), each caller given its own copy.
+func (sc *SharedClient) ProjectUsers(projectID string) Listing[ProjectUser] {
+	return Collected(func(ctx context.Context) ([]ProjectUser, Summary, error) {
+		users, err := shared(sc, ctx, "project_users", []any{projectID}, func(ctx context.Context) ([]ProjectUser, error) {
+			users, _, err := sc.Client.ProjectUsers(projectID).Collect(ctx)
+			return users, err
+		}, slices.Clone)
+		return users, Summary{}, err
 	})
 }
 
 // GetFiles implements page.Backend through the Share.
-func (sc *SharedClient) GetFiles(ctx context.Context, ids []string) ([]FileDetail, error) {
-	return shared(sc, ctx, "get_files", []any{ids}, func(ctx context.Context) ([]FileDetail, error) {
+func (sc *SharedClient) GetFiles(ctx context.Context, ids []string) ([]Item[FileDetail], error) {
+	return shared(sc, ctx, "get_files", []any{ids}, func(ctx context.Context) ([]Item[FileDetail], error) {
 		return sc.Client.GetFiles(ctx, ids)
-	}, slices.Clone)
-}
-
-// AuditEarliest implements page.Backend through the Share.
-func (sc *SharedClient) AuditEarliest(ctx context.Context, logType string) (*AuditEntry, error) {
-	return shared(sc, ctx, "audit_earliest", []any{logType}, func(ctx context.Context) (*AuditEntry, error) {
-		return sc.Client.AuditEarliest(ctx, logType)
-	}, func(e *AuditEntry) *AuditEntry {
-		if e == nil {
-			return nil
-		}
-		c := *e
-		return &c
-	})
-}
-
-// AuditAfter implements page.Backend through the Share.
-func (sc *SharedClient) AuditAfter(ctx context.Context, from string, take int) ([]AuditEntry, error) {
-	return shared(sc, ctx, "audit_after", []any{from, take}, func(ctx context.Context) ([]AuditEntry, error) {
-		return sc.Client.AuditAfter(ctx, from, take)
 	}, slices.Clone)
 }

@@ -62,11 +62,11 @@ func TestSimEveryEndpoint(t *testing.T) {
 	if len(fileIDs) == 0 {
 		t.Fatal("no files")
 	}
-	recs, err := c.GetFiles(ctx, append(fileIDs, "00000000-0000-4000-8000-000000000000"))
+	recs, err := api.DetailsOf(c.GetFiles(ctx, append(fileIDs, "00000000-0000-4000-8000-000000000000")))
 	if err != nil || len(recs) != len(fileIDs)+1 || !recs[len(recs)-1].Failed() || recs[0].Failed() {
 		t.Fatalf("get_files: %d %v", len(recs), err)
 	}
-	if _, err := c.ProjectUsers(ctx, pid); err != nil {
+	if _, err := api.UsersOf(c.ProjectUsers(pid).Collect(ctx)); err != nil {
 		t.Fatal(err)
 	}
 	rb, err := api.BinOf(c.RecycleBin(api.RecycleBinQuery{}).Collect(ctx))
@@ -74,11 +74,8 @@ func TestSimEveryEndpoint(t *testing.T) {
 		t.Fatalf("recycle %v", err)
 	}
 	n := 0
-	for _, err := range c.AuditLog(ctx, "") {
-		if err != nil {
-			t.Fatal(err)
-		}
-		n++
+	if _, err := c.Audit(api.AuditQuery{}).Raw(ctx, func(api.RawItem) error { n++; return nil }, nil); err != nil {
+		t.Fatal(err)
 	}
 	if n < 100 {
 		t.Errorf("audit entries %d", n)
@@ -89,7 +86,7 @@ func TestSimEveryEndpoint(t *testing.T) {
 	if err != nil || len(up.FileIDs) != 1 {
 		t.Fatalf("upload %+v %v", up, err)
 	}
-	st, err := c.GetFiles(ctx, up.FileIDs)
+	st, err := api.DetailsOf(c.GetFiles(ctx, up.FileIDs))
 	if err != nil || !st[0].ProcessingStatus.Is(api.StatusProcessing) {
 		t.Fatalf("new file status %+v %v", st, err)
 	}

@@ -108,9 +108,13 @@ func (h *Held) Add(size int) error {
 
 // error is the one line of a listing stopped at a Held bound.
 func (h *Held) error(what, streams string) *Error {
-	if h.cmd == "" {
+	switch {
+	case h.cmd == "" && h.ep == (endpoint{}):
 		return &Error{Kind: KindTooLarge, Endpoint: epRecycleBin.String(), Status: 200,
 			Message: what + ", the most vaultdeck holds in memory for a table, --check or the console; `vaultdeck recycle-bin --jsonl` (or --json, or --csv) streams " + streams}
+	case h.cmd == "": // a listing collected whole (Listing.Collect)
+		return &Error{Kind: KindTooLarge, Endpoint: h.ep.String(), Status: 200,
+			Message: what + ", the most vaultdeck holds in memory of one listing"}
 	}
 	return &Error{Kind: KindTooLarge, Endpoint: h.ep.String(), Status: 200,
 		Message: what + ", the most the console keeps of it; `vaultdeck " + h.cmd + " --jsonl` (or --json, or --csv) streams " + streams}

@@ -17,7 +17,7 @@ import (
 // *api.SharedClient satisfy it; both draw on the process's shared budget.
 type API interface {
 	Projects(q api.ProjectQuery) api.Listing[api.Project]
-	ProjectUsers(ctx context.Context, projectID string) (*api.ProjectUsers, error)
+	ProjectUsers(projectID string) api.Listing[api.ProjectUser]
 	Budget(cat api.Category) api.BudgetStatus
 }
 
@@ -122,7 +122,7 @@ func (c *Crawler) Run(ctx context.Context) (store.AccessSnapshot, error) {
 		if err := ctx.Err(); err != nil {
 			return snap, err
 		}
-		users, err := c.API.ProjectUsers(ctx, p.ID)
+		users, _, err := c.API.ProjectUsers(p.ID).Collect(ctx)
 		if err := spent(1); err != nil {
 			return snap, err
 		}
@@ -137,7 +137,7 @@ func (c *Crawler) Run(ctx context.Context) (store.AccessSnapshot, error) {
 			return snap, fmt.Errorf("reading the users of project %s: %w", p.ID, err)
 		default:
 			p.State = store.AccessRead
-			if err := c.Store.CommitAccessProject(snap.ID, p, grantsOf(p, users.Data.Users)); err != nil {
+			if err := c.Store.CommitAccessProject(snap.ID, p, grantsOf(p, users)); err != nil {
 				return snap, err
 			}
 			pr.Done++

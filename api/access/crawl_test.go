@@ -159,9 +159,9 @@ func TestDailyCrawlReadsOnlyChanged(t *testing.T) {
 		var picks []pick
 		people := peopleOf(t, h)
 		for _, p := range listed[10:14] {
-			u, _ := h.client.ProjectUsers(ctx, p.ID)
+			users, _, _ := h.client.ProjectUsers(p.ID).Collect(ctx)
 			for _, e := range people {
-				if !slices.ContainsFunc(u.Data.Users, func(x api.ProjectUser) bool { return strings.EqualFold(x.Email, e) }) {
+				if !slices.ContainsFunc(users, func(x api.ProjectUser) bool { return strings.EqualFold(x.Email, e) }) {
 					picks = append(picks, pick{p.ID, p.Name, e})
 					break
 				}
@@ -301,11 +301,11 @@ func peopleOf(t *testing.T, h *harness) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, p := range listProjects(t, h)[:40] {
-		u, err := h.client.ProjectUsers(context.Background(), p.ID)
+		users, _, err := h.client.ProjectUsers(p.ID).Collect(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, x := range u.Data.Users {
+		for _, x := range users {
 			if e := strings.ToLower(x.Email); !seen[e] {
 				seen[e] = true
 				out = append(out, e)

@@ -67,12 +67,10 @@ func checkFiles(c *api.Client, tr *memTransport, files []string) []string {
 	}
 	before := tr.n.Load()
 	var full []string
-	err := c.EachAuditPage(context.Background(), "", func(page []api.Item[api.AuditEntry]) error {
-		for _, it := range page {
-			full = append(full, it.Value.ID)
-		}
+	_, err := c.Audit(api.AuditQuery{}).Each(context.Background(), func(e *api.AuditEntry, _ api.RawItem) error {
+		full = append(full, e.ID)
 		return nil
-	})
+	}, nil)
 	if err != nil {
 		return append(problems, err.Error())
 	}

@@ -208,9 +208,9 @@ func (f *follower) begin(ctx context.Context, p *pacer) (string, error) {
 		}
 		var err error
 		if f.o.Start == "latest" {
-			first, err = f.j.Svc.AuditLatestItem(ctx, "")
+			first, err = f.j.Svc.AuditLatest(ctx, "")
 		} else {
-			first, err = f.j.Svc.AuditEarliestItem(ctx, "")
+			first, err = f.j.Svc.AuditEarliest(ctx, "")
 		}
 		return err
 	})

@@ -100,12 +100,10 @@ func newRig(t *testing.T, opts sim.Options, clock api.Clock) *rig {
 func (r *rig) fullLog(t *testing.T) []string {
 	t.Helper()
 	var ids []string
-	err := r.client.EachAuditPage(context.Background(), "", func(page []api.Item[api.AuditEntry]) error {
-		for _, it := range page {
-			ids = append(ids, it.Value.ID)
-		}
+	_, err := r.client.Audit(api.AuditQuery{}).Each(context.Background(), func(e *api.AuditEntry, _ api.RawItem) error {
+		ids = append(ids, e.ID)
 		return nil
-	})
+	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

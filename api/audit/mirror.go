@@ -65,9 +65,9 @@ func LogKey(base, workspaceID string) string { return base + "|" + workspaceID }
 // Service is what the job asks of the service; *api.Client satisfies it.
 type Service interface {
 	WhoAmI(ctx context.Context) (*api.WhoAmI, error)
-	AuditEarliestItem(ctx context.Context, logType string) (*api.Item[api.AuditEntry], error)
-	AuditLatestItem(ctx context.Context, logType string) (*api.Item[api.AuditEntry], error)
-	AuditSearchItem(ctx context.Context, t time.Time, logType string) (*api.Item[api.AuditEntry], error)
+	AuditEarliest(ctx context.Context, logType string) (*api.Item[api.AuditEntry], error)
+	AuditLatest(ctx context.Context, logType string) (*api.Item[api.AuditEntry], error)
+	AuditSearch(ctx context.Context, t time.Time, logType string) (*api.Item[api.AuditEntry], error)
 	AuditPage(ctx context.Context, from string, take int, logType string) (api.AuditPage, error)
 	Budget(cat api.Category) api.BudgetStatus
 	Base() string

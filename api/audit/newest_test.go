@@ -189,13 +189,13 @@ func (l *tiedLog) WhoAmI(context.Context) (*api.WhoAmI, error) {
 }
 func (l *tiedLog) Base() string                         { return "http://tied.test" }
 func (l *tiedLog) Budget(api.Category) api.BudgetStatus { return api.BudgetStatus{Unlimited: true} }
-func (l *tiedLog) AuditEarliestItem(context.Context, string) (*api.Item[api.AuditEntry], error) {
+func (l *tiedLog) AuditEarliest(context.Context, string) (*api.Item[api.AuditEntry], error) {
 	return &l.log[0], nil
 }
-func (l *tiedLog) AuditLatestItem(context.Context, string) (*api.Item[api.AuditEntry], error) {
+func (l *tiedLog) AuditLatest(context.Context, string) (*api.Item[api.AuditEntry], error) {
 	return &l.log[len(l.log)-1], nil
 }
-func (l *tiedLog) AuditSearchItem(_ context.Context, t time.Time, _ string) (*api.Item[api.AuditEntry], error) {
+func (l *tiedLog) AuditSearch(_ context.Context, t time.Time, _ string) (*api.Item[api.AuditEntry], error) {
 	t = t.Truncate(time.Second) // whole seconds, as the client sends it
 	for i := range l.log {
 		if !l.log[i].Value.Timestamp.Before(t) {

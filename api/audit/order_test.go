@@ -127,7 +127,7 @@ func TestEveryAuditReaderRefusesAListingThatGoesBack(t *testing.T) {
 			check("follow", err, idsOfLines(t, out.String()))
 
 			if name == "ignores from" { // one page alone shows it when from is ignored
-				first, _ := c.AuditEarliestItem(ctx, "")
+				first, _ := c.AuditEarliest(ctx, "")
 				_, err = (&audit.Job{Svc: c}).Poll(ctx, first.Value.ID, "", "")
 				check("poll", err, nil)
 			}

@@ -169,10 +169,10 @@ func (j *Job) start(ctx context.Context, p *pacer, since time.Time, logType stri
 	}
 	now := j.clock().Now()
 	if !since.IsZero() && since.After(now.Add(-api.AuditSearchReach+searchMargin)) {
-		it, err := j.Svc.AuditSearchItem(ctx, since, logType)
+		it, err := j.Svc.AuditSearch(ctx, since, logType)
 		return it, "search", err
 	}
-	it, err := j.Svc.AuditEarliestItem(ctx, logType)
+	it, err := j.Svc.AuditEarliest(ctx, logType)
 	return it, "earliest", err
 }
 

@@ -36,7 +36,7 @@ func TestQueryFromMirrorOrService(t *testing.T) {
 			r := newRig(t, sim.Options{Seed: 7, NoRateLimit: true, AuditEntries: 6000}, nil)
 			now := r.sim.Now()
 			// a user and an address that occur in the seeded log
-			first, err := r.client.AuditSearchItem(context.Background(), now.Add(-10*24*time.Hour), "")
+			first, err := r.client.AuditSearch(context.Background(), now.Add(-10*24*time.Hour), "")
 			if err != nil || first == nil {
 				t.Fatal(err)
 			}

@@ -148,7 +148,7 @@ func (l *shapeLog) WhoAmI(context.Context) (*api.WhoAmI, error) {
 func (l *shapeLog) Base() string                         { return "http://shape.test" }
 func (l *shapeLog) Budget(api.Category) api.BudgetStatus { return api.BudgetStatus{Unlimited: true} }
 
-func (l *shapeLog) AuditEarliestItem(_ context.Context, typ string) (*api.Item[api.AuditEntry], error) {
+func (l *shapeLog) AuditEarliest(_ context.Context, typ string) (*api.Item[api.AuditEntry], error) {
 	for i := range l.log {
 		if ofType(l.log[i], typ) {
 			return l.one(i)
@@ -157,7 +157,7 @@ func (l *shapeLog) AuditEarliestItem(_ context.Context, typ string) (*api.Item[a
 	return l.one(-1)
 }
 
-func (l *shapeLog) AuditLatestItem(_ context.Context, typ string) (*api.Item[api.AuditEntry], error) {
+func (l *shapeLog) AuditLatest(_ context.Context, typ string) (*api.Item[api.AuditEntry], error) {
 	for i := len(l.log) - 1; i >= 0; i-- {
 		if ofType(l.log[i], typ) {
 			return l.one(i)
@@ -166,9 +166,9 @@ func (l *shapeLog) AuditLatestItem(_ context.Context, typ string) (*api.Item[api
 	return l.one(-1)
 }
 
-// AuditSearchItem: the first entry in the listing's order stamped at or
+// AuditSearch: the first entry in the listing's order stamped at or
 // after t's whole second.
-func (l *shapeLog) AuditSearchItem(_ context.Context, t time.Time, typ string) (*api.Item[api.AuditEntry], error) {
+func (l *shapeLog) AuditSearch(_ context.Context, t time.Time, typ string) (*api.Item[api.AuditEntry], error) {
 	t = t.Truncate(time.Second)
 	for i := range l.log {
 		if !l.log[i].Value.Timestamp.Before(t) && ofType(l.log[i], typ) {

@@ -177,7 +177,7 @@ func (j *Job) readPage(ctx context.Context, p *pacer, ord *order, log, cursor st
 	}
 	pg := store.AuditMirrorPage{Log: log, Prev: cursor}
 	if !started {
-		first, err := j.Svc.AuditEarliestItem(ctx, "")
+		first, err := j.Svc.AuditEarliest(ctx, "")
 		if err != nil {
 			return store.AuditMirrorPage{}, err
 		}

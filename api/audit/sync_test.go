@@ -81,7 +81,7 @@ func TestSyncStoppedAnywhereNeitherGapsNorRepeats(t *testing.T) {
 				t.Fatalf("state %+v after %d entries", st, len(got))
 			}
 			// byte for byte: the first entry as the service sends it
-			it, err := r.client.AuditEarliestItem(context.Background(), "")
+			it, err := r.client.AuditEarliest(context.Background(), "")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -29,11 +29,11 @@ func bigLogRig(t *testing.T) (*rig, store.AuditEntry) {
 	if _, err := r.client.DeleteProject(ctx, ps.Projects[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	it, err := r.client.AuditLatestItem(ctx, audit.TypeDeleteProject)
+	it, err := r.client.AuditLatest(ctx, audit.TypeDeleteProject)
 	if err != nil || it == nil {
 		t.Fatalf("the deletion left no entry: %v", err)
 	}
-	if first, err := r.client.AuditEarliestItem(ctx, audit.TypeDeleteProject); err != nil || first == nil || first.Value.ID != it.Value.ID {
+	if first, err := r.client.AuditEarliest(ctx, audit.TypeDeleteProject); err != nil || first == nil || first.Value.ID != it.Value.ID {
 		t.Fatalf("the deletion is not the type's only entry: %v", err)
 	}
 	return r, audit.EntryOf(*it)

@@ -322,7 +322,7 @@ func (w *walk) fromLatest(ctx context.Context, now time.Time) error {
 	if err := w.ask(ctx); err != nil {
 		return err
 	}
-	it, err := w.svc.AuditLatestItem(ctx, askType(w.f))
+	it, err := w.svc.AuditLatest(ctx, askType(w.f))
 	if err != nil {
 		return err
 	}
@@ -348,7 +348,7 @@ func (w *walk) askEarliest(ctx context.Context) error {
 	if err := w.ask(ctx); err != nil {
 		return err
 	}
-	it, err := w.svc.AuditEarliestItem(ctx, askType(w.f))
+	it, err := w.svc.AuditEarliest(ctx, askType(w.f))
 	if err != nil {
 		return err
 	}
@@ -372,5 +372,5 @@ func (w *walk) find(ctx context.Context, at, now time.Time) (*api.Item[api.Audit
 	if err := w.ask(ctx); err != nil {
 		return nil, err
 	}
-	return w.svc.AuditSearchItem(ctx, at, askType(w.f))
+	return w.svc.AuditSearch(ctx, at, askType(w.f))
 }

@@ -1,6 +1,7 @@
 package audit_test
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"testing"
@@ -16,12 +17,10 @@ import (
 func serviceLog(t *testing.T, c *api.Client) []store.AuditEntry {
 	t.Helper()
 	var out []store.AuditEntry
-	err := c.EachAuditPage(context.Background(), "", func(page []api.Item[api.AuditEntry]) error {
-		for _, it := range page {
-			out = append(out, audit.EntryOf(it))
-		}
+	_, err := c.Audit(api.AuditQuery{}).Each(context.Background(), func(e *api.AuditEntry, raw api.RawItem) error {
+		out = append(out, audit.EntryOf(api.Item[api.AuditEntry]{Value: *e, JSON: bytes.Clone(raw.Bytes)}))
 		return nil
-	})
+	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

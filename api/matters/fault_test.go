@@ -174,9 +174,9 @@ func (w *watched) UpsertMatters(ctx context.Context, pairs []api.MatterPair) (*a
 	return res, err
 }
 
-func (w *watched) EachClientMatter(ctx context.Context, fn func(*api.ClientMatter) error) (api.ServiceClock, error) {
+func (w *watched) ClientMatters() api.Listing[api.ClientMatter] {
 	w.alive()
-	return w.c.EachClientMatter(ctx, fn)
+	return w.c.ClientMatters()
 }
 
 // inProcess runs fn as a process of its own would: a crash (Goexit) ends

@@ -14,7 +14,7 @@ import (
 
 // Lister is the listing Judge reads.
 type Lister interface {
-	EachClientMatter(ctx context.Context, fn func(*api.ClientMatter) error) (api.ServiceClock, error)
+	ClientMatters() api.Listing[api.ClientMatter]
 }
 
 // Codes of the in-flight pairs a restore leaves alone.
@@ -77,7 +77,7 @@ func Judge(ctx context.Context, l Lister, pairs []InFlight) ([]Outcome, error) {
 		byClient[k.c] = append(byClient[k.c], i)
 	}
 	ev := make([]evidence, len(pairs))
-	clk, err := l.EachClientMatter(ctx, func(m *api.ClientMatter) error {
+	sum, err := l.ClientMatters().Each(ctx, func(m *api.ClientMatter, _ api.RawItem) error {
 		s := sighting{deleted: m.Deleted(), at: m.DeletedAt.Time}
 		own := -1
 		if m.ClientID != "" || m.MatterID != "" {
@@ -97,11 +97,11 @@ func Judge(ctx context.Context, l Lister, pairs []InFlight) ([]Outcome, error) {
 			}
 		}
 		return nil
-	})
+	}, nil)
 	if err != nil {
 		return nil, err
 	}
-	offset, clockOK := clk.Offset()
+	offset, clockOK := sum.Clock.Offset()
 	out := make([]Outcome, len(pairs))
 	for i, p := range pairs {
 		o := Outcome{Line: p.Line, ClientID: p.ClientID, MatterID: p.MatterID}

@@ -14,13 +14,10 @@ type listing struct {
 	records []api.ClientMatter
 }
 
-func (l listing) EachClientMatter(_ context.Context, fn func(*api.ClientMatter) error) (api.ServiceClock, error) {
-	for i := range l.records {
-		if err := fn(&l.records[i]); err != nil {
-			return api.ServiceClock{}, err
-		}
-	}
-	return api.ServiceClock{Date: l.date, Sent: l.date, Received: l.date}, nil
+func (l listing) ClientMatters() api.Listing[api.ClientMatter] {
+	return api.Collected(func(context.Context) ([]api.ClientMatter, api.Summary, error) {
+		return l.records, api.Summary{Clock: api.ServiceClock{Date: l.date, Sent: l.date, Received: l.date}}, nil
+	})
 }
 
 func deletedAt(t time.Time) api.Time { return api.Time{Time: t, Raw: t.Format(time.RFC3339Nano)} }

@@ -17,9 +17,9 @@ import (
 type Service interface {
 	DeleteMatters(ctx context.Context, pairs []api.MatterPair) (*api.MatterDeletion, error)
 	UpsertMatters(ctx context.Context, pairs []api.MatterPair) (*api.MatterUpsert, error)
-	// EachClientMatter is the listing a restore checks in-flight pairs
+	// ClientMatters is the listing a restore checks in-flight pairs
 	// against before it upserts anything.
-	EachClientMatter(ctx context.Context, fn func(*api.ClientMatter) error) (api.ServiceClock, error)
+	ClientMatters() api.Listing[api.ClientMatter]
 }
 
 // Progress is reported after each request.

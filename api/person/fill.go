@@ -19,7 +19,7 @@ type Service interface {
 // MatterLister reads the client-matters listing (its own budget, 150 a
 // minute); nil leaves the matters part missing.
 type MatterLister interface {
-	EachClientMatter(ctx context.Context, fn func(*api.ClientMatter) error) (api.ServiceClock, error)
+	ClientMatters() api.Listing[api.ClientMatter]
 }
 
 // MaxCacheEntry is the largest body Fill keeps (the console's bound,
@@ -75,12 +75,12 @@ func Fill(ctx context.Context, svc Service, ml MatterLister, in Local, r *Report
 		var body []byte
 		mctx := api.WithBodyCopy(ctx, MaxCacheEntry, func(b []byte) { body = append([]byte(nil), b...) })
 		var mine []api.ClientMatter
-		_, err := ml.EachClientMatter(mctx, func(m *api.ClientMatter) error {
+		_, err := ml.ClientMatters().Each(mctx, func(m *api.ClientMatter, _ api.RawItem) error {
 			if eqFold(m.UserEmail, r.Email) {
 				mine = append(mine, *m)
 			}
 			return nil
-		})
+		}, nil)
 		r.Requests++
 		if err != nil {
 			return fmt.Errorf("the client-matters listing could not be read: %w", err)

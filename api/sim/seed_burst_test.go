@@ -16,12 +16,10 @@ func seededLog(t *testing.T, o sim.Options) []api.AuditEntry {
 	o.NoRateLimit = true
 	e := simtest.Start(t, simtest.Options{Sim: o})
 	var out []api.AuditEntry
-	if err := e.Client.EachAuditPage(context.Background(), "", func(page []api.Item[api.AuditEntry]) error {
-		for _, it := range page {
-			out = append(out, it.Value)
-		}
+	if _, err := e.Client.Audit(api.AuditQuery{}).Each(context.Background(), func(x *api.AuditEntry, _ api.RawItem) error {
+		out = append(out, *x)
 		return nil
-	}); err != nil {
+	}, nil); err != nil {
 		t.Fatal(err)
 	}
 	return out

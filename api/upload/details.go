@@ -61,7 +61,8 @@ func (r *Runner) Settle(ctx context.Context, out *Outcome) {
 	if len(ids) == 0 {
 		return
 	}
-	details, err := r.API.GetFiles(ctx, ids)
+	recs, err := r.API.GetFiles(ctx, ids)
+	details := api.Values(recs)
 	if err == nil {
 		err = r.Store.SetFileDetails(JournalDetails(details))
 	}

@@ -174,7 +174,7 @@ func (g *guard) FilesUploadedSince(ctx context.Context, projectID string, since 
 	return g.inner.FilesUploadedSince(ctx, projectID, since)
 }
 
-func (g *guard) GetFiles(ctx context.Context, ids []string) ([]api.FileDetail, error) {
+func (g *guard) GetFiles(ctx context.Context, ids []string) ([]api.Item[api.FileDetail], error) {
 	if g.proc.crashed() {
 		return nil, errDead
 	}

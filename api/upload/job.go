@@ -17,7 +17,7 @@ import (
 type Backend interface {
 	UploadBatch(ctx context.Context, projectID string, files []api.UploadFile, mode api.DuplicateMode, sent func(int64)) (*api.UploadResult, error)
 	FilesUploadedSince(ctx context.Context, projectID string, since time.Time) ([]api.ProjectFile, error)
-	GetFiles(ctx context.Context, ids []string) ([]api.FileDetail, error)
+	GetFiles(ctx context.Context, ids []string) ([]api.Item[api.FileDetail], error)
 }
 
 // Steps of a batch at which a test may simulate kill -9 (Runner.crashAt).

@@ -32,8 +32,8 @@ func (r *Runner) match(ctx context.Context, mode string, sent []store.JournalFil
 		if err != nil {
 			return nil, fmt.Errorf("the service returned %s for %s and their names could not be read: %w", plural.Count(len(ids), "file ID"), plural.Count(len(sent), "file"), err)
 		}
-		for _, d := range recs {
-			if !d.Failed() {
+		for _, it := range recs {
+			if d := it.Value; !d.Failed() {
 				names = append(names, api.ProjectFile{ID: d.FileID, Name: d.FileName})
 			}
 		}

@@ -135,12 +135,10 @@ func (r *rig) tick() {
 func (r *rig) log() []api.AuditEntry {
 	r.t.Helper()
 	var out []api.AuditEntry
-	err := r.client.EachAuditPage(context.Background(), "", func(page []api.Item[api.AuditEntry]) error {
-		for _, it := range page {
-			out = append(out, it.Value)
-		}
+	_, err := r.client.Audit(api.AuditQuery{}).Each(context.Background(), func(e *api.AuditEntry, _ api.RawItem) error {
+		out = append(out, *e)
 		return nil
-	})
+	}, nil)
 	if err != nil {
 		r.t.Fatal(err)
 	}

@@ -94,23 +94,23 @@ func itemTime(it *api.Item[api.AuditEntry]) time.Time {
 	return it.Value.Timestamp.Time
 }
 
-func (s traced) AuditSearchItem(ctx context.Context, t time.Time, logType string) (*api.Item[api.AuditEntry], error) {
+func (s traced) AuditSearch(ctx context.Context, t time.Time, logType string) (*api.Item[api.AuditEntry], error) {
 	w := s.begin(ctx, "searching from "+t.UTC().Format(stampLayout))
-	it, err := s.Service.AuditSearchItem(ctx, t, logType)
+	it, err := s.Service.AuditSearch(ctx, t, logType)
 	s.end(w, itemTime(it), s.now())
 	return it, err
 }
 
-func (s traced) AuditEarliestItem(ctx context.Context, logType string) (*api.Item[api.AuditEntry], error) {
+func (s traced) AuditEarliest(ctx context.Context, logType string) (*api.Item[api.AuditEntry], error) {
 	w := s.begin(ctx, "reading the log's earliest entry")
-	it, err := s.Service.AuditEarliestItem(ctx, logType)
+	it, err := s.Service.AuditEarliest(ctx, logType)
 	s.end(w, itemTime(it), s.now())
 	return it, err
 }
 
-func (s traced) AuditLatestItem(ctx context.Context, logType string) (*api.Item[api.AuditEntry], error) {
+func (s traced) AuditLatest(ctx context.Context, logType string) (*api.Item[api.AuditEntry], error) {
 	w := s.begin(ctx, "reading the log's newest entry")
-	it, err := s.Service.AuditLatestItem(ctx, logType)
+	it, err := s.Service.AuditLatest(ctx, logType)
 	s.end(w, itemTime(it), s.now())
 	return it, err
 }

@@ -74,7 +74,7 @@ func (r *runner) statusCmd() *cobra.Command {
 		// 1000 IDs a request at the vault's 10 requests a minute: say so
 		// when the budget makes it wait.
 		ctx = api.WithWaitObserver(ctx, r.listProgress().observe)
-		recs, err := c.GetFileItems(ctx, ids)
+		recs, err := c.GetFiles(ctx, ids)
 		if err != nil {
 			return r.fail(err)
 		}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 
 	"github.com/spf13/cobra"
@@ -16,7 +17,11 @@ func (r *runner) usersCmd() *cobra.Command {
 			return r.fail(err)
 		}
 		ctx = api.WithWaitObserver(ctx, r.listProgress().observe)
-		users, err := c.ProjectUserItems(ctx, projectID)
+		var users []api.Item[api.ProjectUser]
+		_, err = c.ProjectUsers(projectID).Each(ctx, func(u *api.ProjectUser, it api.RawItem) error {
+			users = append(users, api.Item[api.ProjectUser]{Value: *u, JSON: bytes.Clone(it.Bytes)})
+			return nil
+		}, nil)
 		if err != nil {
 			return r.fail(err)
 		}

@@ -71,7 +71,7 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 		c := conn.Client
 		stuckAfter = conn.Account.StuckAfter
 		ctx = api.WithWaitObserver(ctx, r.listProgress().observe)
-		recs, err := c.GetFileItems(ctx, ids)
+		recs, err := c.GetFiles(ctx, ids)
 		if err != nil {
 			return r.fail(err)
 		}

@@ -74,12 +74,12 @@ func TestPersonMatchesTheAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range all {
-		us, err := c.ProjectUsers(ctx, p.ID)
+		us, _, err := c.ProjectUsers(p.ID).Collect(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
 		mine, others := "", false
-		for _, u := range us.Data.Users {
+		for _, u := range us {
 			if strings.EqualFold(u.Email, who) {
 				mine = u.AccessLevel
 			} else if u.AccessLevel == "MANAGE" {
@@ -118,12 +118,12 @@ func TestPersonMatchesTheAPI(t *testing.T) {
 	}
 	same(t, "created projects", gotProjects, wantProjects)
 	var wantMatters, gotMatters []string
-	if _, err := c.EachClientMatter(ctx, func(m *api.ClientMatter) error {
+	if _, err := c.ClientMatters().Each(ctx, func(m *api.ClientMatter, _ api.RawItem) error {
 		if strings.EqualFold(m.UserEmail, who) {
 			wantMatters = append(wantMatters, m.ID+" "+m.Name)
 		}
 		return nil
-	}); err != nil {
+	}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range rep.Created.Matters {
@@ -153,18 +153,18 @@ func TestPersonMatchesTheAPI(t *testing.T) {
 	// Activity: every entry of theirs the service lists.
 	var total int
 	var latest, lastLogin string
-	for x, err := range c.AuditLog(ctx, "") {
-		if err != nil {
-			t.Fatal(err)
-		}
+	if _, err := c.Audit(api.AuditQuery{}).Each(ctx, func(x *api.AuditEntry, _ api.RawItem) error {
 		if !strings.EqualFold(x.User, who) {
-			continue
+			return nil
 		}
 		total++
 		latest = x.ID // ascending: the last one seen is the newest
 		if strings.Contains(string(x.Type), "login") {
 			lastLogin = x.ID
 		}
+		return nil
+	}, nil); err != nil {
+		t.Fatal(err)
 	}
 	a := rep.Activity
 	if a.Total != total || len(a.Latest) == 0 || a.Latest[0].ID != latest || a.LastLogin == nil || a.LastLogin.ID != lastLogin {

@@ -62,7 +62,7 @@ func (r *runner) watch(ctx context.Context, c *api.Client, ids []string, stuckAf
 		if err != nil {
 			return r.fail(err)
 		}
-		tr.Apply(ask, recs, now)
+		tr.Apply(ask, api.Values(recs), now)
 		// A file turns stuck with the clock alone: that is printed too.
 		changed := false
 		var n filestatus.Counts

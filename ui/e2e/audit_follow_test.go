@@ -98,12 +98,10 @@ func simLog(t *testing.T, sp simProcess) []string {
 		t.Fatal(err)
 	}
 	var ids []string
-	err = c.EachAuditPage(context.Background(), "", func(page []api.Item[api.AuditEntry]) error {
-		for _, it := range page {
-			ids = append(ids, it.Value.ID)
-		}
+	_, err = c.Audit(api.AuditQuery{}).Each(context.Background(), func(e *api.AuditEntry, _ api.RawItem) error {
+		ids = append(ids, e.ID)
 		return nil
-	})
+	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func (f *fakeBackend) set(status string, ids ...string) {
 	}
 }
 
-func (f *fakeBackend) GetFiles(_ context.Context, ids []string) ([]api.FileDetail, error) {
+func (f *fakeBackend) GetFiles(_ context.Context, ids []string) ([]api.Item[api.FileDetail], error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, append([]string(nil), ids...))
@@ -65,7 +65,7 @@ func (f *fakeBackend) GetFiles(_ context.Context, ids []string) ([]api.FileDetai
 		}
 		out = append(out, api.FileDetail{FileID: id, FileName: name, ProcessingStatus: api.Status(st)})
 	}
-	return out, nil
+	return pagetest.ItemsOf(out), nil
 }
 
 func (f *fakeBackend) Budget(api.Category) api.BudgetStatus {
@@ -93,17 +93,11 @@ func (f *fakeBackend) ProjectsPage(context.Context, api.ProjectQuery) (*api.Proj
 func (f *fakeBackend) ProjectFilesPage(context.Context, string, api.FileQuery) (*api.FilePage, error) {
 	return nil, nil
 }
-func (f *fakeBackend) ProjectUsers(context.Context, string) (*api.ProjectUsers, error) {
-	return nil, nil
+func (f *fakeBackend) ProjectUsers(string) api.Listing[api.ProjectUser] {
+	return api.Collected(func(context.Context) ([]api.ProjectUser, api.Summary, error) { return nil, api.Summary{}, nil })
 }
 func (f *fakeBackend) RecycleBin(api.RecycleBinQuery) api.Listing[api.RecycleBinEntry] {
 	return api.Collected(func(context.Context) ([]api.RecycleBinEntry, api.Summary, error) { return nil, api.Summary{}, nil })
-}
-func (f *fakeBackend) AuditEarliest(context.Context, string) (*api.AuditEntry, error) {
-	return nil, nil
-}
-func (f *fakeBackend) AuditAfter(context.Context, string, int) ([]api.AuditEntry, error) {
-	return nil, nil
 }
 func (f *fakeBackend) DeleteProject(context.Context, string) (*api.DeleteProjectResult, error) {
 	return nil, nil

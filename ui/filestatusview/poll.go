@@ -44,7 +44,7 @@ func pollCmd(ctx context.Context, b page.Backend, tag page.Tag, ids []string) te
 				return msg
 			}
 			msg.Requested = append(msg.Requested, chunk...)
-			msg.Details = append(msg.Details, got...)
+			msg.Details = append(msg.Details, api.Values(got)...)
 		}
 		return msg
 	}

@@ -89,19 +89,17 @@ type Backend interface {
 	WhoAmI(ctx context.Context) (*api.WhoAmI, error)
 	ProjectsPage(ctx context.Context, q api.ProjectQuery) (*api.ProjectPage, error)
 	ProjectFilesPage(ctx context.Context, projectID string, q api.FileQuery) (*api.FilePage, error)
-	ProjectUsers(ctx context.Context, projectID string) (*api.ProjectUsers, error)
+	ProjectUsers(projectID string) api.Listing[api.ProjectUser]
 	// RecycleBin's collected answer may be shared with other sessions
 	// (serve's api.SharedClient hands one answer to every session on a
 	// token): read it, never modify it.
 	RecycleBin(q api.RecycleBinQuery) api.Listing[api.RecycleBinEntry]
-	GetFiles(ctx context.Context, ids []string) ([]api.FileDetail, error)
-	AuditEarliest(ctx context.Context, logType string) (*api.AuditEntry, error)
-	AuditAfter(ctx context.Context, from string, take int) ([]api.AuditEntry, error)
+	GetFiles(ctx context.Context, ids []string) ([]api.Item[api.FileDetail], error)
 	// The audit job's reads (api/audit.Service): the console's audit view
 	// reads the log newest first and jumps to a time through them.
-	AuditEarliestItem(ctx context.Context, logType string) (*api.Item[api.AuditEntry], error)
-	AuditLatestItem(ctx context.Context, logType string) (*api.Item[api.AuditEntry], error)
-	AuditSearchItem(ctx context.Context, t time.Time, logType string) (*api.Item[api.AuditEntry], error)
+	AuditEarliest(ctx context.Context, logType string) (*api.Item[api.AuditEntry], error)
+	AuditLatest(ctx context.Context, logType string) (*api.Item[api.AuditEntry], error)
+	AuditSearch(ctx context.Context, t time.Time, logType string) (*api.Item[api.AuditEntry], error)
 	AuditPage(ctx context.Context, from string, take int, logType string) (api.AuditPage, error)
 	DeleteProject(ctx context.Context, projectID string) (*api.DeleteProjectResult, error)
 	Budget(cat api.Category) api.BudgetStatus

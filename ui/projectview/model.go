@@ -65,7 +65,7 @@ type Model struct {
 }
 
 type (
-	usersLoaded = page.Result[*api.ProjectUsers]
+	usersLoaded = page.Result[[]api.ProjectUser]
 	filesLoaded = page.Result[filePage]
 )
 
@@ -158,7 +158,10 @@ func (m *Model) loadUsers() tea.Cmd {
 	ctx = m.states[tabUsers].Begin(ctx)
 	be, id := m.env.Backend, m.proj.ID
 	return tea.Batch(m.loader.Start(), page.Fetch(ctx, tag, "users",
-		func(ctx context.Context) (*api.ProjectUsers, error) { return be.ProjectUsers(ctx, id) }))
+		func(ctx context.Context) ([]api.ProjectUser, error) {
+			users, _, err := be.ProjectUsers(id).Collect(ctx)
+			return users, err
+		}))
 }
 
 // loadFiles asks for a page of files; an empty cursor starts over.
@@ -237,7 +240,7 @@ func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 			return m, page.Error(fmt.Errorf("the users of this project could not be loaded: %w", msg.Err))
 		}
 		m.states[tabUsers].Loaded(m.env.Clock(), false)
-		return m, m.Tabs[tabUsers].SetRows(UserRows(msg.Value.Data.Users, m.proj.CreatorEmail))
+		return m, m.Tabs[tabUsers].SetRows(UserRows(msg.Value, m.proj.CreatorEmail))
 	case filesLoaded:
 		return m, m.filesArrived(msg)
 	case resolved:

@@ -38,8 +38,6 @@ type Fake struct {
 	ProjectUsersFn  func(context.Context, string) (*api.ProjectUsers, error)
 	RecycleBinFn    func(context.Context, api.RecycleBinQuery) (*api.RecycleBin, error)
 	GetFilesFn      func(context.Context, []string) ([]api.FileDetail, error)
-	AuditEarliestFn func(context.Context, string) (*api.AuditEntry, error)
-	AuditAfterFn    func(context.Context, string, int) ([]api.AuditEntry, error)
 	AuditItemFn     func(ctx context.Context, which string, t time.Time, logType string) (*api.Item[api.AuditEntry], error) // which: earliest, latest, search
 	AuditPageFn     func(ctx context.Context, from string, take int, logType string) (api.AuditPage, error)
 	DeleteProjectFn func(context.Context, string) (*api.DeleteProjectResult, error)
@@ -95,8 +93,14 @@ func (f *Fake) ProjectsPage(ctx context.Context, q api.ProjectQuery) (*api.Proje
 func (f *Fake) ProjectFilesPage(ctx context.Context, id string, q api.FileQuery) (*api.FilePage, error) {
 	return call(f, "ProjectFiles", func() (*api.FilePage, error) { return f.ProjectFilesFn(ctx, id, q) }, f.ProjectFilesFn != nil)
 }
-func (f *Fake) ProjectUsers(ctx context.Context, id string) (*api.ProjectUsers, error) {
-	return call(f, "ProjectUsers", func() (*api.ProjectUsers, error) { return f.ProjectUsersFn(ctx, id) }, f.ProjectUsersFn != nil)
+func (f *Fake) ProjectUsers(id string) api.Listing[api.ProjectUser] {
+	return api.Collected(func(ctx context.Context) ([]api.ProjectUser, api.Summary, error) {
+		u, err := call(f, "ProjectUsers", func() (*api.ProjectUsers, error) { return f.ProjectUsersFn(ctx, id) }, f.ProjectUsersFn != nil)
+		if err != nil {
+			return nil, api.Summary{}, err
+		}
+		return u.Data.Users, api.Summary{}, nil
+	})
 }
 func (f *Fake) RecycleBin(q api.RecycleBinQuery) api.Listing[api.RecycleBinEntry] {
 	return api.Collected(func(ctx context.Context) ([]api.RecycleBinEntry, api.Summary, error) {
@@ -107,23 +111,29 @@ func (f *Fake) RecycleBin(q api.RecycleBinQuery) api.Listing[api.RecycleBinEntry
 		return v.Items, api.Summary{Total: v.Total, HasTotal: true}, nil
 	})
 }
-func (f *Fake) GetFiles(ctx context.Context, ids []string) ([]api.FileDetail, error) {
-	return call(f, "GetFiles", func() ([]api.FileDetail, error) { return f.GetFilesFn(ctx, ids) }, f.GetFilesFn != nil)
+func (f *Fake) GetFiles(ctx context.Context, ids []string) ([]api.Item[api.FileDetail], error) {
+	d, err := call(f, "GetFiles", func() ([]api.FileDetail, error) { return f.GetFilesFn(ctx, ids) }, f.GetFilesFn != nil)
+	return ItemsOf(d), err
 }
-func (f *Fake) AuditEarliest(ctx context.Context, t string) (*api.AuditEntry, error) {
-	return call(f, "AuditEarliest", func() (*api.AuditEntry, error) { return f.AuditEarliestFn(ctx, t) }, f.AuditEarliestFn != nil)
+
+// ItemsOf is records as a fake's service answers them, each beside its
+// encoding.
+func ItemsOf[T any](records []T) []api.Item[T] {
+	out := make([]api.Item[T], len(records))
+	for i := range records {
+		out[i].Value = records[i]
+		out[i].JSON, _ = json.Marshal(&records[i])
+	}
+	return out
 }
-func (f *Fake) AuditAfter(ctx context.Context, from string, take int) ([]api.AuditEntry, error) {
-	return call(f, "AuditAfter", func() ([]api.AuditEntry, error) { return f.AuditAfterFn(ctx, from, take) }, f.AuditAfterFn != nil)
+func (f *Fake) AuditEarliest(ctx context.Context, t string) (*api.Item[api.AuditEntry], error) {
+	return call(f, "AuditEarliest", func() (*api.Item[api.AuditEntry], error) { return f.AuditItemFn(ctx, "earliest", time.Time{}, t) }, f.AuditItemFn != nil)
 }
-func (f *Fake) AuditEarliestItem(ctx context.Context, t string) (*api.Item[api.AuditEntry], error) {
-	return call(f, "AuditEarliestItem", func() (*api.Item[api.AuditEntry], error) { return f.AuditItemFn(ctx, "earliest", time.Time{}, t) }, f.AuditItemFn != nil)
+func (f *Fake) AuditLatest(ctx context.Context, t string) (*api.Item[api.AuditEntry], error) {
+	return call(f, "AuditLatest", func() (*api.Item[api.AuditEntry], error) { return f.AuditItemFn(ctx, "latest", time.Time{}, t) }, f.AuditItemFn != nil)
 }
-func (f *Fake) AuditLatestItem(ctx context.Context, t string) (*api.Item[api.AuditEntry], error) {
-	return call(f, "AuditLatestItem", func() (*api.Item[api.AuditEntry], error) { return f.AuditItemFn(ctx, "latest", time.Time{}, t) }, f.AuditItemFn != nil)
-}
-func (f *Fake) AuditSearchItem(ctx context.Context, at time.Time, t string) (*api.Item[api.AuditEntry], error) {
-	return call(f, "AuditSearchItem", func() (*api.Item[api.AuditEntry], error) { return f.AuditItemFn(ctx, "search", at, t) }, f.AuditItemFn != nil)
+func (f *Fake) AuditSearch(ctx context.Context, at time.Time, t string) (*api.Item[api.AuditEntry], error) {
+	return call(f, "AuditSearch", func() (*api.Item[api.AuditEntry], error) { return f.AuditItemFn(ctx, "search", at, t) }, f.AuditItemFn != nil)
 }
 func (f *Fake) AuditPage(ctx context.Context, from string, take int, t string) (api.AuditPage, error) {
 	return call(f, "AuditPage", func() (api.AuditPage, error) { return f.AuditPageFn(ctx, from, take, t) }, f.AuditPageFn != nil)
