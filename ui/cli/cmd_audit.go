@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 // `vaultdeck audit [--since T] ...` queries; `audit sync` and `audit follow`
@@ -20,7 +22,7 @@ searches back in time (with --type, from the type's latest entry), paced
 within the audit budget.
 --type is asked of the service and checked here as well. The table's columns
 are sized from the first page and kept for the pages after it.`,
-		Args: noArgs,
+		Args: cmdutil.NoArgs,
 	}
 	fs := c.Flags()
 	var o AuditQueryOptions

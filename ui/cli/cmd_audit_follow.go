@@ -5,10 +5,11 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 func (r *runner) auditFollowCmd() *cobra.Command {
-	c := &cobra.Command{Use: "follow", Short: "stream every new audit entry as JSON Lines, to a file that is its own checkpoint or to stdout", Args: noArgs}
+	c := &cobra.Command{Use: "follow", Short: "stream every new audit entry as JSON Lines, to a file that is its own checkpoint or to stdout", Args: cmdutil.NoArgs}
 	fs := c.Flags()
 	var o AuditFollowOptions
 	fs.StringVar(&o.Out, "out", "", "append JSON Lines to `FILE`; the file is its own checkpoint (exactly once across restarts)")

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 // `vaultdeck audit stats`: activity at a glance, from the local mirror.
@@ -19,13 +21,13 @@ at an hour of the day the user is never active at (for a user whose 50 or more
 entries of the 28 days before the range keep to at most 16 hours of the day). Run ` + "`vaultdeck audit sync`" + ` first to make or bring up the mirror.
 --json prints one object (since, until, by, type, total, counted, buckets,
 top_users, top_ips, top_types, marks, more_marks, mirror).`,
-		Args: noArgs}
+		Args: cmdutil.NoArgs}
 	fs := c.Flags()
 	fs.StringVar(&o.Since, "since", "7d", "from `T`: 2026-11-01, 2026-11-01T09:30:00Z, or an age such as 36h or 7d")
 	fs.StringVar(&o.Until, "until", "", "before `T` (same forms as --since; default now)")
 	fs.StringVar(&o.By, "by", "", "histogram buckets of an `hour|day` (default: hour for ranges up to 3 days, else day)")
 	fs.StringVar(&o.Type, "type", "", "count only entries of log type `T` in the histogram and the top users and addresses")
-	_ = c.RegisterFlagCompletionFunc("by", fixed([]string{"hour", "day"}))
+	_ = c.RegisterFlagCompletionFunc("by", cmdutil.Fixed([]string{"hour", "day"}))
 	c.RunE = r.run(func(ctx context.Context, _ []string) int { return r.auditStats(ctx, o) })
 	return c
 }

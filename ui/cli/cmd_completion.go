@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 // `vaultdeck completion bash|zsh|fish`: cobra writes the scripts from the
@@ -24,7 +26,7 @@ func (r *runner) completionCmd() *cobra.Command {
 				if len(args) > 0 {
 					got = args[0]
 				}
-				return usagef("give one shell: bash, zsh or fish (got %q)", got)
+				return cmdutil.Usagef("give one shell: bash, zsh or fish (got %q)", got)
 			}
 			return nil
 		},

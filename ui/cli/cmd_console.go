@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 // consoleCmd makes the root command open the console: `vaultdeck
@@ -31,13 +32,13 @@ func (r *runner) consoleCmd(root *cobra.Command) {
 
 func (r *runner) demoCmd() *cobra.Command {
 	var f DemoFlags
-	c := &cobra.Command{Use: "demo", Short: "open the console against a built-in simulator", Args: noArgs}
+	c := &cobra.Command{Use: "demo", Short: "open the console against a built-in simulator", Args: cmdutil.NoArgs}
 	f.Console.register(c, false)
 	c.Flags().Int64Var(&f.Seed, "seed", sim.DefaultSeed, "simulator seed (the same as vaultdeck sim's default)")
 	f.Scale = "small"
-	c.Flags().Var(enumFlag(&f.Scale, []string{"small", "large"}), "scale", "seed data size: `small|large` (large: 100,000 entries)")
+	c.Flags().Var(cmdutil.EnumFlag(&f.Scale, []string{"small", "large"}), "scale", "seed data size: `small|large` (large: 100,000 entries)")
 	c.Flags().BoolVar(&f.NoRateLimit, "no-rate-limit", false, "turn the simulator's per-minute limits off")
-	_ = c.RegisterFlagCompletionFunc("scale", fixed([]string{"small", "large"}))
+	_ = c.RegisterFlagCompletionFunc("scale", cmdutil.Fixed([]string{"small", "large"}))
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {
 		if r.env.Demo == nil {
 			return r.notAvailable()

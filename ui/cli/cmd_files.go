@@ -5,16 +5,18 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 func (r *runner) filesCmd() *cobra.Command {
-	c := &cobra.Command{Use: "files PROJECT_ID", Short: "list a project's files", Args: projectIDArg}
+	c := &cobra.Command{Use: "files PROJECT_ID", Short: "list a project's files", Args: cmdutil.ProjectIDArg}
 	fs := c.Flags()
 	status := new(string)
-	fs.Var(&enumValue{p: status, allowed: fileStatuses(), list: true}, "status", "only files in processing status `S[,S]` (comma-separated, any case): "+strings.Join(fileStatuses(), ", "))
-	_ = c.RegisterFlagCompletionFunc("status", fixed(fileStatuses()))
+	fs.Var(cmdutil.EnumList(status, fileStatuses()), "status", "only files in processing status `S[,S]` (comma-separated, any case): "+strings.Join(fileStatuses(), ", "))
+	_ = c.RegisterFlagCompletionFunc("status", cmdutil.Fixed(fileStatuses()))
 	name := fs.String("name", "", "only files whose name contains `S`")
 	c.RunE = r.run(func(ctx context.Context, pos []string) int {
 		projectID := pos[0]
@@ -22,7 +24,7 @@ func (r *runner) filesCmd() *cobra.Command {
 		if err != nil {
 			return r.fail(err)
 		}
-		q := api.FileQuery{Name: *name, Statuses: splitList(*status)}
+		q := api.FileQuery{Name: *name, Statuses: cmdutil.SplitList(*status)}
 		out := r.listing("[", "NAME", "ID", "STATUS", "SIZE", "UPLOADED", "TYPE")
 		ctx = api.WithWaitObserver(ctx, out.p.observe)
 		if out.iw != nil { // --json, --jsonl: each file's own bytes, only its ID decoded

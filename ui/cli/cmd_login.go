@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 // `vaultdeck login`: the global --profile, --region, --base-url and
@@ -22,7 +24,7 @@ plain-text file instead, for machines without a usable keyring.
 --profile names the profile, --region or --base-url (and --ca-file) where it points.`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usagef("login takes no arguments: the token is read from a hidden prompt, or from standard input when it is not a terminal, never from the command line")
+				return cmdutil.Usagef("login takes no arguments: the token is read from a hidden prompt, or from standard input when it is not a terminal, never from the command line")
 			}
 			return nil
 		},
@@ -34,7 +36,7 @@ plain-text file instead, for machines without a usable keyring.
 			return r.notAvailable()
 		}
 		if c.Flags().Changed("region") && c.Flags().Changed("base-url") {
-			return oneLineUsage(r.env.Stderr, r.cmd, usagef("give --region or --base-url, not both"))
+			return r.p.UsageError(cmdutil.Usagef("give --region or --base-url, not both"))
 		}
 		return r.env.Login(ctx, loginOptions{Flags: r.g.Flags, ReadOnly: readOnly, Insecure: insecure, Given: c.Flags().Changed})
 	})
@@ -43,7 +45,7 @@ plain-text file instead, for machines without a usable keyring.
 
 func (r *runner) logoutCmd() *cobra.Command {
 	var forget bool
-	c := &cobra.Command{Use: "logout", Short: "forget a profile's token (--profile names it)", Args: noArgs}
+	c := &cobra.Command{Use: "logout", Short: "forget a profile's token (--profile names it)", Args: cmdutil.NoArgs}
 	c.Flags().BoolVar(&forget, "forget", false, "also delete the profile with its cached data")
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {
 		if r.env.Logout == nil {
@@ -56,7 +58,7 @@ func (r *runner) logoutCmd() *cobra.Command {
 
 func (r *runner) profilesCmd() *cobra.Command {
 	var setDefault string
-	c := &cobra.Command{Use: "profiles", Short: "list stored profiles (--set-default NAME changes the default)", Args: noArgs}
+	c := &cobra.Command{Use: "profiles", Short: "list stored profiles (--set-default NAME changes the default)", Args: cmdutil.NoArgs}
 	c.Flags().StringVar(&setDefault, "set-default", "", "make profile `NAME` the default")
 	_ = c.RegisterFlagCompletionFunc("set-default", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return r.profileNames(), cobra.ShellCompDirectiveNoFileComp

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 // `vaultdeck matters delete|receipts|receipt|restore`: one file per
@@ -15,8 +17,8 @@ func (r *runner) mattersCmd() *cobra.Command {
   vaultdeck matters receipt ID [--export csv|json] [--result R]
   vaultdeck matters restore --receipt ID [--dry-run] [--yes]
 Exit status 3 when any pair is in errors or was not sent.`,
-		Args: noArgs,
-		RunE: needSub,
+		Args: cmdutil.NoArgs,
+		RunE: cmdutil.NeedSub,
 	}
 	c.AddCommand(r.mattersDeleteCmd(), r.mattersReceiptsCmd(), r.mattersReceiptCmd(), r.mattersRestoreCmd())
 	return c

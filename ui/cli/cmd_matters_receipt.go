@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
-	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 func (r *runner) mattersReceiptCmd() *cobra.Command {
@@ -47,7 +47,7 @@ func (r *runner) mattersReceiptCmd() *cobra.Command {
 		}
 		switch *exportAs {
 		case "csv":
-			w := widgets.NewCSV(r.env.Stdout)
+			w := csvsafe.NewWriter(r.env.Stdout)
 			w.Row("line", "client_id", "matter_id", "result", "code", "detail", "request")
 			err = st.ReceiptItemsWhere(id, *result, *code, func(it store.ReceiptItem) error {
 				return w.Row(strconv.Itoa(it.Line), sanitize.Line(it.ClientID), sanitize.Line(it.MatterID), it.Result,

@@ -7,10 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api/matters"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 func (r *runner) mattersReceiptsCmd() *cobra.Command {
-	c := &cobra.Command{Use: "receipts", Short: "list the deletion and restore receipts", Args: noArgs}
+	c := &cobra.Command{Use: "receipts", Short: "list the deletion and restore receipts", Args: cmdutil.NoArgs}
 	c.RunE = r.run(func(_ context.Context, _ []string) int {
 		st, err := r.openReceipts()
 		if err != nil {

@@ -7,11 +7,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/api/plural"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 func (r *runner) mattersRestoreCmd() *cobra.Command {
-	c := &cobra.Command{Use: "restore --receipt ID", Short: "undo a deletion receipt: restore what it deleted", Args: noArgs}
+	c := &cobra.Command{Use: "restore --receipt ID", Short: "undo a deletion receipt: restore what it deleted", Args: cmdutil.NoArgs}
 	fs := c.Flags()
 	rid := fs.Int64("receipt", 0, "the deletion receipt to undo (`ID` from 'vaultdeck matters receipts')")
 	dry := fs.Bool("dry-run", false, "list what would be restored and send nothing")

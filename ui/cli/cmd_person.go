@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 // `vaultdeck person EMAIL`: one person, whole (api/person).
@@ -24,18 +26,13 @@ budget, said on a terminal); the snapshot and the mirror come from
 --json prints one object (email, name, at, reach, created, deleted, activity,
 requests); --csv needs --section. --offboarding prints the checklist an admin
 acts on, as CSV. An address nothing names is an error, with close matches.`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 || !strings.Contains(args[0], "@") {
-				return usagef("give exactly one e-mail address")
-			}
-			return nil
-		}}
+		Args: cmdutil.EmailArg}
 	fs := c.Flags()
 	fs.StringVar(&o.Section, "section", "", "with --csv: the `PART` to print: reach, created, deleted or activity")
 	fs.StringVar(&o.Since, "since", "", "activity: list every entry from `T` (2026-11-01, RFC 3339, or an age such as 36h or 7d) instead of the latest 20")
 	fs.BoolVar(&o.Offboarding, "offboarding", false, "print the offboarding checklist as CSV (sole MANAGE projects, own projects, matters in use, deletions in the bin)")
 	fs.BoolVar(&o.Offline, "offline", false, "send no request: parts nothing local covers are reported missing")
-	_ = c.RegisterFlagCompletionFunc("section", fixed(personSections))
+	_ = c.RegisterFlagCompletionFunc("section", cmdutil.Fixed(personSections))
 	c.RunE = r.run(func(ctx context.Context, args []string) int {
 		o.Email = strings.TrimSpace(args[0])
 		return r.person(ctx, o)

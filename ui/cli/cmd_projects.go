@@ -5,11 +5,13 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 func (r *runner) projectsCmd() *cobra.Command {
-	c := &cobra.Command{Use: "projects", Short: "list the workspace's vault projects", Args: noArgs}
+	c := &cobra.Command{Use: "projects", Short: "list the workspace's vault projects", Args: cmdutil.NoArgs}
 	fs := c.Flags()
 	name := fs.String("name", "", "only projects whose name contains `S` (case-insensitive)")
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {

@@ -6,11 +6,13 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
 	"github.com/vaultdeck/vaultdeck/api/purge"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 func (r *runner) recycleBinCmd() *cobra.Command {
-	c := &cobra.Command{Use: "recycle-bin", Short: "list deleted projects awaiting purge", Args: noArgs}
+	c := &cobra.Command{Use: "recycle-bin", Short: "list deleted projects awaiting purge", Args: cmdutil.NoArgs}
 	fs := c.Flags()
 	var o binOptions
 	fs.StringVar(&o.Name, "name", "", "only projects whose name contains `S`")
@@ -20,8 +22,8 @@ func (r *runner) recycleBinCmd() *cobra.Command {
 	fs.BoolVar(&o.Check, "check", false, "monitoring probe: a Nagios-style summary line first; exit 0 when nothing purges within the window (default 7d), 3 when something does")
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {
 		if o.ClientMatter = strings.TrimSpace(o.ClientMatter); o.ClientMatter != "" {
-			if err := checkUUID("client-matter ID", o.ClientMatter); err != nil {
-				return oneLineUsage(r.env.Stderr, r.cmd, err)
+			if err := cmdutil.CheckUUID("client-matter ID", o.ClientMatter); err != nil {
+				return r.p.UsageError(err)
 			}
 		}
 		if o.Check {

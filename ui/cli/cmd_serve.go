@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/themes"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/serve"
 )
 
@@ -13,13 +14,13 @@ import (
 // the global flags are weighed per session by account.Resolve (serve.Config.Flags).
 func (r *runner) serveCmd() *cobra.Command {
 	var f serve.Flags
-	c := &cobra.Command{Use: "serve --authorized-keys FILE", Short: "serve the console over SSH (public keys only)", Args: noArgs}
+	c := &cobra.Command{Use: "serve --authorized-keys FILE", Short: "serve the console over SSH (public keys only)", Args: cmdutil.NoArgs}
 	f.Register(c.Flags())
 	// The sessions' theme is checked while parsing, like the console's.
 	theme := c.Flags().Lookup("theme")
-	theme.Value = enumFlag(&f.Config.Flags.Theme, themes.Names())
+	theme.Value = cmdutil.EnumFlag(&f.Config.Flags.Theme, themes.Names())
 	theme.Usage = "colour `THEME` of the sessions (default: a bound profile's theme setting, else auto): " + strings.Join(themes.Names(), ", ")
-	_ = c.RegisterFlagCompletionFunc("theme", fixed(themes.Names()))
+	_ = c.RegisterFlagCompletionFunc("theme", cmdutil.Fixed(themes.Names()))
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {
 		if r.env.Serve == nil {
 			return r.notAvailable()

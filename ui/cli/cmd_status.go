@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 func (r *runner) statusCmd() *cobra.Command {
@@ -17,9 +18,9 @@ func (r *runner) statusCmd() *cobra.Command {
 	watch := fs.Bool("watch", false, "poll until every file is ready, failed or missing, printing changes (NDJSON with --json)")
 	journal := fs.Bool("journal", false, "every unfinished file of the profile's journaled uploads, across projects")
 	var group string
-	fs.Var(enumFlag(&group, filestatus.Filters), "group", "with --journal: only the files of triage group `G` ("+strings.Join(filestatus.Filters, ", ")+"), as the console's 1-5")
+	fs.Var(cmdutil.EnumFlag(&group, filestatus.Filters), "group", "with --journal: only the files of triage group `G` ("+strings.Join(filestatus.Filters, ", ")+"), as the console's 1-5")
 	stuckAfter := new(time.Duration)
-	settingFlag(fs, stuckAfter, "stuck-after", 30*time.Minute, "with --watch or --journal: a file processing longer than `D` is stuck")
+	cmdutil.SettingFlag(fs, stuckAfter, "stuck-after", 30*time.Minute, "with --watch or --journal: a file processing longer than `D` is stuck")
 	c.RunE = r.run(func(ctx context.Context, pos []string) int {
 		// A typed --stuck-after joins the resolution as the console's does;
 		// untyped, the profile's stuck-after setting (`vaultdeck config`)
@@ -43,7 +44,7 @@ func (r *runner) statusCmd() *cobra.Command {
 				readStdin = true
 				continue
 			}
-			ids = append(ids, splitList(a)...)
+			ids = append(ids, cmdutil.SplitList(a)...)
 		}
 		if readStdin {
 			more, err := readIDs(r.env.Stdin)
@@ -56,14 +57,14 @@ func (r *runner) statusCmd() *cobra.Command {
 			return r.usage("give at least one file ID (or - to read them from stdin)")
 		}
 		for _, id := range ids {
-			if err := checkUUID("file ID", id); err != nil {
-				return oneLineUsage(r.env.Stderr, r.cmd, err)
+			if err := cmdutil.CheckUUID("file ID", id); err != nil {
+				return r.p.UsageError(err)
 			}
 		}
 		if *watch && r.g.CSV {
 			return r.usage("--watch prints changes as they come; it does not combine with --csv")
 		}
-		conn, err := r.connect()
+		conn, err := r.f.Connect()
 		if err != nil {
 			return r.fail(err)
 		}

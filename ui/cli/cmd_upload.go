@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/upload"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 func (r *runner) uploadCmd() *cobra.Command {
@@ -19,8 +20,8 @@ func (r *runner) uploadCmd() *cobra.Command {
 	mode := new(string)
 	*mode = string(api.DuplicateSkip)
 	modes := []string{string(api.DuplicateSkip), string(api.DuplicateReplace), string(api.DuplicateKeep)}
-	fs.Var(enumFlag(mode, modes), "mode", "when a file of the same name exists: `skip|replace|keep`: skip, replace (a new version) or keep (both, the new one renamed)")
-	_ = c.RegisterFlagCompletionFunc("mode", fixed(modes))
+	fs.Var(cmdutil.EnumFlag(mode, modes), "mode", "when a file of the same name exists: `skip|replace|keep`: skip, replace (a new version) or keep (both, the new one renamed)")
+	_ = c.RegisterFlagCompletionFunc("mode", cmdutil.Fixed(modes))
 	resume := fs.Bool("resume", false, "finish every interrupted upload of the profile, sending only what did not arrive")
 	sameNames := fs.Bool("same-names", false, "send files of one name from different folders anyway: --mode decides which the project keeps (said before sending); without it such an upload is refused")
 	c.RunE = r.run(func(ctx context.Context, pos []string) int {

@@ -5,11 +5,13 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
+
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 func (r *runner) usersCmd() *cobra.Command {
-	c := &cobra.Command{Use: "users PROJECT_ID", Short: "list users with access to a project", Args: projectIDArg}
+	c := &cobra.Command{Use: "users PROJECT_ID", Short: "list users with access to a project", Args: cmdutil.ProjectIDArg}
 	c.RunE = r.run(func(ctx context.Context, pos []string) int {
 		projectID := pos[0]
 		c, err := r.client()

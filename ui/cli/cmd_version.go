@@ -6,10 +6,12 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 func (r *runner) versionCmd() *cobra.Command {
-	return &cobra.Command{Use: "version", Short: "print the version and VCS revision of this build (--json too)", Args: noArgs,
+	return &cobra.Command{Use: "version", Short: "print the version and VCS revision of this build (--json too)", Args: cmdutil.NoArgs,
 		RunE: r.run(func(context.Context, []string) int { return r.version() })}
 }
 

@@ -40,7 +40,7 @@ func (r *runner) viewCmd() *cobra.Command {
 		}
 		for _, v := range views {
 			if v.Name == args[0] {
-				return Main(ctx, append(v.Args, givenGlobals(c)...), r.env)
+				return Main(ctx, append(v.Args, givenGlobals(c)...), r.orig)
 			}
 		}
 		names := make([]string, len(views))

@@ -7,10 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 func (r *runner) whoamiCmd() *cobra.Command {
-	c := &cobra.Command{Use: "whoami", Short: "show the account behind the token", Args: noArgs}
+	c := &cobra.Command{Use: "whoami", Short: "show the account behind the token", Args: cmdutil.NoArgs}
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {
 		c, err := r.client()
 		if err != nil {

@@ -63,7 +63,7 @@ func TestHelpAuditIsFull(t *testing.T) {
 // --help names each of its flags (and the globals) with two dashes.
 func TestEveryCommandsHelpListsEveryFlag(t *testing.T) {
 	_, vd := countingEnv(t)
-	r := &runner{}
+	r := newRunner(Env{})
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		path := strings.Fields(commandName(c))
@@ -147,7 +147,7 @@ func TestEnumeratedValuesCheckedLocally(t *testing.T) {
 // and the first page for the whole listing.
 func TestPagedTableLinesUp(t *testing.T) {
 	var out bytes.Buffer
-	r := &runner{env: Env{Stdout: &out, Stderr: &bytes.Buffer{}}}
+	r := newRunner(Env{Stdout: &out, Stderr: &bytes.Buffer{}})
 	l := r.listing("[", "TIME (UTC)", "TYPE", "USER", "ID")
 	pages := [][][]string{
 		{{"2026-01-01 00:00:00", "auth:login", "a@x.io", "1"}},
@@ -159,7 +159,7 @@ func TestPagedTableLinesUp(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if code := l.end(nil, "]"); code != 0 {
+	if code := l.end(nil, "]"); code != 0 || r.p.Flush() != nil {
 		t.Fatal(code)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")

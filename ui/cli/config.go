@@ -7,6 +7,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/themes"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 // config runs `config get|set|unset` with its words checked by cobra; the
@@ -15,12 +16,12 @@ func (r *runner) config(verb string, rest []string) int {
 	value := ""
 	if len(rest) > 0 && !slices.Contains(account.Keys(), rest[0]) {
 		_, err := account.Normalize(rest[0], "", themes.Names())
-		return oneLineUsage(r.env.Stderr, r.cmd, usagef("%v", err))
+		return r.p.UsageError(cmdutil.Usagef("%v", err))
 	}
 	if verb == "set" {
 		v, err := account.Normalize(rest[0], rest[1], themes.Names())
 		if err != nil {
-			return oneLineUsage(r.env.Stderr, r.cmd, usagef("%v", err))
+			return r.p.UsageError(cmdutil.Usagef("%v", err))
 		}
 		value = v
 	}

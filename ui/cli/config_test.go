@@ -8,6 +8,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/themes"
 )
 
 // TestProfileSettingsYieldToFlags: stored defaults apply to flags not given;
@@ -30,7 +31,7 @@ func TestProfileSettingsYieldToFlags(t *testing.T) {
 		if err := cmd.ParseFlags(c.args); err != nil {
 			t.Fatal(err)
 		}
-		res, err := account.Resolve(account.Request{Flags: cf.addTo(account.Flags{}), Themes: themeNames(),
+		res, err := account.Resolve(account.Request{Flags: cf.addTo(account.Flags{}), Themes: themes.Names(),
 			Chosen: &account.Chosen{Profile: store.Profile{Name: "p"}, By: account.ChosenByFlag, Settings: settings}})
 		if err != nil {
 			t.Fatal(err)

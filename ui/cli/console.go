@@ -10,6 +10,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/themes"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/console"
 )
 
@@ -36,17 +37,17 @@ func (c *ConsoleFlags) register(cmd *cobra.Command, profiled bool) {
 	fs := cmd.Flags()
 	fs.BoolVar(&c.ReadOnly, "read-only", false, "bind no key that changes the workspace")
 	c.Theme = "auto"
-	fs.Var(enumFlag(&c.Theme, themes.Names()), "theme", "colour `THEME`: "+strings.Join(themes.Names(), ", "))
+	fs.Var(cmdutil.EnumFlag(&c.Theme, themes.Names()), "theme", "colour `THEME`: "+strings.Join(themes.Names(), ", "))
 	fs.BoolVar(&c.NoColor, "no-color", false, "no colours (also when NO_COLOR is set)")
-	stuck := durationFlag
+	stuck := cmdutil.DurationFlag
 	if profiled {
-		stuck = settingFlag
+		stuck = cmdutil.SettingFlag
 	}
 	stuck(fs, &c.StuckAfter, "stuck-after", 30*time.Minute, "mark a file stuck after this long in processing")
 	c.Start = "projects"
-	fs.Var(enumFlag(&c.Start, startViews()), "open", "`VIEW` to open first: "+strings.Join(startViews(), ", "))
-	_ = cmd.RegisterFlagCompletionFunc("theme", fixed(themes.Names()))
-	_ = cmd.RegisterFlagCompletionFunc("open", fixed(startViews()))
+	fs.Var(cmdutil.EnumFlag(&c.Start, startViews()), "open", "`VIEW` to open first: "+strings.Join(startViews(), ", "))
+	_ = cmd.RegisterFlagCompletionFunc("theme", cmdutil.Fixed(themes.Names()))
+	_ = cmd.RegisterFlagCompletionFunc("open", cmdutil.Fixed(startViews()))
 	c.given = fs.Changed
 }
 
@@ -68,8 +69,6 @@ func (c ConsoleFlags) addTo(f account.Flags) account.Flags {
 	return f
 }
 
-func themeNames() []string { return themes.Names() }
-
 // startViews are the views --open accepts: every route but the project
 // page, which needs an ID.
 func startViews() []string {
@@ -90,7 +89,13 @@ func (c ConsoleFlags) options(e Env) console.Options {
 }
 
 func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, cf ConsoleFlags) int {
-	r := &runner{env: e, g: g, cmd: "console"}
+	r := newRunner(e)
+	r.g, r.cmd = g, "console"
+	r.p.Start(ctx, "console")
+	return r.p.Finish(r.console(ctx, e, s, cf))
+}
+
+func (r *runner) console(ctx context.Context, e Env, s *processAccounts, cf ConsoleFlags) int {
 	if err := needTerminal(e.Stdin, e.Stdout); err != nil {
 		fmt.Fprintf(e.Stderr, "vaultdeck: %v\n", err)
 		return ExitUsage
@@ -100,8 +105,8 @@ func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, cf Co
 	s.acct.Busy = nil
 	// The console's flags join the globals; api/account weighs them
 	// against the environment and the profile's settings.
-	flags := cf.addTo(r.flags())
-	c, err := r.resolveWith(flags)
+	flags := cf.addTo(r.g.Flags)
+	c, err := r.f.ConnectWith(flags)
 	if err != nil {
 		return r.fail(err)
 	}

@@ -30,10 +30,10 @@ type itemWriter struct {
 // items prepares the JSON output of a listing; open is what precedes the
 // items in an array (`[` or `{"items":[`), dropped for --jsonl.
 func (r *runner) items(open string) *itemWriter {
-	if r.shape != nil {
+	if r.p.Shaped() {
 		open = "[" // --jq and --template see the items, not what wraps them
 	}
-	return &itemWriter{w: r.env.Stdout, lines: r.g.JSONL, open: open, shaped: r.shape != nil}
+	return &itemWriter{w: r.env.Stdout, lines: r.g.JSONL, open: open, shaped: r.p.Shaped()}
 }
 
 func (iw *itemWriter) item(raw []byte) error { return iw.raw(api.RawItem{Bytes: raw}) }
@@ -190,23 +190,14 @@ type progress struct {
 }
 
 func (r *runner) listProgress() *progress {
-	p := &progress{w: r.rawErr}
-	if p.w == nil {
-		p.w = r.env.Stderr
-	}
-	p.on = isTTY(p.w)
-	p.counts = p.on && !isTTY(r.rawOut)
+	p := &progress{w: r.orig.Stderr}
+	p.on = r.p.StderrIsTerminal()
+	p.counts = p.on && !r.p.StdoutIsTerminal()
 	return p
 }
 
-// stderrIsTerminal looks through the redacting writer (guard) at the real
-// stderr.
-func (r *runner) stderrIsTerminal() bool {
-	if r.rawErr != nil {
-		return isTTY(r.rawErr)
-	}
-	return isTTY(r.env.Stderr)
-}
+// stderrIsTerminal looks at the real stderr.
+func (r *runner) stderrIsTerminal() bool { return r.p.StderrIsTerminal() }
 
 // observe is the wait observer of a command's requests.
 func (p *progress) observe(w api.Wait) {

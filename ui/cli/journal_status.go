@@ -64,7 +64,7 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 	// threshold (flag, profile setting, default) comes with the client.
 	stuckAfter := cmp.Or(r.g.Flags.StuckAfter, filestatus.DefaultStuckAfter)
 	if len(ids) > 0 {
-		conn, err := r.connect()
+		conn, err := r.f.Connect()
 		if err != nil {
 			return r.fail(err)
 		}

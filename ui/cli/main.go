@@ -13,16 +13,18 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 	"github.com/vaultdeck/vaultdeck/ui/serve"
 )
 
 // Exit statuses, the same for every command (login, logout and profiles
-// too).
+// too): the printer's, which settles them.
 const (
-	ExitOK      = 0 // success
-	ExitError   = 1 // the command failed
-	ExitUsage   = 2 // the command line was wrong
-	ExitPartial = 3 // the call succeeded but some items failed (e.g. not_found IDs)
+	ExitOK      = printer.ExitOK      // success
+	ExitError   = printer.ExitError   // the command failed
+	ExitUsage   = printer.ExitUsage   // the command line was wrong
+	ExitPartial = printer.ExitPartial // the call succeeded but some items failed (e.g. not_found IDs)
 )
 
 // Globals are the flags accepted before or after any subcommand.
@@ -33,7 +35,7 @@ type Globals struct {
 	account.Flags
 	JSON  bool
 	JSONL bool // --jsonl: listings as JSON Lines, one item a line
-	CSV   bool // --csv: listings as CSV (a header row; widgets.CSV's quoting and formula neutralising)
+	CSV   bool // --csv: listings as CSV (a header row; csvsafe's quoting and formula neutralising)
 }
 
 // Env is everything Main touches of the outside world, so that tests run
@@ -80,20 +82,40 @@ type Env struct {
 	Clock      api.Clock
 }
 
+// deps are what the factory resolves from env.
+func (e Env) deps() factory.Deps {
+	return factory.Deps{Getenv: e.Getenv, Account: e.Account, OpenStore: e.OpenStore, Journal: e.Journal,
+		Ledger: e.Ledger, Budgets: e.Budgets, Logger: e.Logger, HTTPClient: e.HTTPClient, Limits: e.Limits, Clock: e.Clock}
+}
+
 // runner carries one invocation's environment and global flags.
 type runner struct {
 	env  Env
+	orig Env // env as Main was given it (a saved view's command runs on it)
 	g    Globals
+	p    *printer.Printer
+	f    *factory.Factory
 	cmd  string
 	code int // the exit status the command's RunE left
-	// flush empties the output buffers and redacting writers (guard);
-	// rawOut and rawErr are the streams they wrap (terminal checks, and the
-	// progress line, which is the program's own text).
-	flush          []func() error
-	rawOut, rawErr io.Writer
-
-	shape *shaper // --jq or --template (shape.go); nil: JSON as sent
-
-	conn    *Connection // resolved once by connect
-	connErr error
 }
+
+// newRunner is one invocation's runner over env: the printer owns its
+// streams, the factory resolves from it.
+func newRunner(env Env) *runner {
+	r := &runner{env: env, orig: env}
+	r.p = printer.New(env.Stdin, env.Stdout, env.Stderr)
+	r.f = factory.New(r.p, &r.g.Flags, env.deps())
+	r.env.Stdout, r.env.Stderr = stdout{r.p}, r.p.Err()
+	return r
+}
+
+// stdout is the printer's stdout, as the commands not yet moved onto it
+// write to it.
+type stdout struct{ p *printer.Printer }
+
+func (s stdout) Write(b []byte) (int, error) { return s.p.Out().Write(b) }
+
+// WriteString spares io.WriteString a copy (an item's separator is one).
+func (s stdout) WriteString(str string) (int, error) { return io.WriteString(s.p.Out(), str) }
+func (s stdout) Flush() error                        { return s.p.Flush() }
+func (s stdout) IsTerminal() bool                    { return s.p.StdoutIsTerminal() }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -17,13 +16,8 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
-// openStore opens the receipts' database.
-func (r *runner) openStore() (*store.Store, error) {
-	if r.env.OpenStore == nil {
-		return nil, errors.New("receipts are not available in this build")
-	}
-	return r.env.OpenStore()
-}
+// openStore opens the receipts' database (the factory's).
+func (r *runner) openStore() (*store.Store, error) { return r.f.Store() }
 
 // stdinTerminal says whether a person can answer a prompt on stdin. Tests
 // stand in for a terminal with a reader that says it is one.
@@ -69,7 +63,7 @@ func perMinute(l api.Limits) int {
 
 func (r *runner) deps(c *api.Client, st *store.Store) matters.Deps {
 	stored := ""
-	if conn, err := r.connect(); err == nil {
+	if conn, err := r.f.Connect(); err == nil {
 		stored = conn.Conn.Profile
 	}
 	// the receipt names what acted: VAULTDECK_TOKEN overrides every

@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -12,8 +9,9 @@ import (
 
 	"github.com/dustin/go-humanize"
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
-	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // timeLayout is the one time format of human output: UTC, so that output
@@ -22,11 +20,11 @@ const timeLayout = "2006-01-02 15:04"
 
 // table prints aligned columns; every cell passes through sanitize.Line,
 // because server strings may carry terminal escape sequences. With --csv
-// the same rows are CSV records instead (widgets.CSV: quoting, formula
+// the same rows are CSV records instead (csvsafe: quoting, formula
 // neutralising), so every listing gets CSV from the one writer.
 type table struct {
 	tw *tabwriter.Writer
-	cw *widgets.CSV
+	cw *csvsafe.Writer
 }
 
 func newTable(w io.Writer, headers ...string) *table {
@@ -40,7 +38,7 @@ func (r *runner) table(headers ...string) *table {
 	if !r.g.CSV {
 		return newTable(r.env.Stdout, headers...)
 	}
-	t := &table{cw: widgets.NewCSV(r.env.Stdout)}
+	t := &table{cw: csvsafe.NewWriter(r.env.Stdout)}
 	t.row(headers...)
 	return t
 }
@@ -124,74 +122,12 @@ func fmtSize(n api.Int) string {
 	return humanize.Bytes(uint64(n))
 }
 
+// writeJSON prints v as indented JSON (printer.WriteJSON).
+func writeJSON(w io.Writer, v any) error { return printer.WriteJSON(w, v) }
+
 func yesNo(b bool) string {
 	if b {
 		return "yes"
 	}
 	return "no"
-}
-
-// writeJSON prints v as indented JSON. encoding/json escapes C0 controls
-// and invalid UTF-8 in strings, but neither C1 (U+0080..U+009F, escape
-// introducers on some terminals) nor anything inside a json.RawMessage (the
-// server's own bytes); jsonSafe escapes those too, keeping the indentation.
-func writeJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := w.Write(jsonSafe(nil, buf.Bytes(), false))
-	return err
-}
-
-// guard routes stdout and stderr through the client's redacting writer (the
-// last line of defence: whatever the server echoed, the token never reaches
-// the terminal or a pipe) and buffers stdout, which large listings write
-// row by row.
-func (r *runner) guard(c *api.Client) {
-	if len(r.flush) > 0 {
-		return // already guarded (a command that builds two clients)
-	}
-	r.rawOut, r.rawErr = r.env.Stdout, r.env.Stderr
-	if s, ok := r.env.Stdout.(*shaper); ok {
-		s.redactWith(c) // what --jq and --template make of the data is redacted too
-	}
-	errw := c.RedactingWriter(r.env.Stderr)
-	outw := c.RedactingWriter(r.env.Stdout)
-	buf := bufio.NewWriterSize(outw, 64<<10)
-	r.env.Stdout = buf
-	// Whatever goes to stderr (a prompt, a progress line, an error) comes
-	// after what was already printed to stdout, as without the buffer.
-	r.env.Stderr = writerFunc(func(p []byte) (int, error) {
-		_ = buf.Flush()
-		return errw.Write(p)
-	})
-	r.flush = []func() error{buf.Flush, outw.Flush, errw.Flush}
-}
-
-type writerFunc func([]byte) (int, error)
-
-func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
-
-// finish flushes the guarded writers once a command is done; a failed
-// write to stdout (a closed pipe) turns success into an error.
-func (r *runner) finish(code int) int {
-	outs, errs := r.flush, []func() error(nil)
-	if len(outs) == 3 {
-		outs, errs = outs[:2], outs[2:]
-	}
-	for _, f := range outs {
-		if err := f(); err != nil && code == ExitOK {
-			code = ExitError
-		}
-	}
-	code = r.closeShape(code) // after stdout's buffers reached it, before stderr's last flush
-	for _, f := range errs {
-		_ = f()
-	}
-	r.flush = nil
-	return code
 }

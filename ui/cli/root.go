@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"regexp"
 	"slices"
@@ -12,9 +11,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
 // The command line is a tree of cobra commands, one file per command
@@ -55,7 +54,7 @@ on each item of a listing as it arrives (on the whole of a single object):
   vaultdeck recycle-bin --jq '.vault_project.name'
   vaultdeck recycle-bin --template '{{range .}}{{.vault_project.name}}{{"\n"}}{{end}}'
   vaultdeck projects --template '{{range .}}{{tablerow .name (timeago .updated_at)}}{{end}}'`,
-		Args:              noArgs,
+		Args:              cmdutil.NoArgs,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
 		DisableAutoGenTag: true,
@@ -83,48 +82,37 @@ func (r *runner) finishRoot(root *cobra.Command) *cobra.Command {
 // globalFlags are persistent: accepted before or after any command.
 func (r *runner) globalFlags(root *cobra.Command) {
 	pf := root.PersistentFlags()
-	pf.Var(enumFlag(&r.g.Region, regions()), "region", "regional service `us|eu|au` (default us)")
+	pf.Var(cmdutil.EnumFlag(&r.g.Region, regions()), "region", "regional service `us|eu|au` (default us)")
 	pf.StringVar(&r.g.BaseURL, "base-url", "", "custom base `URL` (https; http only to localhost)")
 	pf.StringVar(&r.g.CAFile, "ca-file", "", "extra PEM CA certificates to trust, from `FILE`")
 	pf.StringVar(&r.g.Profile, "profile", "", "stored profile `NAME` to use")
-	pf.BoolVar(&r.g.JSON, "json", false, "print the API's own JSON objects (listings: an array, one item a line)")
-	pf.BoolVar(&r.g.JSONL, "jsonl", false, "listings as JSON Lines: one item a line, nothing around them")
-	pf.BoolVar(&r.g.CSV, "csv", false, "listings as CSV: a header row, then a record a row")
+	r.p.RegisterFlags(pf, r.f.Now) // --json, --jsonl, --csv, --jq, --template
 	pf.Var(timeoutFlag{&r.g.Timeout}, "timeout", "how long the service may stay silent, before answering or within an answer (default 30s; one whole answer may take 30 times it: 15m by default)")
 	pf.Var(maxRateFlag{&r.g.MaxRate}, "max-rate", "stay below the service's limits: a share of each (`80%`) or requests a minute (6)")
 	root.MarkFlagsMutuallyExclusive("json", "jsonl", "csv")
-	r.shapeFlags(root)
+	root.MarkFlagsMutuallyExclusive("csv", "jq", "template")
+	_ = root.RegisterFlagCompletionFunc("jq", cmdutil.NoCompletion)
+	_ = root.RegisterFlagCompletionFunc("template", cmdutil.NoCompletion)
 	_ = root.RegisterFlagCompletionFunc("profile", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return r.profileNames(), cobra.ShellCompDirectiveNoFileComp
 	})
-	_ = root.RegisterFlagCompletionFunc("region", fixed(regions()))
+	_ = root.RegisterFlagCompletionFunc("region", cmdutil.Fixed(regions()))
 }
 
 func regions() []string { return []string{"us", "eu", "au"} }
 
-// fixed completes a flag from a fixed list.
-func fixed(vals []string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return vals, cobra.ShellCompDirectiveNoFileComp
-	}
-}
-
-// run adapts a command body to cobra: the status is kept for Main, and the
-// command's name (for messages) is its path without the program's.
+// run adapts a command body to cobra (cmdutil.Run), with the format
+// switches copied where the commands not yet moved onto the printer read
+// them.
 func (r *runner) run(body func(ctx context.Context, args []string) int) func(*cobra.Command, []string) error {
-	return func(c *cobra.Command, args []string) error {
-		r.cmd = commandName(c)
-		if r.shape != nil {
-			r.shape.attach(c.Context(), r)
-		}
-		r.code = r.finish(body(c.Context(), args))
-		return nil
-	}
+	return cmdutil.Run(r.f, func(ctx context.Context, args []string) int {
+		r.cmd = r.p.Command()
+		r.g.JSON, r.g.JSONL, r.g.CSV = r.p.Switches()
+		return body(ctx, args)
+	})
 }
 
-func commandName(c *cobra.Command) string {
-	return strings.TrimPrefix(strings.TrimPrefix(c.CommandPath(), "vaultdeck"), " ")
-}
+func commandName(c *cobra.Command) string { return cmdutil.CommandName(c) }
 
 // Main runs the command line args (without the program name).
 func Main(ctx context.Context, args []string, env Env) int {
@@ -140,59 +128,26 @@ func Main(ctx context.Context, args []string, env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = func(string) string { return "" }
 	}
-	r := &runner{env: env}
+	r := newRunner(env)
 	root := r.newRootFor(args)
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	c, err := root.ExecuteContextC(ctx)
-	if err != nil {
+	var exit *cmdutil.Exit
+	switch {
+	case errors.As(err, &exit):
+		return r.p.Finish(exit.Code)
+	case err != nil:
 		name := ""
 		if c != nil {
 			name = commandName(c)
 		}
-		return oneLineUsage(env.Stderr, name, usageError(err))
+		r.p.Start(ctx, name)
+		return r.p.Finish(r.p.UsageError(usageError(err)))
 	}
-	return r.code
-}
-
-// noArgs refuses any positional argument, naming it.
-func noArgs(c *cobra.Command, args []string) error {
-	if len(args) == 0 {
-		return nil
-	}
-	if !c.HasParent() {
-		return usagef("unknown command %q", args[0])
-	}
-	if c.HasSubCommands() {
-		return usagef("unknown subcommand %q; give one of: %s", args[0], strings.Join(subNames(c), ", "))
-	}
-	return usagef("unexpected argument %q", args[0])
-}
-
-func subNames(c *cobra.Command) []string {
-	var out []string
-	for _, s := range c.Commands() {
-		if s.IsAvailableCommand() {
-			out = append(out, s.Name())
-		}
-	}
-	return out
-}
-
-// needSub is the body of a command that only groups subcommands.
-func needSub(c *cobra.Command, args []string) error {
-	if err := noArgs(c, args); err != nil {
-		return err
-	}
-	var uses []string
-	for _, s := range c.Commands() {
-		if s.IsAvailableCommand() {
-			uses = append(uses, s.Use)
-		}
-	}
-	return usagef("give a subcommand: %s", strings.Join(uses, " | "))
+	return r.p.Finish(ExitOK) // help, or a command that only groups others
 }
 
 // pflag's and cobra's messages, matched only when a command line is wrong:
@@ -214,19 +169,18 @@ func lazyRegexp(expr string) func() *regexp.Regexp {
 // flagError rewrites pflag's messages in the product's form: "unknown flag
 // --x", "--x needs a value", `invalid value "v" for --x (why)`.
 func flagError(err error) error {
-	var u errUsage
-	if errors.As(err, &u) {
+	if cmdutil.IsUsage(err) {
 		return err
 	}
 	msg := err.Error()
 	if m := reUnknownFlag().FindStringSubmatch(msg); m != nil {
 		if m[1] != "" {
-			return usagef("unknown flag -%s", m[1])
+			return cmdutil.Usagef("unknown flag -%s", m[1])
 		}
-		return usagef("unknown flag --%s", strings.TrimLeft(m[2], "-"))
+		return cmdutil.Usagef("unknown flag --%s", strings.TrimLeft(m[2], "-"))
 	}
 	if m := reNeedsValue().FindStringSubmatch(msg); m != nil {
-		return usagef("--%s needs a value", strings.TrimLeft(m[2], "-"))
+		return cmdutil.Usagef("--%s needs a value", strings.TrimLeft(m[2], "-"))
 	}
 	if m := reInvalidValue().FindStringSubmatch(msg); m != nil {
 		why := m[3]
@@ -236,9 +190,9 @@ func flagError(err error) error {
 		if why != "" {
 			why = " (" + why + ")"
 		}
-		return usagef("invalid value %q for %s%s", m[1], m[2], why)
+		return cmdutil.Usagef("invalid value %q for %s%s", m[1], m[2], why)
 	}
-	return usagef("%s", msg)
+	return cmdutil.Usagef("%s", msg)
 }
 
 // usageError is flagError for everything cobra returns (argument checks,
@@ -253,44 +207,14 @@ func usageError(err error) error {
 			}
 		}
 		if len(set) < 2 {
-			return usagef("%s", msg)
+			return cmdutil.Usagef("%s", msg)
 		}
-		return usagef("%s cannot be combined with %s: choose one output format", set[0], strings.Join(set[1:], " or "))
+		return cmdutil.Usagef("%s cannot be combined with %s: choose one output format", set[0], strings.Join(set[1:], " or "))
 	}
 	if m := reUnknownCmd().FindStringSubmatch(msg); m != nil {
-		return usagef("unknown command %q", m[1])
+		return cmdutil.Usagef("unknown command %q", m[1])
 	}
 	return flagError(err)
-}
-
-// enumValue is a string flag that takes one of a fixed set, checked while
-// parsing: a wrong value is exit 2 before anything is requested.
-type enumValue struct {
-	p       *string
-	allowed []string
-	list    bool // comma-separated, any case (file statuses)
-}
-
-func enumFlag(p *string, allowed []string) *enumValue { return &enumValue{p: p, allowed: allowed} }
-
-func (e *enumValue) String() string { return *e.p }
-func (e *enumValue) Type() string   { return "string" }
-func (e *enumValue) Set(s string) error {
-	vals := []string{s}
-	if e.list {
-		vals = splitList(strings.ToLower(s))
-	}
-	for _, v := range vals {
-		ok := false
-		for _, a := range e.allowed {
-			ok = ok || a == v
-		}
-		if !ok {
-			return fmt.Errorf("choose from %s", strings.Join(e.allowed, ", "))
-		}
-	}
-	*e.p = s
-	return nil
 }
 
 // timeoutFlag is --timeout: a positive duration.
@@ -331,8 +255,6 @@ func (f maxRateFlag) Set(s string) error {
 	*f.m = m
 	return nil
 }
-
-var _ pflag.Value = (*enumValue)(nil)
 
 // groupsFirst makes every command check its flag groups (--json with
 // --jsonl) before its arguments, so the output-format clash is the one

@@ -3,9 +3,8 @@ package cli
 import (
 	"errors"
 	"io"
-	"os"
 
-	"golang.org/x/term"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 )
 
 // errNoTerminal is what the console says when it has no terminal to draw
@@ -14,15 +13,8 @@ import (
 // screen with the cursor hidden.
 var errNoTerminal = errors.New("the console needs a terminal; use the headless commands or --json")
 
-// isTTY reports whether s is a terminal device. Streams that are not
-// files (tests) are not terminals.
-func isTTY(s any) bool {
-	if u, ok := s.(interface{ Unwrap() io.Writer }); ok { // the --jq/--template shaper
-		return isTTY(u.Unwrap())
-	}
-	f, ok := s.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
+// isTTY reports whether s is a terminal device (printer.IsTerminal).
+func isTTY(s any) bool { return printer.IsTerminal(s) }
 
 // needTerminal checks, before anything is drawn or started, that the
 // console can read keys from stdin and draw on stdout.

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -16,12 +15,7 @@ import (
 
 // journal opens the store that holds the upload journal, with the name of
 // the active profile (the journal is per profile).
-func (r *runner) journal() (*store.Store, string, error) {
-	if r.env.Journal == nil {
-		return nil, "", errors.New("uploads need the local database for their journal, which this build does not provide")
-	}
-	return r.env.Journal(r.g.Profile)
-}
+func (r *runner) journal() (*store.Store, string, error) { return r.f.OpenJournal() }
 
 // uploadReport is the --json form of an upload's outcome.
 type uploadReport struct {

@@ -38,7 +38,7 @@ func viewableList() string {
 // and no global flag (the output format and the profile are given when
 // the view runs, so one view serves every format).
 func (r *runner) viewQuery(args []string) (page.Query, error) {
-	probe := &runner{env: r.env}
+	probe := newRunner(r.orig)
 	root := probe.newRootFor(args)
 	cmd, rest, err := root.Find(args)
 	path := strings.Fields(commandName(cmd))

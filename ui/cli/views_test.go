@@ -40,7 +40,7 @@ func viewsEnv(t *testing.T) (path string, vd func(args ...string) run, r *runner
 		env.Stdout, env.Stderr = &out, &errb
 		code := Main(context.Background(), args, env)
 		return run{code, out.String(), errb.String()}
-	}, &runner{env: env}
+	}, newRunner(env)
 }
 
 // TestViewRunsTheSavedQuery: a view saved as the console saves it runs

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -119,7 +119,7 @@ func (r *runner) emitSummary(n filestatus.Counts, now time.Time, stuckAfter time
 		failRec, failUnrec := n[filestatus.FailedRecoverable], n[filestatus.FailedUnrecoverable]
 		ready, proc, stuck, missing := n[filestatus.Ready], n[filestatus.Processing], n[filestatus.Stuck], n[filestatus.Missing]
 		_ = writeJSONLine(r.env.Stdout, watchEvent{Type: "summary", Time: now.UTC().Format(time.RFC3339), Ready: &ready,
-			Processing: &proc, Stuck: &stuck, FailedRecoverable: &failRec, FailedUnrecoverable: &failUnrec, Missing: &missing, StuckAfter: shortDuration(stuckAfter)})
+			Processing: &proc, Stuck: &stuck, FailedRecoverable: &failRec, FailedUnrecoverable: &failUnrec, Missing: &missing, StuckAfter: cmdutil.ShortDuration(stuckAfter)})
 		return
 	}
 	fmt.Fprintf(r.env.Stdout, "%s  %s %s\n", now.Local().Format("15:04:05"), n.Line(), stuckRule(stuckAfter))
@@ -128,19 +128,7 @@ func (r *runner) emitSummary(n filestatus.Counts, now time.Time, stuckAfter time
 // stuckRule says what the stuck count was taken against: a person who set
 // stuck-after in one place and sees "stuck 0" learns which threshold won.
 func stuckRule(d time.Duration) string {
-	return "(stuck: processing over " + shortDuration(d) + ")"
-}
-
-// shortDuration is d as a person types it: 1m, 1h30m, 45s (not 1m0s).
-func shortDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
+	return "(stuck: processing over " + cmdutil.ShortDuration(d) + ")"
 }
 
 // journalUploadTimes reads upload times of ids from the journal, if there

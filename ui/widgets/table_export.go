@@ -4,6 +4,8 @@ import (
 	"io"
 	"slices"
 	"time"
+
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe"
 )
 
 // TableExport is a table as it is shown (its filter and sort applied),
@@ -53,11 +55,11 @@ func (e TableExport) Len() int { return len(e.rows) }
 
 // WriteCSV writes a header of the column titles and a record a row, each
 // cell as the table draws it (a Live column's text as of now), through the
-// one CSV writer (CSV: quoting, formulas neutralised). Export-only columns
+// one CSV writer (csvsafe: quoting, formulas neutralised). Export-only columns
 // are written too (a RowID column's the row IDs), an ExportAt column's
 // time beside it.
 func (e TableExport) WriteCSV(w io.Writer) error {
-	c := NewCSV(w)
+	c := csvsafe.NewWriter(w)
 	var titles []string
 	for _, col := range e.cols {
 		t := col.Title

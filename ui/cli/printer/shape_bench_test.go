@@ -1,4 +1,4 @@
-package cli
+package printer
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/itchyny/gojq"
+
+	"github.com/vaultdeck/vaultdeck/api"
 )
 
 // BenchmarkShapeJQ10k: the shaper alone (splitting, decoding, jq, printing)
@@ -28,8 +30,8 @@ func BenchmarkShapeJQ10k(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		s := &shaper{jq: code}
-		r := &runner{env: Env{Stdout: io.Discard}}
-		s.attach(context.Background(), r)
+		var secret api.Secret
+		s.attach(context.Background(), io.Discard, secret.RedactingWriter(io.Discard), false)
 		if _, err := s.Write(doc.Bytes()); err != nil || s.close() != nil {
 			b.Fatal(err)
 		}

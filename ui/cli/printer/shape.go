@@ -1,4 +1,4 @@
-package cli
+package printer
 
 import (
 	"bufio"
@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/itchyny/gojq"
-	"github.com/spf13/cobra"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -43,25 +43,9 @@ import (
 // maxShapeItem bounds one item (or single object) held for the shaper.
 const maxShapeItem = 32 << 20
 
-// shapeFlags registers --jq and --template beside --json; both are compiled
-// while the flags are parsed, so a bad one is a usage error before any
-// request.
-func (r *runner) shapeFlags(root *cobra.Command) {
-	pf := root.PersistentFlags()
-	pf.Var(&jqFlag{r: r}, "jq", "shape the JSON with a jq `EXPRESSION`: run on each item of a listing (on the whole of a single object); strings print raw, anything else as compact JSON, one a line (e.g. --jq '.vault_project.name'; implies --json)")
-	pf.Var(&templateFlag{r: r}, "template", "print the JSON through a Go `TEMPLATE` (text/template with gh's helpers join, pluck, tablerow, tablerender, timeago, timefmt, truncate); a listing is `.` to range over once, e.g. --template '{{range .}}{{.vault_project.name}}{{\"\\n\"}}{{end}}'; with --jsonl the template runs once per item")
-	_ = root.RegisterFlagCompletionFunc("jq", noCompletion)
-	_ = root.RegisterFlagCompletionFunc("template", noCompletion)
-	root.MarkFlagsMutuallyExclusive("csv", "jq", "template")
-}
-
-func noCompletion(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-	return nil, cobra.ShellCompDirectiveNoFileComp
-}
-
 // jqFlag is --jq: parsed and compiled in Set.
 type jqFlag struct {
-	r    *runner
+	p    *Printer
 	expr string
 }
 
@@ -78,8 +62,8 @@ func (f *jqFlag) Set(s string) error {
 		return fmt.Errorf("not a jq expression: %s", jqMessage(err))
 	}
 	f.expr = s
-	f.r.shape = &shaper{jq: code}
-	f.r.g.JSON = true
+	f.p.shape = &shaper{jq: code}
+	f.p.opt.json = true
 	return nil
 }
 
@@ -87,20 +71,21 @@ func jqMessage(err error) string { return sanitize.Line(err.Error()) }
 
 // templateFlag is --template: parsed in Set (unknown helpers included).
 type templateFlag struct {
-	r   *runner
+	p   *Printer
+	now func() time.Time
 	src string
 }
 
 func (f *templateFlag) String() string { return f.src }
 func (f *templateFlag) Type() string   { return "string" }
 func (f *templateFlag) Set(s string) error {
-	tp := &tmplProgram{now: f.r.now}
+	tp := &tmplProgram{now: f.now}
 	if err := tp.parse(s); err != nil {
 		return err
 	}
 	f.src = s
-	f.r.shape = &shaper{tmpl: tp}
-	f.r.g.JSON = true
+	f.p.shape = &shaper{tmpl: tp}
+	f.p.opt.json = true
 	return nil
 }
 
@@ -119,7 +104,6 @@ type shaper struct {
 	listing  *tmplListing
 	err      error
 	reported bool
-	handedOn bool // an inner command's shaper does the work (attach)
 }
 
 // shapeError is a --jq or --template failure at run time: exit 1, its
@@ -128,31 +112,14 @@ type shapeError struct{ msg string }
 
 func (e *shapeError) Error() string { return e.msg }
 
-// attach puts the shaper between the command and stdout.
-func (s *shaper) attach(ctx context.Context, r *runner) {
-	s.ctx, s.base = ctx, r.env.Stdout
-	if outer, ok := s.base.(*shaper); ok {
-		// A command run inside another (`view NAME` runs its saved
-		// command) was handed the same --jq or --template: it shapes, the
-		// outer one steps aside, so the output is shaped once.
-		outer.handedOn = true
-		s.base = outer.base
-	}
-	s.out = bufio.NewWriterSize(s.base, 32<<10)
-	s.perItem = r.g.JSONL
+// attach puts the shaper between the command and base (stdout): what it
+// prints goes through redact, a redacting writer on base.
+func (s *shaper) attach(ctx context.Context, base io.Writer, redact *api.RedactingWriter, perItem bool) {
+	s.ctx, s.base, s.redact = ctx, base, redact
+	s.out = bufio.NewWriterSize(redact, 32<<10)
+	s.perItem = perItem
 	s.split.emit = s.value
 	s.split.array = s.array
-	r.env.Stdout = s
-}
-
-// redactWith sends what the shaper prints through the client's redacting
-// writer (guard calls it once the client exists).
-func (s *shaper) redactWith(c *api.Client) {
-	if s.redact != nil {
-		return
-	}
-	s.redact = c.RedactingWriter(s.base)
-	s.out.Reset(s.redact)
 }
 
 func (s *shaper) Unwrap() io.Writer { return s.base }
@@ -160,9 +127,6 @@ func (s *shaper) Unwrap() io.Writer { return s.base }
 // Write reads the command's JSON; a failure is sticky, so the command stops
 // at its next write and its requests stop with it.
 func (s *shaper) Write(p []byte) (int, error) {
-	if s.handedOn {
-		return s.base.Write(p)
-	}
 	if s.err != nil {
 		return 0, s.err
 	}
@@ -194,9 +158,6 @@ func (s *shaper) fail(err error) {
 // close ends the output: a listing's template finishes, tables are drawn,
 // buffers are flushed.
 func (s *shaper) close() error {
-	if s.handedOn {
-		return nil
-	}
 	if s.err == nil {
 		if err := s.split.end(); err != nil {
 			s.fail(err)
@@ -209,10 +170,7 @@ func (s *shaper) close() error {
 			}
 		}
 	}
-	ferr := s.out.Flush()
-	if s.redact != nil {
-		ferr = errors.Join(ferr, s.redact.Flush())
-	}
+	ferr := errors.Join(s.out.Flush(), s.redact.Flush())
 	if s.err != nil {
 		return s.err
 	}
@@ -295,33 +253,33 @@ func (s *shaper) runJQ(v any) error {
 	}
 }
 
-// shapeFailed reports err's shaping failure once (r.fail and finish both
+// shapeFailed reports err's shaping failure once (Fail and Finish both
 // look).
-func (r *runner) shapeFailed(err error) (string, bool) {
+func (p *Printer) shapeFailed(err error) (string, bool) {
 	var se *shapeError
-	if r.shape == nil || !errors.As(err, &se) {
+	if p.shape == nil || !errors.As(err, &se) {
 		return "", false
 	}
-	if r.shape.reported {
+	if p.shape.reported {
 		return "", true
 	}
-	r.shape.reported = true
+	p.shape.reported = true
 	return se.msg, true
 }
 
 // closeShape ends the shaper after the command; a failure there (or one the
 // command did not report) is exit 1 with its message.
-func (r *runner) closeShape(code int) int {
-	if r.shape == nil || r.shape.base == nil {
+func (p *Printer) closeShape(code int) int {
+	if p.shape == nil || p.shape.base == nil {
 		return code
 	}
-	err := r.shape.close()
+	err := p.shape.close()
 	if err == nil {
 		return code
 	}
-	if msg, ok := r.shapeFailed(err); ok {
+	if msg, ok := p.shapeFailed(err); ok {
 		if msg != "" {
-			fmt.Fprintf(r.errOut(), "vaultdeck %s: %s\n", r.cmd, oneLine(msg))
+			p.Note("%s", msg)
 		}
 		return ExitError
 	}
@@ -330,6 +288,3 @@ func (r *runner) closeShape(code int) int {
 	}
 	return code
 }
-
-// errOut is stderr, redacting when guarded.
-func (r *runner) errOut() io.Writer { return r.env.Stderr }

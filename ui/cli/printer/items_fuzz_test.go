@@ -1,4 +1,4 @@
-package cli
+package printer
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // decoder accepts, the output is strict JSON on one line with no byte a
 // terminal acts on, and it decodes to the same value as the re-encoded one.
 //
-// go test ./ui/cli -run '^$' -fuzz FuzzSafeRawIsDecodeAndReencode -fuzztime 60s
+// go test ./ui/cli/printer -run '^$' -fuzz FuzzSafeRawIsDecodeAndReencode -fuzztime 60s
 func FuzzSafeRawIsDecodeAndReencode(f *testing.F) {
 	for _, seed := range []string{
 		`{"id":"a\"b\\c\u00e9\/","n":-12.5e+3,"t":true,"v":null,"a":[1,[],{},"x"]}`,

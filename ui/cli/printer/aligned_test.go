@@ -1,17 +1,19 @@
-package cli
+package printer
 
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"text/tabwriter"
 )
 
-// TestWriteAlignedIsTheTable: the two-pass printer writes what the
-// tabwriter table writes, byte for byte, for rows with empty cells, wide
+// TestAlignedIsTheTabwriterTable: the two-pass printer writes what the
+// tabwriter table wrote, byte for byte, for rows with empty cells, wide
 // characters, escape sequences and ragged widths.
-func TestWriteAlignedIsTheTable(t *testing.T) {
+func TestAlignedIsTheTabwriterTable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	words := []string{"", "a", "Share Purchase", "é–ü", "\x1b[2Jx", "tab\there", strings.Repeat("n", 300), "日本語"}
 	for round := range 50 {
@@ -20,14 +22,20 @@ func TestWriteAlignedIsTheTable(t *testing.T) {
 			rows = append(rows, []string{words[rng.IntN(len(words))], words[rng.IntN(len(words))], words[rng.IntN(len(words))]})
 		}
 		var want, got bytes.Buffer
-		tb := newTable(&want, rows[0]...)
-		for _, r := range rows[1:] {
-			tb.row(r...)
+		tw := tabwriter.NewWriter(&want, 0, 0, 2, ' ', 0)
+		for _, r := range rows {
+			io.WriteString(tw, strings.Join(cleanRow(r), "\t")+"\n")
 		}
-		if err := tb.flush(); err != nil {
+		if err := tw.Flush(); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeAligned(&got, len(rows), func(i int) []string { return rows[i] }); err != nil {
+		err := Aligned(&got, func(row func([]string)) error {
+			for _, r := range rows {
+				row(r)
+			}
+			return nil
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 		if got.String() != want.String() {

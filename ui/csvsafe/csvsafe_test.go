@@ -1,4 +1,4 @@
-package widgets
+package csvsafe
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ func TestCellNeutralisesFormulas(t *testing.T) {
 
 func TestCSVReadsBack(t *testing.T) {
 	var buf bytes.Buffer
-	w := NewCSV(&buf)
+	w := NewWriter(&buf)
 	rows := [][]string{{"NAME", "N"}, {"=cmd", "1"}, {"a \"q\", b\nc", "-4"}}
 	for _, r := range rows {
 		if err := w.Row(r...); err != nil {

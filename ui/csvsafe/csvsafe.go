@@ -1,8 +1,9 @@
-package widgets
-
-// CSV writes tables as CSV files a spreadsheet opens safely: one writer for
-// the command line's --csv and the console's export key, so the quoting and
-// the defence against formula injection are decided once.
+// Package csvsafe writes tables as CSV files a spreadsheet opens safely:
+// one writer for the command line's --csv and the console's export key, so
+// the quoting and the defence against formula injection are decided once.
+// A leaf: the command line's printer and the console's widgets both import
+// it, and it imports nothing of theirs.
+package csvsafe
 
 import (
 	"encoding/csv"
@@ -12,22 +13,22 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
-// CSV writes records with RFC 4180 quoting (encoding/csv: a field with a
+// Writer writes records with RFC 4180 quoting (encoding/csv: a field with a
 // comma, a quote or a line break is quoted, its quotes doubled). Lines end
 // in LF, which Excel, LibreOffice and every CSV reader accept, and which
 // scripts that read the output line by line expect. Every cell passes
 // through Cell.
-type CSV struct {
+type Writer struct {
 	w *csv.Writer
 }
 
-// NewCSV starts a CSV on w.
-func NewCSV(w io.Writer) *CSV {
-	return &CSV{w: csv.NewWriter(w)}
+// NewWriter starts a CSV on w.
+func NewWriter(w io.Writer) *Writer {
+	return &Writer{w: csv.NewWriter(w)}
 }
 
 // Row writes one record.
-func (c *CSV) Row(cells ...string) error {
+func (c *Writer) Row(cells ...string) error {
 	rec := make([]string, len(cells))
 	for i, s := range cells {
 		rec[i] = Cell(s)
@@ -36,7 +37,7 @@ func (c *CSV) Row(cells ...string) error {
 }
 
 // Flush pushes buffered records to the writer and reports the first error.
-func (c *CSV) Flush() error {
+func (c *Writer) Flush() error {
 	c.w.Flush()
 	return c.w.Error()
 }

@@ -1,0 +1,74 @@
+// Package cmdutil is what every command of the command line shares and
+// nothing else needs: the run adapter that hands cobra a command's exit
+// status, usage errors, argument checks and the flag values that check
+// what they are given while parsing (a wrong one is exit 2, naming it,
+// before any request).
+package cmdutil
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
+)
+
+// Exit is a command's exit status as cobra carries it back to Main: every
+// command's RunE returns one, so any other error from cobra is the command
+// line's fault (exit 2, one line).
+type Exit struct{ Code int }
+
+func (e *Exit) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
+// Run adapts a command's body to cobra: the printer learns the command's
+// name (for its messages) and puts --jq or --template in place, and the
+// body's status goes back to Main.
+func Run(f *factory.Factory, body func(ctx context.Context, args []string) int) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, args []string) error {
+		f.IO.Start(c.Context(), CommandName(c))
+		return &Exit{Code: body(c.Context(), args)}
+	}
+}
+
+// CommandName is c's path without the program's name ("audit sync").
+func CommandName(c *cobra.Command) string {
+	return strings.TrimPrefix(strings.TrimPrefix(c.CommandPath(), "vaultdeck"), " ")
+}
+
+// UsageError marks an error as the command line's fault (exit 2).
+type UsageError struct{ Msg string }
+
+func (e UsageError) Error() string { return e.Msg }
+
+// Usagef is a UsageError.
+func Usagef(format string, a ...any) error { return UsageError{fmt.Sprintf(format, a...)} }
+
+// IsUsage reports whether err is the command line's fault.
+func IsUsage(err error) bool {
+	var u UsageError
+	return errors.As(err, &u)
+}
+
+// CheckUUID refuses v unless it is a UUID (api.IsUUID: one ID check for
+// the command line and the console); what names it ("project ID").
+func CheckUUID(what, v string) error {
+	if !api.IsUUID(v) {
+		return Usagef("%q is not a %s (a UUID like 123e4567-e89b-12d3-a456-426614174000)", v, what)
+	}
+	return nil
+}
+
+// SplitList splits a comma-separated list, dropping blanks and whitespace.
+func SplitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,178 @@
+package printer
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/dustin/go-humanize"
+	"github.com/spf13/pflag"
+
+	"github.com/vaultdeck/vaultdeck/api"
+)
+
+// Format is the output format the command line chose.
+type Format int
+
+const (
+	Table Format = iota // aligned columns for people (the default)
+	JSON                // --json (also --jq and --template, which shape it)
+	JSONL               // --jsonl
+	CSV                 // --csv
+)
+
+// options are the format flags as parsed.
+type options struct {
+	json, jsonl, csv bool
+}
+
+// RegisterFlags defines --json, --jsonl, --csv, --jq and --template on fs;
+// --jq and --template are compiled while the flags are parsed, so a bad
+// one is a usage error before any request. now is the templates' clock
+// (timeago).
+func (p *Printer) RegisterFlags(fs *pflag.FlagSet, now func() time.Time) {
+	fs.BoolVar(&p.opt.json, "json", false, "print the API's own JSON objects (listings: an array, one item a line)")
+	fs.BoolVar(&p.opt.jsonl, "jsonl", false, "listings as JSON Lines: one item a line, nothing around them")
+	fs.BoolVar(&p.opt.csv, "csv", false, "listings as CSV: a header row, then a record a row")
+	fs.Var(&jqFlag{p: p}, "jq", "shape the JSON with a jq `EXPRESSION`: run on each item of a listing (on the whole of a single object); strings print raw, anything else as compact JSON, one a line (e.g. --jq '.vault_project.name'; implies --json)")
+	fs.Var(&templateFlag{p: p, now: now}, "template", "print the JSON through a Go `TEMPLATE` (text/template with gh's helpers join, pluck, tablerow, tablerender, timeago, timefmt, truncate); a listing is `.` to range over once, e.g. --template '{{range .}}{{.vault_project.name}}{{\"\\n\"}}{{end}}'; with --jsonl the template runs once per item")
+}
+
+func (o options) chosen() Format {
+	switch {
+	case o.jsonl:
+		return JSONL
+	case o.json:
+		return JSON
+	case o.csv:
+		return CSV
+	}
+	return Table
+}
+
+// Accept refuses, with msg as a usage error (exit 2), a format the command
+// does not print: ok is false when it must stop with code.
+func (p *Printer) Accept(msg string, formats ...Format) (code int, ok bool) {
+	for _, f := range formats {
+		if f == p.format() {
+			return ExitOK, true
+		}
+	}
+	return p.Usage("%s", msg), false
+}
+
+// format is the format chosen.
+func (p *Printer) format() Format { return p.opt.chosen() }
+
+// Is reports whether f is the format chosen: for a command whose flags
+// depend on it (--section goes with --csv), never to choose how to print.
+func (p *Printer) Is(f Format) bool { return p.format() == f }
+
+// SetFormat chooses the format (a command that always prints one, such as
+// person --offboarding's CSV, and tests).
+func (p *Printer) SetFormat(f Format) {
+	p.opt = options{json: f == JSON, jsonl: f == JSONL, csv: f == CSV}
+}
+
+// Cells formats the cells of a table as the chosen format wants them:
+// for people sizes humanised and times short, in UTC; in a CSV, which a
+// program reads next week, exact numbers and RFC 3339.
+type Cells struct{ csv bool }
+
+// Cells is the chosen format's cell formatter.
+func (p *Printer) Cells() Cells { return Cells{csv: p.format() == CSV} }
+
+// timeLayout is the one time format of human output: UTC, so that output
+// does not depend on the machine's zone.
+const timeLayout = "2006-01-02 15:04"
+
+// Size is a byte count.
+func (c Cells) Size(n api.Int) string {
+	if c.csv {
+		return strconv.FormatInt(int64(n), 10)
+	}
+	if n < 0 {
+		return fmt.Sprint(int64(n))
+	}
+	return humanize.Bytes(uint64(n))
+}
+
+// Time is a time to the minute ("" for none).
+func (c Cells) Time(t time.Time) string {
+	switch {
+	case t.IsZero():
+		return ""
+	case c.csv:
+		return t.UTC().Format(time.RFC3339)
+	}
+	return t.UTC().Format(timeLayout)
+}
+
+// APITime is Time of a service time; one it could not parse is written as
+// it was sent.
+func (c Cells) APITime(t api.Time) string {
+	if t.IsZero() {
+		return t.Raw // unparsed server text, or "" -> "-"
+	}
+	return c.Time(t.Time)
+}
+
+// APITimeOf is APITime of an optional time.
+func (c Cells) APITimeOf(t *api.Time) string {
+	if t == nil {
+		return ""
+	}
+	return c.APITime(*t)
+}
+
+// Seconds is a time to the second ("-" for none): audit entries a second
+// apart differ.
+func (c Cells) Seconds(t time.Time) string {
+	if c.csv && !t.IsZero() {
+		return t.UTC().Format(time.RFC3339)
+	}
+	return UTCSeconds(t)
+}
+
+// UTCSeconds is t to the second in UTC, "-" for none.
+func UTCSeconds(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05")
+}
+
+// When is a time that a sentence names too ("2026-01-02 15:04 UTC").
+func (c Cells) When(t time.Time) string {
+	if c.csv {
+		return c.Time(t)
+	}
+	return When(t)
+}
+
+// When is t to the minute, saying its zone: UTC.
+func When(t time.Time) string { return t.UTC().Format(timeLayout) + " UTC" }
+
+// Local is a time of this machine's own doing (an upload run) in its zone.
+func (c Cells) Local(t time.Time) string {
+	if c.csv {
+		return c.Time(t)
+	}
+	return t.Local().Format(timeLayout)
+}
+
+// Unknown is a cell of a value not known yet: word for people, empty in a
+// CSV (a column of times holds times).
+func (c Cells) Unknown(word string) string {
+	if c.csv {
+		return ""
+	}
+	return word
+}
+
+// Switches are the format flags as typed (--jq and --template set json):
+// what a command run inside another is handed on.
+func (p *Printer) Switches() (json, jsonl, csv bool) { return p.opt.json, p.opt.jsonl, p.opt.csv }
+
+// Shaped reports whether --jq or --template shapes the JSON.
+func (p *Printer) Shaped() bool { return p.shape != nil }

@@ -1,0 +1,182 @@
+// Package printer is the command line's one way out: it owns stdout and
+// stderr (buffering, redaction, checked writes), the terminal checks, the
+// progress line and the choice of format (an aligned table, --json,
+// --jsonl, --csv, --jq, --template). A command hands it a stream of items
+// (List) or one value (Show) once, with what each format needs, and never
+// asks which format was chosen; tests build one over buffers.
+//
+// It is gh's iostreams and its output layer in one place: the streams and
+// the formats meet at every write (a --jq shaper sits between the command
+// and stdout, a progress line must not tear a table), so they share a room.
+package printer
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/vaultdeck/vaultdeck/api"
+)
+
+// Exit statuses, the same for every command.
+const (
+	ExitOK      = 0 // success
+	ExitError   = 1 // the command failed
+	ExitUsage   = 2 // the command line was wrong
+	ExitPartial = 3 // the call succeeded but some items failed (e.g. not_found IDs)
+)
+
+// outBuffer is stdout's buffer: large listings write row by row, and a
+// page is pushed through at its end (Flush).
+const outBuffer = 64 << 10
+
+// Printer is one invocation's streams and format.
+type Printer struct {
+	in             io.Reader
+	rawOut, rawErr io.Writer // the real streams: terminal checks, the progress line
+	sink           *sink     // rawOut, its first error kept
+
+	// secret is the token to redact, told by whoever resolves it
+	// (Redact): stdout and stderr are redacted from the first byte, with
+	// or without a client.
+	secret api.Secret
+	redOut *api.RedactingWriter
+	redErr *api.RedactingWriter
+	out    *bufio.Writer
+	err    io.Writer
+
+	opt      options
+	shape    *shaper // --jq or --template; nil: JSON as sent
+	cmd      string  // the running command's name, for messages
+	progress *Progress
+}
+
+// New is a printer over a process's (or a test's) streams.
+func New(in io.Reader, out, errw io.Writer) *Printer {
+	if in == nil {
+		in = strings.NewReader("")
+	}
+	if out == nil {
+		out = io.Discard
+	}
+	if errw == nil {
+		errw = io.Discard
+	}
+	p := &Printer{in: in, rawOut: out, rawErr: errw, sink: &sink{w: out}}
+	p.redErr = p.secret.RedactingWriter(errw)
+	// Whatever goes to stderr (a prompt, a progress line, an error) comes
+	// after what was already printed to stdout, as without the buffer.
+	p.err = writerFunc(func(b []byte) (int, error) {
+		p.flushOut()
+		return p.redErr.Write(b)
+	})
+	return p
+}
+
+// Start begins the command named cmd (its path below the program's name):
+// messages name it, and --jq or --template go between it and stdout.
+func (p *Printer) Start(ctx context.Context, cmd string) {
+	p.cmd = cmd
+	if p.out != nil {
+		return // a command run inside another (view NAME) has its own printer
+	}
+	base := io.Writer(p.sink)
+	if p.shape != nil {
+		p.shape.attach(ctx, p.sink, p.secret.RedactingWriter(p.sink), p.format() == JSONL)
+		base = p.shape
+	}
+	p.redOut = p.secret.RedactingWriter(base)
+	p.out = bufio.NewWriterSize(p.redOut, outBuffer)
+}
+
+// Command is the running command's name ("recycle-bin", "audit sync").
+func (p *Printer) Command() string { return p.cmd }
+
+// Redact makes tok the token removed from everything written from now on
+// (the factory tells it when it resolves the token).
+func (p *Printer) Redact(tok string) { p.secret.Set(tok) }
+
+// Out is stdout: buffered, redacted, its first error kept.
+func (p *Printer) Out() io.Writer {
+	if p.out == nil {
+		p.Start(context.Background(), p.cmd)
+	}
+	return p.out
+}
+
+// Err is stderr: redacted, and written after what stdout holds.
+func (p *Printer) Err() io.Writer { return p.err }
+
+// In is stdin.
+func (p *Printer) In() io.Reader { return p.in }
+
+// Flush pushes what stdout holds through to the stream (a listing does at
+// the end of each page).
+func (p *Printer) Flush() error {
+	if p.out == nil {
+		return nil
+	}
+	return p.out.Flush()
+}
+
+func (p *Printer) flushOut() {
+	if p.out != nil {
+		_ = p.out.Flush() // an error is kept by the sink and reported by Finish
+	}
+}
+
+// Finish empties the buffers once the command is done and settles its exit
+// status: a write to stdout that failed (a full disk, a closed pipe) turns
+// success into an error, said once.
+func (p *Printer) Finish(code int) int {
+	var werr error
+	if p.out != nil {
+		werr = errors.Join(p.out.Flush(), p.redOut.Flush())
+	}
+	code = p.closeShape(code) // after stdout's buffers reached it, before stderr's last flush
+	if werr = cmpErr(p.sink.err, werr); werr != nil && code == ExitOK {
+		p.Fail(werr)
+		code = ExitError
+	}
+	_ = p.redErr.Flush()
+	return code
+}
+
+func cmpErr(first, other error) error {
+	if first != nil {
+		return first
+	}
+	return other
+}
+
+// sink is the real stdout with its first write error kept: once a write
+// failed nothing more is written (a bufio.Writer above it keeps the error
+// for itself only, and a second buffer would report a failed stream
+// written).
+type sink struct {
+	w   io.Writer
+	err error
+}
+
+func (s *sink) Write(b []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(b)
+	if err == nil && n < len(b) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		s.err = err
+	}
+	return n, err
+}
+
+// Unwrap is the stream the sink writes to (terminal checks look through).
+func (s *sink) Unwrap() io.Writer { return s.w }
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }

@@ -1,0 +1,100 @@
+package printer
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"reflect"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe"
+)
+
+// Value is one result of a command (an object, or a short list of the
+// command's own values), as every format shows it: the command says it
+// all, and the printer picks.
+type Value struct {
+	// JSON is encoded for --json (indented) and --jsonl (one line; a list,
+	// a line per element).
+	JSON any
+	// Raw, instead of JSON, is the service's own object: one line.
+	Raw []byte
+	// Headers and Rows are the table's and the CSV's (Empty, when set, is
+	// what the table says instead of a header alone). Text, instead, is
+	// the human form, for a CSV too.
+	Headers []string
+	Rows    [][]string
+	Empty   string
+	Text    func(w io.Writer) error
+}
+
+// Show prints v as the chosen format wants it.
+func (p *Printer) Show(v Value) error {
+	w := p.Out()
+	switch f := p.format(); {
+	case (f == JSON || f == JSONL) && v.Raw != nil:
+		_, err := w.Write(append(safeRaw(nil, bytes.TrimSpace(v.Raw)), '\n'))
+		return err
+	case f == JSON:
+		return WriteJSON(w, v.JSON)
+	case f == JSONL:
+		if rv := reflect.ValueOf(v.JSON); rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
+			for i := range rv.Len() {
+				if err := WriteJSONLine(w, rv.Index(i).Interface()); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		return WriteJSONLine(w, v.JSON)
+	case v.Text != nil:
+		return v.Text(w)
+	case f == CSV:
+		return p.WriteCSV(v.Headers, v.Rows)
+	case len(v.Rows) == 0 && v.Empty != "":
+		_, err := io.WriteString(w, v.Empty+"\n")
+		return err
+	}
+	return Aligned(w, func(row func([]string)) error {
+		row(v.Headers)
+		for _, r := range v.Rows {
+			row(r)
+		}
+		return nil
+	})
+}
+
+// WriteCSV writes headers and rows as CSV on stdout (csvsafe: quoting,
+// formulas neutralised).
+func (p *Printer) WriteCSV(headers []string, rows [][]string) error {
+	c := csvsafe.NewWriter(p.Out())
+	_ = c.Row(headers...) // a write error is kept by the writer and reported by Flush
+	for _, r := range rows {
+		_ = c.Row(r...)
+	}
+	return c.Flush()
+}
+
+// Items is a listing already read whole (a project's users, a batch of
+// file details) as a Stream: one page.
+func Items[T any](list []api.Item[T]) Stream[T] { return items[T](list) }
+
+type items[T any] []api.Item[T]
+
+func (l items[T]) Raw(_ context.Context, fn func(api.RawItem) error, page func() error) (Summary, error) {
+	for i := range l {
+		if err := fn(api.RawItem{Bytes: bytes.TrimSpace(l[i].JSON)}); err != nil {
+			return Summary{}, err
+		}
+	}
+	return Summary{Total: api.Int(len(l)), HasTotal: true}, page()
+}
+
+func (l items[T]) Each(_ context.Context, fn func(*T, api.RawItem) error, page func() error) (Summary, error) {
+	for i := range l {
+		if err := fn(&l[i].Value, api.RawItem{Bytes: bytes.TrimSpace(l[i].JSON)}); err != nil {
+			return Summary{}, err
+		}
+	}
+	return Summary{Total: api.Int(len(l)), HasTotal: true}, page()
+}
