@@ -31,16 +31,6 @@ func (c *Client) RecycleBin(q RecycleBinQuery) Listing[RecycleBinEntry] {
 		}}
 }
 
-// DecodePurge decodes, of a raw recycle-bin entry, only when it is
-// scheduled to be purged (what --within filters on).
-func DecodePurge(raw []byte) (Time, error) {
-	var e struct {
-		At Time `json:"recycle_bin_purged_scheduled_at"`
-	}
-	err := unmarshalItem(raw, &e)
-	return e.At, err
-}
-
 // listedEntry is the part of an entry that the table and CSV show and the
 // purge window reads: decoding only it skips the other strings and times.
 type listedEntry struct {

@@ -1,7 +1,9 @@
 // Package purge holds the rules of a recycle-bin entry's purge: whether it
-// falls within a window, how a window is written, and the countdown to it.
-// The console's recycle bin and `vaultdeck recycle-bin` both follow them, so
-// a "7d" or a "29d23h" means the same on the screen and in a script.
+// falls within a window, how a window is written, the countdown to it, and
+// the recycle bin's filter (Filter: its flags, its query, its keep). The
+// console's recycle bin, `vaultdeck recycle-bin` and saved views all follow
+// them, so a "7d" or a "29d23h" means the same on the screen and in a
+// script.
 package purge
 
 import (

@@ -66,7 +66,7 @@ func (r *runner) mattersReceiptCmd() *cobra.Command {
 			}
 			m := receiptJSON(rc)
 			m["items"] = items
-			ev, note, ok := r.auditEvidence(ctx, st, receiptAction(rc, r.now()))
+			ev, note, ok := r.auditEvidence(ctx, st, receiptAction(rc, r.f.Now()))
 			m["audit_evidence"] = evidenceJSON(ev, note, ok)
 			return r.emitJSON(m)
 		}
@@ -90,7 +90,7 @@ func (r *runner) mattersReceiptCmd() *cobra.Command {
 			fmt.Fprintf(w, "re-run    %s\n", sanitize.Line(rerun))
 		}
 		// The service's own record of the run, from the mirror (no audit request).
-		ev, note, _ := r.auditEvidence(ctx, st, receiptAction(rc, r.now()))
+		ev, note, _ := r.auditEvidence(ctx, st, receiptAction(rc, r.f.Now()))
 		printEvidence(w, ev, note)
 		fmt.Fprintln(w)
 		// Two passes over the store: widths first, then rows, so a million

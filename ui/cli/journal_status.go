@@ -84,7 +84,7 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 			return r.fail(err)
 		}
 	}
-	list, replaced := journalReport(rows, details, names, r.now(), stuckAfter)
+	list, replaced := journalReport(rows, details, names, r.f.Now(), stuckAfter)
 	if o.Group != "" {
 		kept := list[:0]
 		for _, f := range list {

@@ -124,10 +124,3 @@ func fmtSize(n api.Int) string {
 
 // writeJSON prints v as indented JSON (printer.WriteJSON).
 func writeJSON(w io.Writer, v any) error { return printer.WriteJSON(w, v) }
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
-}

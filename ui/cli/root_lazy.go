@@ -5,6 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/vaultdeck/vaultdeck/ui/cli/recyclebincmd"
+	"github.com/vaultdeck/vaultdeck/ui/cli/vaultcmd"
 )
 
 // Building the whole command tree cost every start (the console's first
@@ -25,8 +28,10 @@ type subcommand struct {
 // subcommands are the root's commands in the order they are added.
 func (r *runner) subcommands() []subcommand {
 	return []subcommand{
-		{"projects", r.projectsCmd}, {"users", r.usersCmd}, {"files", r.filesCmd}, {"status", r.statusCmd},
-		{"recycle-bin", r.recycleBinCmd}, {"audit", r.auditCmd}, {"view", r.viewCmd}, {"upload", r.uploadCmd},
+		{"projects", func() *cobra.Command { return vaultcmd.NewCmdProjects(r.f, nil) }},
+		{"users", func() *cobra.Command { return vaultcmd.NewCmdUsers(r.f, nil) }},
+		{"files", func() *cobra.Command { return vaultcmd.NewCmdFiles(r.f, nil) }}, {"status", r.statusCmd},
+		{"recycle-bin", func() *cobra.Command { return recyclebincmd.NewCmdRecycleBin(r.f, nil) }}, {"audit", r.auditCmd}, {"view", r.viewCmd}, {"upload", r.uploadCmd},
 		{"uploads", r.uploadsCmd}, {"whoami", r.whoamiCmd}, {"access", r.accessCmd}, {"person", r.personCmd},
 		{"matters", r.mattersCmd}, {"login", r.loginCmd}, {"logout", r.logoutCmd}, {"profiles", r.profilesCmd},
 		{"sim", r.simCmd}, {"demo", r.demoCmd}, {"serve", r.serveCmd}, {"config", r.configCmd},

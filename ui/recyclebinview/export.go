@@ -17,9 +17,10 @@ func (m *Model) ExportTable() widgets.TableExport {
 		rank[who] = i
 	}
 	byPerson := make([][]int32, len(rank))
+	soon := m.soonFilter()
 	for i := range m.set.Len() {
 		e := m.set.at(i)
-		if r, ok := rank[e.DeletedByUserEmail]; ok && m.keeps(e, now) {
+		if r, ok := rank[e.DeletedByUserEmail]; ok && soon.Kept(e, now) {
 			byPerson[r] = append(byPerson[r], int32(i))
 		}
 	}

@@ -2,9 +2,9 @@ package recyclebinview
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
-	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/purge"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 )
@@ -14,11 +14,10 @@ import (
 // soonest purge first; without one, newest deletion first.
 func (m *Model) Query() page.Query {
 	q := page.Query{Command: []string{"recycle-bin"}}
-	q.With("client-matter", m.query.ClientMatterID)
-	if m.soon {
-		q.With("purging-within", purge.FormatWindow(m.soonWindow()))
+	f := m.filter()
+	for _, fl := range purge.FilterFlags() {
+		q.With(fl.Name, f.Get(fl.Name))
 	}
-	q.With("deleted-by", m.deleter)
 	col, desc := -1, false
 	if m.soon {
 		col = ColPurgeIn
@@ -36,26 +35,24 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 		return nil, fmt.Errorf("recycle-bin takes no argument")
 	}
 	m := New(env, "").(*Model)
+	var filter purge.Filter
 	for _, f := range q.Flags {
-		switch f.Name {
-		case "client-matter":
-			if !api.IsUUID(f.Value) {
-				return nil, fmt.Errorf("--client-matter %q is not a client-matter ID", f.Value)
-			}
-			m.query.ClientMatterID = f.Value
-		case "purging-within":
-			d, err := purge.ParseWindow(f.Value)
-			if err != nil {
-				return nil, fmt.Errorf("--purging-within: %w", err)
-			}
-			m.soon, m.window = true, d
-			m.Tabs[1].SetColumns(groupColumns(d)) // its count says the window too
-			m.Tabs[0].SetSort(ColPurgeIn, false)
-		case "deleted-by":
-			m.deleter = f.Value
-		default:
+		known := slices.ContainsFunc(purge.FilterFlags(), func(fl purge.FilterFlag) bool { return fl.Name == f.Name })
+		if !known || f.Name == purge.FlagName { // the service's name search is the command's alone
 			return nil, fmt.Errorf("the console's recycle bin has no --%s; run the view headless with vaultdeck view", f.Name)
 		}
+		if err := filter.Set(f.Name, f.Value); err != nil {
+			return nil, fmt.Errorf("--%s: %w", f.Name, err)
+		}
+	}
+	if err := filter.Check(); err != nil {
+		return nil, fmt.Errorf("--%s: %w", purge.FlagClientMatter, err)
+	}
+	m.query.ClientMatterID, m.deleter = filter.ClientMatter, filter.DeletedBy
+	if d := filter.Within; d > 0 {
+		m.soon, m.window = true, d
+		m.Tabs[1].SetColumns(groupColumns(d)) // its count says the window too
+		m.Tabs[0].SetSort(ColPurgeIn, false)
 	}
 	return m, nil
 }

@@ -10,7 +10,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/purge"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -53,8 +52,9 @@ func (m *Model) refilter() tea.Cmd {
 	if m.narrowed() {
 		// this session's own subset: ranks into the shared set, 4 bytes an entry
 		idx = make([]int32, 0, m.set.Len()/4)
+		f := m.filter()
 		for i := range m.set.Len() {
-			if e := m.set.at(i); m.keeps(e, now) && (m.deleter == "" || e.DeletedByUserEmail == m.deleter) {
+			if f.Kept(m.set.at(i), now) {
 				idx = append(idx, int32(i))
 			}
 		}
@@ -65,14 +65,20 @@ func (m *Model) refilter() tea.Cmd {
 	return tea.Batch(cmd, m.regroup(now))
 }
 
-// keeps applies the purging-soon filter.
-func (m *Model) keeps(e *api.RecycleBinEntry, now time.Time) bool {
-	if !m.soon {
-		return true
+// filter is the view's filter, as the command and saved views read it
+// (purge.Filter): the client matter asked of the service, the purging-soon
+// window and the deleter kept here.
+func (m *Model) filter() purge.Filter {
+	f := purge.Filter{ClientMatter: m.query.ClientMatterID, DeletedBy: m.deleter}
+	if m.soon {
+		f.Within = m.soonWindow()
 	}
-	in, _ := purge.Within(e.RecycleBinPurgedScheduledAt.Time, now, m.soonWindow())
-	return in
+	return f
 }
+
+// soonFilter is the purging-soon filter alone (the by-deleter table counts
+// every deleter).
+func (m *Model) soonFilter() purge.Filter { return purge.Filter{Within: m.filter().Within} }
 
 // deleterGroup is one person of the by-deleter table.
 type deleterGroup struct {
@@ -86,9 +92,10 @@ type deleterGroup struct {
 func (m *Model) regroup(now time.Time) tea.Cmd {
 	by := map[string]*deleterGroup{}
 	var order []*deleterGroup
+	soon := m.soonFilter()
 	for i := range m.set.Len() {
 		e := m.set.at(i)
-		if !m.keeps(e, now) {
+		if !soon.Kept(e, now) {
 			continue
 		}
 		g := by[e.DeletedByUserEmail]

@@ -206,7 +206,7 @@ func (j *jsonItems[T]) page() error {
 	return j.p.Flush()
 }
 
-func (j *jsonItems[T]) end(s Summary) error {
+func (j *jsonItems[T]) end(s api.Summary) error {
 	closing := "]"
 	if j.l.Close != nil {
 		closing = j.l.Close(s, j.iw.n)

@@ -7,20 +7,14 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 )
 
-// Summary is what a listing says of itself once read: the service's count
-// of its items, when it gives one (before any local keep).
-type Summary struct {
-	Total    api.Int
-	HasTotal bool
-}
-
-// Stream is a listing as the api hands it, page by page: each item as the
-// service sent it (Raw), or decoded as well (Each: the shown fields, with
+// Stream is a listing as the api hands it (api.Listing), page by page:
+// each item as the service sent it (Raw), or decoded as well (Each, with
 // the item's own bytes). page is called after each page's last item and
-// before the next page is asked for. A stream is read once.
+// before the next page is asked for; the Summary is what the service said
+// of the whole (its total, before any local keep). List reads it once.
 type Stream[T any] interface {
-	Raw(ctx context.Context, fn func(api.RawItem) error, page func() error) (Summary, error)
-	Each(ctx context.Context, fn func(*T, api.RawItem) error, page func() error) (Summary, error)
+	Raw(ctx context.Context, fn func(api.RawItem) error, page func() error) (api.Summary, error)
+	Each(ctx context.Context, fn func(*T, api.RawItem) error, page func() error) (api.Summary, error)
 }
 
 // Listing is how a listing shows, in every format at once: the command
@@ -46,15 +40,15 @@ type Listing[T any] struct {
 	// envelope); kept is the number of items printed. --jsonl and
 	// --jq/--template have the items alone.
 	Open  string
-	Close func(s Summary, kept int) string
+	Close func(s api.Summary, kept int) string
 	// Head and Foot are the table's text above and under its rows (a
 	// probe's summary, a count line); not part of a CSV or JSON.
-	Head, Foot func(w io.Writer, s Summary, kept int) error
+	Head, Foot func(w io.Writer, s api.Summary, kept int) error
 }
 
 // Listed is what List printed.
 type Listed struct {
-	Summary
+	api.Summary
 	Kept int // items printed (kept, when Keep is set)
 }
 
@@ -78,7 +72,7 @@ func List[T any](ctx context.Context, p *Printer, s Stream[T], l Listing[T]) (Li
 	default:
 		out = newTableRows(p, l, prog)
 	}
-	var sum Summary
+	var sum api.Summary
 	var err error
 	if raw, ok := out.(rawSink); ok && l.Keep == nil {
 		sum, err = s.Raw(ctx, raw.raw, out.page)
@@ -98,7 +92,7 @@ func List[T any](ctx context.Context, p *Printer, s Stream[T], l Listing[T]) (Li
 type rowSink[T any] interface {
 	item(e *T, it api.RawItem) error
 	page() error
-	end(Summary) error
+	end(api.Summary) error
 	// failed is err as the listing ends with it, once what was read is
 	// out: with the count of items already written.
 	failed(err error) error

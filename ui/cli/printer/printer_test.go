@@ -28,31 +28,31 @@ type fakeStream struct {
 	err       error
 }
 
-func (s fakeStream) Raw(ctx context.Context, fn func(api.RawItem) error, page func() error) (Summary, error) {
+func (s fakeStream) Raw(ctx context.Context, fn func(api.RawItem) error, page func() error) (api.Summary, error) {
 	return s.Each(ctx, func(_ *row, it api.RawItem) error { return fn(it) }, page)
 }
 
-func (s fakeStream) Each(_ context.Context, fn func(*row, api.RawItem) error, page func() error) (Summary, error) {
+func (s fakeStream) Each(_ context.Context, fn func(*row, api.RawItem) error, page func() error) (api.Summary, error) {
 	n := 0
 	for _, p := range s.pages {
 		for i := range p {
 			if n == s.failAfter {
-				return Summary{}, s.err
+				return api.Summary{}, s.err
 			}
 			b, _ := json.Marshal(p[i])
 			if err := fn(&p[i], api.RawItem{Bytes: b, Plain: true}); err != nil {
-				return Summary{}, err
+				return api.Summary{}, err
 			}
 			n++
 		}
 		if err := page(); err != nil {
-			return Summary{}, err
+			return api.Summary{}, err
 		}
 	}
 	if n == s.failAfter {
-		return Summary{}, s.err
+		return api.Summary{}, s.err
 	}
-	return Summary{Total: api.Int(n), HasTotal: true}, nil
+	return api.Summary{Total: api.Int(n), HasTotal: true}, nil
 }
 
 var rowsListing = Listing[row]{
@@ -88,7 +88,7 @@ var twoPages = fakeStream{pages: [][]row{{{"a", 1}, {"=cmd", 22}}, {{"longer nam
 func TestListEveryFormat(t *testing.T) {
 	envelope := rowsListing
 	envelope.Open = `{"items":[`
-	envelope.Close = func(s Summary, kept int) string { return `],"total":` + itoa(int(s.Total)) + `}` }
+	envelope.Close = func(s api.Summary, kept int) string { return `],"total":` + itoa(int(s.Total)) + `}` }
 	for _, c := range []struct {
 		args []string
 		l    Listing[row]
@@ -115,7 +115,7 @@ func TestListKeepAndSort(t *testing.T) {
 	l := rowsListing
 	l.Keep = func(r *row) bool { return r.N != 22 }
 	l.Sort = func(a, b *row) int { return b.N - a.N }
-	l.Foot = func(w io.Writer, s Summary, kept int) error {
+	l.Foot = func(w io.Writer, s api.Summary, kept int) error {
 		_, err := io.WriteString(w, itoa(kept)+" of "+itoa(int(s.Total))+"\n")
 		return err
 	}

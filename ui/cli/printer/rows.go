@@ -54,7 +54,7 @@ func (t *tableRows[T]) page() error {
 	return t.p.Flush()
 }
 
-func (t *tableRows[T]) end(s Summary) error {
+func (t *tableRows[T]) end(s api.Summary) error {
 	if err := t.write(); err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (c *csvRows[T]) page() error {
 	return c.p.Flush()
 }
 
-func (c *csvRows[T]) end(Summary) error {
+func (c *csvRows[T]) end(api.Summary) error {
 	if c.w == nil { // no item: the header alone
 		c.w = csvsafe.NewWriter(c.p.Out())
 		_ = c.w.Row(c.l.Headers...)
@@ -162,7 +162,7 @@ func (h *heldRows[T]) item(e *T, it api.RawItem) error {
 
 func (h *heldRows[T]) page() error { h.prog.page(); return nil }
 
-func (h *heldRows[T]) end(s Summary) error {
+func (h *heldRows[T]) end(s api.Summary) error {
 	if h.l.Sort != nil {
 		slices.SortStableFunc(h.rows, func(a, b T) int { return h.l.Sort(&a, &b) })
 	}

@@ -2,11 +2,9 @@ package printer
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"reflect"
 
-	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/csvsafe"
 )
 
@@ -73,28 +71,4 @@ func (p *Printer) WriteCSV(headers []string, rows [][]string) error {
 		_ = c.Row(r...)
 	}
 	return c.Flush()
-}
-
-// Items is a listing already read whole (a project's users, a batch of
-// file details) as a Stream: one page.
-func Items[T any](list []api.Item[T]) Stream[T] { return items[T](list) }
-
-type items[T any] []api.Item[T]
-
-func (l items[T]) Raw(_ context.Context, fn func(api.RawItem) error, page func() error) (Summary, error) {
-	for i := range l {
-		if err := fn(api.RawItem{Bytes: bytes.TrimSpace(l[i].JSON)}); err != nil {
-			return Summary{}, err
-		}
-	}
-	return Summary{Total: api.Int(len(l)), HasTotal: true}, page()
-}
-
-func (l items[T]) Each(_ context.Context, fn func(*T, api.RawItem) error, page func() error) (Summary, error) {
-	for i := range l {
-		if err := fn(&l[i].Value, api.RawItem{Bytes: bytes.TrimSpace(l[i].JSON)}); err != nil {
-			return Summary{}, err
-		}
-	}
-	return Summary{Total: api.Int(len(l)), HasTotal: true}, page()
 }

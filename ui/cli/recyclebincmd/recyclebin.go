@@ -1,0 +1,177 @@
+// Package recyclebincmd is `vaultdeck recycle-bin`: the deleted projects
+// awaiting purge, filtered as purge.Filter says, and a monitoring probe.
+package recyclebincmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
+	"github.com/vaultdeck/vaultdeck/api/purge"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
+	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+)
+
+// Options are what `recycle-bin` was asked and what it works with.
+type Options struct {
+	IO     *printer.Printer
+	Client func() (*api.Client, error)
+	Now    func() time.Time
+
+	Filter purge.Filter
+	// Check makes the listing a monitoring probe: a Nagios-style line
+	// first, exit 3 when something purges within the window.
+	Check bool
+}
+
+// NewCmdRecycleBin is the command; runF, when set, runs instead of Run
+// (tests).
+func NewCmdRecycleBin(f *factory.Factory, runF func(context.Context, *Options) int) *cobra.Command {
+	o := &Options{IO: f.IO, Client: f.Client, Now: f.Now}
+	c := &cobra.Command{Use: "recycle-bin", Short: "list deleted projects awaiting purge", Args: cmdutil.NoArgs}
+	fs := c.Flags()
+	for _, fl := range purge.FilterFlags() {
+		fs.Var(filterValue{&o.Filter, fl.Name}, fl.Name, fl.Usage)
+	}
+	fs.BoolVar(&o.Check, "check", false, "monitoring probe: a Nagios-style summary line first; exit 0 when nothing purges within the window (default 7d), 3 when something does")
+	if runF == nil {
+		runF = Run
+	}
+	c.RunE = cmdutil.Run(f, func(ctx context.Context, _ []string) int { return runF(ctx, o) })
+	return c
+}
+
+// filterValue is one of the filter's flags, read by purge.Filter.Set
+// while parsing (a saved view with a bad window is refused at its line).
+type filterValue struct {
+	f    *purge.Filter
+	name string
+}
+
+func (v filterValue) String() string {
+	if v.f == nil {
+		return ""
+	}
+	return v.f.Get(v.name)
+}
+func (v filterValue) Set(s string) error { return v.f.Set(v.name, s) }
+func (v filterValue) Type() string {
+	if v.name == purge.FlagWithin {
+		return "window"
+	}
+	return "string"
+}
+
+// Run lists the bin. With --json each entry is printed as it arrives (the
+// server's own bytes, decoded only for a local filter), with --csv each
+// record, so memory stays flat however large the bin. The table holds its
+// entries to order them: newest deletion first, the console's order, or
+// with a purge window soonest purge first; what it holds is bounded
+// (api.Held).
+func Run(ctx context.Context, o *Options) int {
+	p := o.IO
+	if err := o.Filter.Check(); err != nil {
+		return p.UsageError(err)
+	}
+	if o.Check {
+		if code, ok := p.Accept("--check prints the probe's text; it does not combine with --json, --jsonl or --csv", printer.Table); !ok {
+			return code
+		}
+		if o.Filter.Within == 0 {
+			o.Filter.Within = purge.Soon
+		}
+	}
+	c, err := o.Client()
+	if err != nil {
+		return o.failed(err)
+	}
+	now, f := o.Now(), o.Filter
+	overdue := 0
+	cells := p.Cells()
+	l := printer.Listing[api.RecycleBinEntry]{
+		Headers: []string{"NAME", "PROJECT ID", "FILES", "DELETED", "PURGE SCHEDULED", "PURGE IN", "DELETED BY"},
+		Cells: func(e *api.RecycleBinEntry) []string {
+			purgeIn, _ := purge.Countdown(e.RecycleBinPurgedScheduledAt.Time, now)
+			return []string{e.VaultProject.Name, e.ResourceID, strconv.FormatInt(int64(e.VaultProject.FilesCount), 10),
+				cells.APITime(e.DeletedAt), cells.APITime(e.RecycleBinPurgedScheduledAt), purgeIn, e.DeletedByUserEmail}
+		},
+		Sort: func(a, b *api.RecycleBinEntry) int {
+			if f.Within > 0 { // soonest purge first: what needs a decision comes first
+				return a.RecycleBinPurgedScheduledAt.Time.Compare(b.RecycleBinPurgedScheduledAt.Time)
+			}
+			return b.DeletedAt.Time.Compare(a.DeletedAt.Time) // undated (zero) last
+		},
+		Open: `{"items":[`,
+		Close: func(s api.Summary, kept int) string {
+			if f.Local() {
+				s.Total = api.Int(kept) // the entries kept, not the bin's
+			}
+			return fmt.Sprintf(`],"total":%d}`, int64(s.Total))
+		},
+		Head: func(w io.Writer, _ api.Summary, kept int) error {
+			if !o.Check {
+				return nil
+			}
+			_, err := io.WriteString(w, purgeSummary(kept, overdue, f.Within)+"\n")
+			return err
+		},
+		Foot: func(w io.Writer, s api.Summary, kept int) error {
+			_, err := fmt.Fprintln(w, binFooter(kept, overdue, int64(s.Total), f.Within))
+			return err
+		},
+	}
+	if f.Local() {
+		l.Keep = func(e *api.RecycleBinEntry) bool {
+			in, late := f.Keep(e, now)
+			if in && late {
+				overdue++
+			}
+			return in
+		}
+	}
+	listed, err := printer.List(ctx, p, shownFields{c.RecycleBin(f.Query())}, l)
+	if err != nil {
+		return o.failed(err)
+	}
+	if o.Check && listed.Kept > 0 {
+		return printer.ExitPartial
+	}
+	return printer.ExitOK
+}
+
+// failed reports an error; a probe also says UNKNOWN on stdout, the line a
+// monitoring agent reads.
+func (o *Options) failed(err error) int {
+	if o.Check {
+		fmt.Fprintf(o.IO.Out(), "PURGE UNKNOWN - the recycle bin could not be read: %s\n", sanitize.Line(err.Error()))
+	}
+	return o.IO.Fail(err)
+}
+
+// binFooter is the count line under the table.
+func binFooter(n, overdue int, total int64, within time.Duration) string {
+	if within == 0 {
+		return fmt.Sprintf("%d of %d shown", n, total)
+	}
+	return fmt.Sprintf("%d of %d purge within %s (%d overdue)", n, total, purge.FormatWindow(within), overdue)
+}
+
+// purgeSummary is the probe's first line in the Nagios plugin format
+// (status text, then performance data after a |), which Nagios, Icinga and
+// cron mail read as is.
+func purgeSummary(n, overdue int, within time.Duration) string {
+	w := purge.FormatWindow(within)
+	perf := fmt.Sprintf(" | purging=%d;;; overdue=%d;;;", n, overdue)
+	if n == 0 {
+		return "PURGE OK - no project purges within " + w + perf
+	}
+	return fmt.Sprintf("PURGE WARNING - %s %s within %s (%d overdue)%s", plural.Count(n, "project"), plural.Verb(n, "purges", "purge"), w, overdue, perf)
+}
