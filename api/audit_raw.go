@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 
+	"github.com/vaultdeck/vaultdeck/api/jsonstream"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
@@ -43,7 +44,7 @@ func (c *Client) auditList(ctx context.Context, q url.Values, take int) ([]Item[
 		if err != nil {
 			return err
 		}
-		resp.Body = &heldBody{r: resp.Body, lim: defaultLimits.body}
+		resp.Body = &heldBody{r: resp.Body, lim: jsonstream.MaxBodyBytes}
 		return c.walk(ctx, epAuditList, resp, red, "", true, func(it RawItem) error {
 			n := len(items) + 1
 			if n > take {
@@ -95,7 +96,7 @@ type heldBody struct {
 func (h *heldBody) Read(p []byte) (int, error) {
 	n, err := h.r.Read(p)
 	if h.n += int64(n); h.n > h.lim {
-		return 0, bodyLimit(h.lim)
+		return 0, jsonstream.BodyLimit(h.lim)
 	}
 	return n, err
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vaultdeck/vaultdeck/api/jsonstream"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
@@ -197,16 +198,16 @@ func (c *Client) decodeJSONBody(resp *http.Response, ep endpoint, red redactor, 
 	}
 	gate := gateOf(resp.Request.Context())
 	if gate != nil {
-		gate.marked = true // whitespace is no progress (jsonLimiter)
+		gate.marked = true // whitespace is no progress (jsonstream.Limiter)
 	}
-	hr := &headReader{r: &jsonLimiter{r: body, lim: defaultLimits, gate: gate}}
+	hr := &headReader{r: &jsonstream.Limiter{R: body, Lim: jsonstream.Default, Progress: gate.counter()}}
 	dec := json.NewDecoder(hr)
 	err := dec.Decode(v)
 	if err == nil {
 		kept()
 		return nil
 	}
-	if le := (*limitError)(nil); errors.As(err, &le) {
+	if le := (*jsonstream.LimitError)(nil); errors.As(err, &le) {
 		return overLimit(ep, resp.StatusCode, le, "")
 	}
 	if te := asTimeout(ep, err); te != nil {

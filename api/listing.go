@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/vaultdeck/vaultdeck/api/jsonstream"
 )
 
 // Listing is one listing of the service, as its one method on *Client
@@ -51,13 +53,11 @@ type Summary struct {
 	Clock    ServiceClock
 }
 
-// RawItem is one listing item as the server sent it, its syntax checked.
-type RawItem struct {
-	Bytes []byte // valid only during the call that hands it
-	// Plain says every byte prints as is: no control character, no C1
-	// control, valid UTF-8 (found in the same pass that delimits the item).
-	Plain bool
-}
+// RawItem is one listing item as the server sent it, its syntax checked:
+// Bytes, valid only during the call that hands it, and Plain, whether every
+// byte prints as is (no control character, no C1 control, valid UTF-8). It
+// is jsonstream's Item, so a walked body hands its items on unchanged.
+type RawItem = jsonstream.Item
 
 // Raw hands fn each item's own bytes, in the service's order, without
 // decoding them (the --json path: nothing held, no record made). Each item

@@ -1,11 +1,12 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"net/url"
+
+	"github.com/vaultdeck/vaultdeck/api/jsonstream"
 )
 
 // A paged listing (the projects, a project's files, a project's users) is
@@ -63,7 +64,7 @@ func (c *Client) contentBytes(ctx context.Context, ep endpoint, path string, q u
 func (p *rawPage) scan(ep endpoint, red redactor, body []byte, key, where string,
 	idOf func(raw []byte) (string, error), other func(key string, raw []byte) error) error {
 	p.entries = p.entries[:0]
-	sc := &scanner{r: bytes.NewReader(nil), buf: body, eof: true, lim: defaultLimits}
+	sc := jsonstream.OfBytes(body, jsonstream.Default)
 	var itemErr error
 	each := func(raw []byte) error {
 		n := len(p.entries) + 1
@@ -76,18 +77,18 @@ func (p *rawPage) scan(ep endpoint, red redactor, body []byte, key, where string
 			itemErr = fmt.Errorf("%s item %d: %s", where, n, truncate(clean(err.Error()), 200))
 			return itemErr
 		}
-		p.entries = append(p.entries, rawEntry{RawItem{raw, sc.plain()}, id, n})
+		p.entries = append(p.entries, rawEntry{RawItem{Bytes: raw, Plain: sc.Plain()}, id, n})
 		return nil
 	}
 	var err error
 	if key == "" {
-		if c, perr := sc.peek(); perr == nil && c == 'n' { // null: no items, as a decode into a slice reads it
-			_, err = sc.value()
-		} else if err = sc.array(each); err == nil {
-			err = sc.end()
+		if c, perr := sc.Peek(); perr == nil && c == 'n' { // null: no items, as a decode into a slice reads it
+			_, err = sc.Value()
+		} else if err = sc.Array(each); err == nil {
+			err = sc.End()
 		}
 	} else {
-		err = sc.object(key, each, func(k string, raw []byte) error {
+		err = sc.Object(key, each, func(k string, raw []byte) error {
 			if k == key && raw[0] != 'n' {
 				return fmt.Errorf("%q is not an array", key)
 			}
@@ -97,7 +98,7 @@ func (p *rawPage) scan(ep endpoint, red redactor, body []byte, key, where string
 	if err == nil {
 		return nil
 	}
-	if le := (*limitError)(nil); errors.As(err, &le) {
+	if le := (*jsonstream.LimitError)(nil); errors.As(err, &le) {
 		return overLimit(ep, 200, le, fmt.Sprintf("item %d of %q", len(p.entries)+1, where))
 	}
 	if err == itemErr {

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/vaultdeck/vaultdeck/api/jsonstream"
 )
 
 // Timeouts bound how long one attempt may wait on the network. A hung
@@ -156,9 +158,9 @@ func (w *watchdog) stop() { w.armCause(0, nil) }
 // whole-answer bound (30 times --timeout) ended it. The reader and the body
 // are read in one goroutine (the request's), so the counts are plain.
 type progressGate struct {
-	marked bool   // only marks re-arm the timer
-	marks  uint64 // bumped by the reader on progress
-	armed  uint64 // marks when the timer was last re-armed
+	marked   bool                // only marks re-arm the timer
+	progress jsonstream.Progress // marked by the reader (jsonstream's Scanner, Limiter)
+	armed    uint64              // marks when the timer was last re-armed
 }
 
 type progressKey struct{}
@@ -170,12 +172,13 @@ func gateOf(ctx context.Context) *progressGate {
 	return g
 }
 
-// mark records progress (nil-safe: a body without a gate has no timer to
-// re-arm).
-func (g *progressGate) mark() {
-	if g != nil {
-		g.marks++
+// counter is what the reader of the body marks progress on: nil for a body
+// without a gate, which has no timer to re-arm.
+func (g *progressGate) counter() *jsonstream.Progress {
+	if g == nil {
+		return nil
 	}
+	return &g.progress
 }
 
 // watchedBody times the silence of a body: its timer runs only while the
@@ -217,9 +220,9 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 	g := b.gate
 	now := b.wd.now()
 	switch {
-	case g.marked && g.marks != g.armed:
+	case g.marked && g.progress.Marks() != g.armed:
 		// progress since the last read: the silence starts afresh
-		g.armed = g.marks
+		g.armed = g.progress.Marks()
 		b.left = b.stall
 		b.unmarked = 0
 	case !g.marked && b.lastN > 0:

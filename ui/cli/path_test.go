@@ -60,7 +60,7 @@ func modulePath(pcs []uintptr) []pathFrame {
 // apiReturns are the files of the client's core where the path still
 // comes back today: its GET core and stream walker are being cut into
 // homes of their own (issue 39), and each line goes with the file's cut.
-var apiReturns = map[string]bool{"api/listing.go": true, "api/recyclebin.go": true}
+var apiReturns = map[string]bool{"api/listing.go": true}
 
 // TestRecycleBinJSONPath walks `recycle-bin --json` from the command to the
 // writer: the module's files on the call stack at the first write to

@@ -1,4 +1,4 @@
-package api
+package jsonstream
 
 import (
 	"encoding/binary"
@@ -95,8 +95,8 @@ func (v *valueScan) reset() {
 
 // fail is the syntax error at index i of the value (made absolute by the
 // scanner).
-func (v *valueScan) fail(i int, want string, got byte) *syntaxError {
-	return &syntaxError{off: int64(i), want: want, got: got}
+func (v *valueScan) fail(i int, want string, got byte) *SyntaxError {
+	return &SyntaxError{Off: int64(i), Want: want, Got: got}
 }
 
 // run reads b (the value from its first byte) from index i on. It returns
@@ -108,7 +108,7 @@ func (v *valueScan) fail(i int, want string, got byte) *syntaxError {
 // stored back once when it stops, and the common steps (a string's end, the
 // colon after a key, the comma and the quote that follow) are taken where
 // they are met: most of a listing is short strings between them.
-func (v *valueScan) run(b []byte, i int, lim limits, eof bool) (int, error) {
+func (v *valueScan) run(b []byte, i int, lim Limits, eof bool) (int, error) {
 	want, plain := v.want, v.plain
 	var err error
 loop:
@@ -143,8 +143,8 @@ loop:
 			}
 			switch c = b[i]; {
 			case c == '"':
-				if int64(i-v.strAt) > lim.str {
-					err = strLimit(lim.str)
+				if int64(i-v.strAt) > lim.Str {
+					err = StrLimit(lim.Str)
 					break loop
 				}
 				i++
@@ -258,9 +258,9 @@ func (v *valueScan) numFinal() bool {
 
 // more is run's return when it stops: the string limit applies to a string
 // still open.
-func (v *valueScan) more(b []byte, i int, lim limits) (int, error) {
-	if v.want == wString && int64(len(b)-v.strAt) > lim.str {
-		return i, strLimit(lim.str)
+func (v *valueScan) more(b []byte, i int, lim Limits) (int, error) {
+	if v.want == wString && int64(len(b)-v.strAt) > lim.Str {
+		return i, StrLimit(lim.Str)
 	}
 	return i, nil
 }

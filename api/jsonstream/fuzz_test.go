@@ -1,4 +1,4 @@
-package api
+package jsonstream
 
 import (
 	"bytes"
@@ -36,16 +36,16 @@ func FuzzValueScanAgreesWithDecode(f *testing.F) {
 		var items [][]byte
 		var plains []bool
 		var errs [2]error
-		for k, sc := range []*scanner{newScanner(bytes.NewReader(doc)), newScanner(oneByte{bytes.NewReader(doc)})} {
+		for k, sc := range []*Scanner{NewScanner(bytes.NewReader(doc), Default), NewScanner(oneByte{bytes.NewReader(doc)}, Default)} {
 			var got [][]byte
 			var plain []bool
-			errs[k] = sc.object("items", func(raw []byte) error {
+			errs[k] = sc.Object("items", func(raw []byte) error {
 				got = append(got, bytes.Clone(raw))
-				plain = append(plain, sc.plain())
+				plain = append(plain, sc.Plain())
 				return nil
 			}, func(string, []byte) error { return nil })
 			if errs[k] == nil {
-				errs[k] = sc.end()
+				errs[k] = sc.End()
 			}
 			if k == 0 {
 				items, plains = got, plain

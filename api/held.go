@@ -2,28 +2,26 @@ package api
 
 import (
 	"fmt"
-	"io"
 
+	"github.com/vaultdeck/vaultdeck/api/jsonstream"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
-// Size limits on what a server sends. A real listing item is a few KB and
-// a real string far less; a broken proxy or a hostile endpoint can send one
-// string of gigabytes, and holding it would take the process (and, inside
-// `serve`, every session) down. Past a limit the read stops with an error
-// naming the endpoint and the limit. Documented in the README.
+// Size limits on what a server sends (jsonstream's, named here for the
+// callers of this package), and on what a caller holds. Past a limit the
+// read stops with an error naming the endpoint and the limit. Documented
+// in the README.
 const (
 	// MaxItemBytes bounds one listing item as sent (a recycle-bin entry,
 	// a project, a file, an audit entry), and any other single member of
 	// a streamed body. A streamed listing has no bound as a whole: the
 	// recycle bin answers in one response, 64 MB for 100,000 entries.
-	MaxItemBytes = 4 << 20
+	MaxItemBytes = jsonstream.MaxItemBytes
 	// MaxStringBytes bounds one JSON string as sent, escapes included.
-	MaxStringBytes = 1 << 20
+	MaxStringBytes = jsonstream.MaxStringBytes
 	// MaxBodyBytes bounds a body that is held whole in memory: every
-	// answer but the recycle bin (a page of projects, files or audit
-	// entries, whoami, get_files, an upload's or a matter batch's result).
-	MaxBodyBytes = 16 << 20
+	// answer but the recycle bin.
+	MaxBodyBytes = jsonstream.MaxBodyBytes
 	// MaxHeldEntries bounds the recycle-bin entries held in memory at once
 	// (the console's view, a serve session's, the headless table and
 	// --check, which sort): 1.5 times a 100,000-entry bin. A server sending
@@ -97,7 +95,7 @@ func (h *Held) Add(size int) error {
 	case h.n > lim.n:
 		return h.error("the listing has more than "+plural.Count(lim.n, "entry"), "any number")
 	case h.bytes > lim.bytes:
-		what := fmt.Sprintf("the listing's entries are over %s", sizeText(lim.bytes))
+		what := fmt.Sprintf("the listing's entries are over %s", jsonstream.SizeText(lim.bytes))
 		if h.cmd == "" {
 			what += " as sent"
 		}
@@ -120,98 +118,13 @@ func (h *Held) error(what, streams string) *Error {
 		Message: what + ", the most the console keeps of it; `vaultdeck " + h.cmd + " --jsonl` (or --json, or --csv) streams " + streams}
 }
 
-// limits are the bounds a scan or a decode applies (the constants, smaller
-// in tests).
-type limits struct{ item, str, body int64 }
-
-var defaultLimits = limits{item: MaxItemBytes, str: MaxStringBytes, body: MaxBodyBytes}
-
-// limitError is a read stopped at a limit.
-type limitError struct {
-	what  string // "one item is", "one string is", "the body is"
-	limit int64
-	of    string // "a listing item", "a string", "an answer held whole"
-}
-
-func (e *limitError) Error() string {
-	return fmt.Sprintf("%s over the %s limit for %s", e.what, sizeText(e.limit), e.of)
-}
-
-func itemLimit(n int64) *limitError { return &limitError{"one item is", n, "a listing item"} }
-func strLimit(n int64) *limitError  { return &limitError{"one string is", n, "a string"} }
-func bodyLimit(n int64) *limitError { return &limitError{"the body is", n, "an answer held whole"} }
-
-func sizeText(n int64) string {
-	if n >= 1<<20 && n%(1<<20) == 0 {
-		return fmt.Sprintf("%d MiB", n>>20)
-	}
-	if n >= 1<<10 && n%(1<<10) == 0 {
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d-byte", n)
-}
-
 // overLimit is the error a caller sees: one line with the endpoint, what
 // went past which limit, and what it means.
-func overLimit(ep endpoint, status int, le *limitError, where string) *Error {
+func overLimit(ep endpoint, status int, le *jsonstream.LimitError, where string) *Error {
 	msg := le.Error()
 	if where != "" {
 		msg += " (" + where + ")"
 	}
 	msg += "; vaultdeck stopped reading. Real answers stay far below it: the service or a proxy in between sent something broken; try again, and report it if it persists"
 	return &Error{Kind: KindTooLarge, Endpoint: ep.String(), Status: status, Message: msg}
-}
-
-// jsonLimiter passes a body through, stopping it with a limitError once it
-// passes the body limit or holds a string longer than the string limit. It
-// keeps the JSON string state across reads (in a string, after a
-// backslash) with one look at each byte: bodies held whole are small.
-//
-// It also tells the gate (when set) of progress: a read that brought more
-// than whitespace between tokens. A body of whitespace forever is silence.
-type jsonLimiter struct {
-	r        io.Reader
-	lim      limits
-	gate     *progressGate
-	n        int64
-	inString bool
-	escaped  bool
-	strLen   int64
-}
-
-func (j *jsonLimiter) Read(p []byte) (int, error) {
-	n, err := j.r.Read(p)
-	j.n += int64(n)
-	if j.n > j.lim.body {
-		return 0, bodyLimit(j.lim.body)
-	}
-	progress := false
-	for _, c := range p[:n] {
-		switch {
-		case !j.inString:
-			switch c {
-			case ' ', '\t', '\n', '\r':
-			case '"':
-				j.inString, j.strLen, progress = true, 0, true
-			default:
-				progress = true
-			}
-			continue
-		case j.escaped:
-			j.escaped = false
-		case c == '\\':
-			j.escaped = true
-		case c == '"':
-			j.inString = false
-			continue
-		}
-		progress = true
-		if j.strLen++; j.strLen > j.lim.str {
-			return 0, strLimit(j.lim.str)
-		}
-	}
-	if progress {
-		j.gate.mark()
-	}
-	return n, err
 }

@@ -1,12 +1,15 @@
-package api
+package jsonstream_test
 
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/vaultdeck/vaultdeck/api/apitest/faultserver"
 	"testing"
 
 	gojson "github.com/goccy/go-json"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/faultserver"
+	"github.com/vaultdeck/vaultdeck/api/jsonstream"
 )
 
 // BenchmarkRecycleBinDecoders compares, on 100,000 entries (68 MB), the
@@ -22,8 +25,8 @@ func BenchmarkRecycleBinDecoders(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				n := 0
-				err := newScanner(bytes.NewReader(body)).object("items", func(raw []byte) error {
-					var e RecycleBinEntry
+				err := jsonstream.NewScanner(bytes.NewReader(body), jsonstream.Default).Object("items", func(raw []byte) error {
+					var e api.RecycleBinEntry
 					n++
 					return unmarshal(raw, &e)
 				}, func(string, []byte) error { return nil })
@@ -37,7 +40,7 @@ func BenchmarkRecycleBinDecoders(b *testing.B) {
 		b.SetBytes(int64(len(body)))
 		b.ReportAllocs()
 		for b.Loop() {
-			var rb RecycleBin
+			var rb api.RecycleBin
 			if err := json.NewDecoder(bytes.NewReader(body)).Decode(&rb); err != nil || len(rb.Items) != 100_000 {
 				b.Fatal(err)
 			}
@@ -47,7 +50,7 @@ func BenchmarkRecycleBinDecoders(b *testing.B) {
 		b.SetBytes(int64(len(body)))
 		b.ReportAllocs()
 		for b.Loop() {
-			var rb RecycleBin
+			var rb api.RecycleBin
 			if err := gojson.Unmarshal(body, &rb); err != nil || len(rb.Items) != 100_000 {
 				b.Fatal(err)
 			}

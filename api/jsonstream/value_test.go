@@ -1,4 +1,4 @@
-package api
+package jsonstream
 
 import (
 	"bytes"
@@ -15,18 +15,18 @@ import (
 func scanDoc(t *testing.T, doc []byte) (plain []bool, err error) {
 	t.Helper()
 	var errs [2]error
-	for k, r := range []func() *scanner{
-		func() *scanner { return newScanner(bytes.NewReader(doc)) },
-		func() *scanner { return newScanner(iotest.OneByteReader(bytes.NewReader(doc))) },
+	for k, r := range []func() *Scanner{
+		func() *Scanner { return NewScanner(bytes.NewReader(doc), Default) },
+		func() *Scanner { return NewScanner(iotest.OneByteReader(bytes.NewReader(doc)), Default) },
 	} {
 		sc := r()
 		var got []bool
-		errs[k] = sc.object("items", func([]byte) error {
-			got = append(got, sc.plain())
+		errs[k] = sc.Object("items", func([]byte) error {
+			got = append(got, sc.Plain())
 			return nil
 		}, func(string, []byte) error { return nil })
 		if errs[k] == nil {
-			errs[k] = sc.end()
+			errs[k] = sc.End()
 		}
 		if k == 0 {
 			plain = got

@@ -1,4 +1,4 @@
-package api
+package jsonstream
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 func scanAll(t *testing.T, r io.Reader) (items []string, others map[string]string, err error) {
 	t.Helper()
 	others = map[string]string{}
-	err = newScanner(r).object("items", func(raw []byte) error {
+	err = NewScanner(r, Default).Object("items", func(raw []byte) error {
 		items = append(items, string(raw))
 		return nil
 	}, func(k string, raw []byte) error {
@@ -101,8 +101,8 @@ func TestScannerAgreesWithEncodingJSON(t *testing.T) {
 		}
 		// Every truncation is reported as such, never as success.
 		cut := rng.IntN(len(bytes.TrimSpace(doc)))
-		if _, _, err := scanAll(t, bytes.NewReader(doc[:cut])); !errors.Is(err, errTruncated) {
-			var se *syntaxError
+		if _, _, err := scanAll(t, bytes.NewReader(doc[:cut])); !errors.Is(err, ErrTruncated) {
+			var se *SyntaxError
 			if !errors.As(err, &se) {
 				t.Fatalf("doc %d cut at %d: %v", n, cut, err)
 			}
@@ -118,16 +118,16 @@ func TestScannerRejectsBadStructure(t *testing.T) {
 	}
 }
 
-// gateReader hands out one chunk a read and notes the gate's marks as each
-// read begins: what the reader had counted as progress so far.
+// gateReader hands out one chunk a read and notes the progress marks as
+// each read begins: what the reader had counted as progress so far.
 type gateReader struct {
 	chunks []string
-	gate   *progressGate
+	gate   *Progress
 	marks  []uint64
 }
 
 func (r *gateReader) Read(p []byte) (int, error) {
-	r.marks = append(r.marks, r.gate.marks)
+	r.marks = append(r.marks, r.gate.Marks())
 	if len(r.chunks) == 0 {
 		return 0, io.EOF
 	}
@@ -141,11 +141,11 @@ func (r *gateReader) Read(p []byte) (int, error) {
 // inside an item that brought more than whitespace; whitespace anywhere
 // and members beside the array are not progress.
 func TestScannerMarksOnlyItemsAsProgress(t *testing.T) {
-	g := &progressGate{marked: true}
+	g := &Progress{}
 	r := &gateReader{gate: g, chunks: []string{`{"items":[`, "   \n", `{"id":"a",`, "     ", `"n":1}`, "  ", `,{"id":"b"}`, "   ", `],"pad":0,"pad":1`, "   ", `}`}}
-	sc := newScanner(r)
-	sc.gate = g
-	if err := sc.object("items", func([]byte) error { return nil }, func(string, []byte) error { return nil }); err != nil {
+	sc := NewScanner(r, Default)
+	sc.Progress = g
+	if err := sc.Object("items", func([]byte) error { return nil }, func(string, []byte) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	// before each read: the open, whitespace, the item's first part (read
