@@ -11,10 +11,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptrace"
+
+	"github.com/vaultdeck/vaultdeck/api/redact"
 )
 
 // attempt sends one HTTP request and logs it.
-func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor, key string, limit, n int) (*http.Response, error) {
+func (c *Client) attempt(ctx context.Context, cl call, tok string, red redact.Redactor, key string, limit, n int) (*http.Response, error) {
 	u := c.base + cl.path
 	if len(cl.query) > 0 {
 		u += "?" + cl.query.Encode()
@@ -59,7 +61,7 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 		if finish != nil {
 			_ = finish()
 		}
-		return nil, &Error{Kind: KindInvalidRequest, Endpoint: cl.ep.String(), Message: red.safeText(err.Error(), 300)}
+		return nil, &Error{Kind: KindInvalidRequest, Endpoint: cl.ep.String(), Message: red.SafeText(err.Error(), 300)}
 	}
 	req.Header.Set("Authorization", "Bearer "+tok)
 	req.Header.Set("Accept", "application/json")
@@ -110,7 +112,7 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 			return nil, te
 		}
 		if rr := (*redirectRefused)(nil); errors.As(err, &rr) {
-			e := &Error{Kind: KindRedirect, Endpoint: cl.ep.String(), Message: red.safeText(rr.Error(), 400)}
+			e := &Error{Kind: KindRedirect, Endpoint: cl.ep.String(), Message: red.SafeText(rr.Error(), 400)}
 			if resp != nil {
 				e.Status = resp.StatusCode
 			}
@@ -120,14 +122,14 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redactor,
 			return nil, canceled(cl.ep, ctx.Err())
 		}
 		return nil, &Error{Kind: KindNetwork, Endpoint: cl.ep.String(),
-			Message: red.safeText(err.Error(), 400), Err: redactedCause{red.String(err.Error()), err}}
+			Message: red.SafeText(err.Error(), 400), Err: redactedCause{red.String(err.Error()), err}}
 	}
 	c.log.LogAttrs(ctx, slog.LevelDebug, "api request", append(attrs, slog.Int("status", resp.StatusCode))...)
 	// the body's silence is timed by its reads (watchedBody), from the first
 	resp.Body = newWatchedBody(resp.Body, wd, c.timeouts.BodyStall, actx, gate)
 	// The token is taken out of the body here, once, before any caller
 	// (a view, the cache, a log, serve's store) sees a byte of it.
-	resp.Body = newRedactingBody(resp.Body, red)
+	resp.Body = redact.Body(resp.Body, red)
 	return resp, nil
 }
 

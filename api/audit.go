@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vaultdeck/vaultdeck/api/redact"
 )
 
 // MaxAuditTake is the largest page of the audit listing.
@@ -43,7 +45,7 @@ func (c *Client) Audit(q AuditQuery) Listing[AuditEntry] {
 						return ce.err
 					}
 					return &Error{Kind: KindMalformed, Endpoint: ep.String(), Status: 200,
-						Message: fmt.Sprintf("audit item %d: %s", i+1, truncate(clean(err.Error()), 200))}
+						Message: fmt.Sprintf("audit item %d: %s", i+1, redact.Truncate(redact.Clean(err.Error()), 200))}
 				}
 			}
 			if page != nil {
@@ -189,9 +191,9 @@ func CheckAuditOrder(prevID string, prevAt time.Time, items []Item[AuditEntry]) 
 		var why string
 		switch {
 		case prev != "" && id <= prev:
-			why = fmt.Sprintf("entry %d (id %.40s) is not after %.40s", i+1, clean(it.Value.ID), clean(prevID))
+			why = fmt.Sprintf("entry %d (id %.40s) is not after %.40s", i+1, redact.Clean(it.Value.ID), redact.Clean(prevID))
 		case !prevAt.IsZero() && !at.IsZero() && at.Before(prevAt.Add(-AuditTimeSlack)):
-			why = fmt.Sprintf("entry %d (id %.40s) is dated %s, more than a second before an entry it follows (%s)", i+1, clean(it.Value.ID),
+			why = fmt.Sprintf("entry %d (id %.40s) is dated %s, more than a second before an entry it follows (%s)", i+1, redact.Clean(it.Value.ID),
 				at.UTC().Format(time.RFC3339Nano), prevAt.UTC().Format(time.RFC3339Nano))
 		}
 		if why != "" {

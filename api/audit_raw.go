@@ -10,6 +10,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/jsonstream"
 	"github.com/vaultdeck/vaultdeck/api/plural"
+	"github.com/vaultdeck/vaultdeck/api/redact"
 )
 
 // A page of the audit listing is read as the other raw listings are (the
@@ -69,7 +70,7 @@ func (c *Client) auditList(ctx context.Context, q url.Values, take int) ([]Item[
 			e, err := d.decode(it.Bytes)
 			if err != nil {
 				return callerError{&Error{Kind: KindMalformed, Endpoint: epAuditList.String(), Status: 200,
-					Message: red.safeText(fmt.Sprintf("audit item %d: %s", n, truncate(clean(err.Error()), 200)), 300)}}
+					Message: red.SafeText(fmt.Sprintf("audit item %d: %s", n, redact.Truncate(redact.Clean(err.Error()), 200)), 300)}}
 			}
 			// The entry's own copy of its bytes: callers keep entries past
 			// their page (a window of the newest, the CLI's batch of a

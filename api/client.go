@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/vaultdeck/vaultdeck/api/redact"
 )
 
 // TokenSource yields the bearer token for each request. It is asked on
@@ -92,7 +94,7 @@ type Client struct {
 	lastToken atomic.Pointer[string]
 	// red is the redactor of the current token (its pattern is built once
 	// per token, not per request).
-	red atomic.Pointer[redactor]
+	red atomic.Pointer[redact.Redactor]
 	// perms caches whoami's permissions, for naming what a 403 lacks.
 	perms atomic.Pointer[permCache]
 	// ws is the workspace of the current token, the ledger's key.
@@ -246,17 +248,17 @@ func (c *Client) token(ctx context.Context, ep endpoint) (string, error) {
 		if ctx.Err() != nil {
 			return "", canceled(ep, ctx.Err())
 		}
-		red := newRedactor(tok)
+		red := redact.New(tok)
 		return "", &Error{Kind: KindUnauthorized, Endpoint: ep.String(),
-			Message: "could not get the API token: " + red.safeText(err.Error(), 300)}
+			Message: "could not get the API token: " + red.SafeText(err.Error(), 300)}
 	}
 	h := tokenHash(tok)
 	if p := c.lastToken.Load(); p == nil || *p != h {
 		c.lastToken.Store(&h)
 		c.tokenOK.Store(false)
 	}
-	if r := c.red.Load(); r == nil || r.secret != tok {
-		nr := newRedactor(tok)
+	if r := c.red.Load(); r == nil || !r.Redacts(tok) {
+		nr := redact.New(tok)
 		c.red.Store(&nr)
 	}
 	return tok, nil
@@ -264,9 +266,9 @@ func (c *Client) token(ctx context.Context, ep endpoint) (string, error) {
 
 // currentRedactor is the redactor of the token last used (none before the
 // first request).
-func (c *Client) currentRedactor() redactor {
+func (c *Client) currentRedactor() redact.Redactor {
 	if r := c.red.Load(); r != nil {
 		return *r
 	}
-	return redactor{}
+	return redact.Redactor{}
 }

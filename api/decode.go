@@ -14,6 +14,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/jsonstream"
 	"github.com/vaultdeck/vaultdeck/api/plural"
+	"github.com/vaultdeck/vaultdeck/api/redact"
 )
 
 // Compiled on first use (an HTML error page), not at start-up.
@@ -38,7 +39,7 @@ func htmlSummary(body []byte) (string, bool) {
 	} else {
 		text = html.UnescapeString(htmlDrop().ReplaceAllString(string(b), " "))
 	}
-	text = truncate(clean(text), 120)
+	text = redact.Truncate(redact.Clean(text), 120)
 	if text == "" {
 		return "an HTML page", true
 	}
@@ -65,7 +66,7 @@ func readErrorBody(resp *http.Response) []byte {
 // a validation list), or the start of the body. A JSON body is decoded and
 // every string in it (keys too) redacted before anything is taken from it,
 // so no escape (\/, \u002f, any \uXXXX) can hide the token.
-func serverMessage(body []byte, red redactor) string {
+func serverMessage(body []byte, red redact.Redactor) string {
 	if s, ok := htmlSummary(body); ok {
 		return s
 	}
@@ -91,7 +92,7 @@ func serverMessage(body []byte, red redactor) string {
 	return compactJSON(v)
 }
 
-func redactTree(v any, red redactor) any {
+func redactTree(v any, red redact.Redactor) any {
 	switch x := v.(type) {
 	case string:
 		return red.String(x)
@@ -118,8 +119,8 @@ func compactJSON(v any) string {
 }
 
 // statusError maps a non-2xx response to an *Error.
-func (c *Client) statusError(ep endpoint, status int, body []byte, red redactor) *Error {
-	e := &Error{Endpoint: ep.String(), Status: status, Message: red.safeText(serverMessage(body, red), 300)}
+func (c *Client) statusError(ep endpoint, status int, body []byte, red redact.Redactor) *Error {
+	e := &Error{Endpoint: ep.String(), Status: status, Message: red.SafeText(serverMessage(body, red), 300)}
 	switch {
 	case status == http.StatusUnauthorized:
 		e.Kind = KindUnauthorized
@@ -141,14 +142,14 @@ func (c *Client) statusError(ep endpoint, status int, body []byte, red redactor)
 		e.Kind = KindInvalidRequest
 		var be BatchError
 		if json.Unmarshal(body, &be) == nil && be.Code != "" {
-			be.Code = red.safeText(be.Code, 100)
-			be.Detail = red.safeText(be.Detail, 300)
+			be.Code = red.SafeText(be.Code, 100)
+			be.Detail = red.SafeText(be.Detail, 300)
 			for i := range be.ValidationErrors {
-				be.ValidationErrors[i].Type = red.safeText(be.ValidationErrors[i].Type, 100)
-				be.ValidationErrors[i].Msg = red.safeText(be.ValidationErrors[i].Msg, 200)
+				be.ValidationErrors[i].Type = red.SafeText(be.ValidationErrors[i].Type, 100)
+				be.ValidationErrors[i].Msg = red.SafeText(be.ValidationErrors[i].Msg, 200)
 				for j, l := range be.ValidationErrors[i].Loc {
 					if s, ok := l.(string); ok {
-						be.ValidationErrors[i].Loc[j] = red.safeText(s, 100)
+						be.ValidationErrors[i].Loc[j] = red.SafeText(s, 100)
 					}
 				}
 			}
@@ -159,7 +160,7 @@ func (c *Client) statusError(ep endpoint, status int, body []byte, red redactor)
 		e.Kind = KindInvalidRequest
 	default:
 		e.Kind = KindMalformed
-		e.Message = fmt.Sprintf("unexpected HTTP status %d; body starts with %q", status, red.safeText(string(body), headShown))
+		e.Message = fmt.Sprintf("unexpected HTTP status %d; body starts with %q", status, red.SafeText(string(body), headShown))
 	}
 	return e
 }
@@ -183,14 +184,14 @@ func (h *headReader) Read(p []byte) (int, error) {
 // decodeJSON streams a 2xx body into v; a body that is not the promised JSON
 // becomes a KindMalformed error naming the endpoint, status and what was
 // wrong, with the start of the body (cleaned, token removed).
-func (c *Client) decodeJSON(resp *http.Response, ep endpoint, red redactor, v any) error {
+func (c *Client) decodeJSON(resp *http.Response, ep endpoint, red redact.Redactor, v any) error {
 	return c.decodeJSONBody(resp, ep, red, v, true)
 }
 
 // decodeJSONBody is decodeJSON; copy says whether the body goes to a
 // WithBodyCopy consumer (not for an envelope: decodeContent offers the
 // content).
-func (c *Client) decodeJSONBody(resp *http.Response, ep endpoint, red redactor, v any, copy bool) error {
+func (c *Client) decodeJSONBody(resp *http.Response, ep endpoint, red redact.Redactor, v any, copy bool) error {
 	defer resp.Body.Close()
 	body, kept := io.Reader(resp.Body), func() {}
 	if copy {
@@ -219,10 +220,10 @@ func (c *Client) decodeJSONBody(resp *http.Response, ep endpoint, red redactor, 
 	return malformed(ep, resp.StatusCode, red, describeDecodeError(err, hr.n), hr.head)
 }
 
-func malformed(ep endpoint, status int, red redactor, what string, head []byte) *Error {
-	msg := red.safeText(what, 300)
+func malformed(ep endpoint, status int, red redact.Redactor, what string, head []byte) *Error {
+	msg := red.SafeText(what, 300)
 	if len(head) > 0 {
-		msg += fmt.Sprintf("; body starts with %q", red.safeText(string(head), headShown))
+		msg += fmt.Sprintf("; body starts with %q", red.SafeText(string(head), headShown))
 	}
 	return &Error{Kind: KindMalformed, Endpoint: ep.String(), Status: status, Message: msg}
 }
@@ -253,7 +254,7 @@ type envelope struct {
 }
 
 // decodeContent reads an enveloped body into v.
-func (c *Client) decodeContent(resp *http.Response, ep endpoint, red redactor, v any) error {
+func (c *Client) decodeContent(resp *http.Response, ep endpoint, red redact.Redactor, v any) error {
 	status := resp.StatusCode
 	var env envelope
 	if err := c.decodeJSONBody(resp, ep, red, &env, false); err != nil {

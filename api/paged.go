@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/vaultdeck/vaultdeck/api/jsonstream"
+	"github.com/vaultdeck/vaultdeck/api/redact"
 )
 
 // A paged listing (the projects, a project's files, a project's users) is
@@ -35,7 +36,7 @@ type rawPage struct {
 
 // contentBytes GETs an enveloped body ({"response":{"content":...}}) and
 // returns the content's bytes as received, resending a stalled body.
-func (c *Client) contentBytes(ctx context.Context, ep endpoint, path string, q url.Values) (content []byte, red redactor, err error) {
+func (c *Client) contentBytes(ctx context.Context, ep endpoint, path string, q url.Values) (content []byte, red redact.Redactor, err error) {
 	err = c.resending(ctx, ep, func() error {
 		resp, r, err := c.send(ctx, call{ep: ep, path: path, query: q})
 		if err != nil {
@@ -61,7 +62,7 @@ func (c *Client) contentBytes(ctx context.Context, ep endpoint, path string, q u
 // ID idOf reads from it; every other member goes to other. A body that is
 // valid JSON but not of that shape, or an item that is not an object, is
 // KindMalformed, worded as a decode of the page words it.
-func (p *rawPage) scan(ep endpoint, red redactor, body []byte, key, where string,
+func (p *rawPage) scan(ep endpoint, red redact.Redactor, body []byte, key, where string,
 	idOf func(raw []byte) (string, error), other func(key string, raw []byte) error) error {
 	p.entries = p.entries[:0]
 	sc := jsonstream.OfBytes(body, jsonstream.Default)
@@ -74,7 +75,7 @@ func (p *rawPage) scan(ep endpoint, red redactor, body []byte, key, where string
 		}
 		id, err := idOf(raw)
 		if err != nil {
-			itemErr = fmt.Errorf("%s item %d: %s", where, n, truncate(clean(err.Error()), 200))
+			itemErr = fmt.Errorf("%s item %d: %s", where, n, redact.Truncate(redact.Clean(err.Error()), 200))
 			return itemErr
 		}
 		p.entries = append(p.entries, rawEntry{RawItem{Bytes: raw, Plain: sc.Plain()}, id, n})
@@ -102,7 +103,7 @@ func (p *rawPage) scan(ep endpoint, red redactor, body []byte, key, where string
 		return overLimit(ep, 200, le, fmt.Sprintf("item %d of %q", len(p.entries)+1, where))
 	}
 	if err == itemErr {
-		return &Error{Kind: KindMalformed, Endpoint: ep.String(), Status: 200, Message: red.safeText(err.Error(), 300)}
+		return &Error{Kind: KindMalformed, Endpoint: ep.String(), Status: 200, Message: red.SafeText(err.Error(), 300)}
 	}
 	return malformed(ep, 200, red, "response content: "+err.Error(), headOf(body))
 }
@@ -116,7 +117,7 @@ func (p *rawPage) idField(raw []byte) (string, error) {
 
 // scanPage scans a page's content: its items under key (of each only its
 // ID) and its "pagination" member into pg.
-func (p *rawPage) scanPage(ep endpoint, red redactor, content []byte, key string, pg any) error {
+func (p *rawPage) scanPage(ep endpoint, red redact.Redactor, content []byte, key string, pg any) error {
 	return p.scan(ep, red, content, key, key, p.idField, func(k string, raw []byte) error {
 		if k == "pagination" {
 			return unmarshalItem(raw, pg)
@@ -148,7 +149,7 @@ func (p *rawPage) hand(ctx context.Context, ep endpoint, key string, g *PageGuar
 				return ce.err
 			}
 			return &Error{Kind: KindMalformed, Endpoint: ep.String(), Status: 200,
-				Message: fmt.Sprintf("%s item %d: %s", key, entries[i].n, truncate(clean(err.Error()), 200))}
+				Message: fmt.Sprintf("%s item %d: %s", key, entries[i].n, redact.Truncate(redact.Clean(err.Error()), 200))}
 		}
 	}
 	return nil

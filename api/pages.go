@@ -3,6 +3,8 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/vaultdeck/vaultdeck/api/redact"
 )
 
 // Item is a listing record beside the server's own bytes for it, so that
@@ -28,7 +30,7 @@ func decodeItems[T any](ep endpoint, key string, raws []json.RawMessage) ([]Item
 	for i, raw := range raws {
 		if err := unmarshalItem(raw, &items[i].Value); err != nil {
 			return nil, &Error{Kind: KindMalformed, Endpoint: ep.String(), Status: 200,
-				Message: fmt.Sprintf("%s item %d: %s", key, i+1, truncate(clean(err.Error()), 200))}
+				Message: fmt.Sprintf("%s item %d: %s", key, i+1, redact.Truncate(redact.Clean(err.Error()), 200))}
 		}
 		items[i].JSON = raw
 	}

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/cenkalti/backoff/v5"
+
 	"github.com/vaultdeck/vaultdeck/api/plural"
+	"github.com/vaultdeck/vaultdeck/api/redact"
 )
 
 // Clock is the client's time source and sleeper. Tests inject a fake that
@@ -107,7 +109,7 @@ const minRetryWait = time.Second
 // not followed as given (unusable, or longer than the maximum); clamped
 // says it was longer than the maximum (so not to be shared with other
 // processes); raw is the header as sent, to say that only once.
-func retryAfter(h http.Header, now time.Time, red redactor) (wait time.Duration, ok, clamped bool, note, raw string) {
+func retryAfter(h http.Header, now time.Time, red redact.Redactor) (wait time.Duration, ok, clamped bool, note, raw string) {
 	raw = strings.TrimSpace(h.Get("Retry-After"))
 	if raw == "" {
 		return 0, false, false, "", ""

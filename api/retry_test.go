@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/vaultdeck/vaultdeck/api/redact"
 )
 
 // failing answers status for the first n requests, then succeeds.
@@ -97,7 +99,7 @@ func TestHTMLErrorPageIsSummarised(t *testing.T) {
 // inert (ASCII, at most 40 characters, no token).
 func TestRetryAfterForms(t *testing.T) {
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
-	red := newRedactor(secretToken)
+	red := redact.New(secretToken)
 	for _, c := range []struct {
 		v    string
 		want time.Duration // 0: absent

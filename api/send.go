@@ -13,6 +13,8 @@ import (
 	"net/url"
 	"slices"
 	"time"
+
+	"github.com/vaultdeck/vaultdeck/api/redact"
 )
 
 // call is one request: where it goes and how to build its body.
@@ -36,13 +38,13 @@ func canceled(ep endpoint, cause error) *Error {
 
 // send runs a call: token, budget, request, retries. It returns a response
 // whose status is 2xx or in cl.keep; the caller reads and closes its body.
-func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, error) {
+func (c *Client) send(ctx context.Context, cl call) (*http.Response, redact.Redactor, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, redactor{}, canceled(cl.ep, err)
+		return nil, redact.Redactor{}, canceled(cl.ep, err)
 	}
 	tok, err := c.token(ctx, cl.ep)
 	if err != nil {
-		return nil, redactor{}, err
+		return nil, redact.Redactor{}, err
 	}
 	red := c.currentRedactor()
 	key, shared := c.bucketKey(ctx, tok, cl.ep.cat)
@@ -105,7 +107,7 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redactor, e
 		now := c.clock.Now()
 		wait, ok, clamped, note, raw := retryAfter(resp.Header, now, red)
 		if note != "" {
-			c.notice(ctx, "Retry-After "+truncate(raw, 100), note)
+			c.notice(ctx, "Retry-After "+redact.Truncate(raw, 100), note)
 		}
 		// The backoff is a floor even under a Retry-After: `Retry-After: 0`
 		// (or 1) answered every time must not become a loop as fast as the

@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/dustin/go-humanize"
+
 	"github.com/vaultdeck/vaultdeck/api/plural"
+	"github.com/vaultdeck/vaultdeck/api/redact"
 )
 
 // DuplicateMode says what an upload does when a file of the same name exists.
@@ -96,7 +98,7 @@ func checkMode(ep endpoint, mode DuplicateMode) error {
 
 func tooLarge(ep endpoint, name string, size int64) *Error {
 	return &Error{Kind: KindTooLarge, Endpoint: ep.String(), Message: fmt.Sprintf(
-		"file %q is %s; nothing was uploaded. Split or compress it", clean(name), OverFileLimit(size))}
+		"file %q is %s; nothing was uploaded. Split or compress it", redact.Clean(name), OverFileLimit(size))}
 }
 
 // OverFileLimit says how far a file is over the per-file limit, in the
@@ -132,7 +134,7 @@ func (c *Client) UploadBatch(ctx context.Context, projectID string, files []Uplo
 	}
 	for _, f := range files {
 		if f.Open == nil || f.Name == "" || f.Size < 0 {
-			return nil, &Error{Kind: KindInvalidRequest, Endpoint: ep.String(), Message: fmt.Sprintf("file %q has no name, size or way to open it", clean(f.Name))}
+			return nil, &Error{Kind: KindInvalidRequest, Endpoint: ep.String(), Message: fmt.Sprintf("file %q has no name, size or way to open it", redact.Clean(f.Name))}
 		}
 		if f.Size > MaxFileBytes {
 			return nil, tooLarge(ep, f.Name, f.Size)

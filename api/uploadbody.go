@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/vaultdeck/vaultdeck/api/plural"
+	"github.com/vaultdeck/vaultdeck/api/redact"
 )
 
 // segment is one piece of a multipart body: either framing bytes built in
@@ -114,7 +115,7 @@ func (b *uploadBody) Read(p []byte) (int, error) {
 		if b.rc == nil {
 			rc, err := s.file.Open()
 			if err != nil {
-				return 0, b.fail(fmt.Errorf("cannot open %q: %v; the request was abandoned", clean(s.file.Name), err))
+				return 0, b.fail(fmt.Errorf("cannot open %q: %v; the request was abandoned", redact.Clean(s.file.Name), err))
 			}
 			b.rc = rc
 		}
@@ -123,7 +124,7 @@ func (b *uploadBody) Read(p []byte) (int, error) {
 			// that grew since it was measured must not be cut silently.
 			var one [1]byte
 			if n, _ := io.ReadFull(b.rc, one[:]); n > 0 {
-				return 0, b.fail(fmt.Errorf("%q grew while it was being sent (declared %s); the request was abandoned", clean(s.file.Name), plural.Count(s.file.Size, "byte")))
+				return 0, b.fail(fmt.Errorf("%q grew while it was being sent (declared %s); the request was abandoned", redact.Clean(s.file.Name), plural.Count(s.file.Size, "byte")))
 			}
 			b.rc.Close()
 			b.rc = nil
@@ -143,10 +144,10 @@ func (b *uploadBody) Read(p []byte) (int, error) {
 			return n, nil
 		}
 		if err == io.EOF {
-			return 0, b.fail(fmt.Errorf("%q shrank while it was being sent (%d of %s); the request was abandoned", clean(s.file.Name), b.off, plural.Count(s.file.Size, "byte")))
+			return 0, b.fail(fmt.Errorf("%q shrank while it was being sent (%d of %s); the request was abandoned", redact.Clean(s.file.Name), b.off, plural.Count(s.file.Size, "byte")))
 		}
 		if err != nil {
-			return 0, b.fail(fmt.Errorf("reading %q: %v; the request was abandoned", clean(s.file.Name), err))
+			return 0, b.fail(fmt.Errorf("reading %q: %v; the request was abandoned", redact.Clean(s.file.Name), err))
 		}
 	}
 }

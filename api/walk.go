@@ -11,6 +11,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/jsonstream"
 	"github.com/vaultdeck/vaultdeck/api/plural"
+	"github.com/vaultdeck/vaultdeck/api/redact"
 )
 
 // A listing that is one body (the recycle bin, the client matters, a page
@@ -32,7 +33,7 @@ func (c *Client) streamItems(ctx context.Context, ep endpoint, path string, q ur
 
 // walkBody is streamItems after the response headers are in: it walks and
 // closes resp's body, and words every way the body can fail as an *Error.
-func (c *Client) walkBody(ctx context.Context, ep endpoint, resp *http.Response, red redactor, arrayKey string,
+func (c *Client) walkBody(ctx context.Context, ep endpoint, resp *http.Response, red redact.Redactor, arrayKey string,
 	item func(it RawItem) error, other func(key string, raw []byte) error) error {
 	return c.walk(ctx, ep, resp, red, arrayKey, false, item, other)
 }
@@ -42,7 +43,7 @@ func (c *Client) walkBody(ctx context.Context, ep endpoint, resp *http.Response,
 // before it was walked), where an empty answer is no harm. An error of item
 // wrapped in callerError comes back unwrapped; any other is the item
 // refused, worded with its place in the body.
-func (c *Client) walk(ctx context.Context, ep endpoint, resp *http.Response, red redactor, arrayKey string, nullOK bool,
+func (c *Client) walk(ctx context.Context, ep endpoint, resp *http.Response, red redact.Redactor, arrayKey string, nullOK bool,
 	item func(it RawItem) error, other func(key string, raw []byte) error) error {
 	defer resp.Body.Close()
 	body, kept := tapBody(ctx, resp.Body) // WithBodyCopy (bodytap.go)
@@ -96,6 +97,6 @@ func (c *Client) walk(ctx context.Context, ep endpoint, resp *http.Response, red
 	case errors.As(err, &se):
 		return malformed(ep, resp.StatusCode, red, se.Error(), hr.head)
 	default:
-		return &Error{Kind: KindNetwork, Endpoint: ep.String(), Message: red.safeText(err.Error(), 300)}
+		return &Error{Kind: KindNetwork, Endpoint: ep.String(), Message: red.SafeText(err.Error(), 300)}
 	}
 }

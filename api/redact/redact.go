@@ -1,4 +1,11 @@
-package api
+// Package redact removes the token from whatever the service sends back:
+// anything it sends may echo the token (a misconfigured proxy, a debugging
+// error page), so every server-supplied string that reaches an error passes
+// through a Redactor first, every response body through Body as it is read,
+// and everything written to the process's output through a Writer. The api
+// packages cannot import the ui sanitizer (ui depends on api, never the
+// reverse), so Clean is a minimal control-character stripper for error text.
+package redact
 
 import (
 	"bytes"
@@ -11,13 +18,8 @@ import (
 	"unicode/utf8"
 )
 
-// Anything the server sends back may echo the token (a misconfigured proxy,
-// a debugging error page), so every server-supplied string that reaches an
-// error passes through a redactor first. The api package cannot import the
-// ui sanitizer (ui depends on api, never the reverse), so it has its own
-// minimal control-character stripper for error text.
-
-const redacted = "[REDACTED]"
+// Redacted is what stands where a token was.
+const Redacted = "[REDACTED]"
 
 // bearerPattern catches a token we were not told about, e.g. an
 // Authorization header echoed by a proxy. Compiled on first use: package
@@ -26,21 +28,23 @@ var bearerPattern = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(bearer)(\s+|%20|\+)[^\s"'&,;]+`)
 })
 
-// redactor removes one token in every form a server has been seen to echo
+// Redactor removes one token in every form a server has been seen to echo
 // it: raw, URL-escaped (query or path), JSON-escaped (`\/`, `\u002f`, any
 // \u escape), and in any letter case. One pattern covers all of them: each
 // character of the token may appear as itself, as %XX, or as \uXXXX.
-type redactor struct {
+type Redactor struct {
 	secret string
 	re     *regexp.Regexp
 	anchor []byte // a letters-and-digits run of the token, for a quick pre-check (anchorOf)
 }
 
-func newRedactor(secret string) redactor {
+// New is the redactor of secret; the zero Redactor (secret "") removes
+// only what looks like a bearer token.
+func New(secret string) Redactor {
 	if secret == "" {
-		return redactor{}
+		return Redactor{}
 	}
-	r := redactor{secret: secret, re: compiledForms(secret)}
+	r := Redactor{secret: secret, re: compiledForms(secret)}
 	r.anchor = anchorOf(secret)
 	return r
 }
@@ -171,7 +175,7 @@ func lower(c byte) byte {
 // for each case of it); a letter or digit escaped (\u0041, %41) sends b
 // to the full pattern instead, since a decoder turns it back into the
 // token and no encoder needs to escape one.
-func (r redactor) mayContain(b []byte) bool {
+func (r Redactor) mayContain(b []byte) bool {
 	if r.secret == "" {
 		return false
 	}
@@ -208,7 +212,7 @@ func (r redactor) mayContain(b []byte) bool {
 // anchorAt reports whether b, which starts with the anchor's first letter,
 // holds the rest of it, directly or with default-ignorable characters (raw
 // or escaped) between its letters.
-func (r redactor) anchorAt(b []byte) bool {
+func (r Redactor) anchorAt(b []byte) bool {
 	a := r.anchor
 	if len(b) >= len(a) && bytes.EqualFold(b[:len(a)], a) {
 		return true
@@ -233,7 +237,7 @@ func (r redactor) anchorAt(b []byte) bool {
 // any case, %XX, \uXXXX, or \/ for a slash, with any default-ignorable
 // characters between two of them. It allocates nothing: the writer asks it
 // at each of the last few hundred positions of every write.
-func (r redactor) couldStart(b []byte) bool {
+func (r Redactor) couldStart(b []byte) bool {
 	if r.secret == "" || len(b) == 0 || !r.mayStart(b[0]) {
 		return false
 	}
@@ -318,26 +322,31 @@ func appendHex4(dst []byte, c rune) []byte {
 // each of the last few hundred positions of every write: a form of the
 // token begins with its first character in either case, with '%' or '\\'
 // (an escape), or, for a token that begins beyond ASCII, with such a byte.
-func (r redactor) mayStart(c byte) bool {
+func (r Redactor) mayStart(c byte) bool {
 	first := r.secret[0]
 	return c == '%' || c == '\\' || lower(c) == lower(first) || first >= utf8.RuneSelf && c >= utf8.RuneSelf
 }
 
-func (r redactor) String(s string) string {
+// Redacts reports whether r is the redactor of tok.
+func (r Redactor) Redacts(tok string) bool { return r.secret == tok }
+
+// String is s with the token, in any of its forms, and anything that looks
+// like a bearer token replaced by Redacted.
+func (r Redactor) String(s string) string {
 	if r.secret != "" {
 		re := r.re
 		if re == nil {
 			re = compiledForms(r.secret)
 		}
-		s = re.ReplaceAllLiteralString(s, redacted)
+		s = re.ReplaceAllLiteralString(s, Redacted)
 	}
-	return bearerPattern().ReplaceAllString(s, "${1} "+redacted)
+	return bearerPattern().ReplaceAllString(s, "${1} "+Redacted)
 }
 
-// clean makes server text inert and single-line: invalid UTF-8 replaced,
+// Clean makes server text inert and single-line: invalid UTF-8 replaced,
 // control characters (which start escape sequences) and bidi overrides
 // dropped, whitespace runs collapsed.
-func clean(s string) string {
+func Clean(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	var b strings.Builder
 	b.Grow(len(s))
@@ -359,15 +368,17 @@ func clean(s string) string {
 	return strings.TrimSpace(b.String())
 }
 
-// safeText is what goes into an error: token removed first (so that
+// SafeText is what goes into an error: token removed first (so that
 // stripping control characters cannot re-join a split token), then cleaned,
-// then redacted again, then shortened.
-func (r redactor) safeText(s string, max int) string {
-	s = r.String(clean(r.String(s)))
-	return truncate(s, max)
+// then redacted again, then shortened to max bytes.
+func (r Redactor) SafeText(s string, max int) string {
+	s = r.String(Clean(r.String(s)))
+	return Truncate(s, max)
 }
 
-func truncate(s string, max int) string {
+// Truncate shortens s to at most max bytes (0: no limit), on a rune's
+// boundary, marking the cut with an ellipsis.
+func Truncate(s string, max int) string {
 	if max <= 0 || len(s) <= max {
 		return s
 	}

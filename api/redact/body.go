@@ -1,8 +1,8 @@
-package api
+package redact
 
 import "io"
 
-// redactingBody removes the request's token, in every form the redactor
+// redactingBody removes the request's token, in every form the Redactor
 // knows, from a response body as it is read: every caller of the package
 // (the headless commands, the console's rows, the response cache and what
 // `serve` stores) then gets bytes without it, instead of each redacting on
@@ -14,7 +14,7 @@ import "io"
 // still grow into one is held back until the next read (or the end).
 type redactingBody struct {
 	rc   io.ReadCloser
-	red  redactor
+	red  Redactor
 	pend []byte // read, not yet redacted and handed out
 	buf  []byte // the redacted output's storage
 	out  []byte // redacted, not yet handed out (a part of buf)
@@ -32,7 +32,9 @@ type redactingBody struct {
 // Errors and output are redacted of any token, however short.
 const minBodyToken = 8
 
-func newRedactingBody(rc io.ReadCloser, red redactor) io.ReadCloser {
+// Body is rc with red's token removed from what it reads (redactingBody);
+// rc itself for a token too short to be a service's.
+func Body(rc io.ReadCloser, red Redactor) io.ReadCloser {
 	if len(red.secret) < minBodyToken || red.re == nil {
 		return rc
 	}
@@ -137,7 +139,7 @@ func (b *redactingBody) redact(dst, src []byte) []byte {
 			continue
 		}
 		dst = append(dst, src[pos:at]...)
-		dst = append(dst, redacted...)
+		dst = append(dst, Redacted...)
 		pos = end
 	}
 	b.count(dst[from:])

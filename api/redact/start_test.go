@@ -1,4 +1,4 @@
-package api
+package redact
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 // couldStartByFmt is couldStart as it was written before it stopped
 // allocating (fmt for each escaped form, closures): the reference the
 // allocation-free one must agree with.
-func couldStartByFmt(r redactor, b []byte) bool {
+func couldStartByFmt(r Redactor, b []byte) bool {
 	if r.secret == "" || len(b) == 0 || !r.mayStart(b[0]) {
 		return false
 	}
@@ -71,7 +71,7 @@ func TestCouldStartAgreesWithItsReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	invisible := []string{"\u200b", `\u200b`, "%E2%80%8B", "\u00ad", `\udb40\udc01`}
 	for _, tok := range []string{"vdsim_admin_9f3a61c2d4e5b708", "tok/Ab-9.x", "clé-Ünïcode-ß", "emoji\U0001F600tail", "K\u212aelvin"} {
-		red := newRedactor(tok)
+		red := New(tok)
 		for range 200 {
 			var form strings.Builder
 			for i, c := range tok {
@@ -108,7 +108,7 @@ func TestCouldStartAgreesWithItsReference(t *testing.T) {
 }
 
 func TestCouldStartAllocatesNothing(t *testing.T) {
-	red := newRedactor("bench-token-0123")
+	red := New("bench-token-0123")
 	text := []byte(`"name":"b` + "\u200b" + `%65\u006Ech-tok`)
 	if n := testing.AllocsPerRun(100, func() {
 		for i := range text {

@@ -1,4 +1,4 @@
-package api
+package redact
 
 import (
 	"bytes"
@@ -6,31 +6,27 @@ import (
 	"sync"
 )
 
-// RedactingWriter is the last line of defence: everything written through
+// Writer is the last line of defence: everything written through
 // it has the token removed, in any of the forms a server may echo it, even
 // when a form is split across writes. It passes complete lines through at
 // once, and of an unfinished line holds back only a tail that could be the
 // beginning of the token, so Flush must be called at the end. Safe
 // for concurrent use.
-type RedactingWriter struct {
+type Writer struct {
 	mu   sync.Mutex
 	w    io.Writer
-	red  func() redactor
+	red  func() Redactor
 	pend []byte
 }
 
-// RedactingWriter wraps w, removing whatever token this client is using
-// (known from its first request on; nothing from the server is written
-// before that).
-func (c *Client) RedactingWriter(w io.Writer) *RedactingWriter {
-	return &RedactingWriter{w: w, red: c.currentRedactor}
+// NewWriter wraps w, removing the token red gives at each write (a
+// client's current one: none before its first request, when nothing from
+// the server has been written).
+func NewWriter(w io.Writer, red func() Redactor) *Writer {
+	return &Writer{w: w, red: red}
 }
 
-// Redact removes the client's current token, in any form, from s: for text
-// that did not come through an error of this package (a status line).
-func (c *Client) Redact(s string) string { return c.currentRedactor().String(s) }
-
-func (rw *RedactingWriter) Write(p []byte) (int, error) {
+func (rw *Writer) Write(p []byte) (int, error) {
 	rw.mu.Lock()
 	defer rw.mu.Unlock()
 	// With nothing held back, p is read where it is: only what must wait
@@ -68,7 +64,7 @@ func (rw *RedactingWriter) Write(p []byte) (int, error) {
 // heldFrom is where the part of b[from:] that must wait for more input
 // begins: the first position, among the last few dozen bytes, from which
 // the rest could still grow into a form of the token.
-func heldFrom(red redactor, b []byte, from int) int {
+func heldFrom(red Redactor, b []byte, from int) int {
 	if red.secret == "" {
 		return len(b)
 	}
@@ -85,10 +81,10 @@ func heldFrom(red redactor, b []byte, from int) int {
 // between each two of its characters. A longer run split across two reads
 // of a stream could pass; the text on either side of one read is still
 // redacted whole.
-func holdTail(red redactor) int { return 24*len(red.secret) + 16 }
+func holdTail(red Redactor) int { return 24*len(red.secret) + 16 }
 
 // safeCut moves cut past any match in b that straddles it.
-func safeCut(red redactor, b []byte, cut int) int {
+func safeCut(red Redactor, b []byte, cut int) int {
 	if red.re == nil {
 		return cut
 	}
@@ -102,16 +98,16 @@ func safeCut(red redactor, b []byte, cut int) int {
 
 // emit writes b with the token replaced; may is mayContain of b or of
 // more than b.
-func (rw *RedactingWriter) emit(red redactor, b []byte, may bool) error {
+func (rw *Writer) emit(red Redactor, b []byte, may bool) error {
 	if may && red.mayContain(b) {
-		b = red.re.ReplaceAllLiteral(b, []byte(redacted))
+		b = red.re.ReplaceAllLiteral(b, []byte(Redacted))
 	}
 	_, err := rw.w.Write(b)
 	return err
 }
 
 // Flush writes what is held back.
-func (rw *RedactingWriter) Flush() error {
+func (rw *Writer) Flush() error {
 	rw.mu.Lock()
 	defer rw.mu.Unlock()
 	if len(rw.pend) == 0 {

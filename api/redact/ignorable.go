@@ -1,4 +1,4 @@
-package api
+package redact
 
 import (
 	"fmt"
@@ -38,9 +38,9 @@ var ignorables = sync.OnceValue(func() *unicode.RangeTable {
 func isIgnorable(r rune) bool { return r >= 0xAD && unicode.Is(ignorables(), r) }
 
 // ignorablePattern matches one default-ignorable character as itself or
-// as a JSON \u escape (a surrogate pair beyond the BMP). The redactor
+// as a JSON \u escape (a surrogate pair beyond the BMP). The Redactor
 // allows any run of them between two characters of the token. Built by the
-// first redactor, not at start-up.
+// first Redactor, not at start-up.
 var ignorablePattern = sync.OnceValue(func() string {
 	var raw, esc, pct []string
 	each := func(lo, hi rune) {
@@ -133,7 +133,7 @@ func utf8Ranges(lo, hi rune, f func(los, his []byte)) {
 }
 
 // hexRange is a pattern of the width-digit hexadecimal numbers lo..hi
-// (lower case; the redactor's pattern is case-insensitive).
+// (lower case; the Redactor's pattern is case-insensitive).
 func hexRange(lo, hi, width int) string {
 	if width == 1 {
 		if lo == hi {

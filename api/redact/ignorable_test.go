@@ -1,4 +1,4 @@
-package api
+package redact
 
 import (
 	"bytes"
@@ -49,14 +49,14 @@ func splitForms(tok string) map[string]string {
 // any split), and text where such characters sit next to other words is
 // left alone.
 func TestRedactionSeesThroughIgnorables(t *testing.T) {
-	red := newRedactor(slashToken)
+	red := New(slashToken)
 	for name, form := range splitForms(slashToken) {
 		in := "before " + form + " after"
-		if got := red.String(in); leaks(stripIgnorables(got)) || !strings.Contains(got, redacted) {
+		if got := red.String(in); leaks(stripIgnorables(got)) || !strings.Contains(got, Redacted) {
 			t.Errorf("%s: error text keeps the token: %q", name, got)
 		}
 		var out bytes.Buffer
-		rw := &RedactingWriter{w: &out, red: func() redactor { return red }}
+		rw := NewWriter(&out, func() Redactor { return red })
 		for i := 0; i < len(in); i += 3 { // written in pieces
 			rw.Write([]byte(in[i:min(i+3, len(in))]))
 		}
@@ -73,7 +73,7 @@ func TestRedactionSeesThroughIgnorables(t *testing.T) {
 			if seed == 0 {
 				src = iotest.OneByteReader(bytes.NewReader(body))
 			}
-			got, err := io.ReadAll(newRedactingBody(io.NopCloser(src), red))
+			got, err := io.ReadAll(Body(io.NopCloser(src), red))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +81,7 @@ func TestRedactionSeesThroughIgnorables(t *testing.T) {
 			if err := json.Unmarshal(got, &v); err != nil {
 				t.Fatalf("%s seed %d: not JSON after redaction: %v\n%s", name, seed, err, got)
 			}
-			if leaks(stripIgnorables(v["name"])) || !strings.Contains(v["name"], redacted) {
+			if leaks(stripIgnorables(v["name"])) || !strings.Contains(v["name"], Redacted) {
 				t.Fatalf("%s seed %d: the body keeps the token: %q", name, seed, v["name"])
 			}
 		}
@@ -109,10 +109,10 @@ func stripIgnorables(s string) string {
 }
 
 // BenchmarkRedactingBodyIgnorables reads a 20 MB listing through the body
-// redactor: plain, and with a zero-width space in every name (each chunk
+// Redactor: plain, and with a zero-width space in every name (each chunk
 // then goes to the full pattern).
 func BenchmarkRedactingBodyIgnorables(b *testing.B) {
-	red := newRedactor(slashToken)
+	red := New(slashToken)
 	for _, name := range []string{"plain", "zwsp"} {
 		var body bytes.Buffer
 		body.WriteString(`{"items":[`)
@@ -130,7 +130,7 @@ func BenchmarkRedactingBodyIgnorables(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(body.Len()))
 			for b.Loop() {
-				io.Copy(io.Discard, newRedactingBody(io.NopCloser(bytes.NewReader(body.Bytes())), red))
+				io.Copy(io.Discard, Body(io.NopCloser(bytes.NewReader(body.Bytes())), red))
 			}
 		})
 	}

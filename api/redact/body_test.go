@@ -1,4 +1,4 @@
-package api
+package redact
 
 import (
 	"encoding/json"
@@ -33,7 +33,7 @@ func (c *chunky) Read(p []byte) (int, error) {
 // sequence (`\t` then the token's letters) is left alone, keeping the
 // JSON valid.
 func TestRedactingBodyAnySplit(t *testing.T) {
-	red := newRedactor(slashToken)
+	red := New(slashToken)
 	var b strings.Builder
 	b.WriteString(`{"a":[`)
 	i := 0
@@ -56,7 +56,7 @@ func TestRedactingBodyAnySplit(t *testing.T) {
 		if seed == 0 {
 			src = iotest.OneByteReader(strings.NewReader(body))
 		}
-		got, err := io.ReadAll(newRedactingBody(io.NopCloser(src), red))
+		got, err := io.ReadAll(Body(io.NopCloser(src), red))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,8 +70,8 @@ func TestRedactingBodyAnySplit(t *testing.T) {
 		if v["esc"] != `\[REDACTED]` || v["ok"] != "é – done" || len(v["pad"].(string)) != 3000 {
 			t.Fatalf("seed %d: %q %q", seed, v["esc"], v["ok"])
 		}
-		if seed == 1 && strings.Count(string(got), redacted) != len(echoForms(slashToken))+1 {
-			t.Errorf("%d redactions in %s", strings.Count(string(got), redacted), got)
+		if seed == 1 && strings.Count(string(got), Redacted) != len(echoForms(slashToken))+1 {
+			t.Errorf("%d redactions in %s", strings.Count(string(got), Redacted), got)
 		}
 	}
 }
@@ -81,7 +81,7 @@ func TestRedactingBodyAnySplit(t *testing.T) {
 // replacing from the t would leave `\[`, which is not JSON.
 func TestRedactingBodyLeavesEscapesWhole(t *testing.T) {
 	body := `{"tab":"\tok-SECRET-123","real":"\\\\tok-SECRET-123"}`
-	got, err := io.ReadAll(newRedactingBody(io.NopCloser(iotest.OneByteReader(strings.NewReader(body))), newRedactor(secretToken)))
+	got, err := io.ReadAll(Body(io.NopCloser(iotest.OneByteReader(strings.NewReader(body))), New(secretToken)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestRedactingBodyLeavesEscapesWhole(t *testing.T) {
 	if err := json.Unmarshal(got, &v); err != nil {
 		t.Fatalf("%v in %s", err, got)
 	}
-	if v["tab"] != "\tok-SECRET-123" || v["real"] != `\\`+redacted {
+	if v["tab"] != "\tok-SECRET-123" || v["real"] != `\\`+Redacted {
 		t.Errorf("%q", v)
 	}
 }
@@ -108,12 +108,12 @@ func TestRedactingBodyEscapedLetters(t *testing.T) {
 	}
 	one := strings.Replace(tok, "z", `\u007a`, 1)
 	pct := strings.Replace(tok, "z", `%7A`, 1)
-	red := newRedactor(tok)
+	red := New(tok)
 	for name, form := range map[string]string{"every letter": all, "one letter": one, "one letter URL-escaped": pct} {
 		body := `{"pad":"` + strings.Repeat("x", 3000) + `","name":"N ` + form + ` end","ok":"\u00e9"}`
 		for _, most := range []int{7, 4096} {
 			src := &chunky{s: body, rnd: rand.New(rand.NewPCG(uint64(most), 1)), most: most}
-			got, err := io.ReadAll(newRedactingBody(io.NopCloser(src), red))
+			got, err := io.ReadAll(Body(io.NopCloser(src), red))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package api
+package redact
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ func TestMayContainNeverMissesAForm(t *testing.T) {
 				tok.WriteByte("-_./"[rng.IntN(4)])
 			}
 		}
-		red := newRedactor(tok.String())
+		red := New(tok.String())
 		var form strings.Builder
 		for i, c := range tok.String() {
 			if i > 0 && rng.IntN(6) == 0 {
