@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"reflect"
 )
@@ -14,13 +15,13 @@ func (r *runner) emitJSON(v any) int {
 	}
 	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
 		for i := range rv.Len() {
-			if err := writeJSONLine(r.env.Stdout, rv.Index(i).Interface()); err != nil {
+			if err := printer.WriteJSONLine(r.env.Stdout, rv.Index(i).Interface()); err != nil {
 				return r.fail(err)
 			}
 		}
 		return ExitOK
 	}
-	return r.done(writeJSONLine(r.env.Stdout, v))
+	return r.done(printer.WriteJSONLine(r.env.Stdout, v))
 }
 
 func (r *runner) done(err error) int {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"sync"
@@ -257,18 +256,6 @@ func (p *progress) done() {
 
 // jsonOut reports whether the command prints JSON (--json or --jsonl).
 func (r *runner) jsonOut() bool { return r.g.JSON || r.g.JSONL }
-
-// emitItems prints a small, already fetched list as JSON, in the same
-// shapes as the streamed listings.
-func emitItems[T any](r *runner, list []T, raw func(T) []byte) int {
-	iw := r.items("[")
-	for _, x := range list {
-		if err := iw.item(bytes.TrimSpace(raw(x))); err != nil {
-			return r.fail(err)
-		}
-	}
-	return r.done(iw.close("]"))
-}
 
 // listing prints a paged listing as it arrives: each page's rows (aligned
 // on the columns the header and first page set, the header once; CSV

@@ -99,22 +99,6 @@ func (r *runner) at(t time.Time) string {
 	return t.UTC().Format(timeLayout)
 }
 
-// atAPI is at of a service time; one it could not parse is written as
-// it was sent.
-func (r *runner) atAPI(t api.Time) string {
-	if t.IsZero() {
-		return t.Raw // unparsed server text, or "" -> "-"
-	}
-	return r.at(t.Time)
-}
-
-func (r *runner) atPtr(t *api.Time) string {
-	if t == nil {
-		return ""
-	}
-	return r.atAPI(*t)
-}
-
 func fmtSize(n api.Int) string {
 	if n < 0 {
 		return fmt.Sprint(int64(n))

@@ -134,3 +134,33 @@ func TestFilesAndStatusOneCasing(t *testing.T) {
 		t.Errorf("status: %q", r.stdout)
 	}
 }
+
+// TestStatusWatchJSONLinesIsNDJSON: --jsonl asks for JSON Lines, and a watch
+// is lines already: it printed the human text instead, as if no format had
+// been given.
+func TestStatusWatchJSONLinesIsNDJSON(t *testing.T) {
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: fixedNow}})
+	s := e.Sim
+	pid, _ := s.AddProject(sim.ProjectSpec{Name: "Watch"})
+	ids, err := s.AddFiles(pid, []sim.FileSpec{{Name: "ready.pdf", Status: "ready_to_query"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	env := Env{Stdout: &out, Stderr: &errb, Limits: api.Limits{Vault: -1}, Clock: &simClock{s: s, max: 4, cancel: func() {}},
+		Getenv: func(k string) string {
+			return map[string]string{"VAULTDECK_TOKEN": s.Token("admin"), "VAULTDECK_BASE_URL": e.URL}[k]
+		}}
+	if code := Main(context.Background(), []string{"status", "--watch", "--jsonl", ids[0]}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	for _, line := range lines {
+		if !json.Valid([]byte(line)) {
+			t.Fatalf("not a JSON line: %q", line)
+		}
+	}
+	if len(lines) != 2 {
+		t.Errorf("%d lines, want the file and the summary: %q", len(lines), out.String())
+	}
+}

@@ -72,3 +72,13 @@ func (p *Printer) WriteCSV(headers []string, rows [][]string) error {
 	}
 	return c.Flush()
 }
+
+// Event prints one event of a stream that a person watches (a file's
+// status changing): a JSON line with --json or --jsonl, else the text line.
+func (p *Printer) Event(v any, text string) error {
+	if f := p.format(); f == JSON || f == JSONL {
+		return WriteJSONLine(p.Out(), v)
+	}
+	_, err := io.WriteString(p.Out(), text+"\n")
+	return err
+}

@@ -1,26 +1,23 @@
-package cli
+package statuscmd
 
 import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
-
-// journalOptions is what `status --journal` was asked.
-type journalOptions struct {
-	Group string // one of filestatus.Filters, as the console's 1-5; "": all
-}
 
 // journalFile is one unfinished file of the journal as `status --journal`
 // reports it (also its --json shape).
@@ -44,36 +41,36 @@ type journalFile struct {
 // asked of the service now (one get_files per 1000), the others as the
 // journal holds them. Grouped as File status groups them, then by project
 // and path. Exit 3 when any is stuck, failed, missing, unproven or not sent.
-func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
-	st, profile, err := r.journal()
+func runJournal(ctx context.Context, o *Options) int {
+	p := o.IO
+	st, profile, err := o.Journal()
 	if err != nil {
-		return r.fail(err)
+		return p.Fail(err)
 	}
 	defer st.Close()
 	// Names without a request: the access snapshots', then the console's
 	// cached listing's (an error only costs the names: IDs are shown).
-	body, _, _, _ := st.Cache(profile, page.CacheProjects)
+	body, _, _, _ := st.Cache(profile, person.CacheProjects)
 	u, err := filestatus.LoadUnfinished(st, profile, body)
 	if err != nil {
-		return r.fail(err)
+		return p.Fail(err)
 	}
 	rows, ids, names := u.Rows, u.IDs, cleanNames(u.Names)
 	details := map[string]api.FileDetail{}
 	// Only files with an ID can be stuck (a file never sent is grouped by
 	// the journal alone), and those are asked of the service: the resolved
 	// threshold (flag, profile setting, default) comes with the client.
-	stuckAfter := cmp.Or(r.g.Flags.StuckAfter, filestatus.DefaultStuckAfter)
+	stuckAfter := cmp.Or(o.Flags.StuckAfter, filestatus.DefaultStuckAfter)
 	if len(ids) > 0 {
-		conn, err := r.f.Connect()
+		conn, err := o.Connect()
 		if err != nil {
-			return r.fail(err)
+			return p.Fail(err)
 		}
 		c := conn.Client
 		stuckAfter = conn.Account.StuckAfter
-		ctx = api.WithWaitObserver(ctx, r.listProgress().observe)
-		recs, err := c.GetFiles(ctx, ids)
+		recs, err := c.GetFiles(p.Watch(ctx), ids)
 		if err != nil {
-			return r.fail(err)
+			return p.Fail(err)
 		}
 		polled := make([]api.FileDetail, 0, len(recs))
 		for _, it := range recs {
@@ -81,10 +78,10 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 			polled = append(polled, it.Value)
 		}
 		if err := st.SetFileDetails(upload.JournalDetails(polled)); err != nil {
-			return r.fail(err)
+			return p.Fail(err)
 		}
 	}
-	list, replaced := journalReport(rows, details, names, r.f.Now(), stuckAfter)
+	list, replaced := journalReport(rows, details, names, o.Now(), stuckAfter)
 	if o.Group != "" {
 		kept := list[:0]
 		for _, f := range list {
@@ -94,67 +91,56 @@ func (r *runner) journalStatus(ctx context.Context, o journalOptions) int {
 		}
 		list = kept
 	}
-	code := ExitOK
+	code := printer.ExitOK
 	for _, f := range list {
 		if f.needsAction {
-			code = ExitPartial
+			code = printer.ExitPartial
 		}
 	}
-	if r.jsonOut() {
-		iw := r.items("[")
-		for _, f := range list {
-			var b strings.Builder
-			if err := writeJSONLine(&b, f); err != nil {
-				return r.fail(err)
-			}
-			if err := iw.item([]byte(strings.TrimSpace(b.String()))); err != nil {
-				return r.fail(err)
-			}
-		}
-		if err := iw.close("]"); err != nil {
-			return r.fail(err)
-		}
-		return code
-	}
-	t := r.table("GROUP", "STATUS", "PROJECT", "PATH", "FILE ID", "UPLOADED", "RUN")
 	var counts filestatus.Counts
 	unsent := map[string]int{}
 	for _, f := range list {
-		project := f.ProjectName
-		if project == "" {
-			project = f.ProjectID
-		}
-		uploaded := ""
-		if !f.UploadedAt.IsZero() {
-			uploaded = r.at(f.UploadedAt)
-		}
-		t.row(f.Group, f.Status, project, f.Path, f.FileID, uploaded, fmt.Sprint(f.RunID))
 		counts[f.group]++
 		if f.FileID == "" {
 			unsent[f.Status]++
 		}
 	}
-	if err := t.flush(); err != nil {
-		return r.fail(err)
-	}
-	if !r.g.CSV {
-		line := fmt.Sprintf("%s in the upload journal: %s", plural.Count(len(list), "unfinished file"), counts.Line())
-		for _, w := range []string{"not sent", "upload failed", "unproven"} {
-			if unsent[w] > 0 {
-				line += fmt.Sprintf("; %d %s", unsent[w], w)
+	cells := p.Cells()
+	_, err = printer.List(ctx, p, printer.Values(list), printer.Listing[journalFile]{
+		Headers: []string{"GROUP", "STATUS", "PROJECT", "PATH", "FILE ID", "UPLOADED", "RUN"},
+		Cells: func(f *journalFile) []string {
+			project := f.ProjectName
+			if project == "" {
+				project = f.ProjectID
 			}
-		}
-		line += " " + stuckRule(stuckAfter)
-		fmt.Fprintln(r.env.Stdout, line)
-		if unsent["not sent"] > 0 {
-			fmt.Fprintln(r.env.Stderr, "vaultdeck status: files not sent yet: run `vaultdeck upload --resume` to send them")
-		}
-		if unsent["unproven"] > 0 {
-			fmt.Fprintln(r.env.Stderr, "vaultdeck status: unproven files may or may not have arrived: check their projects and upload them again if missing")
-		}
-		for _, f := range replaced {
-			fmt.Fprintf(r.env.Stderr, "vaultdeck status: %s (run %d) was replaced: a later upload of its name superseded it (deleted_at); no longer tracked, `vaultdeck uploads %d` lists its run\n", oneLine(f.Path), f.RunID, f.RunID)
-		}
+			return []string{f.Group, f.Status, project, f.Path, f.FileID, cells.Time(f.UploadedAt), fmt.Sprint(f.RunID)}
+		},
+		Held: true,
+		Foot: func(w io.Writer, _ api.Summary, n int) error {
+			line := fmt.Sprintf("%s in the upload journal: %s", plural.Count(n, "unfinished file"), counts.Line())
+			for _, w := range []string{"not sent", "upload failed", "unproven"} {
+				if unsent[w] > 0 {
+					line += fmt.Sprintf("; %d %s", unsent[w], w)
+				}
+			}
+			line += " " + stuckRule(stuckAfter)
+			if _, err := fmt.Fprintln(w, line); err != nil {
+				return err
+			}
+			if unsent["not sent"] > 0 {
+				p.Note("files not sent yet: run `vaultdeck upload --resume` to send them")
+			}
+			if unsent["unproven"] > 0 {
+				p.Note("unproven files may or may not have arrived: check their projects and upload them again if missing")
+			}
+			for _, f := range replaced {
+				p.Note("%s (run %d) was replaced: a later upload of its name superseded it (deleted_at); no longer tracked, `vaultdeck uploads %d` lists its run", f.Path, f.RunID, f.RunID)
+			}
+			return nil
+		},
+	})
+	if err != nil {
+		return p.Fail(err)
 	}
 	return code
 }

@@ -1,15 +1,14 @@
-package cli
+package statuscmd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/filestatus"
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -41,15 +40,15 @@ type watchEvent struct {
 // (age from the upload time the journal knows, else from first seen), its
 // classification and its cadence (Alone: the watch is all this process
 // spends the budget on). Exit 3 when some file failed or is missing.
-func (r *runner) watch(ctx context.Context, c *api.Client, ids []string, stuckAfter time.Duration) int {
-	clock := r.env.Clock
+func (o *Options) watch(ctx context.Context, c *api.Client, ids []string, stuckAfter time.Duration) int {
+	clock := o.Clock
 	if clock == nil {
 		clock = api.SystemClock{}
 	}
 	// The server's strings as they are: --json keeps them (escaped as
 	// JSON), the text lines clean them (emitWatch).
 	tr := filestatus.NewTracker(ids, nil)
-	tr.SetUploaded(r.journalUploadTimes(ids))
+	tr.SetUploaded(o.journalUploadTimes(ids))
 	cadence := filestatus.Cadence{Alone: true}
 	printed := make([]bool, len(tr.Files))
 	last := make([]filestatus.Group, len(tr.Files)) // the group each file was last printed in
@@ -60,7 +59,7 @@ func (r *runner) watch(ctx context.Context, c *api.Client, ids []string, stuckAf
 		ask := tr.Batch(plan.Calls*api.MaxFileIDs, false)
 		recs, err := c.GetFiles(ctx, ask)
 		if err != nil {
-			return r.fail(err)
+			return o.IO.Fail(err)
 		}
 		tr.Apply(ask, api.Values(recs), now)
 		// A file turns stuck with the clock alone: that is printed too.
@@ -71,16 +70,16 @@ func (r *runner) watch(ctx context.Context, c *api.Client, ids []string, stuckAf
 			g := f.Group(now, stuckAfter)
 			if f.Seen && (!printed[i] || g != last[i] || tr.Changed(f)) {
 				printed[i], last[i], changed = true, g, true
-				r.emitWatch(f, g, now)
+				o.emitWatch(f, g, now)
 			}
 			n[g]++
 		}
-		r.emitSummary(n, now, stuckAfter)
+		o.emitSummary(n, now, stuckAfter)
 		if tr.Pending() == 0 {
 			if n[filestatus.FailedRecoverable]+n[filestatus.FailedUnrecoverable]+n[filestatus.Missing] > 0 {
-				return ExitPartial
+				return printer.ExitPartial
 			}
-			return ExitOK
+			return printer.ExitOK
 		}
 		if changed {
 			quiet = 0
@@ -89,55 +88,41 @@ func (r *runner) watch(ctx context.Context, c *api.Client, ids []string, stuckAf
 		}
 		plan = cadence.Next(tr.Pending(), filestatus.Budget{}, 0, 0, quiet)
 		if err := clock.Sleep(ctx, plan.Wait); err != nil {
-			return ExitError
+			return printer.ExitError
 		}
 	}
 }
 
-// emitWatch prints one file in its group g.
-func (r *runner) emitWatch(f *filestatus.File, g filestatus.Group, now time.Time) {
+// emitWatch prints one file in its group g: a JSON line, or a text line
+// (the server's strings cleaned).
+func (o *Options) emitWatch(f *filestatus.File, g filestatus.Group, now time.Time) {
 	from := "uploaded"
 	if f.SinceSeen {
 		from = "first_seen"
 	}
 	age := now.Sub(f.Since)
-	if r.g.JSON {
-		_ = writeJSONLine(r.env.Stdout, watchEvent{Type: "file", Time: now.UTC().Format(time.RFC3339), FileID: f.ID,
-			FileName: f.Name, Status: filestatus.Word(f.Status), Group: g.String(), AgeSeconds: age.Seconds(), AgeFrom: from})
-		return
-	}
 	ageText := age.Truncate(time.Second).String()
 	if f.SinceSeen {
 		ageText = "≥" + ageText + " (since first seen)"
 	}
-	fmt.Fprintf(r.env.Stdout, "%s  %s  %s  %s  %s  %s\n", now.Local().Format("15:04:05"), sanitize.Line(f.ID), sanitize.Line(f.Name),
-		sanitize.Line(f.Facts().Word()), g, ageText)
+	_ = o.IO.Event(watchEvent{Type: "file", Time: now.UTC().Format(time.RFC3339), FileID: f.ID,
+		FileName: f.Name, Status: filestatus.Word(f.Status), Group: g.String(), AgeSeconds: age.Seconds(), AgeFrom: from},
+		fmt.Sprintf("%s  %s  %s  %s  %s  %s", now.Local().Format("15:04:05"), sanitize.Line(f.ID), sanitize.Line(f.Name),
+			sanitize.Line(f.Facts().Word()), g, ageText))
 }
 
-func (r *runner) emitSummary(n filestatus.Counts, now time.Time, stuckAfter time.Duration) {
-	if r.g.JSON {
-		failRec, failUnrec := n[filestatus.FailedRecoverable], n[filestatus.FailedUnrecoverable]
-		ready, proc, stuck, missing := n[filestatus.Ready], n[filestatus.Processing], n[filestatus.Stuck], n[filestatus.Missing]
-		_ = writeJSONLine(r.env.Stdout, watchEvent{Type: "summary", Time: now.UTC().Format(time.RFC3339), Ready: &ready,
-			Processing: &proc, Stuck: &stuck, FailedRecoverable: &failRec, FailedUnrecoverable: &failUnrec, Missing: &missing, StuckAfter: cmdutil.ShortDuration(stuckAfter)})
-		return
-	}
-	fmt.Fprintf(r.env.Stdout, "%s  %s %s\n", now.Local().Format("15:04:05"), n.Line(), stuckRule(stuckAfter))
-}
-
-// stuckRule says what the stuck count was taken against: a person who set
-// stuck-after in one place and sees "stuck 0" learns which threshold won.
-func stuckRule(d time.Duration) string {
-	return "(stuck: processing over " + cmdutil.ShortDuration(d) + ")"
+func (o *Options) emitSummary(n filestatus.Counts, now time.Time, stuckAfter time.Duration) {
+	failRec, failUnrec := n[filestatus.FailedRecoverable], n[filestatus.FailedUnrecoverable]
+	ready, proc, stuck, missing := n[filestatus.Ready], n[filestatus.Processing], n[filestatus.Stuck], n[filestatus.Missing]
+	_ = o.IO.Event(watchEvent{Type: "summary", Time: now.UTC().Format(time.RFC3339), Ready: &ready,
+		Processing: &proc, Stuck: &stuck, FailedRecoverable: &failRec, FailedUnrecoverable: &failUnrec, Missing: &missing, StuckAfter: cmdutil.ShortDuration(stuckAfter)},
+		fmt.Sprintf("%s  %s %s", now.Local().Format("15:04:05"), n.Line(), stuckRule(stuckAfter)))
 }
 
 // journalUploadTimes reads upload times of ids from the journal, if there
 // is one; without it ages count from first seen.
-func (r *runner) journalUploadTimes(ids []string) map[string]time.Time {
-	if r.env.Journal == nil {
-		return nil
-	}
-	st, profile, err := r.env.Journal(r.g.Profile)
+func (o *Options) journalUploadTimes(ids []string) map[string]time.Time {
+	st, profile, err := o.Journal()
 	if err != nil {
 		return nil
 	}
@@ -148,15 +133,4 @@ func (r *runner) journalUploadTimes(ids []string) map[string]time.Time {
 	}
 	_, times := filestatus.Confirmed(rows)
 	return times
-}
-
-// writeJSONLine prints v as one line of JSON (NDJSON), escaped like
-// writeJSON (C1 controls, and invalid UTF-8 inside raw server bytes).
-func writeJSONLine(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(jsonSafe(nil, b, true), '\n'))
-	return err
 }

@@ -1,0 +1,164 @@
+// Package statuscmd is `vaultdeck status`: file details and processing
+// status by ID, --watch until every file is settled, and --journal, every
+// unfinished file of the profile's journaled uploads.
+package statuscmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
+	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+)
+
+// Options are what `status` was asked and what it works with.
+type Options struct {
+	IO      *printer.Printer
+	Connect func() (*factory.Connection, error)
+	// Journal opens the upload journal (the caller closes it); Flags are
+	// the globals, whose StuckAfter a typed --stuck-after sets.
+	Journal func() (*store.Store, string, error)
+	Flags   *account.Flags
+	Clock   api.Clock // nil: the system's
+	Now     func() time.Time
+
+	Args      []string // file IDs, comma lists, or - for stdin
+	Watch     bool
+	InJournal bool   // --journal
+	Group     string // with --journal: one of filestatus.Filters
+}
+
+// NewCmdStatus is the command; runF, when set, runs instead of Run.
+func NewCmdStatus(f *factory.Factory, runF func(context.Context, *Options) int) *cobra.Command {
+	o := &Options{IO: f.IO, Connect: f.Connect, Journal: f.OpenJournal, Flags: f.Flags, Clock: f.Clock, Now: f.Now}
+	c := &cobra.Command{Use: "status FILE_ID... | -", Short: "show file details and processing status", Args: cobra.ArbitraryArgs, Long: "IDs as arguments, comma lists, or one per line on stdin with -. --watch polls until every file is ready, failed or missing; --journal lists every unfinished upload of the profile, across projects."}
+	fs := c.Flags()
+	fs.BoolVar(&o.Watch, "watch", false, "poll until every file is ready, failed or missing, printing changes (NDJSON with --json)")
+	fs.BoolVar(&o.InJournal, "journal", false, "every unfinished file of the profile's journaled uploads, across projects")
+	fs.Var(cmdutil.EnumFlag(&o.Group, filestatus.Filters), "group", "with --journal: only the files of triage group `G` ("+strings.Join(filestatus.Filters, ", ")+"), as the console's 1-5")
+	stuckAfter := new(time.Duration)
+	cmdutil.SettingFlag(fs, stuckAfter, "stuck-after", 30*time.Minute, "with --watch or --journal: a file processing longer than `D` is stuck")
+	if runF == nil {
+		runF = Run
+	}
+	c.RunE = cmdutil.Run(f, func(ctx context.Context, args []string) int {
+		// A typed --stuck-after joins the resolution as the console's does;
+		// untyped, the profile's stuck-after setting (`vaultdeck config`)
+		// wins over the default.
+		if fs.Changed("stuck-after") {
+			o.Flags.StuckAfter = *stuckAfter
+		}
+		o.Args = args
+		return runF(ctx, o)
+	})
+	return c
+}
+
+// Run shows the files o names, watches them, or lists the journal's.
+func Run(ctx context.Context, o *Options) int {
+	p := o.IO
+	if o.InJournal {
+		if len(o.Args) > 0 || o.Watch {
+			return p.Usage("--journal takes no file IDs and no --watch: it lists the upload journal's unfinished files")
+		}
+		return runJournal(ctx, o)
+	}
+	if o.Group != "" {
+		return p.Usage("--group picks among the upload journal's files: give --journal too")
+	}
+	var ids []string
+	readStdin := false
+	for _, a := range o.Args {
+		if a == "-" {
+			readStdin = true
+			continue
+		}
+		ids = append(ids, cmdutil.SplitList(a)...)
+	}
+	if readStdin {
+		more, err := readIDs(p.In())
+		if err != nil {
+			return p.Fail(fmt.Errorf("reading file IDs from stdin: %w", err))
+		}
+		ids = append(ids, more...)
+	}
+	if len(ids) == 0 {
+		return p.Usage("give at least one file ID (or - to read them from stdin)")
+	}
+	for _, id := range ids {
+		if err := cmdutil.CheckUUID("file ID", id); err != nil {
+			return p.UsageError(err)
+		}
+	}
+	if o.Watch {
+		if code, ok := p.Accept("--watch prints changes as they come; it does not combine with --csv", printer.Table, printer.JSON, printer.JSONL); !ok {
+			return code
+		}
+	}
+	conn, err := o.Connect()
+	if err != nil {
+		return p.Fail(err)
+	}
+	if o.Watch {
+		return o.watch(ctx, conn.Client, ids, conn.Account.StuckAfter)
+	}
+	// 1000 IDs a request at the vault's 10 requests a minute: say so when
+	// the budget makes it wait.
+	recs, err := conn.Client.GetFiles(p.Watch(ctx), ids)
+	if err != nil {
+		return p.Fail(err)
+	}
+	failed := 0
+	for _, f := range recs {
+		if f.Value.Failed() {
+			failed++
+		}
+	}
+	cells := p.Cells()
+	_, err = printer.List(ctx, p, printer.Items(recs), printer.Listing[api.FileDetail]{
+		Headers: []string{"FILE ID", "NAME", "STATUS", "TYPE", "DELETED"},
+		Cells: func(f *api.FileDetail) []string {
+			st := filestatus.Word(f.ProcessingStatus)
+			if f.Failed() {
+				st = "error: " + f.Error
+			}
+			return []string{f.FileID, f.FileName, st, f.ContentType, cells.APITimeOf(f.DeletedAt)}
+		},
+		Held: true,
+	})
+	if err != nil {
+		return p.Fail(err)
+	}
+	if failed > 0 {
+		p.Note("%d of %d file IDs were not found or not accessible", failed, len(recs))
+		return printer.ExitPartial
+	}
+	return printer.ExitOK
+}
+
+// readIDs reads IDs as people paste them (one per line, or separated by
+// commas, semicolons or spaces; BOM, CRLF, quotes and blank lines
+// tolerated; duplicates dropped): api.ParseIDs, the console's reader too.
+func readIDs(in io.Reader) ([]string, error) {
+	data, err := io.ReadAll(in)
+	if err != nil {
+		return nil, err
+	}
+	return api.ParseIDs(string(data)), nil
+}
+
+// stuckRule says what the stuck count was taken against: a person who set
+// stuck-after in one place and sees "stuck 0" learns which threshold won.
+func stuckRule(d time.Duration) string {
+	return "(stuck: processing over " + cmdutil.ShortDuration(d) + ")"
+}
