@@ -57,11 +57,24 @@ func TestAuditStatsMarksAPlantedBurst(t *testing.T) {
 		t.Fatalf("the table marks no burst from %s:\n%s", sim.DefaultBurstIP, table.stdout)
 	}
 	js := vd("audit", "stats", "--since", "2d", "--by", "hour", "--json")
-	var got statsJSON
+	// the promised field names, read as a script reads them
+	type mark struct {
+		Kind       string
+		Start, End time.Time
+		Type, IP   string
+		Count      int
+	}
+	var got struct {
+		By      string
+		Total   int
+		Buckets []json.RawMessage
+		Marks   []mark
+		Mirror  struct{ Entries int64 }
+	}
 	if js.code != 0 || json.Unmarshal([]byte(js.stdout), &got) != nil {
 		t.Fatalf("--json: %d %q\n%s", js.code, js.stderr, js.stdout)
 	}
-	var burst *markOut
+	var burst *mark
 	for i, m := range got.Marks {
 		if m.Kind == "burst" {
 			if burst != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/auditcmd"
 	"github.com/vaultdeck/vaultdeck/ui/csvsafe"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
@@ -66,8 +67,8 @@ func (r *runner) mattersReceiptCmd() *cobra.Command {
 			}
 			m := receiptJSON(rc)
 			m["items"] = items
-			ev, note, ok := r.auditEvidence(ctx, st, receiptAction(rc, r.f.Now()))
-			m["audit_evidence"] = evidenceJSON(ev, note, ok)
+			ev, note, ok := auditcmd.Evidence(ctx, r.f.Client, st, auditcmd.ReceiptAction(rc, r.f.Now()))
+			m["audit_evidence"] = auditcmd.EvidenceJSON(ev, note, ok)
 			return r.emitJSON(m)
 		}
 		w := r.env.Stdout
@@ -90,8 +91,8 @@ func (r *runner) mattersReceiptCmd() *cobra.Command {
 			fmt.Fprintf(w, "re-run    %s\n", sanitize.Line(rerun))
 		}
 		// The service's own record of the run, from the mirror (no audit request).
-		ev, note, _ := r.auditEvidence(ctx, st, receiptAction(rc, r.f.Now()))
-		printEvidence(w, ev, note)
+		ev, note, _ := auditcmd.Evidence(ctx, r.f.Client, st, auditcmd.ReceiptAction(rc, r.f.Now()))
+		auditcmd.PrintEvidence(w, ev, note)
 		fmt.Fprintln(w)
 		// Two passes over the store: widths first, then rows, so a million
 		// items stream instead of sitting in memory.

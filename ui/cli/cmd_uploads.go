@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/ui/cli/auditcmd"
 )
 
 func (r *runner) uploadsCmd() *cobra.Command {
@@ -61,9 +62,9 @@ func (r *runner) uploadsCmd() *cobra.Command {
 			list = append(list, runJSON{x.ID, x.ProjectID, x.Mode, x.CreatedAt.UTC(), state, x.Files, x.Bytes,
 				x.Uploaded, x.Superseded, x.Skipped, x.Refused, x.Failed, x.Pending, x.Unproven, x.OpenBatches, nil})
 		}
-		audits := r.runEvidence(ctx, st, list2runs(runs))
+		audits := auditcmd.RunEvidence(ctx, r.f.Client, st, auditcmd.Runs(runs))
 		for i := range list {
-			list[i].Audit = audits[i].json
+			list[i].Audit = audits[i].JSON
 		}
 		if r.jsonOut() {
 			return r.emitJSON(list)
@@ -72,9 +73,9 @@ func (r *runner) uploadsCmd() *cobra.Command {
 		for i, x := range list {
 			t.row(fmt.Sprint(x.ID), r.uploadStarted(x.CreatedAt), x.ProjectID, x.Mode, x.State, fmt.Sprint(x.Files),
 				r.size(api.Int(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Replaced), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending), fmt.Sprint(x.Unproven),
-				audits[i].cell)
+				audits[i].Cell)
 		}
-		if note := auditFootnote(audits); note != "" {
+		if note := auditcmd.Footnote(audits); note != "" {
 			defer fmt.Fprintln(r.env.Stderr, note)
 		}
 		return r.done(t.flush())

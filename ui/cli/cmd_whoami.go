@@ -1,13 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/vaultdeck/vaultdeck/api"
+
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 )
 
 func (r *runner) whoamiCmd() *cobra.Command {
@@ -17,15 +17,13 @@ func (r *runner) whoamiCmd() *cobra.Command {
 		if err != nil {
 			return r.fail(err)
 		}
-		ctx = api.WithWaitObserver(ctx, r.listProgress().observe)
-		w, err := c.WhoAmI(ctx)
+		w, err := c.WhoAmI(r.p.Watch(ctx))
 		if err != nil {
 			return r.fail(err)
 		}
 		if r.jsonOut() {
 			// The server's own object, unknown fields included, on one line.
-			_, err := r.env.Stdout.Write(append(safeRaw(nil, bytes.TrimSpace(w.Raw)), '\n'))
-			return r.done(err)
+			return r.done(r.p.Show(printer.Value{Raw: w.Raw}))
 		}
 		t := r.table("FIELD", "VALUE")
 		t.row("name", w.Name)

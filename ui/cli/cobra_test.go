@@ -141,41 +141,6 @@ func TestEnumeratedValuesCheckedLocally(t *testing.T) {
 	}
 }
 
-// TestPagedTableLinesUp: headless tables were aligned page by page
-// (tabwriter flushed per page), so a short first page and a wider later
-// one did not line up under the header. Columns are now set by the header
-// and the first page for the whole listing.
-func TestPagedTableLinesUp(t *testing.T) {
-	var out bytes.Buffer
-	r := newRunner(Env{Stdout: &out, Stderr: &bytes.Buffer{}})
-	l := r.listing("[", "TIME (UTC)", "TYPE", "USER", "ID")
-	pages := [][][]string{
-		{{"2026-01-01 00:00:00", "auth:login", "a@x.io", "1"}},
-		{{"2026-01-02 00:00:00", "vault:file_upload", "b@x.io", "2"}, {"2026-01-02 00:00:01", "auth:login", "c@x.io", "3"}},
-		{{"2026-01-03 00:00:00", "auth:login", "d@x.io", "4"}},
-	}
-	for _, p := range pages {
-		if err := l.page(len(p), nil, func(i int) []string { return p[i] }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if code := l.end(nil, "]"); code != 0 || r.p.Flush() != nil {
-		t.Fatal(code)
-	}
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	col := strings.Index(lines[0], "USER")
-	for i, ln := range lines[1:] {
-		if at := strings.Index(ln, "@") - 1; at != col && i != 1 {
-			t.Errorf("row %d: USER at %d, header's at %d:\n%s", i, at, col, out.String())
-		}
-	}
-	// The type wider than its column (second page) pushes only its own row
-	// right, whole: no cell is cut, and the rows after it line up again.
-	if !strings.Contains(lines[2], "vault:file_upload  b@x.io") {
-		t.Errorf("the wide cell was cut or run together:\n%s", out.String())
-	}
-}
-
 // TestDocsWritesPages: --dir writes a page per command, Markdown or man.
 func TestDocsWritesPages(t *testing.T) {
 	_, vd := countingEnv(t)

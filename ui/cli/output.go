@@ -43,15 +43,6 @@ func (r *runner) table(headers ...string) *table {
 	return t
 }
 
-// more continues the table on the same writer without its header (a paged
-// listing prints each page as it arrives).
-func (t *table) more() *table {
-	if t.cw != nil {
-		return t
-	}
-	return &table{tw: t.tw}
-}
-
 func (t *table) row(cells ...string) {
 	if t.cw != nil {
 		_ = t.cw.Row(cells...) // a write error is kept by the writer and reported by flush

@@ -44,7 +44,7 @@ func (r *runner) person(ctx context.Context, o personOptions) int {
 	}
 	var opts person.Options
 	if o.Since != "" {
-		t, err := parseWhen(o.Since, now)
+		t, err := audit.ParseWhen(o.Since, now)
 		if err != nil {
 			return r.usage("--since: %v", err)
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/vaultdeck/vaultdeck/ui/cli/auditcmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/recyclebincmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/statuscmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/vaultcmd"
@@ -32,7 +33,7 @@ func (r *runner) subcommands() []subcommand {
 		{"projects", func() *cobra.Command { return vaultcmd.NewCmdProjects(r.f, nil) }},
 		{"users", func() *cobra.Command { return vaultcmd.NewCmdUsers(r.f, nil) }},
 		{"files", func() *cobra.Command { return vaultcmd.NewCmdFiles(r.f, nil) }}, {"status", func() *cobra.Command { return statuscmd.NewCmdStatus(r.f, nil) }},
-		{"recycle-bin", func() *cobra.Command { return recyclebincmd.NewCmdRecycleBin(r.f, nil) }}, {"audit", r.auditCmd}, {"view", r.viewCmd}, {"upload", r.uploadCmd},
+		{"recycle-bin", func() *cobra.Command { return recyclebincmd.NewCmdRecycleBin(r.f, nil) }}, {"audit", func() *cobra.Command { return auditcmd.NewCmdAudit(r.f, nil) }}, {"view", r.viewCmd}, {"upload", r.uploadCmd},
 		{"uploads", r.uploadsCmd}, {"whoami", r.whoamiCmd}, {"access", r.accessCmd}, {"person", r.personCmd},
 		{"matters", r.mattersCmd}, {"login", r.loginCmd}, {"logout", r.logoutCmd}, {"profiles", r.profilesCmd},
 		{"sim", r.simCmd}, {"demo", r.demoCmd}, {"serve", r.serveCmd}, {"config", r.configCmd},

@@ -252,3 +252,76 @@ func TestShowEveryFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestShowEscapesWhatATerminalActsOn: a value's strings reach --json with
+// C1 controls escaped and <, > and & as they are, like every other JSON the
+// command line prints (audit stats encoded its own object and wrote a user
+// name's U+009B, CSI on some terminals, raw).
+func TestShowEscapesWhatATerminalActsOn(t *testing.T) {
+	var out bytes.Buffer
+	p := New(nil, &out, io.Discard)
+	p.SetFormat(JSON)
+	p.Start(context.Background(), "audit stats")
+	if err := p.Show(Value{JSON: map[string]string{"name": "a\u009b2J <b> & c"}}); err != nil || p.Finish(ExitOK) != ExitOK {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != "{\n  \"name\": \"a\\u009b2J <b> & c\"\n}\n" {
+		t.Errorf("%q", got)
+	}
+}
+
+// TestPagedTableLinesUp: headless tables were aligned page by page
+// (tabwriter flushed per page), so a short first page and a wider later
+// one did not line up under the header. Columns are set by the header and
+// the first page for the whole listing.
+func TestPagedTableLinesUp(t *testing.T) {
+	type entry struct{ at, typ, user, id string }
+	pages := [][]entry{
+		{{"2026-01-01 00:00:00", "auth:login", "a@x.io", "1"}},
+		{{"2026-01-02 00:00:00", "vault:file_upload", "b@x.io", "2"}, {"2026-01-02 00:00:01", "auth:login", "c@x.io", "3"}},
+		{{"2026-01-03 00:00:00", "auth:login", "d@x.io", "4"}},
+	}
+	var out bytes.Buffer
+	p := New(nil, &out, io.Discard)
+	p.Start(context.Background(), "audit")
+	_, err := List(context.Background(), p, pagedStream[entry](pages), Listing[entry]{
+		Headers: []string{"TIME (UTC)", "TYPE", "USER", "ID"},
+		Cells:   func(e *entry) []string { return []string{e.at, e.typ, e.user, e.id} },
+	})
+	if err != nil || p.Finish(ExitOK) != ExitOK {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	col := strings.Index(lines[0], "USER")
+	for i, ln := range lines[1:] {
+		if at := strings.Index(ln, "@") - 1; at != col && i != 1 {
+			t.Errorf("row %d: USER at %d, header's at %d:\n%s", i, at, col, out.String())
+		}
+	}
+	// The type wider than its column (second page) pushes only its own row
+	// right, whole: no cell is cut, and the rows after it line up again.
+	if !strings.Contains(lines[2], "vault:file_upload  b@x.io") {
+		t.Errorf("the wide cell was cut or run together:\n%s", out.String())
+	}
+}
+
+// pagedStream hands its pages of values, page after page.
+type pagedStream[T any] [][]T
+
+func (s pagedStream[T]) Raw(ctx context.Context, fn func(api.RawItem) error, page func() error) (api.Summary, error) {
+	return s.Each(ctx, func(_ *T, it api.RawItem) error { return fn(it) }, page)
+}
+
+func (s pagedStream[T]) Each(_ context.Context, fn func(*T, api.RawItem) error, page func() error) (api.Summary, error) {
+	for _, p := range s {
+		for i := range p {
+			if err := fn(&p[i], api.RawItem{Bytes: []byte("{}")}); err != nil {
+				return api.Summary{}, err
+			}
+		}
+		if err := page(); err != nil {
+			return api.Summary{}, err
+		}
+	}
+	return api.Summary{}, nil
+}

@@ -1,9 +1,8 @@
-package cli
+package auditcmd
 
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,14 +10,25 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
+	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
-// AuditStatsOptions is `vaultdeck audit stats`'s command line.
-type AuditStatsOptions struct {
+// StatsOptions are what `audit stats` was asked and what it works with.
+type StatsOptions struct {
+	IO     *printer.Printer
+	Client func() (*api.Client, error)
+	Store  func() (*store.Store, error)
+	Clock  api.Clock
+
 	Since, Until string // as `audit`'s
 	By           string // "hour", "day" or "" (by the range's length)
 	Type         string
@@ -28,27 +38,53 @@ type AuditStatsOptions struct {
 // says otherwise (72 hourly bars is as many as a terminal shows).
 const statsByDayAfter = 72 * time.Hour
 
-// auditStats prints activity at a glance from the mirror alone.
-func (r *runner) auditStats(ctx context.Context, o AuditStatsOptions) int {
-	if r.g.JSONL || r.g.CSV {
-		return r.usage("audit stats prints a table, or one JSON object with --json")
+// NewCmdStats is `audit stats`: activity at a glance, from the local
+// mirror; runF, when set, runs instead of RunStats.
+func NewCmdStats(f *factory.Factory, runF func(context.Context, *StatsOptions) int) *cobra.Command {
+	o := &StatsOptions{IO: f.IO, Client: f.Client, Store: f.Store, Clock: f.Clock}
+	c := &cobra.Command{Use: "stats", Short: "activity at a glance from the local mirror: entries per hour or day, top users, addresses and types, what stands out",
+		Long: `Counts the mirror's entries over a range (no request is made): a histogram by
+hour or day, the top users, addresses and types, and marks on what stands out:
+a burst of deletions or exports (one such type reaching 10 in a bucket and more
+than 4 times its median per bucket over the range), a login from an address
+the user never used before (for a user whose addresses repeat), and activity
+at an hour of the day the user is never active at (for a user whose 50 or more
+entries of the 28 days before the range keep to at most 16 hours of the day). Run ` + "`vaultdeck audit sync`" + ` first to make or bring up the mirror.
+--json prints one object (since, until, by, type, total, counted, buckets,
+top_users, top_ips, top_types, marks, more_marks, mirror).`,
+		Args: cmdutil.NoArgs}
+	fs := c.Flags()
+	fs.StringVar(&o.Since, "since", "7d", "from `T`: 2026-11-01, 2026-11-01T09:30:00Z, or an age such as 36h or 7d")
+	fs.StringVar(&o.Until, "until", "", "before `T` (same forms as --since; default now)")
+	fs.StringVar(&o.By, "by", "", "histogram buckets of an `hour|day` (default: hour for ranges up to 3 days, else day)")
+	fs.StringVar(&o.Type, "type", "", "count only entries of log type `T` in the histogram and the top users and addresses")
+	_ = c.RegisterFlagCompletionFunc("by", cmdutil.Fixed([]string{"hour", "day"}))
+	if runF == nil {
+		runF = RunStats
 	}
-	now := time.Now()
-	if r.env.Clock != nil {
-		now = r.env.Clock.Now()
+	c.RunE = cmdutil.Run(f, func(ctx context.Context, _ []string) int { return runF(ctx, o) })
+	return c
+}
+
+// RunStats prints activity at a glance from the mirror alone.
+func RunStats(ctx context.Context, o *StatsOptions) int {
+	p := o.IO
+	if code, ok := p.Accept("audit stats prints a table, or one JSON object with --json", printer.Table, printer.JSON); !ok {
+		return code
 	}
-	q := audit.StatsRange{Type: strings.TrimSpace(o.Type), Until: now.UTC()}
+	at := now(o.Clock)
+	q := audit.StatsRange{Type: strings.TrimSpace(o.Type), Until: at.UTC()}
 	var err error
-	if q.Since, err = parseWhen(o.Since, now); err != nil || q.Since.IsZero() {
-		return r.usage("--since: %v", cmpErr(err, "a start is needed (e.g. 7d)"))
+	if q.Since, err = audit.ParseWhen(o.Since, at); err != nil || q.Since.IsZero() {
+		return p.Usage("--since: %v", cmpErr(err, "a start is needed (e.g. 7d)"))
 	}
 	if o.Until != "" {
-		if q.Until, err = parseWhen(o.Until, now); err != nil {
-			return r.usage("--until: %v", err)
+		if q.Until, err = audit.ParseWhen(o.Until, at); err != nil {
+			return p.Usage("--until: %v", err)
 		}
 	}
 	if !q.Since.Before(q.Until) {
-		return r.usage("--since (%s) must be before --until (%s)", fmtUTC(q.Since), fmtUTC(q.Until))
+		return p.Usage("--since (%s) must be before --until (%s)", printer.UTCSeconds(q.Since), printer.UTCSeconds(q.Until))
 	}
 	switch strings.ToLower(strings.TrimSpace(o.By)) {
 	case "":
@@ -61,44 +97,37 @@ func (r *runner) auditStats(ctx context.Context, o AuditStatsOptions) int {
 	case "day", "d":
 		q.By = 24 * time.Hour
 	default:
-		return r.usage("--by must be hour or day, not %q", sanitize.Line(o.By))
+		return p.Usage("--by must be hour or day, not %q", sanitize.Line(o.By))
 	}
-	c, err := r.client()
+	c, err := o.Client()
 	if err != nil {
-		return r.fail(err)
+		return p.Fail(err)
 	}
-	st, err := r.openStore()
+	st, err := o.Store()
 	if err != nil {
-		return r.fail(fmt.Errorf("the audit mirror lives in the local database, which could not be opened: %w", err))
+		return p.Fail(fmt.Errorf("the audit mirror lives in the local database, which could not be opened: %w", err))
 	}
 	defer st.Close()
 	log, err := audit.MirrorLog(ctx, st, c)
 	if err != nil {
-		return r.fail(err)
+		return p.Fail(err)
 	}
 	state, err := st.AuditState(ctx, log)
 	if err != nil {
-		return r.fail(err)
+		return p.Fail(err)
 	}
 	if !state.Started() {
-		return r.fail(audit.ErrNoMirror)
+		return p.Fail(audit.ErrNoMirror)
 	}
 	s, err := audit.ReadStats(ctx, st, log, q)
 	if errors.Is(err, audit.ErrStatsRange) {
-		return r.usage("%v", err)
+		return p.Usage("%v", err)
 	}
 	if err != nil {
-		return r.fail(err)
+		return p.Fail(err)
 	}
-	if r.g.JSON {
-		err = writeStatsJSON(r.env.Stdout, s, state)
-	} else {
-		err = writeStatsTable(r.env.Stdout, s, state)
-	}
-	if err != nil {
-		return r.fail(err)
-	}
-	return ExitOK
+	err = p.Show(printer.Value{JSON: statsValue(s, state), Text: func(w io.Writer) error { return writeStatsTable(w, s, state) }})
+	return p.Done(err)
 }
 
 func cmpErr(err error, otherwise string) error {
@@ -168,7 +197,8 @@ func tallies(ts []audit.Tally) []tallyOut {
 	return out
 }
 
-func writeStatsJSON(w io.Writer, s audit.Stats, st store.AuditMirrorState) error {
+// statsValue is --json's object of s.
+func statsValue(s audit.Stats, st store.AuditMirrorState) statsJSON {
 	o := statsJSON{Since: s.Since, Until: s.Until, By: byName(s.By), Type: s.Type, Total: s.Total, Counted: s.Counted,
 		Buckets: make([]bucketOut, len(s.Buckets)), TopUsers: tallies(s.Users), TopIPs: tallies(s.IPs), TopTypes: tallies(s.Types),
 		Marks: make([]markOut, len(s.Marks)), MoreMarks: s.MoreMarks, Mirror: mirrorOut{Entries: st.Entries, Last: st.Last}}
@@ -178,9 +208,7 @@ func writeStatsJSON(w io.Writer, s audit.Stats, st store.AuditMirrorState) error
 	for i, m := range s.Marks {
 		o.Marks[i] = markOut{string(m.Kind), m.Start, m.End, m.Type, m.User, m.IP, m.Count, m.Why}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(o)
+	return o
 }
 
 // statsBarWidth is the widest histogram bar of the table.
@@ -196,7 +224,7 @@ func writeStatsTable(w io.Writer, s audit.Stats, st store.AuditMirrorState) erro
 		what = sanitize.Line(s.Type) + " entry"
 	}
 	fmt.Fprintf(bw, "Audit activity %s: %s, %s counted (local mirror up to %s UTC; no request was made)\n\n",
-		s.Describe(), plural.Count(s.Total, "entry"), plural.Count(s.Counted, what), fmtUTC(st.Last))
+		s.Describe(), plural.Count(s.Total, "entry"), plural.Count(s.Counted, what), printer.UTCSeconds(st.Last))
 	peak := 0
 	for _, b := range s.Buckets {
 		peak = max(peak, b.Count)
@@ -213,7 +241,7 @@ func writeStatsTable(w io.Writer, s audit.Stats, st store.AuditMirrorState) erro
 		}
 		rows = append(rows, []string{b.Start.Format(layout), strconv.Itoa(b.Count), bar})
 	}
-	if err := writeAligned(bw, len(rows), func(i int) []string { return rows[i] }); err != nil {
+	if err := printer.Aligned(bw, held(rows)); err != nil {
 		return err
 	}
 	fmt.Fprintln(bw)
@@ -229,7 +257,7 @@ func writeStatsTable(w io.Writer, s audit.Stats, st store.AuditMirrorState) erro
 		}
 		tops = append(tops, row)
 	}
-	if err := writeAligned(bw, len(tops), func(i int) []string { return tops[i] }); err != nil {
+	if err := printer.Aligned(bw, held(tops)); err != nil {
 		return err
 	}
 	fmt.Fprintln(bw)
@@ -241,11 +269,21 @@ func writeStatsTable(w io.Writer, s audit.Stats, st store.AuditMirrorState) erro
 	for _, m := range s.Marks {
 		marks = append(marks, []string{string(m.Kind), m.Start.Format("2006-01-02 15:04:05"), m.End.Format("2006-01-02 15:04:05"), strconv.Itoa(m.Count), m.Why})
 	}
-	if err := writeAligned(bw, len(marks), func(i int) []string { return marks[i] }); err != nil {
+	if err := printer.Aligned(bw, held(marks)); err != nil {
 		return err
 	}
 	if s.MoreMarks > 0 {
 		fmt.Fprintf(bw, "… and %d more marks (narrow the range)\n", s.MoreMarks)
 	}
 	return bw.Flush()
+}
+
+// held walks rows held in memory for printer.Aligned.
+func held(rows [][]string) func(func([]string)) error {
+	return func(row func([]string)) error {
+		for _, r := range rows {
+			row(r)
+		}
+		return nil
+	}
 }

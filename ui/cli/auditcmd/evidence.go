@@ -1,4 +1,4 @@
-package cli
+package auditcmd
 
 import (
 	"context"
@@ -6,18 +6,19 @@ import (
 	"io"
 	"time"
 
+	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
-// auditEvidence finds the service's own audit entries for something
-// vaultdeck did, in the local mirror only (no audit request): whoami
-// names the workspace's log and the token's user. ok is false when that
-// could not be asked; the reason is in note.
-func (r *runner) auditEvidence(ctx context.Context, st *store.Store, a audit.Action) (ev audit.Evidence, note string, ok bool) {
-	c, err := r.client()
+// Evidence finds the service's own audit entries for something vaultdeck
+// did, in the local mirror only (no audit request): whoami names the
+// workspace's log and the token's user. ok is false when that could not be
+// asked; the reason is in note.
+func Evidence(ctx context.Context, client func() (*api.Client, error), st *store.Store, a audit.Action) (ev audit.Evidence, note string, ok bool) {
+	c, err := client()
 	if err != nil {
 		return ev, "unknown: " + err.Error(), false
 	}
@@ -33,16 +34,16 @@ func (r *runner) auditEvidence(ctx context.Context, st *store.Store, a audit.Act
 	return ev, ev.String(), true
 }
 
-// printEvidence writes the evidence lines of a human-readable outcome.
-func printEvidence(w io.Writer, ev audit.Evidence, note string) {
+// PrintEvidence writes the evidence lines of a human-readable outcome.
+func PrintEvidence(w io.Writer, ev audit.Evidence, note string) {
 	fmt.Fprintf(w, "audit     %s\n", sanitize.Line(note))
 	for _, e := range ev.Entries {
 		fmt.Fprintf(w, "          %s  %s  %s  %s\n", e.Time.UTC().Format(time.RFC3339), sanitize.Line(e.Type), sanitize.Line(e.User), sanitize.Line(e.ID))
 	}
 }
 
-// evidenceJSON is the evidence for --json.
-func evidenceJSON(ev audit.Evidence, note string, ok bool) map[string]any {
+// EvidenceJSON is the evidence for --json.
+func EvidenceJSON(ev audit.Evidence, note string, ok bool) map[string]any {
 	ids := []string{}
 	for _, e := range ev.Entries {
 		ids = append(ids, e.ID)
@@ -54,9 +55,9 @@ func evidenceJSON(ev audit.Evidence, note string, ok bool) map[string]any {
 	return m
 }
 
-// receiptAction is what a matter receipt's evidence is: the service's
+// ReceiptAction is what a matter receipt's evidence is: the service's
 // client-matter entries of the run's time.
-func receiptAction(rc store.Receipt, now time.Time) audit.Action {
+func ReceiptAction(rc store.Receipt, now time.Time) audit.Action {
 	to := rc.FinishedAt
 	if to.IsZero() {
 		to = now
@@ -64,14 +65,15 @@ func receiptAction(rc store.Receipt, now time.Time) audit.Action {
 	return audit.Action{Type: audit.TypeMatters, From: rc.StartedAt, To: to}
 }
 
-// runAudit is one upload run's evidence: a table cell and its JSON.
-type runAudit struct {
-	cell string
-	json map[string]any
+// RunAudit is one upload run's evidence: a table cell and its JSON.
+type RunAudit struct {
+	Cell string
+	JSON map[string]any
 	sync bool // not yet in the mirror
 }
 
-func list2runs(rs []store.RunSummary) []store.UploadRun {
+// Runs are the runs of summaries.
+func Runs(rs []store.RunSummary) []store.UploadRun {
 	out := make([]store.UploadRun, len(rs))
 	for i, r := range rs {
 		out[i] = r.UploadRun
@@ -79,21 +81,21 @@ func list2runs(rs []store.RunSummary) []store.UploadRun {
 	return out
 }
 
-// runEvidence finds each run's api:vault_upload_files entries (the
+// RunEvidence finds each run's api:vault_upload_files entries (the
 // token's user, the project, the time its batches went out) in the
 // mirror. One whoami for all; without it every run says unknown.
-func (r *runner) runEvidence(ctx context.Context, st *store.Store, runs []store.UploadRun) []runAudit {
-	out := make([]runAudit, len(runs))
+func RunEvidence(ctx context.Context, client func() (*api.Client, error), st *store.Store, runs []store.UploadRun) []RunAudit {
+	out := make([]RunAudit, len(runs))
 	if len(runs) == 0 {
 		return out
 	}
-	unknown := func(why string) []runAudit {
+	unknown := func(why string) []RunAudit {
 		for i := range out {
-			out[i] = runAudit{cell: "unknown", json: map[string]any{"summary": "unknown: " + why, "entry_ids": []string{}, "covered": nil}}
+			out[i] = RunAudit{Cell: "unknown", JSON: map[string]any{"summary": "unknown: " + why, "entry_ids": []string{}, "covered": nil}}
 		}
 		return out
 	}
-	c, err := r.client()
+	c, err := client()
 	if err != nil {
 		return unknown(err.Error())
 	}
@@ -105,16 +107,16 @@ func (r *runner) runEvidence(ctx context.Context, st *store.Store, runs []store.
 		first, last, sent, err := st.RunSpan(run.ID)
 		switch {
 		case err != nil:
-			out[i] = runAudit{cell: "unknown", json: map[string]any{"summary": "unknown: " + err.Error(), "entry_ids": []string{}, "covered": nil}}
+			out[i] = RunAudit{Cell: "unknown", JSON: map[string]any{"summary": "unknown: " + err.Error(), "entry_ids": []string{}, "covered": nil}}
 			continue
 		case !sent:
-			out[i] = runAudit{cell: "-", json: map[string]any{"summary": "nothing was sent", "entry_ids": []string{}, "covered": nil}}
+			out[i] = RunAudit{Cell: "-", JSON: map[string]any{"summary": "nothing was sent", "entry_ids": []string{}, "covered": nil}}
 			continue
 		}
 		a := audit.Action{Type: audit.TypeUpload, User: who.Email, From: first, To: last, ProjectID: run.ProjectID}
 		ev, err := audit.FindEvidence(ctx, st, log, a)
 		if err != nil {
-			out[i] = runAudit{cell: "unknown", json: map[string]any{"summary": "unknown: " + err.Error(), "entry_ids": []string{}, "covered": nil}}
+			out[i] = RunAudit{Cell: "unknown", JSON: map[string]any{"summary": "unknown: " + err.Error(), "entry_ids": []string{}, "covered": nil}}
 			continue
 		}
 		cell := plural.Count(len(ev.Entries), "entry")
@@ -124,13 +126,13 @@ func (r *runner) runEvidence(ctx context.Context, st *store.Store, runs []store.
 				cell = fmt.Sprintf("%d so far", len(ev.Entries))
 			}
 		}
-		out[i] = runAudit{cell: cell, json: evidenceJSON(ev, ev.String(), true), sync: !ev.Covered}
+		out[i] = RunAudit{Cell: cell, JSON: EvidenceJSON(ev, ev.String(), true), sync: !ev.Covered}
 	}
 	return out
 }
 
-// auditFootnote tells what to run when some runs are not yet in the mirror.
-func auditFootnote(rs []runAudit) string {
+// Footnote tells what to run when some runs are not yet in the mirror.
+func Footnote(rs []RunAudit) string {
 	for _, x := range rs {
 		if x.sync {
 			return "AUDIT: the service's own api:vault_upload_files entries, from the local mirror; not yet in the mirror: run `vaultdeck audit sync`"

@@ -1,0 +1,153 @@
+package auditcmd
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
+	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+)
+
+// FollowOptions are what `audit follow` was asked and what it works with.
+type FollowOptions struct {
+	IO     *printer.Printer
+	Client func() (*api.Client, error)
+	Store  func() (*store.Store, error)
+	Clock  api.Clock
+
+	Out        string        // append JSON Lines to this file (its own checkpoint); "": stdout
+	Checkpoint string        // with stdout: keep the last id delivered under this name
+	Start      string        // earliest (default) or latest, when nothing was delivered yet
+	Poll       time.Duration // base wait between reads once caught up
+	Once       bool          // stop once caught up
+	NoMirror   bool          // do not update the local mirror
+}
+
+// NewCmdFollow is `audit follow`; runF, when set, runs instead of
+// RunFollow.
+func NewCmdFollow(f *factory.Factory, runF func(context.Context, *FollowOptions) int) *cobra.Command {
+	o := &FollowOptions{IO: f.IO, Client: f.Client, Store: f.Store, Clock: f.Clock}
+	c := &cobra.Command{Use: "follow", Short: "stream every new audit entry as JSON Lines, to a file that is its own checkpoint or to stdout", Args: cmdutil.NoArgs}
+	fs := c.Flags()
+	fs.StringVar(&o.Out, "out", "", "append JSON Lines to `FILE`; the file is its own checkpoint (exactly once across restarts)")
+	fs.StringVar(&o.Checkpoint, "checkpoint", "", "with stdout: keep the last entry delivered under `NAME` in the local database (at least once across restarts)")
+	fs.StringVar(&o.Start, "start", "earliest", "where to begin when nothing was delivered yet: `earliest|latest` (the whole trail, or from now)")
+	fs.DurationVar(&o.Poll, "poll", audit.DefaultPoll, "wait between reads once caught up (it grows to a minute while only this follower's own reads arrive)")
+	fs.BoolVar(&o.Once, "once", false, "stop once caught up (for a timer or cron) instead of following")
+	fs.BoolVar(&o.NoMirror, "no-mirror", false, "do not keep the local mirror up to date while following")
+	if runF == nil {
+		runF = RunFollow
+	}
+	c.RunE = cmdutil.Run(f, func(ctx context.Context, _ []string) int { return runF(ctx, o) })
+	return c
+}
+
+// RunFollow streams the log as JSON Lines until stopped. Exit 0 on SIGINT
+// or SIGTERM (everything read was delivered), 1 on a permanent error;
+// transient trouble is said on stderr and retried, forever.
+func RunFollow(ctx context.Context, o *FollowOptions) int {
+	p := o.IO
+	switch {
+	case o.Start != "earliest" && o.Start != "latest":
+		return p.Usage("--start must be earliest or latest, not %q", o.Start)
+	case o.Out != "" && o.Checkpoint != "":
+		return p.Usage("--checkpoint is for stdout: a file given with --out is its own checkpoint")
+	case o.Poll < 100*time.Millisecond:
+		return p.Usage("--poll must be at least 100ms (got %s)", o.Poll)
+	}
+	c, err := o.Client()
+	if err != nil {
+		return p.Fail(err)
+	}
+	j := &audit.Job{Svc: c, Clock: o.Clock}
+	st, stErr := o.Store()
+	if stErr == nil {
+		defer st.Close()
+		if !o.NoMirror {
+			j.Mirror = st
+		}
+	} else if o.Checkpoint != "" {
+		return p.Fail(fmt.Errorf("--checkpoint keeps its place in the local database, which could not be opened: %w", stErr))
+	}
+	notice := func(s string) { p.Note("%s", s) }
+	var sink audit.Sink
+	if o.Out != "" {
+		fsink, err := audit.OpenFileSink(o.Out)
+		if err != nil {
+			return p.Fail(err)
+		}
+		defer fsink.Close()
+		fsink.Notice = notice // the file's repairs and rotations are said too
+		if stErr == nil {
+			// only for a file emptied by rotation; the file itself is the authority
+			abs, _ := filepath.Abs(o.Out)
+			fsink.Checkpoints, fsink.CheckpointName = st, "file:"+abs
+		}
+		sink = fsink
+	} else {
+		ws := &audit.WriterSink{W: bufio.NewWriterSize(p.Out(), 256<<10), Flush: p.Flush, CheckpointName: o.Checkpoint}
+		if o.Checkpoint != "" {
+			ws.Checkpoints = st
+		}
+		sink = ws
+	}
+	ctx, hup, stop := hangupReopens(ctx)
+	defer stop()
+	err = j.Follow(ctx, audit.FollowOptions{Sink: sink, Start: o.Start, Poll: o.Poll, Once: o.Once, Reopen: hup,
+		Notice: notice})
+	if err != nil {
+		return p.Fail(err)
+	}
+	return printer.ExitOK
+}
+
+// hangupReopens gives follow SIGHUP as logrotate means it: reopen the
+// file, not stop. main ends every command on SIGHUP (a closed terminal
+// ends the console), so follow runs on a context of its own that ends
+// with the parent's, unless the parent ended by a hangup; SIGINT and SIGTERM
+// still end it (watched here too, since main's watch ends at its first
+// signal). Each SIGHUP sends on the returned channel.
+func hangupReopens(parent context.Context) (context.Context, <-chan struct{}, func()) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
+	hup := make(chan struct{}, 1)
+	sig := make(chan os.Signal, 4)
+	signal.Notify(sig, syscall.SIGHUP, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		parentDone := parent.Done()
+		for {
+			select {
+			case s := <-sig:
+				if s != syscall.SIGHUP {
+					cancel()
+					return
+				}
+				select {
+				case hup <- struct{}{}:
+				default:
+				}
+			case <-parentDone:
+				cause := context.Cause(parent)
+				if cause == nil || cause.Error() != syscall.SIGHUP.String()+" signal received" {
+					cancel()
+					return
+				}
+				parentDone = nil // a hangup: keep following
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return ctx, hup, func() { signal.Stop(sig); cancel() }
+}
