@@ -1,7 +1,3 @@
-// Package api is the HTTP client of the workspace's JSON API: one method per
-// endpoint, tolerant decoding, a client-side request budget shared across
-// the process, retries that respect the service's limits, and errors a
-// caller can switch on. It knows nothing about terminals.
 package api
 
 import (

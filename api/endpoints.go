@@ -1,6 +1,9 @@
 package api
 
-import "net/http"
+import (
+	"net/http"
+	"strings"
+)
 
 // endpoint is what the client knows about one operation: its rate-limit
 // category, the permission the spec requires (for error messages), and
@@ -60,3 +63,20 @@ var needs = map[string][][]string{
 	permAudit:    {{"Territory admin", "Organization admin"}},
 	permMatters:  {{"Client matters admin"}},
 }
+
+// requireID refuses a request that lacks its ID before anything is sent.
+func requireID(ep endpoint, what, id string) error {
+	if strings.TrimSpace(id) == "" {
+		return &Error{Kind: KindInvalidRequest, Endpoint: ep.String(), Message: "a " + what + " is required"}
+	}
+	return nil
+}
+
+// Limits the spec states for one request.
+const (
+	MaxFileIDs        = 1000        // file IDs per get_files call
+	MaxPairs          = 10_000      // matter pairs per request
+	MaxFilesPerUpload = 50          // files per upload request
+	MaxFileBytes      = 500_000_000 // bytes per uploaded file
+	MaxFileLimit      = 100         // files per project-files page
+)

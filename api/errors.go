@@ -239,3 +239,11 @@ func locString(loc []any) string {
 	}
 	return strings.Join(parts, ".")
 }
+
+// ValidationError locates one problem of a rejected request. Loc entries are
+// field names (string) or array indexes (float64 after JSON decoding).
+type ValidationError struct {
+	Loc  []any  `json:"loc"`
+	Type string `json:"type"`
+	Msg  string `json:"msg,omitempty"`
+}

@@ -2,25 +2,10 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"net/url"
 	"strconv"
 	"strings"
 )
-
-// Limits the spec states for one request.
-const (
-	MaxFileIDs        = 1000        // file IDs per get_files call
-	MaxPairs          = 10_000      // matter pairs per request
-	MaxFilesPerUpload = 50          // files per upload request
-	MaxFileBytes      = 500_000_000 // bytes per uploaded file
-	MaxFileLimit      = 100         // files per project-files page
-)
-
-// NotReturned is the Error of a FileDetail the client made up for an ID the
-// server's answer left out (it should never happen; the spec promises one
-// element per ID).
-const NotReturned = "not_returned"
 
 // FileQuery selects files of a project's listing.
 type FileQuery struct {
@@ -121,57 +106,50 @@ func fileValues(q FileQuery) url.Values {
 	return v
 }
 
-// GetFiles returns details and processing status for file IDs
-// (GET /api/v1/vault/get_files), each record beside the server's own JSON
-// for it (a record the server left out, made up here, is marshalled). More
-// than 1000 distinct IDs are split into several calls; the result has one
-// record per input ID, in input order (duplicates repeated, blanks
-// skipped). An unknown ID is a record with Error "not_found", not an error.
-// It is no listing: the caller names what it asks for, and the answer is
-// ordered and completed before any of it is handed back.
-func (c *Client) GetFiles(ctx context.Context, ids []string) ([]Item[FileDetail], error) {
-	wanted := make([]string, 0, len(ids))
-	unique := make([]string, 0, len(ids))
-	seen := make(map[string]struct{}, len(ids))
-	for _, id := range ids {
-		id = strings.TrimSpace(id)
-		if id == "" {
-			continue
-		}
-		wanted = append(wanted, id)
-		k := strings.ToLower(id)
-		if _, dup := seen[k]; !dup {
-			seen[k] = struct{}{}
-			unique = append(unique, id)
-		}
-	}
-	got := make(map[string]Item[FileDetail], len(unique))
-	for start := 0; start < len(unique); start += MaxFileIDs {
-		chunk := unique[start:min(start+MaxFileIDs, len(unique))]
-		var raws []json.RawMessage
-		v := url.Values{"file_ids": {strings.Join(chunk, ",")}}
-		if err := c.getContent(ctx, epGetFiles, "/api/v1/vault/get_files", v, &raws); err != nil {
-			return nil, err
-		}
-		recs, err := decodeItems[FileDetail](epGetFiles, "content", raws)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range recs {
-			k := strings.ToLower(r.Value.FileID)
-			if _, ok := got[k]; !ok {
-				got[k] = r
-			}
-		}
-	}
-	out := make([]Item[FileDetail], len(wanted))
-	for i, id := range wanted {
-		r, ok := got[strings.ToLower(id)]
-		if !ok {
-			r.Value = FileDetail{FileID: id, Error: NotReturned}
-			r.JSON, _ = json.Marshal(r.Value)
-		}
-		out[i] = r
-	}
-	return out, nil
+// Status is a processing status. The service sends it lowercase in get_files
+// and uppercase in project file listings, so comparisons ignore case.
+type Status string
+
+// Known processing statuses (canonical upper case, as in project listings).
+const (
+	StatusUploaded             Status = "UPLOADED"
+	StatusProcessing           Status = "PROCESSING"
+	StatusReadyToQuery         Status = "READY_TO_QUERY"
+	StatusReadyToReview        Status = "READY_TO_REVIEW"
+	StatusRecoverableFailure   Status = "RECOVERABLE_FAILURE"
+	StatusUnrecoverableFailure Status = "UNRECOVERABLE_FAILURE"
+)
+
+// Is compares two statuses case-insensitively.
+func (s Status) Is(other Status) bool { return strings.EqualFold(string(s), string(other)) }
+
+// Terminal reports whether a file in this status will not change on its own.
+// Unknown values count as terminal: polling forever on a status we do not
+// understand would burn the vault budget for nothing.
+func (s Status) Terminal() bool {
+	return !(s.Is(StatusUploaded) || s.Is(StatusProcessing) || s.Is(StatusRecoverableFailure))
+}
+
+// ProjectFile is one file of a project listing.
+type ProjectFile struct {
+	ID               string `json:"id"`
+	Name             string `json:"name"`
+	ContentType      string `json:"content_type"`
+	ProcessingStatus Status `json:"processing_status"`
+	Size             Int    `json:"size"`
+	UploadedAt       Time   `json:"uploaded_at"`
+}
+
+// CursorPagination is opaque-cursor pagination (project files).
+type CursorPagination struct {
+	PageSize   Int     `json:"page_size"`
+	HasMore    bool    `json:"has_more"`
+	NextCursor *string `json:"next_cursor"`
+	TotalCount Int     `json:"total_count"`
+}
+
+// FilePage is one page of a project's files (the content of the envelope).
+type FilePage struct {
+	Files      []ProjectFile    `json:"files"`
+	Pagination CursorPagination `json:"pagination"`
 }

@@ -212,30 +212,6 @@ func (l Listing[T]) eachHeld(ctx context.Context, fn func(*T, RawItem) error, pa
 	return s, err
 }
 
-// resendingUntilHanded is resending for a listing that hands entries to
-// its caller as they arrive: a stalled body is read again only while no
-// entry has been handed out (once calls handed before each), since a
-// second read would hand the first ones twice.
-func (c *Client) resendingUntilHanded(ctx context.Context, ep endpoint, once func(handed func()) error) error {
-	given := false
-	err := c.resending(ctx, ep, func() error {
-		err := once(func() { given = true })
-		if err != nil && given {
-			return final{err}
-		}
-		return err
-	})
-	if f, ok := err.(final); ok {
-		err = f.err
-	}
-	return err
-}
-
-// final stops resending.
-type final struct{ err error }
-
-func (f final) Error() string { return f.err.Error() }
-
 // callerError carries an error of the caller's callback through the scan
 // unchanged.
 type callerError struct{ err error }

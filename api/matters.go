@@ -68,3 +68,33 @@ func (c *Client) matterCall(ctx context.Context, ep endpoint, pairs []MatterPair
 	}
 	return c.decodeJSON(resp, ep, red, v)
 }
+
+// MatterPair identifies a matter by the firm's own identifiers.
+type MatterPair struct {
+	ClientID string `json:"client_id"`
+	MatterID string `json:"matter_id"`
+}
+
+// MatterError is a per-pair failure; it echoes the raw, untrimmed values.
+type MatterError struct {
+	ClientID string `json:"client_id"`
+	MatterID string `json:"matter_id"`
+	Error    string `json:"error"`
+	Detail   string `json:"detail"`
+}
+
+// MatterDeletion is the 200 response of DELETE /api/v2/matters.
+type MatterDeletion struct {
+	Deleted       []MatterPair  `json:"deleted"`
+	AlreadyAbsent []MatterPair  `json:"already_absent"`
+	Errors        []MatterError `json:"errors"`
+}
+
+// MatterUpsert is the 200 response of POST /api/v2/matters. Like deletion,
+// it answers 200 with per-pair failures in Errors.
+type MatterUpsert struct {
+	Created   []MatterPair  `json:"created"`
+	Restored  []MatterPair  `json:"restored"`
+	Unchanged []MatterPair  `json:"unchanged"`
+	Errors    []MatterError `json:"errors"`
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 
 	"github.com/vaultdeck/vaultdeck/api/jsonstream"
 	"github.com/vaultdeck/vaultdeck/api/redact"
@@ -32,29 +31,6 @@ type rawPage struct {
 	idv     struct { // what idField decodes into: one record for the page, not one per item
 		ID string `json:"id"`
 	}
-}
-
-// contentBytes GETs an enveloped body ({"response":{"content":...}}) and
-// returns the content's bytes as received, resending a stalled body.
-func (c *Client) contentBytes(ctx context.Context, ep endpoint, path string, q url.Values) (content []byte, red redact.Redactor, err error) {
-	err = c.resending(ctx, ep, func() error {
-		resp, r, err := c.send(ctx, call{ep: ep, path: path, query: q})
-		if err != nil {
-			return err
-		}
-		red = r
-		var env envelope
-		if err := c.decodeJSONBody(resp, ep, r, &env, false); err != nil {
-			return err
-		}
-		if env.Response == nil || len(env.Response.Content) == 0 {
-			return malformed(ep, resp.StatusCode, r, `the body lacks the "response"."content" envelope`, nil)
-		}
-		content = env.Response.Content
-		OfferBody(resp.Request.Context(), content) // the content as received
-		return nil
-	})
-	return content, red, err
 }
 
 // scan walks body (a whole, already read JSON object, or a bare array when

@@ -2,11 +2,8 @@ package api
 
 import (
 	"context"
-	"encoding/json"
-	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 )
 
 // ProjectQuery selects projects of the workspace listing.
@@ -93,83 +90,41 @@ func (c *Client) ProjectsPage(ctx context.Context, q ProjectQuery) (*ProjectPage
 	return &p, nil
 }
 
-// ProjectUsers lists the users with access to a project (GET
-// /api/v1/vault/projects/{project_id}/users): one body, held whole
-// (MaxBodyBytes) before any user is handed out, so a stalled body is sent
-// again. It has no total.
-func (c *Client) ProjectUsers(projectID string) Listing[ProjectUser] {
-	read := func(ctx context.Context, item func(RawItem) error, page func() error) (Summary, error) {
-		if err := requireID(epProjectUsers, "project ID", projectID); err != nil {
-			return Summary{}, err
-		}
-		var body struct {
-			Data struct {
-				Users json.RawMessage `json:"users"`
-			} `json:"data"`
-		}
-		path := "/api/v1/vault/projects/" + url.PathEscape(projectID) + "/users"
-		if err := c.getJSON(ctx, epProjectUsers, path, nil, &body); err != nil {
-			return Summary{}, err
-		}
-		var p rawPage
-		if len(body.Data.Users) > 0 {
-			noID := func([]byte) (string, error) { return "", nil }
-			if err := p.scan(epProjectUsers, c.currentRedactor(), body.Data.Users, "", "users", noID, nil); err != nil {
-				return Summary{}, err
-			}
-		}
-		if err := p.hand(ctx, epProjectUsers, "users", nil, 1, item); err != nil {
-			return Summary{}, err
-		}
-		if page != nil {
-			return Summary{}, page()
-		}
-		return Summary{}, nil
-	}
-	return Listing[ProjectUser]{c: c, ep: epProjectUsers, read: read, held: Held{lim: c.held, ep: epProjectUsers}}
+// Project is a vault project or knowledge base from the workspace listing.
+type Project struct {
+	ID                     string   `json:"id"`
+	Name                   string   `json:"name"`
+	CreatedAt              Time     `json:"created_at"`
+	UpdatedAt              Time     `json:"updated_at"`
+	ProjectUpdatedAt       Time     `json:"project_updated_at"`
+	CreatorEmail           string   `json:"creator_email"`
+	FilesCount             Int      `json:"files_count"`
+	QueryCount             Int      `json:"query_count"`
+	SizeBytes              Int      `json:"size_bytes"`
+	IsKnowledgeBaseProject bool     `json:"is_knowledge_base_project"`
+	Sharing                *Sharing `json:"sharing,omitempty"`
 }
 
-// DeleteProject asks for a project's deletion
-// (DELETE /api/v1/vault/delete_project/{project_id}). The refused (example
-// project) and partial-failure bodies are results, not errors: check
-// Outcome(). It is never repeated automatically.
-func (c *Client) DeleteProject(ctx context.Context, projectID string) (*DeleteProjectResult, error) {
-	ep := epDeleteProject
-	if err := requireID(ep, "project ID", projectID); err != nil {
-		return nil, err
-	}
-	resp, red, err := c.send(ctx, call{ep: ep, path: "/api/v1/vault/delete_project/" + url.PathEscape(projectID),
-		keep: []int{http.StatusForbidden, http.StatusConflict}})
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode/100 == 2 || resp.StatusCode == http.StatusConflict {
-		var r DeleteProjectResult
-		if err := c.decodeJSON(resp, ep, red, &r); err != nil {
-			return nil, err
-		}
-		if resp.StatusCode == http.StatusConflict && r.Details == nil {
-			r.Details = &DeleteProjectDetails{} // a 409 is a partial failure even without counts
-		}
-		r.Error = red.String(r.Error)
-		r.Message = red.String(r.Message)
-		return &r, nil
-	}
-	// 403 is either the documented refusal of example projects or a missing
-	// permission; only the body tells them apart.
-	body := readErrorBody(resp)
-	msg := serverMessage(body, red)
-	if strings.Contains(strings.ToLower(msg), "example") {
-		return &DeleteProjectResult{Error: red.String(msg)}, nil
-	}
-	e := c.statusError(ep, resp.StatusCode, body, red)
-	c.refineForbidden(ctx, ep, e)
-	return nil, e
+// Sharing summarises who a project is shared with. The share lists are kept
+// raw: the console shows counts, and their shape has changed between versions.
+type Sharing struct {
+	UserCount       Int     `json:"user_count"`
+	WorkspaceCount  Int     `json:"workspace_count"`
+	UserShares      RawJSON `json:"user_shares,omitempty"`
+	WorkspaceShares RawJSON `json:"workspace_shares,omitempty"`
 }
 
-func requireID(ep endpoint, what, id string) error {
-	if strings.TrimSpace(id) == "" {
-		return &Error{Kind: KindInvalidRequest, Endpoint: ep.String(), Message: "a " + what + " is required"}
-	}
-	return nil
+// PagePagination is page/per_page pagination (workspace projects).
+type PagePagination struct {
+	Page       Int `json:"page"`
+	PerPage    Int `json:"per_page"`
+	Total      Int `json:"total"`
+	TotalPages Int `json:"total_pages"`
+}
+
+// ProjectPage is one page of the workspace project listing (the content of
+// the response.content envelope).
+type ProjectPage struct {
+	Pagination PagePagination `json:"pagination"`
+	Projects   []Project      `json:"projects"`
 }

@@ -69,3 +69,35 @@ func (c *Client) recycleBinRaw(ctx context.Context, q RecycleBinQuery, item func
 		})
 	return s, err
 }
+
+// RecycleBinEntry is one deleted project awaiting permanent purge.
+type RecycleBinEntry struct {
+	ID                          string          `json:"id"`
+	ResourceID                  string          `json:"resource_id"`
+	ResourceType                string          `json:"resource_type"`
+	RecycleBinStatus            string          `json:"recycle_bin_status"`
+	DeletedAt                   Time            `json:"deleted_at"`
+	RecycleBinPurgedScheduledAt Time            `json:"recycle_bin_purged_scheduled_at"`
+	DeleteSource                string          `json:"delete_source"`
+	DeletedSourceID             string          `json:"deleted_source_id"`
+	DeletedByUserEmail          string          `json:"deleted_by_user_email"`
+	VaultProject                RecycledProject `json:"vault_project"`
+}
+
+// RecycledProject is the vault_project object inside a recycle-bin entry.
+type RecycledProject struct {
+	ID                     string `json:"id"`
+	Name                   string `json:"name"`
+	CreatedAt              Time   `json:"created_at"`
+	CreatorEmail           string `json:"creator_email"`
+	FilesCount             Int    `json:"files_count"`
+	IsKnowledgeBaseProject bool   `json:"is_knowledge_base_project"`
+}
+
+// RecycleBin is the recycle-bin listing response, as a cache keeps it and
+// the Share holds it.
+type RecycleBin struct {
+	Items    []RecycleBinEntry `json:"items"`
+	Total    Int               `json:"total"`
+	hasTotal bool              // the body said "total" (Summary.HasTotal)
+}

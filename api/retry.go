@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -184,3 +185,46 @@ func retryable(status int) bool {
 	}
 	return false
 }
+
+// resending runs one idempotent request and decode again when its body
+// stalled: send retries what fails before the body, this what fails in it.
+// Only for decodes that hand nothing to the caller before they finish.
+func (c *Client) resending(ctx context.Context, ep endpoint, once func() error) error {
+	bo := newBackoff()
+	for n := 0; ; n++ {
+		err := once()
+		var te *Error
+		if err == nil || !ep.idempotent || n >= maxTimeoutRetries || !errors.As(err, &te) || te.Kind != KindTimeout || te.Received < 0 || te.Total {
+			return err
+		}
+		wait := min(bo.NextBackOff(), maxBackoff)
+		c.observeWait(ctx, Wait{Endpoint: ep.String(), Reason: WaitBackoff, For: wait})
+		if err := c.clock.Sleep(ctx, wait); err != nil {
+			return canceled(ep, err)
+		}
+	}
+}
+
+// resendingUntilHanded is resending for a listing that hands entries to
+// its caller as they arrive: a stalled body is read again only while no
+// entry has been handed out (once calls handed before each), since a
+// second read would hand the first ones twice.
+func (c *Client) resendingUntilHanded(ctx context.Context, ep endpoint, once func(handed func()) error) error {
+	given := false
+	err := c.resending(ctx, ep, func() error {
+		err := once(func() { given = true })
+		if err != nil && given {
+			return final{err}
+		}
+		return err
+	})
+	if f, ok := err.(final); ok {
+		err = f.err
+	}
+	return err
+}
+
+// final stops resending.
+type final struct{ err error }
+
+func (f final) Error() string { return f.err.Error() }

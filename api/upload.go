@@ -217,3 +217,9 @@ func (c *Client) FilesUploadedSince(ctx context.Context, projectID string, since
 		q.Set("cursor", next)
 	}
 }
+
+// UploadResult is the upload_files response.
+type UploadResult struct {
+	ProjectID string   `json:"project_id"`
+	FileIDs   []string `json:"file_ids"`
+}

@@ -3,50 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"net/url"
 )
-
-// getJSON sends a GET and decodes a bare JSON body into v.
-func (c *Client) getJSON(ctx context.Context, ep endpoint, path string, q url.Values, v any) error {
-	return c.resending(ctx, ep, func() error {
-		resp, red, err := c.send(ctx, call{ep: ep, path: path, query: q})
-		if err != nil {
-			return err
-		}
-		return c.decodeJSON(resp, ep, red, v)
-	})
-}
-
-// getContent sends a GET and decodes a {"response":{"content":...}} body.
-func (c *Client) getContent(ctx context.Context, ep endpoint, path string, q url.Values, v any) error {
-	return c.resending(ctx, ep, func() error {
-		resp, red, err := c.send(ctx, call{ep: ep, path: path, query: q})
-		if err != nil {
-			return err
-		}
-		return c.decodeContent(resp, ep, red, v)
-	})
-}
-
-// resending runs one idempotent request and decode again when its body
-// stalled: send retries what fails before the body, this what fails in it.
-// Only for decodes that hand nothing to the caller before they finish.
-func (c *Client) resending(ctx context.Context, ep endpoint, once func() error) error {
-	bo := newBackoff()
-	for n := 0; ; n++ {
-		err := once()
-		var te *Error
-		if err == nil || !ep.idempotent || n >= maxTimeoutRetries || !errors.As(err, &te) || te.Kind != KindTimeout || te.Received < 0 || te.Total {
-			return err
-		}
-		wait := min(bo.NextBackOff(), maxBackoff)
-		c.observeWait(ctx, Wait{Endpoint: ep.String(), Reason: WaitBackoff, For: wait})
-		if err := c.clock.Sleep(ctx, wait); err != nil {
-			return canceled(ep, err)
-		}
-	}
-}
 
 // WhoAmI returns the account behind the token (GET /api/whoami). It is the
 // cheapest way to test a token: it costs no rate-limited budget.
@@ -61,4 +18,18 @@ func (c *Client) WhoAmI(ctx context.Context) (*WhoAmI, error) {
 	}
 	w.Raw = raw
 	return &w, nil
+}
+
+// WhoAmI describes the account behind a token. Production does not document
+// the shape, so every field is optional.
+type WhoAmI struct {
+	UserID        string   `json:"user_id,omitempty"`
+	Email         string   `json:"email,omitempty"`
+	Name          string   `json:"name,omitempty"`
+	WorkspaceID   string   `json:"workspace_id,omitempty"`
+	WorkspaceName string   `json:"workspace_name,omitempty"`
+	TokenName     string   `json:"token_name,omitempty"`
+	Permissions   []string `json:"permissions,omitempty"`
+	// Raw is the body as the server sent it (--json prints it).
+	Raw json.RawMessage `json:"-"`
 }

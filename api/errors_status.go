@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -12,8 +11,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/vaultdeck/vaultdeck/api/jsonstream"
-	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/redact"
 )
 
@@ -46,14 +43,8 @@ func htmlSummary(body []byte) (string, bool) {
 	return text + " (HTML page)", true
 }
 
-const (
-	errorBodyLimit = 64 << 10 // an error page is never worth more
-	// headCapture is how much of a body is kept for a malformed-response
-	// message; far more than is shown, so that a token straddling the end
-	// of the capture is still whole in the part that is shown.
-	headCapture = 4 << 10
-	headShown   = 160
-)
+// errorBodyLimit is as much of an error page as is read: never worth more.
+const errorBodyLimit = 64 << 10
 
 func readErrorBody(resp *http.Response) []byte {
 	defer resp.Body.Close()
@@ -163,114 +154,4 @@ func (c *Client) statusError(ep endpoint, status int, body []byte, red redact.Re
 		e.Message = fmt.Sprintf("unexpected HTTP status %d; body starts with %q", status, red.SafeText(string(body), headShown))
 	}
 	return e
-}
-
-// headReader keeps the first bytes of a body for error messages.
-type headReader struct {
-	r    io.Reader
-	head []byte
-	n    int64
-}
-
-func (h *headReader) Read(p []byte) (int, error) {
-	n, err := h.r.Read(p)
-	if room := headCapture - len(h.head); room > 0 {
-		h.head = append(h.head, p[:min(n, room)]...)
-	}
-	h.n += int64(n)
-	return n, err
-}
-
-// decodeJSON streams a 2xx body into v; a body that is not the promised JSON
-// becomes a KindMalformed error naming the endpoint, status and what was
-// wrong, with the start of the body (cleaned, token removed).
-func (c *Client) decodeJSON(resp *http.Response, ep endpoint, red redact.Redactor, v any) error {
-	return c.decodeJSONBody(resp, ep, red, v, true)
-}
-
-// decodeJSONBody is decodeJSON; copy says whether the body goes to a
-// WithBodyCopy consumer (not for an envelope: decodeContent offers the
-// content).
-func (c *Client) decodeJSONBody(resp *http.Response, ep endpoint, red redact.Redactor, v any, copy bool) error {
-	defer resp.Body.Close()
-	body, kept := io.Reader(resp.Body), func() {}
-	if copy {
-		body, kept = tapBody(resp.Request.Context(), resp.Body) // WithBodyCopy (bodytap.go)
-	}
-	gate := gateOf(resp.Request.Context())
-	if gate != nil {
-		gate.marked = true // whitespace is no progress (jsonstream.Limiter)
-	}
-	hr := &headReader{r: &jsonstream.Limiter{R: body, Lim: jsonstream.Default, Progress: gate.counter()}}
-	dec := json.NewDecoder(hr)
-	err := dec.Decode(v)
-	if err == nil {
-		kept()
-		return nil
-	}
-	if le := (*jsonstream.LimitError)(nil); errors.As(err, &le) {
-		return overLimit(ep, resp.StatusCode, le, "")
-	}
-	if te := asTimeout(ep, err); te != nil {
-		return te
-	}
-	if ctxErr := resp.Request.Context().Err(); ctxErr != nil {
-		return canceled(ep, ctxErr)
-	}
-	return malformed(ep, resp.StatusCode, red, describeDecodeError(err, hr.n), hr.head)
-}
-
-func malformed(ep endpoint, status int, red redact.Redactor, what string, head []byte) *Error {
-	msg := red.SafeText(what, 300)
-	if len(head) > 0 {
-		msg += fmt.Sprintf("; body starts with %q", red.SafeText(string(head), headShown))
-	}
-	return &Error{Kind: KindMalformed, Endpoint: ep.String(), Status: status, Message: msg}
-}
-
-func describeDecodeError(err error, n int64) string {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.Is(err, io.EOF) && n == 0:
-		return "empty body where JSON was expected"
-	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		return fmt.Sprintf("truncated JSON: the body ended after %s", plural.Count(n, "byte"))
-	case errors.As(err, &syn):
-		return fmt.Sprintf("invalid JSON at byte %d: %v", syn.Offset, err)
-	case errors.As(err, &typ):
-		return fmt.Sprintf("unexpected shape: field %q holds a %s", typ.Field, typ.Value)
-	default:
-		return "cannot decode: " + err.Error()
-	}
-}
-
-// envelope is {"response":{"content": ...}}, which wraps project listings,
-// file listings and get_files.
-type envelope struct {
-	Response *struct {
-		Content json.RawMessage `json:"content"`
-	} `json:"response"`
-}
-
-// decodeContent reads an enveloped body into v.
-func (c *Client) decodeContent(resp *http.Response, ep endpoint, red redact.Redactor, v any) error {
-	status := resp.StatusCode
-	var env envelope
-	if err := c.decodeJSONBody(resp, ep, red, &env, false); err != nil {
-		return err
-	}
-	if env.Response == nil || len(env.Response.Content) == 0 {
-		return malformed(ep, status, red, `the body lacks the "response"."content" envelope`, nil)
-	}
-	if err := json.Unmarshal(env.Response.Content, v); err != nil {
-		return malformed(ep, status, red, "response.content: "+describeDecodeError(err, int64(len(env.Response.Content))), headOf(env.Response.Content))
-	}
-	OfferBody(resp.Request.Context(), env.Response.Content) // the content as received
-	return nil
-}
-
-func headOf(b []byte) []byte {
-	b = bytes.TrimSpace(b)
-	return b[:min(len(b), headCapture)]
 }
