@@ -2,6 +2,7 @@ package printer
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"reflect"
 
@@ -18,12 +19,16 @@ type Value struct {
 	// Raw, instead of JSON, is the service's own object: one line.
 	Raw []byte
 	// Headers and Rows are the table's and the CSV's (Empty, when set, is
-	// what the table says instead of a header alone). Text, instead, is
-	// the human form, for a CSV too.
+	// what the table says instead of a header alone). Text, when set, is
+	// the human form instead of the table, and the CSV's too when there
+	// are no Headers.
 	Headers []string
 	Rows    [][]string
 	Empty   string
 	Text    func(w io.Writer) error
+	// Aside is a line for the person reading the table or the CSV, on
+	// stderr before it (which snapshot answered); JSON has none.
+	Aside string
 }
 
 // Show prints v as the chosen format wants it.
@@ -45,10 +50,17 @@ func (p *Printer) Show(v Value) error {
 			return nil
 		}
 		return WriteJSONLine(w, v.JSON)
+	}
+	if v.Aside != "" {
+		if _, err := fmt.Fprintln(p.Err(), v.Aside); err != nil {
+			return err
+		}
+	}
+	switch f := p.format(); {
+	case f == CSV && v.Headers != nil:
+		return p.WriteCSV(v.Headers, v.Rows)
 	case v.Text != nil:
 		return v.Text(w)
-	case f == CSV:
-		return p.WriteCSV(v.Headers, v.Rows)
 	case len(v.Rows) == 0 && v.Empty != "":
 		_, err := io.WriteString(w, v.Empty+"\n")
 		return err

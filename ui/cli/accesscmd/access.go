@@ -1,0 +1,85 @@
+// Package accesscmd is `vaultdeck access`: the access review (api/access).
+// crawl reads every project's users into a snapshot; user, project, diff,
+// people and snapshots read the snapshots and never touch the network.
+package accesscmd
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
+	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+)
+
+// Options are what an access command was asked and what it works with.
+type Options struct {
+	IO      *printer.Printer
+	Client  func() (*api.Client, error)
+	Journal func() (*store.Store, string, error) // the profile's database: its snapshots
+
+	Email     string   // user
+	ProjectID string   // project
+	Snapshot  int64    // user, project, people: 0 is the last finished one
+	Diff      [2]int64 // diff: the older and the newer snapshot, 0 the last two
+}
+
+// NewCmdAccess is `access` with its subcommands, each running its RunX
+// on the one Options (tests call those over buffers).
+func NewCmdAccess(f *factory.Factory) *cobra.Command {
+	o := &Options{IO: f.IO, Client: f.Client, Journal: f.OpenJournal}
+	run := func(runX func(context.Context, *Options) int, read func(args []string)) func(*cobra.Command, []string) error {
+		return cmdutil.Run(f, func(ctx context.Context, args []string) int {
+			if read != nil {
+				read(args)
+			}
+			return runX(ctx, o)
+		})
+	}
+	c := &cobra.Command{
+		Use:   "access",
+		Short: "access review: crawl every project's users into a snapshot, then ask who reaches what and what changed",
+		Args:  cmdutil.NoArgs,
+		RunE:  cmdutil.NeedSub,
+	}
+
+	// Its pace is the global --max-rate, the one knob for every command.
+	crawl := &cobra.Command{Use: "crawl", Short: "read every project's users into a new snapshot (resumable)", Args: cmdutil.NoArgs, RunE: run(RunCrawl, nil)}
+
+	user := &cobra.Command{Use: "user EMAIL", Short: "the projects a user reaches, and how", Args: cmdutil.EmailArg,
+		RunE: run(RunUser, func(args []string) { o.Email = strings.TrimSpace(args[0]) })}
+	user.Flags().Int64Var(&o.Snapshot, "snapshot", 0, "read snapshot `N` (default: the last finished one)")
+
+	project := &cobra.Command{Use: "project PROJECT_ID", Short: "the users of a project", Args: cmdutil.ProjectIDArg,
+		RunE: run(RunProject, func(args []string) { o.ProjectID = args[0] })}
+	project.Flags().Int64Var(&o.Snapshot, "snapshot", 0, "read snapshot `N` (default: the last finished one)")
+
+	diff := &cobra.Command{Use: "diff [OLD_SNAPSHOT] [NEW_SNAPSHOT]", Short: "what changed between two snapshots (default: the last two)", Args: func(_ *cobra.Command, args []string) error {
+		if len(args) > 2 {
+			return cmdutil.Usagef("give at most two snapshot numbers (default: the last two)")
+		}
+		for _, p := range args {
+			if n, err := strconv.ParseInt(p, 10, 64); err != nil || n <= 0 {
+				return cmdutil.Usagef("%q is not a snapshot number (see `vaultdeck access snapshots`)", p)
+			}
+		}
+		return nil
+	}, RunE: run(RunDiff, func(args []string) {
+		for i, p := range args {
+			o.Diff[i], _ = strconv.ParseInt(p, 10, 64) // checked by Args
+		}
+	})}
+
+	people := &cobra.Command{Use: "people", Short: "everyone in a snapshot with their project counts, most projects first (the console's access view)", Args: cmdutil.NoArgs, RunE: run(RunPeople, nil)}
+	people.Flags().Int64Var(&o.Snapshot, "snapshot", 0, "read snapshot `N` (default: the last finished one)")
+
+	snaps := &cobra.Command{Use: "snapshots", Short: "list the snapshots kept", Args: cmdutil.NoArgs, RunE: run(RunSnapshots, nil)}
+
+	c.AddCommand(crawl, user, project, diff, people, snaps)
+	return c
+}
