@@ -53,7 +53,7 @@ func (r *runner) completionCmd() *cobra.Command {
 // profileNames lists the stored profiles (none when the store cannot be
 // read: completion must never fail loudly).
 func (r *runner) profileNames() []string {
-	st, err := r.openStore()
+	st, err := r.f.Store()
 	if err != nil {
 		return nil
 	}

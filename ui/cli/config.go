@@ -25,7 +25,7 @@ func (r *runner) config(verb string, rest []string) int {
 		}
 		value = v
 	}
-	st, err := r.openStore()
+	st, err := r.f.Store()
 	if err != nil {
 		return r.fail(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/ui/cli/accesscmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/auditcmd"
+	"github.com/vaultdeck/vaultdeck/ui/cli/matterscmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/personcmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/recyclebincmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/statuscmd"
@@ -37,7 +38,7 @@ func (r *runner) subcommands() []subcommand {
 		{"files", func() *cobra.Command { return vaultcmd.NewCmdFiles(r.f, nil) }}, {"status", func() *cobra.Command { return statuscmd.NewCmdStatus(r.f, nil) }},
 		{"recycle-bin", func() *cobra.Command { return recyclebincmd.NewCmdRecycleBin(r.f, nil) }}, {"audit", func() *cobra.Command { return auditcmd.NewCmdAudit(r.f, nil) }}, {"view", r.viewCmd}, {"upload", r.uploadCmd},
 		{"uploads", r.uploadsCmd}, {"whoami", r.whoamiCmd}, {"access", func() *cobra.Command { return accesscmd.NewCmdAccess(r.f) }}, {"person", func() *cobra.Command { return personcmd.NewCmdPerson(r.f, nil) }},
-		{"matters", r.mattersCmd}, {"login", r.loginCmd}, {"logout", r.logoutCmd}, {"profiles", r.profilesCmd},
+		{"matters", func() *cobra.Command { return matterscmd.NewCmdMatters(r.f) }}, {"login", r.loginCmd}, {"logout", r.logoutCmd}, {"profiles", r.profilesCmd},
 		{"sim", r.simCmd}, {"demo", r.demoCmd}, {"serve", r.serveCmd}, {"config", r.configCmd},
 		{"completion", r.completionCmd}, {"version", r.versionCmd}, {"docs", r.docsCmd},
 	}

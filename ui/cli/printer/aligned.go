@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"io"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Aligned prints a table whose rows can be walked twice (held, or read
@@ -17,10 +19,16 @@ import (
 //
 // A cell's width is its count of runes, as text/tabwriter counts it (the
 // held tables' bytes have not changed since they were tabwriter's), where
-// the streamed listings' columns count cells on screen (columns):
+// the streamed listings' columns count cells on screen (columns, AlignedOnScreen):
 // the two differ for wide characters (日本語 is 3 runes, 6 cells).
 func Aligned(w io.Writer, rows func(row func(cells []string)) error) error {
 	return aligned(w, utf8.RuneCountInString, rows)
+}
+
+// AlignedOnScreen is Aligned with widths in terminal cells, as the
+// streamed listings' columns count them (a run's outcomes).
+func AlignedOnScreen(w io.Writer, rows func(row func(cells []string)) error) error {
+	return aligned(w, ansi.StringWidth, rows)
 }
 
 func aligned(w io.Writer, width func(string) int, rows func(row func(cells []string)) error) error {
@@ -46,8 +54,8 @@ func aligned(w io.Writer, width func(string) int, rows func(row func(cells []str
 		}
 		bw.WriteByte('\n')
 	})
-	if err != nil {
-		return err
+	if ferr := bw.Flush(); err == nil { // the rows before an error still go out
+		err = ferr
 	}
-	return bw.Flush()
+	return err
 }

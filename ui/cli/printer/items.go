@@ -24,15 +24,6 @@ type itemWriter struct {
 	shaped  bool // the closing is "]" alone
 }
 
-// items prepares the JSON output of a listing; open is what precedes the
-// items in an array (`[` or `{"items":[`), dropped for --jsonl.
-func (p *Printer) items(open string) *itemWriter {
-	if p.shape != nil {
-		open = "[" // --jq and --template see the items, not what wraps them
-	}
-	return &itemWriter{w: p.Out(), lines: p.format() == JSONL, open: open, shaped: p.shape != nil}
-}
-
 // raw writes one item; a plain one (api.RawItem) goes out as sent, with no
 // second scan and no copy but the output buffer's.
 func (iw *itemWriter) raw(it api.RawItem) error {
@@ -185,7 +176,12 @@ func newJSONItems[T any](p *Printer, l Listing[T], prog *Progress) *jsonItems[T]
 	if open == "" {
 		open = "["
 	}
-	return &jsonItems[T]{l: l, p: p, prog: prog, iw: p.items(open)}
+	shaped := p.shape != nil
+	if shaped {
+		open = "[" // --jq and --template see the items, not what wraps them
+	}
+	iw := &itemWriter{w: p.Out(), lines: p.format() == JSONL, open: open, shaped: shaped}
+	return &jsonItems[T]{l: l, p: p, prog: prog, iw: iw}
 }
 
 func (j *jsonItems[T]) raw(it api.RawItem) error {

@@ -11,18 +11,10 @@ import (
 // The command's messages on stderr, one line each, named for the command:
 // "vaultdeck recycle-bin: ...".
 
-// prefix is "vaultdeck CMD" ("vaultdeck" for the console itself).
-func (p *Printer) prefix() string {
-	if p.cmd == "" || p.cmd == "console" {
-		return "vaultdeck"
-	}
-	return "vaultdeck " + p.cmd
-}
-
 // Fail prints err and returns the error status. A --jq or --template
 // failure is said once, its message alone.
 func (p *Printer) Fail(err error) int {
-	if msg, ok := p.shapeFailed(err); ok {
+	if msg, ok := p.shape.failed(err); ok {
 		if msg != "" {
 			p.Note("%s", msg)
 		}
@@ -54,11 +46,13 @@ func (p *Printer) Usage(format string, a ...any) int {
 
 // UsageError is Usage for an error already made.
 func (p *Printer) UsageError(err error) int {
-	help := "vaultdeck help"
+	// "vaultdeck CMD: ... (see `vaultdeck help CMD`)"; the console's is the
+	// program's own
+	prefix, help := "vaultdeck", "vaultdeck help"
 	if p.cmd != "" && p.cmd != "console" {
-		help += " " + p.cmd
+		prefix, help = prefix+" "+p.cmd, help+" "+p.cmd
 	}
-	fmt.Fprintf(p.err, "%s: %s (see `%s`)\n", p.prefix(), sanitize.Line(err.Error()), help)
+	fmt.Fprintf(p.err, "%s: %s (see `%s`)\n", prefix, sanitize.Line(err.Error()), help)
 	return ExitUsage
 }
 

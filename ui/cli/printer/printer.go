@@ -69,7 +69,9 @@ func New(in io.Reader, out, errw io.Writer) *Printer {
 	// Whatever goes to stderr (a prompt, a progress line, an error) comes
 	// after what was already printed to stdout, as without the buffer.
 	p.err = writerFunc(func(b []byte) (int, error) {
-		p.flushOut()
+		if p.out != nil {
+			_ = p.out.Flush() // an error is kept by the sink and reported by Finish
+		}
 		return p.redErr.Write(b)
 	})
 	return p
@@ -121,12 +123,6 @@ func (p *Printer) Flush() error {
 	return p.out.Flush()
 }
 
-func (p *Printer) flushOut() {
-	if p.out != nil {
-		_ = p.out.Flush() // an error is kept by the sink and reported by Finish
-	}
-}
-
 // Finish empties the buffers once the command is done and settles its exit
 // status: a write to stdout that failed (a full disk, a closed pipe) turns
 // success into an error, said once.
@@ -135,7 +131,7 @@ func (p *Printer) Finish(code int) int {
 	if p.out != nil {
 		werr = errors.Join(p.out.Flush(), p.redOut.Flush())
 	}
-	code = p.closeShape(code) // after stdout's buffers reached it, before stderr's last flush
+	code = p.shape.finish(code, func(msg string) { p.Note("%s", msg) }) // after stdout's buffers reached it, before stderr's last flush
 	if werr = cmpErr(p.sink.err, werr); werr != nil && code == ExitOK {
 		p.Fail(werr)
 		code = ExitError

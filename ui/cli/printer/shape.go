@@ -253,33 +253,33 @@ func (s *shaper) runJQ(v any) error {
 	}
 }
 
-// shapeFailed reports err's shaping failure once (Fail and Finish both
-// look).
-func (p *Printer) shapeFailed(err error) (string, bool) {
+// failed reports err's shaping failure once (Fail and Finish both look);
+// a nil shaper has none.
+func (s *shaper) failed(err error) (string, bool) {
 	var se *shapeError
-	if p.shape == nil || !errors.As(err, &se) {
+	if s == nil || !errors.As(err, &se) {
 		return "", false
 	}
-	if p.shape.reported {
+	if s.reported {
 		return "", true
 	}
-	p.shape.reported = true
+	s.reported = true
 	return se.msg, true
 }
 
-// closeShape ends the shaper after the command; a failure there (or one the
-// command did not report) is exit 1 with its message.
-func (p *Printer) closeShape(code int) int {
-	if p.shape == nil || p.shape.base == nil {
+// finish ends the shaper after the command; a failure there (or one the
+// command did not report) is exit 1 with its message, said by note.
+func (s *shaper) finish(code int, note func(string)) int {
+	if s == nil || s.base == nil {
 		return code
 	}
-	err := p.shape.close()
+	err := s.close()
 	if err == nil {
 		return code
 	}
-	if msg, ok := p.shapeFailed(err); ok {
+	if msg, ok := s.failed(err); ok {
 		if msg != "" {
-			p.Note("%s", msg)
+			note(msg)
 		}
 		return ExitError
 	}

@@ -1,4 +1,4 @@
-package cli
+package matterscmd
 
 import (
 	"context"
@@ -7,54 +7,79 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/cli/auditcmd"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
+	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 	"github.com/vaultdeck/vaultdeck/ui/csvsafe"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
-func (r *runner) mattersReceiptCmd() *cobra.Command {
+// ReceiptOptions are what `matters receipt` was asked.
+type ReceiptOptions struct {
+	*Options
+	Args   []string // the receipt's ID
+	Export string   // csv, json or "" (the format's: --json and --csv export)
+	Result string   // only items with this result
+	Code   string   // only items with this error code
+}
+
+func newCmdReceipt(f *factory.Factory, opts *Options) *cobra.Command {
+	o := &ReceiptOptions{Options: opts}
 	c := &cobra.Command{Use: "receipt ID", Short: "show one receipt (--export csv|json for filing)", Args: cobra.ArbitraryArgs}
 	fs := c.Flags()
-	exportAs := fs.String("export", "", "print the whole receipt as `csv|json` (for filing)")
-	result := fs.String("result", "", "only items with this `RESULT` (deleted, already_absent, error, not_sent, ...)")
-	code := fs.String("code", "", "only items with this error `CODE` (invalid_client_id, blocked_by_ethical_wall, ...): the console's error-code filter")
-	c.RunE = r.run(func(ctx context.Context, pos []string) int {
+	fs.StringVar(&o.Export, "export", "", "print the whole receipt as `csv|json` (for filing)")
+	fs.StringVar(&o.Result, "result", "", "only items with this `RESULT` (deleted, already_absent, error, not_sent, ...)")
+	fs.StringVar(&o.Code, "code", "", "only items with this error `CODE` (invalid_client_id, blocked_by_ethical_wall, ...): the console's error-code filter")
+	c.RunE = cmdutil.Run(f, func(ctx context.Context, args []string) int {
+		o.Args = args
+		return RunReceipt(ctx, o)
+	})
+	return c
+}
+
+// RunReceipt shows one receipt with every outcome it records, or exports
+// it whole for filing.
+func RunReceipt(ctx context.Context, o *ReceiptOptions) int {
+	pos, exportAs, result, code := o.Args, &o.Export, &o.Result, &o.Code
+	{
 		if len(pos) != 1 {
-			return r.usage("give exactly one receipt ID")
+			return o.IO.Usage("give exactly one receipt ID")
 		}
 		id, err := strconv.ParseInt(pos[0], 10, 64)
 		if err != nil || id <= 0 {
-			return r.usage("receipt ID %q is not a positive number", pos[0])
+			return o.IO.Usage("receipt ID %q is not a positive number", pos[0])
 		}
-		if r.g.JSON && *exportAs == "" {
+		if o.IO.Is(printer.JSON) && *exportAs == "" {
 			*exportAs = "json"
 		}
-		if r.g.CSV && *exportAs == "" {
+		if o.IO.Is(printer.CSV) && *exportAs == "" {
 			*exportAs = "csv" // --csv, like every listing's
 		}
 		if *exportAs != "" && *exportAs != "csv" && *exportAs != "json" {
-			return r.usage("--export takes csv or json, not %q", *exportAs)
+			return o.IO.Usage("--export takes csv or json, not %q", *exportAs)
 		}
-		st, err := r.openReceipts()
+		st, err := o.openReceipts()
 		if err != nil {
-			return r.fail(err)
+			return o.IO.Fail(err)
 		}
 		defer st.Close()
 		rc, err := st.Receipt(id)
 		if err != nil {
-			return r.fail(err)
+			return o.IO.Fail(err)
 		}
 		switch *exportAs {
 		case "csv":
-			w := csvsafe.NewWriter(r.env.Stdout)
+			w := csvsafe.NewWriter(o.IO.Out())
 			w.Row("line", "client_id", "matter_id", "result", "code", "detail", "request")
 			err = st.ReceiptItemsWhere(id, *result, *code, func(it store.ReceiptItem) error {
 				return w.Row(strconv.Itoa(it.Line), sanitize.Line(it.ClientID), sanitize.Line(it.MatterID), it.Result,
 					sanitize.Line(it.Code), sanitize.Line(it.Detail), strconv.Itoa(it.Request))
 			})
-			return r.done(errorsJoin(err, w.Flush()))
+			return o.IO.Done(errorsJoin(err, w.Flush()))
 		case "json":
 			items := []map[string]any{}
 			err = st.ReceiptItemsWhere(id, *result, *code, func(it store.ReceiptItem) error {
@@ -63,15 +88,15 @@ func (r *runner) mattersReceiptCmd() *cobra.Command {
 				return nil
 			})
 			if err != nil {
-				return r.fail(err)
+				return o.IO.Fail(err)
 			}
 			m := receiptJSON(rc)
 			m["items"] = items
-			ev, note, ok := auditcmd.Evidence(ctx, r.f.Client, st, auditcmd.ReceiptAction(rc, r.f.Now()))
+			ev, note, ok := auditcmd.Evidence(ctx, o.Client, st, auditcmd.ReceiptAction(rc, o.Now()))
 			m["audit_evidence"] = auditcmd.EvidenceJSON(ev, note, ok)
-			return r.emitJSON(m)
+			return o.emit(m)
 		}
-		w := r.env.Stdout
+		w := o.IO.Out()
 		fmt.Fprintf(w, "receipt   %d (%s)\n", rc.ID, rc.Action)
 		if rc.RestoreOf != 0 {
 			fmt.Fprintf(w, "restores  receipt %d\n", rc.RestoreOf)
@@ -91,21 +116,17 @@ func (r *runner) mattersReceiptCmd() *cobra.Command {
 			fmt.Fprintf(w, "re-run    %s\n", sanitize.Line(rerun))
 		}
 		// The service's own record of the run, from the mirror (no audit request).
-		ev, note, _ := auditcmd.Evidence(ctx, r.f.Client, st, auditcmd.ReceiptAction(rc, r.f.Now()))
+		ev, note, _ := auditcmd.Evidence(ctx, o.Client, st, auditcmd.ReceiptAction(rc, o.Now()))
 		auditcmd.PrintEvidence(w, ev, note)
 		fmt.Fprintln(w)
 		// Two passes over the store: widths first, then rows, so a million
 		// items stream instead of sitting in memory.
-		cells := func(it store.ReceiptItem) [6]string {
-			return outcomeCells(it.Line, it.ClientID, it.MatterID, it.Result, it.Code, it.Detail)
-		}
-		widths := newOutcomeWidths()
-		if err := st.ReceiptItemsWhere(id, *result, *code, func(it store.ReceiptItem) error { widths.add(cells(it)); return nil }); err != nil {
-			return r.fail(err)
-		}
-		t := newOutcomeTable(w, widths)
-		err = st.ReceiptItemsWhere(id, *result, *code, func(it store.ReceiptItem) error { t.row(cells(it)); return nil })
-		return r.done(errorsJoin(err, t.flush()))
-	})
-	return c
+		return o.IO.Done(printer.AlignedOnScreen(w, func(row func([]string)) error {
+			row(outcomeHeader)
+			return st.ReceiptItemsWhere(id, *result, *code, func(it store.ReceiptItem) error {
+				row(outcomeCells(it.Line, it.ClientID, it.MatterID, it.Result, it.Code, it.Detail))
+				return nil
+			})
+		}))
+	}
 }

@@ -1,4 +1,4 @@
-package cli
+package matterscmd
 
 import (
 	"fmt"
@@ -7,13 +7,14 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/api/plural"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 // restorePreview lists what a restore would do without sending anything:
 // the pairs the receipt proves deleted, the in-flight ones that will be
 // checked against the service first, and those already restored.
-func (r *runner) restorePreview(plan *matters.RestorePlan, dry bool) int {
+func (o *Options) restorePreview(plan *matters.RestorePlan, dry bool) int {
 	rec := plan.Receipt
 	var outs []matters.Outcome
 	for _, p := range plan.Proven {
@@ -27,29 +28,29 @@ func (r *runner) restorePreview(plan *matters.RestorePlan, dry bool) int {
 	outs = append(outs, plan.Later...)
 	slices.SortFunc(outs, func(a, b matters.Outcome) int { return a.Line - b.Line })
 	if !dry && plan.Candidates() == 0 {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, matters.NothingToRestore(plan))
-		return ExitOK
+		fmt.Fprintf(o.IO.Err(), "vaultdeck %s: %s\n", o.IO.Command(), matters.NothingToRestore(plan))
+		return printer.ExitOK
 	}
-	if r.g.JSON {
+	if o.IO.Is(printer.JSON) {
 		if outs == nil {
 			outs = []matters.Outcome{}
 		}
-		return r.emitJSON(map[string]any{"receipt": rec.ID, "file": rec.FileName, "pairs": outs})
+		return o.emit(map[string]any{"receipt": rec.ID, "file": rec.FileName, "pairs": outs})
 	}
-	fmt.Fprintf(r.env.Stdout, "receipt %d (%s) deleted %s", rec.ID, sanitize.Line(rec.FileName), plural.Count(len(plan.Proven), "matter"))
+	fmt.Fprintf(o.IO.Out(), "receipt %d (%s) deleted %s", rec.ID, sanitize.Line(rec.FileName), plural.Count(len(plan.Proven), "matter"))
 	if n := len(plan.InFlight); n > 0 {
-		fmt.Fprintf(r.env.Stdout, "; %d more %s sent without a recorded answer (in flight, or outcome unknown) and would be checked against the service first", n, plural.Verb(n, "was", "were"))
+		fmt.Fprintf(o.IO.Out(), "; %d more %s sent without a recorded answer (in flight, or outcome unknown) and would be checked against the service first", n, plural.Verb(n, "was", "were"))
 	}
-	fmt.Fprintln(r.env.Stdout, "; a restore sends them back by POST /api/v2/matters")
+	fmt.Fprintln(o.IO.Out(), "; a restore sends them back by POST /api/v2/matters")
 	if len(outs) > 0 {
-		printOutcomes(r.env.Stdout, outs)
+		printOutcomes(o.IO.Out(), outs)
 	}
-	return ExitOK
+	return printer.ExitOK
 }
 
 // sayLeftAlone is the line about the in-flight pairs a restore checked
 // against the service and did not send.
-func (r *runner) sayLeftAlone(rep *matters.Report) {
+func (o *Options) sayLeftAlone(rep *matters.Report) {
 	codes := map[string]int{}
 	for _, o := range rep.Outcomes {
 		if o.Result == matters.ResultLeftAlone || o.Result == matters.ResultUnproven {
@@ -60,10 +61,10 @@ func (r *runner) sayLeftAlone(rep *matters.Report) {
 		return
 	}
 	if parts := leftAloneParts(codes); len(parts) > 0 {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: in-flight pairs left alone, as the service lists them: %s\n", r.cmd, strings.Join(parts, ", "))
+		fmt.Fprintf(o.IO.Err(), "vaultdeck %s: in-flight pairs left alone, as the service lists them: %s\n", o.IO.Command(), strings.Join(parts, ", "))
 	}
 	if n := codes[matters.CodeUnproven]; n > 0 {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s unproven: the service may show this run deleted %s, but an upsert could also create a matter; nothing was sent for %s: see `vaultdeck matters receipt ID --result unproven` and check %s in the workspace\n", r.cmd, plural.Count(n, "in-flight pair"), plural.Verb(n, "it", "them"), plural.Verb(n, "it", "them"), plural.Verb(n, "it", "them"))
+		fmt.Fprintf(o.IO.Err(), "vaultdeck %s: %s unproven: the service may show this run deleted %s, but an upsert could also create a matter; nothing was sent for %s: see `vaultdeck matters receipt ID --result unproven` and check %s in the workspace\n", o.IO.Command(), plural.Count(n, "in-flight pair"), plural.Verb(n, "it", "them"), plural.Verb(n, "it", "them"), plural.Verb(n, "it", "them"))
 	}
 }
 

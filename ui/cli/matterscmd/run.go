@@ -1,4 +1,4 @@
-package cli
+package matterscmd
 
 import (
 	"bufio"
@@ -13,36 +13,28 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
-// openStore opens the receipts' database (the factory's).
-func (r *runner) openStore() (*store.Store, error) { return r.f.Store() }
-
-// stdinTerminal says whether a person can answer a prompt on stdin. Tests
-// stand in for a terminal with a reader that says it is one.
-func (r *runner) stdinTerminal() bool {
-	if t, ok := r.env.Stdin.(interface{ IsTerminal() bool }); ok {
-		return t.IsTerminal()
-	}
-	return isTTY(r.env.Stdin)
-}
+// emit prints one value as the format asks (Printer.Show).
+func (o *Options) emit(v any) int { return o.IO.Done(o.IO.Show(printer.Value{JSON: v})) }
 
 // confirmCount is the typed confirmation of a destructive run: on a
 // terminal, the person types the number of pairs; otherwise --yes is needed.
-func (r *runner) confirmCount(n int, verb string, yes, stdinIsData bool) (bool, int) {
+func (o *Options) confirmCount(n int, verb string, yes, stdinIsData bool) (bool, int) {
 	if yes {
 		return true, 0
 	}
-	if stdinIsData || !r.stdinTerminal() {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: stdin is not a terminal, so nobody can confirm: add --yes to %s %s without typing %s number\n", r.cmd, verb, plural.Count(n, "pair"), plural.Verb(n, "its", "their"))
-		return false, ExitUsage
+	if stdinIsData || !o.IO.StdinIsTerminal() {
+		o.IO.Note("stdin is not a terminal, so nobody can confirm: add --yes to %s %s without typing %s number", verb, plural.Count(n, "pair"), plural.Verb(n, "its", "their"))
+		return false, printer.ExitUsage
 	}
-	fmt.Fprintf(r.env.Stderr, "Type %d (the number of pairs) to %s them, anything else to stop: ", n, verb)
-	line, _ := bufio.NewReader(r.env.Stdin).ReadString('\n')
+	fmt.Fprintf(o.IO.Err(), "Type %d (the number of pairs) to %s them, anything else to stop: ", n, verb)
+	line, _ := bufio.NewReader(o.IO.In()).ReadString('\n')
 	if strings.TrimSpace(strings.ReplaceAll(line, ",", "")) != strconv.Itoa(n) {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: not confirmed; nothing was sent\n", r.cmd)
-		return false, ExitError
+		o.IO.Note("not confirmed; nothing was sent")
+		return false, printer.ExitError
 	}
 	return true, 0
 }
@@ -61,39 +53,39 @@ func perMinute(l api.Limits) int {
 	return l.Matters
 }
 
-func (r *runner) deps(c *api.Client, st *store.Store) matters.Deps {
+func (o *Options) deps(c *api.Client, st *store.Store) matters.Deps {
 	stored := ""
-	if conn, err := r.f.Connect(); err == nil {
+	if conn, err := o.Connect(); err == nil {
 		stored = conn.Conn.Profile
 	}
 	// the receipt names what acted: VAULTDECK_TOKEN overrides every
 	// stored token (and without a token source it is the only one)
-	prof := matters.ReceiptProfile(stored, r.env.Getenv("VAULTDECK_TOKEN"))
+	prof := matters.ReceiptProfile(stored, o.Getenv("VAULTDECK_TOKEN"))
 	return matters.Deps{Service: c, Store: st, Profile: prof, Endpoint: c.Base()}
 }
 
 // mattersWatch prints one stderr line per request, and each wait of a second or
 // more (the client-matters budget, a Retry-After), so a long run does not
 // look hung; Ctrl-C during a wait drops the waiting request at once.
-func (r *runner) mattersWatch() matters.Watch {
-	return matters.Watch{Progress: r.progress, Wait: func(w api.Wait) {
+func (o *Options) mattersWatch() matters.Watch {
+	return matters.Watch{Progress: o.progress, Wait: func(w api.Wait) {
 		if w.For >= time.Second {
-			fmt.Fprintf(r.env.Stderr, "vaultdeck: %s (Ctrl-C stops here; nothing of this request was sent yet)\n", w)
+			fmt.Fprintf(o.IO.Err(), "vaultdeck: %s (Ctrl-C stops here; nothing of this request was sent yet)\n", w)
 		}
 	}}
 }
 
 // progress is one stderr line per request, for people and logs alike.
-func (r *runner) progress(p matters.Progress) {
-	fmt.Fprintf(r.env.Stderr, "request %d/%d: %d of %s sent\n", p.Request, p.Requests, p.Sent, plural.Count(p.ToSend, "pair"))
+func (o *Options) progress(p matters.Progress) {
+	fmt.Fprintf(o.IO.Err(), "request %d/%d: %d of %s sent\n", p.Request, p.Requests, p.Sent, plural.Count(p.ToSend, "pair"))
 }
 
 // printPreview shows what a run would do.
 // earlier says what this machine's earlier deletions of the same file
 // mean for running it again (matters.Earlier); a receipts database that
 // cannot be read is said, not taken for "no earlier run".
-func (r *runner) earlier(sha string) ([]string, error) {
-	st, err := r.openStore()
+func (o *Options) earlier(sha string) ([]string, error) {
+	st, err := o.Store()
 	if err != nil {
 		return nil, err
 	}
@@ -101,14 +93,14 @@ func (r *runner) earlier(sha string) ([]string, error) {
 	return matters.Earlier(st, sha)
 }
 
-func (r *runner) printPreview(w io.Writer, name string, f *matters.File, plan *matters.Plan, listRefused bool) int {
-	earlier, earlierErr := r.earlier(f.SHA256)
-	if r.g.JSON && w == r.env.Stdout {
+func (o *Options) printPreview(w io.Writer, name string, f *matters.File, plan *matters.Plan, listRefused bool) int {
+	earlier, earlierErr := o.earlier(f.SHA256)
+	if o.IO.Is(printer.JSON) && w == o.IO.Out() {
 		rej := plan.Rejected()
 		if rej == nil {
 			rej = []matters.Outcome{}
 		}
-		return r.emitJSON(map[string]any{
+		return o.emit(map[string]any{
 			"file": displayName(name), "sha256": f.SHA256, "encoding": f.Encoding, "format": f.Format, "separator": string(f.Separator), "header": f.Header,
 			"ignored_columns": orEmpty(f.Ignored), "pairs": len(plan.Pairs), "to_send": len(plan.Send),
 			"requests": plan.Requests(), "min_seconds": plan.MinDuration().Seconds(), "refused": rej,
@@ -140,7 +132,7 @@ func (r *runner) printPreview(w io.Writer, name string, f *matters.File, plan *m
 	if earlierErr != nil {
 		fmt.Fprintf(w, "earlier   not known: %s\n", sanitize.Line(earlierErr.Error()))
 	}
-	if r.env.Limits.Matters < 0 {
+	if o.Limits.Matters < 0 {
 		fmt.Fprintf(w, "min time  no client-side rate limit\n")
 	} else {
 		fmt.Fprintf(w, "min time  %s at %s a minute, shared with everything else using this token\n", minTime(plan.MinDuration()), plural.Count(plan.PerMinute, "request"))
@@ -149,7 +141,7 @@ func (r *runner) printPreview(w io.Writer, name string, f *matters.File, plan *m
 		fmt.Fprintln(w)
 		printOutcomes(w, plan.Rejected())
 	}
-	return ExitOK
+	return printer.ExitOK
 }
 
 func minTime(d time.Duration) string {
@@ -179,41 +171,41 @@ func quoteBlank(s string) string {
 // 3 when the receipt could not record everything (named, with what to do),
 // else 1 when the run failed before any request was answered, 3 when any
 // pair is in errors, was not sent or is unproven, 0 otherwise.
-func (r *runner) report(id int64, rep *matters.Report, err error, undo string) int {
+func (o *Options) report(id int64, rep *matters.Report, err error, undo string) int {
 	if rep == nil {
 		if matters.IsReceiptError(err) { // a receipt write failure is exit 3 in every command
-			fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, oneLine(err.Error()))
-			return ExitPartial
+			fmt.Fprintf(o.IO.Err(), "vaultdeck %s: %s\n", o.IO.Command(), sanitize.Line(err.Error()))
+			return printer.ExitPartial
 		}
-		return r.fail(err)
+		return o.IO.Fail(err)
 	}
-	if r.g.JSON {
-		writeReportJSON(r.env.Stdout, id, rep)
+	if o.IO.Is(printer.JSON) {
+		writeReportJSON(o.IO.Out(), id, rep)
 	} else {
-		printOutcomes(r.env.Stdout, rep.Outcomes)
+		printOutcomes(o.IO.Out(), rep.Outcomes)
 	}
-	fmt.Fprintf(r.env.Stderr, "%s; receipt %d (vaultdeck matters receipt %d", matters.CountsText(rep.Counts()), id, id)
+	fmt.Fprintf(o.IO.Err(), "%s; receipt %d (vaultdeck matters receipt %d", matters.CountsText(rep.Counts()), id, id)
 	if rep.Counts()[matters.ResultDeleted] > 0 && undo != "" {
-		fmt.Fprintf(r.env.Stderr, "; undo: vaultdeck %s %d", undo, id)
+		fmt.Fprintf(o.IO.Err(), "; undo: vaultdeck %s %d", undo, id)
 	}
-	fmt.Fprintln(r.env.Stderr, ")")
+	fmt.Fprintln(o.IO.Err(), ")")
 	incomplete := matters.Incomplete(id, rep, err)
 	if incomplete != "" {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: %s\n", r.cmd, oneLine(incomplete))
+		fmt.Fprintf(o.IO.Err(), "vaultdeck %s: %s\n", o.IO.Command(), sanitize.Line(incomplete))
 	}
 	if rep.Canceled {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: canceled between requests; lines sent: %s; the others were not sent\n", r.cmd, rep.LinesSent())
+		fmt.Fprintf(o.IO.Err(), "vaultdeck %s: canceled between requests; lines sent: %s; the others were not sent\n", o.IO.Command(), rep.LinesSent())
 	}
 	if rep.Err != nil {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck %s: stopped: %s; lines sent: %s\n", r.cmd, oneLine(rep.Err.Error()), rep.LinesSent())
+		fmt.Fprintf(o.IO.Err(), "vaultdeck %s: stopped: %s; lines sent: %s\n", o.IO.Command(), sanitize.Line(rep.Err.Error()), rep.LinesSent())
 		if rep.Sent == 0 && incomplete == "" {
-			return ExitError
+			return printer.ExitError
 		}
 	}
 	if rep.Errors() || incomplete != "" {
-		return ExitPartial
+		return printer.ExitPartial
 	}
-	return ExitOK
+	return printer.ExitOK
 }
 
 // errString is an error's sentence for --json, "" for none.

@@ -1,4 +1,4 @@
-package cli
+package matterscmd
 
 import (
 	"time"
@@ -41,8 +41,8 @@ func errorsJoin(a, b error) error {
 
 // openReceipts opens the store and checks it is whole first: a damaged
 // file must be said, never shown as fewer receipts or fewer outcomes.
-func (r *runner) openReceipts() (*store.Store, error) {
-	st, err := r.openStore()
+func (o *Options) openReceipts() (*store.Store, error) {
+	st, err := o.Store()
 	if err != nil {
 		return nil, err
 	}
