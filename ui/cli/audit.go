@@ -2,7 +2,6 @@ package cli
 
 import (
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
-	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"reflect"
 )
 
@@ -30,6 +29,3 @@ func (r *runner) done(err error) int {
 	}
 	return ExitOK
 }
-
-// oneLine makes an error message safe for the terminal.
-func oneLine(s string) string { return sanitize.Line(s) }

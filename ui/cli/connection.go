@@ -4,6 +4,3 @@ import "github.com/vaultdeck/vaultdeck/api"
 
 // client is the API client of the one connection (the factory's).
 func (r *runner) client() (*api.Client, error) { return r.f.Client() }
-
-// refuseReadOnly is the factory's RefuseReadOnly.
-func (r *runner) refuseReadOnly() (code int, ok bool) { return r.f.RefuseReadOnly() }

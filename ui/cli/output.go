@@ -1,14 +1,9 @@
 package cli
 
 import (
-	"fmt"
 	"io"
-	"strconv"
 	"text/tabwriter"
-	"time"
 
-	"github.com/dustin/go-humanize"
-	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 	"github.com/vaultdeck/vaultdeck/ui/csvsafe"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -66,35 +61,6 @@ func (t *table) flush() error {
 		return t.cw.Flush()
 	}
 	return t.tw.Flush()
-}
-
-// size is a byte count for a table: humanized for people, the exact
-// number in a CSV, where a spreadsheet sums and sorts it.
-func (r *runner) size(n api.Int) string {
-	if r.g.CSV {
-		return strconv.FormatInt(int64(n), 10)
-	}
-	return fmtSize(n)
-}
-
-// at is a time cell of a listing: with --csv RFC 3339 in UTC with its
-// seconds (a file read next week, by a program, parses it), else the
-// shorter human form in UTC ("" for none).
-func (r *runner) at(t time.Time) string {
-	switch {
-	case t.IsZero():
-		return ""
-	case r.g.CSV:
-		return t.UTC().Format(time.RFC3339)
-	}
-	return t.UTC().Format(timeLayout)
-}
-
-func fmtSize(n api.Int) string {
-	if n < 0 {
-		return fmt.Sprint(int64(n))
-	}
-	return humanize.Bytes(uint64(n))
 }
 
 // writeJSON prints v as indented JSON (printer.WriteJSON).

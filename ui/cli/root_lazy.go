@@ -12,6 +12,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/cli/personcmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/recyclebincmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/statuscmd"
+	"github.com/vaultdeck/vaultdeck/ui/cli/uploadcmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/vaultcmd"
 )
 
@@ -36,8 +37,8 @@ func (r *runner) subcommands() []subcommand {
 		{"projects", func() *cobra.Command { return vaultcmd.NewCmdProjects(r.f, nil) }},
 		{"users", func() *cobra.Command { return vaultcmd.NewCmdUsers(r.f, nil) }},
 		{"files", func() *cobra.Command { return vaultcmd.NewCmdFiles(r.f, nil) }}, {"status", func() *cobra.Command { return statuscmd.NewCmdStatus(r.f, nil) }},
-		{"recycle-bin", func() *cobra.Command { return recyclebincmd.NewCmdRecycleBin(r.f, nil) }}, {"audit", func() *cobra.Command { return auditcmd.NewCmdAudit(r.f, nil) }}, {"view", r.viewCmd}, {"upload", r.uploadCmd},
-		{"uploads", r.uploadsCmd}, {"whoami", r.whoamiCmd}, {"access", func() *cobra.Command { return accesscmd.NewCmdAccess(r.f) }}, {"person", func() *cobra.Command { return personcmd.NewCmdPerson(r.f, nil) }},
+		{"recycle-bin", func() *cobra.Command { return recyclebincmd.NewCmdRecycleBin(r.f, nil) }}, {"audit", func() *cobra.Command { return auditcmd.NewCmdAudit(r.f, nil) }}, {"view", r.viewCmd}, {"upload", func() *cobra.Command { return uploadcmd.NewCmdUpload(r.f, nil) }},
+		{"uploads", func() *cobra.Command { return uploadcmd.NewCmdUploads(r.f) }}, {"whoami", r.whoamiCmd}, {"access", func() *cobra.Command { return accesscmd.NewCmdAccess(r.f) }}, {"person", func() *cobra.Command { return personcmd.NewCmdPerson(r.f, nil) }},
 		{"matters", func() *cobra.Command { return matterscmd.NewCmdMatters(r.f) }}, {"login", r.loginCmd}, {"logout", r.logoutCmd}, {"profiles", r.profilesCmd},
 		{"sim", r.simCmd}, {"demo", r.demoCmd}, {"serve", r.serveCmd}, {"config", r.configCmd},
 		{"completion", r.completionCmd}, {"version", r.versionCmd}, {"docs", r.docsCmd},

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/vaultdeck/vaultdeck/ui/cli/uploadcmd"
 )
 
 // regexpLine reports whether a line of out matches expr.
@@ -37,7 +39,7 @@ func TestSameNamesAcrossFoldersAreSaidBeforeSending(t *testing.T) {
 	}
 
 	r = vd("upload", "--mode", "replace", "--same-names", "--json", pid, dir)
-	var rep uploadReport
+	var rep uploadcmd.Report
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != ExitOK {
 		t.Fatalf("upload --same-names: %d %v %q %q", r.code, err, r.stdout, r.stderr)
 	}

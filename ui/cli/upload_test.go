@@ -13,6 +13,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/uploadcmd"
 )
 
 func newUploadEnv(t *testing.T) (*sim.Server, string, func(args ...string) run) {
@@ -53,7 +54,7 @@ func TestUploadCommand(t *testing.T) {
 	// A path that does not exist is refused by name; the rest continue and
 	// the exit status says some files did not make it.
 	r := vd("upload", pid, dir, filepath.Join(dir, "missing.pdf"), "--json", "--mode", "keep")
-	var rep uploadReport
+	var rep uploadcmd.Report
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != ExitPartial {
 		t.Fatalf("upload: %d %v %q %q", r.code, err, r.stdout, r.stderr)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/uploadcmd"
 )
 
 // TestUploadJournalFailureExitsPartial: when the journal cannot record a
@@ -61,7 +62,7 @@ func TestUploadJournalFailureExitsPartial(t *testing.T) {
 			t.Errorf("%v: code %d, want %d; output %q", args, code, ExitPartial, text)
 		}
 		if args[len(args)-1] == "--json" {
-			var rep uploadReport
+			var rep uploadcmd.Report
 			if err := json.Unmarshal(out.Bytes(), &rep); err != nil || len(rep.Errors) != 1 {
 				t.Errorf("--json report: %v %+v", err, rep)
 			}

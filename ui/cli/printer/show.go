@@ -14,7 +14,8 @@ import (
 // all, and the printer picks.
 type Value struct {
 	// JSON is encoded for --json (indented) and --jsonl (one line; a list,
-	// a line per element).
+	// a line per element). A value with neither JSON nor Raw has no JSON
+	// form: its table or text is printed whatever the format.
 	JSON any
 	// Raw, instead of JSON, is the service's own object: one line.
 	Raw []byte
@@ -26,21 +27,25 @@ type Value struct {
 	Rows    [][]string
 	Empty   string
 	Text    func(w io.Writer) error
-	// Aside is a line for the person reading the table or the CSV, on
-	// stderr before it (which snapshot answered); JSON has none.
-	Aside string
+	// The lines for the person reading a table or a CSV (JSON has none):
+	// Aside on stderr before it (which snapshot answered), Note on stderr
+	// after it (what to run next), Foot under a table only (a count line),
+	// Summary under a table, or on stderr beside a CSV (the CSV on stdout
+	// is the records alone).
+	Aside, Note, Foot, Summary string
 }
 
 // Show prints v as the chosen format wants it.
 func (p *Printer) Show(v Value) error {
 	w := p.Out()
-	switch f := p.format(); {
-	case (f == JSON || f == JSONL) && v.Raw != nil:
-		_, err := w.Write(append(safeRaw(nil, bytes.TrimSpace(v.Raw)), '\n'))
-		return err
-	case f == JSON:
-		return WriteJSON(w, v.JSON)
-	case f == JSONL:
+	if f := p.format(); (f == JSON || f == JSONL) && (v.JSON != nil || v.Raw != nil) {
+		switch {
+		case v.Raw != nil:
+			_, err := w.Write(append(safeRaw(nil, bytes.TrimSpace(v.Raw)), '\n'))
+			return err
+		case f == JSON:
+			return WriteJSON(w, v.JSON)
+		}
 		if rv := reflect.ValueOf(v.JSON); rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
 			for i := range rv.Len() {
 				if err := WriteJSONLine(w, rv.Index(i).Interface()); err != nil {
@@ -56,22 +61,51 @@ func (p *Printer) Show(v Value) error {
 			return err
 		}
 	}
-	switch f := p.format(); {
-	case f == CSV && v.Headers != nil:
-		return p.WriteCSV(v.Headers, v.Rows)
-	case v.Text != nil:
-		return v.Text(w)
-	case len(v.Rows) == 0 && v.Empty != "":
-		_, err := io.WriteString(w, v.Empty+"\n")
+	if err := p.human(v); err != nil {
 		return err
 	}
-	return Aligned(w, func(row func([]string)) error {
-		row(v.Headers)
-		for _, r := range v.Rows {
-			row(r)
+	if v.Note != "" {
+		_, err := fmt.Fprintln(p.Err(), v.Note)
+		return err
+	}
+	return nil
+}
+
+// human prints v's table, CSV or text, with the lines under it.
+func (p *Printer) human(v Value) error {
+	w, csv := p.Out(), p.format() == CSV
+	var err error
+	switch {
+	case csv && v.Headers != nil:
+		err = p.WriteCSV(v.Headers, v.Rows)
+	case v.Text != nil:
+		err = v.Text(w)
+	case len(v.Rows) == 0 && v.Empty != "":
+		_, err = io.WriteString(w, v.Empty+"\n")
+	default:
+		err = Aligned(w, func(row func([]string)) error {
+			row(v.Headers)
+			for _, r := range v.Rows {
+				row(r)
+			}
+			return nil
+		})
+	}
+	if err != nil {
+		return err
+	}
+	if v.Foot != "" && !csv {
+		if _, err := fmt.Fprintln(w, v.Foot); err != nil {
+			return err
 		}
-		return nil
-	})
+	}
+	if v.Summary != "" {
+		if csv {
+			w = p.Err()
+		}
+		_, err = fmt.Fprintln(w, v.Summary)
+	}
+	return err
 }
 
 // WriteCSV writes headers and rows as CSV on stdout (csvsafe: quoting,

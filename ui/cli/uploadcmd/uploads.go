@@ -1,4 +1,4 @@
-package cli
+package uploadcmd
 
 import (
 	"context"
@@ -6,29 +6,45 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/cli/auditcmd"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
+	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 )
 
-func (r *runner) uploadsCmd() *cobra.Command {
+// NewCmdUploads is `uploads [RUN]`: RunUploads, or RunFiles for one run.
+func NewCmdUploads(f *factory.Factory) *cobra.Command {
+	o := options(f)
 	c := &cobra.Command{Use: "uploads [RUN]", Short: "list the upload journal's runs and their state; with RUN, every file of that run and its outcome",
 		Args: cobra.MaximumNArgs(1)}
-	c.RunE = r.run(func(ctx context.Context, pos []string) int {
-		if len(pos) == 1 {
-			return r.uploadsRun(pos[0])
+	c.RunE = cmdutil.Run(f, func(ctx context.Context, args []string) int {
+		if len(args) == 1 {
+			return RunFiles(o, args[0])
 		}
-		st, profile, err := r.journal()
+		return RunUploads(ctx, o)
+	})
+	return c
+}
+
+// RunUploads lists the journal's runs of the profile, each with its state,
+// its counts and the service's own audit evidence of it.
+func RunUploads(ctx context.Context, o *Options) int {
+	p := o.IO
+	{
+		st, profile, err := o.Journal()
 		if err != nil {
-			return r.fail(err)
+			return p.Fail(err)
 		}
 		defer st.Close()
 		// A damaged file can list a run with the wrong counts, or none.
 		if err := st.CheckJournal(); err != nil {
-			return r.fail(err)
+			return p.Fail(err)
 		}
 		runs, err := st.UploadRuns(profile)
 		if err != nil {
-			return r.fail(err)
+			return p.Fail(err)
 		}
 		type runJSON struct {
 			ID        int64     `json:"id"`
@@ -62,32 +78,20 @@ func (r *runner) uploadsCmd() *cobra.Command {
 			list = append(list, runJSON{x.ID, x.ProjectID, x.Mode, x.CreatedAt.UTC(), state, x.Files, x.Bytes,
 				x.Uploaded, x.Superseded, x.Skipped, x.Refused, x.Failed, x.Pending, x.Unproven, x.OpenBatches, nil})
 		}
-		audits := auditcmd.RunEvidence(ctx, r.f.Client, st, auditcmd.Runs(runs))
+		audits := auditcmd.RunEvidence(ctx, o.Client, st, auditcmd.Runs(runs))
 		for i := range list {
 			list[i].Audit = audits[i].JSON
 		}
-		if r.jsonOut() {
-			return r.emitJSON(list)
-		}
-		t := r.table("RUN", "STARTED", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "REPLACED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN", "AUDIT")
+		cells := p.Cells()
+		rows := make([][]string, len(list))
 		for i, x := range list {
-			t.row(fmt.Sprint(x.ID), r.uploadStarted(x.CreatedAt), x.ProjectID, x.Mode, x.State, fmt.Sprint(x.Files),
-				r.size(api.Int(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Replaced), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending), fmt.Sprint(x.Unproven),
-				audits[i].Cell)
+			// a run's start in the local zone (the runs of this machine, by
+			// its clock), RFC 3339 in UTC in a CSV
+			rows[i] = []string{fmt.Sprint(x.ID), cells.Local(x.CreatedAt), x.ProjectID, x.Mode, x.State, fmt.Sprint(x.Files),
+				cells.Size(api.Int(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Replaced), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending), fmt.Sprint(x.Unproven),
+				audits[i].Cell}
 		}
-		if note := auditcmd.Footnote(audits); note != "" {
-			defer fmt.Fprintln(r.env.Stderr, note)
-		}
-		return r.done(t.flush())
-	})
-	return c
-}
-
-// uploadStarted is a run's start: in the local zone on screen (the runs
-// of this machine, by its clock), RFC 3339 in UTC with --csv.
-func (r *runner) uploadStarted(t time.Time) string {
-	if r.g.CSV {
-		return r.at(t)
+		return p.Done(p.Show(printer.Value{JSON: list, Rows: rows, Note: auditcmd.Footnote(audits),
+			Headers: []string{"RUN", "STARTED", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "REPLACED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN", "AUDIT"}}))
 	}
-	return t.Local().Format("2006-01-02 15:04")
 }

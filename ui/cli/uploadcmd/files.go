@@ -1,4 +1,4 @@
-package cli
+package uploadcmd
 
 import (
 	"fmt"
@@ -6,28 +6,31 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/upload"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
-// uploadsRun lists every file of one run of the profile with its outcome:
+// RunFiles lists every file of one run of the profile with its outcome:
 // what was uploaded, replaced by a file of its name, renamed, skipped,
 // refused, failed, not sent or unproven, and why. Exit 3 while anything of
 // it is not known to be done.
-func (r *runner) uploadsRun(arg string) int {
+func RunFiles(o *Options, arg string) int {
+	p := o.IO
 	runID, err := strconv.ParseInt(arg, 10, 64)
 	if err != nil || runID <= 0 {
-		return r.usage("RUN is a run number from `vaultdeck uploads`, not %q", arg)
+		return p.Usage("RUN is a run number from `vaultdeck uploads`, not %q", arg)
 	}
-	st, profile, err := r.journal()
+	st, profile, err := o.Journal()
 	if err != nil {
-		return r.fail(err)
+		return p.Fail(err)
 	}
 	defer st.Close()
 	if err := st.CheckJournal(); err != nil {
-		return r.fail(err)
+		return p.Fail(err)
 	}
 	runs, err := st.UploadRuns(profile)
 	if err != nil {
-		return r.fail(err)
+		return p.Fail(err)
 	}
 	found := -1
 	for i, x := range runs {
@@ -36,11 +39,11 @@ func (r *runner) uploadsRun(arg string) int {
 		}
 	}
 	if found < 0 {
-		return r.fail(fmt.Errorf("profile %s has no upload run %d; `vaultdeck uploads` lists its runs", profile, runID))
+		return p.Fail(fmt.Errorf("profile %s has no upload run %d; `vaultdeck uploads` lists its runs", profile, runID))
 	}
 	files, err := st.RunFiles(runID)
 	if err != nil {
-		return r.fail(err)
+		return p.Fail(err)
 	}
 	type fileJSON struct {
 		Path   string `json:"file_path"`
@@ -66,31 +69,22 @@ func (r *runner) uploadsRun(arg string) int {
 			open = true
 		}
 	}
-	code := ExitOK
+	code := printer.ExitOK
 	if open {
-		code = ExitPartial
+		code = printer.ExitPartial
 	}
-	if r.jsonOut() {
-		if c := r.emitJSON(list); c != ExitOK {
-			return c
+	rows := make([][]string, len(list))
+	for i, f := range list {
+		rows[i] = []string{f.Path, f.Result, f.Detail, f.Local}
+	}
+	line := fmt.Sprintf("run %d, mode %s, project %s: %s", runID, runs[found].Mode, runs[found].ProjectID, plural.Count(len(list), "file"))
+	for _, w := range []string{"uploaded", "renamed", "replaced", "re-uploaded", "skipped", "refused", "failed", "not sent", "unproven"} {
+		if counts[w] > 0 {
+			line += fmt.Sprintf(", %d %s", counts[w], w)
 		}
-		return code
 	}
-	t := r.table("PATH", "RESULT", "DETAIL", "LOCAL FILE")
-	for _, f := range list {
-		t.row(f.Path, f.Result, f.Detail, f.Local)
-	}
-	if err := t.flush(); err != nil {
-		return r.fail(err)
-	}
-	if !r.g.CSV {
-		line := fmt.Sprintf("run %d, mode %s, project %s: %s", runID, runs[found].Mode, runs[found].ProjectID, plural.Count(len(list), "file"))
-		for _, w := range []string{"uploaded", "renamed", "replaced", "re-uploaded", "skipped", "refused", "failed", "not sent", "unproven"} {
-			if counts[w] > 0 {
-				line += fmt.Sprintf(", %d %s", counts[w], w)
-			}
-		}
-		fmt.Fprintln(r.env.Stdout, oneLine(line))
+	if err := p.Show(printer.Value{JSON: list, Headers: []string{"PATH", "RESULT", "DETAIL", "LOCAL FILE"}, Rows: rows, Foot: sanitize.Line(line)}); err != nil {
+		return p.Fail(err)
 	}
 	return code
 }

@@ -1,4 +1,7 @@
-package cli
+// Package uploadcmd is `vaultdeck upload` (journaled, resumable uploads
+// of files and folders: api/upload) and `vaultdeck uploads`, the journal's
+// runs and each file's outcome.
+package uploadcmd
 
 import (
 	"fmt"
@@ -11,28 +14,28 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
-// journal opens the store that holds the upload journal, with the name of
-// the active profile (the journal is per profile).
-func (r *runner) journal() (*store.Store, string, error) { return r.f.OpenJournal() }
-
-// uploadReport is the --json form of an upload's outcome.
-type uploadReport struct {
+// Report is the --json form of an upload's outcome. Its field names are a
+// promise to scripts: add, never rename.
+type Report struct {
 	Runs       []int64      `json:"runs"`
-	Uploaded   []fileReport `json:"uploaded"`
-	Skipped    []fileReport `json:"skipped"`
-	Refused    []fileReport `json:"refused"`
-	Failed     []fileReport `json:"failed"`
-	Unproven   []fileReport `json:"unproven"`
-	Replaced   []fileReport `json:"replaced"`
-	Renamed    []fileReport `json:"renamed"`
+	Uploaded   []FileReport `json:"uploaded"`
+	Skipped    []FileReport `json:"skipped"`
+	Refused    []FileReport `json:"refused"`
+	Failed     []FileReport `json:"failed"`
+	Unproven   []FileReport `json:"unproven"`
+	Replaced   []FileReport `json:"replaced"`
+	Renamed    []FileReport `json:"renamed"`
 	Unfinished int          `json:"unfinished_batches"`
 	Errors     []string     `json:"errors"`
 	Notes      []string     `json:"notes"`
 }
 
-type fileReport struct {
+// FileReport is one file of a Report.
+type FileReport struct {
 	Local  string `json:"local_path"`
 	Path   string `json:"file_path,omitempty"`
 	FileID string `json:"file_id,omitempty"`
@@ -41,46 +44,51 @@ type fileReport struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-func reports(files []store.JournalFile) []fileReport {
-	out := make([]fileReport, 0, len(files))
+func reports(files []store.JournalFile) []FileReport {
+	out := make([]FileReport, 0, len(files))
 	for _, f := range files {
-		out = append(out, fileReport{Local: f.Local, Path: f.Path, FileID: f.FileID, Name: f.ServiceName, Size: f.Size, Reason: f.Reason})
+		out = append(out, FileReport{Local: f.Local, Path: f.Path, FileID: f.FileID, Name: f.ServiceName, Size: f.Size, Reason: f.Reason})
 	}
 	return out
 }
 
-func (r *runner) uploadReport(o upload.Outcome, notes []string) int {
-	status := ExitOK
+// report prints an upload's outcome: every file with its result, the
+// counts, and what to do about what is not done; exit 3 while anything is
+// not known to be done.
+func (o *Options) report(out upload.Outcome, notes []string) int {
+	p := o.IO
+	status := printer.ExitOK
 	// An error of the journal (StartBatch or CompleteBatch failing: a lost
 	// lease, a full disk) leaves no file counted as refused or failed, yet
 	// the run is not known to be done: a script must not read it as success.
-	if o.Partial() || len(o.Errors) > 0 {
-		status = ExitPartial
+	if out.Partial() || len(out.Errors) > 0 {
+		status = printer.ExitPartial
 	}
-	if r.g.JSON {
+	if p.Is(printer.JSON) { // --jsonl prints the table: a report is one document
 		if notes == nil {
 			notes = []string{}
 		}
-		errs := o.Errors
+		errs := out.Errors
 		if errs == nil {
 			errs = []string{}
 		}
-		if code := r.emitJSON(uploadReport{Runs: append([]int64{}, o.RunIDs...), Uploaded: reports(o.Uploaded), Skipped: reports(o.Skipped),
-			Refused: reports(o.Refused), Failed: reports(o.Failed), Unproven: reports(o.Unproven), Replaced: reports(o.Replaced), Renamed: reports(o.Renamed),
-			Unfinished: o.Unfinished, Errors: errs, Notes: notes}); code != ExitOK {
-			return code
+		err := p.Show(printer.Value{JSON: Report{Runs: append([]int64{}, out.RunIDs...), Uploaded: reports(out.Uploaded), Skipped: reports(out.Skipped),
+			Refused: reports(out.Refused), Failed: reports(out.Failed), Unproven: reports(out.Unproven), Replaced: reports(out.Replaced), Renamed: reports(out.Renamed),
+			Unfinished: out.Unfinished, Errors: errs, Notes: notes}})
+		if err != nil {
+			return p.Fail(err)
 		}
 		return status
 	}
-	t := r.table("FILE", "RESULT", "FILE ID / REASON")
+	var rows [][]string
 	renamed := map[int64]string{}
-	for _, f := range o.Renamed {
+	for _, f := range out.Renamed {
 		renamed[f.ID] = f.ServiceName
 	}
 	for _, set := range []struct {
 		files []store.JournalFile
 		label string
-	}{{o.Uploaded, "uploaded"}, {o.Replaced, "replaced"}, {o.Skipped, "skipped"}, {o.Refused, "refused"}, {o.Failed, "failed"}, {o.Unproven, "unproven"}} {
+	}{{out.Uploaded, "uploaded"}, {out.Replaced, "replaced"}, {out.Skipped, "skipped"}, {out.Refused, "refused"}, {out.Failed, "failed"}, {out.Unproven, "unproven"}} {
 		for _, f := range set.files {
 			detail, label := f.FileID, set.label
 			switch {
@@ -91,39 +99,34 @@ func (r *runner) uploadReport(o upload.Outcome, notes []string) int {
 			case detail == "":
 				detail = f.Reason
 			}
-			t.row(f.Local, label, detail)
+			rows = append(rows, []string{f.Local, label, detail})
 		}
 	}
-	if err := t.flush(); err != nil {
-		return r.fail(err)
+	sum := fmt.Sprintf("%d uploaded, %d skipped, %d refused, %d failed", len(out.Uploaded), len(out.Skipped), len(out.Refused), len(out.Failed))
+	if len(out.Replaced) > 0 {
+		sum += fmt.Sprintf(", %d replaced by a file of the same name in this upload", len(out.Replaced))
 	}
-	sum := r.env.Stdout
-	if r.g.CSV {
-		sum = r.env.Stderr // the CSV on stdout is the records alone
+	if len(out.Renamed) > 0 {
+		sum += fmt.Sprintf(" (%d of the uploaded renamed by the service)", len(out.Renamed))
 	}
-	fmt.Fprintf(sum, "%d uploaded, %d skipped, %d refused, %d failed", len(o.Uploaded), len(o.Skipped), len(o.Refused), len(o.Failed))
-	if len(o.Replaced) > 0 {
-		fmt.Fprintf(sum, ", %d replaced by a file of the same name in this upload", len(o.Replaced))
+	if len(out.Unproven) > 0 {
+		sum += fmt.Sprintf(", %d unproven", len(out.Unproven))
 	}
-	if len(o.Renamed) > 0 {
-		fmt.Fprintf(sum, " (%d of the uploaded renamed by the service)", len(o.Renamed))
+	if err := p.Show(printer.Value{Headers: []string{"FILE", "RESULT", "FILE ID / REASON"}, Rows: rows, Summary: sum}); err != nil {
+		return p.Fail(err)
 	}
-	if len(o.Unproven) > 0 {
-		fmt.Fprintf(sum, ", %d unproven", len(o.Unproven))
-	}
-	fmt.Fprintln(sum)
 	for _, n := range notes {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s\n", oneLine(n))
+		p.Note("%s", n)
 	}
-	for _, f := range o.Unproven {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s: not known to have arrived; %s\n", oneLine(f.Local), oneLine(f.Reason))
+	for _, f := range out.Unproven {
+		p.Note("%s: not known to have arrived; %s", f.Local, f.Reason)
 	}
-	r.refusedHint(o.Refused)
-	for _, e := range o.Errors {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s\n", oneLine(e))
+	o.refusedHint(out.Refused)
+	for _, e := range out.Errors {
+		p.Note("%s", e)
 	}
-	if o.Unfinished > 0 {
-		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s unfinished; run `vaultdeck upload --resume` to finish %s\n", plural.Count(o.Unfinished, "batch"), plural.Noun(o.Unfinished, "it", "them"))
+	if out.Unfinished > 0 {
+		p.Note("%s unfinished; run `vaultdeck upload --resume` to finish %s", plural.Count(out.Unfinished, "batch"), plural.Noun(out.Unfinished, "it", "them"))
 	}
 	return status
 }
@@ -153,9 +156,9 @@ func (l *progressLine) update(p upload.Progress) {
 // that waits a minute for the shared budget, or re-sends after a 429, must
 // not look hung or lost to whoever reads its log. Pauses under a second are
 // not worth a line, unless a 429 caused them.
-func (r *runner) uploadWaits(line *progressLine) func(api.Wait) {
+func (o *Options) uploadWaits(line *progressLine) func(api.Wait) {
 	var mu sync.Mutex
-	w := r.env.Stderr
+	w := o.IO.Err()
 	return func(x api.Wait) {
 		if x.For < time.Second && x.Status != 429 {
 			return
@@ -218,7 +221,7 @@ func (l *progressLine) finish() {
 // of them was sent, and an upload of them as they are now is a new run,
 // once the user has looked at them. A long list is not repeated: the table
 // above names every file.
-func (r *runner) refusedHint(refused []store.JournalFile) {
+func (o *Options) refusedHint(refused []store.JournalFile) {
 	byProject := map[string][]store.JournalFile{}
 	var order []string
 	for _, f := range refused {
@@ -236,8 +239,8 @@ func (r *runner) refusedHint(refused []store.JournalFile) {
 		if len(files) > 20 {
 			cmd = upload.AgainCommand(p, nil) + " PATH... (the refused paths are listed above)"
 		}
-		fmt.Fprintf(r.env.Stderr, "vaultdeck upload: %s refused, nothing of %s sent; check %s, then upload %s as %s now: %s\n",
-			plural.Count(len(files), "file"), plural.Verb(len(files), "it", "them"), plural.Verb(len(files), "it", "them"), plural.Verb(len(files), "it", "them"), plural.Verb(len(files), "it is", "they are"), oneLine(cmd))
+		o.IO.Note("%s refused, nothing of %s sent; check %s, then upload %s as %s now: %s",
+			plural.Count(len(files), "file"), plural.Verb(len(files), "it", "them"), plural.Verb(len(files), "it", "them"), plural.Verb(len(files), "it", "them"), plural.Verb(len(files), "it is", "they are"), cmd)
 	}
 }
 
@@ -245,21 +248,21 @@ func (r *runner) refusedHint(refused []store.JournalFile) {
 // different folders and what each duplicate mode does with them (the
 // project keeps one file per name). Without --same-names the upload is
 // refused with this list (exit 2): which file survives is the user's call.
-func (r *runner) saySameNames(same []upload.SameName, mode api.DuplicateMode, accepted bool) {
-	w := r.env.Stderr
+func (o *Options) saySameNames(same []upload.SameName, mode api.DuplicateMode, accepted bool) {
+	w := o.IO.Err()
 	files := 0
 	for _, g := range same {
 		files += len(g.Files)
 	}
 	fmt.Fprintf(w, "vaultdeck upload: %s %s %s across folders; a project holds one file per name, so:\n", plural.Count(files, "file"), plural.Verb(files, "shares", "share"), plural.Count(len(same), "name"))
 	for _, g := range same {
-		fmt.Fprintf(w, "  %s: %s\n", oneLine(g.Name), oneLine(g.Paths()))
+		fmt.Fprintf(w, "  %s: %s\n", sanitize.Line(g.Name), sanitize.Line(g.Paths()))
 		for _, m := range []api.DuplicateMode{api.DuplicateReplace, api.DuplicateSkip, api.DuplicateKeep} {
 			chosen := ""
 			if m == mode {
 				chosen = " (chosen)"
 			}
-			fmt.Fprintf(w, "    --mode %s%s: %s\n", m, chosen, oneLine(g.Effect(m)))
+			fmt.Fprintf(w, "    --mode %s%s: %s\n", m, chosen, sanitize.Line(g.Effect(m)))
 		}
 	}
 	if accepted {
