@@ -203,3 +203,49 @@ func replaceFile(path string, old, data []byte) error {
 	}
 	return nil
 }
+
+// ViewQuery is a saved view's command as the command tree reads its line:
+// the command's path and its arguments, and the flags given, in order. The
+// console opens it as the query of the view that shows those rows.
+type ViewQuery struct {
+	Command []string
+	Flags   []ViewFlag
+}
+
+// ViewFlag is one flag of a ViewQuery: --Name Value, or --Name alone when
+// Switch.
+type ViewFlag struct {
+	Name, Value string
+	Switch      bool
+}
+
+// ViewCommand is a listing a saved view may name, and the console's route
+// that shows its rows ("": none, the view runs headless only).
+type ViewCommand struct {
+	Command []string
+	Route   string
+}
+
+// ViewCommands are the listings a saved view may name, in the order the
+// command line lists them: the one list the command line (which views it
+// accepts) and the console (which route opens one) both read.
+func ViewCommands() []ViewCommand {
+	return []ViewCommand{
+		{[]string{"recycle-bin"}, "bin"}, {[]string{"projects"}, "projects"}, {[]string{"users"}, "project"},
+		{[]string{"files"}, "project"}, {[]string{"status"}, "files"}, {[]string{"audit"}, "audit"},
+		{[]string{"audit", "stats"}, ""}, {[]string{"access", "people"}, "access"}, {[]string{"access", "user"}, "access"},
+		{[]string{"access", "project"}, ""}, {[]string{"access", "diff"}, "access"},
+		{[]string{"matters", "receipts"}, "matters"}, {[]string{"matters", "receipt"}, "matters"},
+	}
+}
+
+// RouteCommands are the commands of ViewCommands whose rows route shows.
+func RouteCommands(route string) [][]string {
+	var out [][]string
+	for _, c := range ViewCommands() {
+		if c.Route == route {
+			out = append(out, c.Command)
+		}
+	}
+	return out
+}

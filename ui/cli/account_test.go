@@ -17,6 +17,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/api/token/tokentest"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/accountcmd"
 )
 
 // The token sources must satisfy the client's interface.
@@ -29,7 +30,7 @@ const goodToken = "good_T0ken-abcdef0123456789"
 
 type harness struct {
 	t        *testing.T
-	env      accountEnv
+	env      accountcmd.Env
 	home     string
 	vars     map[string]string
 	kr       *tokentest.MemoryKeyring
@@ -41,7 +42,7 @@ type harness struct {
 func newHarness(t *testing.T) *harness {
 	h := &harness{t: t, home: t.TempDir(), kr: tokentest.NewMemoryKeyring()}
 	h.vars = map[string]string{"VAULTDECK_HOME": h.home}
-	h.env = accountEnv{
+	h.env = accountcmd.Env{
 		Stdout:  &h.out,
 		Stderr:  &h.err,
 		Getenv:  func(k string) string { return h.vars[k] },
@@ -79,18 +80,20 @@ func (h *harness) run(c cmd, input string, args ...string) int {
 }
 
 // runWith runs a command against env as it is.
-func (h *harness) runWith(c cmd, env accountEnv, args ...string) int {
+func (h *harness) runWith(c cmd, env accountcmd.Env, args ...string) int {
 	return Main(context.Background(), append([]string{string(c)}, args...), Env{
 		Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, Getenv: env.Getenv,
-		Login:    func(ctx context.Context, o loginOptions) int { return runLogin(ctx, o, env) },
-		Logout:   func(ctx context.Context, o logoutOptions) int { return runLogout(ctx, o, env) },
-		Profiles: func(ctx context.Context, o profilesOptions) int { return runProfiles(ctx, o, env) },
+		Login:  func(ctx context.Context, o accountcmd.LoginOptions) int { return accountcmd.RunLogin(ctx, o, env) },
+		Logout: func(ctx context.Context, o accountcmd.LogoutOptions) int { return accountcmd.RunLogout(ctx, o, env) },
+		Profiles: func(ctx context.Context, o accountcmd.ProfilesOptions) int {
+			return accountcmd.RunProfiles(ctx, o, env)
+		},
 	})
 }
 
 func (h *harness) store() *store.Store {
 	h.t.Helper()
-	st, err := h.env.account().OpenStore()
+	st, err := h.env.Account().OpenStore()
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -212,7 +215,7 @@ func TestBrokenKeyringNeedsExplicitOptIn(t *testing.T) {
 			t.Errorf("message lacks %q:\n%s", want, msg)
 		}
 	}
-	paths, _ := h.env.account().Paths()
+	paths, _ := h.env.Account().Paths()
 	if entries, _ := os.ReadDir(paths.Tokens); len(entries) != 0 {
 		t.Fatal("a token file appeared without the opt-in")
 	}
@@ -224,7 +227,7 @@ func TestBrokenKeyringNeedsExplicitOptIn(t *testing.T) {
 		t.Fatalf("no warning: %s", h.err.String())
 	}
 	st := h.store()
-	conn, err := account.Open(h.env.account(), st, "")
+	conn, err := account.Open(h.env.Account(), st, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,11 +320,11 @@ func activeIs(listing, name string) bool {
 func TestConnectWithTokenAlone(t *testing.T) {
 	h := newHarness(t)
 	st := h.store()
-	if _, err := account.Open(h.env.account(), st, ""); err == nil || !strings.Contains(err.Error(), "vaultdeck login") {
+	if _, err := account.Open(h.env.Account(), st, ""); err == nil || !strings.Contains(err.Error(), "vaultdeck login") {
 		t.Fatalf("no profiles, no token: %v", err)
 	}
 	h.vars[token.EnvVar] = goodToken
-	conn, err := account.Open(h.env.account(), st, "")
+	conn, err := account.Open(h.env.Account(), st, "")
 	if err != nil || conn.By != account.ChosenByToken || conn.Profile.Region != "us" {
 		t.Fatalf("VAULTDECK_TOKEN alone: %+v, %v", conn, err)
 	}
@@ -351,7 +354,7 @@ func TestTokenNeverStoredOrLogged(t *testing.T) {
 	h.run(Login, "bad"+goodToken) // rejected; its message must not quote the token
 	outputs.WriteString(h.out.String() + h.err.String())
 
-	paths, _ := h.env.account().Paths()
+	paths, _ := h.env.Account().Paths()
 	files := map[string][]byte{"log": h.logs.Bytes(), "output": []byte(outputs.String())}
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		if b, err := os.ReadFile(paths.Database() + suffix); err == nil {

@@ -13,7 +13,7 @@ import (
 // same command tree that parses the command line; they call the binary's
 // hidden __complete command for candidates, so commands, flags, profile
 // names (from the store) and view names never drift from this build.
-func (r *runner) completionCmd() *cobra.Command {
+func (r *tree) completionCmd() *cobra.Command {
 	shells := []string{"bash", "zsh", "fish"}
 	c := &cobra.Command{
 		Use:       "completion bash|zsh|fish",
@@ -48,23 +48,4 @@ func (r *runner) completionCmd() *cobra.Command {
 		return ExitOK
 	})
 	return c
-}
-
-// profileNames lists the stored profiles (none when the store cannot be
-// read: completion must never fail loudly).
-func (r *runner) profileNames() []string {
-	st, err := r.f.Store()
-	if err != nil {
-		return nil
-	}
-	defer st.Close()
-	ps, err := st.Profiles()
-	if err != nil {
-		return nil
-	}
-	names := make([]string, 0, len(ps))
-	for _, p := range ps {
-		names = append(names, p.Name)
-	}
-	return names
 }

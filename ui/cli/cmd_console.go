@@ -12,15 +12,14 @@ import (
 // consoleCmd makes the root command open the console: `vaultdeck
 // [--read-only] [--theme T] ...`. Its flags are the root's own (not
 // persistent), so `vaultdeck projects --theme mono` is an unknown flag.
-func (r *runner) consoleCmd(root *cobra.Command) {
+func (r *tree) consoleCmd(root *cobra.Command) {
 	var f ConsoleFlags
 	f.register(root, true)
-	var showVersion bool
-	root.Flags().BoolVar(&showVersion, "version", false, "print the version and VCS revision of this build")
+	var version bool
+	root.Flags().BoolVar(&version, "version", false, "print the version and VCS revision of this build")
 	root.RunE = r.run(func(ctx context.Context, _ []string) int {
-		if showVersion {
-			r.cmd = "version"
-			return r.version()
+		if version {
+			return showVersion(r.p)
 		}
 		if r.env.Console == nil {
 			fmt.Fprintln(r.env.Stderr, "vaultdeck: the console is not available in this build; see `vaultdeck help`")
@@ -30,7 +29,7 @@ func (r *runner) consoleCmd(root *cobra.Command) {
 	})
 }
 
-func (r *runner) demoCmd() *cobra.Command {
+func (r *tree) demoCmd() *cobra.Command {
 	var f DemoFlags
 	c := &cobra.Command{Use: "demo", Short: "open the console against a built-in simulator", Args: cmdutil.NoArgs}
 	f.Console.register(c, false)
@@ -41,15 +40,9 @@ func (r *runner) demoCmd() *cobra.Command {
 	_ = c.RegisterFlagCompletionFunc("scale", cmdutil.Fixed([]string{"small", "large"}))
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {
 		if r.env.Demo == nil {
-			return r.notAvailable()
+			return cmdutil.NotAvailable(r.p)
 		}
 		return r.env.Demo(ctx, r.g, f)
 	})
 	return c
-}
-
-// notAvailable is a command whose part this build (or test) lacks.
-func (r *runner) notAvailable() int {
-	fmt.Fprintf(r.env.Stderr, "vaultdeck: %s: not available in this build\n", r.cmd)
-	return ExitError
 }

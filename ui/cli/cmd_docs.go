@@ -22,7 +22,7 @@ import (
 // initialisation (1 to 2 ms, blackfriday's HTML entity table above all)
 // every command paid before its first output, the console's first frame
 // included. The man pages are the same sections in roff (manPage).
-func (r *runner) docsCmd() *cobra.Command {
+func (r *tree) docsCmd() *cobra.Command {
 	var dir, format string
 	c := &cobra.Command{Use: "docs", Short: "print the command reference, or write it and the help topics as Markdown or man pages (--dir)", Args: noArgs}
 	c.Flags().StringVar(&dir, "dir", "", "write one page per command into `DIR` (created if missing)")

@@ -18,7 +18,7 @@ import (
 // and a name that is both (audit, matters, serve, access, person) the
 // command's help, then the topic. An unknown name is a usage error (exit
 // 2), not a shrug.
-func (r *runner) helpCmd(root *cobra.Command) *cobra.Command {
+func (r *tree) helpCmd(root *cobra.Command) *cobra.Command {
 	return &cobra.Command{
 		Use:   "help [COMMAND|TOPIC]",
 		Short: "show the help of vaultdeck or of a command, or a topic of the manual (listed by vaultdeck help)",

@@ -12,7 +12,7 @@ import (
 
 // `vaultdeck serve`: the SSH server's flags are its package's (serve.Flags);
 // the global flags are weighed per session by account.Resolve (serve.Config.Flags).
-func (r *runner) serveCmd() *cobra.Command {
+func (r *tree) serveCmd() *cobra.Command {
 	var f serve.Flags
 	c := &cobra.Command{Use: "serve --authorized-keys FILE", Short: "serve the console over SSH (public keys only)", Args: cmdutil.NoArgs}
 	f.Register(c.Flags())
@@ -23,7 +23,7 @@ func (r *runner) serveCmd() *cobra.Command {
 	_ = c.RegisterFlagCompletionFunc("theme", cmdutil.Fixed(themes.Names()))
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {
 		if r.env.Serve == nil {
-			return r.notAvailable()
+			return cmdutil.NotAvailable(r.p)
 		}
 		return r.env.Serve(ctx, r.g, f, c.Flags().Changed)
 	})

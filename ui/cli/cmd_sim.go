@@ -9,7 +9,7 @@ import (
 )
 
 // `vaultdeck sim`: the simulator's flags are its package's (sim.Flags).
-func (r *runner) simCmd() *cobra.Command {
+func (r *tree) simCmd() *cobra.Command {
 	var f sim.Flags
 	c := &cobra.Command{Use: "sim", Short: "run the local API simulator", Args: cmdutil.NoArgs,
 		Long: "Serves a simulated workspace until stopped. It first prints base_url, ca_file (with --tls) and one token line per simulated user."}
@@ -17,7 +17,7 @@ func (r *runner) simCmd() *cobra.Command {
 	_ = c.RegisterFlagCompletionFunc("scale", cmdutil.Fixed([]string{"small", "large"}))
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {
 		if r.env.Sim == nil {
-			return r.notAvailable()
+			return cmdutil.NotAvailable(r.p)
 		}
 		return r.env.Sim(ctx, f)
 	})

@@ -4,25 +4,26 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 )
 
-func (r *runner) versionCmd() *cobra.Command {
+func (r *tree) versionCmd() *cobra.Command {
 	return &cobra.Command{Use: "version", Short: "print the version and VCS revision of this build (--json too)", Args: cmdutil.NoArgs,
-		RunE: r.run(func(context.Context, []string) int { return r.version() })}
+		RunE: r.run(func(context.Context, []string) int { return showVersion(r.p) })}
 }
 
-// version prints the build's version (also `vaultdeck --version`).
-func (r *runner) version() int {
+// showVersion prints the build's version (also `vaultdeck --version`):
+// one line of JSON with --json or --jsonl, else the one line of text.
+func showVersion(p *printer.Printer) int {
 	v := buildVersion()
-	if r.g.JSON || r.g.JSONL {
-		b, _ := json.Marshal(v)
-		fmt.Fprintln(r.env.Stdout, string(b))
-		return ExitOK
-	}
-	fmt.Fprintln(r.env.Stdout, v.String())
-	return ExitOK
+	b, _ := json.Marshal(v)
+	return p.Done(p.Show(printer.Value{Raw: b, Text: func(w io.Writer) error {
+		_, err := fmt.Fprintln(w, v.String())
+		return err
+	}}))
 }

@@ -63,7 +63,7 @@ func TestHelpAuditIsFull(t *testing.T) {
 // --help names each of its flags (and the globals) with two dashes.
 func TestEveryCommandsHelpListsEveryFlag(t *testing.T) {
 	_, vd := countingEnv(t)
-	r := newRunner(Env{})
+	r := newTree(Env{})
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		path := strings.Fields(commandName(c))

@@ -89,13 +89,13 @@ func (c ConsoleFlags) options(e Env) console.Options {
 }
 
 func runConsole(ctx context.Context, e Env, s *processAccounts, g Globals, cf ConsoleFlags) int {
-	r := newRunner(e)
-	r.g, r.cmd = g, "console"
+	r := newTree(e)
+	r.g = g
 	r.p.Start(ctx, "console")
 	return r.p.Finish(r.console(ctx, e, s, cf))
 }
 
-func (r *runner) console(ctx context.Context, e Env, s *processAccounts, cf ConsoleFlags) int {
+func (r *tree) console(ctx context.Context, e Env, s *processAccounts, cf ConsoleFlags) int {
 	if err := needTerminal(e.Stdin, e.Stdout); err != nil {
 		fmt.Fprintf(e.Stderr, "vaultdeck: %v\n", err)
 		return ExitUsage
@@ -122,7 +122,7 @@ func (r *runner) console(ctx context.Context, e Env, s *processAccounts, cf Cons
 	if c.Conn.Warning, err = a.TokenWarning(ctx); err != nil {
 		return r.fail(err)
 	}
-	st, err := s.acct.account().OpenStore()
+	st, err := s.acct.Account().OpenStore()
 	if err != nil {
 		return r.fail(err)
 	}
@@ -135,7 +135,7 @@ func (r *runner) console(ctx context.Context, e Env, s *processAccounts, cf Cons
 	o.Journal, o.Receipts = st, st
 	// The saved views are read before the screen opens: a mistake in the
 	// file is one line naming it, where the person can fix it.
-	if o.Views, err = r.consoleViews(); err != nil {
+	if o.Views, err = consoleViews(r.orig); err != nil {
 		return r.fail(err)
 	}
 	if err := console.Run(ctx, o); err != nil {

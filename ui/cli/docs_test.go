@@ -39,7 +39,7 @@ func TestManPageTextIsInert(t *testing.T) {
 // it is generated now, and this holds it to the tree).
 func TestDocsWritesEveryPage(t *testing.T) {
 	_, vd := countingEnv(t)
-	root := newRunner(Env{}).newRoot()
+	root := newTree(Env{}).newRoot()
 	var paths []string
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -164,7 +164,7 @@ func TestEveryHelpMentionResolves(t *testing.T) {
 
 // TestTopicsNameCommandsThatExist: a topic's Commands are paths of the tree.
 func TestTopicsNameCommandsThatExist(t *testing.T) {
-	root := newRunner(Env{}).newRoot()
+	root := newTree(Env{}).newRoot()
 	for _, topic := range topics.All() {
 		for _, path := range topic.Commands {
 			c, rest, err := root.Find(strings.Fields(path)[1:])

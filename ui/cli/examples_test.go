@@ -13,7 +13,7 @@ import (
 // every example must parse: its command exists and its flags are its own
 // (an example that fails as typed is worse than none).
 func TestEveryCommandHasAnExample(t *testing.T) {
-	r := newRunner(Env{})
+	r := newTree(Env{})
 	root := r.newRoot()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {

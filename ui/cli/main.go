@@ -13,6 +13,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/accountcmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 	"github.com/vaultdeck/vaultdeck/ui/serve"
@@ -27,15 +28,14 @@ const (
 	ExitPartial = printer.ExitPartial // the call succeeded but some items failed (e.g. not_found IDs)
 )
 
-// Globals are the flags accepted before or after any subcommand.
+// Globals are the flags accepted before or after any subcommand that the
+// console, the demo and serve are handed: --profile, --base-url, --region,
+// --ca-file, --timeout and --max-rate, the command line's part of
+// api/account's resolution (a zero field was not given). The output
+// format's flags are the printer's (--json, --jsonl, --csv, --jq,
+// --template), which no launcher reads.
 type Globals struct {
-	// Flags are --profile, --base-url, --region, --ca-file, --timeout and
-	// --max-rate: the command line's part of api/account's resolution
-	// (a zero field was not given).
 	account.Flags
-	JSON  bool
-	JSONL bool // --jsonl: listings as JSON Lines, one item a line
-	CSV   bool // --csv: listings as CSV (a header row; csvsafe's quoting and formula neutralising)
 }
 
 // Env is everything Main touches of the outside world, so that tests run
@@ -62,9 +62,9 @@ type Env struct {
 	Demo     func(ctx context.Context, g Globals, f DemoFlags) int
 	Sim      func(ctx context.Context, f sim.Flags) int
 	Serve    func(ctx context.Context, g Globals, f serve.Flags, given func(string) bool) int
-	Login    func(ctx context.Context, o loginOptions) int
-	Logout   func(ctx context.Context, o logoutOptions) int
-	Profiles func(ctx context.Context, o profilesOptions) int
+	Login    func(ctx context.Context, o accountcmd.LoginOptions) int
+	Logout   func(ctx context.Context, o accountcmd.LogoutOptions) int
+	Profiles func(ctx context.Context, o accountcmd.ProfilesOptions) int
 
 	// Journal opens the store holding the upload journal and names the
 	// active profile. nil: upload commands are not available.
@@ -88,29 +88,30 @@ func (e Env) deps() factory.Deps {
 		Ledger: e.Ledger, Budgets: e.Budgets, Logger: e.Logger, HTTPClient: e.HTTPClient, Limits: e.Limits, Clock: e.Clock}
 }
 
-// runner carries one invocation's environment and global flags.
-type runner struct {
+// tree is one invocation's command tree: the root command, the lazily
+// built commands below it and the launchers, over the invocation's
+// environment, printer and factory (the commands themselves live in their
+// <noun>cmd packages).
+type tree struct {
 	env  Env
 	orig Env // env as Main was given it (a saved view's command runs on it)
 	g    Globals
 	p    *printer.Printer
 	f    *factory.Factory
-	cmd  string
-	code int // the exit status the command's RunE left
 }
 
-// newRunner is one invocation's runner over env: the printer owns its
+// newTree is one invocation's tree over env: the printer owns its
 // streams, the factory resolves from it.
-func newRunner(env Env) *runner {
-	r := &runner{env: env, orig: env}
+func newTree(env Env) *tree {
+	r := &tree{env: env, orig: env}
 	r.p = printer.New(env.Stdin, env.Stdout, env.Stderr)
 	r.f = factory.New(r.p, &r.g.Flags, env.deps())
 	r.env.Stdout, r.env.Stderr = stdout{r.p}, r.p.Err()
 	return r
 }
 
-// stdout is the printer's stdout, as the commands not yet moved onto it
-// write to it.
+// stdout is the printer's stdout, as the tree's own commands (completion,
+// docs) write to it.
 type stdout struct{ p *printer.Printer }
 
 func (s stdout) Write(b []byte) (int, error) { return s.p.Out().Write(b) }

@@ -20,7 +20,7 @@ var placeholder = regexp.MustCompile(`^([A-Z][A-Z0-9_-]*(\[,[A-Z]+\])?|[0-9]+%|[
 // quoting a command. Every flag of every command names its value as a
 // placeholder does.
 func TestFlagPlaceholdersNameAValue(t *testing.T) {
-	root := newRunner(Env{}).newRoot()
+	root := newTree(Env{}).newRoot()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		check := func(f *pflag.Flag) {

@@ -13,17 +13,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/ui/cli/accountcmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
 
-// The command line is a tree of cobra commands, one file per command
-// (cmd_*.go), built per call (no package state). Every command's RunE
-// stores its exit status in the runner and returns nil, so an error coming
-// back from cobra is always the command line's fault: exit 2, one line.
+// The command line is a tree of cobra commands, one package per noun
+// (<noun>cmd) and the root's own here (cmd_*.go), built per call (no
+// package state). Every command's RunE returns its exit status as a
+// cmdutil.Exit, so any other error coming back from cobra is the command
+// line's fault: exit 2, one line.
 
 // newRoot builds the whole tree for one invocation: help, completion, the
 // reference and an unknown command's message need every command.
-func (r *runner) newRoot() *cobra.Command {
+func (r *tree) newRoot() *cobra.Command {
 	root := r.bareRoot()
 	for _, s := range r.subcommands() {
 		root.AddCommand(s.build())
@@ -32,7 +34,7 @@ func (r *runner) newRoot() *cobra.Command {
 }
 
 // bareRoot is the root command alone: its flags and the console it runs.
-func (r *runner) bareRoot() *cobra.Command {
+func (r *tree) bareRoot() *cobra.Command {
 	root := r.rootBase()
 	r.consoleCmd(root) // the root itself runs the console
 	return root
@@ -40,7 +42,7 @@ func (r *runner) bareRoot() *cobra.Command {
 
 // rootBase is the root without the console: the global (persistent) flags
 // and the texts, all that a command below the root reads of it.
-func (r *runner) rootBase() *cobra.Command {
+func (r *tree) rootBase() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "vaultdeck",
 		Short: "a terminal console and headless commands for a legal-work workspace's vault",
@@ -70,7 +72,7 @@ on each item of a listing as it arrives (on the whole of a single object):
 
 // finishRoot adds what every command of the tree shares: help, the flag
 // groups checked first, the examples.
-func (r *runner) finishRoot(root *cobra.Command) *cobra.Command {
+func (r *tree) finishRoot(root *cobra.Command) *cobra.Command {
 	root.SetHelpCommand(r.helpCmd(root))
 	root.InitDefaultHelpCmd()
 	groupsFirst(root)
@@ -80,7 +82,7 @@ func (r *runner) finishRoot(root *cobra.Command) *cobra.Command {
 }
 
 // globalFlags are persistent: accepted before or after any command.
-func (r *runner) globalFlags(root *cobra.Command) {
+func (r *tree) globalFlags(root *cobra.Command) {
 	pf := root.PersistentFlags()
 	pf.Var(cmdutil.EnumFlag(&r.g.Region, regions()), "region", "regional service `us|eu|au` (default us)")
 	pf.StringVar(&r.g.BaseURL, "base-url", "", "custom base `URL` (https; http only to localhost)")
@@ -94,22 +96,16 @@ func (r *runner) globalFlags(root *cobra.Command) {
 	_ = root.RegisterFlagCompletionFunc("jq", cmdutil.NoCompletion)
 	_ = root.RegisterFlagCompletionFunc("template", cmdutil.NoCompletion)
 	_ = root.RegisterFlagCompletionFunc("profile", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return r.profileNames(), cobra.ShellCompDirectiveNoFileComp
+		return accountcmd.ProfileNames(r.f.Store), cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = root.RegisterFlagCompletionFunc("region", cmdutil.Fixed(regions()))
 }
 
 func regions() []string { return []string{"us", "eu", "au"} }
 
-// run adapts a command body to cobra (cmdutil.Run), with the format
-// switches copied where the commands not yet moved onto the printer read
-// them.
-func (r *runner) run(body func(ctx context.Context, args []string) int) func(*cobra.Command, []string) error {
-	return cmdutil.Run(r.f, func(ctx context.Context, args []string) int {
-		r.cmd = r.p.Command()
-		r.g.JSON, r.g.JSONL, r.g.CSV = r.p.Switches()
-		return body(ctx, args)
-	})
+// run adapts a command body to cobra (cmdutil.Run).
+func (r *tree) run(body func(ctx context.Context, args []string) int) func(*cobra.Command, []string) error {
+	return cmdutil.Run(r.f, body)
 }
 
 func commandName(c *cobra.Command) string { return cmdutil.CommandName(c) }
@@ -128,7 +124,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = func(string) string { return "" }
 	}
-	r := newRunner(env)
+	r := newTree(env)
 	root := r.newRootFor(args)
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)

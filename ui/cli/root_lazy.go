@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vaultdeck/vaultdeck/ui/cli/accesscmd"
+	"github.com/vaultdeck/vaultdeck/ui/cli/accountcmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/auditcmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/matterscmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/personcmd"
@@ -14,6 +15,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/cli/statuscmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/uploadcmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/vaultcmd"
+	"github.com/vaultdeck/vaultdeck/ui/cli/viewcmd"
 )
 
 // Building the whole command tree cost every start (the console's first
@@ -32,15 +34,17 @@ type subcommand struct {
 }
 
 // subcommands are the root's commands in the order they are added.
-func (r *runner) subcommands() []subcommand {
+func (r *tree) subcommands() []subcommand {
 	return []subcommand{
 		{"projects", func() *cobra.Command { return vaultcmd.NewCmdProjects(r.f, nil) }},
 		{"users", func() *cobra.Command { return vaultcmd.NewCmdUsers(r.f, nil) }},
 		{"files", func() *cobra.Command { return vaultcmd.NewCmdFiles(r.f, nil) }}, {"status", func() *cobra.Command { return statuscmd.NewCmdStatus(r.f, nil) }},
-		{"recycle-bin", func() *cobra.Command { return recyclebincmd.NewCmdRecycleBin(r.f, nil) }}, {"audit", func() *cobra.Command { return auditcmd.NewCmdAudit(r.f, nil) }}, {"view", r.viewCmd}, {"upload", func() *cobra.Command { return uploadcmd.NewCmdUpload(r.f, nil) }},
-		{"uploads", func() *cobra.Command { return uploadcmd.NewCmdUploads(r.f) }}, {"whoami", r.whoamiCmd}, {"access", func() *cobra.Command { return accesscmd.NewCmdAccess(r.f) }}, {"person", func() *cobra.Command { return personcmd.NewCmdPerson(r.f, nil) }},
-		{"matters", func() *cobra.Command { return matterscmd.NewCmdMatters(r.f) }}, {"login", r.loginCmd}, {"logout", r.logoutCmd}, {"profiles", r.profilesCmd},
-		{"sim", r.simCmd}, {"demo", r.demoCmd}, {"serve", r.serveCmd}, {"config", r.configCmd},
+		{"recycle-bin", func() *cobra.Command { return recyclebincmd.NewCmdRecycleBin(r.f, nil) }}, {"audit", func() *cobra.Command { return auditcmd.NewCmdAudit(r.f, nil) }}, {"view", func() *cobra.Command { return viewcmd.NewCmdView(r.f, r.views, r.runSaved) }}, {"upload", func() *cobra.Command { return uploadcmd.NewCmdUpload(r.f, nil) }},
+		{"uploads", func() *cobra.Command { return uploadcmd.NewCmdUploads(r.f) }}, {"whoami", func() *cobra.Command { return accountcmd.NewCmdWhoami(r.f, nil) }}, {"access", func() *cobra.Command { return accesscmd.NewCmdAccess(r.f) }}, {"person", func() *cobra.Command { return personcmd.NewCmdPerson(r.f, nil) }},
+		{"matters", func() *cobra.Command { return matterscmd.NewCmdMatters(r.f) }}, {"login", func() *cobra.Command { return accountcmd.NewCmdLogin(r.f, r.env.Login) }},
+		{"logout", func() *cobra.Command { return accountcmd.NewCmdLogout(r.f, r.env.Logout) }},
+		{"profiles", func() *cobra.Command { return accountcmd.NewCmdProfiles(r.f, r.env.Profiles) }},
+		{"sim", r.simCmd}, {"demo", r.demoCmd}, {"serve", r.serveCmd}, {"config", func() *cobra.Command { return accountcmd.NewCmdConfig(r.f) }},
 		{"completion", r.completionCmd}, {"version", r.versionCmd}, {"docs", r.docsCmd},
 	}
 }
@@ -53,7 +57,7 @@ var wholeTree = map[string]bool{"completion": true, "docs": true}
 // the one command args name; the whole tree when they ask for help or name
 // no command it knows (cobra's suggestions), or when cobra would read them
 // otherwise than commandWord did.
-func (r *runner) newRootFor(args []string) *cobra.Command {
+func (r *tree) newRootFor(args []string) *cobra.Command {
 	// A command word first (`vaultdeck demo ...`): no flag of the root's
 	// own (the console's, local to it) can be in args, where the words
 	// before the command would be, so the root is built without them
@@ -66,7 +70,7 @@ func (r *runner) newRootFor(args []string) *cobra.Command {
 	return r.rootFor(root(), args)
 }
 
-func (r *runner) rootFor(root *cobra.Command, args []string) *cobra.Command {
+func (r *tree) rootFor(root *cobra.Command, args []string) *cobra.Command {
 	word, ok := commandWord(root, args)
 	if !ok || wholeTree[word] {
 		return r.newRoot()

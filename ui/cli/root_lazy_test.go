@@ -38,12 +38,12 @@ func describe(c *cobra.Command) string {
 // tree, down to its usage text and its subcommands; the table of
 // subcommands names each command as it names itself.
 func TestLazyTreeMatchesTheWholeOne(t *testing.T) {
-	for _, s := range newRunner(Env{}).subcommands() {
+	for _, s := range newTree(Env{}).subcommands() {
 		if got := s.build().Name(); got != s.name {
 			t.Errorf("subcommands lists %q for the command named %q", s.name, got)
 		}
 	}
-	whole := newRunner(Env{}).newRoot()
+	whole := newTree(Env{}).newRoot()
 	var names []string
 	for _, c := range whole.Commands() {
 		names = append(names, c.Name())
@@ -51,7 +51,7 @@ func TestLazyTreeMatchesTheWholeOne(t *testing.T) {
 			continue
 		}
 		path := []string{c.Name()}
-		lazy := newRunner(Env{}).newRootFor(path)
+		lazy := newTree(Env{}).newRootFor(path)
 		if wholeTree[c.Name()] {
 			if len(lazy.Commands()) != len(whole.Commands()) {
 				t.Errorf("%s: built %d commands, want the whole tree's %d", c.Name(), len(lazy.Commands()), len(whole.Commands()))
@@ -77,7 +77,7 @@ func TestLazyTreeMatchesTheWholeOne(t *testing.T) {
 		}
 	}
 	// The root alone (the console) keeps its own flags and texts.
-	bare := newRunner(Env{}).newRootFor(nil)
+	bare := newTree(Env{}).newRootFor(nil)
 	if len(bare.Commands()) != 0 {
 		t.Errorf("the console built %d commands", len(bare.Commands()))
 	}
@@ -126,9 +126,9 @@ func TestLazyTreeReadsArgsAsCobraDoes(t *testing.T) {
 		{[]string{"demo", "--theme", "mono", "--seed", "7"}, "demo"},
 		{[]string{"demo", "--version"}, "demo"}, // the root's flag, not demo's: demo refuses it
 	}
-	wholeN := len(newRunner(Env{}).newRoot().Commands())
+	wholeN := len(newTree(Env{}).newRoot().Commands())
 	for _, c := range cases {
-		root := newRunner(Env{}).newRootFor(c.args)
+		root := newTree(Env{}).newRootFor(c.args)
 		var got string
 		switch n := len(root.Commands()); {
 		case n == wholeN:
@@ -154,10 +154,10 @@ func TestLazyTreeReadsArgsAsCobraDoes(t *testing.T) {
 // argument there can set (issue 32: a third of the command line's set-up
 // on the demo's way to its first frame); the console keeps them.
 func TestCommandWordRootHasNoConsoleFlags(t *testing.T) {
-	if f := newRunner(Env{}).newRootFor([]string{"demo"}).LocalNonPersistentFlags().Lookup("theme"); f != nil {
+	if f := newTree(Env{}).newRootFor([]string{"demo"}).LocalNonPersistentFlags().Lookup("theme"); f != nil {
 		t.Errorf("the root built for demo carries the console's --theme")
 	}
-	if f := newRunner(Env{}).newRootFor(nil).LocalNonPersistentFlags().Lookup("theme"); f == nil {
+	if f := newTree(Env{}).newRootFor(nil).LocalNonPersistentFlags().Lookup("theme"); f == nil {
 		t.Errorf("the console's root lacks its --theme")
 	}
 }

@@ -183,7 +183,7 @@ func TestShapedOutputIsSafe(t *testing.T) {
 // --json takes --jq and --template too, so a later command cannot miss
 // them.
 func TestEveryJSONCommandHasJQ(t *testing.T) {
-	r := newRunner(Env{})
+	r := newTree(Env{})
 	var walk func(c *cobra.Command)
 	n := 0
 	walk = func(c *cobra.Command) {

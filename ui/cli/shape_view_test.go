@@ -3,6 +3,7 @@ package cli
 import (
 	"testing"
 
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 )
 
@@ -12,7 +13,7 @@ import (
 func TestViewTakesJQAndTemplate(t *testing.T) {
 	path, vd, r := viewsEnv(t)
 	q := page.Query{Command: []string{"recycle-bin"}}
-	if err := r.saveView(path)("bin", q); err != nil {
+	if err := account.SaveView(path, "bin", q.Quoted(), checkView(r.orig)); err != nil {
 		t.Fatal(err)
 	}
 	for _, shape := range [][]string{

@@ -11,6 +11,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/accountcmd"
 	"github.com/vaultdeck/vaultdeck/ui/serve"
 )
 
@@ -18,7 +19,7 @@ import (
 // environment, stored profiles with tokens from the keyring, and the console,
 // simulator, demo and account commands.
 func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) Env {
-	s := &processAccounts{acct: accountEnv{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv}}
+	s := &processAccounts{acct: accountcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv}}
 	s.acct.Verify = verifyToken
 	if isTTY(stderr) {
 		s.acct.Busy = busyNotice(stderr)
@@ -26,22 +27,22 @@ func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) 
 	e := Env{
 		Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv,
 		Account:   s.open,
-		OpenStore: func() (*store.Store, error) { return s.acct.account().OpenStore() },
+		OpenStore: func() (*store.Store, error) { return s.acct.Account().OpenStore() },
 		Budgets:   api.NewBudgets(), // one registry: every client in the process shares the budget
 		// One ledger: every process on the machine shares the workspace's budget.
-		Ledger: &processLedger{open: func() (*store.Store, error) { return s.acct.account().OpenStore() }},
+		Ledger: &processLedger{open: func() (*store.Store, error) { return s.acct.Account().OpenStore() }},
 		Sim: func(ctx context.Context, f sim.Flags) int {
 			return sim.Serve(ctx, f, stdout, stderr)
 		},
 		Journal: s.journal,
-		Login: func(ctx context.Context, o loginOptions) int {
-			return runLogin(ctx, o, s.acct)
+		Login: func(ctx context.Context, o accountcmd.LoginOptions) int {
+			return accountcmd.RunLogin(ctx, o, s.acct)
 		},
-		Logout: func(ctx context.Context, o logoutOptions) int {
-			return runLogout(ctx, o, s.acct)
+		Logout: func(ctx context.Context, o accountcmd.LogoutOptions) int {
+			return accountcmd.RunLogout(ctx, o, s.acct)
 		},
-		Profiles: func(ctx context.Context, o profilesOptions) int {
-			return runProfiles(ctx, o, s.acct)
+		Profiles: func(ctx context.Context, o accountcmd.ProfilesOptions) int {
+			return accountcmd.RunProfiles(ctx, o, s.acct)
 		},
 	}
 	e.Console = func(ctx context.Context, g Globals, f ConsoleFlags) int { return runConsole(ctx, e, s, g, f) }
@@ -54,7 +55,7 @@ func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) 
 
 // processAccounts opens the chosen profile once per process.
 type processAccounts struct {
-	acct accountEnv
+	acct accountcmd.Env
 
 	once   sync.Once
 	chosen *account.Chosen
@@ -64,12 +65,12 @@ type processAccounts struct {
 func (s *processAccounts) open(profile string) (*account.Chosen, error) {
 	s.once.Do(func() {
 		var st *store.Store
-		st, s.err = s.acct.account().OpenStore()
+		st, s.err = s.acct.Account().OpenStore()
 		if s.err != nil {
 			return
 		}
 		defer st.Close()
-		s.chosen, s.err = account.Open(s.acct.account(), st, profile)
+		s.chosen, s.err = account.Open(s.acct.Account(), st, profile)
 	})
 	return s.chosen, s.err
 }
@@ -98,7 +99,7 @@ func (s *processAccounts) journal(profile string) (*store.Store, string, error) 
 	if err != nil {
 		return nil, "", err
 	}
-	st, err := s.acct.account().OpenStore()
+	st, err := s.acct.Account().OpenStore()
 	if err != nil {
 		return nil, "", err
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,25 +10,20 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/app"
-	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/console"
 )
 
 // Saved views (issue 31): a name for a listing's command, kept in the
 // configuration directory (api/account.SaveView), opened in the console
-// with :NAME and run headless with `vaultdeck view NAME`.
-
-// viewable are the commands a saved view may name: the listings that a
-// console view shows.
-var viewable = [][]string{
-	{"recycle-bin"}, {"projects"}, {"users"}, {"files"}, {"status"}, {"audit"}, {"audit", "stats"},
-	{"access", "people"}, {"access", "user"}, {"access", "project"}, {"access", "diff"}, {"matters", "receipts"}, {"matters", "receipt"},
-}
+// with :NAME and run headless with `vaultdeck view NAME`. Reading a view's
+// words needs the command tree, so it is done here; which listings a view
+// may name is api/account's ViewCommands, which the console's routes read
+// too.
 
 func viewableList() string {
-	out := make([]string, len(viewable))
-	for i, v := range viewable {
-		out[i] = strings.Join(v, " ")
+	var out []string
+	for _, v := range account.ViewCommands() {
+		out = append(out, strings.Join(v.Command, " "))
 	}
 	return strings.Join(out, ", ")
 }
@@ -37,19 +33,19 @@ func viewableList() string {
 // that lists, flags it has with values they take, the arguments it takes,
 // and no global flag (the output format and the profile are given when
 // the view runs, so one view serves every format).
-func (r *runner) viewQuery(args []string) (page.Query, error) {
-	probe := newRunner(r.orig)
+func viewQuery(env Env, args []string) (account.ViewQuery, error) {
+	probe := newTree(env)
 	root := probe.newRootFor(args)
 	cmd, rest, err := root.Find(args)
 	path := strings.Fields(commandName(cmd))
-	if err != nil || cmd == root || !slices.ContainsFunc(viewable, func(v []string) bool { return slices.Equal(v, path) }) {
-		return page.Query{}, fmt.Errorf("%q is not a listing a view can save; a view runs one of: %s", strings.Join(args[:min(len(args), 2)], " "), viewableList())
+	if err != nil || cmd == root || !slices.ContainsFunc(account.ViewCommands(), func(v account.ViewCommand) bool { return slices.Equal(v.Command, path) }) {
+		return account.ViewQuery{}, fmt.Errorf("%q is not a listing a view can save; a view runs one of: %s", strings.Join(args[:min(len(args), 2)], " "), viewableList())
 	}
 	name := strings.Join(path, " ")
 	if err := cmd.ParseFlags(rest); err != nil {
-		return page.Query{}, fmt.Errorf("%s: %s", name, flagError(err))
+		return account.ViewQuery{}, fmt.Errorf("%s: %s", name, flagError(err))
 	}
-	var q page.Query
+	var q account.ViewQuery
 	var globals []string
 	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) {
 		if f.Changed {
@@ -69,75 +65,58 @@ func (r *runner) viewQuery(args []string) (page.Query, error) {
 			return
 		}
 		if f.Value.Type() == "bool" {
-			q.Switch(f.Name, f.Value.String() == "true")
+			if f.Value.String() == "true" { // a switch turned off is no flag at all
+				q.Flags = append(q.Flags, account.ViewFlag{Name: f.Name, Switch: true})
+			}
 			return
 		}
-		q.Flags = append(q.Flags, page.Flag{Name: f.Name, Value: f.Value.String()})
+		q.Flags = append(q.Flags, account.ViewFlag{Name: f.Name, Value: f.Value.String()})
 	})
 	return q, nil
 }
 
 // checkView is viewQuery as api/account's check of a line.
-func (r *runner) checkView(args []string) error {
-	_, err := r.viewQuery(args)
-	return err
-}
-
-// viewsPath is the saved views' file of this environment.
-func (r *runner) viewsPath() (string, error) {
-	p, err := store.DefaultPaths(r.env.Getenv)
-	if err != nil {
-		return "", err
+func checkView(env Env) func(args []string) error {
+	return func(args []string) error {
+		_, err := viewQuery(env, args)
+		return err
 	}
-	return account.ViewsPath(p), nil
 }
 
-// savedViews reads and checks the file; a mistake is one error naming the
-// file and the line.
-func (r *runner) savedViews() ([]account.SavedView, string, error) {
-	path, err := r.viewsPath()
+// savedViews reads and checks env's views file; a mistake is one error
+// naming the file and the line.
+func savedViews(env Env) ([]account.SavedView, string, error) {
+	p, err := store.DefaultPaths(env.Getenv)
 	if err != nil {
 		return nil, "", err
 	}
-	views, err := account.ReadViews(path, r.checkView)
+	path := account.ViewsPath(p)
+	views, err := account.ReadViews(path, checkView(env))
 	return views, path, err
 }
 
-// viewNames completes `vaultdeck view NAME`.
-func (r *runner) viewNames() []string {
-	views, _, err := r.savedViews()
-	if err != nil {
-		return nil
-	}
-	out := make([]string, len(views))
-	for i, v := range views {
-		out[i] = v.Name
-	}
-	return out
-}
-
-// saveView is the console's V: the query kept under name, checked as a
-// line of the file is.
-func (r *runner) saveView(path string) func(name string, q page.Query) error {
-	return func(name string, q page.Query) error {
-		return account.SaveView(path, name, q.Quoted(), r.checkView)
-	}
-}
-
 // consoleViews are the saved views as the console takes them: read and
-// checked now (Update does no IO), and saved through saveView.
-func (r *runner) consoleViews() (app.SavedViews, error) {
-	views, path, err := r.savedViews()
+// checked now (Update does no IO), and saved as the file checks a line.
+func consoleViews(env Env) (console.SavedViews, error) {
+	views, path, err := savedViews(env)
 	if err != nil {
-		return app.SavedViews{}, err
+		return console.SavedViews{}, err
 	}
-	sv := app.SavedViews{Saved: map[string]page.Query{}, Save: r.saveView(path), Where: path}
+	sv := console.SavedViews{Saved: map[string]account.ViewQuery{}, Where: path,
+		Save: func(name, words string) error { return account.SaveView(path, name, words, checkView(env)) }}
 	for _, v := range views {
-		q, err := r.viewQuery(v.Args)
+		q, err := viewQuery(env, v.Args)
 		if err != nil { // checked by savedViews: only a changed command tree gets here
-			return app.SavedViews{}, err
+			return console.SavedViews{}, err
 		}
 		sv.Saved[v.Name] = q
 	}
 	return sv, nil
 }
+
+// runSaved runs a saved view's command line on the streams Main was given
+// (the view command's own printer has written nothing).
+func (r *tree) runSaved(ctx context.Context, args []string) int { return Main(ctx, args, r.orig) }
+
+// views reads the saved views of the streams Main was given.
+func (r *tree) views() ([]account.SavedView, string, error) { return savedViews(r.orig) }

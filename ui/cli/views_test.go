@@ -20,7 +20,7 @@ import (
 
 // viewsEnv is a simulator, a private configuration directory and a
 // journal database: what `vaultdeck view` reads.
-func viewsEnv(t *testing.T) (path string, vd func(args ...string) run, r *runner) {
+func viewsEnv(t *testing.T) (path string, vd func(args ...string) run, r *tree) {
 	t.Helper()
 	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: fixedNow}})
 	dir := t.TempDir()
@@ -40,7 +40,7 @@ func viewsEnv(t *testing.T) (path string, vd func(args ...string) run, r *runner
 		env.Stdout, env.Stderr = &out, &errb
 		code := Main(context.Background(), args, env)
 		return run{code, out.String(), errb.String()}
-	}, newRunner(env)
+	}, newTree(env)
 }
 
 // TestViewRunsTheSavedQuery: a view saved as the console saves it runs
@@ -52,7 +52,7 @@ func TestViewRunsTheSavedQuery(t *testing.T) {
 		t.Fatalf("view with none: %+v", got)
 	}
 	q := page.Query{Command: []string{"recycle-bin"}, Flags: []page.Flag{{Name: "purging-within", Value: "7d"}}}
-	if err := r.saveView(path)("purging-week", q); err != nil {
+	if err := account.SaveView(path, "purging-week", q.Quoted(), checkView(r.orig)); err != nil {
 		t.Fatal(err)
 	}
 	for _, format := range []string{"--csv", "--json", ""} {
@@ -106,10 +106,10 @@ func TestSavedLineReadsBackTheSameWords(t *testing.T) {
 	path, _, r := viewsEnv(t)
 	for _, v := range []string{"O'Brien & Sons", "$(id)", "#x", "a\tb", "\"q\"", "back\\slash", "é"} {
 		q := page.Query{Command: []string{"recycle-bin"}, Flags: []page.Flag{{Name: "deleted-by", Value: v}}}
-		if err := r.saveView(path)("v", q); err != nil {
+		if err := account.SaveView(path, "v", q.Quoted(), checkView(r.orig)); err != nil {
 			t.Fatal(err)
 		}
-		views, err := account.ReadViews(path, r.checkView)
+		views, err := account.ReadViews(path, checkView(r.orig))
 		if err != nil || len(views) != 1 || strings.Join(views[0].Args, "\x00") != strings.Join(q.Args(), "\x00") {
 			t.Errorf("%q: read back %v (%v)", v, views, err)
 		}

@@ -85,7 +85,7 @@ type Options struct {
 	Now func() time.Time
 	// Views are the saved views (:NAME opens one, V saves one); their
 	// Save is nil where the session has no local files.
-	Views app.SavedViews
+	Views SavedViews
 	// AfterFirstFrame, when set, is called once the first frame has been
 	// written (firstframe.go): the demo starts its simulator and store then.
 	AfterFirstFrame func()
@@ -95,18 +95,18 @@ type Options struct {
 func Routes(stuckAfter time.Duration) []app.Route {
 	return []app.Route{
 		{Name: "projects", Aliases: []string{"p", "vault"}, Args: "[NAME]", Help: "the projects list", New: projectsview.New,
-			Commands: [][]string{{"projects"}}, FromQuery: projectsview.FromQuery},
+			Commands: account.RouteCommands("projects"), FromQuery: projectsview.FromQuery},
 		{Name: "project", Args: "PROJECT-ID", Help: "one project (users, files)", New: projectview.New, Check: projectview.CheckID, FromRecord: projectview.Record,
-			Commands: [][]string{{"users"}, {"files"}}, FromQuery: projectview.FromQuery},
+			Commands: account.RouteCommands("project"), FromQuery: projectview.FromQuery},
 		{Name: "bin", Aliases: []string{"recycle-bin", "recyclebin", "rb"}, Args: "[MATTER-UUID]", Help: "the recycle bin", Check: checkMatterArg, New: recyclebinview.New,
-			Commands: [][]string{{"recycle-bin"}}, FromQuery: recyclebinview.FromQuery},
+			Commands: account.RouteCommands("bin"), FromQuery: recyclebinview.FromQuery},
 		{Name: "files", Aliases: []string{"status", "fs"}, Args: "[FILE-ID,…]", Help: "file status", Check: filestatusview.CheckArg, New: func(env page.Env, arg string) page.Page {
 			return filestatusview.New(env, arg, filestatusview.Options{StuckAfter: stuckAfter})
-		}, Commands: [][]string{{"status"}}, FromQuery: func(env page.Env, q page.Query) (page.Page, error) {
+		}, Commands: account.RouteCommands("files"), FromQuery: func(env page.Env, q page.Query) (page.Page, error) {
 			return filestatusview.FromQuery(env, q, filestatusview.Options{StuckAfter: stuckAfter})
 		}},
 		{Name: "audit", Aliases: []string{"log"}, Args: "[DATE] [TYPE]", Help: "the audit log, newest first", New: auditview.New,
-			Commands: [][]string{{"audit"}}, FromQuery: auditview.FromQuery},
+			Commands: account.RouteCommands("audit"), FromQuery: auditview.FromQuery},
 		{Name: "upload", Aliases: []string{"up"}, Args: "PROJECT-ID", Help: "upload files to a project", New: uploadview.New},
 		{Name: "activity", Aliases: []string{"stats"}, Args: "[AGE]", Help: "audit activity at a glance (mirror)", New: activityview.New},
 	}
@@ -129,7 +129,7 @@ func mattersRoute(o Options) app.Route {
 	}
 	deps := mattersview.Deps{Profile: matters.ReceiptProfile(o.conn().Profile, getenv("VAULTDECK_TOKEN")), Store: o.Receipts}
 	return app.Route{Name: "matters", Aliases: []string{"m", "client-matters"}, Args: "[FILE]", Help: "client matters", New: mattersview.Route(deps),
-		Commands: [][]string{{"matters", "receipts"}, {"matters", "receipt"}}, FromQuery: mattersview.FromQuery(deps)}
+		Commands: account.RouteCommands("matters"), FromQuery: mattersview.FromQuery(deps)}
 }
 
 // accessRoute is ":access": the snapshots of the access review, read from
@@ -140,7 +140,7 @@ func accessRoute(o Options) app.Route {
 		deps.Store = o.Journal
 	}
 	return app.Route{Name: "access", Aliases: []string{"acl"}, Help: "access review: who reaches what", New: accessview.Route(deps), Check: accessview.Check,
-		Commands: [][]string{{"access", "people"}, {"access", "user"}, {"access", "diff"}}, FromQuery: accessview.FromQuery(deps)}
+		Commands: account.RouteCommands("access"), FromQuery: accessview.FromQuery(deps)}
 }
 
 // personRoute is ":person EMAIL": one person, whole, from the profile's
@@ -220,7 +220,7 @@ func newModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 	if sess.RunsJobs() {
 		jobs = o.Jobs
 	}
-	views := o.Views
+	views := o.Views.forApp()
 	if o.NoLocalFiles {
 		views.Save = nil // the file would be the server's
 	}

@@ -19,12 +19,18 @@ import (
 // so a new one is held to the views' rule without anyone listing it here.
 var notViews = []string{"app", "cli", "clipboard", "console", "csvsafe", "e2e", "keys", "page", "sanitize", "serve", "termquery", "widgets"}
 
+// consoleOnly are the console's own floors, which the command line
+// (ui/cli and its packages) does not import either.
+var consoleOnly = []string{"app", "page", "widgets"}
+
 // TestViewsImportNoView: a view reaches another through a message the
 // root routes (page.Open, with the record it holds), never by importing
-// it, and the command line imports none: only the assembler (ui/console)
-// knows the views, and the rules several of them share (purge windows,
-// finding or deleting a project, project names) live in their jobs below
-// ui/. Test files are not held to it (a view's test may assemble a root).
+// it, and the command line imports none, nor ui/app, ui/page or
+// ui/widgets: only the assembler (ui/console) knows the views, and the
+// rules several of them share (purge windows, finding or deleting a
+// project, project names, the recycle bin's filter) live in their jobs
+// below ui/. Test files are not held to it (a view's test may assemble a
+// root).
 func TestViewsImportNoView(t *testing.T) {
 	module := moduleOf(t)
 	imports := productionImports(t, "..") // "upload" -> ["github.com/…/ui/page", …]
@@ -53,9 +59,12 @@ func TestViewsImportNoView(t *testing.T) {
 			if v := viewOf(imp); v != "" && v != top {
 				who := "the view ui/" + pkg
 				if !isView {
-					who = "the command line (ui/cli)"
+					who = "the command line (ui/" + pkg + ")"
 				}
 				t.Errorf("%s imports the view ui/%s (%s): views open views with page.Open, and a rule two places share belongs in its job below ui/", who, v, imp)
+			}
+			if rest, ok := strings.CutPrefix(imp, module+"/ui/"); !isView && ok && slices.Contains(consoleOnly, rest) {
+				t.Errorf("the command line (ui/%s) imports ui/%s: it launches the console through ui/console and prints through ui/cli/printer; what both need lives below ui/app (api/account's saved views, ui/csvsafe)", pkg, rest)
 			}
 		}
 	}

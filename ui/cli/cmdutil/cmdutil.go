@@ -15,6 +15,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 )
 
 // Exit is a command's exit status as cobra carries it back to Main: every
@@ -71,4 +72,10 @@ func SplitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// NotAvailable is a command whose part this build (or test) lacks.
+func NotAvailable(p *printer.Printer) int {
+	fmt.Fprintf(p.Err(), "vaultdeck: %s: not available in this build\n", p.Command())
+	return printer.ExitError
 }

@@ -169,7 +169,3 @@ func (c Cells) Unknown(word string) string {
 	}
 	return word
 }
-
-// Switches are the format flags as typed (--jq and --template set json):
-// what a command run inside another is handed on.
-func (p *Printer) Switches() (json, jsonl, csv bool) { return p.opt.json, p.opt.jsonl, p.opt.csv }

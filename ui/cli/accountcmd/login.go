@@ -1,4 +1,4 @@
-package cli
+package accountcmd
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -24,10 +25,10 @@ const verifyTimeout = 30 * time.Second
 // maxStdinToken bounds what is read from a pipe.
 const maxStdinToken = 16 << 10
 
-// loginOptions are login's flags, parsed by the command line (ui/cli) or by
-// Login; Given says which were typed (a typed flag overrides the profile's
-// stored value, even with an empty one).
-type loginOptions struct {
+// LoginOptions are login's flags, parsed by the command line; Given says
+// which were typed (a typed flag overrides the profile's stored value, even
+// with an empty one).
+type LoginOptions struct {
 	// Flags name the profile and where it points (--profile, --region,
 	// --base-url, --ca-file); the rest of them is not login's.
 	account.Flags
@@ -36,32 +37,32 @@ type loginOptions struct {
 	Given              func(name string) bool
 }
 
-// runLogin is `vaultdeck login` with its flags parsed.
-func runLogin(ctx context.Context, o loginOptions, env accountEnv) int {
+// RunLogin is `vaultdeck login` with its flags parsed.
+func RunLogin(ctx context.Context, o LoginOptions, env Env) int {
 	if o.Given == nil {
 		o.Given = func(string) bool { return false }
 	}
 	region, baseURL, caFile, readOnly, insecure, profile := &o.Region, &o.BaseURL, &o.CAFile, &o.ReadOnly, &o.Insecure, &o.Profile
 	if *region != "" && *baseURL != "" {
 		fmt.Fprintln(env.Stderr, "Give --region or --base-url, not both.")
-		return ExitUsage
+		return printer.ExitUsage
 	}
 	if env.Verify == nil {
 		fmt.Fprintln(env.Stderr, "vaultdeck login cannot check tokens in this build (no verifier is wired); nothing was saved.")
-		return ExitError
+		return printer.ExitError
 	}
 
-	st, err := env.account().OpenStore()
+	st, err := env.Account().OpenStore()
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "The local database could not be opened: %v\n", err)
-		return ExitError
+		return printer.ExitError
 	}
 	defer st.Close()
 
-	p, err := account.LoginProfile(env.account(), st, *profile)
+	p, err := account.LoginProfile(env.Account(), st, *profile)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
-		return ExitError
+		return printer.ExitError
 	}
 	if o.Given("region") {
 		p.Region, p.BaseURL = *region, ""
@@ -72,7 +73,7 @@ func runLogin(ctx context.Context, o loginOptions, env accountEnv) int {
 	if o.Given("ca-file") {
 		if p.CAFile, err = account.CheckCAFile(*caFile); err != nil {
 			fmt.Fprintln(env.Stderr, sentence(err))
-			return ExitUsage
+			return printer.ExitUsage
 		}
 	}
 	if o.Given("read-only") {
@@ -83,13 +84,13 @@ func runLogin(ctx context.Context, o loginOptions, env accountEnv) int {
 	}
 	if err := account.CheckProfile(p); err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
-		return ExitUsage
+		return printer.ExitUsage
 	}
 
 	tok, err := readToken(env, p.Name)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "No token was read: %v. Nothing was saved.\n", err)
-		return ExitError
+		return printer.ExitError
 	}
 
 	vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
@@ -99,31 +100,31 @@ func runLogin(ctx context.Context, o loginOptions, env accountEnv) int {
 		// which failure: only a 401 or 403 is the token's (api.CheckFailure)
 		fmt.Fprintf(env.Stderr, "%s (%s): %s. Nothing was saved; run vaultdeck login again once that is fixed.\n",
 			api.CheckFailure(err), p.Endpoint(), sanitize.Line(strings.ReplaceAll(err.Error(), tok, "[redacted]")))
-		return ExitError
+		return printer.ExitError
 	}
 
 	kind, storage := token.KindKeyring, store.StorageKeyring
 	if *insecure {
 		kind, storage = token.KindFile, store.StorageFile
 	}
-	src, err := account.TokenSource(env.account(), p)
+	src, err := account.TokenSource(env.Account(), p)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
-		return ExitError
+		return printer.ExitError
 	}
 	saved, err := src.Save(ctx, kind, tok)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "%s. Nothing was saved.\n", capitalise(err.Error()))
-		return ExitError
+		return printer.ExitError
 	}
 	p.TokenStorage = storage
 	if err := st.SaveProfile(p); err != nil {
 		fmt.Fprintf(env.Stderr, "The token was saved in %s, but the profile could not be: %v\n", kind.Describe(), err)
-		return ExitError
+		return printer.ExitError
 	}
 	if p, err = st.Profile(p.Name); err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
-		return ExitError
+		return printer.ExitError
 	}
 
 	fmt.Fprintf(env.Stdout, "Logged in as %s with profile %q (%s%s). The token is in %s.\n",
@@ -139,12 +140,12 @@ func runLogin(ctx context.Context, o loginOptions, env accountEnv) int {
 		fmt.Fprintf(env.Stderr, "Note: %s is set in this shell and takes precedence over the saved token until you unset it.\n", token.EnvVar)
 	}
 	fmt.Fprintln(env.Stdout, "Next: run `vaultdeck` to open the console, or `vaultdeck profiles` to list profiles.")
-	return ExitOK
+	return printer.ExitOK
 }
 
 // readToken reads the token from a hidden prompt on a terminal, else from
 // standard input (a pipe or a file).
-func readToken(env accountEnv, profile string) (string, error) {
+func readToken(env Env, profile string) (string, error) {
 	var tok string
 	if env.stdinIsTerminal() {
 		fmt.Fprintf(env.Stderr, "Paste the API token for profile %q (input is hidden) and press Enter: ", profile)

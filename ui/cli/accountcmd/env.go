@@ -1,8 +1,8 @@
-package cli
-
-// The accounts' terminal side: what `vaultdeck login`, `logout` and
-// `profiles` (login.go, profiles.go; flags in cmd_login.go) read and write of
-// the terminal. Selecting profiles, their tokens and settings is api/account's.
+// Package accountcmd is the account commands: `vaultdeck login`, `logout`,
+// `profiles`, `config` and `whoami`. Selecting profiles, their tokens and
+// settings is api/account's; what the first three read and write of the
+// terminal is here (Env).
+package accountcmd
 
 import (
 	"context"
@@ -18,9 +18,10 @@ import (
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
-// accountEnv is everything the commands touch outside themselves, so tests and
-// `vaultdeck demo` can run them against a temporary home and a fake keyring.
-type accountEnv struct {
+// Env is everything login, logout and profiles touch outside themselves,
+// so tests and `vaultdeck demo` can run them against a temporary home and
+// a fake keyring.
+type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	// Getenv reads the environment (VAULTDECK_HOME, VAULTDECK_PROFILE,
@@ -46,14 +47,14 @@ type accountEnv struct {
 	Busy func(store.BusyWait)
 }
 
-func (e accountEnv) getenv(k string) string {
+func (e Env) getenv(k string) string {
 	if e.Getenv == nil {
 		return ""
 	}
 	return e.Getenv(k)
 }
 
-func (e accountEnv) stdinIsTerminal() bool {
+func (e Env) stdinIsTerminal() bool {
 	if e.StdinIsTerminal != nil {
 		return e.StdinIsTerminal()
 	}
@@ -61,7 +62,7 @@ func (e accountEnv) stdinIsTerminal() bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-func (e accountEnv) readPassword() ([]byte, error) {
+func (e Env) readPassword() ([]byte, error) {
 	if e.ReadPassword != nil {
 		return e.ReadPassword()
 	}
@@ -72,7 +73,7 @@ func (e accountEnv) readPassword() ([]byte, error) {
 	return term.ReadPassword(int(f.Fd()))
 }
 
-// account is what api/account reads of env.
-func (e accountEnv) account() account.Env {
+// Account is what api/account reads of env.
+func (e Env) Account() account.Env {
 	return account.Env{Getenv: e.Getenv, Keyring: e.Keyring, Logger: e.Logger, Busy: e.Busy}
 }

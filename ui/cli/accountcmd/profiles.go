@@ -1,4 +1,4 @@
-package cli
+package accountcmd
 
 import (
 	"context"
@@ -9,56 +9,57 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 )
 
-// logoutOptions are logout's flags.
-type logoutOptions struct {
+// LogoutOptions are logout's flags.
+type LogoutOptions struct {
 	Profile string
 	Forget  bool
 }
 
-// runLogout is `vaultdeck logout` with its flags parsed.
-func runLogout(ctx context.Context, o logoutOptions, env accountEnv) int {
+// RunLogout is `vaultdeck logout` with its flags parsed.
+func RunLogout(ctx context.Context, o LogoutOptions, env Env) int {
 	profile, forget := &o.Profile, &o.Forget
-	st, err := env.account().OpenStore()
+	st, err := env.Account().OpenStore()
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "The local database could not be opened: %v\n", err)
-		return ExitError
+		return printer.ExitError
 	}
 	defer st.Close()
 
-	p, by, err := account.Select(env.account(), st, *profile)
+	p, by, err := account.Select(env.Account(), st, *profile)
 	if err == nil && by == account.ChosenByToken {
 		err = errors.New("no profile exists, so there is nothing to log out of; the token comes from VAULTDECK_TOKEN, which only your shell can unset")
 	}
 	if err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
-		return ExitError
+		return printer.ExitError
 	}
-	src, err := account.TokenSource(env.account(), p)
+	src, err := account.TokenSource(env.Account(), p)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
-		return ExitError
+		return printer.ExitError
 	}
 	rm, err := src.Remove(ctx)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
-		return ExitError
+		return printer.ExitError
 	}
 	// A keyring we cannot reach only matters if the token was put there.
 	if rm.KeyringErr != nil && p.TokenStorage != store.StorageFile {
 		fmt.Fprintf(env.Stderr, "The token for profile %q could not be removed: %v. Unlock the keyring and run `vaultdeck logout --profile %s` again, or delete the entry (service %q, account %q) with your keyring manager.\n",
 			p.Name, rm.KeyringErr, p.Name, token.Service, p.Name)
-		return ExitError
+		return printer.ExitError
 	}
 	if *forget {
 		if err := st.DeleteProfile(p.Name); err != nil {
 			fmt.Fprintln(env.Stderr, sentence(err))
-			return ExitError
+			return printer.ExitError
 		}
 	} else if err := st.SetTokenStorage(p.Name, store.StorageNone); err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
-		return ExitError
+		return printer.ExitError
 	}
 
 	switch {
@@ -79,42 +80,42 @@ func runLogout(ctx context.Context, o logoutOptions, env accountEnv) int {
 	if env.getenv(token.EnvVar) != "" {
 		fmt.Fprintf(env.Stderr, "Note: %s is still set in this shell and still supplies a token; unset it too.\n", token.EnvVar)
 	}
-	return ExitOK
+	return printer.ExitOK
 }
 
-// profilesOptions are the profiles command's flags.
-type profilesOptions struct {
+// ProfilesOptions are the profiles command's flags.
+type ProfilesOptions struct {
 	Profile    string // treat this profile as the active one
 	SetDefault string
 }
 
-// runProfiles is `vaultdeck profiles` with its flags parsed.
-func runProfiles(ctx context.Context, o profilesOptions, env accountEnv) int {
+// RunProfiles is `vaultdeck profiles` with its flags parsed.
+func RunProfiles(ctx context.Context, o ProfilesOptions, env Env) int {
 	profile, setDefault := &o.Profile, &o.SetDefault
-	st, err := env.account().OpenStore()
+	st, err := env.Account().OpenStore()
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "The local database could not be opened: %v\n", err)
-		return ExitError
+		return printer.ExitError
 	}
 	defer st.Close()
 
 	if *setDefault != "" {
 		if err := st.SetDefault(*setDefault); err != nil {
 			fmt.Fprintln(env.Stderr, sentence(err))
-			return ExitError
+			return printer.ExitError
 		}
 		fmt.Fprintf(env.Stdout, "%q is now the default profile.\n", *setDefault)
 	}
 	all, err := st.Profiles()
 	if err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
-		return ExitError
+		return printer.ExitError
 	}
 	if len(all) == 0 {
 		fmt.Fprintln(env.Stdout, "No profiles yet. Run `vaultdeck login` to create one.")
-		return ExitOK
+		return printer.ExitOK
 	}
-	active, by, selErr := account.Select(env.account(), st, *profile)
+	active, by, selErr := account.Select(env.Account(), st, *profile)
 
 	w := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "  NAME\tENDPOINT\tACCESS\tTOKEN\tDEFAULT")
@@ -136,13 +137,13 @@ func runProfiles(ctx context.Context, o profilesOptions, env accountEnv) int {
 	w.Flush()
 	if selErr != nil {
 		fmt.Fprintln(env.Stderr, sentence(selErr))
-		return ExitError
+		return printer.ExitError
 	}
 	fmt.Fprintf(env.Stdout, "\n* active profile (chosen by %s). Pick another with --profile NAME or %s; change the default with `vaultdeck profiles --set-default NAME`.\n", by, account.ProfileEnvVar)
 	if env.getenv(token.EnvVar) != "" {
 		fmt.Fprintf(env.Stdout, "%s is set, so it supplies the token whatever is saved.\n", token.EnvVar)
 	}
-	return ExitOK
+	return printer.ExitOK
 }
 
 func storageLabel(s string) string {

@@ -1,0 +1,128 @@
+package accountcmd
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/themes"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
+	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+)
+
+// ConfigOptions are what `config get|set|unset` was asked and what it
+// works with.
+type ConfigOptions struct {
+	IO      *printer.Printer
+	Store   func() (*store.Store, error)
+	Profile string // --profile; "": the default one
+
+	Verb string   // get, set or unset
+	Args []string // [KEY [VALUE]]
+}
+
+// NewCmdConfig is `vaultdeck config get [KEY] | set KEY VALUE | unset
+// KEY`: per-profile defaults, checked and kept by api/account.
+func NewCmdConfig(f *factory.Factory) *cobra.Command {
+	o := &ConfigOptions{IO: f.IO, Store: f.Store}
+	run := func(verb string) func(*cobra.Command, []string) error {
+		return cmdutil.Run(f, func(_ context.Context, args []string) int {
+			o.Verb, o.Args, o.Profile = verb, args, f.Flags.Profile
+			return RunConfig(o)
+		})
+	}
+	c := &cobra.Command{
+		Use:   "config",
+		Short: "per-profile defaults: " + strings.Join(account.Keys(), ", "),
+		Long:  "The profile is --profile, else the default one. A flag given on the command line always wins over these.",
+		Args:  cmdutil.NoArgs,
+		RunE:  cmdutil.NeedSub,
+	}
+	keys := func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return account.Keys(), cobra.ShellCompDirectiveNoFileComp
+	}
+	get := &cobra.Command{Use: "get [KEY]", Short: "print one setting, or all of them", Args: cobra.MaximumNArgs(1), ValidArgsFunction: keys, RunE: run("get")}
+	set := &cobra.Command{Use: "set KEY VALUE", Short: "store a setting (checked first)", Args: cmdutil.ExactArgs(2, "give a KEY and a VALUE"),
+		Long: "Everything after KEY is the value, so a value starting with - (a negative duration) is checked as a value.", RunE: run("set")}
+	// A value such as -1s is a value to check, not a flag: flags end at
+	// the first word.
+	set.Flags().SetInterspersed(false)
+	set.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		switch {
+		case len(args) == 0:
+			return account.Keys(), cobra.ShellCompDirectiveNoFileComp
+		case len(args) == 1 && args[0] == account.KeyTheme:
+			return themes.Names(), cobra.ShellCompDirectiveNoFileComp
+		case len(args) == 1 && args[0] == account.KeyReadOnly:
+			return []string{"true", "false"}, cobra.ShellCompDirectiveNoFileComp
+		}
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	unset := &cobra.Command{Use: "unset KEY", Short: "go back to the default", Args: cmdutil.ExactArgs(1, "give a KEY"), ValidArgsFunction: keys, RunE: run("unset")}
+	c.AddCommand(get, set, unset)
+	return c
+}
+
+// RunConfig runs `config get|set|unset` with its words checked by cobra;
+// the settings, their checks and defaults are api/account's.
+func RunConfig(o *ConfigOptions) int {
+	p, rest := o.IO, o.Args
+	value := ""
+	if len(rest) > 0 && !slices.Contains(account.Keys(), rest[0]) {
+		_, err := account.Normalize(rest[0], "", themes.Names())
+		return p.UsageError(cmdutil.Usagef("%v", err))
+	}
+	if o.Verb == "set" {
+		v, err := account.Normalize(rest[0], rest[1], themes.Names())
+		if err != nil {
+			return p.UsageError(cmdutil.Usagef("%v", err))
+		}
+		value = v
+	}
+	st, err := o.Store()
+	if err != nil {
+		return p.Fail(err)
+	}
+	defer st.Close()
+	prof, err := account.ConfigProfile(st, o.Profile)
+	if err != nil {
+		return p.Fail(err)
+	}
+	switch o.Verb {
+	case "set", "unset":
+		if err := account.SetSetting(st, prof.Name, rest[0], value); err != nil {
+			return p.Fail(err)
+		}
+		return printer.ExitOK
+	}
+	settings, err := account.StoredSettings(st, prof)
+	if err != nil {
+		return p.Fail(err)
+	}
+	if len(rest) == 1 { // one setting: its value as text, whatever the format
+		return p.Done(p.Show(printer.Value{Text: func(w io.Writer) error {
+			_, err := fmt.Fprintln(w, cmp.Or(settings[rest[0]], account.Default(rest[0])))
+			return err
+		}}))
+	}
+	return p.Done(p.Show(printer.Value{JSON: settings, Text: func(w io.Writer) error {
+		for _, k := range account.Keys() {
+			v, set := settings[k]
+			if !set || (k == account.KeyReadOnly && !prof.ReadOnly) {
+				v = account.Default(k) + " (default)"
+			}
+			if _, err := fmt.Fprintf(w, "%-12s %s\n", k, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}))
+}
