@@ -15,9 +15,11 @@ import (
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
-// Cache keys. CacheProjects and CacheRecycleBin are the console's own
-// (ui/page takes them from here): its cached first page of projects
-// answers when it is the only page, and its cached bin is the whole bin.
+// Cache keys, named here once for everything that reads the cache.
+// CacheProjects and CacheRecycleBin are the console's own (its views read
+// them here, and `status --journal` the project names): its cached first
+// page of projects answers when it is the only page, and its cached bin
+// is the whole bin.
 // The other keys are the person report's: every page of the projects
 // listing (CacheProjectPage, numbered from 1) and the client-matters
 // listing, each body as the service sent it.

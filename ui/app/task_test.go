@@ -10,8 +10,8 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/ui/app"
-	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 	"github.com/vaultdeck/vaultdeck/ui/projectsview"
 	"github.com/vaultdeck/vaultdeck/ui/projectview"
@@ -76,7 +76,7 @@ func TestDeletionOutcomeSurvivesEsc(t *testing.T) {
 	waitFor(t, tm, "Recycle bin · 1 entry", "is in the recycle bin")
 	tm.Send(burst("q"))
 	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
-	if _, _, ok := env.Cache.Get(page.CacheProjects); ok {
+	if _, _, ok := env.Cache.Get(person.CacheProjects); ok {
 		t.Error("the cached project list survived the deletion")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
@@ -26,17 +27,17 @@ func TestStoreCacheRoundTrip(t *testing.T) {
 	defer st.Close()
 	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	c := StoreCache{Store: st, Profile: "p", Now: func() time.Time { return at }}
-	c.Put(page.CacheProjects, []byte(`{"a":1}`))
-	body, fetched, ok := c.Get(page.CacheProjects)
+	c.Put(person.CacheProjects, []byte(`{"a":1}`))
+	body, fetched, ok := c.Get(person.CacheProjects)
 	if !ok || string(body) != `{"a":1}` || !fetched.Equal(at) {
 		t.Fatalf("Get = %q %v %v", body, fetched, ok)
 	}
 	// Another profile never sees this profile's cache.
-	if _, _, ok := (StoreCache{Store: st, Profile: "q"}).Get(page.CacheProjects); ok {
+	if _, _, ok := (StoreCache{Store: st, Profile: "q"}).Get(person.CacheProjects); ok {
 		t.Error("cache leaked across profiles")
 	}
-	c.Delete(page.CacheProjects)
-	if _, _, ok := c.Get(page.CacheProjects); ok {
+	c.Delete(person.CacheProjects)
+	if _, _, ok := c.Get(person.CacheProjects); ok {
 		t.Error("Delete left the entry")
 	}
 }

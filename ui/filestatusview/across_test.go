@@ -14,6 +14,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
+	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -60,7 +61,7 @@ func TestFilesAcrossProjects(t *testing.T) {
 
 	cache := &pagetest.MapCache{At: time.Now()}
 	body, _ := json.Marshal(map[string]any{"projects": []map[string]string{{"id": alpha, "name": "Alpha"}}})
-	cache.Put(page.CacheProjects, body)
+	cache.Put(person.CacheProjects, body)
 	r := newRigFull(t, client, newFake(), "", Options{}, func(e *page.Env) {
 		e.Journal, e.Conn, e.Cache = st, &account.Conn{DataProfile: "p"}, cache
 		e.Jobs, e.Keys = &page.Jobs{Upload: client}, keys.NewSession(keys.Session{Jobs: true}) // handed the upload job, as the console does

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -46,7 +47,7 @@ func loadJournal(st *store.Store, cache page.Cache, profile string, view page.ID
 		if tracked {
 			var body []byte
 			if cache != nil {
-				body, _, _ = cache.Get(page.CacheProjects) // an error only costs the names
+				body, _, _ = cache.Get(person.CacheProjects) // an error only costs the names
 			}
 			u, err := filestatus.LoadUnfinished(st, profile, body)
 			msg.Err, msg.Rows, msg.IDs, msg.Times, msg.Names = err, u.Rows, u.IDs, u.Times, u.Names

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -120,8 +121,8 @@ func ReuploadTask(env page.Env, origin page.ID, rows []store.JournalFile) page.S
 		// new versions replace the files (new IDs, sizes): the listings
 		// that show them are wrong now, as after an upload, and a project
 		// page below would keep the replaced rows and their marks
-		Invalidates: []string{page.CacheProjects},
-		Reloads:     []string{page.CacheProjects},
+		Invalidates: []string{person.CacheProjects},
+		Reloads:     []string{person.CacheProjects},
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			if jobs == nil || jobs.Upload == nil {
 				return page.Outcome{}, errors.New("this session cannot upload")

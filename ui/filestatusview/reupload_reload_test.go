@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
 
@@ -19,7 +19,7 @@ import (
 func TestReuploadReloadsTheProjectPages(t *testing.T) {
 	env := pagetest.Env(t, newFake(), false)
 	task := ReuploadTask(env, 0, []store.JournalFile{{FileID: "f1", ProjectID: "p1", Name: "a.pdf"}})
-	if !slices.Contains(task.Reloads, page.CacheProjects) || !slices.Contains(task.Invalidates, page.CacheProjects) {
+	if !slices.Contains(task.Reloads, person.CacheProjects) || !slices.Contains(task.Invalidates, person.CacheProjects) {
 		t.Errorf("the re-upload task reloads %q and drops %q: a project page below keeps the replaced rows (and their marks)", task.Reloads, task.Invalidates)
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/matters"
-	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/themes"
@@ -130,14 +129,6 @@ type Cache interface {
 	Put(key string, body []byte)
 	Delete(key string)
 }
-
-// Cache keys shared between views: the view that changes the data on the
-// server is not the view that caches it. The person report (api/person)
-// reads the same entries, so the keys are its.
-const (
-	CacheProjects   = person.CacheProjects
-	CacheRecycleBin = person.CacheRecycleBin
-)
 
 // Env is everything a view gets from outside. It is passed by value; the
 // only shared mutable things behind it are the Backend, the Cache and IDs,

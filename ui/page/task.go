@@ -24,7 +24,7 @@ import (
 //			}
 //			return page.Outcome{Text: "Acme deleted"}, nil
 //		},
-//		Invalidates: []string{page.CacheProjects},
+//		Invalidates: []string{person.CacheProjects},
 //	})
 //
 // The root gives the task an ID and a footer line with a spinner (and the
@@ -53,7 +53,7 @@ type (
 		Name   string // footer and status line: "delete project Acme"
 		Origin ID     // the page that started it (0: none); echoed in TaskDone
 		Run    func(ctx context.Context, progress Progress) (Outcome, error)
-		// Invalidates are cache keys (CacheProjects, ...) the change makes wrong.
+		// Invalidates are cache keys (person.CacheProjects, ...) the change makes wrong.
 		Invalidates []string
 		// Reloads are cache keys whose open pages must reload afterwards.
 		Reloads []string

@@ -12,13 +12,14 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 const (
 	perPage  = 100
-	cacheKey = page.CacheProjects
+	cacheKey = person.CacheProjects
 	// prefetch is how close to the last loaded row the cursor gets before
 	// the next page is asked for.
 	prefetch = 20

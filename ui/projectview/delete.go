@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/api/projects"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -86,7 +87,7 @@ func DeleteTask(env page.Env, origin page.ID, p api.Project) page.StartTask {
 	return page.StartTask{
 		Name:        "delete project " + name,
 		Origin:      origin,
-		Invalidates: []string{page.CacheProjects, page.CacheRecycleBin},
+		Invalidates: []string{person.CacheProjects, person.CacheRecycleBin},
 		// One request, nothing to wind down; having a Stop makes quitting
 		// wait for its answer instead of dropping a DELETE already sent.
 		Stop: func() {},
@@ -114,8 +115,8 @@ func settleTask(env page.Env, p api.Project, name string) *page.StartTask {
 	be, every := env.Backend, env.TaskPollInterval()
 	return &page.StartTask{
 		Name:        name + " → recycle bin",
-		Invalidates: []string{page.CacheRecycleBin},
-		Reloads:     []string{page.CacheRecycleBin},
+		Invalidates: []string{person.CacheRecycleBin},
+		Reloads:     []string{person.CacheRecycleBin},
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			in, err := projects.WaitInBin(ctx, be, p, every, func(try, tries int) { progress(fmt.Sprintf("check %d of %d", try, tries)) })
 			switch {

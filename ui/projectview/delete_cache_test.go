@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
@@ -41,7 +42,7 @@ func TestDeleteInvalidatesCaches(t *testing.T) {
 					invalidates = st.Invalidates
 				}
 			}
-			if !slices.Contains(invalidates, page.CacheProjects) || !slices.Contains(invalidates, page.CacheRecycleBin) {
+			if !slices.Contains(invalidates, person.CacheProjects) || !slices.Contains(invalidates, person.CacheRecycleBin) {
 				t.Errorf("the deletion task invalidates %v", invalidates)
 			}
 			_, done := pagetest.RunTasks(p, out)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 )
@@ -14,7 +15,7 @@ import (
 // marked on the project's Files tab, opened in file status and re-uploaded
 // there (each becomes a new version with a new ID); esc back to the
 // project still read '2 marked' over the old rows until r. The page
-// reloads what tasks change under page.CacheProjects when shown again (as
+// reloads what tasks change under person.CacheProjects when shown again (as
 // after an upload), and the reload drops the marks of rows it no longer
 // holds; the re-upload task's side is TestReuploadReloadsTheProjectPages.
 func TestReplacedFilesLeaveNoMarks(t *testing.T) {
@@ -42,8 +43,8 @@ func TestReplacedFilesLeaveNoMarks(t *testing.T) {
 	if !ok {
 		t.Fatal("the project page is no page.Reloader: a task that replaces its files cannot have it list them again")
 	}
-	if !r.Shows(page.CacheProjects) {
-		t.Fatal("the page does not say it shows what an upload or a re-upload changes (page.CacheProjects)")
+	if !r.Shows(person.CacheProjects) {
+		t.Fatal("the page does not say it shows what an upload or a re-upload changes (person.CacheProjects)")
 	}
 	replaced = true
 	p, _ = pagetest.Drive(p, r.Reload())

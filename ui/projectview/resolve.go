@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/api/projects"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -45,7 +46,7 @@ func (m *Model) resolve() tea.Cmd {
 
 // Shows implements page.Reloader: the page shows the project's record
 // from the listing (its file count), which an upload changes.
-func (m *Model) Shows(key string) bool { return key == page.CacheProjects && m.known() }
+func (m *Model) Shows(key string) bool { return key == person.CacheProjects && m.known() }
 
 // Reload implements page.Reloader (an upload changed the project): the
 // record again, quietly, and the open tab. The root calls it once, when

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/purge"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -18,7 +19,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
-const cacheKey = page.CacheRecycleBin
+const cacheKey = person.CacheRecycleBin
 
 // Model is the recycle-bin page.
 type Model struct {

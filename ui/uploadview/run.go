@@ -12,6 +12,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -139,8 +140,8 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Pl
 	return page.StartTask{
 		Name:        fmt.Sprintf("upload %s to %s", plural.Count(len(plan.Files), "file"), target),
 		Origin:      origin,
-		Invalidates: []string{page.CacheProjects},
-		Reloads:     []string{page.CacheProjects},
+		Invalidates: []string{person.CacheProjects},
+		Reloads:     []string{person.CacheProjects},
 		Stop:        sh.stop, // quitting waits for the current request's response
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
 			if jobs == nil || jobs.Upload == nil {
