@@ -53,7 +53,7 @@ func RunReceipt(ctx context.Context, o *ReceiptOptions) int {
 		if err != nil || id <= 0 {
 			return o.IO.Usage("receipt ID %q is not a positive number", pos[0])
 		}
-		if o.IO.Is(printer.JSON) && *exportAs == "" {
+		if o.IO.JSONResult() && *exportAs == "" {
 			*exportAs = "json"
 		}
 		if o.IO.Is(printer.CSV) && *exportAs == "" {

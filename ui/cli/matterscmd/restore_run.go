@@ -31,7 +31,7 @@ func (o *Options) restorePreview(plan *matters.RestorePlan, dry bool) int {
 		fmt.Fprintf(o.IO.Err(), "vaultdeck %s: %s\n", o.IO.Command(), matters.NothingToRestore(plan))
 		return printer.ExitOK
 	}
-	if o.IO.Is(printer.JSON) {
+	if o.IO.JSONResult() {
 		if outs == nil {
 			outs = []matters.Outcome{}
 		}

@@ -95,7 +95,7 @@ func (o *Options) earlier(sha string) ([]string, error) {
 
 func (o *Options) printPreview(w io.Writer, name string, f *matters.File, plan *matters.Plan, listRefused bool) int {
 	earlier, earlierErr := o.earlier(f.SHA256)
-	if o.IO.Is(printer.JSON) && w == o.IO.Out() {
+	if o.IO.JSONResult() && w == o.IO.Out() {
 		rej := plan.Rejected()
 		if rej == nil {
 			rej = []matters.Outcome{}
@@ -179,7 +179,7 @@ func (o *Options) report(id int64, rep *matters.Report, err error, undo string) 
 		}
 		return o.IO.Fail(err)
 	}
-	if o.IO.Is(printer.JSON) {
+	if o.IO.JSONResult() {
 		writeReportJSON(o.IO.Out(), id, rep)
 	} else {
 		printOutcomes(o.IO.Out(), rep.Outcomes)

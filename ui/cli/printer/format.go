@@ -68,6 +68,12 @@ func (p *Printer) format() Format { return p.opt.chosen() }
 // depend on it (--section goes with --csv), never to choose how to print.
 func (p *Printer) Is(f Format) bool { return p.format() == f }
 
+// JSONResult reports whether a command's one result that is not a listing
+// (a matter run's plan or report, a receipt, an upload's report) is
+// printed as JSON: --json, or --jq or --template, which shape JSON. --jsonl
+// alone is a listing's format: such a result stays text under it.
+func (p *Printer) JSONResult() bool { return p.opt.json }
+
 // SetFormat chooses the format (a command that always prints one, such as
 // person --offboarding's CSV, and tests).
 func (p *Printer) SetFormat(f Format) {

@@ -253,6 +253,35 @@ func TestShowEveryFormat(t *testing.T) {
 	}
 }
 
+// TestShowJSONOnlyInEveryFormat: a value whose only form is JSON (a
+// receipt exported with --export json) is that JSON in every format, never
+// an empty table: it printed one empty line, exit 0, under the table and
+// --csv.
+func TestShowJSONOnlyInEveryFormat(t *testing.T) {
+	v := Value{JSON: map[string]int{"id": 1}}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "{\n  \"id\": 1\n}\n"},
+		{[]string{"--csv"}, "{\n  \"id\": 1\n}\n"},
+		{[]string{"--json"}, "{\n  \"id\": 1\n}\n"},
+		{[]string{"--jsonl"}, "{\"id\":1}\n"},
+	} {
+		var out bytes.Buffer
+		p := New(nil, &out, io.Discard)
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+		p.RegisterFlags(fs, nil)
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		p.Start(context.Background(), "things")
+		if err := p.Show(v); err != nil || p.Finish(ExitOK) != ExitOK || out.String() != c.want {
+			t.Errorf("%v: %v, %q, want %q", c.args, err, out.String(), c.want)
+		}
+	}
+}
+
 // TestShowEscapesWhatATerminalActsOn: a value's strings reach --json with
 // C1 controls escaped and <, > and & as they are, like every other JSON the
 // command line prints (audit stats encoded its own object and wrote a user

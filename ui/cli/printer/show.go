@@ -15,7 +15,9 @@ import (
 type Value struct {
 	// JSON is encoded for --json (indented) and --jsonl (one line; a list,
 	// a line per element). A value with neither JSON nor Raw has no JSON
-	// form: its table or text is printed whatever the format.
+	// form: its table or text is printed whatever the format; one with no
+	// table or text (a receipt exported with --export json) is its JSON
+	// whatever the format, indented but under --jsonl.
 	JSON any
 	// Raw, instead of JSON, is the service's own object: one line.
 	Raw []byte
@@ -38,12 +40,12 @@ type Value struct {
 // Show prints v as the chosen format wants it.
 func (p *Printer) Show(v Value) error {
 	w := p.Out()
-	if f := p.format(); (f == JSON || f == JSONL) && (v.JSON != nil || v.Raw != nil) {
+	if f := p.format(); (f == JSON || f == JSONL || !v.human()) && (v.JSON != nil || v.Raw != nil) {
 		switch {
 		case v.Raw != nil:
 			_, err := w.Write(append(safeRaw(nil, bytes.TrimSpace(v.Raw)), '\n'))
 			return err
-		case f == JSON:
+		case f != JSONL:
 			return WriteJSON(w, v.JSON)
 		}
 		if rv := reflect.ValueOf(v.JSON); rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
@@ -69,6 +71,11 @@ func (p *Printer) Show(v Value) error {
 		return err
 	}
 	return nil
+}
+
+// human reports whether v has a form for people: a table or a text.
+func (v Value) human() bool {
+	return v.Headers != nil || v.Rows != nil || v.Text != nil || v.Empty != ""
 }
 
 // human prints v's table, CSV or text, with the lines under it.

@@ -64,7 +64,7 @@ func (o *Options) report(out upload.Outcome, notes []string) int {
 	if out.Partial() || len(out.Errors) > 0 {
 		status = printer.ExitPartial
 	}
-	if p.Is(printer.JSON) { // --jsonl prints the table: a report is one document
+	if p.JSONResult() { // --jsonl prints the table: a report is one document
 		if notes == nil {
 			notes = []string{}
 		}

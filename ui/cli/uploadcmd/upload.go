@@ -84,7 +84,7 @@ func RunUpload(ctx context.Context, o *UploadOptions) int {
 		defer st.Close()
 		job := &upload.Runner{API: c, Store: st, Profile: profile}
 		var line *progressLine
-		if !p.Is(printer.JSON) && p.StderrIsTerminal() { // the JSON report is the whole story
+		if !p.JSONResult() && p.StderrIsTerminal() { // the JSON report is the whole story
 			line = &progressLine{w: p.Err()}
 			job.Progress = line.update
 		}
@@ -118,7 +118,7 @@ func RunUpload(ctx context.Context, o *UploadOptions) int {
 		} else {
 			plan := upload.Walk(pos[1:])
 			planNotes = plan.Notes
-			if !p.Is(printer.JSON) { // the JSON report carries them
+			if !p.JSONResult() { // the JSON report carries them
 				for _, n := range plan.Notes {
 					fmt.Fprintf(p.Err(), "vaultdeck upload: %s\n", n)
 				}
