@@ -1,4 +1,4 @@
-// Package access is the console's `:access` view: the people of the last
+// Package accessview is the console's `:access` view: the people of the last
 // finished access snapshot with their project counts, `enter` for one
 // person's projects and levels, and `tab` for what changed since the
 // snapshot before. It reads the snapshot from the local database in a

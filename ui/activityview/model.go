@@ -1,4 +1,4 @@
-// Package activity is the "Activity" view: the audit log at a glance, from
+// Package activityview is the "Activity" view: the audit log at a glance, from
 // the local mirror alone (no request): a histogram of entries over time,
 // the range's top users, addresses and types, and marks on what stands out
 // (api/audit's stats). Enter on a bar or a mark opens the audit view on

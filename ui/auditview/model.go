@@ -1,4 +1,4 @@
-// Package audit is the "Audit" view: the workspace audit log newest first,
+// Package auditview is the "Audit" view: the workspace audit log newest first,
 // read backwards in windows (api/audit's Older) from the local mirror where
 // it reaches and from the service otherwise, with jumps to the oldest, the
 // newest and any time, filters by type, user and address, a live follow,

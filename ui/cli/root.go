@@ -48,11 +48,12 @@ func (r *tree) rootBase() *cobra.Command {
 		Short: "a terminal console and headless commands for a legal-work workspace's vault",
 		Long: `vaultdeck without a command opens the console; with one it runs headless.
 
-Environment: VAULTDECK_TOKEN (API token), VAULTDECK_BASE_URL, VAULTDECK_REGION, VAULTDECK_CA_FILE.
-Exit status: 0 success, 1 error, 2 usage, 3 some items failed.
+Environment: VAULTDECK_TOKEN (API token), VAULTDECK_PROFILE, VAULTDECK_BASE_URL, VAULTDECK_REGION,
+VAULTDECK_CA_FILE, VAULTDECK_HOME; all of them: vaultdeck help environment.
+Exit status: 0 success, 1 error, 2 usage, 3 some items failed (vaultdeck help exit-codes).
 
---jq and --template shape any command's JSON, as gh's do: the expression runs
-on each item of a listing as it arrives (on the whole of a single object):
+--jq and --template shape any command's JSON: the expression runs on each
+item of a listing as it arrives (on the whole of a single object):
   vaultdeck recycle-bin --jq '.vault_project.name'
   vaultdeck recycle-bin --template '{{range .}}{{.vault_project.name}}{{"\n"}}{{end}}'
   vaultdeck projects --template '{{range .}}{{tablerow .name (timeago .updated_at)}}{{end}}'`,

@@ -1,4 +1,4 @@
-// Package filestatus is the "File status" view: a set of file IDs polled
+// Package filestatusview is the "File status" view: a set of file IDs polled
 // live with get_files until every file has settled, within the vault budget
 // of 10 requests per minute that every other view shares.
 package filestatusview

@@ -1,4 +1,4 @@
-// Package matters is the console's `:matters` view: open a CSV/TSV file of
+// Package mattersview is the console's `:matters` view: open a CSV/TSV file of
 // client/matter pairs, preview what a deletion would do, confirm by typing
 // the number of pairs, watch it run as a root-owned task, browse every
 // pair's outcome (filtered by outcome and by error code), open past

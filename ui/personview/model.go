@@ -1,4 +1,4 @@
-// Package person is the console's `:person EMAIL` view: one person,
+// Package personview is the console's `:person EMAIL` view: one person,
 // whole (api/person's report): what they can reach, created, deleted and
 // did, each part with its age. Opening it reads local data only (the
 // snapshot, the cache, the mirror) in a command: no request. `r` reads

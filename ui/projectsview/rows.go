@@ -1,4 +1,4 @@
-// Package projects is the workspace project list: paged from the server as
+// Package projectsview is the workspace project list: paged from the server as
 // the cursor nears the end, filtered by name on the server, cached between
 // visits to spare the vault budget.
 package projectsview

@@ -1,4 +1,4 @@
-// Package project is one project's page: tabs for its users and its files,
+// Package projectview is one project's page: tabs for its users and its files,
 // deletion behind a typed confirmation, and a hand-off of file IDs to the
 // file-status view.
 package projectview

@@ -1,4 +1,4 @@
-// Package recyclebin is the view of deleted projects awaiting purge. The
+// Package recyclebinview is the view of deleted projects awaiting purge. The
 // row builders here are pure functions of records and a clock, tested
 // without a terminal.
 package recyclebinview

@@ -1,4 +1,4 @@
-// Package upload is the console's upload: a dialog (a path with Tab
+// Package uploadview is the console's upload: a dialog (a path with Tab
 // completion, the duplicate mode, a summary of what will be sent) and a
 // progress page with a bar, bytes, files, rate and ETA. The upload itself
 // runs as a task owned by the root through the upload job (api/upload), journaled like
