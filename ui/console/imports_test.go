@@ -114,3 +114,32 @@ func moduleOf(t *testing.T) string {
 	}
 	return strings.TrimSpace(strings.TrimPrefix(strings.SplitN(string(mod), "\n", 2)[0], "module"))
 }
+
+// TestCommandsImportNoCommand: a command package (ui/cli/<noun>cmd) does
+// not import another. What two nouns share lives in a package named for it
+// beside them (the printer, the factory, cmdutil, a write's audit evidence)
+// or in its job below ui/, so a noun can be read, moved or removed alone.
+// matterscmd and uploadcmd imported auditcmd for the evidence of their
+// receipts until it had a package of its own.
+func TestCommandsImportNoCommand(t *testing.T) {
+	module := moduleOf(t)
+	isCommand := func(pkg string) bool {
+		rest, ok := strings.CutPrefix(pkg, "cli/")
+		return ok && !strings.Contains(rest, "/") && strings.HasSuffix(rest, "cmd")
+	}
+	commands := 0
+	for pkg, imps := range productionImports(t, "..") {
+		if !isCommand(pkg) {
+			continue
+		}
+		commands++
+		for _, imp := range imps {
+			if other, ok := strings.CutPrefix(imp, module+"/ui/"); ok && isCommand(other) {
+				t.Errorf("the command package ui/%s imports the command package ui/%s: move what they share into a package named for it", pkg, other)
+			}
+		}
+	}
+	if commands < 8 {
+		t.Fatalf("found %d command packages under ui/cli; the walk is not reading the tree", commands)
+	}
+}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/cli/auditcmd"
+	"github.com/vaultdeck/vaultdeck/ui/cli/evidence"
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
@@ -92,8 +92,8 @@ func RunReceipt(ctx context.Context, o *ReceiptOptions) int {
 			}
 			m := receiptJSON(rc)
 			m["items"] = items
-			ev, note, ok := auditcmd.Evidence(ctx, o.Client, st, auditcmd.ReceiptAction(rc, o.Now()))
-			m["audit_evidence"] = auditcmd.EvidenceJSON(ev, note, ok)
+			ev, note, ok := evidence.Find(ctx, o.Client, st, evidence.ReceiptAction(rc, o.Now()))
+			m["audit_evidence"] = evidence.JSON(ev, note, ok)
 			return o.emit(m)
 		}
 		w := o.IO.Out()
@@ -116,8 +116,8 @@ func RunReceipt(ctx context.Context, o *ReceiptOptions) int {
 			fmt.Fprintf(w, "re-run    %s\n", sanitize.Line(rerun))
 		}
 		// The service's own record of the run, from the mirror (no audit request).
-		ev, note, _ := auditcmd.Evidence(ctx, o.Client, st, auditcmd.ReceiptAction(rc, o.Now()))
-		auditcmd.PrintEvidence(w, ev, note)
+		ev, note, _ := evidence.Find(ctx, o.Client, st, evidence.ReceiptAction(rc, o.Now()))
+		evidence.Print(w, ev, note)
 		fmt.Fprintln(w)
 		// Two passes over the store: widths first, then rows, so a million
 		// items stream instead of sitting in memory.

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/ui/cli/auditcmd"
+	"github.com/vaultdeck/vaultdeck/ui/cli/evidence"
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
@@ -78,7 +78,7 @@ func RunUploads(ctx context.Context, o *Options) int {
 			list = append(list, runJSON{x.ID, x.ProjectID, x.Mode, x.CreatedAt.UTC(), state, x.Files, x.Bytes,
 				x.Uploaded, x.Superseded, x.Skipped, x.Refused, x.Failed, x.Pending, x.Unproven, x.OpenBatches, nil})
 		}
-		audits := auditcmd.RunEvidence(ctx, o.Client, st, auditcmd.Runs(runs))
+		audits := evidence.OfRuns(ctx, o.Client, st, evidence.Runs(runs))
 		for i := range list {
 			list[i].Audit = audits[i].JSON
 		}
@@ -91,7 +91,7 @@ func RunUploads(ctx context.Context, o *Options) int {
 				cells.Size(api.Int(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Replaced), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending), fmt.Sprint(x.Unproven),
 				audits[i].Cell}
 		}
-		return p.Done(p.Show(printer.Value{JSON: list, Rows: rows, Note: auditcmd.Footnote(audits),
+		return p.Done(p.Show(printer.Value{JSON: list, Rows: rows, Note: evidence.Footnote(audits),
 			Headers: []string{"RUN", "STARTED", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "REPLACED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN", "AUDIT"}}))
 	}
 }

@@ -1,4 +1,9 @@
-package auditcmd
+// Package evidence is what every write's receipt shows of the service's
+// own record of it: the audit entries the local mirror holds for a matter
+// run's receipt or an upload's runs, found without an audit request, and
+// written as a receipt's lines or its JSON. The write commands (matters,
+// uploads) share it; the audit commands do not need it.
+package evidence
 
 import (
 	"context"
@@ -13,11 +18,11 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
-// Evidence finds the service's own audit entries for something vaultdeck
+// Find finds the service's own audit entries for something vaultdeck
 // did, in the local mirror only (no audit request): whoami names the
 // workspace's log and the token's user. ok is false when that could not be
 // asked; the reason is in note.
-func Evidence(ctx context.Context, client func() (*api.Client, error), st *store.Store, a audit.Action) (ev audit.Evidence, note string, ok bool) {
+func Find(ctx context.Context, client func() (*api.Client, error), st *store.Store, a audit.Action) (ev audit.Evidence, note string, ok bool) {
 	c, err := client()
 	if err != nil {
 		return ev, "unknown: " + err.Error(), false
@@ -34,16 +39,16 @@ func Evidence(ctx context.Context, client func() (*api.Client, error), st *store
 	return ev, ev.String(), true
 }
 
-// PrintEvidence writes the evidence lines of a human-readable outcome.
-func PrintEvidence(w io.Writer, ev audit.Evidence, note string) {
+// Print writes the evidence lines of a human-readable outcome.
+func Print(w io.Writer, ev audit.Evidence, note string) {
 	fmt.Fprintf(w, "audit     %s\n", sanitize.Line(note))
 	for _, e := range ev.Entries {
 		fmt.Fprintf(w, "          %s  %s  %s  %s\n", e.Time.UTC().Format(time.RFC3339), sanitize.Line(e.Type), sanitize.Line(e.User), sanitize.Line(e.ID))
 	}
 }
 
-// EvidenceJSON is the evidence for --json.
-func EvidenceJSON(ev audit.Evidence, note string, ok bool) map[string]any {
+// JSON is the evidence for --json.
+func JSON(ev audit.Evidence, note string, ok bool) map[string]any {
 	ids := []string{}
 	for _, e := range ev.Entries {
 		ids = append(ids, e.ID)
@@ -65,8 +70,8 @@ func ReceiptAction(rc store.Receipt, now time.Time) audit.Action {
 	return audit.Action{Type: audit.TypeMatters, From: rc.StartedAt, To: to}
 }
 
-// RunAudit is one upload run's evidence: a table cell and its JSON.
-type RunAudit struct {
+// Run is one upload run's evidence: a table cell and its JSON.
+type Run struct {
 	Cell string
 	JSON map[string]any
 	sync bool // not yet in the mirror
@@ -81,17 +86,17 @@ func Runs(rs []store.RunSummary) []store.UploadRun {
 	return out
 }
 
-// RunEvidence finds each run's api:vault_upload_files entries (the
+// OfRuns finds each run's api:vault_upload_files entries (the
 // token's user, the project, the time its batches went out) in the
 // mirror. One whoami for all; without it every run says unknown.
-func RunEvidence(ctx context.Context, client func() (*api.Client, error), st *store.Store, runs []store.UploadRun) []RunAudit {
-	out := make([]RunAudit, len(runs))
+func OfRuns(ctx context.Context, client func() (*api.Client, error), st *store.Store, runs []store.UploadRun) []Run {
+	out := make([]Run, len(runs))
 	if len(runs) == 0 {
 		return out
 	}
-	unknown := func(why string) []RunAudit {
+	unknown := func(why string) []Run {
 		for i := range out {
-			out[i] = RunAudit{Cell: "unknown", JSON: map[string]any{"summary": "unknown: " + why, "entry_ids": []string{}, "covered": nil}}
+			out[i] = Run{Cell: "unknown", JSON: map[string]any{"summary": "unknown: " + why, "entry_ids": []string{}, "covered": nil}}
 		}
 		return out
 	}
@@ -107,16 +112,16 @@ func RunEvidence(ctx context.Context, client func() (*api.Client, error), st *st
 		first, last, sent, err := st.RunSpan(run.ID)
 		switch {
 		case err != nil:
-			out[i] = RunAudit{Cell: "unknown", JSON: map[string]any{"summary": "unknown: " + err.Error(), "entry_ids": []string{}, "covered": nil}}
+			out[i] = Run{Cell: "unknown", JSON: map[string]any{"summary": "unknown: " + err.Error(), "entry_ids": []string{}, "covered": nil}}
 			continue
 		case !sent:
-			out[i] = RunAudit{Cell: "-", JSON: map[string]any{"summary": "nothing was sent", "entry_ids": []string{}, "covered": nil}}
+			out[i] = Run{Cell: "-", JSON: map[string]any{"summary": "nothing was sent", "entry_ids": []string{}, "covered": nil}}
 			continue
 		}
 		a := audit.Action{Type: audit.TypeUpload, User: who.Email, From: first, To: last, ProjectID: run.ProjectID}
 		ev, err := audit.FindEvidence(ctx, st, log, a)
 		if err != nil {
-			out[i] = RunAudit{Cell: "unknown", JSON: map[string]any{"summary": "unknown: " + err.Error(), "entry_ids": []string{}, "covered": nil}}
+			out[i] = Run{Cell: "unknown", JSON: map[string]any{"summary": "unknown: " + err.Error(), "entry_ids": []string{}, "covered": nil}}
 			continue
 		}
 		cell := plural.Count(len(ev.Entries), "entry")
@@ -126,13 +131,13 @@ func RunEvidence(ctx context.Context, client func() (*api.Client, error), st *st
 				cell = fmt.Sprintf("%d so far", len(ev.Entries))
 			}
 		}
-		out[i] = RunAudit{Cell: cell, JSON: EvidenceJSON(ev, ev.String(), true), sync: !ev.Covered}
+		out[i] = Run{Cell: cell, JSON: JSON(ev, ev.String(), true), sync: !ev.Covered}
 	}
 	return out
 }
 
 // Footnote tells what to run when some runs are not yet in the mirror.
-func Footnote(rs []RunAudit) string {
+func Footnote(rs []Run) string {
 	for _, x := range rs {
 		if x.sync {
 			return "AUDIT: the service's own api:vault_upload_files entries, from the local mirror; not yet in the mirror: run `vaultdeck audit sync`"
