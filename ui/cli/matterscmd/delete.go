@@ -69,15 +69,15 @@ func RunDelete(ctx context.Context, o *DeleteOptions) int {
 		}
 		plan := matters.NewPlan(file.Pairs, perMinute(o.Limits))
 		if o.Dry {
-			return o.printPreview(o.IO.Out(), name, file, plan, true)
+			return o.printPreview(name, file, plan)
 		}
 		if len(plan.Send) == 0 {
-			o.printPreview(o.IO.Err(), name, file, plan, false)
+			o.sayPreview(name, file, plan)
 			o.IO.Note("no pair can be sent; nothing was sent")
 			return printer.ExitPartial
 		}
 		if !o.Yes {
-			o.printPreview(o.IO.Err(), name, file, plan, false)
+			o.sayPreview(name, file, plan)
 		}
 		if ok, code := o.confirmCount(len(plan.Send), "delete", o.Yes, name == "-"); !ok {
 			return code

@@ -32,13 +32,6 @@ func receiptJSON(rc store.Receipt) map[string]any {
 	return m
 }
 
-func errorsJoin(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
-}
-
 // openReceipts opens the store and checks it is whole first: a damaged
 // file must be said, never shown as fewer receipts or fewer outcomes.
 func (o *Options) openReceipts() (*store.Store, error) {

@@ -2,6 +2,7 @@ package matterscmd
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -31,21 +32,25 @@ func (o *Options) restorePreview(plan *matters.RestorePlan, dry bool) int {
 		fmt.Fprintf(o.IO.Err(), "vaultdeck %s: %s\n", o.IO.Command(), matters.NothingToRestore(plan))
 		return printer.ExitOK
 	}
-	if o.IO.JSONResult() {
-		if outs == nil {
-			outs = []matters.Outcome{}
-		}
-		return o.emit(map[string]any{"receipt": rec.ID, "file": rec.FileName, "pairs": outs})
-	}
-	fmt.Fprintf(o.IO.Out(), "receipt %d (%s) deleted %s", rec.ID, sanitize.Line(rec.FileName), plural.Count(len(plan.Proven), "matter"))
-	if n := len(plan.InFlight); n > 0 {
-		fmt.Fprintf(o.IO.Out(), "; %d more %s sent without a recorded answer (in flight, or outcome unknown) and would be checked against the service first", n, plural.Verb(n, "was", "were"))
-	}
-	fmt.Fprintln(o.IO.Out(), "; a restore sends them back by POST /api/v2/matters")
-	if len(outs) > 0 {
-		printOutcomes(o.IO.Out(), outs)
-	}
-	return printer.ExitOK
+	return o.IO.Done(o.IO.Show(printer.Result{
+		JSON: func() (any, error) {
+			if outs == nil {
+				outs = []matters.Outcome{}
+			}
+			return map[string]any{"receipt": rec.ID, "file": rec.FileName, "pairs": outs}, nil
+		},
+		Text: func(w io.Writer) error {
+			fmt.Fprintf(w, "receipt %d (%s) deleted %s", rec.ID, sanitize.Line(rec.FileName), plural.Count(len(plan.Proven), "matter"))
+			if n := len(plan.InFlight); n > 0 {
+				fmt.Fprintf(w, "; %d more %s sent without a recorded answer (in flight, or outcome unknown) and would be checked against the service first", n, plural.Verb(n, "was", "were"))
+			}
+			fmt.Fprintln(w, "; a restore sends them back by POST /api/v2/matters")
+			if len(outs) > 0 {
+				printOutcomes(w, outs)
+			}
+			return nil // as a listing's table, a write error is the printer's to say
+		},
+	}))
 }
 
 // sayLeftAlone is the line about the in-flight pairs a restore checked

@@ -17,9 +17,6 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
-// emit prints one value as the format asks (Printer.Show).
-func (o *Options) emit(v any) int { return o.IO.Done(o.IO.Show(printer.Value{JSON: v})) }
-
 // confirmCount is the typed confirmation of a destructive run: on a
 // terminal, the person types the number of pairs; otherwise --yes is needed.
 func (o *Options) confirmCount(n int, verb string, yes, stdinIsData bool) (bool, int) {
@@ -80,7 +77,6 @@ func (o *Options) progress(p matters.Progress) {
 	fmt.Fprintf(o.IO.Err(), "request %d/%d: %d of %s sent\n", p.Request, p.Requests, p.Sent, plural.Count(p.ToSend, "pair"))
 }
 
-// printPreview shows what a run would do.
 // earlier says what this machine's earlier deletions of the same file
 // mean for running it again (matters.Earlier); a receipts database that
 // cannot be read is said, not taken for "no earlier run".
@@ -93,20 +89,40 @@ func (o *Options) earlier(sha string) ([]string, error) {
 	return matters.Earlier(st, sha)
 }
 
-func (o *Options) printPreview(w io.Writer, name string, f *matters.File, plan *matters.Plan, listRefused bool) int {
+// printPreview shows what a run would do on stdout, as the format asks
+// (the plan as JSON or as text).
+func (o *Options) printPreview(name string, f *matters.File, plan *matters.Plan) int {
 	earlier, earlierErr := o.earlier(f.SHA256)
-	if o.IO.JSONResult() && w == o.IO.Out() {
-		rej := plan.Rejected()
-		if rej == nil {
-			rej = []matters.Outcome{}
-		}
-		return o.emit(map[string]any{
-			"file": displayName(name), "sha256": f.SHA256, "encoding": f.Encoding, "format": f.Format, "separator": string(f.Separator), "header": f.Header,
-			"ignored_columns": orEmpty(f.Ignored), "pairs": len(plan.Pairs), "to_send": len(plan.Send),
-			"requests": plan.Requests(), "min_seconds": plan.MinDuration().Seconds(), "refused": rej,
-			"earlier": orEmpty(earlier), "earlier_error": errString(earlierErr),
-		})
-	}
+	return o.IO.Done(o.IO.Show(printer.Result{
+		JSON: func() (any, error) {
+			rej := plan.Rejected()
+			if rej == nil {
+				rej = []matters.Outcome{}
+			}
+			return map[string]any{
+				"file": displayName(name), "sha256": f.SHA256, "encoding": f.Encoding, "format": f.Format, "separator": string(f.Separator), "header": f.Header,
+				"ignored_columns": orEmpty(f.Ignored), "pairs": len(plan.Pairs), "to_send": len(plan.Send),
+				"requests": plan.Requests(), "min_seconds": plan.MinDuration().Seconds(), "refused": rej,
+				"earlier": orEmpty(earlier), "earlier_error": errString(earlierErr),
+			}, nil
+		},
+		Text: func(w io.Writer) error {
+			o.previewText(w, name, f, plan, earlier, earlierErr, true)
+			return nil // as a listing's table, a write error is the printer's to say
+		},
+	}))
+}
+
+// sayPreview shows what a run would do on stderr, before it asks to
+// confirm it: the text, whatever the format (stdout is the run's report).
+func (o *Options) sayPreview(name string, f *matters.File, plan *matters.Plan) {
+	earlier, earlierErr := o.earlier(f.SHA256)
+	o.previewText(o.IO.Err(), name, f, plan, earlier, earlierErr, false)
+}
+
+// previewText is a run's plan for people; listRefused adds the table of
+// the pairs refused.
+func (o *Options) previewText(w io.Writer, name string, f *matters.File, plan *matters.Plan, earlier []string, earlierErr error, listRefused bool) {
 	hdr := "no header (first two columns)"
 	if f.Header {
 		hdr = "header"
@@ -141,7 +157,6 @@ func (o *Options) printPreview(w io.Writer, name string, f *matters.File, plan *
 		fmt.Fprintln(w)
 		printOutcomes(w, plan.Rejected())
 	}
-	return printer.ExitOK
 }
 
 func minTime(d time.Duration) string {
@@ -179,11 +194,11 @@ func (o *Options) report(id int64, rep *matters.Report, err error, undo string) 
 		}
 		return o.IO.Fail(err)
 	}
-	if o.IO.JSONResult() {
-		writeReportJSON(o.IO.Out(), id, rep)
-	} else {
-		printOutcomes(o.IO.Out(), rep.Outcomes)
-	}
+	// A write error is the printer's to say (Finish), after the lines below.
+	_ = o.IO.Show(printer.Result{
+		WriteJSON: func(w io.Writer) error { return writeReportJSON(w, id, rep) },
+		Text:      func(w io.Writer) error { return printOutcomes(w, rep.Outcomes) },
+	})
 	fmt.Fprintf(o.IO.Err(), "%s; receipt %d (vaultdeck matters receipt %d", matters.CountsText(rep.Counts()), id, id)
 	if rep.Counts()[matters.ResultDeleted] > 0 && undo != "" {
 		fmt.Fprintf(o.IO.Err(), "; undo: vaultdeck %s %d", undo, id)

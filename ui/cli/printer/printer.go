@@ -2,8 +2,9 @@
 // stderr (buffering, redaction, checked writes), the terminal checks, the
 // progress line and the choice of format (an aligned table, --json,
 // --jsonl, --csv, --jq, --template). A command hands it a stream of items
-// (List) or one value (Show) once, with what each format needs, and never
-// asks which format was chosen; tests build one over buffers.
+// (List), or one value or the one result of its work (Show: a Value, a
+// Result), once, with what each format needs, and never asks which format
+// was chosen; tests build one over buffers.
 //
 // It is gh's iostreams and its output layer in one place: the streams and
 // the formats meet at every write (a --jq shaper sits between the command

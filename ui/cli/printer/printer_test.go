@@ -253,10 +253,9 @@ func TestShowEveryFormat(t *testing.T) {
 	}
 }
 
-// TestShowJSONOnlyInEveryFormat: a value whose only form is JSON (a
-// receipt exported with --export json) is that JSON in every format, never
-// an empty table: it printed one empty line, exit 0, under the table and
-// --csv.
+// TestShowJSONOnlyInEveryFormat: a value whose only form is JSON is that
+// JSON in every format, never an empty table: it printed one empty line,
+// exit 0, under the table and --csv.
 func TestShowJSONOnlyInEveryFormat(t *testing.T) {
 	v := Value{JSON: map[string]int{"id": 1}}
 	for _, c := range []struct {

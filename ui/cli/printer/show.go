@@ -9,15 +9,16 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/csvsafe"
 )
 
-// Value is one result of a command (an object, or a short list of the
-// command's own values), as every format shows it: the command says it
-// all, and the printer picks.
+// Value is one thing a command shows that it holds whole (an object of
+// the service's, or a short list of the command's own values), as every
+// format shows it: the command says it all, and the printer picks. The
+// outcome of a command's work (a run's report, a receipt) is a Result.
 type Value struct {
 	// JSON is encoded for --json (indented) and --jsonl (one line; a list,
 	// a line per element). A value with neither JSON nor Raw has no JSON
 	// form: its table or text is printed whatever the format; one with no
-	// table or text (a receipt exported with --export json) is its JSON
-	// whatever the format, indented but under --jsonl.
+	// table or text is its JSON whatever the format, indented but under
+	// --jsonl.
 	JSON any
 	// Raw, instead of JSON, is the service's own object: one line.
 	Raw []byte
@@ -37,8 +38,13 @@ type Value struct {
 	Aside, Note, Foot, Summary string
 }
 
+// Shown is what Show prints: a Value, or a command's Result.
+type Shown interface{ show(p *Printer) error }
+
 // Show prints v as the chosen format wants it.
-func (p *Printer) Show(v Value) error {
+func (p *Printer) Show(v Shown) error { return v.show(p) }
+
+func (v Value) show(p *Printer) error {
 	w := p.Out()
 	if f := p.format(); (f == JSON || f == JSONL || !v.human()) && (v.JSON != nil || v.Raw != nil) {
 		switch {
