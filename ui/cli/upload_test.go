@@ -93,3 +93,49 @@ func TestUploadCommand(t *testing.T) {
 		t.Errorf("resume with nothing to do: %d %q", r.code, r.stderr)
 	}
 }
+
+// ttyBuffer stands in for a terminal on stderr.
+type ttyBuffer struct{ bytes.Buffer }
+
+func (*ttyBuffer) IsTerminal() bool { return true }
+
+// TestUploadSaysToAPersonWhatItsJSONCarries: on a terminal's stderr an
+// upload draws its progress line and names the files its plan skipped,
+// unless the report is JSON (--json, --jq, --template), which carries the
+// notes and is read by a program; --jsonl alone prints the table, so a
+// person is told.
+func TestUploadSaysToAPersonWhatItsJSONCarries(t *testing.T) {
+	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, NoRateLimit: true}})
+	pid, err := e.Sim.AddProject(sim.ProjectSpec{Name: "Inbox"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.pdf"), []byte("a"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".hidden.txt"), []byte("h"), 0o644)
+	dbPath := filepath.Join(t.TempDir(), store.FileName)
+	vars := map[string]string{"VAULTDECK_TOKEN": e.Sim.Token("admin"), "VAULTDECK_BASE_URL": e.URL}
+	for _, c := range []struct {
+		args []string
+		told bool
+	}{
+		{nil, true}, {[]string{"--jsonl"}, true}, {[]string{"--csv"}, true},
+		{[]string{"--json"}, false}, {[]string{"--jq", ".uploaded"}, false}, {[]string{"--jsonl", "--jq", ".uploaded"}, false},
+		{[]string{"--template", "{{len .uploaded}}"}, false},
+	} {
+		errb := &ttyBuffer{}
+		env := Env{Stdout: &bytes.Buffer{}, Stderr: errb, Getenv: func(k string) string { return vars[k] },
+			Limits: api.Limits{Vault: -1},
+			Journal: func(string) (*store.Store, string, error) {
+				st, err := store.Open(dbPath)
+				return st, "default", err
+			}}
+		code := Main(context.Background(), append([]string{"upload", pid, dir, "--mode", "keep"}, c.args...), env)
+		stderr := errb.String()
+		line := strings.Contains(stderr, "\r\x1b[Kbatch 1/1  files")
+		skipped := strings.Contains(stderr, "vaultdeck upload: skipped hidden file")
+		if code != ExitOK || line != c.told || skipped != c.told {
+			t.Errorf("%v: exit %d, progress line %v, skipped file named %v, want %v: %q", c.args, code, line, skipped, c.told, stderr)
+		}
+	}
+}

@@ -21,7 +21,8 @@ const (
 	CSV                 // --csv
 )
 
-// options are the format flags as parsed.
+// options are the format flags as parsed: json is --json, --jq or
+// --template (which shape JSON), and makes a command's Result JSON.
 type options struct {
 	json, jsonl, csv bool
 }
@@ -67,12 +68,6 @@ func (p *Printer) format() Format { return p.opt.chosen() }
 // Is reports whether f is the format chosen: for a command whose flags
 // depend on it (--section goes with --csv), never to choose how to print.
 func (p *Printer) Is(f Format) bool { return p.format() == f }
-
-// JSONResult reports whether a command's one result that is not a listing
-// (a matter run's plan or report, a receipt, an upload's report) is
-// printed as JSON: --json, or --jq or --template, which shape JSON. --jsonl
-// alone is a listing's format: such a result stays text under it.
-func (p *Printer) JSONResult() bool { return p.opt.json }
 
 // SetFormat chooses the format (a command that always prints one, such as
 // person --offboarding's CSV, and tests).

@@ -67,16 +67,24 @@ func New(in io.Reader, out, errw io.Writer) *Printer {
 	}
 	p := &Printer{in: in, rawOut: out, rawErr: errw, sink: &sink{w: out}}
 	p.redErr = p.secret.RedactingWriter(errw)
-	// Whatever goes to stderr (a prompt, a progress line, an error) comes
-	// after what was already printed to stdout, as without the buffer.
-	p.err = writerFunc(func(b []byte) (int, error) {
-		if p.out != nil {
-			_ = p.out.Flush() // an error is kept by the sink and reported by Finish
-		}
-		return p.redErr.Write(b)
-	})
+	p.err = stderr{p}
 	return p
 }
+
+// stderr is Err: redacted, and written after what stdout holds, so that
+// whatever goes to stderr (a prompt, a progress line, an error) comes after
+// what was already printed to stdout, as without the buffer.
+type stderr struct{ p *Printer }
+
+func (e stderr) Write(b []byte) (int, error) {
+	if e.p.out != nil {
+		_ = e.p.out.Flush() // an error is kept by the sink and reported by Finish
+	}
+	return e.p.redErr.Write(b)
+}
+
+// Unwrap is the real stderr (terminal checks look through).
+func (e stderr) Unwrap() io.Writer { return e.p.rawErr }
 
 // Start begins the command named cmd (its path below the program's name):
 // messages name it, and --jq or --template go between it and stdout.
@@ -173,7 +181,3 @@ func (s *sink) Write(b []byte) (int, error) {
 
 // Unwrap is the stream the sink writes to (terminal checks look through).
 func (s *sink) Unwrap() io.Writer { return s.w }
-
-type writerFunc func([]byte) (int, error)
-
-func (f writerFunc) Write(b []byte) (int, error) { return f(b) }

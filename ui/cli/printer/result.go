@@ -116,3 +116,17 @@ func (r Result) writeJSON(p *Printer, w io.Writer) error {
 	}
 	return WriteJSON(w, v)
 }
+
+// Human is stderr for the person who reads a command's Result: what is
+// said before it is shown (an upload's progress line, the files its plan
+// skipped), which its text leaves to stderr and its JSON carries. It is
+// io.Discard when the result is JSON (--json, --jq, --template): a program
+// reads that, and the JSON is the whole story. A terminal check looks
+// through it (IsTerminal), so a line redrawn for a person watching is drawn
+// only when there is one.
+func (p *Printer) Human() io.Writer {
+	if p.opt.json {
+		return io.Discard
+	}
+	return p.err
+}

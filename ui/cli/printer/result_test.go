@@ -4,11 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"testing"
 
 	"github.com/spf13/pflag"
 )
+
+// stderrTTY is a stderr that says it is a terminal.
+type stderrTTY struct{ bytes.Buffer }
+
+func (*stderrTTY) IsTerminal() bool { return true }
 
 // parsed is a printer over out and errw with the format flags args parsed,
 // started as the command "things".
@@ -172,5 +178,34 @@ func TestShowResultSaysItsFormsError(t *testing.T) {
 		if !errors.Is(err, broken) || out != c.want || errText != "" {
 			t.Errorf("%v: %v, %q, %q", c.args, err, out, errText)
 		}
+	}
+}
+
+// TestHumanIsSilentWhenTheResultIsJSON: what a person reads on stderr
+// around a result (a progress line, notes) reaches stderr unless the
+// result is JSON, and a terminal check looks through it.
+func TestHumanIsSilentWhenTheResultIsJSON(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		said bool
+	}{
+		{nil, true}, {[]string{"--jsonl"}, true}, {[]string{"--csv"}, true},
+		{[]string{"--json"}, false}, {[]string{"--jq", "."}, false}, {[]string{"--jsonl", "--jq", "."}, false}, {[]string{"--template", "{{.}}"}, false},
+	} {
+		var out bytes.Buffer
+		errb := &stderrTTY{}
+		p := parsed(t, &out, errb, c.args...)
+		fmt.Fprintln(p.Human(), "skipped a link")
+		if tty := IsTerminal(p.Human()); tty != c.said {
+			t.Errorf("%v: a terminal %v through Human", c.args, tty)
+		}
+		p.Finish(ExitOK)
+		if got := errb.String() == "skipped a link\n"; got != c.said {
+			t.Errorf("%v: stderr %q", c.args, errb.String())
+		}
+	}
+	var errb bytes.Buffer
+	if p := parsed(t, io.Discard, &errb); IsTerminal(p.Human()) {
+		t.Error("a stderr that is no terminal is one through Human")
 	}
 }

@@ -64,22 +64,53 @@ func (o *Options) report(out upload.Outcome, notes []string) int {
 	if out.Partial() || len(out.Errors) > 0 {
 		status = printer.ExitPartial
 	}
-	if p.JSONResult() { // --jsonl prints the table: a report is one document
-		if notes == nil {
-			notes = []string{}
-		}
-		errs := out.Errors
-		if errs == nil {
-			errs = []string{}
-		}
-		err := p.Show(printer.Value{JSON: Report{Runs: append([]int64{}, out.RunIDs...), Uploaded: reports(out.Uploaded), Skipped: reports(out.Skipped),
-			Refused: reports(out.Refused), Failed: reports(out.Failed), Unproven: reports(out.Unproven), Replaced: reports(out.Replaced), Renamed: reports(out.Renamed),
-			Unfinished: out.Unfinished, Errors: errs, Notes: notes}})
-		if err != nil {
-			return p.Fail(err)
-		}
-		return status
+	if notes == nil {
+		notes = []string{}
 	}
+	errs := out.Errors
+	if errs == nil {
+		errs = []string{}
+	}
+	// What the JSON's fields say, people read on stderr under the table.
+	said := append([]string{}, notes...)
+	for _, f := range out.Unproven {
+		said = append(said, fmt.Sprintf("%s: not known to have arrived; %s", f.Local, f.Reason))
+	}
+	said = append(said, refusedHints(out.Refused)...)
+	said = append(said, out.Errors...)
+	if out.Unfinished > 0 {
+		said = append(said, fmt.Sprintf("%s unfinished; run `vaultdeck upload --resume` to finish %s", plural.Count(out.Unfinished, "batch"), plural.Noun(out.Unfinished, "it", "them")))
+	}
+	rows := reportRows(out)
+	err := p.Show(printer.Result{
+		JSON: func() (any, error) {
+			return Report{Runs: append([]int64{}, out.RunIDs...), Uploaded: reports(out.Uploaded), Skipped: reports(out.Skipped),
+				Refused: reports(out.Refused), Failed: reports(out.Failed), Unproven: reports(out.Unproven), Replaced: reports(out.Replaced), Renamed: reports(out.Renamed),
+				Unfinished: out.Unfinished, Errors: errs, Notes: notes}, nil
+		},
+		Table: func(row func([]string) error) error {
+			if err := row([]string{"FILE", "RESULT", "FILE ID / REASON"}); err != nil {
+				return err
+			}
+			for _, r := range rows {
+				if err := row(r); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		Summary: reportSummary(out),
+		Notes:   said,
+	})
+	if err != nil {
+		return p.Fail(err)
+	}
+	return status
+}
+
+// reportRows are the report's table: each file, its result, its file ID
+// or the reason.
+func reportRows(out upload.Outcome) [][]string {
 	var rows [][]string
 	renamed := map[int64]string{}
 	for _, f := range out.Renamed {
@@ -102,6 +133,11 @@ func (o *Options) report(out upload.Outcome, notes []string) int {
 			rows = append(rows, []string{f.Local, label, detail})
 		}
 	}
+	return rows
+}
+
+// reportSummary is the report's count line.
+func reportSummary(out upload.Outcome) string {
 	sum := fmt.Sprintf("%d uploaded, %d skipped, %d refused, %d failed", len(out.Uploaded), len(out.Skipped), len(out.Refused), len(out.Failed))
 	if len(out.Replaced) > 0 {
 		sum += fmt.Sprintf(", %d replaced by a file of the same name in this upload", len(out.Replaced))
@@ -112,23 +148,7 @@ func (o *Options) report(out upload.Outcome, notes []string) int {
 	if len(out.Unproven) > 0 {
 		sum += fmt.Sprintf(", %d unproven", len(out.Unproven))
 	}
-	if err := p.Show(printer.Value{Headers: []string{"FILE", "RESULT", "FILE ID / REASON"}, Rows: rows, Summary: sum}); err != nil {
-		return p.Fail(err)
-	}
-	for _, n := range notes {
-		p.Note("%s", n)
-	}
-	for _, f := range out.Unproven {
-		p.Note("%s: not known to have arrived; %s", f.Local, f.Reason)
-	}
-	o.refusedHint(out.Refused)
-	for _, e := range out.Errors {
-		p.Note("%s", e)
-	}
-	if out.Unfinished > 0 {
-		p.Note("%s unfinished; run `vaultdeck upload --resume` to finish %s", plural.Count(out.Unfinished, "batch"), plural.Noun(out.Unfinished, "it", "them"))
-	}
-	return status
+	return sum
 }
 
 // uploads lists the journal's runs.
@@ -216,12 +236,12 @@ func (l *progressLine) finish() {
 	}
 }
 
-// refusedHint says, per project, what to run for the files refused while
+// refusedHints say, per project, what to run for the files refused while
 // their batch was prepared (changed, replaced, a link, unreadable): nothing
 // of them was sent, and an upload of them as they are now is a new run,
 // once the user has looked at them. A long list is not repeated: the table
 // above names every file.
-func (o *Options) refusedHint(refused []store.JournalFile) {
+func refusedHints(refused []store.JournalFile) []string {
 	byProject := map[string][]store.JournalFile{}
 	var order []string
 	for _, f := range refused {
@@ -233,15 +253,17 @@ func (o *Options) refusedHint(refused []store.JournalFile) {
 		}
 		byProject[f.ProjectID] = append(byProject[f.ProjectID], f)
 	}
+	var hints []string
 	for _, p := range order {
 		files := byProject[p]
 		cmd := upload.AgainCommand(p, files)
 		if len(files) > 20 {
 			cmd = upload.AgainCommand(p, nil) + " PATH... (the refused paths are listed above)"
 		}
-		o.IO.Note("%s refused, nothing of %s sent; check %s, then upload %s as %s now: %s",
-			plural.Count(len(files), "file"), plural.Verb(len(files), "it", "them"), plural.Verb(len(files), "it", "them"), plural.Verb(len(files), "it", "them"), plural.Verb(len(files), "it is", "they are"), cmd)
+		hints = append(hints, fmt.Sprintf("%s refused, nothing of %s sent; check %s, then upload %s as %s now: %s",
+			plural.Count(len(files), "file"), plural.Verb(len(files), "it", "them"), plural.Verb(len(files), "it", "them"), plural.Verb(len(files), "it", "them"), plural.Verb(len(files), "it is", "they are"), cmd))
 	}
+	return hints
 }
 
 // saySameNames names, before anything is sent, the files of one name from

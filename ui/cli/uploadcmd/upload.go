@@ -84,8 +84,8 @@ func RunUpload(ctx context.Context, o *UploadOptions) int {
 		defer st.Close()
 		job := &upload.Runner{API: c, Store: st, Profile: profile}
 		var line *progressLine
-		if !p.JSONResult() && p.StderrIsTerminal() { // the JSON report is the whole story
-			line = &progressLine{w: p.Err()}
+		if w := p.Human(); printer.IsTerminal(w) { // a person watches (with a JSON report, a program does)
+			line = &progressLine{w: w}
 			job.Progress = line.update
 		}
 		// The first Ctrl-C (or SIGTERM) stops after the current request's
@@ -118,10 +118,8 @@ func RunUpload(ctx context.Context, o *UploadOptions) int {
 		} else {
 			plan := upload.Walk(pos[1:])
 			planNotes = plan.Notes
-			if !p.JSONResult() { // the JSON report carries them
-				for _, n := range plan.Notes {
-					fmt.Fprintf(p.Err(), "vaultdeck upload: %s\n", n)
-				}
+			for _, n := range plan.Notes { // the JSON report carries them
+				fmt.Fprintf(p.Human(), "vaultdeck upload: %s\n", n)
 			}
 			if len(plan.Files) == 0 && len(plan.Refused) == 0 {
 				return p.Fail(errors.New("nothing to upload: the paths hold no files"))
