@@ -80,10 +80,11 @@ acts on, as CSV. An address nothing names is an error, with close matches.`,
 // requests for what is missing (none with --offline).
 func Run(ctx context.Context, o *Options) int {
 	p := o.IO
+	if code, ok := p.Accept("person prints text, one JSON object with --json, or one section as CSV with --csv --section", printer.Table, printer.JSON, printer.CSV); !ok {
+		return code
+	}
 	csv := p.Is(printer.CSV) // --section and --offboarding are parts of a CSV
 	switch {
-	case p.Is(printer.JSONL):
-		return p.Usage("person prints text, one JSON object with --json, or one section as CSV with --csv --section")
 	case o.Section != "" && !csv:
 		return p.Usage("--section chooses the part --csv prints; give --csv too")
 	case csv && !o.Offboarding && !slices.Contains(sections, o.Section):
