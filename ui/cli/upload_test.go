@@ -139,3 +139,24 @@ func TestUploadSaysToAPersonWhatItsJSONCarries(t *testing.T) {
 		}
 	}
 }
+
+// TestUploadNotesAreCleanedForTheTerminal: the plan's notes name local
+// files (a hidden file skipped), and a file's name can hold an escape
+// sequence: the notes reach stderr cleaned, as the report's do. They were
+// written raw before the upload started.
+func TestUploadNotesAreCleanedForTheTerminal(t *testing.T) {
+	_, pid, vd := newUploadEnv(t)
+	dir := t.TempDir()
+	for _, name := range []string{"a.txt", ".h\x1b]0;owned\x07\x1b[2J.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := vd("upload", pid, dir)
+	if r.code != ExitOK || !strings.Contains(r.stderr, "skipped hidden file") {
+		t.Fatalf("upload: exit %d, %q, %q", r.code, r.stdout, r.stderr)
+	}
+	if strings.ContainsAny(r.stderr, "\x1b\x07") {
+		t.Errorf("a note wrote the file name's escape sequence to stderr: %q", r.stderr)
+	}
+}

@@ -66,7 +66,7 @@ func (o *Options) sayLeftAlone(rep *matters.Report) {
 		return
 	}
 	if parts := leftAloneParts(codes); len(parts) > 0 {
-		fmt.Fprintf(o.IO.Err(), "vaultdeck %s: in-flight pairs left alone, as the service lists them: %s\n", o.IO.Command(), strings.Join(parts, ", "))
+		o.IO.Note("in-flight pairs left alone, as the service lists them: %s", strings.Join(parts, ", ")) // the service's codes, cleaned
 	}
 	if n := codes[matters.CodeUnproven]; n > 0 {
 		fmt.Fprintf(o.IO.Err(), "vaultdeck %s: %s unproven: the service may show this run deleted %s, but an upsert could also create a matter; nothing was sent for %s: see `vaultdeck matters receipt ID --result unproven` and check %s in the workspace\n", o.IO.Command(), plural.Count(n, "in-flight pair"), plural.Verb(n, "it", "them"), plural.Verb(n, "it", "them"), plural.Verb(n, "it", "them"))

@@ -16,6 +16,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 // Options are what `upload` and `uploads` work with.
@@ -119,7 +120,7 @@ func RunUpload(ctx context.Context, o *UploadOptions) int {
 			plan := upload.Walk(pos[1:])
 			planNotes = plan.Notes
 			for _, n := range plan.Notes { // the JSON report carries them
-				fmt.Fprintf(p.Human(), "vaultdeck upload: %s\n", n)
+				fmt.Fprintf(p.Human(), "vaultdeck upload: %s\n", sanitize.Line(n))
 			}
 			if len(plan.Files) == 0 && len(plan.Refused) == 0 {
 				return p.Fail(errors.New("nothing to upload: the paths hold no files"))
