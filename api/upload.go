@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -222,4 +223,18 @@ func (c *Client) FilesUploadedSince(ctx context.Context, projectID string, since
 type UploadResult struct {
 	ProjectID string   `json:"project_id"`
 	FileIDs   []string `json:"file_ids"`
+	// Errors is an "errors" member beside them, which the interface does
+	// not describe: a 200 that also says something failed. Kept as sent,
+	// so that the job reads no ID of such an answer in order (Faults).
+	Errors RawJSON `json:"errors,omitempty"`
+}
+
+// Faults is the answer's "errors" member when it says anything (not
+// absent, null, empty or false), as sent; "" otherwise.
+func (r *UploadResult) Faults() string {
+	switch strings.TrimSpace(string(r.Errors)) {
+	case "", "null", "[]", "{}", `""`, "false":
+		return ""
+	}
+	return string(r.Errors)
 }

@@ -26,7 +26,7 @@ func (t *Tracker) AddJournal(rows []store.JournalFile, names map[string]string) 
 		if path == "" {
 			path = t.clean(r.Name)
 		}
-		if word, g, ok := Unsent(r.State); ok {
+		if word, g, ok := Unsent(r); ok {
 			id := fmt.Sprintf("journal:%d", r.ID)
 			if _, dup := t.Index(id); dup {
 				continue

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // Word is the one spelling of a processing status on screen: lower case,
@@ -173,15 +174,20 @@ func (c Counts) Parts() []string {
 // "not sent" (an interrupted run: `upload --resume` sends it) is stuck,
 // "upload failed" (the service refused its request) is failed and
 // recoverable by an upload, "unproven" (its arrival neither proven nor ruled
-// out) is missing. ok is false for any other journal state (uploaded: its
+// out: a closed batch's unproven file, or a pending one whose request went
+// out and whose answer did not prove it, which carries that reason) is
+// missing. ok is false for any other journal state (uploaded: its
 // processing status decides).
-func Unsent(state string) (word string, g Group, ok bool) {
-	switch state {
-	case "pending":
+func Unsent(f store.JournalFile) (word string, g Group, ok bool) {
+	switch f.State {
+	case store.FilePending:
+		if f.Reason != "" {
+			return "unproven", Missing, true
+		}
 		return "not sent", Stuck, true
-	case "failed":
+	case store.FileFailed:
 		return "upload failed", FailedRecoverable, true
-	case "unproven":
+	case store.FileUnproven:
 		return "unproven", Missing, true
 	}
 	return "", 0, false

@@ -266,3 +266,10 @@ func (j *toldJournal) UnstartBatch(id int64, owner string, began time.Time) erro
 func (j *toldJournal) MarkReplaced(ids []string) error {
 	return j.note("MarkReplaced", j.Store.MarkReplaced(ids))
 }
+
+func (g *guard) ProjectFilesPage(ctx context.Context, projectID string, q api.FileQuery) (*api.FilePage, error) {
+	if g.proc.crashed() {
+		return nil, errDead
+	}
+	return g.inner.ProjectFilesPage(ctx, projectID, q)
+}

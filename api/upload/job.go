@@ -18,6 +18,9 @@ type Backend interface {
 	UploadBatch(ctx context.Context, projectID string, files []api.UploadFile, mode api.DuplicateMode, sent func(int64)) (*api.UploadResult, error)
 	FilesUploadedSince(ctx context.Context, projectID string, since time.Time) ([]api.ProjectFile, error)
 	GetFiles(ctx context.Context, ids []string) ([]api.Item[api.FileDetail], error)
+	// ProjectFilesPage is one page of the project's listing: what proves
+	// that a file skipped under skip was skipped for its name (exists.go).
+	ProjectFilesPage(ctx context.Context, projectID string, q api.FileQuery) (*api.FilePage, error)
 }
 
 // Steps of a batch at which a test may simulate kill -9 (Runner.crashAt).
@@ -75,6 +78,10 @@ type Runner struct {
 	// request still waiting its turn then (the budget, a 429) is not sent.
 	haltCtx    context.Context
 	haltCancel context.CancelFunc
+	// existed is, by project and name, the upload time of a file the
+	// listing showed before a batch began (exists.go): proven once, it
+	// stays proven for the runner's later batches.
+	existed map[string]time.Time
 
 	// Test seams, never set outside this package's tests. renewEvery
 	// below 0 renews the leases by no ticker (the fault-injection tests

@@ -24,6 +24,9 @@ func Result(f store.JournalFile) (word, detail string) {
 	case store.FileReplaced:
 		return "re-uploaded", f.FileID + " was re-uploaded later (R); the newer upload is tracked"
 	case store.FilePending:
+		if f.Reason != "" { // sent, and its answer did not prove it (match)
+			return store.FileUnproven, f.Reason
+		}
 		return "not sent", "run `vaultdeck upload --resume` to send it"
 	}
 	return f.State, f.Reason

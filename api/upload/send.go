@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync/atomic"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -101,7 +102,7 @@ func (r *Runner) send(ctx context.Context, p *prepared, out *Outcome) error {
 	if r.crash(StepResponded, b.ID) {
 		return ErrCrashed
 	}
-	outcomes, err := r.match(context.Background(), b.Run.Mode, p.send, res.FileIDs)
+	a, err := r.match(context.Background(), b, began, p.send, res)
 	if err != nil {
 		// The files arrived but could not be told apart: leave the batch
 		// open, a resume reconciles it against the listing.
@@ -111,10 +112,23 @@ func (r *Runner) send(ctx context.Context, p *prepared, out *Outcome) error {
 		out.Unfinished++
 		return err
 	}
-	if err := r.Store.CompleteBatch(b.ID, r.owner(), outcomes, ""); err != nil {
+	// Files the answer does not prove stay pending with their reason: the
+	// batch stays open for a resume to reconcile them.
+	batchErr := ""
+	if a.unproven > 0 {
+		batchErr = fmt.Sprintf("the answer proved %d of %d files", len(p.send)-a.unproven, len(p.send))
+	}
+	if err := r.Store.CompleteBatch(b.ID, r.owner(), a.outcomes, batchErr); err != nil {
 		return &journalError{batch: b.ID, sent: true, what: fmt.Sprintf("the answer to batch %d", b.ID), err: err}
 	}
-	r.tally(p.send, outcomes, out)
+	r.tally(p.send, a.outcomes, out)
+	if a.unproven > 0 {
+		out.Unfinished++
+	}
+	if len(a.stray) > 0 {
+		out.Errors = append(out.Errors, fmt.Sprintf("batch %d: the service's answer holds what no file of the batch was matched to: %s",
+			b.ID, strings.Join(a.stray, "; ")))
+	}
 	r.report(func(pr *Progress) { pr.BytesDone = base + total; pr.FilesDone += len(p.send) })
 	if r.crash(StepCompleted, b.ID) {
 		return ErrCrashed
@@ -180,6 +194,8 @@ func (r *Runner) tally(sent []store.JournalFile, outcomes []store.FileOutcome, o
 			out.Uploaded = append(out.Uploaded, f)
 		case store.FileSkipped:
 			out.Skipped = append(out.Skipped, f)
+		case store.FilePending: // unproven by the answer, left for a resume
+			out.Unproven = append(out.Unproven, f)
 		}
 	}
 }

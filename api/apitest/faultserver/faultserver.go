@@ -72,6 +72,10 @@ type Server struct {
 	// WideNames's entry count; the padding faults' pace (progress.go).
 	count   int
 	trickle time.Duration
+	// The answer faults' vault and whoami's workspace (answers.go).
+	vault        vault
+	wsMu         sync.Mutex
+	wsID, wsName string
 }
 
 // Recorder is a listener that counts requests and keeps their
@@ -149,6 +153,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.progressFault(path) {
 		s.progress(w, r, path)
+		return
+	}
+	if s.answerFault(r, path) {
+		s.answer(w, r, path)
 		return
 	}
 	switch s.fault {
@@ -306,7 +314,8 @@ func (s *Server) body(path string, q url.Values, echo map[string]string) string 
 	}
 	switch path {
 	case "/api/whoami":
-		return `{"user_id":"u1","email":"admin@harrowgate-law.com","name":"` + name + `","workspace_id":"w1","workspace_name":"Harrowgate LLP","permissions":["Vault API","View workspace projects"],"x":` + nested + `}`
+		wsID, wsName := s.workspace()
+		return `{"user_id":"u1","email":"admin@harrowgate-law.com","name":"` + name + `","workspace_id":"` + wsID + `","workspace_name":"` + wsName + `","permissions":["Vault API","View workspace projects"],"x":` + nested + `}`
 	case "/api/v1/vault/workspace/projects":
 		return `{"response":{"content":{"pagination":{"page":1,"per_page":100,"total":1,"total_pages":1},"projects":[{"id":"` + id + `","name":"` + name + `","files_count":1,"size_bytes":"1000","updated_at":"2025-06-01T10:00:00Z","creator_email":"` + email + `","x":` + nested + `}]}}}`
 	case "/api/v1/vault/projects/" + ProjectID + "/users":

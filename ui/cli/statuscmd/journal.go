@@ -131,7 +131,7 @@ func runJournal(ctx context.Context, o *Options) int {
 				p.Note("files not sent yet: run `vaultdeck upload --resume` to send them")
 			}
 			if unsent["unproven"] > 0 {
-				p.Note("unproven files may or may not have arrived: check their projects and upload them again if missing")
+				p.Note("unproven files may or may not have arrived: `vaultdeck upload --resume` checks those of unfinished batches against their projects; check the projects of the others and upload them again if missing")
 			}
 			for _, f := range replaced {
 				p.Note("%s (run %d) was replaced: a later upload of its name superseded it (deleted_at); no longer tracked, `vaultdeck uploads %d` lists its run", f.Path, f.RunID, f.RunID)
@@ -159,7 +159,7 @@ func journalReport(rows []store.JournalFile, details map[string]api.FileDetail, 
 		if j.Path == "" {
 			j.Path = f.Name
 		}
-		if word, g, ok := filestatus.Unsent(f.State); ok {
+		if word, g, ok := filestatus.Unsent(f); ok {
 			j.Status, j.group = word, g
 			j.UploadedAt = time.Time{} // the request's time, not an upload's
 		} else {
