@@ -23,7 +23,9 @@ func main() {
 	// program like q does, so deferred clean-up (the demo's temporary home)
 	// runs.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	code := cli.Main(ctx, os.Args[1:], cli.Std(os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+	env := cli.Std(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	cli.RouteLibraryLogs(env)
+	code := cli.Main(ctx, os.Args[1:], env)
 	stop()
 	os.Exit(code)
 }

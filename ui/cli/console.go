@@ -84,7 +84,7 @@ func startViews() []string {
 func (c ConsoleFlags) options(e Env) console.Options {
 	return console.Options{
 		ReadOnly: c.ReadOnly, Theme: c.Theme, NoColor: c.NoColor, StuckAfter: c.StuckAfter, Start: c.Start,
-		Input: e.Stdin, Output: e.Stdout, Getenv: e.Getenv,
+		Input: e.Stdin, Output: e.Stdout, Getenv: e.Getenv, Logs: e.Logs,
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/cli/accountcmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/liblog"
 	"github.com/vaultdeck/vaultdeck/ui/serve"
 )
 
@@ -73,6 +74,11 @@ type Env struct {
 	// Ledger shares the request budget with every vaultdeck process on
 	// this machine (the store's budget ledger). nil: this process's own.
 	Ledger api.Ledger
+
+	// Logs is where the libraries' log lines go (Std's, over stderr; a
+	// command, the console and serve each route them while they run). nil:
+	// a test's, which routes nothing.
+	Logs *liblog.Router
 
 	// Optional plumbing, mostly for tests and for sharing with the console.
 	Budgets    *api.Budgets

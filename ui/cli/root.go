@@ -126,6 +126,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 		env.Getenv = func(string) string { return "" }
 	}
 	r := newTree(env)
+	defer env.Logs.Route(r.p.Library, nil)() // a library's line goes to this command's stderr, redacted as it is
 	root := r.newRootFor(args)
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)

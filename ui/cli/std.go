@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"sync"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -12,13 +13,16 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/cli/accountcmd"
+	"github.com/vaultdeck/vaultdeck/ui/liblog"
 	"github.com/vaultdeck/vaultdeck/ui/serve"
 )
 
 // Std returns the Env of a real process: its standard streams, the OS
-// environment, stored profiles with tokens from the keyring, and the console,
-// simulator, demo and account commands.
+// environment, stored profiles with tokens from the keyring, the router of
+// the libraries' log lines, and the console, simulator, demo and account
+// commands.
 func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) Env {
+	logs := liblog.New(stderr)
 	s := &processAccounts{acct: accountcmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv}}
 	s.acct.Verify = verifyToken
 	if isTTY(stderr) {
@@ -26,6 +30,7 @@ func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) 
 	}
 	e := Env{
 		Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv,
+		Logs:      logs,
 		Account:   s.open,
 		OpenStore: func() (*store.Store, error) { return s.acct.Account().OpenStore() },
 		Budgets:   api.NewBudgets(), // one registry: every client in the process shares the budget
@@ -48,9 +53,24 @@ func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) 
 	e.Console = func(ctx context.Context, g Globals, f ConsoleFlags) int { return runConsole(ctx, e, s, g, f) }
 	e.Demo = func(ctx context.Context, _ Globals, f DemoFlags) int { return runDemo(ctx, e, f) }
 	e.Serve = func(ctx context.Context, g Globals, f serve.Flags, given func(string) bool) int {
-		return serve.Start(ctx, f, given, serve.Env{Stdout: stdout, Stderr: stderr, Getenv: getenv, Flags: g.Flags})
+		return serve.Start(ctx, f, given, serve.Env{Stdout: stdout, Stderr: stderr, Getenv: getenv, Flags: g.Flags, Logs: logs})
 	}
 	return e
+}
+
+// RouteLibraryLogs points the standard log package, which every library
+// the binary links logs through (net/http's transport and its HTTP/2 half,
+// the SSH libraries, slog's default handler), at e's router, without the
+// log package's own date prefix: a library never writes to a stream
+// itself, and its line goes where the running face says (a command's
+// stderr, the console's status line, serve's log), redacted. It is the
+// process's one global setting, which the log package forces: main makes
+// it once, tests never (they run Main on an Env of their own, routing
+// nothing). The libraries that write elsewhere are listed, with why each
+// is harmless, in TestLibrariesLogOnlyThroughTheLogPackage.
+func RouteLibraryLogs(e Env) {
+	log.SetOutput(e.Logs)
+	log.SetFlags(0)
 }
 
 // processAccounts opens the chosen profile once per process.

@@ -28,6 +28,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/auditview"
 	"github.com/vaultdeck/vaultdeck/ui/filestatusview"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
+	"github.com/vaultdeck/vaultdeck/ui/liblog"
 	"github.com/vaultdeck/vaultdeck/ui/mattersview"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/personview"
@@ -86,6 +87,11 @@ type Options struct {
 	// Views are the saved views (:NAME opens one, V saves one); their
 	// Save is nil where the session has no local files.
 	Views SavedViews
+	// Logs is the process's router of the libraries' log lines: while the
+	// program runs they are shown on its status line (libraryLines), never
+	// written over its screen. nil: not routed (tests, serve's sessions,
+	// whose lines are serve's log).
+	Logs *liblog.Router
 	// AfterFirstFrame, when set, is called once the first frame has been
 	// written (firstframe.go): the demo starts its simulator and store then.
 	AfterFirstFrame func()
@@ -290,6 +296,12 @@ func Run(ctx context.Context, o Options) error {
 	// written only when the view changed.
 	p := tea.NewProgram(root, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen(),
 		tea.WithoutSignalHandler(), tea.WithFPS(120))
+	if o.Logs != nil {
+		line, stop := libraryLines(p)
+		restore := o.Logs.Route(line, redactorOf(o.Backend))
+		defer stop()
+		defer restore()
+	}
 	_, err = p.Run()
 	if late.err != nil {
 		return late.err

@@ -48,6 +48,7 @@ func (s *Server) backendFor(name string) (*profileBackend, error) {
 	}
 	b := &profileBackend{account: res, client: c}
 	s.bound[name] = b
+	s.redBound.Add(c.Redact)
 	return b, nil
 }
 
@@ -67,6 +68,7 @@ func (s *Server) client(res *account.Resolved) (*api.SharedClient, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.redRecent.Add(c.Redact)
 	return s.share.Client(c), nil
 }
 

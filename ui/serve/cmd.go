@@ -15,6 +15,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/plural"
+	"github.com/vaultdeck/vaultdeck/ui/liblog"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -25,6 +26,10 @@ type Env struct {
 	// Flags are the global flags typed (account.Flags): where login
 	// sessions connect, and the timeout and max-rate of every session.
 	Flags account.Flags
+	// Logs is the process's router of the libraries' log lines: while
+	// serve runs they are lines of its own log, every token its clients
+	// use removed. nil: not routed (tests).
+	Logs *liblog.Router
 }
 
 // Flags are `vaultdeck serve`'s options, defined on the command line's
@@ -82,6 +87,7 @@ func Start(ctx context.Context, f Flags, given func(string) bool, e Env) int {
 		return 1
 	}
 	defer s.Close()
+	defer e.Logs.Route(s.libraryLine, s.redactTokens)()
 	if check {
 		return s.Check(ctx, e.Stdout)
 	}

@@ -103,5 +103,9 @@ func (s *Server) crawlClient(b *profileBackend) (*api.Client, error) {
 	if cfg.Limits.Vault >= 0 {
 		cfg.Limits.Vault = min(cfg.Limits.Of(api.CategoryVault), crawlRate)
 	}
-	return api.New(cfg)
+	c, err := api.New(cfg)
+	if err == nil {
+		s.redRecent.Add(c.Redact)
+	}
+	return c, err
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/liblog"
 )
 
 // Defaults of the limits.
@@ -104,6 +105,10 @@ type Server struct {
 	srv        *ssh.Server
 	guard      *ptyGuard
 	startups   *startups
+	// The redactors of every client the server made (client): a
+	// library's log line may quote what any of their servers sent.
+	redBound  liblog.Redactors // the bound profiles' (backendFor), for the server's life
+	redRecent liblog.Redactors // every client's, the most recent
 }
 
 // New validates the set-up: keys file, host key, listen address, store.
@@ -167,7 +172,8 @@ func New(cfg Config, warn io.Writer) (*Server, error) {
 		budgets: api.NewBudgets(), share: api.NewShare(shareReuse),
 		bound: map[string]*profileBackend{}, caches: map[string]*memCache{},
 		sessions: map[ssh.Session]*session{}, closeGrace: 2 * time.Second,
-		startups: newStartups(cfg, log),
+		startups:  newStartups(cfg, log),
+		redRecent: liblog.Redactors{Max: recentRedactors},
 	}, nil
 }
 
@@ -317,6 +323,21 @@ func (s *Server) drain(srv *ssh.Server, ln net.Listener, done chan error) error 
 // authorize is the public-key check: the key must be on an accepted line.
 func (s *Server) authorize(_ ssh.Context, key ssh.PublicKey) bool {
 	return s.keys.Lookup(key) != nil
+}
+
+// recentRedactors is how many clients' redactors a library's log line
+// passes through beside the bound profiles': far more than the sessions a
+// server holds at once (--max-sessions), whose connections are the only
+// ones a library logs about.
+const recentRedactors = 64
+
+// libraryLine is a library's log line (liblog), as a line of serve's own
+// log: already redacted (redactTokens) and cleaned.
+func (s *Server) libraryLine(line string) { s.log.Warn("a library logged", "line", line) }
+
+// redactTokens removes from s every token a client of the server uses.
+func (s *Server) redactTokens(text string) string {
+	return s.redRecent.Redact(s.redBound.Redact(text))
 }
 
 // debugLog routes the wish logging middleware's connect/disconnect lines

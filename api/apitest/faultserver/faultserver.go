@@ -151,6 +151,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.hostile(w, r, path)
 		return
 	}
+	if s.wire(w, r, path, tok) {
+		return
+	}
 	if s.progressFault(path) {
 		s.progress(w, r, path)
 		return

@@ -120,6 +120,11 @@ func (p *Printer) Out() io.Writer {
 // Err is stderr: redacted, and written after what stdout holds.
 func (p *Printer) Err() io.Writer { return p.err }
 
+// Library writes a library's log line to stderr, redacted as stderr is:
+// safe from any goroutine (a transport logs from its own), where Err, which
+// first pushes out what stdout holds, is the command's alone.
+func (p *Printer) Library(line string) { _, _ = io.WriteString(p.redErr, "vaultdeck: "+line+"\n") }
+
 // In is stdin.
 func (p *Printer) In() io.Reader { return p.in }
 
