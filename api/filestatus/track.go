@@ -308,7 +308,7 @@ func (f *File) Facts() Facts {
 	if !f.Seen {
 		return Facts{}
 	}
-	return Facts{Status: f.Status, NotFound: f.NotFound || f.Missing || f.ErrText != "", Replaced: f.Replaced, Since: f.Since}
+	return Facts{Status: f.Status, NotFound: f.NotFound || f.Missing || f.ErrText != "", Replaced: f.Replaced, Since: f.Since, Answered: true}
 }
 
 // Group puts f in its triage group (Classify; a journaled file the

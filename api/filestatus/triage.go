@@ -39,10 +39,14 @@ const (
 	// service's deleted_at). Finished, never processing or stuck; last so
 	// the groups before it keep their numbers.
 	Replaced
+	// Unknown: the service answered with a processing status the
+	// interface never named (or none): shown as received, final (nothing
+	// the client knows of comes of it), never processing for ever.
+	Unknown
 	NumGroups
 )
 
-var names = [NumGroups]string{"ready", "processing", "stuck", "failed (recoverable)", "failed (unrecoverable)", "missing", "replaced"}
+var names = [NumGroups]string{"ready", "processing", "stuck", "failed (recoverable)", "failed (unrecoverable)", "missing", "replaced", "unknown"}
 
 // Filters are the triage filters a person picks (the console's 1-5,
 // `status --journal --group`): one group each, failed taking both.
@@ -85,6 +89,10 @@ type Facts struct {
 	Replaced bool
 	// Since is when its current status began (its upload time when known).
 	Since time.Time
+	// Answered: the service gave the file an element (a file not answered
+	// yet has no status and is processing; an answer without one is
+	// unknown).
+	Answered bool
 }
 
 // Classify puts a file in its group: the one classification of the
@@ -105,6 +113,8 @@ func Classify(f Facts, now time.Time, stuckAfter time.Duration) Group {
 		return FailedRecoverable
 	case s.Is(api.StatusUnrecoverableFailure):
 		return FailedUnrecoverable
+	case !Known(s) && (s != "" || f.Answered):
+		return Unknown
 	}
 	if stuckAfter > 0 && CanStick(s) && !f.Since.IsZero() && now.Sub(f.Since) > stuckAfter {
 		return Stuck
@@ -119,7 +129,19 @@ func FactsOf(d api.FileDetail, since time.Time) Facts {
 	if d.Failed() {
 		return Facts{NotFound: true, Since: since}
 	}
-	return Facts{Status: d.ProcessingStatus, Replaced: d.Superseded(), Since: since}
+	return Facts{Status: d.ProcessingStatus, Replaced: d.Superseded(), Since: since, Answered: true}
+}
+
+// Known reports whether s is one of the processing statuses the interface
+// names (any case); any other is shown as received and counted unknown.
+func Known(s api.Status) bool {
+	for _, k := range []api.Status{api.StatusUploaded, api.StatusProcessing, api.StatusReadyToQuery,
+		api.StatusReadyToReview, api.StatusRecoverableFailure, api.StatusUnrecoverableFailure} {
+		if s.Is(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // Word is the file's status in one word for a printer: "not found" for a
@@ -140,10 +162,11 @@ func (f Facts) Word() string {
 func (g Group) Final() bool { return g != Processing && g != Stuck }
 
 // CanStick reports whether a file in status s waits on the service and so
-// can become stuck: not ready and not failed. A recoverable failure held
+// can become stuck: a known status that is not ready and not failed (an
+// unknown one is unknown, however long it is held). A recoverable failure held
 // for days is failed, never also stuck: one file, one group, one word.
 func CanStick(s api.Status) bool {
-	return !s.Is(api.StatusReadyToQuery) && !s.Is(api.StatusReadyToReview) &&
+	return (s == "" || Known(s)) && !s.Is(api.StatusReadyToQuery) && !s.Is(api.StatusReadyToReview) &&
 		!s.Is(api.StatusRecoverableFailure) && !s.Is(api.StatusUnrecoverableFailure)
 }
 
@@ -165,6 +188,9 @@ func (c Counts) Parts() []string {
 		fmt.Sprintf("stuck %d", c[Stuck]), failed, fmt.Sprintf("missing %d", c[Missing])}
 	if c[Replaced] > 0 {
 		parts = append(parts, fmt.Sprintf("replaced %d", c[Replaced])) // rare: said only when there are some
+	}
+	if c[Unknown] > 0 {
+		parts = append(parts, fmt.Sprintf("unknown %d", c[Unknown]))
 	}
 	return parts
 }

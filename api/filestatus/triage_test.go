@@ -1,6 +1,7 @@
 package filestatus
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -46,5 +47,37 @@ func TestClassify(t *testing.T) {
 	n[Ready], n[Stuck], n[FailedRecoverable], n[FailedUnrecoverable] = 2, 1, 1, 2
 	if got := n.Line(); got != "ready 2 · processing 0 · stuck 1 · failed 3 (recoverable 1, unrecoverable 2) · missing 0" {
 		t.Errorf("line %q", got)
+	}
+}
+
+// TestAStatusNotKnownIsUnknown: a processing status the interface never
+// named ("completed") is shown as received and counted as unknown, a group
+// of its own and a final one (nothing the client knows of will come of
+// it), never processing or stuck, however long it is held; an answer
+// without a status is unknown too, unlike a file not answered yet.
+func TestAStatusNotKnownIsUnknown(t *testing.T) {
+	now := time.Date(2026, 1, 2, 12, 0, 0, 0, time.UTC)
+	for _, s := range []api.Status{"completed", "COMPLETED", "ready", "processing\u200b", "failed"} {
+		f := Facts{Status: s, Since: now.Add(-10 * time.Hour)}
+		if g := Classify(f, now, 30*time.Minute); g != Unknown || !g.Final() {
+			t.Errorf("%q: group %v (final %v), want unknown (final)", s, g, g.Final())
+		}
+		if w := f.Word(); w != strings.ToLower(string(s)) {
+			t.Errorf("%q shown as %q, want it as received", s, w)
+		}
+	}
+	if g := Classify(FactsOf(api.FileDetail{FileID: "a"}, now), now, 30*time.Minute); g != Unknown {
+		t.Errorf("an answer without a status: %v, want unknown", g)
+	}
+	if g := Classify(Facts{}, now, 30*time.Minute); g != Processing {
+		t.Errorf("a file not answered yet: %v, want processing", g)
+	}
+	var n Counts
+	n[Ready], n[Unknown] = 1, 2
+	if got := n.Line(); got != "ready 1 · processing 0 · stuck 0 · failed 0 · missing 0 · unknown 2" {
+		t.Errorf("line %q", got)
+	}
+	if Unknown.String() != "unknown" {
+		t.Errorf("the group is named %q", Unknown)
 	}
 }

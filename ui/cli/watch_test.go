@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/apitest/faultserver"
 	"github.com/vaultdeck/vaultdeck/api/apitest/simtest"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -162,5 +163,32 @@ func TestStatusWatchJSONLinesIsNDJSON(t *testing.T) {
 	}
 	if len(lines) != 2 {
 		t.Errorf("%d lines, want the file and the summary: %q", len(lines), out.String())
+	}
+}
+
+// TestStatusWatchAStatusNotKnown: a status the interface never named
+// ("completed") ends the watch as unknown, shown as received, and the
+// watch exits 3 saying so, instead of counting it processing.
+func TestStatusWatchAStatusNotKnown(t *testing.T) {
+	srv := faultserver.Start(faultserver.UnknownStatus)
+	defer srv.Close()
+	vd := func(args ...string) run {
+		var out, errb bytes.Buffer
+		env := Env{Stdout: &out, Stderr: &errb, Limits: api.Limits{Vault: -1},
+			Getenv: func(k string) string {
+				return map[string]string{"VAULTDECK_TOKEN": "tok", "VAULTDECK_BASE_URL": srv.URL, "VAULTDECK_HOME": t.TempDir()}[k]
+			}}
+		return run{Main(context.Background(), args, env), out.String(), errb.String()}
+	}
+	r := vd("status", "--watch", faultserver.FileID)
+	if r.code != 3 || !strings.Contains(r.stdout, "completed  unknown") || !strings.Contains(r.stdout, "unknown 1") || strings.Contains(r.stdout, "processing 1") {
+		t.Errorf("exit %d\nstdout %q\nstderr %q: want the file shown as completed, counted unknown, exit 3", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "completed") {
+		t.Errorf("stderr %q does not say which status is not known", r.stderr)
+	}
+	r = vd("status", "--watch", "--json", faultserver.FileID)
+	if r.code != 3 || !strings.Contains(r.stdout, `"status":"completed","group":"unknown"`) || !strings.Contains(r.stdout, `"unknown":1`) {
+		t.Errorf("--json: exit %d, %q", r.code, r.stdout)
 	}
 }

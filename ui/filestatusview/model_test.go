@@ -276,3 +276,20 @@ func TestSortAndFilterThroughTable(t *testing.T) {
 		t.Errorf("filter: len=%d selected=%q", r.m.Table.Len(), r.m.SelectedID())
 	}
 }
+
+// TestAStatusNotKnownIsShownAsReceived: a status the client does not know
+// ("completed") is shown as the service sent it and counted as unknown,
+// not as processing for ever, and polling it stops.
+func TestAStatusNotKnownIsShownAsReceived(t *testing.T) {
+	fake := newFake()
+	fake.set("completed", "a")
+	r := newRig(t, fake, "a", Options{StuckAfter: 20 * time.Minute})
+	r.run(r.m.Init())
+	r.now = r.now.Add(21 * time.Minute)
+	v := r.m.View()
+	for _, want := range []string{"completed", "unknown 1", "processing 0", "stuck 0"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("view lacks %q:\n%s", want, v)
+		}
+	}
+}

@@ -99,7 +99,7 @@ func statusTone(f *filestatus.File) widgets.Tone {
 		return widgets.ToneWarn
 	case !f.Seen, f.NotFound, f.Missing, f.Replaced:
 		return widgets.ToneMuted
-	case f.ErrText != "", f.Status.Is(api.StatusRecoverableFailure), f.Status.Is(api.StatusUnrecoverableFailure):
+	case f.ErrText != "", f.Status.Is(api.StatusRecoverableFailure), f.Status.Is(api.StatusUnrecoverableFailure), !filestatus.Known(f.Status):
 		return widgets.ToneWarn
 	case f.Status.Is(api.StatusReadyToQuery), f.Status.Is(api.StatusReadyToReview):
 		return widgets.ToneOK

@@ -113,6 +113,8 @@ func statusTone(s api.Status) widgets.Tone {
 	switch {
 	case s.Is(api.StatusUnrecoverableFailure), s.Is(api.StatusRecoverableFailure):
 		return widgets.ToneAlarm
+	case !filestatus.Known(s): // as received, never "done"
+		return widgets.ToneWarn
 	case !s.Terminal():
 		return widgets.ToneWarn
 	}

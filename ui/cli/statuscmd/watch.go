@@ -3,10 +3,12 @@ package statuscmd
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -29,6 +31,9 @@ type watchEvent struct {
 	FailedRecoverable   *int `json:"failed_recoverable,omitempty"`
 	FailedUnrecoverable *int `json:"failed_unrecoverable,omitempty"`
 	Missing             *int `json:"missing,omitempty"`
+	// Unknown: files in a status the interface never named (only when
+	// there are some).
+	Unknown *int `json:"unknown,omitempty"`
 	// StuckAfter is the threshold the stuck count was taken against
 	// (summary only): the flag's, the profile's setting or the default.
 	StuckAfter string `json:"stuck_after,omitempty"`
@@ -76,7 +81,10 @@ func (o *Options) watch(ctx context.Context, c *api.Client, ids []string, stuckA
 		}
 		o.emitSummary(n, now, stuckAfter)
 		if tr.Pending() == 0 {
-			if n[filestatus.FailedRecoverable]+n[filestatus.FailedUnrecoverable]+n[filestatus.Missing] > 0 {
+			if n[filestatus.Unknown] > 0 {
+				o.IO.Note("%s in a status this client does not know (%s): shown as received; check them in the project", plural.Count(n[filestatus.Unknown], "file"), unknownStatuses(tr, now, stuckAfter))
+			}
+			if n[filestatus.FailedRecoverable]+n[filestatus.FailedUnrecoverable]+n[filestatus.Missing]+n[filestatus.Unknown] > 0 {
 				return printer.ExitPartial
 			}
 			return printer.ExitOK
@@ -114,9 +122,28 @@ func (o *Options) emitWatch(f *filestatus.File, g filestatus.Group, now time.Tim
 func (o *Options) emitSummary(n filestatus.Counts, now time.Time, stuckAfter time.Duration) {
 	failRec, failUnrec := n[filestatus.FailedRecoverable], n[filestatus.FailedUnrecoverable]
 	ready, proc, stuck, missing := n[filestatus.Ready], n[filestatus.Processing], n[filestatus.Stuck], n[filestatus.Missing]
+	var unknown *int
+	if u := n[filestatus.Unknown]; u > 0 {
+		unknown = &u
+	}
 	_ = o.IO.Event(watchEvent{Type: "summary", Time: now.UTC().Format(time.RFC3339), Ready: &ready,
-		Processing: &proc, Stuck: &stuck, FailedRecoverable: &failRec, FailedUnrecoverable: &failUnrec, Missing: &missing, StuckAfter: cmdutil.ShortDuration(stuckAfter)},
+		Processing: &proc, Stuck: &stuck, FailedRecoverable: &failRec, FailedUnrecoverable: &failUnrec, Missing: &missing, Unknown: unknown, StuckAfter: cmdutil.ShortDuration(stuckAfter)},
 		fmt.Sprintf("%s  %s %s", now.Local().Format("15:04:05"), n.Line(), stuckRule(stuckAfter)))
+}
+
+// unknownStatuses are the distinct statuses of the files in the unknown
+// group, as received (cleaned), for the watch's last line.
+func unknownStatuses(tr *filestatus.Tracker, now time.Time, stuckAfter time.Duration) string {
+	var out []string
+	seen := map[string]bool{}
+	for i := range tr.Files {
+		f := &tr.Files[i]
+		if w := sanitize.Line(f.Facts().Word()); f.Group(now, stuckAfter) == filestatus.Unknown && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // journalUploadTimes reads upload times of ids from the journal, if there
