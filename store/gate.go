@@ -14,6 +14,8 @@ type gatedDB struct {
 	db    *sql.DB
 	err   error
 	busy  busyPolicy // how a write waits for another process's lock
+	// written is told of each statement Exec made (the Store's afterWrite).
+	written func()
 }
 
 func openGate(db *sql.DB, busy busyPolicy) *gatedDB {
@@ -40,6 +42,9 @@ func (g *gatedDB) Exec(q string, args ...any) (sql.Result, error) {
 		res, err = db.Exec(q, args...)
 		return err
 	})
+	if err == nil && g.written != nil {
+		g.written()
+	}
 	return res, err
 }
 

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -30,6 +31,12 @@ type Store struct {
 	path string
 	// now is the clock for created_at columns; tests replace it.
 	now func() time.Time
+	// files is what the database's files were when opened (files.go);
+	// folding is set once its log was found removed, so every later write
+	// is folded into the database file.
+	files   *opened
+	folding atomic.Bool
+	wrote   atomic.Bool // a write was committed: Close folds the log
 }
 
 // busyTimeout is how long SQLite itself waits for another process's
@@ -132,6 +139,8 @@ func OpenScratchLater(mkdir func() (string, error), first func(*Store)) (s *Stor
 			if first != nil {
 				first(opened)
 			}
+			s.files = opened.files
+			g.written = s.afterWrite
 			g.db = opened.db.db
 		}()
 	})
@@ -179,7 +188,14 @@ func openRawWith(path, mode string, o Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("the database %s could not be opened: %w", path, err)
 	}
-	return &Store{db: openGate(db, busy), path: path, now: time.Now}, nil
+	files, err := record(db, path)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("the database %s could not be opened: %w", path, err)
+	}
+	s := &Store{db: openGate(db, busy), path: path, now: time.Now, files: files}
+	s.db.written = s.afterWrite
+	return s, nil
 }
 
 // Path is the database file's path (a scratch store's once it is opened).
@@ -189,7 +205,21 @@ func (s *Store) Path() string {
 }
 
 // Close releases the database. Committed data is already on disk.
-func (s *Store) Close() error { return s.db.Close() }
+//
+// What this Store wrote is folded into the database file first (a
+// checkpoint that waits for nobody): SQLite folds and removes the log only
+// when a process's last connection closes, and the budget ledger's stays
+// open for the life of the process, so every command that wrote left its
+// records in the log alone, lost to a cleaning script that removes
+// vaultdeck.db-wal once vaultdeck has ended (issue 40).
+func (s *Store) Close() error {
+	<-s.db.ready
+	if s.wrote.Load() {
+		s.checkpoint()
+	}
+	s.files.close()
+	return s.db.Close()
+}
 
 // Version is the schema version the database is at.
 func (s *Store) Version() (int, error) {
@@ -226,6 +256,7 @@ func (s *Store) tx(fn func(tx *sql.Tx) error) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("a database transaction could not be committed: %w", err)
 	}
+	s.afterWrite()
 	return nil
 }
 
