@@ -67,6 +67,9 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redact.Reda
 		if unsent && stopped(ctx) {
 			return nil, red, canceled(cl.ep, ErrNotSent)
 		}
+		if err := checkBeforeSending(ctx, cl.ep, unsent); err != nil {
+			return nil, red, err
+		}
 		resp, err := c.attempt(ctx, cl, tok, red, key, limit, attempt)
 		if err != nil {
 			var te *Error
