@@ -52,6 +52,10 @@ type Snapshots interface {
 	AddAccessRequests(id int64, n int) error
 	// FinishAccessSnapshot marks the snapshot finished at.
 	FinishAccessSnapshot(id int64, at time.Time) error
+	// Unchanged says when the database's files are no longer the ones the
+	// store opened (store.ErrChanged): asked before each request, so no
+	// project is read whose users would not be kept.
+	Unchanged() error
 	// AccessGrants lists a snapshot's grants matching f, ordered by email
 	// then project name.
 	AccessGrants(id int64, f store.AccessGrantFilter) ([]store.AccessGrant, error)

@@ -81,6 +81,7 @@ func (c *Crawler) Run(ctx context.Context) (store.AccessSnapshot, error) {
 		return store.AccessSnapshot{}, err
 	}
 	defer c.Store.ReleaseAccessLease(snap.ID, c.Owner)
+	ctx = api.WithCheckBeforeSending(ctx, c.Store.Unchanged)
 	started := c.now()
 	pr := Progress{Snapshot: snap.ID}
 	spent := func(n int) error {

@@ -29,6 +29,8 @@ type fakeSnap struct {
 	grants   map[string][]store.AccessGrant
 }
 
+func (f *fakeSnapshots) Unchanged() error { return nil }
+
 func (f *fakeSnapshots) AccessSnapshots(profile string) ([]store.AccessSnapshot, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -74,6 +74,7 @@ func (j *Job) Follow(ctx context.Context, o FollowOptions) error {
 }
 
 func (j *Job) follow(ctx context.Context, o FollowOptions) error {
+	ctx = j.checked(ctx)
 	f := &follower{j: j, o: o, bo: retryBackoff()}
 	var who *api.WhoAmI
 	err := f.retrying(ctx, func() error {
@@ -347,10 +348,12 @@ func (f *follower) retrying(ctx context.Context, call func() error) error {
 // permanent says no retry can cure err: the service refused the request
 // itself (400: a cursor it does not accept), a redirect elsewhere, or a
 // listing that does not continue after its cursor (asking again would
-// read the same answer, and taking it would deliver entries twice).
+// read the same answer, and taking it would deliver entries twice), or the
+// database's files changed under the process (its checkpoints would be
+// lost: a restart would deliver again what was delivered since).
 func permanent(err error) bool {
 	return errors.Is(err, api.KindInvalidRequest) || errors.Is(err, api.KindRedirect) || errors.Is(err, api.KindTooLarge) ||
-		errors.Is(err, api.ErrAuditOrder)
+		errors.Is(err, api.ErrAuditOrder) || errors.Is(err, store.ErrChanged)
 }
 
 func retryBackoff() *backoff.ExponentialBackOff {

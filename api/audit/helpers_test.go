@@ -190,6 +190,8 @@ func (m *fakeMirror) AuditEntries(_ context.Context, log string, f store.AuditFi
 	return nil
 }
 
+func (m *fakeMirror) Unchanged() error { return nil }
+
 func (m *fakeMirror) AuditCheckpoint(_ context.Context, name string) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -55,6 +55,18 @@ type Mirror interface {
 	AuditCheckpoint(ctx context.Context, name string) (string, error)
 	// SaveAuditCheckpoint records id as delivered under name.
 	SaveAuditCheckpoint(ctx context.Context, name, id string) error
+	// Unchanged says when the database's files are no longer the ones the
+	// store opened (store.ErrChanged): asked before each request, so no
+	// page is read whose record (mirror, checkpoint) would be lost.
+	Unchanged() error
+}
+
+// checked is ctx with the mirror's Unchanged asked before each request.
+func (j *Job) checked(ctx context.Context) context.Context {
+	if j.Mirror == nil {
+		return ctx
+	}
+	return api.WithCheckBeforeSending(ctx, j.Mirror.Unchanged)
 }
 
 // LogKey names a workspace's log in the mirror: the service's base URL and

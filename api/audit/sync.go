@@ -83,6 +83,7 @@ func (j *Job) Sync(ctx context.Context) (SyncResult, error) {
 	if j.Mirror == nil {
 		return SyncResult{}, errors.New("audit sync needs the local store")
 	}
+	ctx = j.checked(ctx)
 	log, _, err := LogOf(ctx, j.Svc)
 	if err != nil {
 		return SyncResult{}, err

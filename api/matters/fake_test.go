@@ -27,7 +27,8 @@ type fakeReceipts struct {
 	note       string
 }
 
-func (f *fakeReceipts) Check() error { return f.checkErr }
+func (f *fakeReceipts) Check() error     { return f.checkErr }
+func (f *fakeReceipts) Unchanged() error { return nil }
 func (f *fakeReceipts) StartReceipt(store.Receipt) (int64, error) {
 	return 7, f.startErr
 }

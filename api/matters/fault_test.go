@@ -90,6 +90,7 @@ func (f *faulty) FinishReceipt(id int64, status, note string, unsent []store.Rec
 
 // The reads go straight through: only writes are walked.
 func (f *faulty) Check() error                            { return f.st.Check() }
+func (f *faulty) Unchanged() error                        { return f.st.Unchanged() }
 func (f *faulty) Receipts() ([]store.Receipt, error)      { return f.st.Receipts() }
 func (f *faulty) Receipt(id int64) (store.Receipt, error) { return f.st.Receipt(id) }
 func (f *faulty) ReceiptItems(id int64, result string, fn func(store.ReceiptItem) error) error {

@@ -10,6 +10,10 @@ type Receipts interface {
 	// Check proves the whole file readable before a restore trusts it: a
 	// damaged file must never read as "nothing to restore".
 	Check() error
+	// Unchanged says when the database's files are no longer the ones the
+	// store opened (store.ErrChanged): asked before each request, so none
+	// goes out whose receipt would be lost.
+	Unchanged() error
 	StartReceipt(r store.Receipt) (int64, error)
 	AddReceiptItems(id int64, items []store.ReceiptItem) error
 	FinishReceipt(id int64, status, note string, unsent []store.ReceiptItem) error

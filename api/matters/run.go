@@ -59,6 +59,7 @@ func hooks(st Receipts, id int64, w Watch) Hooks {
 		Batch:    func(_ int, outs []Outcome) error { return st.AddReceiptItems(id, Items(outs)) },
 		Progress: w.Progress,
 		Wait:     w.Wait,
+		Check:    st.Unchanged,
 	}
 }
 

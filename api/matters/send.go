@@ -40,6 +40,10 @@ type Hooks struct {
 	// Wait is told of each pause before a request (the client-matters
 	// budget, a Retry-After), so a long run does not look hung.
 	Wait func(api.Wait)
+	// Check is asked right before each request goes out (after its wait):
+	// an error stops the run there, that request not sent. The receipts'
+	// store says there whether its files are still the ones it opened.
+	Check func() error
 }
 
 // SendDeletions sends the plan. Cancelling ctx stops between requests: a request
@@ -100,10 +104,17 @@ func runBatches[R any](ctx context.Context, plan *Plan, rep *Report, h Hooks,
 			}
 		}
 		reqCtx, gate, release := sendContext(ctx, h.Wait)
+		if h.Check != nil {
+			reqCtx = api.WithCheckBeforeSending(reqCtx, h.Check)
+		}
 		res, err := call(reqCtx, idx)
 		release()
 		if err != nil && gate.unsent(err) {
 			rep.Canceled = true
+			break
+		}
+		if errors.Is(err, api.ErrNotSent) {
+			rep.Err = err // Check refused it: nothing of it went out
 			break
 		}
 		outs := plan.outcomes(idx, k+1, "")

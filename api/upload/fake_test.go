@@ -23,6 +23,7 @@ type fakeJournal struct {
 }
 
 func (f *fakeJournal) CheckJournal() error { return f.checkErr }
+func (f *fakeJournal) Unchanged() error    { return nil }
 func (f *fakeJournal) UnprovenFiles(string) ([]store.JournalFile, error) {
 	return f.unproven, nil
 }

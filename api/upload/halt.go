@@ -25,10 +25,26 @@ type journalError struct {
 	sent  bool   // the batch's request went out; its answer is not recorded
 	err   error
 	also  string // a second failure it brought (a lease not given back)
+	// moved: the database's files changed under the process (err is a
+	// store.ErrChanged) before what was sent.
+	moved bool
 }
 
 func (e *journalError) Error() string {
+	if e.moved {
+		return fmt.Sprintf("before %s, %v", e.what, e.err)
+	}
 	return fmt.Sprintf("%s could not be recorded in the local journal: %v%s", e.what, e.err, e.also)
+}
+
+// storeChanged is the store's own error inside err (a request's), so the
+// stop line says what changed without the request's wording around it.
+func storeChanged(err error) error {
+	var ce *store.ChangedError
+	if errors.As(err, &ce) {
+		return ce
+	}
+	return err
 }
 
 func (e *journalError) Unwrap() error { return e.err }
@@ -103,6 +119,10 @@ func (l *runLedger) stopLine(e *journalError, later []string) string {
 	}
 	if len(l.unrecorded)+len(l.unsent) == 0 {
 		b.WriteString(" Every batch was sent and recorded: nothing is left to resume, but the database could not be written; check the disk it is on.")
+		return b.String()
+	}
+	if e.moved {
+		b.WriteString(" Run `vaultdeck upload --resume`: it checks what arrived before it sends anything again.")
 		return b.String()
 	}
 	b.WriteString(" Run `vaultdeck upload --resume` once the database can be written again (free disk space, or end the process that holds it): it checks what arrived before it sends anything again.")

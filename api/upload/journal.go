@@ -12,6 +12,10 @@ import (
 // types (store is the ground floor and imports no job).
 type Journal interface {
 	CheckJournal() error
+	// Unchanged says when the database's files are no longer the ones the
+	// store opened (store.ErrChanged): asked before each batch is sent, so
+	// no request goes out whose record would be lost.
+	Unchanged() error
 	RecordRun(r store.UploadRun, refused []store.JournalFile, batches [][]store.JournalFile, l store.Lease) (int64, []store.JournalBatch, error)
 	StartBatch(batchID int64, owner string, began time.Time, files []store.JournalFile) error
 	CompleteBatch(batchID int64, owner string, outcomes []store.FileOutcome, batchErr string) error

@@ -43,6 +43,11 @@ func (r *Runner) Resume(ctx context.Context) (Outcome, error) {
 			out.Unfinished++
 			continue
 		}
+		// Reconciling reads the project's listing and records what it
+		// proves: not once the database's files changed under the process.
+		if err := r.Store.Unchanged(); err != nil {
+			return out, fmt.Errorf("the resume stopped before batch %d of run %d, nothing of it sent: %w", b.ID, b.Run.ID, err)
+		}
 		if err := r.Store.ClaimBatch(b.ID, r.lease()); err != nil {
 			if errors.Is(err, store.ErrLeased) {
 				out.Errors = append(out.Errors, fmt.Sprintf("batch %d of run %d is being worked on by another vaultdeck process; left to it", b.ID, b.Run.ID))

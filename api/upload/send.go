@@ -68,6 +68,9 @@ func (r *Runner) send(ctx context.Context, p *prepared, out *Outcome) error {
 	// run's first journal error (a renewal may fail while it waits):
 	// haltCtx is a child of ctx that halt cancels.
 	reqCtx = api.WithStopBeforeSending(reqCtx, r.haltCtx)
+	// And it is not sent once the database's files changed under this
+	// process (a log removed, the file replaced): its record would be lost.
+	reqCtx = api.WithCheckBeforeSending(reqCtx, r.Store.Unchanged)
 	var last int64
 	base := r.bytesDone()
 	sent := func(n int64) {
@@ -87,8 +90,12 @@ func (r *Runner) send(ctx context.Context, p *prepared, out *Outcome) error {
 		// (unless an earlier process began it), so a resume sends it
 		// without reconciling. Left begun, a resume reconciles it first:
 		// safe, but the error is said and stops the run.
-		if uerr := r.Store.UnstartBatch(b.ID, r.owner(), began); uerr != nil {
+		if uerr := r.Store.UnstartBatch(b.ID, r.owner(), began); uerr != nil && !errors.Is(err, store.ErrChanged) {
 			return &journalError{batch: b.ID, what: fmt.Sprintf("that batch %d was not sent", b.ID), err: uerr}
+		}
+		if errors.Is(err, store.ErrChanged) {
+			// The run stops here: no request follows (halt.go).
+			return &journalError{batch: b.ID, what: fmt.Sprintf("batch %d was sent", b.ID), err: storeChanged(err), moved: true}
 		}
 		if r.haltedBy() != nil {
 			return errHaltedUnsent // the run's stop line names it
