@@ -16,6 +16,7 @@ import (
 // right, and only that row: the rows after it line up again.
 type columns struct {
 	w      io.Writer
+	at     func() int64 // what stdout was given so far (Printer.givenSoFar)
 	widths []int
 }
 
@@ -37,7 +38,9 @@ func cleanCell(c string) string {
 }
 
 // block writes rows (already cleaned); the first call's rows set the widths.
-func (c *columns) block(rows [][]string) error {
+// ends, when given, is told where each row's line ends in what stdout was
+// given (c.at: its count before the block).
+func (c *columns) block(rows [][]string, ends *[]int64) error {
 	if c.widths == nil {
 		for _, row := range rows {
 			c.widen(row)
@@ -61,6 +64,15 @@ func (c *columns) block(rows [][]string) error {
 			}
 		}
 		b.WriteByte('\n')
+		if ends != nil {
+			*ends = append(*ends, int64(b.Len()))
+		}
+	}
+	if ends != nil && c.at != nil {
+		at := c.at()
+		for i := range *ends {
+			(*ends)[i] += at
+		}
 	}
 	_, err := io.WriteString(c.w, b.String())
 	return err

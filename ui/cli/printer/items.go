@@ -17,6 +17,7 @@ import (
 // half a document.
 type itemWriter struct {
 	w       io.Writer
+	mark    func() // an item's line ended (Printer.ItemEnd)
 	lines   bool
 	open    string
 	n       int
@@ -38,6 +39,9 @@ func (iw *itemWriter) raw(it api.RawItem) error {
 	if _, err := io.WriteString(iw.w, sep); err != nil {
 		return err
 	}
+	if iw.n > 1 && !iw.lines {
+		iw.mark() // the line break ending the item before
+	}
 	out := it.Bytes
 	if !it.Plain {
 		iw.scratch = safeRaw(iw.scratch[:0], it.Bytes)
@@ -48,6 +52,7 @@ func (iw *itemWriter) raw(it api.RawItem) error {
 	}
 	if iw.lines {
 		_, err := io.WriteString(iw.w, "\n")
+		iw.mark()
 		return err
 	}
 	return nil
@@ -63,7 +68,10 @@ func (iw *itemWriter) close(closing string) error {
 		closing = "]"
 	}
 	if iw.n > 0 {
-		closing = "\n" + closing
+		if _, err := io.WriteString(iw.w, "\n"); err != nil {
+			return err
+		}
+		iw.mark() // the last item's line
 	} else {
 		closing = iw.open + closing
 	}
@@ -180,7 +188,7 @@ func newJSONItems[T any](p *Printer, l Listing[T], prog *Progress) *jsonItems[T]
 	if shaped {
 		open = "[" // --jq and --template see the items, not what wraps them
 	}
-	iw := &itemWriter{w: p.Out(), lines: p.format() == JSONL, open: open, shaped: shaped}
+	iw := &itemWriter{w: p.Out(), mark: p.ItemEnd, lines: p.format() == JSONL, open: open, shaped: shaped}
 	return &jsonItems[T]{l: l, p: p, prog: prog, iw: iw}
 }
 

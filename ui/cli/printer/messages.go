@@ -14,6 +14,14 @@ import (
 // Fail prints err and returns the error status. A --jq or --template
 // failure is said once, its message alone.
 func (p *Printer) Fail(err error) int {
+	_ = p.Flush() // what stdout holds goes first, and whether it could be written is known
+	if p.io.lost(err) {
+		return ExitError // Finish says it, once, with what reached the stream
+	}
+	var part Partial
+	if p.io.out.err != nil && errors.As(err, &part) {
+		err = part.Err // the items that reached stdout are Finish's to count
+	}
 	if msg, ok := p.shape.failed(err); ok {
 		if msg != "" {
 			p.Note("%s", msg)
@@ -35,7 +43,11 @@ func (p *Printer) Done(err error) int {
 // Note prints one line on stderr: "vaultdeck CMD: " and the text, made
 // safe for a terminal.
 func (p *Printer) Note(format string, a ...any) {
-	fmt.Fprintf(p.err, "vaultdeck %s: %s\n", p.cmd, sanitize.Line(fmt.Sprintf(format, a...)))
+	prefix := "vaultdeck"
+	if p.cmd != "" {
+		prefix += " " + p.cmd
+	}
+	fmt.Fprintf(p.err, "%s: %s\n", prefix, sanitize.Line(fmt.Sprintf(format, a...)))
 }
 
 // Usage reports a usage error in one line naming the problem and the

@@ -36,8 +36,8 @@ const outBuffer = 64 << 10
 // Printer is one invocation's streams and format.
 type Printer struct {
 	in             io.Reader
-	rawOut, rawErr io.Writer // the real streams: terminal checks, the progress line
-	sink           *sink     // rawOut, its first error kept
+	rawOut, rawErr io.Writer // the real streams: terminal checks
+	io             *streams  // rawOut and rawErr, their writes checked and counted
 
 	// secret is the token to redact, told by whoever resolves it
 	// (Redact): stdout and stderr are redacted from the first byte, with
@@ -65,8 +65,8 @@ func New(in io.Reader, out, errw io.Writer) *Printer {
 	if errw == nil {
 		errw = io.Discard
 	}
-	p := &Printer{in: in, rawOut: out, rawErr: errw, sink: &sink{w: out}}
-	p.redErr = p.secret.RedactingWriter(errw)
+	p := &Printer{in: in, rawOut: out, rawErr: errw, io: &streams{out: &stream{name: "stdout", w: out}, err: &stream{name: "stderr", w: errw}}}
+	p.redErr = p.secret.RedactingWriter(p.io.err)
 	p.err = stderr{p}
 	return p
 }
@@ -78,7 +78,7 @@ type stderr struct{ p *Printer }
 
 func (e stderr) Write(b []byte) (int, error) {
 	if e.p.out != nil {
-		_ = e.p.out.Flush() // an error is kept by the sink and reported by Finish
+		_ = e.p.out.Flush() // an error is kept by the stream and said by Finish
 	}
 	return e.p.redErr.Write(b)
 }
@@ -93,13 +93,15 @@ func (p *Printer) Start(ctx context.Context, cmd string) {
 	if p.out != nil {
 		return // a command run inside another (view NAME) has its own printer
 	}
-	base := io.Writer(p.sink)
+	base := io.Writer(p.io.out)
 	if p.shape != nil {
-		p.shape.attach(ctx, p.sink, p.secret.RedactingWriter(p.sink), p.format() == JSONL)
+		p.shape.attach(ctx, p.io.out, p.secret.RedactingWriter(p.io.out), p.format() == JSONL)
 		base = p.shape
 	}
 	p.redOut = p.secret.RedactingWriter(base)
-	p.out = bufio.NewWriterSize(p.redOut, outBuffer)
+	p.io.given, p.io.shaped = &given{w: p.redOut, out: p.io.out}, p.shape != nil
+	p.out = bufio.NewWriterSize(p.io.given, outBuffer)
+	p.io.buf = p.out
 }
 
 // Command is the running command's name ("recycle-bin", "audit sync").
@@ -134,55 +136,30 @@ func (p *Printer) Flush() error {
 	if p.out == nil {
 		return nil
 	}
-	return p.out.Flush()
+	if err := p.out.Flush(); err != nil {
+		return err
+	}
+	if p.io.out.err != nil { // failed under the buffer (a redaction's held tail)
+		return p.io.out.err
+	}
+	return nil
 }
 
 // Finish empties the buffers once the command is done and settles its exit
-// status: a write to stdout that failed (a full disk, a closed pipe) turns
-// success into an error, said once.
+// status: a stream that lost what it was given turns success into an
+// error, and a lost stdout is said in one line with what reached it.
 func (p *Printer) Finish(code int) int {
-	var werr error
 	if p.out != nil {
-		werr = errors.Join(p.out.Flush(), p.redOut.Flush())
+		_ = errors.Join(p.out.Flush(), p.redOut.Flush()) // a failure is the stream's, kept there
 	}
 	code = p.shape.finish(code, func(msg string) { p.Note("%s", msg) }) // after stdout's buffers reached it, before stderr's last flush
-	if werr = cmpErr(p.sink.err, werr); werr != nil && code == ExitOK {
-		p.Fail(werr)
-		code = ExitError
+	if p.io.out.err != nil {
+		p.Note("%s", p.io.lostLine())
+		code = max(code, ExitError)
 	}
 	_ = p.redErr.Flush()
+	if p.io.err.err != nil {
+		code = max(code, ExitError)
+	}
 	return code
 }
-
-func cmpErr(first, other error) error {
-	if first != nil {
-		return first
-	}
-	return other
-}
-
-// sink is the real stdout with its first write error kept: once a write
-// failed nothing more is written (a bufio.Writer above it keeps the error
-// for itself only, and a second buffer would report a failed stream
-// written).
-type sink struct {
-	w   io.Writer
-	err error
-}
-
-func (s *sink) Write(b []byte) (int, error) {
-	if s.err != nil {
-		return 0, s.err
-	}
-	n, err := s.w.Write(b)
-	if err == nil && n < len(b) {
-		err = io.ErrShortWrite
-	}
-	if err != nil {
-		s.err = err
-	}
-	return n, err
-}
-
-// Unwrap is the stream the sink writes to (terminal checks look through).
-func (s *sink) Unwrap() io.Writer { return s.w }

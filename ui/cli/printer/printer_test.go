@@ -185,7 +185,7 @@ func TestFirstWriteErrorIsKeptAndSaid(t *testing.T) {
 	io.WriteString(p.Out(), "second\n")
 	p.Flush()
 	io.WriteString(p.Out(), "third\n")
-	if code := p.Finish(ExitOK); code != ExitError || errb.String() != "vaultdeck things: no space left on device\n" {
+	if code := p.Finish(ExitOK); code != ExitError || errb.String() != "vaultdeck things: stdout failed: no space left on device: 6 bytes were written, the rest was not\n" {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
 	}
 	if out.writes != 2 || out.got.String() != "first\n" {

@@ -29,7 +29,7 @@ type Progress struct {
 // Progress is the command's status line (one per command).
 func (p *Printer) Progress() *Progress {
 	if p.progress == nil {
-		p.progress = &Progress{w: p.rawErr, on: p.StderrIsTerminal()}
+		p.progress = &Progress{w: p.io.err, on: p.StderrIsTerminal()}
 		p.progress.counts = p.progress.on && !p.StdoutIsTerminal()
 	}
 	return p.progress

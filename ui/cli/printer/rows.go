@@ -17,11 +17,12 @@ type tableRows[T any] struct {
 	prog    *Progress
 	cols    columns
 	pending [][]string
+	ends    []int64 // where each pending row's line ends in what stdout was given
 	n       int
 }
 
 func newTableRows[T any](p *Printer, l Listing[T], prog *Progress) *tableRows[T] {
-	return &tableRows[T]{l: l, p: p, prog: prog, cols: columns{w: p.Out()}}
+	return &tableRows[T]{l: l, p: p, prog: prog, cols: columns{w: p.Out(), at: p.io.givenSoFar}}
 }
 
 func (t *tableRows[T]) item(e *T, _ api.RawItem) error {
@@ -41,7 +42,15 @@ func (t *tableRows[T]) write() error {
 	if len(t.pending) == 0 {
 		return nil
 	}
-	err := t.cols.block(t.pending)
+	header := t.cols.widths == nil // the first block begins with the header
+	t.ends = t.ends[:0]
+	err := t.cols.block(t.pending, &t.ends)
+	if header {
+		t.ends = t.ends[1:]
+	}
+	for _, end := range t.ends {
+		t.p.io.markAt(end)
+	}
 	t.pending = t.pending[:0]
 	return err
 }
@@ -59,7 +68,7 @@ func (t *tableRows[T]) end(s api.Summary) error {
 		return err
 	}
 	if t.cols.widths == nil { // no page had a row: the header alone
-		if err := t.cols.block([][]string{cleanRow(t.l.Headers)}); err != nil {
+		if err := t.cols.block([][]string{cleanRow(t.l.Headers)}, nil); err != nil {
 			return err
 		}
 	}
@@ -103,6 +112,7 @@ func (c *csvRows[T]) item(e *T, _ api.RawItem) error {
 	}
 	c.n++
 	_ = c.w.Row(c.l.Cells(e)...)
+	c.p.ItemEnd() // the CSV writer writes into stdout's buffer itself (the same bufio.Writer)
 	return nil
 }
 
@@ -173,10 +183,15 @@ func (h *heldRows[T]) end(s api.Summary) error {
 			return err
 		}
 	}
+	pass := 0
 	err := Aligned(w, func(row func([]string)) error {
+		pass++ // the widths, then the rows
 		row(h.l.Headers)
 		for i := range h.rows {
 			row(h.l.Cells(&h.rows[i]))
+			if pass == 2 {
+				h.p.ItemEnd() // Aligned writes into stdout's buffer itself (the same bufio.Writer)
+			}
 		}
 		return nil
 	})

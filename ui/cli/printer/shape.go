@@ -146,6 +146,11 @@ func (s *shaper) fail(err error) {
 		return
 	}
 	var se *shapeError
+	var lost *StreamError
+	if errors.As(err, &lost) {
+		s.err = err // stdout's failure, not the shaper's: the printer says it
+		return
+	}
 	if !errors.As(err, &se) {
 		se = &shapeError{msg: err.Error()}
 		if errors.Is(err, errNotJSON) {

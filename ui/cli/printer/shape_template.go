@@ -203,7 +203,7 @@ func (tp *tmplProgram) drawRows() error {
 	if tp.table == nil {
 		tp.table = &columns{w: tp.w}
 	}
-	err := tp.table.block(tp.rows)
+	err := tp.table.block(tp.rows, nil)
 	tp.rows = tp.rows[:0]
 	return err
 }
