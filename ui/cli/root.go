@@ -130,8 +130,10 @@ func Main(ctx context.Context, args []string, env Env) int {
 	root := r.newRootFor(args)
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)
-	root.SetOut(env.Stdout)
-	root.SetErr(env.Stderr)
+	// cobra's own output (help, usage) is the printer's too: checked,
+	// counted, and said by Finish when the stream refused it.
+	root.SetOut(r.env.Stdout)
+	root.SetErr(r.env.Stderr)
 	c, err := root.ExecuteContextC(ctx)
 	var exit *cmdutil.Exit
 	switch {
@@ -144,6 +146,9 @@ func Main(ctx context.Context, args []string, env Env) int {
 		}
 		r.p.Start(ctx, name)
 		return r.p.Finish(r.p.UsageError(usageError(err)))
+	}
+	if c != nil {
+		r.p.Start(ctx, commandName(c)) // its messages are named for it, the stdout line too
 	}
 	return r.p.Finish(ExitOK) // help, or a command that only groups others
 }

@@ -41,7 +41,7 @@ plain-text file instead, for machines without a usable keyring.
 		if c.Flags().Changed("region") && c.Flags().Changed("base-url") {
 			return f.IO.UsageError(cmdutil.Usagef("give --region or --base-url, not both"))
 		}
-		return run(ctx, LoginOptions{Flags: *f.Flags, ReadOnly: readOnly, Insecure: insecure, Given: c.Flags().Changed})
+		return run(ctx, LoginOptions{Flags: *f.Flags, ReadOnly: readOnly, Insecure: insecure, Given: c.Flags().Changed, IO: streams(f)})
 	})
 	return c
 }
@@ -56,7 +56,7 @@ func NewCmdLogout(f *factory.Factory, run func(context.Context, LogoutOptions) i
 		if run == nil {
 			return cmdutil.NotAvailable(f.IO)
 		}
-		return run(ctx, LogoutOptions{Profile: f.Flags.Profile, Forget: forget})
+		return run(ctx, LogoutOptions{Profile: f.Flags.Profile, Forget: forget, IO: streams(f)})
 	})
 	return c
 }
@@ -74,10 +74,14 @@ func NewCmdProfiles(f *factory.Factory, run func(context.Context, ProfilesOption
 		if run == nil {
 			return cmdutil.NotAvailable(f.IO)
 		}
-		return run(ctx, ProfilesOptions{Profile: f.Flags.Profile, SetDefault: setDefault})
+		return run(ctx, ProfilesOptions{Profile: f.Flags.Profile, SetDefault: setDefault, IO: streams(f)})
 	})
 	return c
 }
+
+// streams are the printer's stdout and stderr, for the commands that
+// write to an Env.
+func streams(f *factory.Factory) Streams { return Streams{Out: f.IO.Out(), Err: f.IO.Err()} }
 
 // ProfileNames lists the stored profiles (none when the store cannot be
 // read: completion must never fail loudly).

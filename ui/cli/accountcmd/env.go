@@ -47,6 +47,22 @@ type Env struct {
 	Busy func(store.BusyWait)
 }
 
+// Streams are the invocation's stdout and stderr as its printer checks
+// them; the commands write there rather than to Env's, which are the
+// process's own (Std builds Env before any printer exists).
+type Streams struct{ Out, Err io.Writer }
+
+// on is e writing to s (those of s that are set).
+func (e Env) on(s Streams) Env {
+	if s.Out != nil {
+		e.Stdout = s.Out
+	}
+	if s.Err != nil {
+		e.Stderr = s.Err
+	}
+	return e
+}
+
 func (e Env) getenv(k string) string {
 	if e.Getenv == nil {
 		return ""

@@ -35,10 +35,12 @@ type LoginOptions struct {
 	// ReadOnly is login's --read-only: store the profile read-only.
 	ReadOnly, Insecure bool
 	Given              func(name string) bool
+	IO                 Streams
 }
 
 // RunLogin is `vaultdeck login` with its flags parsed.
 func RunLogin(ctx context.Context, o LoginOptions, env Env) int {
+	env = env.on(o.IO)
 	if o.Given == nil {
 		o.Given = func(string) bool { return false }
 	}

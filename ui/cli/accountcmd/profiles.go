@@ -16,10 +16,12 @@ import (
 type LogoutOptions struct {
 	Profile string
 	Forget  bool
+	IO      Streams
 }
 
 // RunLogout is `vaultdeck logout` with its flags parsed.
 func RunLogout(ctx context.Context, o LogoutOptions, env Env) int {
+	env = env.on(o.IO)
 	profile, forget := &o.Profile, &o.Forget
 	st, err := env.Account().OpenStore()
 	if err != nil {
@@ -87,10 +89,12 @@ func RunLogout(ctx context.Context, o LogoutOptions, env Env) int {
 type ProfilesOptions struct {
 	Profile    string // treat this profile as the active one
 	SetDefault string
+	IO         Streams
 }
 
 // RunProfiles is `vaultdeck profiles` with its flags parsed.
 func RunProfiles(ctx context.Context, o ProfilesOptions, env Env) int {
+	env = env.on(o.IO)
 	profile, setDefault := &o.Profile, &o.SetDefault
 	st, err := env.Account().OpenStore()
 	if err != nil {
