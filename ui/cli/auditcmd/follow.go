@@ -105,6 +105,7 @@ func RunFollow(ctx context.Context, o *FollowOptions) int {
 	}
 	ctx, hup, stop := hangupReopens(ctx)
 	defer stop()
+	ctx = p.Watch(ctx) // hangupReopens detached it from the command's: a lost stream ends it too, before the next request
 	err = j.Follow(ctx, audit.FollowOptions{Sink: sink, Start: o.Start, Poll: o.Poll, Once: o.Once, Reopen: hup,
 		Notice: notice})
 	if err != nil {

@@ -26,12 +26,14 @@ type Exit struct{ Code int }
 func (e *Exit) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
 // Run adapts a command's body to cobra: the printer learns the command's
-// name (for its messages) and puts --jq or --template in place, and the
-// body's status goes back to Main.
+// name (for its messages) and puts --jq or --template in place, the body
+// runs on a context that ends when stdout or stderr is lost (so a job
+// sends no request after its output failed), and its status goes back to
+// Main.
 func Run(f *factory.Factory, body func(ctx context.Context, args []string) int) func(*cobra.Command, []string) error {
 	return func(c *cobra.Command, args []string) error {
 		f.IO.Start(c.Context(), CommandName(c))
-		return &Exit{Code: body(c.Context(), args)}
+		return &Exit{Code: body(f.IO.Watch(c.Context()), args)}
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 // half a document.
 type itemWriter struct {
 	w       io.Writer
-	mark    func() // an item's line ended (Printer.ItemEnd)
+	mark    func() // an item's line ended (streams.itemEnd)
 	lines   bool
 	open    string
 	n       int
@@ -188,7 +188,7 @@ func newJSONItems[T any](p *Printer, l Listing[T], prog *Progress) *jsonItems[T]
 	if shaped {
 		open = "[" // --jq and --template see the items, not what wraps them
 	}
-	iw := &itemWriter{w: p.Out(), mark: p.ItemEnd, lines: p.format() == JSONL, open: open, shaped: shaped}
+	iw := &itemWriter{w: p.Out(), mark: p.io.itemEnd, lines: p.format() == JSONL, open: open, shaped: shaped}
 	return &jsonItems[T]{l: l, p: p, prog: prog, iw: iw}
 }
 

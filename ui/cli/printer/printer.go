@@ -65,7 +65,7 @@ func New(in io.Reader, out, errw io.Writer) *Printer {
 	if errw == nil {
 		errw = io.Discard
 	}
-	p := &Printer{in: in, rawOut: out, rawErr: errw, io: &streams{out: &stream{name: "stdout", w: out}, err: &stream{name: "stderr", w: errw}}}
+	p := &Printer{in: in, rawOut: out, rawErr: errw, io: newStreams(out, errw)}
 	p.redErr = p.secret.RedactingWriter(p.io.err)
 	p.err = stderr{p}
 	return p

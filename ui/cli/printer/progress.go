@@ -35,9 +35,13 @@ func (p *Printer) Progress() *Progress {
 	return p.progress
 }
 
-// Watch is ctx with the status line told of every wait of its requests.
+// Watch is ctx with the status line told of every wait of its requests,
+// ended (its cause the StreamError) once stdout or stderr lost what it was
+// given: a job stops before its next request rather than work on unseen.
 func (p *Printer) Watch(ctx context.Context) context.Context {
-	return api.WithWaitObserver(ctx, p.Progress().Observe)
+	ctx, stop := context.WithCancelCause(api.WithWaitObserver(ctx, p.Progress().Observe))
+	p.io.onLoss(stop)
+	return ctx
 }
 
 // On reports whether the line is drawn at all (stderr is a terminal).

@@ -112,7 +112,7 @@ func (c *csvRows[T]) item(e *T, _ api.RawItem) error {
 	}
 	c.n++
 	_ = c.w.Row(c.l.Cells(e)...)
-	c.p.ItemEnd() // the CSV writer writes into stdout's buffer itself (the same bufio.Writer)
+	c.p.io.itemEnd() // the CSV writer writes into stdout's buffer itself (the same bufio.Writer)
 	return nil
 }
 
@@ -190,7 +190,7 @@ func (h *heldRows[T]) end(s api.Summary) error {
 		for i := range h.rows {
 			row(h.l.Cells(&h.rows[i]))
 			if pass == 2 {
-				h.p.ItemEnd() // Aligned writes into stdout's buffer itself (the same bufio.Writer)
+				h.p.io.itemEnd() // Aligned writes into stdout's buffer itself (the same bufio.Writer)
 			}
 		}
 		return nil

@@ -119,3 +119,39 @@ func TestLostStderrIsAnError(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, stdout %q", code, errw.got.String(), out.String())
 	}
 }
+
+// TestWatchEndsWhenAStreamIsLost: the context a command's job runs on ends
+// at the first write either stream refused, its cause that failure, so
+// the job sends no request after its output is known lost; Fail then says
+// nothing of the job's "canceled" (Finish says what was lost).
+func TestWatchEndsWhenAStreamIsLost(t *testing.T) {
+	for _, which := range []string{"stdout", "stderr"} {
+		var out, errb bytes.Buffer
+		var outw, errw io.Writer = &out, &errb
+		if which == "stdout" {
+			outw = &fullAfter{n: 3}
+		} else {
+			errw = &fullAfter{n: 3}
+		}
+		p := New(nil, outw, errw)
+		p.Start(context.Background(), "things")
+		ctx := p.Watch(context.Background())
+		if ctx.Err() != nil {
+			t.Fatalf("%s: ended before anything failed", which)
+		}
+		if which == "stdout" {
+			io.WriteString(p.Out(), "a line of output\n")
+			p.Flush()
+		} else {
+			fmt.Fprintln(p.Err(), "a note")
+		}
+		var lost *StreamError
+		if ctx.Err() == nil || !errors.As(context.Cause(ctx), &lost) || lost.Stream != which {
+			t.Errorf("%s lost: the job's context %v (cause %v)", which, ctx.Err(), context.Cause(ctx))
+		}
+		code := p.Finish(p.Fail(ctx.Err()))
+		if code != ExitError || strings.Contains(errb.String(), "canceled") {
+			t.Errorf("%s lost: exit %d, stderr %q", which, code, errb.String())
+		}
+	}
+}

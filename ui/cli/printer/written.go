@@ -1,9 +1,11 @@
 package printer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/vaultdeck/vaultdeck/api/plural"
 )
@@ -19,6 +21,46 @@ type streams struct {
 	buf      interface{ Buffered() int }
 	shaped   bool // --jq or --template between the buffer and the stream
 	marks    marks
+	mu       sync.Mutex                // stops: a job's goroutines write too
+	stops    []context.CancelCauseFunc // the contexts a loss ends (Watch)
+}
+
+func newStreams(out, errw io.Writer) *streams {
+	s := &streams{out: &stream{name: "stdout", w: out}, err: &stream{name: "stderr", w: errw}}
+	s.out.failed, s.err.failed = s.lose, s.lose
+	return s
+}
+
+// onLoss ends stop's context at the first loss of either stream (at once
+// if one is lost already).
+func (s *streams) onLoss(stop context.CancelCauseFunc) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e := s.lostErr(); e != nil {
+		stop(e)
+		return
+	}
+	s.stops = append(s.stops, stop)
+}
+
+func (s *streams) lose(e *StreamError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, stop := range s.stops {
+		stop(e)
+	}
+	s.stops = nil
+}
+
+// lostErr is the first stream's failure, or nil.
+func (s *streams) lostErr() error {
+	switch {
+	case s.out.err != nil:
+		return s.out.err
+	case s.err.err != nil:
+		return s.err.err
+	}
+	return nil
 }
 
 // given counts what stdout's buffer was given and hands it on; once stdout
@@ -51,12 +93,12 @@ type marks struct {
 	done int
 }
 
-// ItemEnd marks the end of an item's line (its line break included) in
+// itemEnd marks the end of an item's line (its line break included) in
 // what stdout was given so far: the stdout line counts the items whose
 // end reached the stream.
-func (p *Printer) ItemEnd() {
-	if p.out != nil {
-		p.io.markAt(p.io.givenSoFar())
+func (s *streams) itemEnd() {
+	if s.given != nil {
+		s.markAt(s.givenSoFar())
 	}
 }
 
@@ -109,6 +151,9 @@ func (s *streams) lostLine() string {
 
 // streamLost reports whether err is (or wraps) a stream's failure the
 // printer says itself.
+// A job that stopped because a stream was lost (Watch) ends with
+// context.Canceled: that is the stream's failure too.
 func (s *streams) lost(err error) bool {
-	return (s.out.err != nil && errors.Is(err, s.out.err)) || (s.err.err != nil && errors.Is(err, s.err.err))
+	return (s.out.err != nil && errors.Is(err, s.out.err)) || (s.err.err != nil && errors.Is(err, s.err.err)) ||
+		(s.lostErr() != nil && errors.Is(err, context.Canceled))
 }
