@@ -61,6 +61,7 @@ type WriterSink struct {
 	CheckpointName string
 	buf            []byte
 	last           string // the last entry written: none at or before it is written again
+	handed         string // the last entry handed to W, perhaps not yet through Flush
 	saved          string // the last id the checkpoint holds
 }
 
@@ -76,19 +77,30 @@ func (s *WriterSink) Resume(ctx context.Context) (string, error) {
 
 // Deliver writes and flushes the lines after the last one written, then
 // moves the checkpoint.
+//
+// A W that keeps what its stream refused and writes it from its first
+// byte at the next Flush (the command line's stdout) is handed each line
+// once: a retry after a failed Flush flushes again, writing nothing twice.
 func (s *WriterSink) Deliver(ctx context.Context, entries []store.AuditEntry) error {
-	for len(entries) > 0 && !idAfter(entries[0].ID, s.last) {
+	after := s.last
+	if idAfter(s.handed, after) {
+		after = s.handed
+	}
+	for len(entries) > 0 && !idAfter(entries[0].ID, after) {
 		entries = entries[1:] // written already (a retry): a follow never writes an entry twice
 	}
-	if len(entries) == 0 {
+	if len(entries) == 0 && !idAfter(s.handed, s.last) {
 		return s.checkpoint(ctx)
 	}
-	s.buf = s.buf[:0]
-	for _, e := range entries {
-		s.buf = appendLine(s.buf, e.Raw)
-	}
-	if _, err := s.W.Write(s.buf); err != nil {
-		return err
+	if len(entries) > 0 {
+		s.buf = s.buf[:0]
+		for _, e := range entries {
+			s.buf = appendLine(s.buf, e.Raw)
+		}
+		if _, err := s.W.Write(s.buf); err != nil {
+			return err
+		}
+		s.handed = entries[len(entries)-1].ID
 	}
 	if err := s.W.Flush(); err != nil {
 		return err
@@ -98,7 +110,7 @@ func (s *WriterSink) Deliver(ctx context.Context, entries []store.AuditEntry) er
 			return err
 		}
 	}
-	s.last = entries[len(entries)-1].ID
+	s.last = s.handed
 	return s.checkpoint(ctx)
 }
 

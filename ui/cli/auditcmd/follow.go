@@ -97,7 +97,10 @@ func RunFollow(ctx context.Context, o *FollowOptions) int {
 		}
 		sink = fsink
 	} else {
-		ws := &audit.WriterSink{W: bufio.NewWriterSize(p.Out(), 256<<10), Flush: p.Flush, CheckpointName: o.Checkpoint}
+		// stdout that waits out a full disk: the lines it refused are
+		// written from their first byte once there is room, none twice
+		out := printer.NewResumable(p)
+		ws := &audit.WriterSink{W: bufio.NewWriterSize(out, 256<<10), Flush: out.Flush, CheckpointName: o.Checkpoint}
 		if o.Checkpoint != "" {
 			ws.Checkpoints = st
 		}
