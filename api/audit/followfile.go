@@ -44,7 +44,7 @@ type OSFollowFS struct{}
 // Open opens path O_APPEND|O_NOFOLLOW; O_NONBLOCK keeps a named pipe put
 // in its place from hanging the open (it is then refused by its mode).
 func (OSFollowFS) Open(path string) (FollowFile, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o640)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|oNoFollow|oNonBlock, 0o640)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
 			return nil, fmt.Errorf("%s is a symbolic link: follow writes only to a regular file it opens without following links; give the file's own path", path)
@@ -89,7 +89,7 @@ func kindOfFile(m os.FileMode) string {
 // lock file says who holds it, for the refusal's sentence.
 func lockFollow(path string) (io.Closer, error) {
 	lp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
-	f, err := os.OpenFile(lp, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o640)
+	f, err := os.OpenFile(lp, os.O_RDWR|os.O_CREATE|oNoFollow, 0o640)
 	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
 		// a directory this follower may not write to (the file given to it
 		// may still be writable): the lock on the file itself (lockOpen)
@@ -99,11 +99,11 @@ func lockFollow(path string) (io.Closer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the follower lock %s could not be opened: %w", lp, err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := tryLock(f.Fd()); err != nil {
 		holder := make([]byte, 200)
 		n, _ := f.ReadAt(holder, 0)
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, errLocked) {
 			who := strings.TrimSpace(strings.Map(func(r rune) rune {
 				if unicode.IsControl(r) {
 					return -1 // another process wrote it: no escape sequence reaches the terminal
@@ -134,8 +134,8 @@ func lockOpen(path string, f FollowFile) error {
 	if !ok {
 		return nil
 	}
-	err := syscall.Flock(int(fd.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-	if errors.Is(err, syscall.EWOULDBLOCK) {
+	err := tryLock(fd.Fd())
+	if errors.Is(err, errLocked) {
 		return fmt.Errorf("another follower is writing %s (it holds a lock on the file): two followers of one file would write every entry twice, so stop that one first or give another --out", path)
 	}
 	if err != nil {

@@ -50,8 +50,8 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	getenv := sessionEnv(sess)
 	renderer := bm.MakeRenderer(sess)
 	var out io.Writer = sess
-	if pty, _, ok := sess.Pty(); ok && pty.Slave != nil {
-		out = pty.Slave // OSC 52 copies go the program's way, in order with its frames
+	if tty := ptyTerminal(sess); tty != nil {
+		out = tty // OSC 52 copies go the program's way, in order with its frames
 	}
 	base := console.Options{
 		Theme:      cmp.Or(s.cfg.Flags.Theme, account.DefaultTheme),

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -111,11 +110,7 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 			// On stdout, after the program left the alternate screen on
 			// stdout: the client orders the two streams independently, and a
 			// line on stderr could land on the alternate screen and vanish.
-			var master *os.File
-			if pty, _, ok := sess.Pty(); ok {
-				master = pty.Master
-			}
-			writeLastLine(sess, master, fmt.Sprintf("vaultdeck: %s%s", r, eol))
+			writeLastLine(sess, ptyMaster(sess), fmt.Sprintf("vaultdeck: %s%s", r, eol))
 			_ = sess.Exit(1)
 		}
 	}
