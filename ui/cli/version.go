@@ -5,6 +5,13 @@ import (
 	"runtime/debug"
 )
 
+// The release build (.ci/release/build) stamps these with -ldflags -X: the
+// version (a tag, or Go's pseudo-version form), the commit and its date.
+// A build with -buildvcs=false or from an archive has no VCS stamp of Go's
+// own, so without these two builds could not be told apart. They are set
+// by the linker only, never at run time.
+var stampVersion, stampCommit, stampDate string
+
 // versionInfo is what `vaultdeck version` reports, from the build info the
 // Go toolchain stamps into the binary (module version, VCS revision).
 type versionInfo struct {
@@ -18,6 +25,10 @@ type versionInfo struct {
 
 func buildVersion() versionInfo {
 	v := versionInfo{Version: "(unknown)", Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	if stampVersion != "" {
+		v.Version, v.Revision, v.Time = stampVersion, stampCommit, stampDate
+		return v
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return v
