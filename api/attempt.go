@@ -37,6 +37,7 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redact.Re
 	wd := &watchdog{cancel: cancel, clk: c.timers}
 	gate := &progressGate{}
 	actx = context.WithValue(actx, progressKey{}, gate) // the body's reader finds it (walkBody)
+	actx = withAnswerEnd(actx, ctx)                     // what follows the answer on its connection (wire.go)
 	var sw *sendWatch
 	// The whole-response timer starts with the first-byte timer and runs
 	// until the body is closed.
@@ -120,6 +121,9 @@ func (c *Client) attempt(ctx context.Context, cl call, tok string, red redact.Re
 		}
 		if ctx.Err() != nil {
 			return nil, canceled(cl.ep, ctx.Err())
+		}
+		if pe := protocolError(cl.ep, 0, red, err); pe != nil {
+			return nil, pe
 		}
 		return nil, &Error{Kind: KindNetwork, Endpoint: cl.ep.String(),
 			Message: red.SafeText(err.Error(), 400), Err: redactedCause{red.String(err.Error()), err}}

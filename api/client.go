@@ -162,10 +162,15 @@ func New(cfg Config) (*Client, error) {
 func newHTTPClient(caFile string, connect time.Duration) (*http.Client, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
+	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second} // DefaultTransport's
 	if connect > 0 {
-		tr.DialContext = (&net.Dialer{Timeout: connect, KeepAlive: 30 * time.Second}).DialContext
+		d.Timeout = connect
 		tr.TLSHandshakeTimeout = connect
 	}
+	// Each connection is one the client watches after an answer (wire.go).
+	tr.DialContext = wireDialer(d)
+	tr.DialTLSContext = wireTLSDialer(d, tr.TLSClientConfig)
+	tr.OnProxyConnectResponse = proxyConnect
 	if caFile != "" {
 		pem, err := os.ReadFile(caFile)
 		if err != nil {
@@ -207,6 +212,15 @@ func origin(u *url.URL) string {
 		port = map[string]string{"https": "443", "http": "80"}[strings.ToLower(u.Scheme)]
 	}
 	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+// proxyConnect refuses a tunnel a proxy would not open, naming the proxy:
+// the transport's own error is the status's bare text ("Forbidden").
+func proxyConnect(_ context.Context, proxy *url.URL, _ *http.Request, resp *http.Response) error {
+	if resp.StatusCode == http.StatusOK {
+		return nil
+	}
+	return fmt.Errorf("the proxy %s refused to open a tunnel to the service (%s)", proxy.Host, redact.Clean(redact.Truncate(resp.Status, 100)))
 }
 
 type redirectRefused struct{ from, to string }

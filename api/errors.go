@@ -29,11 +29,12 @@ const (
 	KindCanceled                 // the caller's context ended
 	KindTimeout                  // the service did not answer, or stopped sending, in time
 	KindRedirect                 // a redirect to another origin was refused
+	KindProtocol                 // an answer that breaks HTTP or TLS itself (errors_protocol.go, wire.go)
 )
 
 var kindNames = [...]string{"unknown", "unauthorized", "forbidden", "not found", "rate limited",
 	"server error", "malformed response", "network error", "invalid request", "too large", "canceled",
-	"timeout", "redirect refused"}
+	"timeout", "redirect refused", "protocol error"}
 
 // String names the kind.
 func (k ErrorKind) String() string {
@@ -155,10 +156,13 @@ func (e *Error) Error() string {
 		b.WriteString(". The service or a proxy in between is not responding: try again later, or allow longer with --timeout")
 	case KindRedirect:
 		fmt.Fprintf(&b, "%s%s", ep, said)
+	case KindProtocol:
+		fmt.Fprintf(&b, "the service, or a proxy in between, broke the protocol on %s%s. vaultdeck used nothing of that answer. "+
+			"The network is not at fault: try again, and if it persists, report it to whoever runs the service or the proxy", ep, said)
 	default:
 		fmt.Fprintf(&b, "%s failed%s", ep, said)
 	}
-	if e.Err != nil && e.Kind != KindNetwork && e.Kind != KindMalformed {
+	if e.Err != nil && e.Kind != KindNetwork && e.Kind != KindMalformed && e.Kind != KindProtocol {
 		fmt.Fprintf(&b, " (%v)", e.Err)
 	}
 	return b.String()

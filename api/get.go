@@ -116,6 +116,9 @@ func (c *Client) decodeJSONBody(resp *http.Response, ep endpoint, red redact.Red
 	dec := json.NewDecoder(hr)
 	err := dec.Decode(v)
 	if err == nil {
+		if err := answerEnded(ep, resp, red); err != nil {
+			return err
+		}
 		kept()
 		return nil
 	}
@@ -127,6 +130,12 @@ func (c *Client) decodeJSONBody(resp *http.Response, ep endpoint, red redact.Red
 	}
 	if ctxErr := resp.Request.Context().Err(); ctxErr != nil {
 		return canceled(ep, ctxErr)
+	}
+	if surplus(resp) { // a 204 or 304 followed by a body: the body was the fault, not the JSON
+		return surplusError(ep, resp)
+	}
+	if pe := protocolError(ep, resp.StatusCode, red, err); pe != nil {
+		return pe
 	}
 	return malformed(ep, resp.StatusCode, red, describeDecodeError(err, hr.n), hr.head)
 }

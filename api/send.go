@@ -101,6 +101,9 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redact.Reda
 			return resp, red, nil
 		}
 		body := readErrorBody(resp)
+		if surplus(resp) {
+			return nil, red, surplusError(cl.ep, resp)
+		}
 		apiErr := c.statusError(cl.ep, resp.StatusCode, body, red)
 		if !retryable(resp.StatusCode) {
 			c.refineForbidden(ctx, cl.ep, apiErr)

@@ -58,6 +58,9 @@ func (c *Client) walk(ctx context.Context, ep endpoint, resp *http.Response, red
 	}
 	n, err := sc.Walk(arrayKey, nullOK, item, other)
 	if err == nil {
+		if err := answerEnded(ep, resp, red); err != nil {
+			return err
+		}
 		kept()
 		return nil
 	}
@@ -80,6 +83,10 @@ func (c *Client) walk(ctx context.Context, ep endpoint, resp *http.Response, red
 		return asTimeout(ep, err)
 	case resp.Request.Context().Err() != nil:
 		return canceled(ep, resp.Request.Context().Err())
+	case surplus(resp):
+		return surplusError(ep, resp)
+	case protocolFault(err) != "":
+		return protocolError(ep, resp.StatusCode, red, err)
 	case errors.Is(err, jsonstream.ErrTruncated), errors.Is(err, io.ErrUnexpectedEOF):
 		if hr.n == 0 {
 			return malformed(ep, resp.StatusCode, red, "empty body where JSON was expected", nil)

@@ -30,7 +30,9 @@ var wireFaultsOfCase1 = []faultserver.Fault{faultserver.Surplus, faultserver.NoC
 // answer's end (a 200 past its Content-Length, a 204 with a body) echoing
 // the token made Go's transport print them, token and all, through the
 // standard log package on stderr. Every line a headless command writes is
-// its own ("vaultdeck ..."), and none holds the token.
+// its own ("vaultdeck ..."), and none holds the token. And those bytes fail
+// the request: the command exits 1 saying the protocol was broken, where
+// with the 200 it printed the answer and exited 0.
 func TestLibraryLogsNeverReachAStreamRaw(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -47,8 +49,11 @@ func TestLibraryLogsNeverReachAStreamRaw(t *testing.T) {
 				cmd.Env = childEnv(t, nil, "VAULTDECK_TOKEN="+faultToken, "VAULTDECK_HOME="+t.TempDir())
 				var out, errb bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &errb
-				_ = cmd.Run()
+				err := cmd.Run()
 				all := out.String() + errb.String()
+				if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(errb.String(), "broke the protocol") {
+					t.Errorf("%v: exit %d (%v), want 1 and the protocol named:\n%s", args, code, err, all)
+				}
 				if strings.Contains(strings.ToLower(all), "secret") {
 					t.Errorf("%v: the token reached a stream:\n%s", args, all)
 				}

@@ -76,6 +76,7 @@ type Server struct {
 	vault        vault
 	wsMu         sync.Mutex
 	wsID, wsName string
+	tls          bool // OverTLS
 }
 
 // Recorder is a listener that counts requests and keeps their
@@ -119,7 +120,12 @@ func Start(fault Fault, opts ...Option) *Server {
 		b := RecycleBinBody(10_000)
 		s.big = b[:len(b)-len(`],"total":10000}`)]
 	}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	if s.tls {
+		s.srv.StartTLS()
+	} else {
+		s.srv.Start()
+	}
 	s.URL = s.srv.URL
 	return s
 }

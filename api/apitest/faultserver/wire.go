@@ -1,6 +1,7 @@
 package faultserver
 
 import (
+	"encoding/pem"
 	"fmt"
 	"net/http"
 	"slices"
@@ -42,7 +43,21 @@ const (
 	BadLength Fault = "bad-length"
 	// UnknownEncoding: a 200 in a transfer coding no client decodes.
 	UnknownEncoding Fault = "unknown-encoding"
+	// CloseAfter is no fault: the normal answer, exactly its
+	// Content-Length, then the connection closed (over TLS, with its
+	// close_notify): what a server that closes idle connections at once
+	// sends. A client must take it as it is.
+	CloseAfter Fault = "close-after"
 )
+
+// OverTLS serves over TLS (HTTP/1.1 only) with httptest's certificate,
+// which CertPEM gives.
+func OverTLS() Option { return func(s *Server) { s.tls = true } }
+
+// CertPEM is the server's certificate as PEM, for a client's CA file.
+func (s *Server) CertPEM() []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: s.srv.Certificate().Raw})
+}
 
 // WireFaults are the wire faults, each a protocol fault of the answer.
 var WireFaults = []Fault{Surplus, SurplusClose, NoContentBody, NotModifiedBody, ChunkedSurplus, RedirectSurplus,
@@ -50,7 +65,7 @@ var WireFaults = []Fault{Surplus, SurplusClose, NoContentBody, NotModifiedBody, 
 
 // wire serves a wire fault, if s has one: true when it did.
 func (s *Server) wire(w http.ResponseWriter, r *http.Request, path, tok string) bool {
-	if !slices.Contains(WireFaults, s.fault) {
+	if !slices.Contains(WireFaults, s.fault) && s.fault != CloseAfter {
 		return false
 	}
 	body := s.body(path, r.URL.Query(), nil)
@@ -95,6 +110,8 @@ func (s *Server) wire(w http.ResponseWriter, r *http.Request, path, tok string) 
 		raw = fmt.Sprintf("%sContent-Length: %s\r\n\r\n%s", head, tok, body)
 	case UnknownEncoding:
 		raw = fmt.Sprintf("%sTransfer-Encoding: gzip, %s\r\n\r\n%s", head, tok, body)
+	case CloseAfter:
+		raw = fmt.Sprintf("%sContent-Length: %d\r\n\r\n%s", head, len(body), body)
 	default:
 		return false
 	}
