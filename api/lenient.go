@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -57,6 +58,9 @@ func ParseTime(s string) (time.Time, error) {
 }
 
 func epoch(secs float64) time.Time {
+	if !(secs > -1e11 && secs < 1e11) { // beyond any date of the interface, or NaN
+		return time.Time{}
+	}
 	whole := int64(secs)
 	return time.Unix(whole, int64((secs-float64(whole))*1e9)).UTC()
 }
@@ -86,14 +90,16 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 			*t = Time{Raw: s}
 			return nil
 		}
-		*t = Time{Time: parsed, Raw: s}
+		*t = Time{Time: inRange(parsed), Raw: s}
 		return nil
 	}
 	secs, err := strconv.ParseFloat(string(b), 64)
 	if err != nil {
-		return fmt.Errorf("timestamp is neither a string nor a number: %.40s", b)
+		// 1e400, true, an object: kept as sent, invalid.
+		*t = Time{Raw: string(b)}
+		return nil
 	}
-	*t = Time{Time: epoch(secs), Raw: string(b)}
+	*t = Time{Time: inRange(epoch(secs)), Raw: string(b)}
 	return nil
 }
 
@@ -111,11 +117,20 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	}
 }
 
-// Int is an integer that may arrive as a JSON number or a numeric string
-// (project_size is a string in the service's own examples).
+// Int is a count or size that may arrive as a JSON number or a numeric
+// string (project_size is a string in the service's own examples). Every
+// Int of the interface is a whole number of zero or more: one that is not
+// (negative, fractional, beyond int64, NaN, Infinity, not a number at all)
+// is read as InvalidInt, so that it is shown as invalid (String) instead
+// of wrapped or saturated, and one such field does not make the listing
+// unreadable. --json keeps the service's own text, which it prints raw.
 type Int int64
 
-// UnmarshalJSON accepts 12, 12.0, "12" and null (as 0).
+// InvalidInt is an Int the service sent that no count or size can be.
+const InvalidInt Int = math.MinInt64
+
+// UnmarshalJSON accepts 12, 12.0, 1e3, "12" and null (as 0); anything else
+// is InvalidInt.
 func (n *Int) UnmarshalJSON(b []byte) error {
 	s := strings.Trim(string(bytes.TrimSpace(b)), `"`)
 	if s == "null" || s == "" {
@@ -124,14 +139,31 @@ func (n *Int) UnmarshalJSON(b []byte) error {
 	}
 	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
 		*n = Int(v)
+		if v < 0 {
+			*n = InvalidInt
+		}
 		return nil
 	}
+	// 2^63 is the first float64 that int64 cannot hold; below it every
+	// whole float64 converts exactly.
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return fmt.Errorf("expected an integer, got %.40s", b)
+	if err != nil || f != math.Trunc(f) || f < 0 || f >= 1<<63 {
+		*n = InvalidInt // also NaN, which fails every comparison but !=
+		return nil
 	}
 	*n = Int(f)
 	return nil
+}
+
+// Valid reports whether n is a count or size the interface can mean.
+func (n Int) Valid() bool { return n >= 0 }
+
+// String is n in decimal, or "invalid": what every printer shows.
+func (n Int) String() string {
+	if !n.Valid() {
+		return "invalid"
+	}
+	return strconv.FormatInt(int64(n), 10)
 }
 
 // AuditType is an audit log type. Older service versions sent an object
@@ -170,3 +202,26 @@ func (a *AuditType) UnmarshalJSON(b []byte) error {
 // RawJSON is json.RawMessage that treats null as absent, so a missing data
 // object and "data": null read the same.
 type RawJSON = json.RawMessage
+
+// The times the interface can mean: none of its records (a deletion, a
+// purge, an upload, an audit entry) is before the Unix epoch or two
+// centuries on. Outside them a time is invalid: the year 1 is Go's zero, and
+// the year 9999 would saturate every duration taken from it.
+var (
+	earliestTime = time.Unix(0, 0).UTC()
+	latestTime   = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// inRange keeps t when the interface can mean it, else the zero time.
+func inRange(t time.Time) time.Time {
+	if t.Before(earliestTime) || !t.Before(latestTime) {
+		return time.Time{}
+	}
+	return t
+}
+
+// Invalid reports whether the service sent a time that no record can
+// mean (out of range, or in no form known): its text is kept in Raw, its
+// Time is zero (no time: never overdue, sorted last), and printers show it
+// as invalid.
+func (t Time) Invalid() bool { return t.Time.IsZero() && t.Raw != "" }

@@ -50,7 +50,10 @@ type Listing[T any] struct {
 type Summary struct {
 	Total    Int
 	HasTotal bool
-	Clock    ServiceClock
+	// TotalText is the total as the service sent it, when Total is not
+	// Valid (a JSON wrapper of --json prints it as sent).
+	TotalText string
+	Clock     ServiceClock
 }
 
 // RawItem is one listing item as the server sent it, its syntax checked:

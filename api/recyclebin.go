@@ -63,7 +63,11 @@ func (c *Client) recycleBinRaw(ctx context.Context, q RecycleBinQuery, item func
 		func(key string, raw []byte) error {
 			if key == "total" {
 				s.HasTotal = true
-				return s.Total.UnmarshalJSON(raw)
+				err := s.Total.UnmarshalJSON(raw)
+				if !s.Total.Valid() {
+					s.TotalText = string(raw)
+				}
+				return err
 			}
 			return nil
 		})

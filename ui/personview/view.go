@@ -129,7 +129,11 @@ func (m *Model) lines() (out []string, starts [nParts]int) {
 	cr := r.Created
 	title(partCreated, "Created", cr.ProjectsSource, plural.Count(len(cr.Projects), "project"))
 	for _, p := range cr.Projects[:min(len(cr.Projects), maxRows)] {
-		row("project", sanitize.Line(p.Name), th.Muted.Render(plural.Count(int(p.FilesCount), "file")))
+		files := "files: invalid"
+		if p.FilesCount.Valid() {
+			files = plural.Count(int(p.FilesCount), "file")
+		}
+		row("project", sanitize.Line(p.Name), th.Muted.Render(files))
 	}
 	more(len(cr.Projects), maxRows)
 	ms := cr.MattersSource

@@ -4,8 +4,6 @@
 package projectsview
 
 import (
-	"strconv"
-
 	"github.com/dustin/go-humanize"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -48,15 +46,18 @@ func Rows(ps []api.Project) []widgets.Row {
 			kb = "✓"
 		}
 		created := "-"
-		if !p.CreatedAt.IsZero() {
+		switch {
+		case p.CreatedAt.Invalid():
+			created = "invalid"
+		case !p.CreatedAt.IsZero():
 			created = p.CreatedAt.UTC().Format("2006-01-02")
 		}
 		rows[i] = widgets.Row{
 			ID: p.ID,
 			Cells: []string{
 				sanitize.Line(p.Name),
-				strconv.FormatInt(int64(p.FilesCount), 10),
-				humanize.Bytes(uint64(max(p.SizeBytes, 0))),
+				p.FilesCount.String(),
+				sizeText(p.SizeBytes),
 				created,
 				sanitize.Line(p.CreatorEmail),
 				kb,
@@ -65,4 +66,13 @@ func Rows(ps []api.Project) []widgets.Row {
 		}
 	}
 	return rows
+}
+
+// sizeText is a byte count for people, "invalid" when the service sent
+// one no size can be (never 0 B, never wrapped).
+func sizeText(n api.Int) string {
+	if !n.Valid() {
+		return n.String()
+	}
+	return humanize.Bytes(uint64(n))
 }

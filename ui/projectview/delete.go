@@ -53,7 +53,7 @@ func (m *Model) expect() string {
 func (m *Model) deleteMessage() string {
 	files := "an unknown number of"
 	if m.proj.Name != "" {
-		files = fmt.Sprint(int64(m.proj.FilesCount))
+		files = m.proj.FilesCount.String() // "invalid" for a count no project has
 	}
 	return fmt.Sprintf("Delete %q (%s files)? It moves to the workspace recycle bin and is purged later.", m.expect(), files)
 }

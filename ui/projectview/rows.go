@@ -93,14 +93,21 @@ func FileRows(fs []api.ProjectFile) []widgets.Row {
 	rows := make([]widgets.Row, len(fs))
 	for i, f := range fs {
 		up := "-"
-		if !f.UploadedAt.IsZero() {
+		switch {
+		case f.UploadedAt.Invalid():
+			up = "invalid"
+		case !f.UploadedAt.IsZero():
 			up = f.UploadedAt.UTC().Format("2006-01-02 15:04")
+		}
+		size := "invalid"
+		if f.Size.Valid() {
+			size = humanize.Bytes(uint64(f.Size))
 		}
 		rows[i] = widgets.Row{
 			ID: f.ID,
 			Cells: []string{
 				sanitize.Line(f.Name), sanitize.Line(filestatus.Word(f.ProcessingStatus)), sanitize.Line(f.ContentType),
-				up, humanize.Bytes(uint64(max(f.Size, 0))), sanitize.Line(f.ID),
+				up, size, sanitize.Line(f.ID),
 			},
 			Nums:  []float64{0, 0, 0, float64(f.UploadedAt.Unix()), float64(f.Size), 0},
 			Tones: []widgets.Tone{1: statusTone(f.ProcessingStatus)},

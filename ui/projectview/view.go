@@ -39,7 +39,11 @@ func (m *Model) headView() []string {
 	th := m.env.Theme
 	var head []widgets.Part
 	if m.proj.Name != "" && !m.uncounted {
-		head = append(head, widgets.Keep(plural.Count(int(m.proj.FilesCount), "file")))
+		files := "files: invalid" // a count no project has: never wrapped
+		if m.proj.FilesCount.Valid() {
+			files = plural.Count(int(m.proj.FilesCount), "file")
+		}
+		head = append(head, widgets.Keep(files))
 	}
 	if m.deleting {
 		head = append(head, widgets.Keep(th.Warn.Render("deleting…")))

@@ -17,8 +17,11 @@ import (
 // label/value pairs with the values sanitized.
 func DetailFields(e api.RecycleBinEntry) [][2]string {
 	t := func(v api.Time) string {
+		if v.Invalid() {
+			return sanitize.Line(v.Raw) + " (invalid)" // as sent, and said
+		}
 		if v.IsZero() {
-			return sanitize.Line(v.Raw)
+			return ""
 		}
 		return v.UTC().Format("2006-01-02 15:04:05 MST")
 	}
@@ -37,7 +40,7 @@ func DetailFields(e api.RecycleBinEntry) [][2]string {
 		{"vault_project.name", sanitize.Line(p.Name)},
 		{"vault_project.created_at", t(p.CreatedAt)},
 		{"vault_project.creator_email", sanitize.Line(p.CreatorEmail)},
-		{"vault_project.files_count", strconv.FormatInt(int64(p.FilesCount), 10)},
+		{"vault_project.files_count", p.FilesCount.String()},
 		{"vault_project.is_knowledge_base_project", strconv.FormatBool(p.IsKnowledgeBaseProject)},
 	}
 }

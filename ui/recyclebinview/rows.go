@@ -4,7 +4,6 @@
 package recyclebinview
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -94,12 +93,18 @@ func (s binRows) Text(i, col int) string {
 	case ColDeletedBy:
 		return sanitize.Line(e.DeletedByUserEmail)
 	case ColDeletedAt:
+		if e.DeletedAt.Invalid() {
+			return "invalid"
+		}
 		return stamp(e.DeletedAt.Time)
 	case ColPurgeIn:
+		if e.RecycleBinPurgedScheduledAt.Invalid() {
+			return "invalid"
+		}
 		text, _ := PurgeIn(e.RecycleBinPurgedScheduledAt.Time, s.now)
 		return text
 	case ColFiles:
-		return strconv.FormatInt(int64(e.VaultProject.FilesCount), 10)
+		return e.VaultProject.FilesCount.String()
 	case ColKB:
 		if e.VaultProject.IsKnowledgeBaseProject {
 			return "✓"

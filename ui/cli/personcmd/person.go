@@ -183,7 +183,7 @@ func text(w io.Writer, rep *person.Report) error {
 	if cr.ProjectsSource.Covered() && len(cr.Projects) > 0 {
 		rows := [][]string{{"PROJECT", "FILES", "CREATED", "PROJECT ID"}}
 		for _, p := range cr.Projects {
-			rows = append(rows, []string{p.Name, strconv.FormatInt(int64(p.FilesCount), 10), fmtDay(p.CreatedAt.Time), p.ID})
+			rows = append(rows, []string{p.Name, p.FilesCount.String(), fmtDay(p.CreatedAt.Time), p.ID})
 		}
 		if err := table(w, rows); err != nil {
 			return err
@@ -193,7 +193,7 @@ func text(w io.Writer, rep *person.Report) error {
 	if cr.MattersSource.Covered() && len(cr.Matters) > 0 {
 		rows := [][]string{{"MATTER", "USERS", "EVENTS", "CREATED", "DELETED"}}
 		for _, m := range cr.Matters {
-			rows = append(rows, []string{m.Name, strconv.FormatInt(int64(m.UserCount), 10), strconv.FormatInt(int64(m.TotalEvents), 10), fmtDay(m.CreatedAt.Time), fmtDay(m.DeletedAt.Time)})
+			rows = append(rows, []string{m.Name, m.UserCount.String(), m.TotalEvents.String(), fmtDay(m.CreatedAt.Time), fmtDay(m.DeletedAt.Time)})
 		}
 		if err := table(w, rows); err != nil {
 			return err
@@ -278,11 +278,11 @@ func activityRows(rep *person.Report) [][]string {
 func createdRows(rep *person.Report) [][]string {
 	rows := [][]string{{"KIND", "NAME", "ID", "CREATED", "FILES", "USERS", "EVENTS", "DELETED"}}
 	for _, p := range rep.Created.Projects {
-		rows = append(rows, []string{"project", p.Name, p.ID, whenOr(p.CreatedAt.Time), strconv.FormatInt(int64(p.FilesCount), 10), "", "", ""})
+		rows = append(rows, []string{"project", p.Name, p.ID, whenOr(p.CreatedAt.Time), p.FilesCount.String(), "", "", ""})
 	}
 	for _, m := range rep.Created.Matters {
-		rows = append(rows, []string{"matter", m.Name, m.ID, whenOr(m.CreatedAt.Time), "", strconv.FormatInt(int64(m.UserCount), 10),
-			strconv.FormatInt(int64(m.TotalEvents), 10), whenOr(m.DeletedAt.Time)})
+		rows = append(rows, []string{"matter", m.Name, m.ID, whenOr(m.CreatedAt.Time), "", m.UserCount.String(),
+			m.TotalEvents.String(), whenOr(m.DeletedAt.Time)})
 	}
 	return rows
 }

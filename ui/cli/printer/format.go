@@ -1,8 +1,6 @@
 package printer
 
 import (
-	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -87,13 +85,10 @@ func (p *Printer) Cells() Cells { return Cells{csv: p.format() == CSV} }
 // does not depend on the machine's zone.
 const timeLayout = "2006-01-02 15:04"
 
-// Size is a byte count.
+// Size is a byte count; one the interface cannot mean is "invalid".
 func (c Cells) Size(n api.Int) string {
-	if c.csv {
-		return strconv.FormatInt(int64(n), 10)
-	}
-	if n < 0 {
-		return fmt.Sprint(int64(n))
+	if c.csv || !n.Valid() {
+		return n.String()
 	}
 	return humanize.Bytes(uint64(n))
 }
@@ -109,11 +104,11 @@ func (c Cells) Time(t time.Time) string {
 	return t.UTC().Format(timeLayout)
 }
 
-// APITime is Time of a service time; one it could not parse is written as
-// it was sent.
+// APITime is Time of a service time; one that is none (out of range, or in
+// no form known) is "invalid" (--json keeps its text).
 func (c Cells) APITime(t api.Time) string {
-	if t.IsZero() {
-		return t.Raw // unparsed server text, or "" -> "-"
+	if t.Invalid() {
+		return "invalid"
 	}
 	return c.Time(t.Time)
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -100,7 +99,10 @@ func Run(ctx context.Context, o *Options) int {
 		Headers: []string{"NAME", "PROJECT ID", "FILES", "DELETED", "PURGE SCHEDULED", "PURGE IN", "DELETED BY"},
 		Cells: func(e *api.RecycleBinEntry) []string {
 			purgeIn, _ := purge.Countdown(e.RecycleBinPurgedScheduledAt.Time, now)
-			return []string{e.VaultProject.Name, e.ResourceID, strconv.FormatInt(int64(e.VaultProject.FilesCount), 10),
+			if e.RecycleBinPurgedScheduledAt.Invalid() {
+				purgeIn = "invalid"
+			}
+			return []string{e.VaultProject.Name, e.ResourceID, e.VaultProject.FilesCount.String(),
 				cells.APITime(e.DeletedAt), cells.APITime(e.RecycleBinPurgedScheduledAt), purgeIn, e.DeletedByUserEmail}
 		},
 		Sort: func(a, b *api.RecycleBinEntry) int {
@@ -114,6 +116,9 @@ func Run(ctx context.Context, o *Options) int {
 			if f.Local() {
 				s.Total = api.Int(kept) // the entries kept, not the bin's
 			}
+			if !s.Total.Valid() && s.TotalText != "" {
+				return `],"total":` + s.TotalText + `}` // as the service sent it
+			}
 			return fmt.Sprintf(`],"total":%d}`, int64(s.Total))
 		},
 		Head: func(w io.Writer, _ api.Summary, kept int) error {
@@ -124,7 +129,7 @@ func Run(ctx context.Context, o *Options) int {
 			return err
 		},
 		Foot: func(w io.Writer, s api.Summary, kept int) error {
-			_, err := fmt.Fprintln(w, binFooter(kept, overdue, int64(s.Total), f.Within))
+			_, err := fmt.Fprintln(w, binFooter(kept, overdue, s.Total, f.Within))
 			return err
 		},
 	}
@@ -157,11 +162,15 @@ func (o *Options) failed(err error) int {
 }
 
 // binFooter is the count line under the table.
-func binFooter(n, overdue int, total int64, within time.Duration) string {
-	if within == 0 {
-		return fmt.Sprintf("%d of %d shown", n, total)
+func binFooter(n, overdue int, total api.Int, within time.Duration) string {
+	of := total.String()
+	if !total.Valid() {
+		of = "an invalid total" // the bin's own count: --json shows it as sent
 	}
-	return fmt.Sprintf("%d of %d purge within %s (%d overdue)", n, total, purge.FormatWindow(within), overdue)
+	if within == 0 {
+		return fmt.Sprintf("%d of %s shown", n, of)
+	}
+	return fmt.Sprintf("%d of %s purge within %s (%d overdue)", n, of, purge.FormatWindow(within), overdue)
 }
 
 // purgeSummary is the probe's first line in the Nagios plugin format

@@ -4,7 +4,6 @@ package vaultcmd
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -44,7 +43,7 @@ func RunProjects(ctx context.Context, o *ProjectsOptions) int {
 	_, err = printer.List(ctx, o.IO, c.Projects(api.ProjectQuery{Name: o.Name}), printer.Listing[api.Project]{
 		Headers: []string{"NAME", "ID", "FILES", "SIZE", "UPDATED", "CREATOR", "KB"},
 		Cells: func(p *api.Project) []string {
-			return []string{p.Name, p.ID, fmt.Sprint(int64(p.FilesCount)), cells.Size(p.SizeBytes), cells.APITime(p.UpdatedAt), p.CreatorEmail, yesNo(p.IsKnowledgeBaseProject)}
+			return []string{p.Name, p.ID, p.FilesCount.String(), cells.Size(p.SizeBytes), cells.APITime(p.UpdatedAt), p.CreatorEmail, yesNo(p.IsKnowledgeBaseProject)}
 		},
 	})
 	return o.IO.Done(err)
