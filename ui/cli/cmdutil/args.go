@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,12 +13,29 @@ func NoArgs(c *cobra.Command, args []string) error {
 		return nil
 	}
 	if !c.HasParent() {
-		return Usagef("unknown command %q", args[0])
+		return Usagef("unknown command %q%s", args[0], didYouMean(c, args[0]))
 	}
 	if c.HasSubCommands() {
-		return Usagef("unknown subcommand %q; give one of: %s", args[0], strings.Join(SubNames(c), ", "))
+		return Usagef("unknown subcommand %q%s; give one of: %s", args[0], didYouMean(c, args[0]), strings.Join(SubNames(c), ", "))
 	}
 	return Usagef("unexpected argument %q", args[0])
+}
+
+// didYouMean names c's subcommands near typed, as cobra finds them (a
+// prefix, or a Levenshtein distance of at most two), in the form of one
+// line: `; did you mean "projects"?`. Nothing when none is near.
+func didYouMean(c *cobra.Command, typed string) string {
+	if c.SuggestionsMinimumDistance <= 0 {
+		c.SuggestionsMinimumDistance = 2 // cobra's own default, which it sets only on its own path
+	}
+	near := c.SuggestionsFor(typed)
+	if len(near) == 0 {
+		return ""
+	}
+	for i, n := range near {
+		near[i] = strconv.Quote(n)
+	}
+	return "; did you mean " + strings.Join(near, " or ") + "?"
 }
 
 // SubNames are c's available subcommands' names.
