@@ -181,3 +181,22 @@ func TestCompletionFromTheTree(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletionScriptForEveryShell: each shell the completion command
+// offers gets its script (PowerShell's registers an argument completer for
+// vaultdeck), and the candidates list names every one of them.
+func TestCompletionScriptForEveryShell(t *testing.T) {
+	_, vd := countingEnv(t)
+	for shell, mark := range map[string]string{
+		"bash": "__start_vaultdeck", "zsh": "#compdef vaultdeck", "fish": "complete -c vaultdeck",
+		"powershell": "Register-ArgumentCompleter",
+	} {
+		r := vd("completion", shell)
+		if r.code != 0 || !strings.Contains(r.stdout, mark) {
+			t.Errorf("completion %s: exit %d, stderr %q, script without %q", shell, r.code, r.stderr, mark)
+		}
+		if c := vd("__complete", "completion", ""); !strings.Contains(c.stdout, shell) {
+			t.Errorf("completion's candidates %q lack %s", c.stdout, shell)
+		}
+	}
+}
