@@ -13,7 +13,7 @@ import (
 )
 
 func (r *tree) versionCmd() *cobra.Command {
-	return &cobra.Command{Use: "version", Short: "print the version and VCS revision of this build (--json too)", Args: cmdutil.NoArgs,
+	return &cobra.Command{Use: "version", Short: "print the version, commit and date of this build, its Go and platform, and the store schema it writes (--json too)", Args: cmdutil.NoArgs,
 		RunE: r.run(func(context.Context, []string) int { return showVersion(r.p) })}
 }
 

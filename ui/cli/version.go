@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // The release build (.ci/release/build) stamps these with -ldflags -X: the
@@ -21,10 +24,13 @@ type versionInfo struct {
 	Modified bool   `json:"modified,omitempty"`
 	Go       string `json:"go"`
 	Platform string `json:"platform"`
+	// Schema is the local store's schema this build writes (and the newest
+	// it opens): releases of one schema share a store both ways.
+	Schema int `json:"store_schema"`
 }
 
 func buildVersion() versionInfo {
-	v := versionInfo{Version: "(unknown)", Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	v := versionInfo{Version: "(unknown)", Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH, Schema: store.Schema()}
 	if stampVersion != "" {
 		v.Version, v.Revision, v.Time = stampVersion, stampCommit, stampDate
 		return v
@@ -61,5 +67,5 @@ func (v versionInfo) String() string {
 			s += " (" + v.Time + ")"
 		}
 	}
-	return s + " " + v.Go + " " + v.Platform
+	return s + " " + v.Go + " " + v.Platform + fmt.Sprintf(", store schema %d", v.Schema)
 }

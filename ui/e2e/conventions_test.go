@@ -2,12 +2,15 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // TestCLIValidationAndConventions runs the built binary the way a script or
@@ -79,9 +82,26 @@ func TestCLIValidationAndConventions(t *testing.T) {
 			}
 		}
 		out, _, code := vd(t, bin, env, "", "version", "--json")
-		var v struct{ Version, Revision, Go string }
-		if code != 0 || json.Unmarshal([]byte(out), &v) != nil || v.Version == "" || !strings.HasPrefix(v.Go, "go1.") {
-			t.Errorf("version --json: code %d, %q", code, out)
+		var v struct {
+			Version, Revision, Go string
+			Schema                int `json:"store_schema"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &v) != nil || v.Version == "" || !strings.HasPrefix(v.Go, "go1.") || v.Schema != store.Schema() {
+			t.Errorf("version --json: code %d, %q; want the store schema %d", code, out, store.Schema())
+		}
+		if out, _, _ := vd(t, bin, env, "", "version"); !strings.Contains(out, fmt.Sprintf("store schema %d", store.Schema())) {
+			t.Errorf("version %q does not name the store schema %d", out, store.Schema())
+		}
+		// The release build's stamp (.ci/release/build's -ldflags -X) wins
+		// over Go's own, which a build without VCS information lacks.
+		relbin := filepath.Join(t.TempDir(), "vaultdeck-release")
+		const pkg = "github.com/vaultdeck/vaultdeck/ui/cli."
+		ld := "-X " + pkg + "stampVersion=v1.2.3 -X " + pkg + "stampCommit=0123456789abcdef0123456789abcdef01234567 -X " + pkg + "stampDate=2026-12-01T10:00:00Z"
+		if out, err := exec.Command("go", "build", "-buildvcs=false", "-ldflags", ld, "-o", relbin, "github.com/vaultdeck/vaultdeck").CombinedOutput(); err != nil {
+			t.Fatalf("go build -ldflags %s: %v\n%s", ld, err, out)
+		}
+		if out, _, _ := vd(t, relbin, env, "", "--version"); !strings.HasPrefix(out, "vaultdeck v1.2.3 0123456789ab (2026-12-01T10:00:00Z) go1.") || !strings.HasSuffix(strings.TrimSpace(out), fmt.Sprintf("store schema %d", store.Schema())) {
+			t.Errorf("a stamped build's --version is %q", out)
 		}
 		// Built with VCS stamping (GOFLAGS may turn it off), the revision is
 		// this checkout's.
