@@ -23,6 +23,9 @@ func main() {
 	// program like q does, so deferred clean-up (the demo's temporary home)
 	// runs.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	// A closed pipe on stdout or stderr is a failed write the printer says
+	// (what reached the reader, exit 1), not a silent death by SIGPIPE.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	env := cli.Std(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	cli.RouteLibraryLogs(env)
 	code := cli.Main(ctx, os.Args[1:], env)
