@@ -197,18 +197,28 @@ func (s *shaper) value(raw []byte, inArray bool) error {
 	switch {
 	case s.jq != nil:
 		if err := s.runJQ(v); err != nil {
-			return &shapeError{msg: "--jq failed" + where + ": " + jqMessage(err)}
+			return shapeFailure("--jq failed"+where+": ", jqMessage, err)
 		}
 	case s.listing != nil:
 		if err := s.listing.push(v); err != nil {
-			return &shapeError{msg: "--template failed" + where + ": " + tmplMessage(err)}
+			return shapeFailure("--template failed"+where+": ", tmplMessage, err)
 		}
 	default:
 		if err := s.tmpl.exec(s.out, v); err != nil {
-			return &shapeError{msg: "--template failed" + where + ": " + tmplMessage(err)}
+			return shapeFailure("--template failed"+where+": ", tmplMessage, err)
 		}
 	}
 	return nil
+}
+
+// shapeFailure is a --jq or --template failure, unless what failed was
+// stdout refusing the shaped output: the printer's to say, with its count.
+func shapeFailure(prefix string, msg func(error) string, err error) error {
+	var lost *StreamError
+	if errors.As(err, &lost) {
+		return lost
+	}
+	return &shapeError{msg: prefix + msg(err)}
 }
 
 // array starts or ends a top-level array: a listing, which a template sees
@@ -227,7 +237,7 @@ func (s *shaper) array(open bool) error {
 		return nil
 	}
 	if err := l.end(); err != nil {
-		return &shapeError{msg: "--template failed: " + tmplMessage(err)}
+		return shapeFailure("--template failed: ", tmplMessage, err)
 	}
 	return nil
 }

@@ -155,3 +155,30 @@ func TestWatchEndsWhenAStreamIsLost(t *testing.T) {
 		}
 	}
 }
+
+// TestLostStdoutUnderAShaperIsStdouts: with --jq or --template between the
+// command and stdout, stdout refusing the shaped output is said as stdout's
+// failure with the bytes it took, once, not as the expression's failure.
+func TestLostStdoutUnderAShaperIsStdouts(t *testing.T) {
+	var page []row
+	for i := 0; i < 3000; i++ {
+		page = append(page, row{Name: fmt.Sprintf("item %d", i), N: i})
+	}
+	for _, args := range [][]string{{"--jq", "."}, {"--jsonl", "--jq", ".name"}, {"--template", "{{range .}}{{.name}}\n{{end}}"}, {"--jsonl", "--template", "{{.name}}"}} {
+		for _, room := range []int{0, 1, 5000, 20000} {
+			w := &fullAfter{n: room}
+			var errb bytes.Buffer
+			p := New(nil, w, &errb)
+			fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+			p.RegisterFlags(fs, nil)
+			fs.Parse(args)
+			p.Start(context.Background(), "things")
+			_, err := List(context.Background(), p, fakeStream{pages: [][]row{page}, failAfter: -1}, rowsListing)
+			code := p.Finish(p.Done(err))
+			m := reLost.FindStringSubmatch(errb.String())
+			if code != ExitError || m == nil || (room > 0 && atoi(m[2]) != w.got.Len()) {
+				t.Errorf("%v with room for %d bytes (took %d): exit %d, stderr %q", args, room, w.got.Len(), code, errb.String())
+			}
+		}
+	}
+}
