@@ -132,7 +132,8 @@ func TestRenderReadsTheSubset(t *testing.T) {
 // the topic lists must still be read.
 func TestEnvironmentListsEveryVariable(t *testing.T) {
 	own := regexp.MustCompile(`^VAULTDECK_[A-Z0-9_]+$`)
-	read := map[string]string{} // name: where it is read
+	read := map[string]string{}   // name: where it is read
+	tested := map[string]string{} // the same, by a test only (the topic may list one: a walk's knob)
 	root := filepath.Join("..", "..", "..")
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -144,12 +145,16 @@ func TestEnvironmentListsEveryVariable(t *testing.T) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if !strings.HasSuffix(path, ".go") {
 			return nil
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
 		if err != nil {
 			return err
+		}
+		read := read
+		if strings.HasSuffix(path, "_test.go") {
+			read = tested
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -199,7 +204,7 @@ func TestEnvironmentListsEveryVariable(t *testing.T) {
 		}
 	}
 	for _, name := range regexp.MustCompile(`VAULTDECK_[A-Z0-9_]+`).FindAllString(doc, -1) {
-		if _, ok := read[name]; !ok {
+		if _, ok := read[name]; !ok && tested[name] == "" {
 			t.Errorf("`vaultdeck help environment` lists %s, which no code reads any more", name)
 		}
 	}
