@@ -37,6 +37,7 @@ const (
 // --template), which no launcher reads.
 type Globals struct {
 	account.Flags
+	Debug factory.Debug // --debug, --debug-file
 }
 
 // Env is everything Main touches of the outside world, so that tests run
@@ -112,6 +113,7 @@ func newTree(env Env) *tree {
 	r := &tree{env: env, orig: env}
 	r.p = printer.New(env.Stdin, env.Stdout, env.Stderr)
 	r.f = factory.New(r.p, &r.g.Flags, env.deps())
+	r.f.Debug = &r.g.Debug
 	r.env.Stdout, r.env.Stderr = stdout{r.p}, r.p.Err()
 	return r
 }

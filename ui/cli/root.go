@@ -91,6 +91,8 @@ func (r *tree) globalFlags(root *cobra.Command) {
 	pf.StringVar(&r.g.Profile, "profile", "", "stored profile `NAME` to use")
 	r.p.RegisterFlags(pf, r.f.Now) // --json, --jsonl, --csv, --jq, --template
 	pf.Var(timeoutFlag{&r.g.Timeout}, "timeout", "how long the service may stay silent, before answering or within an answer (default 30s; one whole answer may take 30 times it: 15m by default)")
+	pf.BoolVar(&r.g.Debug.On, "debug", false, "a line per request on stderr: method, path and the query's names, status, bytes, time; retries and budget waits (VAULTDECK_DEBUG=1; =api adds the headers); never the token")
+	pf.StringVar(&r.g.Debug.File, "debug-file", "", "write the --debug lines to `FILE` (appended, created 0600) instead of stderr; the console needs one")
 	pf.Var(maxRateFlag{&r.g.MaxRate}, "max-rate", "stay below the service's limits: a share of each (`80%`) or requests a minute (6)")
 	root.MarkFlagsMutuallyExclusive("json", "jsonl", "csv")
 	root.MarkFlagsMutuallyExclusive("csv", "jq", "template")
@@ -135,6 +137,18 @@ func Main(ctx context.Context, args []string, env Env) int {
 	root.SetOut(r.env.Stdout)
 	root.SetErr(r.env.Stderr)
 	c, err := root.ExecuteContextC(ctx)
+	if derr := r.f.DebugErr(); derr != nil {
+		// the command's outcome stands, said as it was; the debug log it
+		// was asked for and lost makes it fail
+		r.p.Note("%v", derr)
+		var exit *cmdutil.Exit
+		if code := ExitOK; err == nil || errors.As(err, &exit) {
+			if exit != nil {
+				code = exit.Code
+			}
+			return r.p.Finish(max(code, ExitError))
+		}
+	}
 	var exit *cmdutil.Exit
 	switch {
 	case errors.As(err, &exit):

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -52,8 +53,17 @@ type Factory struct {
 	Flags *account.Flags
 	Deps
 
+	// Debug is --debug and --debug-file as parsed (nil: off, unless
+	// VAULTDECK_DEBUG).
+	Debug *Debug
+
 	conn    *Connection
 	connErr error
+
+	secret    api.Secret // the token, for the debug log's lines
+	debugOnce sync.Once
+	dlog      *debugLog
+	dlogErr   error
 }
 
 // New is a factory over deps, printing through io; flags are filled in by
@@ -107,7 +117,7 @@ func (f *Factory) ConnectWith(flags account.Flags) (*Connection, error) {
 		chosen = c
 	}
 	if tok := strings.TrimSpace(f.Getenv("VAULTDECK_TOKEN")); tok != "" {
-		f.IO.Redact(tok) // it overrides every stored token
+		f.tellSecret(tok) // it overrides every stored token
 	}
 	res, err := account.Resolve(account.Request{Flags: flags, Getenv: f.Getenv, Chosen: chosen, Themes: themes.Names()})
 	if err != nil {
@@ -115,9 +125,16 @@ func (f *Factory) ConnectWith(flags account.Flags) (*Connection, error) {
 	}
 	// The printer redacts whatever token the client sends, from the
 	// moment it is read: told here, not learnt from the client.
-	res.Token = noted{res.Token, f.IO.Redact}
+	res.Token = noted{res.Token, f.tellSecret}
 	sh := account.Shared{HTTPClient: f.HTTPClient, Budgets: f.Budgets, Ledger: f.Ledger,
 		Logger: f.Logger, Limits: f.Limits, Clock: f.Clock}
+	dl, err := f.debug()
+	if err != nil {
+		return nil, err
+	}
+	if dl != nil {
+		sh.Logger, sh.WrapTransport = dl.logger, dl.transport
+	}
 	// What the client did not do as the service or the budget's record
 	// asked (a Retry-After past the maximum, times from the future) is one
 	// line on stderr; the console owns the terminal, so it is left to the

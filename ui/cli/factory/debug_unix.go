@@ -1,0 +1,9 @@
+//go:build !windows
+
+package factory
+
+import "syscall"
+
+// oNoFollow: the debug file is opened without following a link put in its
+// place.
+const oNoFollow = syscall.O_NOFOLLOW
