@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -150,7 +151,7 @@ func TestNoTokenAndLeadSeams(t *testing.T) {
 	// reach the simulator's options; globals before it reach the console.
 	var gotSim sim.Flags
 	var gotGlobals Globals
-	env.Sim = func(ctx context.Context, f sim.Flags) int { gotSim = f; return 7 }
+	env.Sim = func(ctx context.Context, f sim.Flags, _, _ io.Writer) int { gotSim = f; return 7 }
 	env.Console = func(ctx context.Context, g Globals, f ConsoleFlags) int { gotGlobals = g; return 9 }
 	if code := Main(context.Background(), []string{"--profile", "work", "sim", "--seed", "3", "--json"}, env); code != 7 || gotSim.Seed != 3 {
 		t.Errorf("sim seam: %d %+v", code, gotSim)

@@ -19,7 +19,9 @@ func (r *tree) simCmd() *cobra.Command {
 		if r.env.Sim == nil {
 			return cmdutil.NotAvailable(r.p)
 		}
-		return r.env.Sim(ctx, f)
+		// its lines on the printer's stdout: a lost announcement (nobody
+		// learns the address or the tokens) ends it, exit 1, said
+		return r.env.Sim(ctx, f, r.env.Stdout, r.env.Stderr)
 	})
 	return c
 }

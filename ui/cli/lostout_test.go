@@ -6,6 +6,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/zalando/go-keyring"
 )
@@ -31,5 +32,20 @@ func TestOutputOutsideTheListingsIsChecked(t *testing.T) {
 		if code == 0 || !strings.HasSuffix(errb.String(), "stdout failed: no space left on device: nothing was written\n") {
 			t.Errorf("vaultdeck %s on a full stdout: exit %d, stderr %q", strings.Join(args, " "), code, errb.String())
 		}
+	}
+}
+
+// TestSimWhoseAnnouncementIsLostStops: `vaultdeck sim` whose stdout
+// refused its base_url and token lines serves nobody: it stops, exit 1,
+// with the stdout line, rather than serve on unannounced.
+func TestSimWhoseAnnouncementIsLostStops(t *testing.T) {
+	var errb bytes.Buffer
+	env := Std(strings.NewReader(""), fullStdout{}, &errb, func(string) string { return "" })
+	env.Console, env.Demo, env.Serve = nil, nil, nil
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	code := Main(ctx, []string{"sim", "--addr", "127.0.0.1:0"}, env)
+	if ctx.Err() != nil || code != 1 || !strings.HasSuffix(errb.String(), "stdout failed: no space left on device: nothing was written\n") {
+		t.Errorf("exit %d (ended by the test's deadline: %v), stderr %q", code, ctx.Err() != nil, errb.String())
 	}
 }

@@ -62,7 +62,7 @@ type Env struct {
 	// they need a terminal, a listening socket or the keyring.
 	Console  func(ctx context.Context, g Globals, f ConsoleFlags) int // bare `vaultdeck`
 	Demo     func(ctx context.Context, g Globals, f DemoFlags) int
-	Sim      func(ctx context.Context, f sim.Flags) int
+	Sim      func(ctx context.Context, f sim.Flags, stdout, stderr io.Writer) int // on the printer's streams
 	Serve    func(ctx context.Context, g Globals, f serve.Flags, given func(string) bool) int
 	Login    func(ctx context.Context, o accountcmd.LoginOptions) int
 	Logout   func(ctx context.Context, o accountcmd.LogoutOptions) int

@@ -36,7 +36,7 @@ func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) 
 		Budgets:   api.NewBudgets(), // one registry: every client in the process shares the budget
 		// One ledger: every process on the machine shares the workspace's budget.
 		Ledger: &processLedger{open: func() (*store.Store, error) { return s.acct.Account().OpenStore() }},
-		Sim: func(ctx context.Context, f sim.Flags) int {
+		Sim: func(ctx context.Context, f sim.Flags, stdout, stderr io.Writer) int {
 			return sim.Serve(ctx, f, stdout, stderr)
 		},
 		Journal: s.journal,
