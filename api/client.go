@@ -62,6 +62,9 @@ type Config struct {
 	// WrapTransport, when set, wraps the HTTP transport every attempt goes
 	// through (serve counts each session's requests there); nil -> as is.
 	WrapTransport func(http.RoundTripper) http.RoundTripper
+	// Workspace is the workspace the profile was logged in to (workspace.go):
+	// a token whoami places in another is refused; zero checks nothing.
+	Workspace Workspace
 }
 
 // Client calls the API. It is safe for concurrent use.
@@ -95,6 +98,8 @@ type Client struct {
 	perms atomic.Pointer[permCache]
 	// ws is the workspace of the current token, the ledger's key.
 	ws workspaceCache
+	// want is the workspace the token must answer for (Config.Workspace).
+	want Workspace
 	// tokenOK records that some request with the current token succeeded,
 	// which narrows an ambiguous matter 401 down to a missing permission.
 	tokenOK atomic.Bool
@@ -119,6 +124,7 @@ func New(cfg Config) (*Client, error) {
 		timeouts:  cfg.Timeouts.normalized(),
 		userAgent: cfg.UserAgent,
 		noticeFn:  cfg.Notice,
+		want:      cfg.Workspace,
 	}
 	if c.budgets == nil {
 		c.budgets = NewBudgets()

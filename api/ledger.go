@@ -47,21 +47,26 @@ type workspaceCache struct {
 }
 
 type workspaceOf struct {
-	token string // hash
-	id    string // "" when whoami did not say
+	token    string // hash
+	id, name string // "" when whoami did not say
 }
 
 // workspace returns the workspace ID behind the token whose hash is h, asking
 // whoami once per token. "" means unknown: the budget then stays this
 // process's own, as before the ledger.
 func (c *Client) workspace(ctx context.Context, h string) string {
+	return c.workspaceOf(ctx, h).id
+}
+
+// workspaceOf is workspace with the workspace's name (workspace.go).
+func (c *Client) workspaceOf(ctx context.Context, h string) workspaceOf {
 	if w := c.ws.learnt.Load(); w != nil && w.token == h {
-		return w.id
+		return *w
 	}
 	c.ws.ask.Lock()
 	defer c.ws.ask.Unlock()
 	if w := c.ws.learnt.Load(); w != nil && w.token == h {
-		return w.id
+		return *w
 	}
 	// The caller's context carries its values (a body copy for the
 	// console's cache, a stream's sink, a wait observer) that belong to its
@@ -76,13 +81,14 @@ func (c *Client) workspace(ctx context.Context, h string) string {
 	who, err := c.WhoAmI(wctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return "" // not remembered: the next request asks again
+			return workspaceOf{} // not remembered: the next request asks again
 		}
 		c.log.LogAttrs(ctx, slog.LevelDebug, "api budget: workspace unknown, the budget is this process's own", slog.String("error", err.Error()))
 		who = &WhoAmI{}
 	}
-	c.ws.learnt.Store(&workspaceOf{token: h, id: who.WorkspaceID})
-	return who.WorkspaceID
+	w := workspaceOf{token: h, id: who.WorkspaceID, name: who.WorkspaceName}
+	c.ws.learnt.Store(&w)
+	return w
 }
 
 // knownWorkspace is the workspace already learnt for the token hash h, or

@@ -47,6 +47,9 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, redact.Reda
 		return nil, redact.Redactor{}, err
 	}
 	red := c.currentRedactor()
+	if err := c.checkWorkspace(ctx, cl.ep, tok); err != nil {
+		return nil, red, err
+	}
 	key, shared := c.bucketKey(ctx, tok, cl.ep.cat)
 	limit := c.limits.of(cl.ep.cat)
 	bo := newBackoff()

@@ -295,6 +295,13 @@ DROP TABLE bookmarks;
 	{14, "audit statistics index", `
 CREATE INDEX audit_entries_user_ip ON audit_entries (log, user, ip, at, type);
 `},
+	// Issue 40. The workspace whoami placed a profile's token in at login:
+	// a token that whoami later places in another is refused until login
+	// again. Empty for a profile logged in before (nothing is checked).
+	{15, "profile workspace", `
+ALTER TABLE profiles ADD COLUMN workspace_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE profiles ADD COLUMN workspace_name TEXT NOT NULL DEFAULT '';
+`},
 }
 
 const createVersionTable = `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`

@@ -34,6 +34,7 @@ var fixtures = map[int][]string{
 	12: {`INSERT INTO upload_files (run_id, batch_id, local_path, file_path, name, size, state, dev, ino, mtime_ns, service_name, deleted_at) VALUES (1, 1, '/c.pdf', 'c.pdf', 'c.pdf', 1, 'uploaded', 1, 2, 3, 'c (1).pdf', 12)`},
 	13: {}, // a table dropped: version 13 holds nothing new
 	14: {`INSERT INTO audit_entries (log, id, at, type, user, ip, raw) VALUES (1, 'b', 2, 'auth:login', 'u', 'i2', '{}')`},
+	15: {`INSERT INTO profiles (name, region, is_default, token_storage, created_at, workspace_id, workspace_name) VALUES ('ws', 'eu', 0, 'keyring', 15, 'w1', 'Harrowgate LLP')`},
 }
 
 // openRaw opens the file without migrating, so tests can build older schemas.

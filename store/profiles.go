@@ -34,6 +34,11 @@ type Profile struct {
 	// StorageFile (the user opted in to plain text) or StorageNone.
 	TokenStorage string
 	CreatedAt    time.Time
+	// WorkspaceID and WorkspaceName are the workspace whoami placed the
+	// token in at login: a token it later places in another is refused
+	// until login again (api.Config's Workspace). Empty for a profile
+	// logged in before vaultdeck remembered it: nothing is checked then.
+	WorkspaceID, WorkspaceName string
 }
 
 // Endpoint describes where the profile connects, for listings.
@@ -87,13 +92,13 @@ func (p Profile) Validate() error {
 	return nil
 }
 
-const profileColumns = `name, region, base_url, ca_file, read_only, is_default, token_storage, created_at`
+const profileColumns = `name, region, base_url, ca_file, read_only, is_default, token_storage, created_at, workspace_id, workspace_name`
 
 func scanProfile(row interface{ Scan(...any) error }) (Profile, error) {
 	var p Profile
 	var readOnly, isDefault int
 	var created int64
-	err := row.Scan(&p.Name, &p.Region, &p.BaseURL, &p.CAFile, &readOnly, &isDefault, &p.TokenStorage, &created)
+	err := row.Scan(&p.Name, &p.Region, &p.BaseURL, &p.CAFile, &readOnly, &isDefault, &p.TokenStorage, &created, &p.WorkspaceID, &p.WorkspaceName)
 	p.ReadOnly, p.IsDefault, p.CreatedAt = readOnly == 1, isDefault == 1, time.UnixMilli(created)
 	return p, err
 }
@@ -117,12 +122,13 @@ func (s *Store) SaveProfile(p Profile) error {
 			}
 		}
 		_, err := tx.Exec(`
-INSERT INTO profiles (`+profileColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO profiles (`+profileColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (name) DO UPDATE SET
 	region = excluded.region, base_url = excluded.base_url, ca_file = excluded.ca_file,
 	read_only = excluded.read_only, token_storage = excluded.token_storage,
-	is_default = max(profiles.is_default, excluded.is_default)`,
-			p.Name, p.Region, p.BaseURL, p.CAFile, boolInt(p.ReadOnly), boolInt(makeDefault), p.TokenStorage, s.now().UnixMilli())
+	is_default = max(profiles.is_default, excluded.is_default),
+	workspace_id = excluded.workspace_id, workspace_name = excluded.workspace_name`,
+			p.Name, p.Region, p.BaseURL, p.CAFile, boolInt(p.ReadOnly), boolInt(makeDefault), p.TokenStorage, s.now().UnixMilli(), p.WorkspaceID, p.WorkspaceName)
 		if err != nil {
 			return fmt.Errorf("the profile %q could not be saved: %w", p.Name, err)
 		}

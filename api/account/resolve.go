@@ -84,6 +84,10 @@ type Resolved struct {
 	// header's warning); nil for a plain token.
 	Source Source
 
+	// Workspace is the workspace the stored profile was logged in to: the
+	// client refuses a token whoami places in another.
+	Workspace api.Workspace
+
 	where     string // fixed header text (the demo's "simulator")
 	unlimited bool   // the client's limits lifted (a simulator without them)
 }
@@ -137,6 +141,7 @@ func Resolve(req Request) (*Resolved, error) {
 		r.ChosenBy, r.DataProfile = c.By, c.Profile.Name
 		if c.Stored() {
 			r.Name = c.Profile.Name
+			r.Workspace = api.Workspace{ID: c.Profile.WorkspaceID, Name: c.Profile.WorkspaceName, Profile: c.Profile.Name}
 		}
 	}
 	switch {
@@ -189,7 +194,8 @@ func (r *Resolved) Config(sh Shared) api.Config {
 		BaseURL: r.BaseURL, Region: r.Region, CAFile: r.CAFile, Token: r.Token,
 		HTTPClient: sh.HTTPClient, Budgets: sh.Budgets, Ledger: sh.Ledger, Logger: sh.Logger,
 		Clock: sh.Clock, Notice: sh.Notice, UserAgent: sh.UserAgent, WrapTransport: sh.WrapTransport,
-		Limits: r.MaxRate.Apply(sh.Limits, Loopback(r.BaseURL)),
+		Limits:    r.MaxRate.Apply(sh.Limits, Loopback(r.BaseURL)),
+		Workspace: r.Workspace,
 	}
 	if r.unlimited {
 		cfg.Limits = api.Limits{Vault: -1, Audit: -1, Matters: -1}

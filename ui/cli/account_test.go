@@ -48,12 +48,12 @@ func newHarness(t *testing.T) *harness {
 		Getenv:  func(k string) string { return h.vars[k] },
 		Keyring: h.kr,
 		Logger:  slog.New(slog.NewTextHandler(&h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Verify: func(ctx context.Context, p store.Profile, tok string) (string, error) {
+		Verify: func(ctx context.Context, p store.Profile, tok string) (accountcmd.Verified, error) {
 			h.verified = append(h.verified, p)
 			if !strings.HasPrefix(tok, "good") {
-				return "", fmt.Errorf("401 Unauthorized for token %s", tok) // a careless verifier
+				return accountcmd.Verified{}, fmt.Errorf("401 Unauthorized for token %s", tok) // a careless verifier
 			}
-			return "Ada Lovelace <ada@example.com>\x1b[31m", nil
+			return accountcmd.Verified{Who: "Ada Lovelace <ada@example.com>\x1b[31m"}, nil
 		},
 	}
 	return h

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/accountcmd"
 )
 
 // Issue 29.6's neighbour: vaultdeck login said "The token was not accepted
@@ -14,8 +15,8 @@ import (
 // did. It names the failure the check met (api.CheckFailure).
 func TestLoginSaysWhichFailure(t *testing.T) {
 	h := newHarness(t)
-	h.env.Verify = func(context.Context, store.Profile, string) (string, error) {
-		return "", &api.Error{Kind: api.KindNetwork, Endpoint: "GET /api/whoami", Message: "dial tcp: connection refused"}
+	h.env.Verify = func(context.Context, store.Profile, string) (accountcmd.Verified, error) {
+		return accountcmd.Verified{}, &api.Error{Kind: api.KindNetwork, Endpoint: "GET /api/whoami", Message: "dial tcp: connection refused"}
 	}
 	if code := h.run(Login, "good_token\n"); code != ExitError {
 		t.Fatalf("exit %d", code)

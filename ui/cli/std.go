@@ -97,20 +97,22 @@ func (s *processAccounts) open(profile string) (*account.Chosen, error) {
 
 // verifyToken is login's check: the token must answer whoami before it is
 // stored anywhere.
-func verifyToken(ctx context.Context, p store.Profile, tok string) (string, error) {
+func verifyToken(ctx context.Context, p store.Profile, tok string) (accountcmd.Verified, error) {
+	p.WorkspaceID, p.WorkspaceName = "", "" // the workspace is what this check learns
 	res, err := account.Resolve(account.Request{Chosen: &account.Chosen{Profile: p, By: account.ChosenByFlag}, Token: token.NewFixed(tok)})
 	if err != nil {
-		return "", err
+		return accountcmd.Verified{}, err
 	}
 	c, err := res.Client(account.Shared{})
 	if err != nil {
-		return "", err
+		return accountcmd.Verified{}, err
 	}
 	who, err := c.WhoAmI(ctx)
 	if err != nil {
-		return "", err
+		return accountcmd.Verified{}, err
 	}
-	return fmt.Sprintf("%s <%s> in %s", who.Name, who.Email, who.WorkspaceName), nil
+	return accountcmd.Verified{Who: fmt.Sprintf("%s <%s> in %s", who.Name, who.Email, who.WorkspaceName),
+		WorkspaceID: who.WorkspaceID, WorkspaceName: who.WorkspaceName}, nil
 }
 
 // journal opens the database for the upload journal; the caller closes it.

@@ -18,7 +18,7 @@ func TestLoginVerifierSendsTheToken(t *testing.T) {
 	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1}})
 	p := store.Profile{Name: "simp", BaseURL: e.URL}
 	who, err := verifyToken(context.Background(), p, e.Token("admin"))
-	if err != nil || !strings.Contains(who, "<") {
+	if err != nil || !strings.Contains(who.Who, "<") || who.WorkspaceID == "" {
 		t.Fatalf("the simulator's admin token: %q, %v", who, err)
 	}
 	if _, err := verifyToken(context.Background(), p, "vdsim_not_a_token_0000"); err == nil {

@@ -39,7 +39,7 @@ type Env struct {
 	// refused at login rather than at the first command, and returns who it
 	// belongs to, for the confirmation. It is a func (the command line
 	// passes the API's whoami) so that tests check login without a server.
-	Verify func(ctx context.Context, p store.Profile, tok string) (who string, err error)
+	Verify func(ctx context.Context, p store.Profile, tok string) (Verified, error)
 	// Logger receives diagnostics (never tokens); nil discards them.
 	Logger *slog.Logger
 	// Busy is told when a write waits for another process's lock on the
@@ -92,4 +92,12 @@ func (e Env) readPassword() ([]byte, error) {
 // Account is what api/account reads of env.
 func (e Env) Account() account.Env {
 	return account.Env{Getenv: e.Getenv, Keyring: e.Keyring, Logger: e.Logger, Busy: e.Busy}
+}
+
+// Verified is what login's check learnt of a token: who it is, for the
+// line login prints, and the workspace whoami places it in, which the
+// profile remembers (a token later placed in another is refused).
+type Verified struct {
+	Who                        string
+	WorkspaceID, WorkspaceName string
 }

@@ -96,7 +96,8 @@ func RunLogin(ctx context.Context, o LoginOptions, env Env) int {
 	}
 
 	vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
-	who, err := env.Verify(vctx, p, tok)
+	v, err := env.Verify(vctx, p, tok)
+	who := v.Who
 	cancel()
 	if err != nil {
 		// which failure: only a 401 or 403 is the token's (api.CheckFailure)
@@ -120,6 +121,7 @@ func RunLogin(ctx context.Context, o LoginOptions, env Env) int {
 		return printer.ExitError
 	}
 	p.TokenStorage = storage
+	p.WorkspaceID, p.WorkspaceName = v.WorkspaceID, v.WorkspaceName
 	if err := st.SaveProfile(p); err != nil {
 		fmt.Fprintf(env.Stderr, "The token was saved in %s, but the profile could not be: %v\n", kind.Describe(), err)
 		return printer.ExitError

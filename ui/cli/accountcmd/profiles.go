@@ -1,6 +1,7 @@
 package accountcmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 // LogoutOptions are logout's flags.
@@ -122,7 +124,7 @@ func RunProfiles(ctx context.Context, o ProfilesOptions, env Env) int {
 	active, by, selErr := account.Select(env.Account(), st, *profile)
 
 	w := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "  NAME\tENDPOINT\tACCESS\tTOKEN\tDEFAULT")
+	fmt.Fprintln(w, "  NAME\tENDPOINT\tWORKSPACE\tACCESS\tTOKEN\tDEFAULT")
 	for _, p := range all {
 		mark := " "
 		if selErr == nil && p.Name == active.Name {
@@ -136,7 +138,11 @@ func RunProfiles(ctx context.Context, o ProfilesOptions, env Env) int {
 		if p.IsDefault {
 			def = "yes"
 		}
-		fmt.Fprintf(w, "%s %s\t%s\t%s\t%s\t%s\n", mark, p.Name, p.Endpoint(), access, storageLabel(p.TokenStorage), def)
+		ws := "-" // logged in before vaultdeck remembered it: not checked
+		if p.WorkspaceID != "" {
+			ws = sanitize.Line(cmp.Or(p.WorkspaceName, p.WorkspaceID))
+		}
+		fmt.Fprintf(w, "%s %s\t%s\t%s\t%s\t%s\t%s\n", mark, p.Name, p.Endpoint(), ws, access, storageLabel(p.TokenStorage), def)
 	}
 	w.Flush()
 	if selErr != nil {
