@@ -42,7 +42,7 @@ func (c *Client) ProjectFiles(projectID string, q FileQuery) Listing[ProjectFile
 			if err := p.scanPage(epProjectFiles, red, content, "files", &pg); err != nil {
 				return s, err
 			}
-			s = pg.summary()
+			s = pg.summary().after(s)
 			if err := p.hand(ctx, epProjectFiles, "files", g, n, item); err != nil {
 				return s, err
 			}
@@ -53,7 +53,7 @@ func (c *Client) ProjectFiles(projectID string, q FileQuery) Listing[ProjectFile
 			}
 			next := pg.next()
 			if next == "" {
-				return s, nil
+				return s.repeats(g), nil
 			}
 			if err := g.Cursor(n, next); err != nil {
 				return s, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api/jsonstream"
 )
@@ -53,7 +54,10 @@ type Summary struct {
 	// TotalText is the total as the service sent it, when Total is not
 	// Valid (a JSON wrapper of --json prints it as sent).
 	TotalText string
-	Clock     ServiceClock
+	// Changes is what the pages said of the listing while it was read:
+	// nil when nothing (a pointer, so that a Summary stays comparable).
+	Changes *PageChanges
+	Clock   ServiceClock
 }
 
 // RawItem is one listing item as the server sent it, its syntax checked:
@@ -220,3 +224,72 @@ func (l Listing[T]) eachHeld(ctx context.Context, fn func(*T, RawItem) error, pa
 type callerError struct{ err error }
 
 func (e callerError) Error() string { return e.err.Error() }
+
+// PageChanges are the totals the pages of a listing stated, when they
+// changed while it was read (the first, then each new one), and the
+// records a later page listed again (handed out once, PageGuard): a few
+// of their IDs, of RepeatedN in all.
+type PageChanges struct {
+	Totals    []Int
+	Repeated  []string
+	RepeatedN int
+}
+
+// after is s, a page's summary, with what the pages before it said: the
+// totals, when this page's differs from the last.
+func (s Summary) after(prev Summary) Summary {
+	s.Changes = prev.Changes
+	if prev.HasTotal && s.HasTotal && prev.Total != s.Total {
+		c := &PageChanges{Totals: []Int{prev.Total}}
+		if s.Changes != nil {
+			c = &PageChanges{Totals: s.Changes.Totals}
+		}
+		if len(c.Totals) < 10 { // bounded: a total that never settles is said by its first ten
+			c.Totals = append(c.Totals, s.Total)
+		}
+		s.Changes = c
+	}
+	return s
+}
+
+// repeats is s with the records its guard saw listed again.
+func (s Summary) repeats(g *PageGuard) Summary {
+	ids, n := g.Repeats()
+	if n == 0 {
+		return s
+	}
+	c := &PageChanges{}
+	if s.Changes != nil {
+		*c = *s.Changes
+	}
+	c.Repeated, c.RepeatedN = ids, n
+	s.Changes = c
+	return s
+}
+
+// Notes are the lines a reader of the whole listing says of it: a total
+// that changed between pages (what the listing holds may have changed
+// while it was read) and records listed again.
+func (s Summary) Notes() []string {
+	if s.Changes == nil {
+		return nil
+	}
+	c := *s.Changes
+	var out []string
+	if len(c.Totals) > 1 {
+		totals := make([]string, len(c.Totals))
+		for i, t := range c.Totals {
+			totals[i] = t.String()
+		}
+		out = append(out, "the listing's total changed while it was read ("+strings.Join(totals, ", then ")+
+			"): records may have been added or removed between its pages; run it again for one view")
+	}
+	if c.RepeatedN > 0 {
+		more := ""
+		if c.RepeatedN > len(c.Repeated) {
+			more = fmt.Sprintf(" and %d more", c.RepeatedN-len(c.Repeated))
+		}
+		out = append(out, fmt.Sprintf("a later page listed again %s%s: shown once", strings.Join(c.Repeated, ", "), more))
+	}
+	return out
+}

@@ -3,6 +3,8 @@ package api
 import (
 	"fmt"
 	"hash/maphash"
+
+	"github.com/vaultdeck/vaultdeck/api/redact"
 )
 
 // PageGuard checks that every page of a paged listing is progress. A
@@ -30,7 +32,17 @@ type PageGuard struct {
 	seed    maphash.Seed
 	seen    map[uint64]struct{}
 	cursors map[uint64]struct{}
+	// repeated are the first IDs listed again, of nRepeated.
+	repeated  []string
+	nRepeated int
 }
+
+// maxNamedRepeats bounds the IDs a guard keeps to name.
+const maxNamedRepeats = 5
+
+// Repeats are the IDs of the records listed again (at most a few) and how
+// many there were, for the listing's Summary.
+func (g *PageGuard) Repeats() ([]string, int) { return g.repeated, g.nRepeated }
 
 func newPageGuard(ep endpoint, what string) *PageGuard {
 	return &PageGuard{ep: ep, what: what, seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}, cursors: map[uint64]struct{}{}}
@@ -53,6 +65,9 @@ func (g *PageGuard) fresh(id string, raw []byte) bool {
 		h = maphash.Bytes(g.seed, raw) ^ 1 // apart from the IDs' hashes
 	}
 	if _, ok := g.seen[h]; ok {
+		if g.nRepeated++; id != "" && len(g.repeated) < maxNamedRepeats {
+			g.repeated = append(g.repeated, redact.Truncate(redact.Clean(id), 80))
+		}
 		return false
 	}
 	g.seen[h] = struct{}{}

@@ -50,7 +50,7 @@ func (c *Client) Projects(q ProjectQuery) Listing[Project] {
 			if err := g.Within(n, len(p.entries), pg.pagination()); err != nil {
 				return s, err
 			}
-			s = pg.summary()
+			s = pg.summary().after(s)
 			if err := p.hand(ctx, epProjects, "projects", g, n, item); err != nil {
 				return s, err
 			}
@@ -60,7 +60,7 @@ func (c *Client) Projects(q ProjectQuery) Listing[Project] {
 				}
 			}
 			if len(p.entries) == 0 || n >= int(pg.TotalPages) {
-				return s, nil
+				return s.repeats(g), nil
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 )
 
@@ -104,4 +105,37 @@ type RecycleBin struct {
 	Items    []RecycleBinEntry `json:"items"`
 	Total    Int               `json:"total"`
 	hasTotal bool              // the body said "total" (Summary.HasTotal)
+}
+
+// BinRepeats notices a deletion the bin lists more than once (one
+// project's resource and deleted_at; an entry's own ID is not decoded for
+// a listing), so that a count counts it once and names it.
+type BinRepeats struct {
+	seen  map[string]int
+	order []string
+	names map[string]string
+}
+
+// First reports whether e is the first listing of its deletion, and
+// counts it.
+func (r *BinRepeats) First(e *RecycleBinEntry) bool {
+	if r.seen == nil {
+		r.seen, r.names = map[string]int{}, map[string]string{}
+	}
+	k := e.ResourceID + "|" + e.DeletedAt.Raw
+	r.seen[k]++
+	if r.seen[k] == 2 {
+		r.order = append(r.order, k)
+		r.names[k] = fmt.Sprintf("%q (%s)", e.VaultProject.Name, e.ResourceID)
+	}
+	return r.seen[k] == 1
+}
+
+// Said is a line for each deletion listed more than once.
+func (r *BinRepeats) Said() []string {
+	out := make([]string, 0, len(r.order))
+	for _, k := range r.order {
+		out = append(out, fmt.Sprintf("the recycle bin lists the deletion of %s %d times: counted and shown once", r.names[k], r.seen[k]))
+	}
+	return out
 }

@@ -63,3 +63,38 @@ func TestNumbersAndTimesOutsideTheInterfaceShowAsInvalid(t *testing.T) {
 		t.Errorf("recycle-bin --json does not keep the total sent:\n%s", r.stdout)
 	}
 }
+
+// TestARepeatedBinEntryIsCountedOnce: the bin listing the same deletion
+// twice made --check count three projects of two ("3 of 2 purge within
+// 7d"); it is counted once, shown once, and named.
+func TestARepeatedBinEntryIsCountedOnce(t *testing.T) {
+	vd := faultRun(t, faultserver.RepeatEntry)
+	r := vd("recycle-bin", "--check")
+	if !strings.Contains(r.stdout, "2 projects purge within 7d") || !strings.Contains(r.stdout, "purging=2;") || strings.Count(r.stdout, "Binned 1") != 1 {
+		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+	if !strings.Contains(r.stderr, "Binned 1") || !strings.Contains(r.stderr, "2 times") {
+		t.Errorf("the repeated entry is not named: %q", r.stderr)
+	}
+	r = vd("recycle-bin", "--purging-within", "30d")
+	if strings.Count(r.stdout, "Binned 1") != 1 || !strings.Contains(r.stderr, "2 times") {
+		t.Errorf("--purging-within: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestAListingSaysWhatChangedBetweenPages: a total that changes between
+// pages (3, then 4 projects; 2, then 3 files) is said, and a record a
+// later page repeats (shown once, as before) is named.
+func TestAListingSaysWhatChangedBetweenPages(t *testing.T) {
+	vd := faultRun(t, faultserver.TotalChanges)
+	for args, want := range map[string]string{"projects": "3, then 4", "files " + faultserver.ProjectID: "2, then 3"} {
+		r := vd(strings.Fields(args)...)
+		if !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "total") {
+			t.Errorf("%s: exit %d, stderr %q: the changed total (%s) is not said", args, r.code, r.stderr, want)
+		}
+	}
+	r := faultRun(t, faultserver.RepeatEntry)("projects")
+	if strings.Count(r.stdout, "Project 2") != 1 || !strings.Contains(r.stderr, "5d1c2d3e-0000-4000-8000-000000000002") {
+		t.Errorf("a project listed on two pages: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -81,6 +81,9 @@ func List[T any](ctx context.Context, p *Printer, s Stream[T], l Listing[T]) (Li
 	}
 	if err == nil {
 		err = out.end(sum)
+		for _, n := range sum.Notes() { // what the listing said of itself: stderr, cleaned
+			p.Note("%s", n)
+		}
 	} else {
 		err = out.failed(err)
 	}

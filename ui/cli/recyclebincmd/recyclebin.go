@@ -133,8 +133,12 @@ func Run(ctx context.Context, o *Options) int {
 			return err
 		},
 	}
+	var repeats api.BinRepeats
 	if f.Local() {
 		l.Keep = func(e *api.RecycleBinEntry) bool {
+			if !repeats.First(e) {
+				return false // a deletion listed again: counted once, named below
+			}
 			in, late := f.Keep(e, now)
 			if in && late {
 				overdue++
@@ -143,6 +147,9 @@ func Run(ctx context.Context, o *Options) int {
 		}
 	}
 	listed, err := printer.List(ctx, p, shownFields{c.RecycleBin(f.Query())}, l)
+	for _, line := range repeats.Said() {
+		p.Note("%s", line)
+	}
 	if err != nil {
 		return o.failed(err)
 	}
