@@ -97,6 +97,8 @@ func protocolError(ep endpoint, status int, red redact.Redactor, err error) *Err
 func surplusError(ep endpoint, resp *http.Response) *Error {
 	what := fmt.Sprintf("bytes followed the end of its answer (HTTP %d): a second answer or a body its framing does not hold", resp.StatusCode)
 	switch {
+	case earlyAnswer(resp):
+		what = fmt.Sprintf("its answer (HTTP %d) had arrived before the request was sent: bytes that followed an earlier answer on the connection", resp.StatusCode)
 	case resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusNotModified:
 		what = fmt.Sprintf("its %d answer, which has no body, was followed by one", resp.StatusCode)
 	case resp.Request != nil && resp.Request.Method == http.MethodHead:

@@ -20,8 +20,12 @@
 // events after PutIdleConn is the verdict, in the request's goroutine,
 // before its answer is used. A Write in between is the next request on
 // the same connection and tells nothing: the verdict is still the next
-// Read or Close. HTTP/2 frames its answers itself and never calls
-// PutIdleConn: nothing is watched there.
+// Read or Close, unless the connection is idle again first (wireTaken):
+// the transport handed it to a request that was waiting before it looked,
+// and read what its buffer held as that request's answer, which that
+// request then knows as early (no read of the socket since it was
+// written: an answer cannot come before its request). HTTP/2 frames its
+// answers itself and never calls PutIdleConn: nothing is watched there.
 
 package api
 
@@ -46,14 +50,45 @@ type wireEvent int
 const (
 	wireRead  wireEvent = iota + 1 // it asked the socket for more: nothing was left of the answer
 	wireClose                      // it closed it without asking: it held bytes past the answer
+	// wireTaken: the connection went to the next request, and was idle
+	// again, without a read or a close: what the transport found in its
+	// buffer was read as that request's answer (answerEnd.early).
+	wireTaken
 )
 
 // wireConn is a connection as the transport reads it: once armed, its next
-// Read or Close is told to the one waiting for it.
+// Read or Close is told to the one waiting for it. It also counts the
+// reads that brought bytes, so that an answer can be told from bytes that
+// were already in the transport's buffer before its request was written
+// (early).
 type wireConn struct {
 	net.Conn
 	next atomic.Pointer[chan wireEvent]
+	// reads counts the reads that brought bytes; begun is reads when the
+	// request in flight began to be written (the first Write since the
+	// connection was new or idle, which fresh marks).
+	reads, begun atomic.Int64
+	fresh        atomic.Bool
 }
+
+func newWireConn(c net.Conn) *wireConn {
+	w := &wireConn{Conn: c}
+	w.fresh.Store(true)
+	return w
+}
+
+func (w *wireConn) Write(p []byte) (int, error) {
+	if w.fresh.Swap(false) {
+		w.begun.Store(w.reads.Load())
+	}
+	return w.Conn.Write(p)
+}
+
+// early reports whether the answer being read (the transport has its first
+// byte) came without a read of the socket since its request began to be
+// written: it was in the transport's buffer already, bytes that followed
+// an earlier answer. A real answer cannot come before its request.
+func (w *wireConn) early() bool { return w.reads.Load() == w.begun.Load() }
 
 func (w *wireConn) tell(e wireEvent) {
 	if ch := w.next.Swap(nil); ch != nil {
@@ -63,7 +98,11 @@ func (w *wireConn) tell(e wireEvent) {
 
 func (w *wireConn) Read(p []byte) (int, error) {
 	w.tell(wireRead)
-	return w.Conn.Read(p)
+	n, err := w.Conn.Read(p)
+	if n > 0 {
+		w.reads.Add(1)
+	}
+	return n, err
 }
 
 func (w *wireConn) Close() error {
@@ -74,7 +113,10 @@ func (w *wireConn) Close() error {
 // arm makes the connection's next Read or Close a verdict on ch.
 func (w *wireConn) arm() <-chan wireEvent {
 	ch := make(chan wireEvent, 1)
-	w.next.Store(&ch)
+	if old := w.next.Swap(&ch); old != nil {
+		*old <- wireTaken
+	}
+	w.fresh.Store(true) // the next Write begins the next request
 	return ch
 }
 
@@ -85,7 +127,7 @@ func wireDialer(d *net.Dialer) func(ctx context.Context, network, addr string) (
 		if err != nil {
 			return nil, err
 		}
-		return &wireConn{Conn: c}, nil
+		return newWireConn(c), nil
 	}
 }
 
@@ -108,19 +150,20 @@ func wireTLSDialer(d *net.Dialer, cfg *tls.Config) func(ctx context.Context, net
 		if tc.ConnectionState().NegotiatedProtocol == "h2" {
 			return tc, nil
 		}
-		return &wireConn{Conn: tc}, nil
+		return newWireConn(tc), nil
 	}
 }
 
 // answerEnd follows one attempt's connections, from the transport's trace:
 // more than one when a redirect is followed, each watched once it is idle.
 type answerEnd struct {
-	ctx  context.Context // the caller's: a wait for a verdict ends with it
-	mu   sync.Mutex
-	conn *wireConn // the connection in use
-	tls  *tls.Conn // the TLS connection over it, if any
-	idle []idleConn
-	bad  bool // a verdict taken said bytes followed an answer
+	ctx   context.Context // the caller's: a wait for a verdict ends with it
+	mu    sync.Mutex
+	conn  *wireConn // the connection in use
+	tls   *tls.Conn // the TLS connection over it, if any
+	idle  []idleConn
+	bad   bool // a verdict taken said bytes followed an answer
+	early bool // the answer was in the transport's buffer before the request
 }
 
 // idleConn is a connection the transport put back as idle: its verdict
@@ -148,6 +191,18 @@ func withAnswerEnd(actx, ctx context.Context) context.Context {
 			a.mu.Lock()
 			a.conn, a.tls = w, tc
 			a.mu.Unlock()
+		},
+		// The smuggled answer: when the transport hands a connection just
+		// put back as idle to a request waiting for one before it has
+		// looked for more, bytes that followed the last answer are read as
+		// this request's answer. They were read from the socket before
+		// this request was written.
+		GotFirstResponseByte: func() {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			if a.conn != nil && a.conn.early() {
+				a.early = true
+			}
 		},
 		// Called on the transport's own goroutine, just before it looks
 		// at the connection again: it must not wait.
@@ -183,14 +238,26 @@ func surplus(resp *http.Response) bool {
 		case e := <-ic.next:
 			// Over TLS, a close_notify the server sent with its answer
 			// closes the connection without a Read too: an orderly close.
-			bad = bad || e == wireClose && (ic.tls == nil || !peerClosedTLS(ic.tls))
+			bad = bad || e == wireTaken || e == wireClose && (ic.tls == nil || !peerClosedTLS(ic.tls))
 		case <-a.ctx.Done():
 		}
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.bad = a.bad || bad
-	return a.bad
+	return a.bad || a.early
+}
+
+// earlyAnswer reports whether resp's answer was bytes that followed an
+// earlier answer (answerEnd.early).
+func earlyAnswer(resp *http.Response) bool {
+	a, _ := resp.Request.Context().Value(answerEndKey{}).(*answerEnd)
+	if a == nil {
+		return false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.early
 }
 
 // answerTail is as much as is read of a body past its JSON value to reach
