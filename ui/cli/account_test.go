@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -371,5 +372,40 @@ func TestTokenNeverStoredOrLogged(t *testing.T) {
 	}
 	if h.logs.Len() == 0 {
 		t.Error("expected some log lines to inspect")
+	}
+}
+
+// TestProfilesJSON: `profiles --json` is the profiles as JSON (gh's
+// `auth status --json`), each with where it connects, its access, where
+// its token is kept and whether it is the default and the active one;
+// --jq shapes it; the table is unchanged without it.
+func TestProfilesJSON(t *testing.T) {
+	h := newHarness(t)
+	if code := h.run(Login, goodToken+"\n"); code != ExitOK {
+		t.Fatalf("login: exit %d: %s", code, h.err.String())
+	}
+	if code := h.run(Login, goodToken+"\n", "--profile", "eu-prod", "--region", "eu", "--read-only"); code != ExitOK {
+		t.Fatalf("login eu-prod: exit %d: %s", code, h.err.String())
+	}
+	if code := h.run(Profiles, "", "--json"); code != ExitOK {
+		t.Fatalf("profiles --json: exit %d: %s", code, h.err.String())
+	}
+	var got []struct {
+		Name, Endpoint, Region, TokenStorage string
+		ReadOnly                             bool `json:"read_only"`
+		Default, Active                      bool
+	}
+	if err := json.Unmarshal(h.out.Bytes(), &got); err != nil {
+		t.Fatalf("profiles --json is not JSON (%v): %q", err, h.out.String())
+	}
+	if len(got) != 2 || got[0].Name != "default" || !got[0].Default || !got[0].Active || got[0].ReadOnly ||
+		got[1].Name != "eu-prod" || got[1].Region != "eu" || !got[1].ReadOnly || got[1].Active {
+		t.Errorf("profiles --json: %+v", got)
+	}
+	if code := h.run(Profiles, "", "--jq", ".name"); code != ExitOK || h.out.String() != "default\neu-prod\n" {
+		t.Errorf("profiles --jq .name: exit %d, %q", code, h.out.String())
+	}
+	if code := h.run(Profiles, ""); code != ExitOK || !strings.Contains(h.out.String(), "* default") || !strings.Contains(h.out.String(), "active profile") {
+		t.Errorf("profiles: exit %d, %q", code, h.out.String())
 	}
 }

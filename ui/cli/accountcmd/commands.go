@@ -8,6 +8,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 )
 
 // NewCmdLogin is `vaultdeck login`: the global --profile, --region,
@@ -74,7 +75,8 @@ func NewCmdProfiles(f *factory.Factory, run func(context.Context, ProfilesOption
 		if run == nil {
 			return cmdutil.NotAvailable(f.IO)
 		}
-		return run(ctx, ProfilesOptions{Profile: f.Flags.Profile, SetDefault: setDefault, IO: streams(f)})
+		return run(ctx, ProfilesOptions{Profile: f.Flags.Profile, SetDefault: setDefault, IO: streams(f),
+			Show: func(v printer.Value) error { return f.IO.Show(v) }})
 	})
 	return c
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"text/tabwriter"
 
 	"github.com/vaultdeck/vaultdeck/api/account"
@@ -92,6 +93,9 @@ type ProfilesOptions struct {
 	Profile    string // treat this profile as the active one
 	SetDefault string
 	IO         Streams
+	// Show prints the profiles in the chosen format (the printer's);
+	// nil: the table, on IO's stdout.
+	Show func(printer.Value) error
 }
 
 // RunProfiles is `vaultdeck profiles` with its flags parsed.
@@ -122,38 +126,94 @@ func RunProfiles(ctx context.Context, o ProfilesOptions, env Env) int {
 		return printer.ExitOK
 	}
 	active, by, selErr := account.Select(env.Account(), st, *profile)
-
-	w := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "  NAME\tENDPOINT\tWORKSPACE\tACCESS\tTOKEN\tDEFAULT")
-	for _, p := range all {
-		mark := " "
-		if selErr == nil && p.Name == active.Name {
-			mark = "*"
+	v := profilesValue(all, func(p store.Profile) bool { return selErr == nil && p.Name == active.Name })
+	if selErr == nil {
+		// Under the table only: JSON's reader has "active" in each record.
+		v.Foot = fmt.Sprintf("\n* active profile (chosen by %s). Pick another with --profile NAME or %s; change the default with `vaultdeck profiles --set-default NAME`.", by, account.ProfileEnvVar)
+		if env.getenv(token.EnvVar) != "" {
+			v.Foot += fmt.Sprintf("\n%s is set, so it supplies the token whatever is saved.", token.EnvVar)
 		}
-		access := "read-write"
-		if p.ReadOnly {
-			access = "read-only"
-		}
-		def := ""
-		if p.IsDefault {
-			def = "yes"
-		}
-		ws := "-" // logged in before vaultdeck remembered it: not checked
-		if p.WorkspaceID != "" {
-			ws = sanitize.Line(cmp.Or(p.WorkspaceName, p.WorkspaceID))
-		}
-		fmt.Fprintf(w, "%s %s\t%s\t%s\t%s\t%s\t%s\n", mark, p.Name, p.Endpoint(), ws, access, storageLabel(p.TokenStorage), def)
 	}
-	w.Flush()
+	show := o.Show
+	if show == nil {
+		show = func(v printer.Value) error {
+			if err := v.Text(env.Stdout); err != nil {
+				return err
+			}
+			_, err := fmt.Fprintln(env.Stdout, v.Foot)
+			return err
+		}
+	}
+	if err := show(v); err != nil {
+		return printer.ExitError // the printer said which stream failed
+	}
 	if selErr != nil {
 		fmt.Fprintln(env.Stderr, sentence(selErr))
 		return printer.ExitError
 	}
-	fmt.Fprintf(env.Stdout, "\n* active profile (chosen by %s). Pick another with --profile NAME or %s; change the default with `vaultdeck profiles --set-default NAME`.\n", by, account.ProfileEnvVar)
-	if env.getenv(token.EnvVar) != "" {
-		fmt.Fprintf(env.Stdout, "%s is set, so it supplies the token whatever is saved.\n", token.EnvVar)
-	}
 	return printer.ExitOK
+}
+
+// profileRecord is one profile in --json: where it connects, its access,
+// where its token is kept (never the token).
+type profileRecord struct {
+	Name     string `json:"name"`
+	Endpoint string `json:"endpoint"`
+	Region   string `json:"region,omitempty"`
+	BaseURL  string `json:"base_url,omitempty"`
+	CAFile   string `json:"ca_file,omitempty"`
+	// The workspace whoami placed the token in at login (empty: logged
+	// in before vaultdeck remembered it).
+	WorkspaceID   string `json:"workspace_id,omitempty"`
+	WorkspaceName string `json:"workspace_name,omitempty"`
+	ReadOnly      bool   `json:"read_only"`
+	TokenStorage  string `json:"token_storage"`
+	Default       bool   `json:"default"`
+	Active        bool   `json:"active"`
+}
+
+// profilesValue is the profiles as the printer shows them: records for
+// JSON, rows for CSV, the aligned table (the active one marked) for a
+// person.
+func profilesValue(all []store.Profile, isActive func(store.Profile) bool) printer.Value {
+	recs := make([]profileRecord, 0, len(all))
+	rows := make([][]string, 0, len(all))
+	for _, p := range all {
+		access := "read-write"
+		if p.ReadOnly {
+			access = "read-only"
+		}
+		r := profileRecord{Name: p.Name, Endpoint: p.Endpoint(), Region: p.Region, BaseURL: p.BaseURL, CAFile: p.CAFile,
+			WorkspaceID: p.WorkspaceID, WorkspaceName: p.WorkspaceName,
+			ReadOnly: p.ReadOnly, TokenStorage: cmp.Or(p.TokenStorage, store.StorageNone), Default: p.IsDefault, Active: isActive(p)}
+		recs = append(recs, r)
+		ws := "-" // logged in before vaultdeck remembered it: not checked
+		if p.WorkspaceID != "" {
+			ws = sanitize.Line(cmp.Or(p.WorkspaceName, p.WorkspaceID))
+		}
+		rows = append(rows, []string{r.Name, r.Endpoint, ws, access, storageLabel(p.TokenStorage), yes(r.Default), yes(r.Active)})
+	}
+	v := printer.Value{JSON: recs, Headers: []string{"NAME", "ENDPOINT", "WORKSPACE", "ACCESS", "TOKEN", "DEFAULT", "ACTIVE"}, Rows: rows}
+	v.Text = func(w io.Writer) error {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "  NAME\tENDPOINT\tWORKSPACE\tACCESS\tTOKEN\tDEFAULT")
+		for _, r := range rows {
+			mark := " "
+			if r[6] == "yes" {
+				mark = "*"
+			}
+			fmt.Fprintf(tw, "%s %s\t%s\t%s\t%s\t%s\t%s\n", mark, r[0], r[1], r[2], r[3], r[4], r[5])
+		}
+		return tw.Flush() // the printer writes the Foot under it
+	}
+	return v
+}
+
+func yes(b bool) string {
+	if b {
+		return "yes"
+	}
+	return ""
 }
 
 func storageLabel(s string) string {
