@@ -16,7 +16,8 @@ import (
 func (p *Printer) Fail(err error) int {
 	_ = p.Flush() // what stdout holds goes first, and whether it could be written is known
 	if p.io.lost(err) {
-		return ExitError // Finish says it, once, with what reached the stream
+		sayLost(p) // now, so that what the command says next (where its outcome is kept) follows it
+		return ExitError
 	}
 	var part Partial
 	if p.io.out.err != nil && errors.As(err, &part) {

@@ -154,7 +154,7 @@ func (p *Printer) Finish(code int) int {
 	}
 	code = p.shape.finish(code, func(msg string) { p.Note("%s", msg) }) // after stdout's buffers reached it, before stderr's last flush
 	if p.io.out.err != nil {
-		p.Note("%s", p.io.lostLine())
+		sayLost(p)
 		code = max(code, ExitError)
 	}
 	_ = p.redErr.Flush()

@@ -23,6 +23,7 @@ type streams struct {
 	marks    marks
 	mu       sync.Mutex                // stops: a job's goroutines write too
 	stops    []context.CancelCauseFunc // the contexts a loss ends (Watch)
+	said     bool                      // the stdout line is on stderr
 }
 
 func newStreams(out, errw io.Writer) *streams {
@@ -156,4 +157,17 @@ func (s *streams) lostLine() string {
 func (s *streams) lost(err error) bool {
 	return (s.out.err != nil && errors.Is(err, s.out.err)) || (s.err.err != nil && errors.Is(err, s.err.err)) ||
 		(s.lostErr() != nil && errors.Is(err, context.Canceled))
+}
+
+// sayLost says a lost stdout's one line, once: what its buffers still
+// held is offered first (and refused), so that the count is final.
+func sayLost(p *Printer) { // not a method: the Printer keeps to its streams and formats
+	if p.io.out.err == nil || p.io.said {
+		return
+	}
+	if p.out != nil {
+		_ = errors.Join(p.out.Flush(), p.redOut.Flush())
+	}
+	p.io.said = true
+	p.Note("%s", p.io.lostLine())
 }

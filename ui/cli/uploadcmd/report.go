@@ -4,8 +4,10 @@
 package uploadcmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -102,6 +104,19 @@ func (o *Options) report(out upload.Outcome, notes []string) int {
 		Summary: reportSummary(out),
 		Notes:   said,
 	})
+	if err == nil {
+		err = p.Flush() // whether the report reached stdout is known now, while its runs can be named
+	}
+	var lost *printer.StreamError
+	if errors.As(err, &lost) && lost.Stream == "stdout" && len(out.RunIDs) > 0 {
+		code := p.Fail(err) // the stdout line first
+		runs := make([]string, len(out.RunIDs))
+		for i, id := range out.RunIDs {
+			runs[i] = fmt.Sprintf("`vaultdeck uploads %d`", id)
+		}
+		p.Note("what became of each file is in the journal: %s shows it", strings.Join(runs, ", "))
+		return max(code, status)
+	}
 	if err != nil {
 		return p.Fail(err)
 	}

@@ -98,6 +98,10 @@ func RunUpload(ctx context.Context, o *UploadOptions) int {
 		job.Wait = o.uploadWaits(line)
 		ctx = api.WithWaitObserver(ctx, job.Wait) // the resume's listings
 		stopNote := context.AfterFunc(ctx, func() {
+			var lost *printer.StreamError
+			if errors.As(context.Cause(ctx), &lost) {
+				return // no signal: stdout or stderr was lost, and the job stops as after a first Ctrl-C
+			}
 			again := make(chan os.Signal, 1)
 			signal.Notify(again, os.Interrupt, syscall.SIGTERM)
 			fmt.Fprintln(p.Err(), "\nvaultdeck upload: stopping after the current request's response (it is needed to avoid duplicates; a request still waiting to be sent is dropped at once); press Ctrl-C again to stop now")
@@ -137,6 +141,7 @@ func RunUpload(ctx context.Context, o *UploadOptions) int {
 			job.Settle(ctx, &out)
 		}
 		line.finish()
+		stopNote() // the job is over: a stop now is not one of its requests
 		if err != nil {
 			return p.Fail(err)
 		}
