@@ -149,14 +149,6 @@ func (c Cells) When(t time.Time) string {
 // When is t to the minute, saying its zone: UTC.
 func When(t time.Time) string { return t.UTC().Format(timeLayout) + " UTC" }
 
-// Local is a time of this machine's own doing (an upload run) in its zone.
-func (c Cells) Local(t time.Time) string {
-	if c.csv {
-		return c.Time(t)
-	}
-	return t.Local().Format(timeLayout)
-}
-
 // Unknown is a cell of a value not known yet: word for people, empty in a
 // CSV (a column of times holds times).
 func (c Cells) Unknown(word string) string {

@@ -115,7 +115,7 @@ func (o *Options) emitWatch(f *filestatus.File, g filestatus.Group, now time.Tim
 	}
 	_ = o.IO.Event(watchEvent{Type: "file", Time: now.UTC().Format(time.RFC3339), FileID: f.ID,
 		FileName: f.Name, Status: filestatus.Word(f.Status), Group: g.String(), AgeSeconds: age.Seconds(), AgeFrom: from},
-		fmt.Sprintf("%s  %s  %s  %s  %s  %s", now.Local().Format("15:04:05"), sanitize.Line(f.ID), sanitize.Line(f.Name),
+		fmt.Sprintf("%s  %s  %s  %s  %s  %s", now.UTC().Format("15:04:05Z"), sanitize.Line(f.ID), sanitize.Line(f.Name),
 			sanitize.Line(f.Facts().Word()), g, ageText))
 }
 
@@ -128,7 +128,7 @@ func (o *Options) emitSummary(n filestatus.Counts, now time.Time, stuckAfter tim
 	}
 	_ = o.IO.Event(watchEvent{Type: "summary", Time: now.UTC().Format(time.RFC3339), Ready: &ready,
 		Processing: &proc, Stuck: &stuck, FailedRecoverable: &failRec, FailedUnrecoverable: &failUnrec, Missing: &missing, Unknown: unknown, StuckAfter: cmdutil.ShortDuration(stuckAfter)},
-		fmt.Sprintf("%s  %s %s", now.Local().Format("15:04:05"), n.Line(), stuckRule(stuckAfter)))
+		fmt.Sprintf("%s  %s %s", now.UTC().Format("15:04:05Z"), n.Line(), stuckRule(stuckAfter)))
 }
 
 // unknownStatuses are the distinct statuses of the files in the unknown

@@ -85,9 +85,8 @@ func RunUploads(ctx context.Context, o *Options) int {
 		cells := p.Cells()
 		rows := make([][]string, len(list))
 		for i, x := range list {
-			// a run's start in the local zone (the runs of this machine, by
-			// its clock), RFC 3339 in UTC in a CSV
-			rows[i] = []string{fmt.Sprint(x.ID), cells.Local(x.CreatedAt), x.ProjectID, x.Mode, x.State, fmt.Sprint(x.Files),
+			// UTC, as every time vaultdeck shows (RFC 3339 in a CSV)
+			rows[i] = []string{fmt.Sprint(x.ID), cells.Time(x.CreatedAt), x.ProjectID, x.Mode, x.State, fmt.Sprint(x.Files),
 				cells.Size(api.Int(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Replaced), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending), fmt.Sprint(x.Unproven),
 				audits[i].Cell}
 		}
