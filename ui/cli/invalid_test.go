@@ -98,3 +98,13 @@ func TestAListingSaysWhatChangedBetweenPages(t *testing.T) {
 		t.Errorf("a project listed on two pages: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestAnInvalidPurgeTimeIsNotLeftOutOfTheProbe: an entry whose purge
+// time is invalid (the year 9999) may purge within any window: --check
+// shows it and says so instead of leaving it out of its count unsaid.
+func TestAnInvalidPurgeTimeIsNotLeftOutOfTheProbe(t *testing.T) {
+	r := faultRun(t, faultserver.OutOfRange)("recycle-bin", "--check")
+	if !strings.Contains(r.stdout, "Binned 1") || !strings.Contains(r.stdout, "purging=1;") || !strings.Contains(r.stderr, "invalid purge time") || r.code != 3 {
+		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -94,6 +94,7 @@ func Run(ctx context.Context, o *Options) int {
 	}
 	now, f := o.Now(), o.Filter
 	overdue := 0
+	unknown := 0 // kept entries whose purge time is invalid: within the window or not, no one can say
 	cells := p.Cells()
 	l := printer.Listing[api.RecycleBinEntry]{
 		Headers: []string{"NAME", "PROJECT ID", "FILES", "DELETED", "PURGE SCHEDULED", "PURGE IN", "DELETED BY"},
@@ -125,11 +126,15 @@ func Run(ctx context.Context, o *Options) int {
 			if !o.Check {
 				return nil
 			}
-			_, err := io.WriteString(w, purgeSummary(kept, overdue, f.Within)+"\n")
+			line := purgeSummary(kept-unknown, overdue, f.Within)
+			if kept == unknown && unknown > 0 { // nothing known to purge, but not known not to: the probe cannot say OK
+				line = fmt.Sprintf("PURGE UNKNOWN - %s an invalid purge time | purging=0;;; overdue=0;;;", plural.Count(unknown, "project has", "projects have"))
+			}
+			_, err := io.WriteString(w, line+"\n")
 			return err
 		},
 		Foot: func(w io.Writer, s api.Summary, kept int) error {
-			_, err := fmt.Fprintln(w, binFooter(kept, overdue, s.Total, f.Within))
+			_, err := fmt.Fprintln(w, binFooter(kept-unknown, overdue, s.Total, f.Within))
 			return err
 		},
 	}
@@ -138,6 +143,10 @@ func Run(ctx context.Context, o *Options) int {
 		l.Keep = func(e *api.RecycleBinEntry) bool {
 			if !repeats.First(e) {
 				return false // a deletion listed again: counted once, named below
+			}
+			if f.Within > 0 && e.RecycleBinPurgedScheduledAt.Invalid() && (f.DeletedBy == "" || e.DeletedByUserEmail == f.DeletedBy) {
+				unknown++ // it may purge within the window: shown, and said below
+				return true
 			}
 			in, late := f.Keep(e, now)
 			if in && late {
@@ -149,6 +158,10 @@ func Run(ctx context.Context, o *Options) int {
 	listed, err := printer.List(ctx, p, shownFields{c.RecycleBin(f.Query())}, l)
 	for _, line := range repeats.Said() {
 		p.Note("%s", line)
+	}
+	if unknown > 0 {
+		p.Note("%s an invalid purge time (shown, not counted above): whether %s within %s no one can say; check %s in the workspace's recycle bin",
+			plural.Count(unknown, "entry has", "entries have"), plural.Verb(unknown, "it purges", "they purge"), purge.FormatWindow(f.Within), plural.Verb(unknown, "it", "them"))
 	}
 	if err != nil {
 		return o.failed(err)
