@@ -175,6 +175,9 @@ func projectListing(c Cache) (ps []api.Project, at time.Time, from string, ok bo
 	if hit && json.Unmarshal(body, &pg) == nil && pg.Pagination.TotalPages <= 1 && len(pg.Projects) >= int(pg.Pagination.Total) {
 		return pg.Projects, at, FromConsoleProjects, true, nil
 	}
+	// Pages cached as the console read them shift when a project is added
+	// meanwhile: a project on two of them is counted once.
+	seen := map[string]bool{}
 	for n := 1; ; n++ {
 		body, fetched, hit, err := c.Get(fmt.Sprintf(CacheProjectPage, n))
 		if err != nil {
@@ -187,7 +190,12 @@ func projectListing(c Cache) (ps []api.Project, at time.Time, from string, ok bo
 		if n == 1 || fetched.Before(at) {
 			at = fetched // the listing is as old as its oldest page
 		}
-		ps = append(ps, pg.Projects...)
+		for _, p := range pg.Projects {
+			if k := strings.ToLower(p.ID); !seen[k] {
+				seen[k] = true
+				ps = append(ps, p)
+			}
+		}
 		if n >= int(pg.Pagination.TotalPages) {
 			return ps, at, "cached projects listing", true, nil
 		}
