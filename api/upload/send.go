@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -123,7 +124,7 @@ func (r *Runner) send(ctx context.Context, p *prepared, out *Outcome) error {
 	// batch stays open for a resume to reconcile them.
 	batchErr := ""
 	if a.unproven > 0 {
-		batchErr = fmt.Sprintf("the answer proved %d of %d files", len(p.send)-a.unproven, len(p.send))
+		batchErr = fmt.Sprintf("the answer proved %d of %s", len(p.send)-a.unproven, plural.Count(len(p.send), "file"))
 	}
 	if err := r.Store.CompleteBatch(b.ID, r.owner(), a.outcomes, batchErr); err != nil {
 		return &journalError{batch: b.ID, sent: true, what: fmt.Sprintf("the answer to batch %d", b.ID), err: err}
