@@ -199,9 +199,12 @@ func TestCLIValidationAndConventions(t *testing.T) {
 		complete := func(words ...string) string {
 			shim := `_get_comp_words_by_ref() { cur="${COMP_WORDS[COMP_CWORD]}"; prev="${COMP_WORDS[COMP_CWORD-1]}"; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }; compopt() { :; }; `
 			if _, err := os.Stat("/usr/share/bash-completion/bash_completion"); err == nil {
-				shim = `source /usr/share/bash-completion/bash_completion; `
+				// the real one (CI installs it for the release check) reads
+				// the line and the cursor as bash sets them, and its compopt
+				// works only inside a completion bash started itself
+				shim = `source /usr/share/bash-completion/bash_completion; compopt() { :; }; `
 			}
-			script := shim + `source <("$VD" completion bash); fn=$(complete -p vaultdeck | sed -E 's/.*-F ([^ ]+).*/\1/'); COMP_WORDS=(` + strings.Join(words, " ") + `); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); "$fn"; printf '%s\n' "${COMPREPLY[@]}"`
+			script := shim + `source <("$VD" completion bash); fn=$(complete -p vaultdeck | sed -E 's/.*-F ([^ ]+).*/\1/'); COMP_WORDS=(` + strings.Join(words, " ") + `); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}; "$fn"; printf '%s\n' "${COMPREPLY[@]}"`
 			cmd := exec.Command("bash", "-c", script)
 			cmd.Env = append(penv, "VD="+bin, "PATH="+strings.TrimSuffix(bin, "/vaultdeck")+":/usr/bin:/bin")
 			out, err := cmd.CombinedOutput()
