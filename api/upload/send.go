@@ -102,6 +102,10 @@ func (r *Runner) send(ctx context.Context, p *prepared, out *Outcome) error {
 			return errHaltedUnsent // the run's stop line names it
 		}
 		out.Unfinished++
+		var moved *api.WorkspaceChangedError
+		if errors.As(err, &moved) { // refused before it went out, not a wait that ended
+			return fmt.Errorf("batch %d: not sent: %v; `vaultdeck upload --resume` sends it once the profile answers for its workspace again", b.ID, err)
+		}
 		return fmt.Errorf("batch %d: not sent: stopped while it waited to be sent (%v); run `vaultdeck upload --resume` to send it", b.ID, err)
 	}
 	if err != nil {

@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -25,7 +27,7 @@ func TestAProfileRemembersItsWorkspace(t *testing.T) {
 		env.Limits = api.Limits{Vault: -1, Audit: -1, Matters: -1}
 		return run{Main(context.Background(), args, env), out.String(), errb.String()}
 	}
-	if r := vd("tok\n", "login", "--base-url", srv.URL, "--insecure-storage"); r.code != 0 {
+	if r := vd("tok-workspace-0123456789\n", "login", "--base-url", srv.URL, "--insecure-storage"); r.code != 0 {
 		t.Fatalf("login: exit %d %s", r.code, r.stderr)
 	}
 	if r := vd("", "projects"); r.code != 0 {
@@ -39,7 +41,15 @@ func TestAProfileRemembersItsWorkspace(t *testing.T) {
 	if r.code == 0 || strings.Contains(r.stdout, "Share Purchase") || !strings.Contains(r.stderr, "Other Chambers") || !strings.Contains(r.stderr, "Harrowgate LLP") || !strings.Contains(r.stderr, "vaultdeck login") {
 		t.Errorf("a token now in another workspace: exit %d\nstdout %q\nstderr %q; want it refused, both workspaces and `vaultdeck login` named", r.code, r.stdout, r.stderr)
 	}
-	if r := vd("tok\n", "login", "--base-url", srv.URL, "--insecure-storage"); r.code != 0 {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = vd("", "upload", faultserver.ProjectID, dir)
+	if r.code != 3 || !strings.Contains(r.stderr, "Other Chambers") || strings.Contains(r.stderr, "waited") || !strings.Contains(r.stderr, "--resume") {
+		t.Errorf("an upload with a token now in another workspace: exit %d\nstderr %q; want it not sent, the workspaces named, not as a wait", r.code, r.stderr)
+	}
+	if r := vd("tok-workspace-0123456789\n", "login", "--base-url", srv.URL, "--insecure-storage"); r.code != 0 {
 		t.Fatalf("login again: exit %d %s", r.code, r.stderr)
 	}
 	if r := vd("", "projects"); r.code != 0 || !strings.Contains(r.stdout, "Share Purchase") {
