@@ -10,11 +10,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/vaultdeck/vaultdeck/api/localfile"
 	"github.com/vaultdeck/vaultdeck/api/redact"
 )
 
@@ -178,7 +178,7 @@ func newHTTPClient(caFile string, connect time.Duration) (*http.Client, error) {
 	tr.DialTLSContext = wireTLSDialer(d, tr.TLSClientConfig)
 	tr.OnProxyConnectResponse = proxyConnect
 	if caFile != "" {
-		pem, err := os.ReadFile(caFile)
+		pem, err := localfile.Read(caFile, localfile.CABundle)
 		if err != nil {
 			return nil, fmt.Errorf("reading CA file: %w", err)
 		}
