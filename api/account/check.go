@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 
+	"github.com/vaultdeck/vaultdeck/api/localfile"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -65,7 +65,7 @@ func CheckCAFile(path string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("the CA file %q cannot be located: %w", path, err)
 	}
-	b, err := os.ReadFile(abs)
+	b, err := localfile.Read(abs, localfile.CABundle)
 	if err != nil {
 		return "", fmt.Errorf("the CA file cannot be read: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kballard/go-shellquote"
 
+	"github.com/vaultdeck/vaultdeck/api/localfile"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -69,7 +70,7 @@ func CheckViewName(name string) error {
 // set, validates each view's words (the command line knows its commands
 // and flags) and its error is reported at the view's line.
 func ReadViews(path string, check func(args []string) error) ([]SavedView, error) {
-	data, err := os.ReadFile(path)
+	data, err := localfile.Read(path, localfile.SavedViews)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -140,7 +141,7 @@ func SaveView(path, name, command string, check func(args []string) error) error
 	if _, err := ParseViews(path, []byte(viewLine(name, command)), check); err != nil {
 		return err
 	}
-	old, err := os.ReadFile(path)
+	old, err := localfile.Read(path, localfile.SavedViews)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("the saved views could not be read: %w", err)
 	}
@@ -191,7 +192,7 @@ func replaceFile(path string, old, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("the saved views could not be written: %w", err)
 	}
-	now, err := os.ReadFile(path)
+	now, err := localfile.Read(path, localfile.SavedViews)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("the saved views could not be read: %w", err)
 	}

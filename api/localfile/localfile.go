@@ -1,7 +1,7 @@
 // Package localfile reads the files a person names or the program keeps on
 // this machine: a CA bundle, the server's host key, an authorized-keys file,
-// a token or credential file, the saved views, a matter spreadsheet, a list
-// of file IDs, the files of an upload. Each is read the same way: only a
+// a token or credential file, the saved views, a matter spreadsheet, the files
+// of an upload. Each is read the same way: only a
 // regular file, refused by what it is (a named pipe, a device, a folder, a
 // socket) before anything opens it; opened without blocking and checked to
 // be the file that was looked at; and bounded by a size that fits its kind,
@@ -49,9 +49,6 @@ const (
 	// interface caps a file at 500 MB (upload_files); a million pairs is
 	// about 30 MB.
 	MatterFile
-	// FileIDs is a list of file IDs as people paste them: 37 bytes an ID,
-	// so 64 MiB is over 1.8 million of them.
-	FileIDs
 	// UploadFile is one file of an upload: at most the interface's
 	// 500,000,000 bytes. No link is followed anywhere on its path (the
 	// plan recorded the path with its links resolved, so a link met later
@@ -80,8 +77,6 @@ func (k Kind) Name() string {
 		return "saved views file"
 	case MatterFile:
 		return "matter file"
-	case FileIDs:
-		return "list of file IDs"
 	case UploadFile:
 		return "file"
 	}
@@ -103,15 +98,13 @@ func (k Kind) Max() int64 {
 		return 1 << 20
 	case MatterFile, UploadFile:
 		return MaxUploadBytes
-	case FileIDs:
-		return 64 << 20
 	}
 	return 0
 }
 
 // Stdin says whether "-" (or /dev/stdin) may name standard input for this
-// kind: a matter file and a list of IDs are often piped.
-func (k Kind) Stdin() bool { return k == MatterFile || k == FileIDs }
+// kind: a matter file is often piped.
+func (k Kind) Stdin() bool { return k == MatterFile }
 
 // links is how a link on the path is treated.
 type links int

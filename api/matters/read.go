@@ -18,6 +18,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/vaultdeck/vaultdeck/api/localfile"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
@@ -89,6 +90,21 @@ type countingHash struct {
 func (c *countingHash) Write(p []byte) (int, error) {
 	c.n += int64(len(p))
 	return c.h.Write(p)
+}
+
+// Open opens the matter file a person named, "-" (or /dev/stdin) for stdin
+// when stdin is not nil: a regular file only (a pipe, a device or a folder
+// is refused by name, and nothing blocks), and either is read through the
+// matter file's bound.
+func Open(name string, stdin io.Reader) (io.ReadCloser, error) {
+	if stdin == nil {
+		f, err := localfile.Open(name, localfile.MatterFile)
+		if err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+	return localfile.Input(name, stdin, localfile.MatterFile)
 }
 
 // Read parses r in one pass. Memory grows with the number of pairs: rows

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/vaultdeck/vaultdeck/api/localfile"
 )
 
 // CredentialsEnvVar is where systemd puts the credentials of a unit
@@ -112,30 +112,20 @@ func (s *ServiceSource) missing() error {
 // and file private to the service; a file others can read is refused all
 // the same, since then it is not what systemd made.
 func readCredential(path string) (string, error) {
-	fi, err := os.Stat(path)
+	f, err := localfile.Open(path, localfile.Credential)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", ErrNotFound
 	}
 	if err != nil {
-		return "", fmt.Errorf("the credential %s cannot be read: %w", path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("refusing to use the credential %s: it is not a regular file", path)
-	}
-	if err := checkPrivate(path, fi); err != nil {
-		return "", err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("the credential %s cannot be read: %w", path, err)
+		return "", fmt.Errorf("refusing to use the credential %w", err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxTokenBytes+1))
-	if err != nil {
-		return "", fmt.Errorf("the credential %s cannot be read: %w", path, err)
+	if err := checkPrivate(path, f.Info()); err != nil {
+		return "", err
 	}
-	if len(b) > maxTokenBytes {
-		return "", fmt.Errorf("refusing to use the credential %s: it is too large to be a token", path)
+	b, err := f.ReadAll()
+	if err != nil {
+		return "", fmt.Errorf("the credential cannot be read: %w", err)
 	}
 	tok := strings.TrimSpace(string(b))
 	if tok == "" {

@@ -3,12 +3,13 @@ package token
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/vaultdeck/vaultdeck/api/localfile"
 )
 
 // maxTokenBytes bounds what is read from a token file or stdin; real tokens
@@ -41,32 +42,24 @@ func readTokenFile(path string) (string, error) {
 	if err := checkPrivate(filepath.Dir(path), di); err != nil {
 		return "", err
 	}
-	fi, err := os.Lstat(path)
+	// A symlink could point anywhere, including at a file whose mode we
+	// cannot vouch for; only a plain file that we wrote is trusted (the
+	// Token kind refuses a link, a pipe, a device, and more than a token).
+	f, err := localfile.Open(path, localfile.Token)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", ErrNotFound
 	}
 	if err != nil {
-		return "", fmt.Errorf("the token file cannot be read: %w", err)
-	}
-	// A symlink could point anywhere, including at a file whose mode we
-	// cannot vouch for; only a plain file that we wrote is trusted.
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("refusing to use %s: it is not a regular file", path)
-	}
-	if err := checkPrivate(path, fi); err != nil {
-		return "", err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("the token file cannot be read: %w", err)
+		return "", fmt.Errorf("refusing to use the token file %w", err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxTokenBytes+1))
+	// The mode of the file opened, not of the name looked at.
+	if err := checkPrivate(path, f.Info()); err != nil {
+		return "", err
+	}
+	b, err := f.ReadAll()
 	if err != nil {
 		return "", fmt.Errorf("the token file cannot be read: %w", err)
-	}
-	if len(b) > maxTokenBytes {
-		return "", fmt.Errorf("refusing to use %s: it is too large to be a token", path)
 	}
 	tok := strings.TrimSpace(string(b))
 	if tok == "" {

@@ -13,11 +13,13 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"sync"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/localfile"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -67,12 +69,12 @@ func (r *Runner) prepare(ctx context.Context, b store.JournalBatch) *prepared {
 		}
 		fd, err := open(f.Local)
 		if err != nil {
-			var le *LinkError
+			var le *localfile.Error
 			switch {
-			case errors.As(err, &le):
-				refuse(le.Error())
-			case os.IsNotExist(err):
+			case errors.Is(err, fs.ErrNotExist):
 				refuse("vanished since it was listed")
+			case errors.As(err, &le) && le.Refused():
+				refuse(le.Reason) // a link, a pipe, a device, too large
 			default:
 				refuse("cannot be read: " + errText(err))
 			}
@@ -149,20 +151,6 @@ func notRegular(fi os.FileInfo) string {
 	return "is not a regular file now (" + kind + ")"
 }
 
-// LinkError is a symbolic link met on a journaled file's path: the file
-// itself, or a folder above it (Folder). Links are not followed.
-type LinkError struct {
-	Path   string
-	Folder bool
-}
-
-func (e *LinkError) Error() string {
-	if e.Folder {
-		return "the folder " + e.Path + " on its path is a symbolic link now (links are not followed)"
-	}
-	return "is a symbolic link now (links are not followed)"
-}
-
 // changed says how a file differs from what was planned, or "" when it is
 // the same (or nothing was recorded: a row journaled before identities
 // were, which the content hash still guards once a batch began).
@@ -222,6 +210,10 @@ func (c ctxReader) Read(p []byte) (int, error) {
 func errText(err error) string {
 	if err == nil {
 		return "short read"
+	}
+	var le *localfile.Error
+	if errors.As(err, &le) {
+		return le.Reason
 	}
 	var pe *os.PathError
 	if errors.As(err, &pe) {

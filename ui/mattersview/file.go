@@ -166,7 +166,8 @@ func (m *Model) readFile() tea.Cmd {
 	}
 	m.pathErr = "reading…"
 	return func() tea.Msg {
-		f, err := os.Open(expand(path))
+		// No stdin in the console: "-" is a file of that name.
+		f, err := matters.Open(expand(path), nil)
 		if err != nil {
 			return fileRead{Tag: tag, err: err}
 		}

@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/vaultdeck/vaultdeck/api/localfile"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -84,7 +84,7 @@ func LoadKeys(path string) (*Keys, error) {
 	if path == "" {
 		return nil, fmt.Errorf("--authorized-keys is required: serve admits only the public keys listed in that file")
 	}
-	b, err := os.ReadFile(path)
+	b, err := localfile.Read(path, localfile.AuthorizedKeys)
 	if err != nil {
 		return nil, fmt.Errorf("reading the authorized keys: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/vaultdeck/vaultdeck/api/localfile"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -41,24 +42,23 @@ func StateDir(getenv func(string) string) (string, error) {
 // read is refused: whoever reads it can impersonate this server.
 func HostKey(path string) (gossh.Signer, bool, error) {
 	created := false
-	fi, err := os.Lstat(path)
+	f, err := localfile.Open(path, localfile.HostKey)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := generateHostKey(path); err != nil {
 			return nil, false, err
 		}
 		created = true
-		fi, err = os.Lstat(path)
+		f, err = localfile.Open(path, localfile.HostKey)
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("host key: %w", err)
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, false, fmt.Errorf("host key %s is not a regular file", path)
-	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+	defer f.Close()
+	// The mode of the file opened, not of the name looked at.
+	if perm := f.Info().Mode().Perm(); perm&0o077 != 0 {
 		return nil, false, fmt.Errorf("refusing the host key %s: other users can access it (mode %04o); run `chmod 600 %s`", path, perm, path)
 	}
-	b, err := os.ReadFile(path)
+	b, err := f.ReadAll()
 	if err != nil {
 		return nil, false, fmt.Errorf("host key: %w", err)
 	}

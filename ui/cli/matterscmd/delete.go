@@ -3,8 +3,6 @@ package matterscmd
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -54,15 +52,12 @@ func RunDelete(ctx context.Context, o *DeleteOptions) int {
 				return code
 			}
 		}
-		name, in := pos[0], io.Reader(o.IO.In())
-		if name != "-" {
-			f, err := os.Open(name)
-			if err != nil {
-				return o.IO.Fail(err)
-			}
-			defer f.Close()
-			in = f
+		name := pos[0]
+		in, err := matters.Open(name, o.IO.In())
+		if err != nil {
+			return o.IO.Fail(err)
 		}
+		defer in.Close()
 		file, err := matters.Read(in, fmtOpt)
 		if err != nil {
 			return o.IO.Fail(fmt.Errorf("%s: %w; nothing was sent", displayName(name), err))
