@@ -8,6 +8,7 @@ package sanitize
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -43,6 +44,7 @@ func cleanKeep(s string, keepNewlines, keepTabs bool) string {
 	s = ansi.Strip(s)
 	var b strings.Builder
 	b.Grow(len(s))
+	joins := false // a rune that may join a cell to the one before, or draw none
 	for _, r := range s {
 		switch {
 		case r == '\n' && keepNewlines, r == '\t' && keepTabs:
@@ -52,7 +54,72 @@ func cleanKeep(s string, keepNewlines, keepTabs bool) string {
 		case unicode.IsControl(r), isBidiControl(r):
 			// dropped: C0, DEL, C1 (incl. a lone 0x9b CSI) and text-direction tricks
 		default:
+			joins = joins || mayJoin(r)
 			b.WriteRune(r)
+		}
+	}
+	if !joins {
+		return b.String() // Latin-1 and Latin Extended: a rune is a cell
+	}
+	return bound(b.String())
+}
+
+// mayJoin says whether r may join the cell before it or draw none, so
+// that the text needs bound's pass: not Latin-1 and Latin Extended, nor
+// the dashes, quotes, ellipsis and bullets of General Punctuation (names
+// and titles are full of them), each a cell of its own.
+func mayJoin(r rune) bool {
+	switch {
+	case r < 0x300:
+		return r == 0xAD // the soft hyphen draws nothing
+	case r >= 0x2010 && r <= 0x2027, r >= 0x2030 && r <= 0x205E:
+		return false
+	}
+	return true
+}
+
+// maxCellRunes is the most code points one cell keeps: the longest emoji
+// sequences are 10 (a kiss with two skin tones), a tag flag 7, a letter
+// with its accents and tone marks a handful.
+const maxCellRunes = 12
+
+// marker stands for what a cell held beyond maxCellRunes.
+const marker = "\uFFFD"
+
+// bound keeps what one cell of the terminal shows to at most maxCellRunes
+// code points, so that a frame's bytes are bounded by the screen's size
+// whatever the data: a name of 100,000 zero-width joiners and 100,000
+// combining marks is one cell (its base) to a terminal, yet every frame
+// that drew it wrote 500 KB. A grapheme cluster (what a cell shows, as the
+// widths lipgloss measures count it) longer than that keeps its first code
+// point and a marker; a run of clusters that draw nothing (zero-width
+// spaces, joiners, marks with no base) longer than that becomes one marker.
+func bound(s string) string {
+	var b strings.Builder
+	empty := 0 // code points in the current run of clusters of no width
+	for rest := s; rest != ""; {
+		c, w := ansi.FirstGraphemeCluster(rest, ansi.GraphemeWidth)
+		if c == "" {
+			break
+		}
+		rest = rest[len(c):]
+		n := utf8.RuneCountInString(c)
+		switch {
+		case w == 0:
+			empty += n
+			if empty <= maxCellRunes {
+				b.WriteString(c)
+			} else if empty-n <= maxCellRunes {
+				b.WriteString(marker) // once for the run
+			}
+		case n > maxCellRunes:
+			empty = 0
+			_, size := utf8.DecodeRuneInString(c)
+			b.WriteString(c[:size])
+			b.WriteString(marker)
+		default:
+			empty = 0
+			b.WriteString(c)
 		}
 	}
 	return b.String()
