@@ -18,6 +18,7 @@ var opensThatAreNotReads = map[string]string{
 	"api/audit/followfile.go": "the follow file: an append-only writer the store helper owns (O_NOFOLLOW|O_NONBLOCK, checked by identity)",
 	"api/token/file.go":       "the token directory, opened to fsync a rename",
 	"store/locks.go":          "a lock file created with O_EXCL",
+	"ui/cli/factory/debug.go": "the --debug-file log: appended to, not read (O_NOFOLLOW)",
 	"ui/app/export.go":        "the console's export, written with O_EXCL",
 	"ui/serve/hostkey.go":     "the host key generated with O_EXCL (it is read back through Open)",
 }
