@@ -56,6 +56,12 @@ func createPrivate(path string) error {
 	case !errors.Is(err, fs.ErrExist):
 		return fmt.Errorf("the database %s could not be created: %w", path, err)
 	}
+	// A file already private is left as it is: chmod is a write, which a
+	// store on a read-only filesystem refuses, and every command, the
+	// read-only listings included, failed on it (issue 40, case 4).
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o077 == 0 {
+		return nil
+	}
 	if err := os.Chmod(path, 0o600); err != nil {
 		return fmt.Errorf("the database %s could not be made private: %w", path, err)
 	}

@@ -334,6 +334,11 @@ func schemaVersion(ctx context.Context, q interface {
 // database (every `vaultdeck demo`) used to pay one per migration before
 // the first frame.
 func migrate(ctx context.Context, db *sql.DB, target int) error {
+	// A schema already at target needs no write transaction (BEGIN is
+	// IMMEDIATE: a write), which a file on a read-only filesystem refuses.
+	if current, err := schemaVersion(ctx, db); err == nil && current >= target && current <= len(migrations) {
+		return nil
+	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("a migration transaction could not start: %w", err)

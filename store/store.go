@@ -62,13 +62,16 @@ const busyTimeout = 5 * time.Second
 func dsn(path string, sync string) string {
 	// The path goes into a file: URI, so the characters URIs give meaning to
 	// must be escaped.
+	return dsnWith(path, "_pragma=journal_mode(WAL)"+
+		"&_pragma=synchronous("+sync+")"+
+		"&_pragma=foreign_keys(1)"+
+		"&_txlock=immediate")
+}
+
+// dsnWith is the connection string of path with busy_timeout and params.
+func dsnWith(path, params string) string {
 	escaped := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.ToSlash(path))
-	return "file:" + escaped +
-		"?_pragma=busy_timeout(" + fmt.Sprint(busyTimeout.Milliseconds()) + ")" +
-		"&_pragma=journal_mode(WAL)" +
-		"&_pragma=synchronous(" + sync + ")" +
-		"&_pragma=foreign_keys(1)" +
-		"&_txlock=immediate"
+	return "file:" + escaped + "?_pragma=busy_timeout(" + fmt.Sprint(busyTimeout.Milliseconds()) + ")&" + params
 }
 
 // Open opens (creating when needed) the database at path and brings its
@@ -186,7 +189,12 @@ func openRawWith(path, mode string, o Options) (*Store, error) {
 	// together.
 	if err := busy.whileBusy(func() error { return db.Ping() }); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("the database %s could not be opened: %w", path, err)
+		if !onReadOnlyFS(path) {
+			return nil, fmt.Errorf("the database %s could not be opened: %w", path, err)
+		}
+		if db, err = openReadOnlyFS(driver, path); err != nil {
+			return nil, fmt.Errorf("the database %s could not be opened on its read-only filesystem: %w", path, err)
+		}
 	}
 	files, err := record(db, path)
 	if err != nil {
