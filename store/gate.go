@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"sync/atomic"
 )
 
 // gatedDB is the *sql.DB of a Store, reached through a gate: a database
@@ -16,6 +17,9 @@ type gatedDB struct {
 	busy  busyPolicy // how a write waits for another process's lock
 	// written is told of each statement Exec made (the Store's afterWrite).
 	written func()
+	// damage is set once the file was found damaged (damage.go): no
+	// write is made after.
+	damage atomic.Pointer[DamagedError]
 }
 
 func openGate(db *sql.DB, busy busyPolicy) *gatedDB {
@@ -36,6 +40,9 @@ func (g *gatedDB) Exec(q string, args ...any) (sql.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := g.refused(); err != nil {
+		return nil, err
+	}
 	var res sql.Result
 	err = g.busy.whileBusy(func() error {
 		var err error
@@ -45,7 +52,7 @@ func (g *gatedDB) Exec(q string, args ...any) (sql.Result, error) {
 	if err == nil && g.written != nil {
 		g.written()
 	}
-	return res, err
+	return res, g.noticed(err)
 }
 
 func (g *gatedDB) Query(q string, args ...any) (*sql.Rows, error) {

@@ -48,8 +48,9 @@ func (s *Store) Check() error {
 	return nil
 }
 
-// damaged words the error as a sentence the user can act on: which file,
-// what SQLite said, and that nothing was read from it as if it were whole.
+// damaged is the Store's DamagedError (damage.go) for what the check
+// found: its sentence names the file, SQLite's words and the remedy, and
+// from now on no write of this Store is made.
 func (s *Store) damaged(detail string) error {
-	return fmt.Errorf("%w (%s: %s); nothing was read from it as if it were whole: move the file aside (keep it for the record) and run the command again, or restore it from a backup", ErrDamaged, s.path, detail)
+	return s.db.markDamaged(detail)
 }

@@ -253,16 +253,21 @@ func (s *Store) inTx(fn func(tx *sql.Tx) error) error {
 func (s *Store) inTxOnce(fn func(tx *sql.Tx) error) error { return s.tx(fn) }
 
 func (s *Store) tx(fn func(tx *sql.Tx) error) error {
+	if _, err := s.db.wait(); err == nil {
+		if err := s.db.refused(); err != nil {
+			return err
+		}
+	}
 	tx, err := s.db.BeginTx(context.Background(), nil)
 	if err != nil {
-		return fmt.Errorf("a database transaction could not start: %w", err)
+		return s.db.noticed(fmt.Errorf("a database transaction could not start: %w", err))
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return err
+		return s.db.noticed(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("a database transaction could not be committed: %w", err)
+		return s.db.noticed(fmt.Errorf("a database transaction could not be committed: %w", err))
 	}
 	s.afterWrite()
 	return nil

@@ -56,6 +56,9 @@ type Snapshots interface {
 	// store opened (store.ErrChanged): asked before each request, so no
 	// project is read whose users would not be kept.
 	Unchanged() error
+	// Check proves the file whole before a crawl writes into it
+	// (store.ErrDamaged).
+	Check() error
 	// AccessGrants lists a snapshot's grants matching f, ordered by email
 	// then project name.
 	AccessGrants(id int64, f store.AccessGrantFilter) ([]store.AccessGrant, error)

@@ -76,6 +76,9 @@ func (c *Crawler) Claim() (store.AccessSnapshot, error) {
 // snapshot and returns it. On an error or a cancelled ctx, every project
 // read so far stays committed and the next Run resumes from there.
 func (c *Crawler) Run(ctx context.Context) (store.AccessSnapshot, error) {
+	if err := c.Store.Check(); err != nil {
+		return store.AccessSnapshot{}, err
+	}
 	snap, err := c.Claim()
 	if err != nil {
 		return store.AccessSnapshot{}, err

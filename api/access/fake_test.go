@@ -30,6 +30,7 @@ type fakeSnap struct {
 }
 
 func (f *fakeSnapshots) Unchanged() error { return nil }
+func (f *fakeSnapshots) Check() error     { return nil }
 
 func (f *fakeSnapshots) AccessSnapshots(profile string) ([]store.AccessSnapshot, error) {
 	f.mu.Lock()

@@ -48,3 +48,30 @@ func TestCrawlStopsWhenTheDatabaseFilesChange(t *testing.T) {
 		t.Errorf("snapshots %+v, want one with the project read before the change", snaps)
 	}
 }
+
+// damagedStore is the store whose check found the file damaged.
+type damagedStore struct{ *store.Store }
+
+func (damagedStore) Check() error {
+	return &store.DamagedError{Path: "vaultdeck.db", Detail: "page 87"}
+}
+
+// TestCrawlRefusesADamagedStore (issue 40): before, `access crawl` went on
+// writing into a file the journal's reads refused; now it reads nothing.
+func TestCrawlRefusesADamagedStore(t *testing.T) {
+	h := newHarness(t, -1)
+	st, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := h.crawler(damagedStore{st}).Run(context.Background()); !errors.Is(err, store.ErrDamaged) {
+		t.Fatalf("a crawl into a damaged store: %v, want store.ErrDamaged", err)
+	}
+	if users, lists := h.reset(); users+lists != 0 {
+		t.Errorf("%d requests were sent", users+lists)
+	}
+	if snaps, _ := st.AccessSnapshots("work"); len(snaps) != 0 {
+		t.Errorf("a snapshot was written into the damaged store: %+v", snaps)
+	}
+}

@@ -75,6 +75,12 @@ func (j *Job) Follow(ctx context.Context, o FollowOptions) error {
 
 func (j *Job) follow(ctx context.Context, o FollowOptions) error {
 	ctx = j.checked(ctx)
+	if j.Mirror != nil {
+		// The mirror and the sink's checkpoints are written into it.
+		if err := j.Mirror.Check(); err != nil {
+			return err
+		}
+	}
 	f := &follower{j: j, o: o, bo: retryBackoff()}
 	var who *api.WhoAmI
 	err := f.retrying(ctx, func() error {

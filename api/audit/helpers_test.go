@@ -191,6 +191,7 @@ func (m *fakeMirror) AuditEntries(_ context.Context, log string, f store.AuditFi
 }
 
 func (m *fakeMirror) Unchanged() error { return nil }
+func (m *fakeMirror) Check() error     { return nil }
 
 func (m *fakeMirror) AuditCheckpoint(_ context.Context, name string) (string, error) {
 	m.mu.Lock()

@@ -59,6 +59,10 @@ type Mirror interface {
 	// store opened (store.ErrChanged): asked before each request, so no
 	// page is read whose record (mirror, checkpoint) would be lost.
 	Unchanged() error
+	// Check proves the file whole before a sync or a follow writes into
+	// it (store.ErrDamaged): SQLite notices a damaged page only when a
+	// statement reads it, so the writes that miss it would go on.
+	Check() error
 }
 
 // checked is ctx with the mirror's Unchanged asked before each request.

@@ -1,8 +1,10 @@
 package audit_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -55,5 +57,38 @@ func TestSyncStopsWhenTheDatabaseFilesChange(t *testing.T) {
 	log := audit.LogKey(r.client.Base(), mustWorkspace(t, r))
 	if got := mirroredIDs(t, m, log); len(got) == 0 {
 		t.Errorf("the page saved before the change is not in the mirror")
+	}
+}
+
+// damagedMirror is the store whose check found the file damaged.
+type damagedMirror struct{ *store.Store }
+
+func (damagedMirror) Check() error {
+	return &store.DamagedError{Path: "vaultdeck.db", Detail: "page 87"}
+}
+
+// TestSyncAndFollowRefuseADamagedStore (issue 40): before, `audit sync` and
+// `audit follow --out` went on writing into a file the journal's reads
+// refused. Now neither sends a request nor writes.
+func TestSyncAndFollowRefuseADamagedStore(t *testing.T) {
+	r := newRig(t, sim.Options{Seed: 7, NoRateLimit: true, AuditEntries: 600}, nil)
+	st, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	j := &audit.Job{Svc: r.client, Mirror: damagedMirror{st}}
+	if _, err := j.Sync(context.Background()); !errors.Is(err, store.ErrDamaged) {
+		t.Errorf("sync into a damaged store: %v, want store.ErrDamaged", err)
+	}
+	sink := &audit.WriterSink{W: bufio.NewWriter(io.Discard), Checkpoints: st, CheckpointName: "siem"}
+	if err := j.Follow(context.Background(), audit.FollowOptions{Sink: sink, Once: true}); !errors.Is(err, store.ErrDamaged) {
+		t.Errorf("follow into a damaged store: %v, want store.ErrDamaged", err)
+	}
+	if n := r.requests.Load(); n != 0 {
+		t.Errorf("%d log requests were sent", n)
+	}
+	if st2, _ := st.AuditState(context.Background(), audit.LogKey(r.client.Base(), mustWorkspace(t, r))); st2.Entries != 0 {
+		t.Errorf("%d entries were written into the damaged store", st2.Entries)
 	}
 }

@@ -84,6 +84,9 @@ func (j *Job) Sync(ctx context.Context) (SyncResult, error) {
 		return SyncResult{}, errors.New("audit sync needs the local store")
 	}
 	ctx = j.checked(ctx)
+	if err := j.Mirror.Check(); err != nil {
+		return SyncResult{}, err
+	}
 	log, _, err := LogOf(ctx, j.Svc)
 	if err != nil {
 		return SyncResult{}, err

@@ -40,6 +40,9 @@ func RunCrawl(ctx context.Context, o *Options) int {
 		if errors.Is(err, store.ErrAccessBusy) {
 			return p.Fail(fmt.Errorf("%w (wait for it, or for its lease to lapse two minutes after it stopped)", err))
 		}
+		if errors.Is(err, store.ErrDamaged) {
+			return p.Fail(err) // its remedy is its own: a crawl again would be refused again
+		}
 		left := ""
 		if snaps, e := st.AccessSnapshots(profile); e == nil && len(snaps) > 0 && !snaps[0].Finished() {
 			left = fmt.Sprintf("; %d of %s %s read and kept", snaps[0].Read+snaps[0].Carried, plural.Count(snaps[0].Projects, "project"), plural.Verb(snaps[0].Read+snaps[0].Carried, "is", "are"))

@@ -59,6 +59,9 @@ func RunSync(ctx context.Context, o *SyncOptions) int {
 			p.Note("stopped after %s; every page read is kept: run it again to go on", res.Progress)
 			return printer.ExitError
 		}
+		if errors.Is(err, store.ErrDamaged) {
+			return p.Fail(err) // its remedy is its own: a sync again would be refused again
+		}
 		return p.Fail(fmt.Errorf("%w (%s; every page read is kept: run it again to go on)", err, res.Progress))
 	}
 	if line.On() { // on a terminal; a pipe (cron, a timer) gets nothing after a success
