@@ -36,14 +36,7 @@ func readOnlyCopy(t *testing.T, path string) string {
 // it for writing nor read it without an -shm it cannot make there.
 func TestAStoreOnAReadOnlyFilesystemCanBeRead(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
-	w, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.SaveProfile(Profile{Name: "work", Region: "us"}); err != nil {
-		t.Fatal(err)
-	}
-	w.Close() // folds the log: the file alone is the database
+	mirrored(t, path, 600)
 	ro := readOnlyCopy(t, path)
 	s, err := Open(ro)
 	if err != nil {
@@ -58,5 +51,8 @@ func TestAStoreOnAReadOnlyFilesystemCanBeRead(t *testing.T) {
 	}
 	if err := s.SaveProfile(Profile{Name: "new", Region: "us"}); err == nil {
 		t.Error("a write on a read-only filesystem reported success")
+	}
+	if in, err := Inspect(t.Context(), ro); err != nil || !in.Whole() {
+		t.Errorf("Inspect on a read-only filesystem: %v, %+v", err, in.Problems)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/cli/personcmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/recyclebincmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/statuscmd"
+	"github.com/vaultdeck/vaultdeck/ui/cli/storecmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/uploadcmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/vaultcmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/viewcmd"
@@ -45,6 +46,7 @@ func (r *tree) subcommands() []subcommand {
 		{"logout", func() *cobra.Command { return accountcmd.NewCmdLogout(r.f, r.env.Logout) }},
 		{"profiles", func() *cobra.Command { return accountcmd.NewCmdProfiles(r.f, r.env.Profiles) }},
 		{"sim", r.simCmd}, {"demo", r.demoCmd}, {"serve", r.serveCmd}, {"config", func() *cobra.Command { return accountcmd.NewCmdConfig(r.f) }},
+		{"store", func() *cobra.Command { return storecmd.NewCmdStore(r.f) }},
 		{"completion", r.completionCmd}, {"version", r.versionCmd}, {"docs", r.docsCmd},
 	}
 }
