@@ -29,7 +29,10 @@ import (
 //     rotation) is noticed before the next batch: the entries go on after
 //     the last one delivered, in a new file at the path when it moved;
 //   - an entry not after the last one delivered is never written again;
-//   - one follower per file: a second is refused, naming the first.
+//   - one follower per file: a second is refused, naming the first; and a
+//     writer that does not take the lock (an older release's follower, a
+//     script) is noticed by the size the file has past this follower's own
+//     last write, and stops it (ErrFollowFileChanged).
 //
 // Each batch is written and fsynced before Deliver returns.
 type FileSink struct {
@@ -49,6 +52,9 @@ type FileSink struct {
 	last  string      // the last entry delivered
 	saved string      // the last id the checkpoint holds
 	buf   []byte
+	// stopped is the sticky error of another writer found: nothing more
+	// is written.
+	stopped error
 
 	// Notice, when set, is told of the file's repairs, rotations and
 	// retried writes, in one line each (the command line's stderr).
@@ -200,6 +206,25 @@ func (s *FileSink) Resume(ctx context.Context) (string, error) {
 	return s.last, nil
 }
 
+// ErrFollowFileChanged is returned (wrapped) by Deliver once the follow
+// file was written by another process than this follower: it grew past
+// this follower's own last write. Two writers of one file write entries
+// twice and interleave lines (an older release's follower, still running
+// beside the new one, left 1,006 duplicates, issue 40), so the follower
+// stops and says so instead of going on after the other's last line.
+var ErrFollowFileChanged = errors.New("the follow file was written by another process")
+
+// otherWriter is the stop's sentence: the file, what it grew by, what to do.
+func (s *FileSink) otherWriter(from, to int64, during bool) error {
+	when := "since this follower's last write"
+	if during {
+		when = "while this follower wrote its last batch (its lines may be interleaved with the other's)"
+	}
+	s.stopped = fmt.Errorf("%w: %s grew from %s to %s %s: another process is writing it (an older vaultdeck's follow, which does not take the follower lock, or a script); stopped so that no entry is written twice. Stop the other writer, then run `vaultdeck audit follow` again: it goes on after the file's last whole entry",
+		ErrFollowFileChanged, s.Path, plural.Count(from, "byte"), plural.Count(to, "byte"), when)
+	return s.stopped
+}
+
 // errCheckpoint marks a batch that is in the file whose checkpoint could
 // not be saved: worth trying again (the batch is not written twice).
 var errCheckpoint = errors.New("the entries are written, but the checkpoint a restart resumes from could not be saved")
@@ -207,6 +232,9 @@ var errCheckpoint = errors.New("the entries are written, but the checkpoint a re
 // Deliver appends the entries after the last one delivered as lines, in
 // one write, and fsyncs; then moves the checkpoint.
 func (s *FileSink) Deliver(ctx context.Context, entries []store.AuditEntry) error {
+	if s.stopped != nil {
+		return s.stopped
+	}
 	for len(entries) > 0 && !idAfter(entries[0].ID, s.last) {
 		entries = entries[1:] // delivered already: a follow never writes an entry twice
 	}
@@ -230,12 +258,20 @@ func (s *FileSink) Deliver(ctx context.Context, entries []store.AuditEntry) erro
 	if err := s.f.Sync(); err != nil {
 		return s.undo(len(s.buf), fmt.Errorf("%s could not be synced to disk (%w)", s.Path, err))
 	}
-	s.end += int64(len(s.buf))
-	if st, err := s.f.Stat(); err == nil {
+	was, want := s.end, s.end+int64(len(s.buf))
+	s.end = want
+	st, err := s.f.Stat()
+	if err == nil && st.Size() <= want {
 		s.end = st.Size() // appended at the end, wherever a rotation left it
 	}
 	s.last = entries[len(entries)-1].ID
-	return s.checkpoint(ctx)
+	if err := s.checkpoint(ctx); err != nil {
+		return err
+	}
+	if err == nil && st.Size() > want {
+		return s.otherWriter(was, st.Size()-int64(len(s.buf)), true)
+	}
+	return nil
 }
 
 // keepWhole is a write that failed after n bytes of the batch reached the
@@ -326,9 +362,9 @@ func (s *FileSink) ready() error {
 		}
 		s.cut = false
 	case size > s.end:
-		// lines added by another writer than a follower (they hold the
-		// lock): keep what is whole, and never go back
-		return s.rescan()
+		// written by another than this follower, which holds the lock:
+		// an older release's follower, a script
+		return s.otherWriter(s.end, size, false)
 	}
 	return nil
 }
