@@ -77,6 +77,12 @@ func Inspect(ctx context.Context, path string) (Inspection, error) {
 		in.Size = fi.Size()
 	}
 	db, err := openReadOnly(path)
+	if err != nil && malformed(err) {
+		// damaged where opening reads (the schema's page, a log frame an
+		// open process indexed): that is the finding
+		in.Problems = []string{err.Error()}
+		return in, nil
+	}
 	if err != nil {
 		return in, err
 	}
@@ -87,6 +93,11 @@ func Inspect(ctx context.Context, path string) (Inspection, error) {
 	in.Problems, err = integrityProblems(ctx, db)
 	if err != nil {
 		return in, err
+	}
+	// A damaged log reads as a whole file: SQLite stops at the first frame
+	// whose checksum fails and says nothing of the commits after it.
+	if lost, err := walLost(path); err != nil || lost != "" {
+		in.Problems = append(in.Problems, cmpOr(lost, fmt.Sprint(err)))
 	}
 	tables, err := tableNames(ctx, db)
 	if err != nil {
@@ -288,6 +299,13 @@ func scan(ctx context.Context, db *sql.DB, q string, args []any, width int, fn f
 		}
 	}
 	return rows.Err()
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 func quoteAll(names []string) []string {

@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -127,5 +129,52 @@ func TestRecoverToAFileLeavesTheStore(t *testing.T) {
 	}
 	if _, err := Recover(context.Background(), path, to, time.Now()); err == nil {
 		t.Error("a recovery over an existing file went ahead")
+	}
+}
+
+// TestInspectFindsADamagedLog (issue 40's neighbour: a WAL-only damage): a
+// frame of the log damaged under commits that follow it reads as a whole
+// file without those commits; Inspect says the log is damaged.
+func TestInspectFindsADamagedLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range 5 { // five commits in the log, none folded yet
+		if err := s.SaveProfile(Profile{Name: fmt.Sprintf("p%d", i), Region: "us"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The process is killed with its commits in the log: the file and its
+	// log are what is left (a copy of them, without the index).
+	dir := t.TempDir()
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(path + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, FileName)+suffix, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path = filepath.Join(dir, FileName)
+	if in, err := Inspect(context.Background(), path); err != nil || !in.Whole() {
+		t.Fatalf("a whole log: %v %v", in.Problems, err)
+	}
+	f, err := os.OpenFile(path+"-wal", os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the page of the log's first frame
+	if _, err := f.WriteAt([]byte("damaged by a stray write"), 32+24+100); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	os.Remove(path + "-shm")
+	in, err := Inspect(context.Background(), path)
+	if err != nil || in.Whole() || !strings.Contains(strings.Join(in.Problems, " "), "write-ahead log") {
+		t.Errorf("a damaged log: whole %v, %v, %v", in.Whole(), in.Problems, err)
 	}
 }
