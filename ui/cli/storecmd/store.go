@@ -202,5 +202,5 @@ func size(n int64) string {
 	case n >= 1<<10:
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
-	return fmt.Sprintf("%d bytes", n)
+	return plural.Count(n, "byte")
 }
