@@ -49,7 +49,7 @@ func (e *ChangedError) Error() string {
 	case e.FoldErr != nil:
 		fmt.Fprintf(&b, "; what this process recorded since could not be folded into %s (%v) and is lost when it ends", e.Path, e.FoldErr)
 	}
-	b.WriteString(". Keep vaultdeck.db, vaultdeck.db-wal and vaultdeck.db-shm together while vaultdeck runs (back up with sqlite3's .backup, never by copying or moving the files)")
+	b.WriteString(". Keep vaultdeck.db, vaultdeck.db-wal and vaultdeck.db-shm together while vaultdeck runs (back up with `vaultdeck store recover --to FILE` or sqlite3's .backup, never by copying or moving the files)")
 	return b.String()
 }
 
