@@ -162,6 +162,25 @@ func TestAFileThatChangesWhileReadIsRefused(t *testing.T) {
 		f.Close()
 		check(t, k.Name()+", grows while read", got, err, outcome{err: ErrChanged})
 
+		// Truncated while read (a copy or an export started again): what
+		// was read is not the file, nor what it is now.
+		if err := os.WriteFile(p, []byte(strings.Repeat("line of the file\n", 100)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err = Open(p, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.ReadFull(f, part); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(p, 10); err != nil {
+			t.Fatal(err)
+		}
+		got, err = f.ReadAll()
+		f.Close()
+		check(t, k.Name()+", truncated while read", got, err, outcome{err: ErrChanged})
+
 		// Grown past the bound after the open: the read stops at the bound
 		// (the sparse tail costs nothing to read past).
 		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
