@@ -61,7 +61,7 @@ func openNoLinkOnPath(name string) (*os.File, error) {
 			unix.Close(dir)
 			return nil, &os.PathError{Op: "open", Path: here, Err: err}
 		}
-		mode := fileMode(st.Mode)
+		mode := fileMode(uint32(st.Mode)) // uint16 on macOS and the BSDs, uint32 on Linux
 		if mode&os.ModeSymlink != 0 {
 			unix.Close(dir)
 			return nil, linkOnPath(name, here, !last)
