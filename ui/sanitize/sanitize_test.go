@@ -39,6 +39,15 @@ func BenchmarkLinePlain(b *testing.B) {
 	}
 }
 
+// BenchmarkLineCJK: a name outside Latin takes the pass that bounds a
+// cell's characters (the terminal's edge); a firm in Tokyo has only such
+// names.
+func BenchmarkLineCJK(b *testing.B) {
+	for b.Loop() {
+		Line("東京地方裁判所特許訴訟事件記録第二十三号.pdf")
+	}
+}
+
 func TestOutputKeepsLinesAndTabs(t *testing.T) {
 	in := "a\tb\nc\x1b[31mred\x1b]52;c;aGk=\x07\r\u009b2J\u202eend"
 	if got, want := Output(in), "a\tb\ncred 2Jend"; got != want {
