@@ -1,6 +1,6 @@
 module github.com/vaultdeck/vaultdeck
 
-go 1.26.8
+go 1.26.0
 
 require (
 	al.essio.dev/pkg/shellescape v1.6.1
