@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"time"
 	"unicode"
+
+	"github.com/vaultdeck/vaultdeck/api/localfile"
 )
 
 // FollowFile is the follow file as FileSink uses it, and the seam through
@@ -58,29 +60,13 @@ func (OSFollowFS) Open(path string) (FollowFile, error) {
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("%s is not a regular file (%s): follow writes only to a regular file; give another --out", path, kindOfFile(st.Mode()))
+		return nil, fmt.Errorf("%s is not a regular file (%s): follow writes only to a regular file; give another --out", path, localfile.Describe(st.Mode()))
 	}
 	return f, nil
 }
 
 // Lstat is os.Lstat.
 func (OSFollowFS) Lstat(path string) (os.FileInfo, error) { return os.Lstat(path) }
-
-func kindOfFile(m os.FileMode) string {
-	switch {
-	case m&os.ModeSymlink != 0:
-		return "a symbolic link"
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	case m.IsDir():
-		return "a directory"
-	}
-	return "not a regular file"
-}
 
 // lockFollow takes the follower lock of path: an flock on a lock file
 // beside it (.NAME.lock, which a rotation of NAME leaves where it is),
