@@ -302,6 +302,49 @@ CREATE INDEX audit_entries_user_ip ON audit_entries (log, user, ip, at, type);
 ALTER TABLE profiles ADD COLUMN workspace_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE profiles ADD COLUMN workspace_name TEXT NOT NULL DEFAULT '';
 `},
+	// Issues 43 and 44. The generic write job (api/writejob): one row per
+	// job (who ran it, against what, the plan as the person read it, the
+	// job it undoes) and one per item, grouped into the requests ("sends")
+	// that carry them. An item is in_flight, in the same transaction as the
+	// rest of its send, before that request goes; its answer replaces it.
+	// previous is what the service said was there before (what undo puts
+	// back).
+	{16, "write jobs", `
+CREATE TABLE write_jobs (
+	id             INTEGER PRIMARY KEY AUTOINCREMENT,
+	kind           TEXT NOT NULL,
+	profile        TEXT NOT NULL,
+	workspace_id   TEXT NOT NULL DEFAULT '',
+	base_url       TEXT NOT NULL,
+	actor_email    TEXT NOT NULL DEFAULT '',
+	actor_os_user  TEXT NOT NULL DEFAULT '',
+	actor_key      TEXT NOT NULL DEFAULT '', -- the SSH key or certificate a serve session ran it with (issue 45)
+	plan           TEXT NOT NULL DEFAULT '',
+	undo_of        INTEGER REFERENCES write_jobs (id),
+	status         TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'complete', 'stopped', 'canceled')),
+	note           TEXT NOT NULL DEFAULT '',
+	created_at     INTEGER NOT NULL, -- unix milliseconds
+	finished_at    INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE write_job_items (
+	job_id    INTEGER NOT NULL REFERENCES write_jobs (id) ON DELETE CASCADE,
+	seq       INTEGER NOT NULL,
+	send_no   INTEGER NOT NULL,
+	target    TEXT NOT NULL,
+	label     TEXT NOT NULL DEFAULT '',
+	action    TEXT NOT NULL,
+	params    TEXT NOT NULL DEFAULT '',
+	state     TEXT NOT NULL DEFAULT 'planned' CHECK (state IN ('planned', 'in_flight', 'done', 'failed', 'unknown')),
+	outcome   TEXT NOT NULL DEFAULT '',
+	previous  TEXT NOT NULL DEFAULT '',
+	detail    TEXT NOT NULL DEFAULT '',
+	attempts  INTEGER NOT NULL DEFAULT 0,
+	sent_at   INTEGER NOT NULL DEFAULT 0,
+	done_at   INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (job_id, seq)
+);
+CREATE INDEX write_jobs_undo_of ON write_jobs (undo_of) WHERE undo_of IS NOT NULL;
+`},
 }
 
 const createVersionTable = `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`

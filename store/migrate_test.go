@@ -35,6 +35,8 @@ var fixtures = map[int][]string{
 	13: {}, // a table dropped: version 13 holds nothing new
 	14: {`INSERT INTO audit_entries (log, id, at, type, user, ip, raw) VALUES (1, 'b', 2, 'auth:login', 'u', 'i2', '{}')`},
 	15: {`INSERT INTO profiles (name, region, is_default, token_storage, created_at, workspace_id, workspace_name) VALUES ('ws', 'eu', 0, 'keyring', 15, 'w1', 'Harrowgate LLP')`},
+	16: {`INSERT INTO write_jobs (id, kind, profile, base_url, created_at) VALUES (1, 'delete_file', 'old', 'https://x', 16)`,
+		`INSERT INTO write_job_items (job_id, seq, send_no, target, action, state) VALUES (1, 1, 1, 'f1', 'delete', 'done')`},
 }
 
 // openRaw opens the file without migrating, so tests can build older schemas.
