@@ -1,0 +1,414 @@
+// Package writejobtest is for tests only: the fault walk of a write job,
+// generic over its kind. Every write point the core makes to the store
+// (storefault's: each BEGIN, changing statement and COMMIT of Start,
+// in-flight, settle and finish, for the job and for its undo) is made to
+// fail in turn with every fault, and, where the service's answer is lost,
+// the request acts but its answer never arrives. Then a new process (a
+// new store handle on the same file) does what a person would: resume
+// the job (or, when it was never recorded, start it again), then undo it.
+// A kind's test supplies a World: its kind over a fresh service and the
+// two states the service must end in.
+package writejobtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api/writejob"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/store/storefault"
+)
+
+// World is one kind's side of the walk.
+type World interface {
+	// Fresh puts the service in its starting state and returns the kind
+	// over it and the job to run.
+	Fresh(t *testing.T) (writejob.Kind, *writejob.Plan)
+	// Applied says how the service differs from the plan carried out
+	// (nothing: exactly the plan).
+	Applied() []string
+	// Reverted says how the service differs from its starting state after
+	// the undo (nothing: exactly back), when the kind can be undone.
+	Reverted() []string
+	// Undoable says whether the walk plans and runs an undo.
+	Undoable() bool
+}
+
+// Schedule is one walk: which job's write fails (phase "run" or "undo",
+// at its at-th write point; 0: none), with which fault, and which request
+// of that job (1-based, 0: none) has its answer lost.
+type Schedule struct {
+	Phase string
+	At    int
+	Fault storefault.Fault
+	Lose  int
+}
+
+func (s Schedule) String() string {
+	return fmt.Sprintf("%s %d %s %d", s.Phase, s.At, s.Fault, s.Lose)
+}
+
+// Walk runs the walk over w and returns how many schedules it ran. In CI
+// every write point of the job and of its undo is walked three times (no
+// answer lost, request 1's lost, request 2's lost), each time with one
+// fault, taken in turn; VAULTDECK_FAULT_SCHEDULES=all walks every fault at
+// every point in every mode, =N about N spread over them all.
+// VAULTDECK_FAULT_ONLY="phase at fault lose" (as a failure names it)
+// replays one.
+//
+// The caller reads the two settings (the environment's names are listed
+// by `vaultdeck help environment` from the tests that read them).
+func Walk(t *testing.T, w World, c Config) int {
+	t.Helper()
+	if only := c.Only; only != "" {
+		var s Schedule
+		var name string
+		if _, err := fmt.Sscan(only, &s.Phase, &s.At, &name, &s.Lose); err != nil {
+			t.Fatalf("VAULTDECK_FAULT_ONLY=%q: want \"phase at fault lose\": %v", only, err)
+		}
+		for _, f := range storefault.Faults {
+			if f.String() == name {
+				s.Fault = f
+			}
+		}
+		walkOne(t, w, s)
+		return 1
+	}
+	phases := []string{"run"}
+	if w.Undoable() {
+		phases = append(phases, "undo")
+	}
+	points := map[string]int{}
+	for _, ph := range phases {
+		points[ph] = walkOne(t, w, Schedule{Phase: ph})
+	}
+	// every schedule: each write point of each job with each fault, with
+	// no answer lost, then with the answer of request 1, then 2, lost
+	var all []Schedule
+	for _, lose := range []int{0, 1, 2} {
+		for _, ph := range phases {
+			for at := 1; at <= points[ph]; at++ {
+				for _, f := range storefault.Faults {
+					all = append(all, Schedule{Phase: ph, At: at, Fault: f, Lose: lose})
+				}
+			}
+		}
+	}
+	want := len(all)
+	if v := c.Schedules; v != "all" {
+		// CI: every write point of both jobs in each of the three answer
+		// modes, the fault taken in turn (the point's number picks it)
+		want = 0
+		if v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				t.Fatalf("VAULTDECK_FAULT_SCHEDULES=%q is neither all nor a positive number", v)
+			}
+			want = n
+		}
+	}
+	t.Logf("write points: %v; %d schedules in all (VAULTDECK_FAULT_SCHEDULES=all)", points, len(all))
+	ran := len(phases)
+	for i, s := range all {
+		if t.Failed() {
+			break
+		}
+		turn := (s.At + s.Lose) % len(storefault.Faults)
+		switch {
+		case want == 0 && s.Fault != storefault.Faults[turn]:
+			continue
+		case want > 0 && ran >= want+len(phases):
+			return ran
+		case want > 0 && want < len(all) && i%((len(all)+want-1)/want) != 0:
+			continue
+		}
+		walkOne(t, w, s)
+		ran++
+	}
+	return ran
+}
+
+// Config is the walk's two settings, as VAULTDECK_FAULT_SCHEDULES and
+// VAULTDECK_FAULT_ONLY give them.
+type Config struct {
+	Schedules string // "": CI's; "all"; or about N
+	Only      string // "phase at fault lose": replay one
+}
+
+// errLost is a request that acted but whose answer was lost.
+var errLost = errors.New("read: connection reset by peer (injected: the service acted, its answer was lost)")
+
+// journal follows the core's store calls: whether one returned an error
+// (nothing may be sent after that) and which job the run writes.
+type journal struct {
+	writejob.Journal
+	failed bool
+	job    int64
+}
+
+func (j *journal) note(err error) error {
+	j.failed = j.failed || err != nil
+	return err
+}
+
+func (j *journal) StartWriteJob(job store.WriteJob, items []store.WriteJobItem) (int64, error) {
+	id, err := j.Journal.StartWriteJob(job, items)
+	if err == nil {
+		j.job = id
+	}
+	return id, j.note(err)
+}
+func (j *journal) SendingWriteJobItems(id int64, seqs []int) error {
+	return j.note(j.Journal.SendingWriteJobItems(id, seqs))
+}
+func (j *journal) SettleWriteJobItems(id int64, items []store.WriteJobItem) error {
+	return j.note(j.Journal.SettleWriteJobItems(id, items))
+}
+func (j *journal) FinishWriteJob(id int64, status, note string) error {
+	return j.note(j.Journal.FinishWriteJob(id, status, note))
+}
+
+// guarded is the kind as the checker sees it: a dead process sends
+// nothing; every item sent was in flight in the store first (read through
+// a handle of its own); nothing goes after a store write failed; the
+// request to lose acts and loses its answer.
+type guarded struct {
+	writejob.Kind
+	inj    *storefault.Injector
+	j      *journal
+	reader *store.Store
+	lose   int
+	sends  int
+	bad    *[]string
+}
+
+func (g *guarded) Send(ctx context.Context, items []writejob.Item) ([]writejob.Answer, error) {
+	if g.inj.Crashed() {
+		runtime.Goexit() // the process is gone: it sends nothing more
+	}
+	if g.j.failed {
+		*g.bad = append(*g.bad, fmt.Sprintf("request %d was sent after a write of the journal failed", items[0].Send))
+	}
+	held, err := g.reader.WriteJobItems(g.j.job)
+	if err != nil {
+		*g.bad = append(*g.bad, "the journal could not be read before a request: "+err.Error())
+	}
+	for _, it := range items {
+		if it.Seq < 1 || it.Seq > len(held) || held[it.Seq-1].State != writejob.InFlight || held[it.Seq-1].Target != it.Target {
+			*g.bad = append(*g.bad, fmt.Sprintf("request %d sent %s, which the journal did not hold in flight", it.Send, it.Target))
+		}
+	}
+	g.sends++
+	answers, err := g.Kind.Send(ctx, items)
+	if g.sends == g.lose {
+		return nil, errLost
+	}
+	return answers, err
+}
+
+func (g *guarded) Check(ctx context.Context, items []writejob.Item) ([]writejob.Answer, error) {
+	if g.inj.Crashed() {
+		runtime.Goexit()
+	}
+	return g.Kind.Check(ctx, items)
+}
+
+// inProcess runs fn as a process would: a crash (Goexit) ends it there.
+func inProcess(fn func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fn()
+	}()
+	<-done
+}
+
+func noSleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+
+// process is one process's view of the file: a store through its own
+// injector and the kind guarded over it.
+type process struct {
+	inj *storefault.Injector
+	st  *store.Store
+	j   *journal
+	k   *guarded
+	d   writejob.Deps
+}
+
+func open(t *testing.T, path string, k writejob.Kind, reader *store.Store, lose int, bad *[]string) *process {
+	inj := storefault.New()
+	st, err := inj.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := &journal{Journal: st}
+	p := &process{inj: inj, st: st, j: j}
+	p.k = &guarded{Kind: k, inj: inj, j: j, reader: reader, lose: lose, bad: bad}
+	p.d = writejob.Deps{Store: j, Sleep: noSleep, MaxAttempts: 3}
+	return p
+}
+
+// walkOne runs one schedule and returns the write points of its phase's
+// job (counted when the schedule arms no fault).
+func walkOne(t *testing.T, w World, s Schedule) int {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), store.FileName)
+	reader, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	var bad []string
+	fail := func(format string, args ...any) {
+		t.Helper()
+		t.Errorf("schedule %s (replay: VAULTDECK_FAULT_ONLY=%q): %s", s, s.String(), fmt.Sprintf(format, args...))
+	}
+	k, plan := w.Fresh(t)
+	ctx := context.Background()
+
+	// the job, in the process the fault may strike
+	lose := map[bool]int{true: s.Lose}[s.Phase == "run"]
+	p := open(t, path, k, reader, lose, &bad)
+	points := 0
+	if s.Phase == "run" {
+		p.inj.FailAt(s.At, s.Fault)
+	}
+	var rep *writejob.Report
+	inProcess(func() {
+		id, err := writejob.Start(p.d, plan)
+		if err != nil {
+			return
+		}
+		rep = writejob.Run(ctx, p.d, p.k, id)
+	})
+	if s.Phase == "run" {
+		points = p.inj.Points()
+		if p.j.failed && rep != nil && rep.Err == nil && rep.Settled() && rep.Job.Status == store.JobComplete {
+			if _, fired := p.inj.Fired(); fired && s.Fault != storefault.Busy {
+				fail("the run said complete although a write of its journal failed")
+			}
+		}
+	}
+	p.st.Close()
+
+	// a new process: resume what was recorded, or run it again
+	id := carryOn(t, path, k, reader, plan, &bad, fail)
+	if d := w.Applied(); len(d) > 0 {
+		fail("after the run and its resume the service is not the plan: %s", strings.Join(d, "; "))
+	}
+	for _, b := range bad {
+		fail("%s", b)
+	}
+	bad = nil
+	if !w.Undoable() || id == 0 {
+		return points
+	}
+
+	// the undo, in a process the fault may strike
+	lose = map[bool]int{true: s.Lose}[s.Phase == "undo"]
+	u := open(t, path, k, reader, lose, &bad)
+	if s.Phase == "undo" {
+		u.inj.FailAt(s.At, s.Fault)
+	}
+	inProcess(func() {
+		_, up, err := writejob.PlanUndo(ctx, u.j, u.k, id)
+		if err != nil {
+			fail("the undo could not be planned: %v", err)
+			return
+		}
+		if len(up.Refused) > 0 {
+			fail("the undo refused %d items with nothing changed since", len(up.Refused))
+		}
+		job := store.WriteJob{Kind: k.Name(), Profile: "walk", BaseURL: "http://sim", UndoOf: id, Plan: up.Text}
+		undo, err := writejob.NewPlan(job, up.Items)
+		if err != nil {
+			fail("the undo's plan: %v", err)
+			return
+		}
+		uid, err := writejob.Start(u.d, undo)
+		if err != nil {
+			return
+		}
+		writejob.Run(ctx, u.d, u.k, uid)
+	})
+	if s.Phase == "undo" {
+		points = u.inj.Points()
+	}
+	u.st.Close()
+	// a new process finishes the undo: resume it, or plan it again
+	undoes, err := reader.UndoneBy(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(undoes) == 0 {
+		q := open(t, path, k, reader, 0, &bad)
+		_, up, err := writejob.PlanUndo(ctx, q.j, q.k, id)
+		if err == nil {
+			undo, _ := writejob.NewPlan(store.WriteJob{Kind: k.Name(), Profile: "walk", BaseURL: "http://sim", UndoOf: id, Plan: up.Text}, up.Items)
+			if uid, err := writejob.Start(q.d, undo); err == nil {
+				writejob.Run(ctx, q.d, q.k, uid)
+			}
+		} else {
+			fail("the undo could not be planned again: %v", err)
+		}
+		q.st.Close()
+	} else {
+		uid := undoes[len(undoes)-1]
+		q := open(t, path, k, reader, 0, &bad)
+		q.j.job = uid
+		if rep := writejob.Resume(ctx, q.d, q.k, uid); !rep.Settled() || rep.Err != nil {
+			fail("the undo's resume did not settle it: %v", rep.Err)
+		}
+		q.st.Close()
+	}
+	if d := w.Reverted(); len(d) > 0 {
+		fail("after the undo the service is not as it was: %s", strings.Join(d, "; "))
+	}
+	for _, b := range bad {
+		fail("%s", b)
+	}
+	return points
+}
+
+// carryOn is the person's next step in a new process: the job recorded is
+// resumed until it settles; a job never recorded is started again. It
+// returns the job that carried the plan out.
+func carryOn(t *testing.T, path string, k writejob.Kind, reader *store.Store, plan *writejob.Plan, bad *[]string,
+	fail func(string, ...any)) int64 {
+	t.Helper()
+	jobs, err := reader.WriteJobs(k.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := open(t, path, k, reader, 0, bad)
+	defer q.st.Close()
+	ctx := context.Background()
+	var rep *writejob.Report
+	if len(jobs) == 0 {
+		id, err := writejob.Start(q.d, plan)
+		if err != nil {
+			fail("the job could not be started again: %v", err)
+			return 0
+		}
+		rep = writejob.Run(ctx, q.d, q.k, id)
+	} else {
+		q.j.job = jobs[0].ID
+		rep = writejob.Resume(ctx, q.d, q.k, jobs[0].ID)
+	}
+	if rep.Err != nil || !rep.Settled() || rep.Job.Status != store.JobComplete {
+		fail("the resume did not settle the job: status %q, err %v", rep.Job.Status, rep.Err)
+	}
+	for _, it := range rep.Items {
+		if it.State != writejob.Done {
+			fail("item %s ended %s (%s), want done", it.Target, it.State, it.Detail)
+		}
+	}
+	return rep.Job.ID
+}
