@@ -239,6 +239,10 @@ func (s *Server) handleControl(w http.ResponseWriter, r *http.Request) {
 		PerMinute *int       `json:"per_minute"`
 		Email     string     `json:"email"`
 		Level     *string    `json:"level"`
+		// project_limits and metadata_shape (metadata.go)
+		MaxFileCount   int    `json:"max_file_count"`
+		MaxProjectSize int64  `json:"max_project_size"`
+		Shape          string `json:"shape"`
 		MatterSpec
 		ProjectSpec
 	}
@@ -304,6 +308,12 @@ func (s *Server) handleControl(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if err := s.Share(body.ProjectID, body.Email, *body.Level); err != nil {
+			fail(err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	case "project_limits", "metadata_shape":
+		if err := s.controlMetadata(r.PathValue("op"), body.ProjectID, body.MaxFileCount, body.MaxProjectSize, body.Shape); err != nil {
 			fail(err)
 			return
 		}

@@ -165,6 +165,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/v1/vault/get_files", s.guard(catVault, needVaultAPI, s.handleGetFiles))
 	m.HandleFunc("POST /api/v1/vault/upload_files/{id}", s.guard(catVault, needModify, s.handleUpload))
 	m.HandleFunc("DELETE /api/v1/vault/delete_project/{id}", s.guard(catVault, needModify, s.handleDeleteProject))
+	m.HandleFunc("DELETE /api/v1/vault/delete_file/{id}", s.guard(catVault, needModify, s.handleDeleteFile))
+	m.HandleFunc("GET /api/v1/vault/get_metadata/{id}", s.guard(catVault, needVaultAPI, s.handleGetMetadata))
 
 	m.HandleFunc("GET /api/v1/logs/audit/earliest", s.guard(catAudit, needAudit, s.audited(s.handleAuditEarliest)))
 	m.HandleFunc("GET /api/v1/logs/audit/latest", s.guard(catAudit, needAudit, s.audited(s.handleAuditLatest)))

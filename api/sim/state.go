@@ -17,6 +17,7 @@ type state struct {
 	delimiter     string // "" means unset: the default "." applies
 	ethicalWall   bool
 	vaultSharing  bool
+	metadataFlat  bool // get_metadata answers in the older, flat shape
 
 	users  []*user
 	groups []*group
@@ -113,6 +114,11 @@ type project struct {
 	live      map[string]*file // live files by name, for duplicate_mode
 	FileCount int
 	SizeBytes int64
+
+	// MaxFiles and MaxBytes are the project's limits (0: the defaults,
+	// metadata.go); SetProjectLimits changes them.
+	MaxFiles int
+	MaxBytes int64
 
 	DeleteDue time.Time // non-zero while deletion is in progress
 	DeleteBy  string

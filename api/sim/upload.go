@@ -87,6 +87,10 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request, tok *Token
 		writeError(w, http.StatusNotFound, "Project not found")
 		return
 	}
+	if why := uploadLimit(p, parts, mode); why != "" {
+		writeError(w, http.StatusBadRequest, why)
+		return
+	}
 	ids := []string{}
 	for i, up := range parts {
 		fp := ""
