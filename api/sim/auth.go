@@ -143,6 +143,7 @@ var (
 	needView     = need{all: []string{PermViewProjects}}
 	needModify   = need{all: []string{PermVaultAPI, PermModifyProjects}}
 	needSharing  = need{all: []string{PermVaultAPI}, any: []string{PermVaultSharingView, PermVaultSharing}}
+	needShare    = need{all: []string{PermVaultAPI, PermVaultSharing}} // changing sharing: not the view-only permission
 	needAudit    = need{any: []string{PermTerritoryAdmin, PermOrganizationAdmin}}
 	needMatters  = need{all: []string{PermClientMattersAdmin}, unauthorized: true}
 )

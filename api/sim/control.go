@@ -318,6 +318,12 @@ func (s *Server) handleControl(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	case "deactivate":
+		if err := s.Deactivate(body.Email); err != nil {
+			fail(err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 	case "stats":
 		writeJSON(w, http.StatusOK, map[string]any{"rate_limited": s.RateLimited()})
 	case "advance":

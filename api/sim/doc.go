@@ -77,6 +77,19 @@
 //     are filled in after a long jump) and the sharing changes at each
 //     midnight (at most 30 days' worth), which move project_updated_at like
 //     every sharing change. Nothing runs in the background.
+//   - Sharing (POST and DELETE /api/v1/vault/projects/{id}/users, Vault API
+//     and Vault sharing; view only is refused): POST {"users": [{"email",
+//     "access_level": "MANAGE"|"READ"}]} adds a direct share or changes its
+//     level, additively; DELETE {"emails": [...]} removes direct shares only
+//     (workspace and group access stays). A user fails one by one in
+//     failed with a reason (the Reason* constants: unknown, inactive, the
+//     owner, the token's own user, named twice, a bad level, no direct
+//     share to remove); the answers carry added, updated (with
+//     previous_access_level, the direct share's) and removed. Each accepted
+//     request writes one api:vault_update_project_users or
+//     api:vault_remove_project_users entry naming the project and the users
+//     it changed, and a change moves project_updated_at. A user the seed
+//     drew twice for a project has one share, at the higher level.
 //   - Recycle bin: deletions spread over 30 days; one entry in 25 is past
 //     its purge time (by up to 36 hours) and still listed, as when the
 //     service's purge job lags; three in 25 purge within 24 hours.
@@ -122,6 +135,8 @@
 //	                                                               Share(id, email, level)
 //	    a direct grant or level change (READ, MANAGE); "" revokes; moves
 //	    project_updated_at
+//	POST /_sim/deactivate     {"email": "..."}                     Deactivate(email)
+//	    the user reaches nothing from now on and sharing requests naming them fail
 //	POST /_sim/advance        {"seconds": 90}                      Advance(time.Duration)
 //	    -> {"now": timestamp}
 //	POST /_sim/stats          {}                                   RateLimited()

@@ -58,6 +58,9 @@ func sharePermission(level string) string {
 func (p *project) toJSON() projectJSON {
 	sh := sharingJSON{UserShares: []shareJSON{}, WorkspaceShares: []shareJSON{}}
 	for _, us := range p.UserShares {
+		if us.User.Inactive {
+			continue // an inactive user reaches nothing (Deactivate)
+		}
 		sh.UserShares = append(sh.UserShares, shareJSON{
 			CreatedAt: fmtNaive(us.CreatedAt), DestUserEmail: us.User.Email, DestUserID: us.User.ID,
 			DestWorkspaceID: workspaceNumber, PermissionLevel: sharePermission(us.Level),
@@ -170,7 +173,7 @@ func (st *state) projectUsers(p *project) []projectUser {
 	}
 	out := []projectUser{{p.Owner.ID, p.Owner.Email, p.Owner.Name, "MANAGE"}}
 	for _, u := range st.users {
-		if l, ok := level[u]; ok && u != p.Owner {
+		if l, ok := level[u]; ok && u != p.Owner && !u.Inactive {
 			out = append(out, projectUser{u.ID, u.Email, u.Name, l})
 		}
 	}

@@ -225,7 +225,18 @@ func (sd *seeder) projects(scale Scale) {
 			if sd.rng.IntN(3) == 0 {
 				lvl = "MANAGE"
 			}
-			p.UserShares = append(p.UserShares, share{User: u, Level: lvl, CreatedAt: sd.ago(sd.base.Sub(created))})
+			at := sd.ago(sd.base.Sub(created))
+			// A user drawn twice has one direct share, at the higher
+			// level (the level the users endpoint lists): the service
+			// keeps one share a person. The draws are made either way, so
+			// every later seeded value stays.
+			if j := slices.IndexFunc(p.UserShares, func(sh share) bool { return sh.User == u }); j >= 0 {
+				if lvl == "MANAGE" {
+					p.UserShares[j].Level = lvl
+				}
+				continue
+			}
+			p.UserShares = append(p.UserShares, share{User: u, Level: lvl, CreatedAt: at})
 		}
 		st.addProject(p)
 		sd.files(p, sp.files, sp.name == EscapeProjectName)

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"time"
 )
 
@@ -8,6 +9,25 @@ import (
 // planted leaver (Options.Leaver): one person with every part of
 // `vaultdeck person` to show.
 const LeaverProjectName = "Ironbridge Capital — Refinancing"
+
+// The leaver's direct shares (leaverShares): what an offboarding removes
+// through DELETE. LeaverWorkspaceShared is also shared with the whole
+// workspace, so the leaver still reads it after the removal (inherited);
+// LeaverDirectManage is a direct MANAGE.
+const (
+	LeaverWorkspaceShared = "Juniper Health — Data Protection Audit"
+	LeaverDirectManage    = "Bellhaven Shipping — Share Purchase"
+)
+
+// leaverDirect names every direct share the seed gives the leaver, with
+// its level.
+var leaverDirect = []struct{ project, level string }{
+	{LeaverWorkspaceShared, "READ"},
+	{LeaverDirectManage, "MANAGE"},
+	{"Eastgate Pharma — Regulatory Investigation", "READ"},
+	{"Meridian Telecom v. Brightline Ltd — Supply Agreement Dispute", "MANAGE"},
+	{"Acme Corp v. Halvorsen — Patent Litigation", "READ"},
+}
 
 // LeaverIP is the address of the leaver's planted login: a documentation
 // address (TEST-NET-2) the seed gives nobody else, so it is new.
@@ -37,6 +57,7 @@ func (sd *seeder) leaverLogin() []*auditEntry {
 	for i := range p.UserShares {
 		p.UserShares[i].Level = "READ"
 	}
+	sd.leaverShares(p.Owner)
 	hasMatter := false
 	for _, m := range st.matters {
 		hasMatter = hasMatter || (m.CreatorEmail == who && m.DeletedAt.IsZero())
@@ -61,4 +82,24 @@ func (sd *seeder) leaverLogin() []*auditEntry {
 	}
 	return []*auditEntry{{Timestamp: sd.base.Add(-3 * time.Hour), Type: AuditLogin, User: who, IP: LeaverIP,
 		UserAgent: userAgents[0], Site: defaultAuditSite}}
+}
+
+// leaverShares gives the leaver the direct shares of leaverDirect (a
+// level changed where the seed already shared the project with them), at
+// fixed times, drawing nothing from the seed's stream. A project the
+// leaver owns is skipped: the owner has no share of their own.
+func (sd *seeder) leaverShares(who *user) {
+	for i, d := range leaverDirect {
+		for _, p := range sd.st.projects {
+			if p.Name != d.project || p.Owner == who {
+				continue
+			}
+			at := sd.base.Add(-time.Duration(40+10*i) * 24 * time.Hour)
+			if j := slices.IndexFunc(p.UserShares, func(sh share) bool { return sh.User == who }); j >= 0 {
+				p.UserShares[j].Level = d.level
+			} else {
+				p.UserShares = append(p.UserShares, share{User: who, Level: d.level, CreatedAt: at})
+			}
+		}
+	}
 }

@@ -44,3 +44,37 @@ func TestSeedLeaverChangesNothingElse(t *testing.T) {
 		j++
 	}
 }
+
+// TestSeedLeaverHasDirectSharesToRemove: the planted leaver reaches
+// projects directly (removable through DELETE), one of them also through
+// the workspace share (which stays after the removal), one at MANAGE, and
+// owns the project where they are the only MANAGE.
+func TestSeedLeaverHasDirectSharesToRemove(t *testing.T) {
+	h := newHarness(t, func(o *sim.Options) { o.Leaver = true })
+	who := h.sim.Leaver()
+	direct := map[string]string{}
+	for _, p := range h.sim.Projects() {
+		if l, ok := h.directShares(p.ID)[who]; ok {
+			direct[p.Name] = l
+		}
+	}
+	if len(direct) < 4 {
+		t.Fatalf("the leaver has %d direct shares (%v), want at least 4", len(direct), direct)
+	}
+	if direct[sim.LeaverWorkspaceShared] != "VIEW" || direct[sim.LeaverDirectManage] != "EDIT" {
+		t.Fatalf("direct shares %v: want READ (VIEW) on %q and MANAGE (EDIT) on %q", direct, sim.LeaverWorkspaceShared, sim.LeaverDirectManage)
+	}
+	own := h.projectByName(sim.LeaverProjectName)
+	for e, l := range h.access(own.ID) {
+		if (l == "MANAGE") != (e == who) {
+			t.Errorf("%s has %s on the leaver's own project: want the leaver its only MANAGE", e, l)
+		}
+	}
+	ws := h.projectByName(sim.LeaverWorkspaceShared)
+	if st, a := h.deleteUsers(h.admin(), ws.ID, who); st != 200 || len(a.Data.Removed) != 1 {
+		t.Fatalf("removing the leaver's direct share: %d %+v", st, a)
+	}
+	if l := h.access(ws.ID)[who]; l != "READ" {
+		t.Errorf("after the removal the leaver reaches %q with %q, want READ through the workspace share", sim.LeaverWorkspaceShared, l)
+	}
+}

@@ -56,7 +56,8 @@ type Options struct {
 	AuditBurst AuditBurst
 	// Leaver makes one seeded person (the owner of LeaverProjectName;
 	// Server.Leaver names them) show every part of `vaultdeck person`:
-	// sole-MANAGE projects, matters, deletions in the bin and a login
+	// sole-MANAGE projects, direct shares to remove (one also inherited
+	// from the workspace share), matters, deletions in the bin and a login
 	// from a new address (seed_leaver.go). Off, the seed is as before.
 	Leaver bool
 	// Control enables the unauthenticated /_sim/ control endpoints.
@@ -162,6 +163,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/v1/vault/workspace/recycle_bin", s.guard(catVault, needView, s.handleRecycleBin))
 	m.HandleFunc("GET /api/v1/vault/projects/{id}/files", s.guard(catVault, needVaultAPI, s.handleListFiles))
 	m.HandleFunc("GET /api/v1/vault/projects/{id}/users", s.guard(catVault, needSharing, s.handleProjectUsers))
+	m.HandleFunc("POST /api/v1/vault/projects/{id}/users", s.guard(catVault, needShare, s.handleUpdateProjectUsers))
+	m.HandleFunc("DELETE /api/v1/vault/projects/{id}/users", s.guard(catVault, needShare, s.handleRemoveProjectUsers))
 	m.HandleFunc("GET /api/v1/vault/get_files", s.guard(catVault, needVaultAPI, s.handleGetFiles))
 	m.HandleFunc("POST /api/v1/vault/upload_files/{id}", s.guard(catVault, needModify, s.handleUpload))
 	m.HandleFunc("DELETE /api/v1/vault/delete_project/{id}", s.guard(catVault, needModify, s.handleDeleteProject))

@@ -52,6 +52,10 @@ type pairKey struct{ client, matter string }
 
 type user struct {
 	ID, Email, Name string
+	// Inactive: deactivated (Deactivate). An inactive user reaches no
+	// project: neither listing shows them, and sharing requests naming
+	// them fail.
+	Inactive bool
 }
 
 type group struct {
