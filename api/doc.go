@@ -29,7 +29,8 @@
 //     read whole, then handed out), pageguard.go, held.go (what a caller may
 //     hold), item.go (a record beside its own bytes)
 //   - the endpoints, each file with its records, path, query and method:
-//     recyclebin.go, projects.go, files.go, projectusers.go,
+//     recyclebin.go, projects.go, files.go, projectusers.go (and
+//     projectusers_change.go: POST and DELETE, the listing's direct shares),
 //     deleteproject.go, getfiles.go, clientmatters.go, matters.go, upload.go
 //     (and uploadbody.go), whoami.go; the audit log: audit.go (the listing),
 //     audit_reads.go, audit_page.go, audit_order.go, audit_fields.go

@@ -27,16 +27,20 @@ const (
 	permView     = "View workspace projects"
 	permModify   = "Vault API and Modify workspace projects"
 	permSharing  = "Vault API, and Vault sharing (view only) or Vault sharing"
+	permShare    = "Vault API and Vault sharing"
 	permAudit    = "Territory admin or Organization admin"
 	permMatters  = "Client matters admin (write:client_matters)"
 )
 
 // The endpoint table: immutable after init.
 var (
-	epWhoAmI        = endpoint{method: http.MethodGet, pattern: "/api/whoami", cat: CategoryNone, perm: "", permIn401: false, idempotent: true}
-	epProjects      = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/workspace/projects", cat: CategoryVault, perm: permView, permIn401: false, idempotent: true}
-	epProjectFiles  = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/projects/{project_id}/files", cat: CategoryVault, perm: permVaultAPI, permIn401: false, idempotent: true}
-	epProjectUsers  = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/projects/{project_id}/users", cat: CategoryVault, perm: permSharing, permIn401: false, idempotent: true}
+	epWhoAmI       = endpoint{method: http.MethodGet, pattern: "/api/whoami", cat: CategoryNone, perm: "", permIn401: false, idempotent: true}
+	epProjects     = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/workspace/projects", cat: CategoryVault, perm: permView, permIn401: false, idempotent: true}
+	epProjectFiles = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/projects/{project_id}/files", cat: CategoryVault, perm: permVaultAPI, permIn401: false, idempotent: true}
+	epProjectUsers = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/projects/{project_id}/users", cat: CategoryVault, perm: permSharing, permIn401: false, idempotent: true}
+	// Sharing changes: never repeated automatically (a journal decides).
+	epUpdateUsers   = endpoint{method: http.MethodPost, pattern: "/api/v1/vault/projects/{project_id}/users", cat: CategoryVault, perm: permShare, permIn401: false, idempotent: false}
+	epRemoveUsers   = endpoint{method: http.MethodDelete, pattern: "/api/v1/vault/projects/{project_id}/users", cat: CategoryVault, perm: permShare, permIn401: false, idempotent: false}
 	epRecycleBin    = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/workspace/recycle_bin", cat: CategoryVault, perm: permView, permIn401: false, idempotent: true}
 	epGetFiles      = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/get_files", cat: CategoryVault, perm: permVaultAPI, permIn401: false, idempotent: true}
 	epUpload        = endpoint{method: http.MethodPost, pattern: "/api/v1/vault/upload_files/{project_id}", cat: CategoryVault, perm: permModify, permIn401: false, idempotent: false}
@@ -60,6 +64,7 @@ var needs = map[string][][]string{
 	permView:     {{"View workspace projects"}},
 	permModify:   {{"Vault API"}, {"Modify workspace projects"}},
 	permSharing:  {{"Vault API"}, {"Vault sharing (view only)", "Vault sharing"}},
+	permShare:    {{"Vault API"}, {"Vault sharing"}},
 	permAudit:    {{"Territory admin", "Organization admin"}},
 	permMatters:  {{"Client matters admin"}},
 }
