@@ -31,7 +31,7 @@
 //   - the endpoints, each file with its records, path, query and method:
 //     recyclebin.go, projects.go, files.go, projectusers.go (and
 //     projectusers_change.go: POST and DELETE, the listing's direct shares),
-//     deleteproject.go, getfiles.go, clientmatters.go, matters.go, upload.go
+//     deleteproject.go, filedelete.go (delete_file, get_metadata), getfiles.go, clientmatters.go, matters.go, upload.go
 //     (and uploadbody.go), whoami.go; the audit log: audit.go (the listing),
 //     audit_reads.go, audit_page.go, audit_order.go, audit_fields.go
 //   - serve's sessions sharing one request and one answer: share.go,

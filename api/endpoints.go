@@ -39,11 +39,16 @@ var (
 	epProjectFiles = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/projects/{project_id}/files", cat: CategoryVault, perm: permVaultAPI, permIn401: false, idempotent: true}
 	epProjectUsers = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/projects/{project_id}/users", cat: CategoryVault, perm: permSharing, permIn401: false, idempotent: true}
 	// Sharing changes: never repeated automatically (a journal decides).
-	epUpdateUsers   = endpoint{method: http.MethodPost, pattern: "/api/v1/vault/projects/{project_id}/users", cat: CategoryVault, perm: permShare, permIn401: false, idempotent: false}
-	epRemoveUsers   = endpoint{method: http.MethodDelete, pattern: "/api/v1/vault/projects/{project_id}/users", cat: CategoryVault, perm: permShare, permIn401: false, idempotent: false}
-	epRecycleBin    = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/workspace/recycle_bin", cat: CategoryVault, perm: permView, permIn401: false, idempotent: true}
-	epGetFiles      = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/get_files", cat: CategoryVault, perm: permVaultAPI, permIn401: false, idempotent: true}
-	epUpload        = endpoint{method: http.MethodPost, pattern: "/api/v1/vault/upload_files/{project_id}", cat: CategoryVault, perm: permModify, permIn401: false, idempotent: false}
+	epUpdateUsers = endpoint{method: http.MethodPost, pattern: "/api/v1/vault/projects/{project_id}/users", cat: CategoryVault, perm: permShare, permIn401: false, idempotent: false}
+	epRemoveUsers = endpoint{method: http.MethodDelete, pattern: "/api/v1/vault/projects/{project_id}/users", cat: CategoryVault, perm: permShare, permIn401: false, idempotent: false}
+	epRecycleBin  = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/workspace/recycle_bin", cat: CategoryVault, perm: permView, permIn401: false, idempotent: true}
+	epGetFiles    = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/get_files", cat: CategoryVault, perm: permVaultAPI, permIn401: false, idempotent: true}
+	epUpload      = endpoint{method: http.MethodPost, pattern: "/api/v1/vault/upload_files/{project_id}", cat: CategoryVault, perm: permModify, permIn401: false, idempotent: false}
+	// delete_file (facts §4.7) is not repeated automatically: a repeat of
+	// a deletion whose answer was lost would read 404, "already gone",
+	// for a file this very request deleted. The write job checks instead.
+	epDeleteFile    = endpoint{method: http.MethodDelete, pattern: "/api/v1/vault/delete_file/{file_id}", cat: CategoryVault, perm: permModify, permIn401: false, idempotent: false}
+	epGetMetadata   = endpoint{method: http.MethodGet, pattern: "/api/v1/vault/get_metadata/{project_id}", cat: CategoryVault, perm: permVaultAPI, permIn401: false, idempotent: true}
 	epDeleteProject = endpoint{method: http.MethodDelete, pattern: "/api/v1/vault/delete_project/{project_id}", cat: CategoryVault, perm: permModify, permIn401: false, idempotent: false}
 	epAuditEarliest = endpoint{method: http.MethodGet, pattern: "/api/v1/logs/audit/earliest", cat: CategoryAudit, perm: permAudit, permIn401: false, idempotent: true}
 	epAuditList     = endpoint{method: http.MethodGet, pattern: "/api/v1/logs/audit", cat: CategoryAudit, perm: permAudit, permIn401: false, idempotent: true}
