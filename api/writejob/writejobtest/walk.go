@@ -41,6 +41,18 @@ type World interface {
 	Undoable() bool
 }
 
+// ReceiptChecker is a World that also checks the receipt's items after the
+// job settled (each outcome as the service's answers make it).
+type ReceiptChecker interface {
+	Receipt(items []writejob.Item) []string
+}
+
+// Sleeper is a Kind whose world moves while the core waits before a
+// retry (a simulator's clock): the walk waits through it.
+type Sleeper interface {
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
 // Schedule is one walk: which job's write fails (phase "run" or "undo",
 // at its at-th write point; 0: none), with which fault, and which request
 // of that job (1-based, 0: none) has its answer lost.
@@ -252,6 +264,9 @@ func open(t *testing.T, path string, k writejob.Kind, reader *store.Store, lose 
 	p := &process{inj: inj, st: st, j: j}
 	p.k = &guarded{Kind: k, inj: inj, j: j, reader: reader, lose: lose, bad: bad}
 	p.d = writejob.Deps{Store: j, Sleep: noSleep, MaxAttempts: 3}
+	if sl, ok := k.(Sleeper); ok {
+		p.d.Sleep = sl.Sleep
+	}
 	return p
 }
 
@@ -299,7 +314,7 @@ func walkOne(t *testing.T, w World, s Schedule) int {
 	p.st.Close()
 
 	// a new process: resume what was recorded, or run it again
-	id := carryOn(t, path, k, reader, plan, &bad, fail)
+	id := carryOn(t, w, path, k, reader, plan, &bad, fail)
 	if d := w.Applied(); len(d) > 0 {
 		fail("after the run and its resume the service is not the plan: %s", strings.Join(d, "; "))
 	}
@@ -380,7 +395,7 @@ func walkOne(t *testing.T, w World, s Schedule) int {
 // carryOn is the person's next step in a new process: the job recorded is
 // resumed until it settles; a job never recorded is started again. It
 // returns the job that carried the plan out.
-func carryOn(t *testing.T, path string, k writejob.Kind, reader *store.Store, plan *writejob.Plan, bad *[]string,
+func carryOn(t *testing.T, w World, path string, k writejob.Kind, reader *store.Store, plan *writejob.Plan, bad *[]string,
 	fail func(string, ...any)) int64 {
 	t.Helper()
 	jobs, err := reader.WriteJobs(k.Name())
@@ -408,6 +423,11 @@ func carryOn(t *testing.T, path string, k writejob.Kind, reader *store.Store, pl
 	for _, it := range rep.Items {
 		if it.State != writejob.Done {
 			fail("item %s ended %s (%s), want done", it.Target, it.State, it.Detail)
+		}
+	}
+	if rc, ok := w.(ReceiptChecker); ok {
+		for _, d := range rc.Receipt(rep.Items) {
+			fail("the receipt: %s", d)
 		}
 	}
 	return rep.Job.ID
