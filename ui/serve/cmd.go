@@ -47,6 +47,7 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&cfg.HostKey, "host-key", "", "host key `FILE` (default: "+HostKeyName+" in the state directory; generated when missing)")
 	fs.BoolVar(&cfg.AllowWrites, "allow-writes", false, "bind the keys that change the workspace (read-only without it)")
 	fs.IntVar(&cfg.MaxSessions, "max-sessions", DefaultMaxSessions, "most sessions served at once")
+	fs.IntVar(&cfg.MaxKeySessions, "max-key-sessions", 0, "most sessions of one key at once (default: half of --max-sessions), so one key cannot take every slot")
 	fs.DurationVar(&cfg.IdleTimeout, "idle-timeout", DefaultIdleTimeout, "close a session after this long without input (0 = never)")
 	fs.DurationVar(&cfg.LoginGraceTime, "login-grace-time", DefaultLoginGraceTime, "close a connection that has not begun a session after this long (0 = never), as OpenSSH's LoginGraceTime")
 	fs.DurationVar(&cfg.BannerTimeout, "banner-timeout", DefaultBannerTimeout, "close a connection that has not sent its SSH identification line after this long (0 = never); clients send it at once")

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -33,7 +34,18 @@ type login struct {
 	size     tea.WindowSizeMsg
 
 	console tea.Model // set once logged in; login then only forwards
+
+	// bounded is the session's input while the prompt is up (nil in
+	// tests): switched off once logged in, the console's own then.
+	bounded *boundedInput
+	// refused: input past PromptInputLimit was dropped; what was typed is
+	// cleared and typing is ignored until enter, so a paste's part that
+	// arrives after the refusal cannot become a token.
+	refused bool
 }
+
+// inputRefused is the bounded input's word that it dropped input.
+type inputRefused struct{}
 
 type loginResult struct {
 	account   *account.Resolved
@@ -65,6 +77,11 @@ func (m *login) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.size = msg
+	case inputRefused:
+		m.input.SetValue("")
+		m.refused = true
+		m.errText = fmt.Sprintf("That input was longer than %d bytes, which no token is: it was refused. Press enter, then paste the token alone.", PromptInputLimit)
+		return m, nil
 	case loginResult:
 		m.checking = false
 		if msg.err != nil {
@@ -73,6 +90,9 @@ func (m *login) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.ss.setProfile("login")
+		if m.bounded != nil {
+			m.bounded.on.Store(false) // the console's inputs are its own
+		}
 		cm, err := m.srv.loggedInConsole(m.ctx, m.ss, msg.account, msg.client, msg.tok, msg.workspace, m.opts)
 		if err != nil {
 			m.errText = sanitize.Line(err.Error())
@@ -92,13 +112,17 @@ func (m *login) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case tea.KeyEnter:
 			tok := strings.TrimSpace(m.input.Value())
 			m.input.SetValue("")
+			if m.refused { // the enter that ends a refused run submits nothing
+				m.refused, m.errText = false, ""
+				return m, nil
+			}
 			if tok == "" || m.checking {
 				return m, nil
 			}
 			m.checking, m.errText = true, ""
 			return m, m.check(tok)
 		}
-		if !m.checking {
+		if !m.checking && !m.refused {
 			m.input.Update(msg)
 		}
 	}

@@ -65,6 +65,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		Renderer:     renderer,
 	}
 	var model tea.Model
+	var bounded *boundedInput // the login screen's input, bounded
 	if name := ss.key.Profile; name != "" {
 		m, err := s.boundConsole(ctx, ss, name, base)
 		if err != nil {
@@ -80,6 +81,10 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 			cancel()
 			return nil
 		}
+		if tty := ptyTerminal(sess); tty != nil {
+			bounded = newBoundedInput(tty, PromptInputLimit)
+			lm.bounded = bounded
+		}
 		model = lm
 	}
 	activity := newActivity()
@@ -88,7 +93,15 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	// and one already told to quit would block its shutdown forever sending
 	// the signal's message to an event loop that has stopped.
 	opts := append(bm.MakeOptions(sess), tea.WithAltScreen(), tea.WithFilter(activity.filter), tea.WithoutSignalHandler())
+	if bounded != nil {
+		opts = append(opts, tea.WithInput(bounded)) // after MakeOptions': the last input wins
+	}
 	p := tea.NewProgram(model, opts...)
+	if bounded != nil {
+		// Called from the program's input reader: Send waits for the event
+		// loop, which may be waiting on that reader, so it goes on its own.
+		bounded.refused = func() { ss.refused.Add(1); go p.Send(inputRefused{}) }
+	}
 	ss.mu.Lock()
 	ss.program = p
 	ended := ss.reason != ""

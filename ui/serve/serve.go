@@ -48,7 +48,11 @@ type Config struct {
 	AuthorizedKeys string
 	HostKey        string // "" = StateDir/HostKeyName
 	AllowWrites    bool
-	MaxSessions    int           // 0 = DefaultMaxSessions
+	MaxSessions    int // 0 = DefaultMaxSessions
+	// MaxKeySessions bounds the sessions of one key (or one certificate's
+	// key ID), so one admin's tabs cannot lock the others out; 0 = half of
+	// MaxSessions (at least 1).
+	MaxKeySessions int
 	IdleTimeout    time.Duration // 0 = DefaultIdleTimeout; negative = none
 	// Before its first session: a connection is closed after
 	// LoginGraceTime, or after BannerTimeout if it has not sent its SSH
@@ -122,6 +126,9 @@ func New(cfg Config, warn io.Writer) (*Server, error) {
 	}
 	if cfg.MaxSessions <= 0 {
 		cfg.MaxSessions = DefaultMaxSessions
+	}
+	if cfg.MaxKeySessions <= 0 || cfg.MaxKeySessions > cfg.MaxSessions {
+		cfg.MaxKeySessions = max(1, cfg.MaxSessions/2)
 	}
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
@@ -257,7 +264,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.srv = srv
 	s.mu.Unlock()
 	s.log.Info("serving the console over SSH", "addr", ln.Addr().String(), "keys", len(s.keys.List),
-		"allow_writes", s.cfg.AllowWrites, "max_sessions", s.cfg.MaxSessions,
+		"allow_writes", s.cfg.AllowWrites, "max_sessions", s.cfg.MaxSessions, "max_key_sessions", s.cfg.MaxKeySessions,
 		"login_grace_time", s.cfg.LoginGraceTime, "banner_timeout", s.cfg.BannerTimeout,
 		"max_startups", s.cfg.MaxStartups.String(), "per_source_max_startups", s.cfg.PerSourceMaxStartups)
 	if s.cfg.Ready != nil {

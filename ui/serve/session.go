@@ -22,6 +22,7 @@ type session struct {
 	sess    ssh.Session
 
 	requests atomic.Int64 // HTTP requests sent for this session (count.go)
+	refused  atomic.Int64 // runs of prompt input dropped past PromptInputLimit
 	profile  atomic.Value // string: the bound profile, or the one logged in to
 
 	mu      sync.Mutex
@@ -93,8 +94,17 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 			refuse("refused: command", "this server only serves the vaultdeck console; it runs no commands (connect without one)")
 			return
 		}
-		if _, _, ok := sess.Pty(); !ok {
+		pty, _, ok := sess.Pty()
+		if !ok {
 			refuse("refused: no pty", "the console needs a terminal: connect with `ssh -t` from a terminal")
+			return
+		}
+		if pty.Window.Width <= 0 || pty.Window.Height <= 0 {
+			// `ssh -tt` fed from a pipe or a script: OpenSSH asks for a pty
+			// but sends a 0x0 window, having no terminal to measure. Nobody
+			// will ever answer the console, so it must not hold a slot
+			// until the idle timeout.
+			refuse("refused: no terminal", "the console needs a terminal, but your ssh client has no terminal (it sent a 0x0 window: its input is a pipe or a file); connect from a terminal")
 			return
 		}
 		if why := s.admit(ss); why != "" {
@@ -125,9 +135,23 @@ func (s *Server) admit(ss *session) string {
 		return "the server is shutting down; try again in a moment"
 	case len(s.sessions) >= s.cfg.MaxSessions:
 		return fmt.Sprintf("the server already serves its maximum of %s; try again later or ask its operator to raise --max-sessions", plural.Count(s.cfg.MaxSessions, "session"))
+	case s.keySessions(ss.key) >= s.cfg.MaxKeySessions:
+		return fmt.Sprintf("this key already has %s open, its share of the server's; close one, or ask the operator to raise --max-key-sessions", plural.Count(s.cfg.MaxKeySessions, "session"))
 	}
 	s.sessions[ss.sess] = ss
 	return ""
+}
+
+// keySessions counts the open sessions of k (s.mu held): by fingerprint,
+// so a keys file re-read since does not split one key's count.
+func (s *Server) keySessions(k *Key) int {
+	n := 0
+	for _, o := range s.sessions {
+		if o.key.Fingerprint == k.Fingerprint {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *Server) release(ss *session) {
@@ -169,6 +193,9 @@ func (s *Server) logSession(ss *session, outcome string) {
 		slog.Duration("duration", time.Since(ss.started).Round(time.Millisecond)),
 		slog.Int64("requests", ss.requests.Load()),
 		slog.String("outcome", outcome),
+	}
+	if n := ss.refused.Load(); n > 0 {
+		attrs = append(attrs, slog.Int64("refused_inputs", n))
 	}
 	if ss.key != nil {
 		attrs = append(attrs, slog.String("key", ss.key.Fingerprint), slog.String("key_comment", ss.key.Comment))
