@@ -24,6 +24,7 @@ type servedSSH struct {
 	t                  *testing.T
 	sshBin, port       string
 	boundKey, loginKey string
+	keysFile           string // the authorized keys
 	logs               *lockedLines
 	proc               *exec.Cmd
 }
@@ -65,7 +66,7 @@ func startServed(t *testing.T, bin string, args ...string) *servedSSH {
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &servedSSH{t: t, sshBin: sshBin, boundKey: boundKey, loginKey: loginKey, logs: &lockedLines{}, proc: srv}
+	s := &servedSSH{t: t, sshBin: sshBin, boundKey: boundKey, loginKey: loginKey, keysFile: authorized, logs: &lockedLines{}, proc: srv}
 	listening, scanned := make(chan string, 1), make(chan struct{})
 	go func() {
 		defer close(scanned)

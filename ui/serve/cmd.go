@@ -92,6 +92,10 @@ func Start(ctx context.Context, f Flags, given func(string) bool, e Env) int {
 	if check {
 		return s.Check(ctx, e.Stdout)
 	}
+	// SIGHUP re-reads the keys file (open sessions of removed keys close)
+	// instead of stopping the server, as it makes sshd re-read its set-up.
+	ctx, stop := hangupReloads(ctx, s.Reload)
+	defer stop()
 	if err := s.Serve(ctx); err != nil {
 		fmt.Fprintf(e.Stderr, "vaultdeck serve: %v\n", err)
 		return 1

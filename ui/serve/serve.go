@@ -91,7 +91,8 @@ type Config struct {
 // Server is a running (or checked) serve set-up.
 type Server struct {
 	cfg     Config
-	keys    *Keys
+	keys    *Keys    // as last applied (reload.go); guarded by mu
+	keysSum [32]byte // the content they were parsed from; guarded by mu
 	st      *store.Store
 	log     *slog.Logger
 	budgets *api.Budgets // one registry: sessions on one token share its budget
@@ -174,21 +175,28 @@ func New(cfg Config, warn io.Writer) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Server{
+	srv := &Server{
 		cfg: cfg, keys: keys, st: st, log: log,
 		budgets: api.NewBudgets(), share: api.NewShare(shareReuse),
 		bound: map[string]*profileBackend{}, caches: map[string]*memCache{},
 		sessions: map[ssh.Session]*session{}, closeGrace: 2 * time.Second,
 		startups:  newStartups(cfg, log),
 		redRecent: liblog.Redactors{Max: recentRedactors},
-	}, nil
+	}
+	// the content's sum as read now: the watch applies the file when it differs
+	_, srv.keysSum, _ = srv.readKeys()
+	return srv, nil
 }
 
 // Close releases the store.
 func (s *Server) Close() error { return s.st.Close() }
 
-// Keys are the accepted authorized keys.
-func (s *Server) Keys() *Keys { return s.keys }
+// Keys are the accepted authorized keys, as last applied.
+func (s *Server) Keys() *Keys {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.keys
+}
 
 // checkListen refuses a non-loopback address unless it was asked for.
 func checkListen(addr string, explicit bool) error {
@@ -263,7 +271,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.mu.Lock()
 	s.srv = srv
 	s.mu.Unlock()
-	s.log.Info("serving the console over SSH", "addr", ln.Addr().String(), "keys", len(s.keys.List),
+	s.log.Info("serving the console over SSH", "addr", ln.Addr().String(), "keys", len(s.Keys().List),
 		"allow_writes", s.cfg.AllowWrites, "max_sessions", s.cfg.MaxSessions, "max_key_sessions", s.cfg.MaxKeySessions,
 		"login_grace_time", s.cfg.LoginGraceTime, "banner_timeout", s.cfg.BannerTimeout,
 		"max_startups", s.cfg.MaxStartups.String(), "per_source_max_startups", s.cfg.PerSourceMaxStartups)
@@ -271,6 +279,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		s.cfg.Ready(ln.Addr())
 	}
 	s.startCrawls(ctx)
+	go s.watchKeys(ctx)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -327,10 +336,6 @@ func (s *Server) drain(srv *ssh.Server, ln net.Listener, done chan error) error 
 	return err
 }
 
-// authorize is the public-key check: the key must be on an accepted line.
-func (s *Server) authorize(_ ssh.Context, key ssh.PublicKey) bool {
-	return s.keys.Lookup(key) != nil
-}
 
 // recentRedactors is how many clients' redactors a library's log line
 // passes through beside the bound profiles': far more than the sessions a

@@ -67,7 +67,7 @@ func (ss *session) endReason() string {
 // registers the session for draining, and writes its one log line.
 func (s *Server) gate(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		ss := &session{key: s.keys.Lookup(sess.PublicKey()), remote: sess.RemoteAddr().String(), started: time.Now(), sess: sess}
+		ss := &session{key: s.sessionKey(sess), remote: sess.RemoteAddr().String(), started: time.Now(), sess: sess}
 		if ss.key != nil {
 			ss.setProfile(ss.key.Profile)
 		}
@@ -86,8 +86,8 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 			fmt.Fprintf(sess.Stderr(), "vaultdeck: %s%s", msg, eol)
 			_ = sess.Exit(1)
 		}
-		if ss.key == nil { // cannot happen past authorize; never serve an unknown key
-			refuse("refused: unknown key", "this key is not authorized")
+		if ss.key == nil { // its line left the keys file since it logged in
+			refuse("refused: unknown key", "this key is not in the server's authorized keys")
 			return
 		}
 		if sess.RawCommand() != "" || sess.Subsystem() != "" {
