@@ -56,6 +56,9 @@ type Options struct {
 	Access access.Snapshots
 
 	ReadOnly bool
+	// ReadOnlyWhy is what the gated mutating keys say ("" = the key map's
+	// "this session is read-only").
+	ReadOnlyWhy string
 	// Jobs are the write jobs the session may run (ClientJobs); nil: none,
 	// as in serve. A read-only session is not handed them whatever is set.
 	Jobs *page.Jobs
@@ -221,7 +224,7 @@ func newModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 	}
 	// The one decision of what the session may do: the key map and the
 	// jobs handed over both follow from it.
-	sess := keys.Session{ReadOnly: o.ReadOnly, NoLocalFiles: o.NoLocalFiles, Jobs: o.Jobs != nil}
+	sess := keys.Session{ReadOnly: o.ReadOnly, ReadOnlyWhy: o.ReadOnlyWhy, NoLocalFiles: o.NoLocalFiles, Jobs: o.Jobs != nil}
 	var jobs *page.Jobs
 	if sess.RunsJobs() {
 		jobs = o.Jobs

@@ -86,6 +86,9 @@ var viewOnly = map[string]string{
 type Session struct {
 	// ReadOnly: nothing that changes the workspace.
 	ReadOnly bool
+	// ReadOnlyWhy is what a gated mutating key says ("" = WhyReadOnly):
+	// serve tells a key without the write option from a read-only server.
+	ReadOnlyWhy string
 	// NoLocalFiles: nothing that reads or writes a file on this machine (an
 	// SSH session: the file system is the server's).
 	NoLocalFiles bool
@@ -174,7 +177,11 @@ func NewSession(s Session) Map {
 	// read-only SSH session is off because the session is read-only.
 	m.off = map[string]string{}
 	if s.ReadOnly {
-		m.gate(m.mutating(), WhyReadOnly)
+		why := s.ReadOnlyWhy
+		if why == "" {
+			why = WhyReadOnly
+		}
+		m.gate(m.mutating(), why)
 	}
 	if s.NoLocalFiles {
 		m.gate(m.localFiles(), WhyNoLocalFiles)

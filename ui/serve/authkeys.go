@@ -16,12 +16,19 @@ import (
 // file's options field: vaultdeck-profile="eu-prod" ssh-ed25519 AAAA… alice.
 const ProfileOption = "vaultdeck-profile"
 
+// WritesOption grants a key the keys that change the workspace (delete,
+// restore, upload, access changes), under serve's --allow-writes, which is
+// the ceiling: vaultdeck-writes,vaultdeck-profile="eu-prod" ssh-ed25519 …
+// A key without it is read-only whatever the server allows.
+const WritesOption = "vaultdeck-writes"
+
 // Key is one accepted line of the authorized-keys file.
 type Key struct {
 	Line        int
 	Comment     string
 	Fingerprint string // SHA256:…, as ssh-keygen -l prints it
 	Profile     string // bound profile; "" = the session logs in itself
+	Writes      bool   // WritesOption: may change the workspace, if the server allows writes
 	key         gossh.PublicKey
 }
 
@@ -152,6 +159,8 @@ func parseLine(line string) (*Key, error) {
 				return nil, fmt.Errorf("two different %s options", ProfileOption)
 			}
 			k.Profile = p
+		case strings.EqualFold(name, WritesOption) && !hasVal:
+			k.Writes = true
 		case harmless[strings.ToLower(name)] && !hasVal:
 		default:
 			return nil, fmt.Errorf("option %q is not supported by vaultdeck serve", name)

@@ -92,7 +92,8 @@ const binPath = "/api/v1/vault/workspace/recycle_bin"
 
 // fixture is a running server with a simulator-backed profile "sim" (token
 // from a systemd credential) and two client keys: bound to "sim", and not
-// bound (login screen).
+// bound (login screen). The bound key has the write option (writes still
+// need AllowWrites).
 type fixture struct {
 	t       testing.TB
 	sim     *sim.Server
@@ -153,7 +154,7 @@ func startServerSim(t testing.TB, opts sim.Options, mod ...func(*Config)) *fixtu
 	f.bound, boundLine = newKey(t)
 	f.unbound, unboundLine = newKey(t)
 	keys := filepath.Join(f.home, "authorized_keys")
-	body := fmt.Sprintf("# admins\n%s=\"sim\" %s alice@laptop\n%s bob@desk\n", ProfileOption, boundLine, unboundLine)
+	body := fmt.Sprintf("# admins\n%s,%s=\"sim\" %s alice@laptop\n%s bob@desk\n", WritesOption, ProfileOption, boundLine, unboundLine)
 	if err := os.WriteFile(keys, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -57,8 +57,11 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		Theme:      cmp.Or(s.cfg.Flags.Theme, account.DefaultTheme),
 		NoColor:    themes.NoColorFromEnv(getenv),
 		StuckAfter: cmp.Or(s.cfg.Flags.StuckAfter, account.DefaultStuckAfter),
-		ReadOnly:   !s.cfg.AllowWrites,
-		Output:     out,
+		// --allow-writes is the ceiling; under it, a key writes only when its
+		// line says so (rights.go).
+		ReadOnly:    !ss.mayWrite(s.cfg.AllowWrites),
+		ReadOnlyWhy: ss.readOnlyWhy(s.cfg.AllowWrites),
+		Output:      out,
 		// The session's files would be the server's (its credentials among them).
 		NoLocalFiles: true,
 		Getenv:       getenv,

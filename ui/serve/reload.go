@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -150,7 +151,7 @@ func (k *Key) sameAs(o *Key) bool {
 }
 
 // options is what the line's options decide, for comparing two reads.
-func (k *Key) options() string { return k.Profile }
+func (k *Key) options() string { return fmt.Sprintf("%q %v", k.Profile, k.Writes) }
 
 // hangupReloads runs fn at each SIGHUP until ctx ends, on a context of its
 // own: main ends every command on SIGHUP (a closed terminal ends the
