@@ -63,3 +63,38 @@ func anyFold(group, perms []string) bool {
 	}
 	return false
 }
+
+// Requirement is what one endpoint needs of whoami's permissions, as the
+// spec's per-endpoint table says: `profiles --check` names what a token
+// lacks before a command meets the 403.
+type Requirement struct {
+	// Endpoint is "METHOD /path" as the spec writes it.
+	Endpoint string
+	// Permission is the spec's wording.
+	Permission string
+	groups     [][]string
+}
+
+// Lacks returns each group of the requirement that perms does not satisfy,
+// worded as "A" or "A or B" (whoami's names, compared without case).
+func (r Requirement) Lacks(perms []string) []string {
+	var out []string
+	for _, g := range r.groups {
+		if !anyFold(g, perms) {
+			out = append(out, strings.Join(g, " or "))
+		}
+	}
+	return out
+}
+
+// Requirements lists every endpoint the client calls that needs a
+// permission, in the endpoint table's order (whoami needs none).
+func Requirements() []Requirement {
+	eps := []endpoint{epProjects, epProjectFiles, epProjectUsers, epRecycleBin, epGetFiles, epUpload, epDeleteProject,
+		epAuditEarliest, epAuditList, epAuditLatest, epAuditSearch, epDeleteMatters, epUpsertMatters, epListMatters}
+	out := make([]Requirement, 0, len(eps))
+	for _, ep := range eps {
+		out = append(out, Requirement{Endpoint: ep.String(), Permission: ep.perm, groups: needs[ep.perm]})
+	}
+	return out
+}

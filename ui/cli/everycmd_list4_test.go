@@ -31,6 +31,8 @@ func (w *walkWorld) accounts() {
 	for _, f := range [][]string{nil, {"--json"}, {"--jsonl"}, {"--csv"}, {"--jq", ".name"}, {"--jq", "."}, {"--template", "{{range .}}{{.name}}\n{{end}}"}, {"--json", "--csv"}} {
 		w.ad("", append([]string{"profiles"}, f...)...)
 	}
+	w.ad("", "profiles", "--check")
+	w.ad("", "profiles", "--check", "--json")
 	w.ad("", "profiles", "--set-default", "work")
 	w.ad("", "profiles", "--set-default", "nosuch")
 	w.ad("", "profiles", "extra")

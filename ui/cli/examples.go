@@ -44,7 +44,7 @@ func commandExamples() map[string][]string {
 		"vaultdeck matters receipts": {"vaultdeck matters receipts", "vaultdeck matters receipts --json"},
 		"vaultdeck matters restore":  {"vaultdeck matters restore --receipt 12 --dry-run", "vaultdeck matters restore --receipt 12"},
 		"vaultdeck person":           {"vaultdeck person a.donnelly@firm.example", "vaultdeck person a.donnelly@firm.example --offboarding > offboarding.csv", "vaultdeck person a.donnelly@firm.example --since 30d --section activity --csv"},
-		"vaultdeck profiles":         {"vaultdeck profiles", "vaultdeck profiles --set-default eu-prod"},
+		"vaultdeck profiles":         {"vaultdeck profiles", "vaultdeck profiles --set-default eu-prod", "vaultdeck profiles --check", "vaultdeck profiles --check --json"},
 		"vaultdeck projects":         {"vaultdeck projects", "vaultdeck projects --name Bellhaven --json"},
 		"vaultdeck recycle-bin":      {"vaultdeck recycle-bin --purging-within 7d", "vaultdeck recycle-bin --deleted-by m.castellano@firm.example --csv", "vaultdeck recycle-bin --check --purging-within 2d   # a monitoring probe"},
 		"vaultdeck serve":            {"vaultdeck serve --authorized-keys ~/.ssh/vaultdeck_keys", "vaultdeck serve --authorized-keys keys --check", "vaultdeck serve --authorized-keys keys --listen 0.0.0.0:2222 --allow-writes"},

@@ -66,8 +66,16 @@ func NewCmdLogout(f *factory.Factory, run func(context.Context, LogoutOptions) i
 // process's Env (nil: not available in this build).
 func NewCmdProfiles(f *factory.Factory, run func(context.Context, ProfilesOptions) int) *cobra.Command {
 	var setDefault string
-	c := &cobra.Command{Use: "profiles", Short: "list stored profiles (--set-default NAME changes the default)", Args: cmdutil.NoArgs}
+	var check bool
+	c := &cobra.Command{Use: "profiles", Short: "list stored profiles (--set-default NAME changes the default, --check asks whoami of each)", Args: cmdutil.NoArgs,
+		Long: `Lists the stored profiles, the active one marked. --check asks whoami for every
+profile, as a command run with --profile NAME would: its workspace, where its
+token was found (never the token), and the features its token lacks permissions
+for. Exit status 1 when any profile fails (no token, refused, unreachable, or
+another workspace than the one it was logged in to); lacking a permission is
+not a failure.`}
 	c.Flags().StringVar(&setDefault, "set-default", "", "make profile `NAME` the default")
+	c.Flags().BoolVar(&check, "check", false, "ask whoami for every profile: workspace, token source, missing permissions")
 	_ = c.RegisterFlagCompletionFunc("set-default", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return ProfileNames(f.Store), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -75,8 +83,16 @@ func NewCmdProfiles(f *factory.Factory, run func(context.Context, ProfilesOption
 		if run == nil {
 			return cmdutil.NotAvailable(f.IO)
 		}
-		return run(ctx, ProfilesOptions{Profile: f.Flags.Profile, SetDefault: setDefault, IO: streams(f),
-			Show: func(v printer.Value) error { return f.IO.Show(v) }})
+		o := ProfilesOptions{Profile: f.Flags.Profile, SetDefault: setDefault, IO: streams(f),
+			Show: func(v printer.Value) error { return f.IO.Show(v) }}
+		if check {
+			sh, err := f.Shared()
+			if err != nil {
+				return f.IO.Fail(err)
+			}
+			o.Check = &CheckOptions{Shared: sh, Tell: f.TellSecret}
+		}
+		return run(ctx, o)
 	})
 	return c
 }

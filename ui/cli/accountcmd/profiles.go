@@ -96,6 +96,8 @@ type ProfilesOptions struct {
 	// Show prints the profiles in the chosen format (the printer's);
 	// nil: the table, on IO's stdout.
 	Show func(printer.Value) error
+	// Check, when set, is --check: whoami for every profile.
+	Check *CheckOptions
 }
 
 // RunProfiles is `vaultdeck profiles` with its flags parsed.
@@ -115,6 +117,9 @@ func RunProfiles(ctx context.Context, o ProfilesOptions, env Env) int {
 			return printer.ExitError
 		}
 		fmt.Fprintf(env.Stdout, "%q is now the default profile.\n", *setDefault)
+	}
+	if o.Check != nil {
+		return runCheck(ctx, o, env, st)
 	}
 	all, err := st.Profiles()
 	if err != nil {

@@ -126,11 +126,26 @@ func (f *Factory) ConnectWith(flags account.Flags) (*Connection, error) {
 	// The printer redacts whatever token the client sends, from the
 	// moment it is read: told here, not learnt from the client.
 	res.Token = noted{res.Token, f.tellSecret}
+	sh, err := f.Shared()
+	if err != nil {
+		return nil, err
+	}
+	client, err := res.Client(sh)
+	if err != nil {
+		return nil, err
+	}
+	return &Connection{Client: client, Account: res, Conn: res.Conn(client.Base())}, nil
+}
+
+// Shared is what every client of this command shares: the process's
+// HTTP client, budgets, ledger and clock, the --debug log, and notices on
+// stderr. `profiles --check` builds one client per profile on it.
+func (f *Factory) Shared() (account.Shared, error) {
 	sh := account.Shared{HTTPClient: f.HTTPClient, Budgets: f.Budgets, Ledger: f.Ledger,
 		Logger: f.Logger, Limits: f.Limits, Clock: f.Clock}
 	dl, err := f.debug()
 	if err != nil {
-		return nil, err
+		return sh, err
 	}
 	if dl != nil {
 		sh.Logger, sh.WrapTransport = dl.logger, dl.transport
@@ -142,12 +157,12 @@ func (f *Factory) ConnectWith(flags account.Flags) (*Connection, error) {
 	if cmd := f.IO.Command(); cmd != "console" {
 		sh.Notice = func(s string) { fmt.Fprintf(f.IO.Err(), "vaultdeck %s: %s\n", cmd, s) }
 	}
-	client, err := res.Client(sh)
-	if err != nil {
-		return nil, err
-	}
-	return &Connection{Client: client, Account: res, Conn: res.Conn(client.Base())}, nil
+	return sh, nil
 }
+
+// TellSecret hands a token read outside Connect (`profiles --check`
+// reads every profile's) to the printer's and the debug log's redaction.
+func (f *Factory) TellSecret(tok string) { f.tellSecret(tok) }
 
 // noted is a token source that tells the printer each token it yields.
 type noted struct {
