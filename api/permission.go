@@ -90,8 +90,8 @@ func (r Requirement) Lacks(perms []string) []string {
 // Requirements lists every endpoint the client calls that needs a
 // permission, in the endpoint table's order (whoami needs none).
 func Requirements() []Requirement {
-	eps := []endpoint{epProjects, epProjectFiles, epProjectUsers, epRecycleBin, epGetFiles, epUpload, epDeleteProject,
-		epAuditEarliest, epAuditList, epAuditLatest, epAuditSearch, epDeleteMatters, epUpsertMatters, epListMatters}
+	eps := []endpoint{epProjects, epProjectFiles, epProjectUsers, epUpdateUsers, epRemoveUsers, epRecycleBin, epGetFiles,
+		epUpload, epDeleteFile, epGetMetadata, epDeleteProject, epAuditEarliest, epAuditList, epAuditLatest, epAuditSearch, epDeleteMatters, epUpsertMatters, epListMatters}
 	out := make([]Requirement, 0, len(eps))
 	for _, ep := range eps {
 		out = append(out, Requirement{Endpoint: ep.String(), Permission: ep.perm, groups: needs[ep.perm]})

@@ -29,9 +29,10 @@ type Feature struct {
 func Features() []Feature {
 	return []Feature{
 		{"projects, recycle-bin", []string{"GET /api/v1/vault/workspace/"}},
-		{"files, status", []string{"GET /api/v1/vault/projects/{project_id}/files", "GET /api/v1/vault/get_files"}},
-		{"users (a project's sharing)", []string{"GET /api/v1/vault/projects/{project_id}/users"}},
-		{"upload, delete project", []string{"POST /api/v1/vault/upload_files/", "DELETE /api/v1/vault/delete_project/"}},
+		{"files, status, a project's metadata", []string{"GET /api/v1/vault/projects/{project_id}/files", "GET /api/v1/vault/get_files", "GET /api/v1/vault/get_metadata/"}},
+		{"users (who a project is shared with)", []string{"GET /api/v1/vault/projects/{project_id}/users"}},
+		{"changing who a project is shared with", []string{"POST /api/v1/vault/projects/{project_id}/users", "DELETE /api/v1/vault/projects/{project_id}/users"}},
+		{"upload, deleting files and projects", []string{"POST /api/v1/vault/upload_files/", "DELETE /api/v1/vault/delete_file/", "DELETE /api/v1/vault/delete_project/"}},
 		{"audit, person, access", []string{"GET /api/v1/logs/audit"}},
 		{"matters", []string{"DELETE /api/v2/matters", "POST /api/v2/matters", "GET /api/v1/client_matters"}},
 	}

@@ -92,10 +92,10 @@ func TestCheckProfilesAgainstTheSimulator(t *testing.T) {
 		}
 		return out
 	}
-	if r.Problem != "" || !slices.Equal(feats(r.Lacks), []string{"upload, delete project", "audit, person, access", "matters"}) {
+	if r.Problem != "" || !slices.Equal(feats(r.Lacks), []string{"changing who a project is shared with", "upload, deleting files and projects", "audit, person, access", "matters"}) {
 		t.Errorf("reader lacks %q (problem %q)", feats(r.Lacks), r.Problem)
 	}
-	if l := r.Lacks[1]; !slices.Equal(l.Permissions, []string{"Territory admin or Organization admin"}) {
+	if l := r.Lacks[2]; !slices.Equal(l.Permissions, []string{"Territory admin or Organization admin"}) {
 		t.Errorf("reader's audit lack: %q", l.Permissions)
 	}
 	if n := by["nomatters"]; n.Problem != "" || !slices.Equal(feats(n.Lacks), []string{"matters"}) ||

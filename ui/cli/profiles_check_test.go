@@ -74,7 +74,7 @@ func TestProfilesCheckAgainstTheSimulator(t *testing.T) {
 		t.Fatalf("profiles --check --json is not JSON (%v): %q", err, h.out.String())
 	}
 	if len(recs) != 3 || !recs[0].OK || recs[0].Source != "keyring" || recs[0].Workspace != who.WorkspaceID ||
-		recs[1].Name != "reader" || len(recs[1].Lacks) != 3 || recs[2].OK || recs[2].Problem == "" {
+		recs[1].Name != "reader" || len(recs[1].Lacks) != 4 || recs[2].OK || recs[2].Problem == "" {
 		t.Errorf("profiles --check --json: %+v", recs)
 	}
 }
