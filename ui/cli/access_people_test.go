@@ -29,7 +29,7 @@ func checkAccessPeople(t *testing.T, requests *atomic.Int64, vd func(args ...str
 		}
 	}
 	// The count agrees with the person's own listing.
-	u := vd("access", "user", people[0].Email, "--jq", ".project_id")
+	u := vd("access", "user", people[0].Email, "--jq", ".[] | .project_id")
 	if u.code != 0 || strings.Count(u.stdout, "\n") != people[0].Projects {
 		t.Errorf("%s: people says %d projects, access user lists %d", people[0].Email, people[0].Projects, strings.Count(u.stdout, "\n"))
 	}

@@ -402,8 +402,8 @@ func TestProfilesJSON(t *testing.T) {
 		got[1].Name != "eu-prod" || got[1].Region != "eu" || !got[1].ReadOnly || got[1].Active {
 		t.Errorf("profiles --json: %+v", got)
 	}
-	if code := h.run(Profiles, "", "--jq", ".name"); code != ExitOK || h.out.String() != "default\neu-prod\n" {
-		t.Errorf("profiles --jq .name: exit %d, %q", code, h.out.String())
+	if code := h.run(Profiles, "", "--jq", ".[] | .name"); code != ExitOK || h.out.String() != "default\neu-prod\n" {
+		t.Errorf("profiles --jq .[] | .name: exit %d, %q", code, h.out.String())
 	}
 	if code := h.run(Profiles, ""); code != ExitOK || !strings.Contains(h.out.String(), "* default") || !strings.Contains(h.out.String(), "active profile") {
 		t.Errorf("profiles: exit %d, %q", code, h.out.String())

@@ -28,7 +28,7 @@ func TestAuditHideOwnReads(t *testing.T) {
 	if who.code != 0 || self == "" {
 		t.Fatalf("whoami: %d %q", who.code, who.stderr)
 	}
-	own := `select(.type == "api:audit_log_fetch" and (.user | ascii_downcase) == "` + strings.ToLower(self) + `") | .id`
+	own := `.[] | select(.type == "api:audit_log_fetch" and (.user | ascii_downcase) == "` + strings.ToLower(self) + `") | .id`
 	vd("audit", "--limit", "3") // reads leave their own entries
 	vd("audit", "--limit", "3")
 	if r := vd("audit", "--limit", "0", "--jq", own); r.code != 0 || r.stdout == "" {
@@ -38,7 +38,7 @@ func TestAuditHideOwnReads(t *testing.T) {
 	if r.code != 0 || r.stdout != "" {
 		t.Errorf("own reads listed with --hide-own-reads: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	r = vd("audit", "--limit", "4", "--hide-own-reads", "--jq", ".id")
+	r = vd("audit", "--limit", "4", "--hide-own-reads", "--jq", ".[] | .id")
 	if r.code != 0 || strings.Count(r.stdout, "\n") != 4 {
 		t.Errorf("--limit 4 --hide-own-reads: %d %q %q", r.code, r.stdout, r.stderr)
 	}

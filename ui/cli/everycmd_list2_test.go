@@ -122,7 +122,7 @@ func (w *walkWorld) viewAccessPerson() {
 	w.vd("view", "golden")
 	w.vd("view", "golden", "--json")
 	w.vd("view", "golden", "--csv")
-	w.vd("view", "files", "--jq", ".name")
+	w.vd("view", "files", "--jq", ".[] | .name")
 	w.vd("view", "purging", "--template", "{{range .}}{{.vault_project.name}}\n{{end}}")
 	w.vd("view", "golden", "--jsonl", "--jq", ".name")
 	w.vd("view", "golden", "--jsonl", "--template", "{{.name}}")
@@ -145,7 +145,7 @@ func (w *walkWorld) viewAccessPerson() {
 	// a workspace user who is not yet on gp, read from the sim's users listing
 	{
 		var o bytes.Buffer
-		Main(context.Background(), []string{"users", pid, "--jq", ".email"}, Env{Stdout: &o, Stderr: io.Discard,
+		Main(context.Background(), []string{"users", pid, "--jq", ".[] | .email"}, Env{Stdout: &o, Stderr: io.Discard,
 			Getenv: func(k string) string { return w.tokEnv.vars[k] }, Limits: api.Limits{Vault: -1}})
 		var emails []string
 		for _, l := range strings.Split(strings.TrimSpace(o.String()), "\n") {

@@ -132,9 +132,9 @@ func (w *walkWorld) mattersShapers() {
 
 	os.WriteFile(filepath.Join(up, "e.txt"), []byte("e"), 0o644)
 	w.vd("upload", upPid, filepath.Join(up, "e.txt"), "--jsonl", "--jq", ".uploaded")
-	w.vd("uploads", "--jq", ".id")
-	w.vd("files", upPid, "--jq", ".name")
-	w.vd("matters", "receipts", "--jq", ".id")
+	w.vd("uploads", "--jq", ".[] | .id")
+	w.vd("files", upPid, "--jq", ".[] | .name")
+	w.vd("matters", "receipts", "--jq", ".[] | .id")
 	w.vd("matters", "receipt", "1", "--export", "json", "--json")
 	w.vd("matters", "receipt", "1", "--export", "json", "--jsonl")
 	w.vd("matters", "receipt", "8", "--export", "json")

@@ -28,7 +28,7 @@ func (w *walkWorld) accounts() {
 	w.ad(s.Token("admin")+"\n", "login", "--profile", "bad url", "--base-url", w.st.URL)
 	w.ad(s.Token("admin")+"\n", "login", "--profile", "x", "--base-url", "http://example.com")
 	w.ad(s.Token("admin")+"\n", "login", "--profile", "y", "--base-url", w.url401)
-	for _, f := range [][]string{nil, {"--json"}, {"--jsonl"}, {"--csv"}, {"--jq", ".name"}, {"--jq", "."}, {"--template", "{{range .}}{{.name}}\n{{end}}"}, {"--json", "--csv"}} {
+	for _, f := range [][]string{nil, {"--json"}, {"--jsonl"}, {"--csv"}, {"--jq", ".[] | .name"}, {"--jq", "."}, {"--jq", "length"}, {"--jq", "sort_by(.name) | .[0]"}, {"--template", "{{range .}}{{.name}}\n{{end}}"}, {"--json", "--csv"}} {
 		w.ad("", append([]string{"profiles"}, f...)...)
 	}
 	w.ad("", "profiles", "--check")
@@ -127,17 +127,17 @@ func (w *walkWorld) pagedAndFailing() {
 	os.MkdirAll(home5, 0o700)
 	pacedEnv := walkEnv{name: "paged+paced", vars: map[string]string{"VAULTDECK_TOKEN": pg.Sim.Token("admin"), "VAULTDECK_BASE_URL": pg.URL, "VAULTDECK_HOME": home5}, home: home5, sim: pg.Sim, paced: true}
 	for _, k := range []walkEnv{pagedEnv, pacedEnv} {
-		for _, f := range [][]string{nil, {"--json"}, {"--jsonl"}, {"--csv"}, {"--jq", ".name"}, {"--template", "{{len .}}"}} {
+		for _, f := range [][]string{nil, {"--json"}, {"--jsonl"}, {"--csv"}, {"--jq", ".[] | .name"}, {"--jq", "length"}, {"--jq", "sort_by(.name) | .[0].id"}, {"--template", "{{len .}}"}} {
 			w.runIn(k, "", 4000, append([]string{"projects"}, f...)...)
 		}
 		w.runIn(k, "", 4000, "projects", "--name", "paged project 1")
-		for _, f := range [][]string{nil, {"--json"}, {"--jsonl"}, {"--csv"}, {"--jq", ".vault_project.name"}, {"--template", "{{len .}}"}} {
+		for _, f := range [][]string{nil, {"--json"}, {"--jsonl"}, {"--csv"}, {"--jq", ".[] | .vault_project.name"}, {"--jq", "map(select(.vault_project.files_count > 1)) | length"}, {"--template", "{{len .}}"}} {
 			w.runIn(k, "", 4000, append([]string{"recycle-bin"}, f...)...)
 		}
 		w.runIn(k, "", 4000, "recycle-bin", "--purging-within", "3d")
 		w.runIn(k, "", 4000, "recycle-bin", "--check")
 		w.runIn(k, "", 4000, "recycle-bin", "--name", "a", "--json")
-		for _, f := range [][]string{nil, {"--json"}, {"--jsonl"}, {"--csv"}, {"--jq", ".name"}, {"--template", "{{len .}}"}} {
+		for _, f := range [][]string{nil, {"--json"}, {"--jsonl"}, {"--csv"}, {"--jq", ".[] | .name"}, {"--jq", "length"}, {"--jq", "sort_by(.name) | .[0].id"}, {"--template", "{{len .}}"}} {
 			w.runIn(k, "", 4000, append([]string{"files", bigPid}, f...)...)
 		}
 		w.runIn(k, "", 4000, "files", bigPid, "--status", "processing")
@@ -145,14 +145,14 @@ func (w *walkWorld) pagedAndFailing() {
 		w.runIn(k, "", 4000, "status", strings.Join(manyIDs[:150], ","))
 		w.runIn(k, "", 4000, "status", strings.Join(manyIDs[:150], ","), "--jsonl")
 		w.runIn(k, "", 4000, "users", bigPid, "--json")
-		for _, f := range [][]string{nil, {"--jsonl"}, {"--csv"}, {"--jq", ".type"}} {
+		for _, f := range [][]string{nil, {"--jsonl"}, {"--csv"}, {"--jq", ".[] | .type"}} {
 			w.runIn(k, "", 4000, append([]string{"audit", "--limit", "0"}, f...)...)
 		}
 		w.runIn(k, "", 4000, "audit", "--limit", "250", "--oldest", "--json")
-		w.runIn(k, "", 4000, "audit", "--limit", "150", "--since", "2025-05-20", "--jq", ".id")
+		w.runIn(k, "", 4000, "audit", "--limit", "150", "--since", "2025-05-20", "--jq", ".[] | .id")
 		w.runIn(k, "", 4000, "audit", "--limit", "10", "--type", "auth:login", "--csv")
 		w.runIn(k, "", 4000, "audit", "sync")
-		w.runIn(k, "", 4000, "audit", "--limit", "0", "--since", "2025-05-01", "--jq", ".id")
+		w.runIn(k, "", 4000, "audit", "--limit", "0", "--since", "2025-05-01", "--jq", ".[] | .id")
 		w.runIn(k, "", 4000, "audit", "stats", "--since", "2025-05-01", "--until", "2025-06-03")
 		w.runIn(k, "", 4000, "audit", "follow", "--once", "--out", filepath.Join(root, k.name+".jsonl"))
 		w.runIn(k, "", 4000, "access", "crawl")

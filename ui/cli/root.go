@@ -52,9 +52,10 @@ Environment: VAULTDECK_TOKEN (API token), VAULTDECK_PROFILE, VAULTDECK_BASE_URL,
 VAULTDECK_CA_FILE, VAULTDECK_HOME; all of them: vaultdeck help environment.
 Exit status: 0 success, 1 error, 2 usage, 3 some items failed (vaultdeck help exit-codes).
 
---jq and --template shape any command's JSON: the expression runs on each
-item of a listing as it arrives (on the whole of a single object):
-  vaultdeck recycle-bin --jq '.vault_project.name'
+--jq and --template shape any command's JSON. --jq is gh's: the expression
+sees the whole output, a listing being an array (.[] | ... streams it):
+  vaultdeck recycle-bin --jq '.[] | .vault_project.name'
+  vaultdeck projects --jq 'map(select(.files_count > 10)) | length'
   vaultdeck recycle-bin --template '{{range .}}{{.vault_project.name}}{{"\n"}}{{end}}'
   vaultdeck projects --template '{{range .}}{{tablerow .name (timeago .updated_at)}}{{end}}'`,
 		Args:              cmdutil.NoArgs,

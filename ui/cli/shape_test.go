@@ -58,10 +58,11 @@ func TestJQAndTemplateOnRecycleBin(t *testing.T) {
 		want.WriteString(it.VaultProject.Name + "\n")
 	}
 	for _, args := range [][]string{
-		{"recycle-bin", "--jq", ".vault_project.name"},
+		{"recycle-bin", "--jq", ".[] | .vault_project.name"},
 		{"recycle-bin", "--template", `{{range .}}{{.vault_project.name}}{{"\n"}}{{end}}`},
 		{"recycle-bin", "--jsonl", "--template", `{{.vault_project.name}}{{"\n"}}`},
-		{"--json", "recycle-bin", "--jq", ".vault_project | .name"},
+		{"--json", "recycle-bin", "--jq", ".[] | .vault_project | .name"},
+		{"recycle-bin", "--jq", ".[].vault_project.name"},
 	} {
 		r := vd(args...)
 		if r.code != 0 || r.stdout != want.String() {
@@ -70,7 +71,7 @@ func TestJQAndTemplateOnRecycleBin(t *testing.T) {
 	}
 	// Non-string results are compact JSON, one a line; a template's else
 	// runs on an empty listing, and what follows the range once at the end.
-	r = vd("recycle-bin", "--jq", "{n: .vault_project.name, f: .vault_project.files_count}")
+	r = vd("recycle-bin", "--jq", ".[] | {n: .vault_project.name, f: .vault_project.files_count}")
 	if lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n"); r.code != 0 || len(lines) != len(bin.Items) || !strings.HasPrefix(lines[0], `{"f":`) {
 		t.Errorf("object results: %d %q", r.code, r.stdout)
 	}
@@ -144,7 +145,7 @@ const hostileBin = `{"total":3,"items":[
 // TestJQRuntimeErrorNamesItem: an expression failing on item 1 prints item
 // 0, then one line naming item 1, exit 1.
 func TestJQRuntimeErrorNamesItem(t *testing.T) {
-	r := runAgainst(t, jsonBody(hostileBin), "recycle-bin", "--jq", ".vault_project.name")
+	r := runAgainst(t, jsonBody(hostileBin), "recycle-bin", "--jq", ".[] | .vault_project.name")
 	if r.code != ExitError || strings.Count(r.stdout, "\n") != 1 || !strings.HasPrefix(r.stdout, "Alpha ") {
 		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
@@ -163,8 +164,9 @@ func TestJQRuntimeErrorNamesItem(t *testing.T) {
 func TestShapedOutputIsSafe(t *testing.T) {
 	b64 := base64.StdEncoding.EncodeToString([]byte("tok-SECRET-123"))
 	for _, expr := range []string{
-		".vault_project.name?", ".vault_project.name? | ascii_downcase", ".vault_project.name? | @base64", ".vault_project.name? | explode",
-		".vault_project.name? | split(\"\") | join(\" \")", "[.vault_project.name?]", "$ENV.VAULTDECK_TOKEN, env.VAULTDECK_TOKEN, $ENV",
+		".[] | .vault_project.name?", ".[] | .vault_project.name? | ascii_downcase", ".[] | .vault_project.name? | @base64", ".[] | .vault_project.name? | explode",
+		".[] | .vault_project.name? | split(\"\") | join(\" \")", ".[] | [.vault_project.name?]", "$ENV.VAULTDECK_TOKEN, env.VAULTDECK_TOKEN, $ENV",
+		"map(.vault_project.name?)", "[.[].vault_project.name?] | join(\" \")", "sort_by(.id) | map(.vault_project.name? | @base64)",
 	} {
 		r := runAgainst(t, jsonBody(hostileBin), "recycle-bin", "--jq", expr)
 		all := r.stdout + r.stderr

@@ -17,7 +17,7 @@ func TestViewTakesJQAndTemplate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, shape := range [][]string{
-		{"--jq", ".vault_project.name"},
+		{"--jq", ".[] | .vault_project.name"},
 		{"--template", `{{range .}}{{.vault_project.name}}{{"\n"}}{{end}}`},
 		{"--jsonl", "--template", `{{.id}} {{timeago .deleted_at}}{{"\n"}}`},
 	} {

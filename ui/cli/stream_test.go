@@ -130,7 +130,7 @@ func (w *notifyWriter) Write(p []byte) (int, error) {
 // unknown fields.
 func TestPagedListingPrintsEachPageAsItArrives(t *testing.T) {
 	for _, args := range [][]string{{"projects"}, {"projects", "--json"}, {"projects", "--jsonl"},
-		{"projects", "--jq", ".name"}, {"projects", "--template", `{{range .}}{{.name}}{{"\n"}}{{end}}`}} {
+		{"projects", "--jq", ".[] | .name"}, {"projects", "--template", `{{range .}}{{.name}}{{"\n"}}{{end}}`}} {
 		out := &notifyWriter{want: "first-project", seen: make(chan struct{})}
 		seen := out.seen
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

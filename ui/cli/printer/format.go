@@ -33,7 +33,9 @@ func (p *Printer) RegisterFlags(fs *pflag.FlagSet, now func() time.Time) {
 	fs.BoolVar(&p.opt.json, "json", false, "print the API's own JSON objects (listings: an array, one item a line)")
 	fs.BoolVar(&p.opt.jsonl, "jsonl", false, "listings as JSON Lines: one item a line, nothing around them")
 	fs.BoolVar(&p.opt.csv, "csv", false, "listings as CSV: a header row, then a record a row")
-	fs.Var(&jqFlag{p: p}, "jq", "shape the JSON with a jq `EXPRESSION`: run on each item of a listing (on the whole of a single object); strings print raw, anything else as compact JSON, one a line (e.g. --jq '.vault_project.name'; implies --json)")
+	fs.Var(&jqFlag{p: p}, "jq", "filter the JSON with a jq `EXPRESSION`, as gh's --jq: it sees the whole output (a listing is an array); strings print raw, anything else as compact JSON, one a line (e.g. --jq '.[] | .name'; implies --json; one that begins .[] or map(…) streams)")
+	p.jqHold.p = p
+	fs.Var(&p.jqHold, "jq-hold", "the most of a listing's JSON `SIZE` --jq holds when its expression needs the listing whole (sort_by, group_by, .[0]; default 64MiB)")
 	fs.Var(&templateFlag{p: p, now: now}, "template", "print the JSON through a Go `TEMPLATE` (text/template with gh's helpers join, pluck, tablerow, tablerender, timeago, timefmt, truncate); a listing is `.` to range over once, e.g. --template '{{range .}}{{.vault_project.name}}{{\"\\n\"}}{{end}}'; with --jsonl the template runs once per item")
 }
 

@@ -50,7 +50,8 @@ type Printer struct {
 
 	opt      options
 	shape    *shaper // --jq or --template; nil: JSON as sent
-	cmd      string  // the running command's name, for messages
+	jqHold   jqHoldFlag
+	cmd      string // the running command's name, for messages
 	progress *Progress
 }
 

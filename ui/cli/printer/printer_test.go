@@ -99,7 +99,7 @@ func TestListEveryFormat(t *testing.T) {
 		{[]string{"--json"}, rowsListing, "[\n{\"name\":\"a\",\"n\":1},\n{\"name\":\"=cmd\",\"n\":22},\n{\"name\":\"longer name\",\"n\":3}\n]\n"},
 		{[]string{"--json"}, envelope, "{\"items\":[\n{\"name\":\"a\",\"n\":1},\n{\"name\":\"=cmd\",\"n\":22},\n{\"name\":\"longer name\",\"n\":3}\n],\"total\":3}\n"},
 		{[]string{"--jsonl"}, envelope, "{\"name\":\"a\",\"n\":1}\n{\"name\":\"=cmd\",\"n\":22}\n{\"name\":\"longer name\",\"n\":3}\n"},
-		{[]string{"--jq", ".name"}, envelope, "a\n=cmd\nlonger name\n"},
+		{[]string{"--jq", ".[] | .name"}, envelope, "a\n=cmd\nlonger name\n"},
 		{[]string{"--template", `{{range .}}{{.n}};{{end}}`}, envelope, "1;22;3;"},
 	} {
 		out, errText, code := print(t, twoPages, c.l, c.args...)

@@ -8,10 +8,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/itchyny/gojq"
-
 	"github.com/vaultdeck/vaultdeck/api"
-	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 // --jq EXPR and --template TPL shape a command's JSON output, with gh's
@@ -22,12 +19,13 @@ import (
 // get them, and a new command (saved views included) has them the day it
 // prints JSON.
 //
-// The unit is the item: --jq runs on each item of a listing as it streams
-// and on the whole of a single object; a top-level array is a listing.
-// --template sees a listing as `.`, an ordered sequence read once as the
-// items arrive (`{{range .}}` streams; len and index are not available on
-// it), or with --jsonl runs once per item; a single object is `.` whole.
-// Memory stays that of one item whatever the listing's length.
+// --jq sees the whole output, as gh's does (a listing is one array), and
+// runs on each item as it streams when it begins by iterating the listing
+// (shape_jq.go: planJQ); otherwise the listing is held, up to --jq-hold.
+// With --jsonl the unit is the item. --template sees a listing as `.`, an
+// ordered sequence read once as the items arrive (`{{range .}}` streams;
+// len and index are not available on it), or with --jsonl runs once per
+// item; a single object is `.` whole.
 //
 // Output rule: a string result (jq) and every piece of a template's text is
 // printed raw, less terminal escape sequences and control characters other
@@ -42,32 +40,6 @@ import (
 
 // maxShapeItem bounds one item (or single object) held for the shaper.
 const maxShapeItem = 32 << 20
-
-// jqFlag is --jq: parsed and compiled in Set.
-type jqFlag struct {
-	p    *Printer
-	expr string
-}
-
-func (f *jqFlag) String() string { return f.expr }
-func (f *jqFlag) Type() string   { return "string" }
-func (f *jqFlag) Set(s string) error {
-	q, err := gojq.Parse(s)
-	if err != nil {
-		return fmt.Errorf("not a jq expression: %s", jqMessage(err))
-	}
-	// No environment: $ENV and env would hand out VAULTDECK_TOKEN.
-	code, err := gojq.Compile(q, gojq.WithEnvironLoader(func() []string { return nil }))
-	if err != nil {
-		return fmt.Errorf("not a jq expression: %s", jqMessage(err))
-	}
-	f.expr = s
-	f.p.shape = &shaper{jq: code}
-	f.p.opt.json = true
-	return nil
-}
-
-func jqMessage(err error) string { return sanitize.Line(err.Error()) }
 
 // templateFlag is --template: parsed in Set (unknown helpers included).
 type templateFlag struct {
@@ -91,7 +63,7 @@ func (f *templateFlag) Set(s string) error {
 
 // shaper is the stdout of a command run with --jq or --template.
 type shaper struct {
-	jq   *gojq.Code
+	jq   *jqProgram
 	tmpl *tmplProgram
 
 	ctx      context.Context
@@ -102,6 +74,7 @@ type shaper struct {
 	perItem  bool // --jsonl: a template runs on each item
 	n        int  // items (or documents) shaped so far, for error messages
 	listing  *tmplListing
+	jql      *jqListing // a listing --jq reads (nil between listings)
 	err      error
 	reported bool
 }
@@ -195,8 +168,12 @@ func (s *shaper) value(raw []byte, inArray bool) error {
 		where = fmt.Sprintf(" on item %d (counting from 0)", idx)
 	}
 	switch {
+	case s.jql != nil:
+		if err := s.jqItem(s.jql, v, len(raw)); err != nil {
+			return shapeFailure("--jq failed"+where+": ", jqMessage, err)
+		}
 	case s.jq != nil:
-		if err := s.runJQ(v); err != nil {
+		if err := s.runJQ(s.jq.whole, v, s.printResult); err != nil {
 			return shapeFailure("--jq failed"+where+": ", jqMessage, err)
 		}
 	case s.listing != nil:
@@ -224,6 +201,9 @@ func shapeFailure(prefix string, msg func(error) string, err error) error {
 // array starts or ends a top-level array: a listing, which a template sees
 // as one sequence (unless --jsonl asked for one run per item).
 func (s *shaper) array(open bool) error {
+	if s.jq != nil && !s.perItem {
+		return s.jqArray(open)
+	}
 	if s.tmpl == nil || s.perItem {
 		return nil
 	}
@@ -242,30 +222,23 @@ func (s *shaper) array(open bool) error {
 	return nil
 }
 
-func (s *shaper) runJQ(v any) error {
-	it := s.jq.RunWithContext(s.ctx, v)
-	for {
-		x, ok := it.Next()
-		if !ok {
-			return nil
-		}
-		if err, isErr := x.(error); isErr {
-			var halt *gojq.HaltError
-			if errors.As(err, &halt) && halt.Value() == nil {
-				return nil // `halt`: this item's output ends, quietly
-			}
-			return err
-		}
-		if str, isStr := x.(string); isStr {
-			s.out.WriteString(sanitize.Output(str))
-		} else {
-			b, _ := gojq.Marshal(x)
-			s.out.Write(jsonSafe(nil, b, true))
-		}
-		if err := s.out.WriteByte('\n'); err != nil {
-			return err
-		}
+// jqArray starts or ends a listing for --jq; one never ended (the command
+// failed) prints nothing of what it was to end with (a count, a held
+// listing's answer).
+func (s *shaper) jqArray(open bool) error {
+	if open {
+		s.jql = s.jq.startListing()
+		return nil
 	}
+	l := s.jql
+	s.jql = nil
+	if l == nil {
+		return nil
+	}
+	if err := s.jqEnd(l); err != nil {
+		return shapeFailure("--jq failed: ", s.jq.listingHint, err)
+	}
+	return nil
 }
 
 // failed reports err's shaping failure once (Fail and Finish both look);
