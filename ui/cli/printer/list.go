@@ -30,8 +30,14 @@ type Listing[T any] struct {
 	// Sort, when set, orders the table: its rows are held (bounded:
 	// api.Held), sorted and aligned in two passes. nil: the table is
 	// written page by page, aligned on the header and first page. The
-	// CSV and the JSON keep the service's order either way.
+	// CSV and the JSON keep the service's order either way, unless SortAll.
 	Sort func(a, b *T) int
+	// SortAll makes Sort every format's order, not the table's alone:
+	// the kept items are held (bounded: api.Held) and sorted before any
+	// is written, in --json, --jsonl, --csv, --jq and --template too. For
+	// a listing whose order is what it says (the bin within a purge
+	// window: soonest first) and whose kept part is short.
+	SortAll bool
 	// Held holds the table's rows without sorting them, to align them on
 	// all of them as text/tabwriter did (a short listing read whole).
 	Held bool
@@ -63,10 +69,12 @@ func List[T any](ctx context.Context, p *Printer, s Stream[T], l Listing[T]) (Li
 	defer prog.Done()
 	var out rowSink[T]
 	switch {
-	case p.format() == JSON || p.format() == JSONL:
-		out = newJSONItems(p, l, prog)
-	case p.format() == CSV:
-		out = newCSVRows(p, l, prog)
+	case l.SortAll && l.Sort != nil && p.format() != Table:
+		inner := l
+		inner.Keep = nil // kept already
+		out = &orderedItems[T]{l: l, inner: formatSink(p, inner, &Progress{}), prog: prog}
+	case p.format() == JSON || p.format() == JSONL || p.format() == CSV:
+		out = formatSink(p, l, prog)
 	case l.Sort != nil || l.Held:
 		out = &heldRows[T]{p: p, l: l, prog: prog}
 	default:
@@ -89,6 +97,14 @@ func List[T any](ctx context.Context, p *Printer, s Stream[T], l Listing[T]) (Li
 	}
 	prog.Done() // the error line replaces the count
 	return Listed{Summary: sum, Kept: out.kept()}, err
+}
+
+// formatSink is the sink of --json, --jsonl or --csv, written as items come.
+func formatSink[T any](p *Printer, l Listing[T], prog *Progress) rowSink[T] {
+	if p.format() == CSV {
+		return newCSVRows(p, l, prog)
+	}
+	return newJSONItems(p, l, prog)
 }
 
 // rowSink is one format's way of printing a listing's items.

@@ -72,9 +72,10 @@ func (v filterValue) Type() string {
 // Run lists the bin. With --json each entry is printed as it arrives (the
 // server's own bytes, decoded only for a local filter), with --csv each
 // record, so memory stays flat however large the bin. The table holds its
-// entries to order them: newest deletion first, the console's order, or
-// with a purge window soonest purge first; what it holds is bounded
-// (api.Held).
+// entries to order them: newest deletion first, the console's order (and
+// the service's, so every format agrees). With a purge window every format
+// holds the entries it keeps and lists them soonest purge first (SortAll):
+// the order is what the window says; what it holds is bounded (api.Held).
 func Run(ctx context.Context, o *Options) int {
 	p := o.IO
 	if err := o.Filter.Check(); err != nil {
@@ -112,7 +113,8 @@ func Run(ctx context.Context, o *Options) int {
 			}
 			return b.DeletedAt.Time.Compare(a.DeletedAt.Time) // undated (zero) last
 		},
-		Open: `{"items":[`,
+		SortAll: f.Within > 0, // a window's entries are few, and soonest first is what they say
+		Open:    `{"items":[`,
 		Close: func(s api.Summary, kept int) string {
 			if f.Local() {
 				s.Total = api.Int(kept) // the entries kept, not the bin's
