@@ -128,3 +128,25 @@ func TestJQOnAListingSaysItIsAnArray(t *testing.T) {
 		t.Errorf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestTemplateNumbersCompareAsNumbers: a template compares the service's
+// numbers with literals ({{if gt .files_count 30}}), as gh's templates do,
+// and prints them as sent (a 19-digit ID is not rounded).
+func TestTemplateNumbersCompareAsNumbers(t *testing.T) {
+	_, vd := shapeSim(t)
+	want := vd("projects", "--jq", ".[] | select(.files_count > 30) | .name")
+	got := vd("projects", "--template", `{{range .}}{{if gt .files_count 30}}{{.name}}{{"\n"}}{{end}}{{end}}`)
+	if want.code != 0 || want.stdout == "" || got.code != 0 || got.stdout != want.stdout {
+		t.Errorf("gt .files_count 30: exit %d %s\n got %q\nwant %q", got.code, got.stderr, got.stdout, want.stdout)
+	}
+	for _, tc := range []struct{ body, tpl, want string }{
+		{`{"total":1,"items":[{"id":"a","vault_project":{"files_count":1234567890123456789,"name":"x"}}]}`, `{{range .}}{{.vault_project.files_count}} {{if gt .vault_project.files_count 2.5}}big{{end}}{{"\n"}}{{end}}`, "1234567890123456789 big\n"},
+		{`{"total":1,"items":[{"id":"a","vault_project":{"files_count":2.5,"name":"x"}}]}`, `{{range .}}{{.vault_project.files_count}} {{if lt .vault_project.files_count 3}}small{{end}} {{if eq .vault_project.files_count 2.5}}eq{{end}}{{"\n"}}{{end}}`, "2.5 small eq\n"},
+		{`{"total":1,"items":[{"id":"a","vault_project":{"files_count":1e3,"name":"x"}}]}`, `{{range .}}{{if ge .vault_project.files_count 1000}}ok{{end}}{{"\n"}}{{end}}`, "ok\n"},
+	} {
+		r := runAgainst(t, jsonBody(tc.body), "recycle-bin", "--template", tc.tpl)
+		if r.code != 0 || r.stdout != tc.want {
+			t.Errorf("%s: exit %d %q %q, want %q", tc.tpl, r.code, r.stdout, r.stderr, tc.want)
+		}
+	}
+}

@@ -32,7 +32,7 @@ type tmplProgram struct {
 }
 
 func (tp *tmplProgram) parse(src string) error {
-	t, err := template.New("--template").Funcs(tp.funcs()).Parse(src)
+	t, err := template.New("--template").Funcs(withComparisons(tp.funcs())).Parse(src)
 	if err != nil {
 		return fmt.Errorf("not a template: %s", tmplMessage(err))
 	}
