@@ -15,6 +15,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/cli/accountcmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 )
 
 // The command line is a tree of cobra commands, one package per noun
@@ -130,7 +131,15 @@ func Main(ctx context.Context, args []string, env Env) int {
 	}
 	r := newTree(env)
 	defer env.Logs.Route(r.p.Library, nil)() // a library's line goes to this command's stderr, redacted as it is
+	// gh's `--json name,id`: the word after --json is its fields unless
+	// it names a command: the top-level ones first, then those of the
+	// tree built for these words (`audit --json stats`).
+	given := args
+	args = printer.JoinJSONFields(given, r.topLevelName)
 	root := r.newRootFor(args)
+	if again := printer.JoinJSONFields(given, commandNames(root)); !slices.Equal(again, args) {
+		args, root = again, r.newRootFor(again)
+	}
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)
 	// cobra's own output (help, usage) is the printer's too: checked,
@@ -182,6 +191,34 @@ var (
 // lazyRegexp compiles expr on its first use.
 func lazyRegexp(expr string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
+// topLevelName reports whether w names a command below the root.
+func (r *tree) topLevelName(w string) bool {
+	for _, s := range r.subcommands() {
+		if s.name == w {
+			return true
+		}
+	}
+	return false
+}
+
+// commandNames reports whether a word names a command of the tree as built
+// (the running command's path, whole): `--json projects` is not a field.
+func commandNames(root *cobra.Command) func(string) bool {
+	names := map[string]bool{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		names[c.Name()] = true
+		for _, a := range c.Aliases {
+			names[a] = true
+		}
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(root)
+	return func(w string) bool { return names[w] }
 }
 
 // flagError rewrites pflag's messages in the product's form: "unknown flag

@@ -30,7 +30,8 @@ type options struct {
 // one is a usage error before any request. now is the templates' clock
 // (timeago).
 func (p *Printer) RegisterFlags(fs *pflag.FlagSet, now func() time.Time) {
-	fs.BoolVar(&p.opt.json, "json", false, "print the API's own JSON objects (listings: an array, one item a line)")
+	fs.Var(&jsonFlag{p: p}, "json", "print the API's own JSON objects (listings: an array, one item a line); with `FIELDS` (--json name,id, as gh's) only those fields of each")
+	fs.Lookup("json").NoOptDefVal = jsonWhole
 	fs.BoolVar(&p.opt.jsonl, "jsonl", false, "listings as JSON Lines: one item a line, nothing around them")
 	fs.BoolVar(&p.opt.csv, "csv", false, "listings as CSV: a header row, then a record a row")
 	fs.Var(&jqFlag{p: p}, "jq", "filter the JSON with a jq `EXPRESSION`, as gh's --jq: it sees the whole output (a listing is an array); strings print raw, anything else as compact JSON, one a line (e.g. --jq '.[] | .name'; implies --json; one that begins .[] or map(…) streams)")
@@ -73,6 +74,7 @@ func (p *Printer) Is(f Format) bool { return p.format() == f }
 // person --offboarding's CSV, and tests).
 func (p *Printer) SetFormat(f Format) {
 	p.opt = options{json: f == JSON, jsonl: f == JSONL, csv: f == CSV}
+	p.fields = nil
 }
 
 // Cells formats the cells of a table as the chosen format wants them:

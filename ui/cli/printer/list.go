@@ -3,6 +3,7 @@ package printer
 import (
 	"context"
 	"io"
+	"reflect"
 
 	"github.com/vaultdeck/vaultdeck/api"
 )
@@ -64,6 +65,15 @@ type Listed struct {
 // an array or a table's header is written with the first item, never
 // before. An error after some items were written says how many (Partial).
 func List[T any](ctx context.Context, p *Printer, s Stream[T], l Listing[T]) (Listed, error) {
+	if p.fields != nil { // --json FIELDS: checked against the records' fields before any request
+		_ = p.Out() // the shaper is attached
+		if known := knownFields(reflect.TypeFor[T]()); known != nil && p.shape != nil {
+			if err := unknownField(p.cmd, p.fields, known); err != nil {
+				return Listed{}, usageError{err}
+			}
+			p.shape.known = known
+		}
+	}
 	prog := p.Progress()
 	ctx = p.Watch(ctx)
 	defer prog.Done()

@@ -19,6 +19,10 @@ func (p *Printer) Fail(err error) int {
 		sayLost(p) // now, so that what the command says next (where its outcome is kept) follows it
 		return ExitError
 	}
+	var usage usageError
+	if errors.As(err, &usage) {
+		return p.UsageError(usage.error)
+	}
 	var part Partial
 	if p.io.out.err != nil && errors.As(err, &part) {
 		err = part.Err // the items that reached stdout are Finish's to count
@@ -32,6 +36,11 @@ func (p *Printer) Fail(err error) int {
 	p.Note("%s", err.Error())
 	return ExitError
 }
+
+// usageError is an error of the command line found only once the command
+// runs (an unknown --json field, checked against the listing's records):
+// exit 2, as a usage error found while parsing.
+type usageError struct{ error }
 
 // Done is ExitOK, or Fail(err).
 func (p *Printer) Done(err error) int {

@@ -51,7 +51,8 @@ type Printer struct {
 	opt      options
 	shape    *shaper // --jq or --template; nil: JSON as sent
 	jqHold   jqHoldFlag
-	cmd      string // the running command's name, for messages
+	fields   []string // --json FIELDS; nil: the objects whole
+	cmd      string   // the running command's name, for messages
 	progress *Progress
 }
 
@@ -95,6 +96,12 @@ func (p *Printer) Start(ctx context.Context, cmd string) {
 		return // a command run inside another (view NAME) has its own printer
 	}
 	base := io.Writer(p.io.out)
+	if p.fields != nil { // --json FIELDS: a step of the shaper, alone or before --jq or --template
+		if p.shape == nil {
+			p.shape = &shaper{}
+		}
+		p.shape.fields = p.fields
+	}
 	if p.shape != nil {
 		p.shape.attach(ctx, p.io.out, p.secret.RedactingWriter(p.io.out), p.format() == JSONL)
 		base = p.shape

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -75,6 +76,10 @@ type shaper struct {
 	n        int  // items (or documents) shaped so far, for error messages
 	listing  *tmplListing
 	jql      *jqListing // a listing --jq reads (nil between listings)
+	fields   []string   // --json FIELDS
+	known    []string   // the fields the listing's records have (printed null when an item lacks one)
+	cut      []byte     // an item cut to fields
+	plainN   int        // --json FIELDS alone: items printed in the current array
 	err      error
 	reported bool
 }
@@ -157,15 +162,29 @@ func (s *shaper) close() error {
 
 // value shapes one item (inArray) or one whole document.
 func (s *shaper) value(raw []byte, inArray bool) error {
-	v, err := decodeShapeValue(raw)
-	if err != nil {
-		return err
-	}
 	idx := s.n
 	s.n++
 	where := ""
 	if inArray || s.n > 1 || s.perItem {
 		where = fmt.Sprintf(" on item %d (counting from 0)", idx)
+	}
+	if s.fields != nil {
+		cut, err := project(s.cut[:0], raw, s.fields, s.known)
+		if err != nil {
+			msg := err.Error()
+			if where != "" {
+				msg += " (" + strings.TrimPrefix(where, " ") + ")"
+			}
+			return &shapeError{msg: msg}
+		}
+		s.cut, raw = cut, cut
+		if s.jq == nil && s.tmpl == nil {
+			return s.plain(raw, inArray && !s.perItem)
+		}
+	}
+	v, err := decodeShapeValue(raw)
+	if err != nil {
+		return err
 	}
 	switch {
 	case s.jql != nil:
@@ -201,6 +220,9 @@ func shapeFailure(prefix string, msg func(error) string, err error) error {
 // array starts or ends a top-level array: a listing, which a template sees
 // as one sequence (unless --jsonl asked for one run per item).
 func (s *shaper) array(open bool) error {
+	if s.jq == nil && s.tmpl == nil {
+		return s.plainArray(open)
+	}
 	if s.jq != nil && !s.perItem {
 		return s.jqArray(open)
 	}
@@ -220,6 +242,43 @@ func (s *shaper) array(open bool) error {
 		return shapeFailure("--template failed: ", tmplMessage, err)
 	}
 	return nil
+}
+
+// plain prints an item cut to --json FIELDS as --json prints items: in a
+// listing's array one a line, else one document a line.
+func (s *shaper) plain(raw []byte, inArray bool) error {
+	if inArray {
+		sep := ",\n"
+		if s.plainN == 0 {
+			sep = "[\n"
+		}
+		s.plainN++
+		s.out.WriteString(sep)
+	}
+	s.out.Write(jsonSafe(nil, raw, true))
+	if !inArray {
+		return s.out.WriteByte('\n')
+	}
+	return nil
+}
+
+// plainArray opens or closes a listing's array under --json FIELDS alone;
+// like --json, the opening waits for the first item and a listing that
+// failed stays unclosed.
+func (s *shaper) plainArray(open bool) error {
+	if s.perItem {
+		return nil
+	}
+	if open {
+		s.plainN = 0
+		return nil
+	}
+	closing := "\n]\n"
+	if s.plainN == 0 {
+		closing = "[]\n"
+	}
+	_, err := s.out.WriteString(closing)
+	return err
 }
 
 // jqArray starts or ends a listing for --jq; one never ended (the command
