@@ -345,6 +345,52 @@ CREATE TABLE write_job_items (
 );
 CREATE INDEX write_jobs_undo_of ON write_jobs (undo_of) WHERE undo_of IS NOT NULL;
 `},
+	// Issue 45. The record of every write made through `vaultdeck serve`:
+	// who (the key or certificate, and the local account), when, what, the
+	// outcome and the service's audit entries. A row is written before its
+	// request goes; only its outcome (once, from 'sent') and its evidence
+	// (once, from none) are filled in afterwards. Triggers refuse every
+	// other change and every deletion: vaultdeck has no command that would
+	// try, and a program that opens the file with SQLite must drop them
+	// first (which `vaultdeck store check` cannot see, and says nothing of).
+	{17, "hub actions", `
+CREATE TABLE hub_actions (
+	id            INTEGER PRIMARY KEY AUTOINCREMENT,
+	at            INTEGER NOT NULL, -- unix milliseconds, before the request went
+	actor         TEXT NOT NULL,    -- "key SHA256:… alice@laptop" or "certificate alice (key ID …)"
+	key_sha256    TEXT NOT NULL DEFAULT '',
+	key_comment   TEXT NOT NULL DEFAULT '',
+	principal     TEXT NOT NULL DEFAULT '',
+	key_id        TEXT NOT NULL DEFAULT '',
+	os_user       TEXT NOT NULL DEFAULT '',
+	remote        TEXT NOT NULL DEFAULT '',
+	profile       TEXT NOT NULL DEFAULT '',
+	token_user    TEXT NOT NULL DEFAULT '',
+	method        TEXT NOT NULL,
+	path          TEXT NOT NULL,
+	what          TEXT NOT NULL,
+	target        TEXT NOT NULL DEFAULT '',
+	status        INTEGER NOT NULL DEFAULT 0,
+	outcome       TEXT NOT NULL DEFAULT 'sent' CHECK (outcome IN ('sent', 'done', 'refused', 'failed', 'unknown')),
+	detail        TEXT NOT NULL DEFAULT '',
+	done_at       INTEGER NOT NULL DEFAULT 0,
+	audit_type    TEXT NOT NULL DEFAULT '',
+	audit_entries TEXT NOT NULL DEFAULT '', -- the service's entry ids, space-separated
+	audit_note    TEXT NOT NULL DEFAULT ''
+);
+CREATE TRIGGER hub_actions_kept BEFORE DELETE ON hub_actions
+BEGIN SELECT RAISE(ABORT, 'the record of writes made through serve cannot be deleted'); END;
+CREATE TRIGGER hub_actions_fixed BEFORE UPDATE ON hub_actions
+WHEN NEW.id IS NOT OLD.id OR NEW.at IS NOT OLD.at OR NEW.actor IS NOT OLD.actor OR NEW.key_sha256 IS NOT OLD.key_sha256
+	OR NEW.key_comment IS NOT OLD.key_comment OR NEW.principal IS NOT OLD.principal OR NEW.key_id IS NOT OLD.key_id
+	OR NEW.os_user IS NOT OLD.os_user OR NEW.remote IS NOT OLD.remote OR NEW.profile IS NOT OLD.profile
+	OR NEW.token_user IS NOT OLD.token_user OR NEW.method IS NOT OLD.method OR NEW.path IS NOT OLD.path
+	OR NEW.what IS NOT OLD.what OR NEW.target IS NOT OLD.target OR NEW.audit_type IS NOT OLD.audit_type
+	OR (OLD.outcome != 'sent' AND (NEW.outcome IS NOT OLD.outcome OR NEW.status IS NOT OLD.status
+		OR NEW.detail IS NOT OLD.detail OR NEW.done_at IS NOT OLD.done_at))
+	OR (OLD.audit_note != '' AND (NEW.audit_entries IS NOT OLD.audit_entries OR NEW.audit_note IS NOT OLD.audit_note))
+BEGIN SELECT RAISE(ABORT, 'the record of writes made through serve cannot be changed'); END;
+`},
 }
 
 const createVersionTable = `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`

@@ -37,6 +37,7 @@ var fixtures = map[int][]string{
 	15: {`INSERT INTO profiles (name, region, is_default, token_storage, created_at, workspace_id, workspace_name) VALUES ('ws', 'eu', 0, 'keyring', 15, 'w1', 'Harrowgate LLP')`},
 	16: {`INSERT INTO write_jobs (id, kind, profile, base_url, created_at) VALUES (1, 'delete_file', 'old', 'https://x', 16)`,
 		`INSERT INTO write_job_items (job_id, seq, send_no, target, action, state) VALUES (1, 1, 1, 'f1', 'delete', 'done')`},
+	17: {`INSERT INTO hub_actions (at, actor, method, path, what) VALUES (17, 'key SHA256:x a@b', 'DELETE', '/api/v1/vault/delete_project/p', 'project deleted')`},
 }
 
 // openRaw opens the file without migrating, so tests can build older schemas.

@@ -16,6 +16,7 @@ func (r *tree) serveCmd() *cobra.Command {
 	var f serve.Flags
 	c := &cobra.Command{Use: "serve --authorized-keys FILE", Short: "serve the console over SSH (public keys only)", Args: cmdutil.NoArgs}
 	f.Register(c.Flags())
+	c.AddCommand(r.serveActionsCmd())
 	// The sessions' theme is checked while parsing, like the console's.
 	theme := c.Flags().Lookup("theme")
 	theme.Value = cmdutil.EnumFlag(&f.Config.Flags.Theme, themes.Names())

@@ -47,6 +47,7 @@ func commandExamples() map[string][]string {
 		"vaultdeck profiles":         {"vaultdeck profiles", "vaultdeck profiles --set-default eu-prod", "vaultdeck profiles --check", "vaultdeck profiles --check --json"},
 		"vaultdeck projects":         {"vaultdeck projects", "vaultdeck projects --name Bellhaven --json"},
 		"vaultdeck recycle-bin":      {"vaultdeck recycle-bin --purging-within 7d", "vaultdeck recycle-bin --deleted-by m.castellano@firm.example --csv", "vaultdeck recycle-bin --check --purging-within 2d   # a monitoring probe"},
+		"vaultdeck serve actions":    {"vaultdeck serve actions", "vaultdeck serve actions --since 24h --csv"},
 		"vaultdeck serve":            {"vaultdeck serve --authorized-keys ~/.ssh/vaultdeck_keys", "vaultdeck serve --authorized-keys keys --check", "vaultdeck serve --authorized-keys keys --listen 0.0.0.0:2222 --allow-writes"},
 		"vaultdeck sim":              {"vaultdeck sim --addr 127.0.0.1:0", "vaultdeck sim --scale large --no-rate-limit --control"},
 		"vaultdeck store":            {"vaultdeck store check", "vaultdeck store recover"},

@@ -25,6 +25,7 @@ type servedSSH struct {
 	sshBin, port       string
 	boundKey, loginKey string
 	keysFile           string // the authorized keys
+	home               string // serve's VAULTDECK_HOME
 	logs               *lockedLines
 	proc               *exec.Cmd
 }
@@ -66,7 +67,7 @@ func startServed(t *testing.T, bin string, args ...string) *servedSSH {
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &servedSSH{t: t, sshBin: sshBin, boundKey: boundKey, loginKey: loginKey, keysFile: authorized, logs: &lockedLines{}, proc: srv}
+	s := &servedSSH{t: t, sshBin: sshBin, boundKey: boundKey, loginKey: loginKey, keysFile: authorized, home: home, logs: &lockedLines{}, proc: srv}
 	listening, scanned := make(chan string, 1), make(chan struct{})
 	go func() {
 		defer close(scanned)

@@ -102,3 +102,75 @@ func TestSSHMegabytePasteKeepsMemory(t *testing.T) {
 	login.literal("still-typing")
 	login.waitForText("(hidden)")
 }
+
+// Through OpenSSH against `serve --allow-writes`: a key without the write
+// option cannot delete and says why; a key whose line grants it deletes a
+// project, and `serve actions` and serve's log name that key, the project
+// and the service's audit entry.
+func TestSSHWritesPerKeyAndTheRecord(t *testing.T) {
+	t.Parallel()
+	requireTmux(t)
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	bin := buildBinary(t)
+	s := startServed(t, bin, "--allow-writes")
+	reader := startTmuxSized(t, "120", "40", []string{"TERM=xterm-256color"}, s.client(s.boundKey)...)
+	reader.waitForText("Acme Corp v. Halvorsen")
+	reader.keys("Enter")
+	reader.waitForText("Users")
+	reader.literal("D")
+	reader.waitForText("this key may not change the workspace")
+
+	// a writer's line added while serve runs: read at its login
+	dir := filepath.Join(t.TempDir(), "writer")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writerKey, writerLine := writeClientKey(t, dir)
+	f, err := os.OpenFile(s.keysFile, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(`vaultdeck-writes,vaultdeck-profile="sim" ` + writerLine + " dana@firm\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	writer := startTmuxSized(t, "120", "40", []string{"TERM=xterm-256color"}, s.client(writerKey)...)
+	writer.waitForText("Acme Corp v. Halvorsen")
+	writer.keys("Enter")
+	writer.waitForText("Users")
+	writer.literal("D")
+	writer.waitForText("Delete project")
+	writer.literal("Acme Corp v. Halvorsen — Patent Litigation")
+	writer.keys("Enter")
+	writer.waitForText("will appear in the recycle bin")
+
+	deadline := time.Now().Add(60 * time.Second)
+	var out string
+	for {
+		var code int
+		out, _, code = vd(t, bin, []string{"VAULTDECK_HOME=" + s.home}, "", "serve", "actions", "--json")
+		if code == 0 && strings.Contains(out, `"audit_note":"1 entry`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve actions never showed the evidence:\n%s\nlog:\n%s", out, s.logs.String())
+		}
+		time.Sleep(200 * time.Millisecond) // polls the record; the deadline is the only timing
+	}
+	for _, want := range []string{`"key_comment":"dana@firm"`, `"what":"project deleted"`, `"outcome":"done"`, `"key_sha256":"SHA256:`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("serve actions has no %s:\n%s", want, out)
+		}
+	}
+	log := s.logs.String()
+	for _, want := range []string{"hub action evidence", "dana@firm", "what=\"project deleted\"", "audit_entries="} {
+		if !strings.Contains(log, want) {
+			t.Errorf("serve's log has no %q:\n%s", want, log)
+		}
+	}
+	if strings.Count(out, `"id":`) != 1 {
+		t.Errorf("want one write in the record (the reader's D sent nothing):\n%s", out)
+	}
+}

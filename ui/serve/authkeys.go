@@ -29,7 +29,10 @@ type Key struct {
 	Fingerprint string // SHA256:…, as ssh-keygen -l prints it
 	Profile     string // bound profile; "" = the session logs in itself
 	Writes      bool   // WritesOption: may change the workspace, if the server allows writes
-	key         gossh.PublicKey
+	// Principal and KeyID name a certificate's holder (certs.go): set on
+	// the login's own copy of its CA's line, empty for a plain key.
+	Principal, KeyID string
+	key              gossh.PublicKey
 }
 
 // Label is how the header names the key: its comment when it has one, and

@@ -28,6 +28,10 @@ func (t countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if n, ok := r.Context().Value(requestsKey{}).(*atomic.Int64); ok {
 		n.Add(1)
 	}
+	// a session's write is recorded before it goes (record.go)
+	if rc, ok := r.Context().Value(recorderKey{}).(*recorder); ok && isWrite(r.Method) {
+		return rc.roundTrip(t.next, r)
+	}
 	return t.next.RoundTrip(r)
 }
 

@@ -43,6 +43,9 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	// Every request this session's console (or its login screen) sends
 	// is counted for its log line, in the clients' transport.
 	ctx = countRequests(ctx, &ss.requests)
+	// and every write it sends is recorded, naming its key (record.go)
+	rec := &recorder{srv: s, ss: ss, osUser: s.osUser}
+	ctx = withRecorder(ctx, rec)
 	ss.mu.Lock()
 	ss.cancel = cancel
 	ss.mu.Unlock()
@@ -140,6 +143,7 @@ func (s *Server) boundOptions(ctx context.Context, ss *session, name string, o c
 		return o, err
 	}
 	o.Backend = b.client
+	ss.client.Store(b.client)
 	o.Cache = s.cacheFor(ss, name, "")
 	o.Access = s.st // the snapshots of serve's scheduled crawl
 	// The session's one connection value, built by account once.
@@ -154,6 +158,7 @@ func (s *Server) boundOptions(ctx context.Context, ss *session, name string, o c
 // token, kept in memory only, for this session only.
 func (s *Server) loggedInConsole(ctx context.Context, ss *session, res *account.Resolved, c *api.SharedClient, tok, workspace string, o console.Options) (tea.Model, error) {
 	o.Backend = c
+	ss.client.Store(c)
 	o.Cache = s.cacheFor(ss, "", tok)
 	// No stored profile: the session's own token.
 	o.Conn = res.Conn(c.Base())

@@ -91,6 +91,7 @@ type Config struct {
 // Server is a running (or checked) serve set-up.
 type Server struct {
 	cfg     Config
+	osUser  string   // the local account serve runs as, for the record
 	keys    *Keys    // as last applied (reload.go); guarded by mu
 	keysSum [32]byte // the content they were parsed from; guarded by mu
 	st      *store.Store
@@ -176,7 +177,7 @@ func New(cfg Config, warn io.Writer) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	srv := &Server{
-		cfg: cfg, keys: keys, st: st, log: log,
+		cfg: cfg, keys: keys, st: st, log: log, osUser: localUser(),
 		budgets: api.NewBudgets(), share: api.NewShare(shareReuse),
 		bound: map[string]*profileBackend{}, caches: map[string]*memCache{},
 		sessions: map[ssh.Session]*session{}, closeGrace: 2 * time.Second,
@@ -335,7 +336,6 @@ func (s *Server) drain(srv *ssh.Server, ln net.Listener, done chan error) error 
 	}
 	return err
 }
-
 
 // recentRedactors is how many clients' redactors a library's log line
 // passes through beside the bound profiles': far more than the sessions a

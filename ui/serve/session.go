@@ -11,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"
+	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
@@ -21,9 +22,10 @@ type session struct {
 	started time.Time
 	sess    ssh.Session
 
-	requests atomic.Int64 // HTTP requests sent for this session (count.go)
-	refused  atomic.Int64 // runs of prompt input dropped past PromptInputLimit
-	profile  atomic.Value // string: the bound profile, or the one logged in to
+	requests atomic.Int64                     // HTTP requests sent for this session (count.go)
+	refused  atomic.Int64                     // runs of prompt input dropped past PromptInputLimit
+	profile  atomic.Value                     // string: the bound profile, or the one logged in to
+	client   atomic.Pointer[api.SharedClient] // the session's client, once its console is built
 
 	mu      sync.Mutex
 	program *tea.Program
@@ -34,6 +36,9 @@ type session struct {
 }
 
 func (ss *session) setProfile(p string) { ss.profile.Store(p) }
+
+// apiClient is the session's client (nil before its console is built).
+func (ss *session) apiClient() *api.SharedClient { return ss.client.Load() }
 
 func (ss *session) profileName() string {
 	p, _ := ss.profile.Load().(string)
