@@ -18,6 +18,7 @@ require (
 	github.com/creack/pty v1.1.21
 	github.com/dustin/go-humanize v1.1.0
 	github.com/goccy/go-json v0.10.5
+	github.com/goccy/go-yaml v1.19.2
 	github.com/godbus/dbus/v5 v5.2.2
 	github.com/itchyny/gojq v0.12.20
 	github.com/kballard/go-shellquote v0.0.0-20180428030007-95032a82bc51

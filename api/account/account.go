@@ -91,18 +91,28 @@ func (NoProfileError) Error() string {
 // profile named "default" for region us, so scripts can run with the
 // variable alone. It reports how the choice was made.
 func Select(e Env, st *store.Store, flag string) (store.Profile, string, error) {
+	cfg, err := ReadConfigFile(e)
+	if err != nil {
+		return store.Profile{}, ChosenByDefault, err
+	}
+	return selectIn(e, st, cfg, flag)
+}
+
+// selectIn is Select with the configuration file read (nil: none): a
+// profile is the file's declaration over the stored row (configmerge.go).
+func selectIn(e Env, st *store.Store, cfg *ConfigFile, flag string) (store.Profile, string, error) {
 	name, by := flag, ChosenByFlag
 	if name == "" {
 		name, by = e.getenv(ProfileEnvVar), ChosenByEnv
 	}
 	if name != "" {
-		p, err := st.Profile(name)
+		p, err := lookupProfile(st, cfg, name)
 		if errors.Is(err, store.ErrNotFound) {
 			return store.Profile{}, by, fmt.Errorf("there is no profile named %q (chosen by %s); run `vaultdeck profiles` to list them or `vaultdeck login --profile %s` to create it: %w", name, by, name, err)
 		}
 		return p, by, err
 	}
-	p, err := st.DefaultProfile()
+	p, err := defaultProfile(st, cfg)
 	if errors.Is(err, store.ErrNotFound) {
 		if e.getenv(token.EnvVar) != "" {
 			return store.Profile{Name: "default", Region: "us"}, ChosenByToken, nil
@@ -164,7 +174,11 @@ func (c *Chosen) Stored() bool { return c != nil && c.By != ChosenByToken }
 // settings and token source: the one call the console and the headless
 // commands need before resolving. The token itself is looked up lazily.
 func Open(e Env, st *store.Store, flag string) (*Chosen, error) {
-	p, by, err := Select(e, st, flag)
+	cfg, err := ReadConfigFile(e)
+	if err != nil {
+		return nil, err
+	}
+	p, by, err := selectIn(e, st, cfg, flag)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +188,7 @@ func Open(e Env, st *store.Store, flag string) (*Chosen, error) {
 	}
 	c := &Chosen{Profile: p, By: by, Source: src}
 	if by != ChosenByToken {
-		if c.Settings, err = ReadSettings(st, p.Name); err != nil {
+		if c.Settings, err = settingsOf(st, cfg, p); err != nil {
 			return nil, err
 		}
 	}

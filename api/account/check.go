@@ -14,12 +14,16 @@ import (
 // LoginProfile is the profile login works on: the named (or selected) one
 // if it exists, keeping its settings, else a new one.
 func LoginProfile(e Env, st *store.Store, flag string) (store.Profile, error) {
+	cfg, err := ReadConfigFile(e)
+	if err != nil {
+		return store.Profile{}, err
+	}
 	name := flag
 	if name == "" {
 		name = e.getenv(ProfileEnvVar)
 	}
 	if name == "" {
-		def, err := st.DefaultProfile()
+		def, err := defaultProfile(st, cfg)
 		switch {
 		case err == nil:
 			return def, nil
@@ -31,11 +35,22 @@ func LoginProfile(e Env, st *store.Store, flag string) (store.Profile, error) {
 	if err := store.ValidateProfileName(name); err != nil {
 		return store.Profile{}, err
 	}
-	p, err := st.Profile(name)
+	p, err := lookupProfile(st, cfg, name)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Profile{Name: name}, nil
 	}
 	return p, err
+}
+
+// ConfigOwner says where the configuration file sets key of profile
+// ("PATH:LINE"), so login and `config set` leave that value to the file.
+func ConfigOwner(e Env, profile, key string) (string, bool, error) {
+	cfg, err := ReadConfigFile(e)
+	if err != nil || cfg == nil {
+		return "", false, err
+	}
+	at, ok := cfg.Owns(profile, key)
+	return at, ok, nil
 }
 
 // CheckProfile adds login's own rule to the store's validation: the spec

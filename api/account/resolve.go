@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -136,6 +137,8 @@ func Resolve(req Request) (*Resolved, error) {
 	}
 	if f.Theme == "" && slices.Contains(req.Themes, s.Theme) {
 		r.Theme = s.Theme
+	} else if f.Theme == "" && s.ThemeAt != "" && len(req.Themes) > 0 {
+		return nil, fmt.Errorf("the configuration file %s: theme: there is no theme %q; choose one of %s", s.ThemeAt, s.Theme, strings.Join(req.Themes, ", "))
 	}
 	if c != nil {
 		r.ChosenBy, r.DataProfile = c.By, c.Profile.Name

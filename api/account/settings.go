@@ -98,6 +98,9 @@ type Settings struct {
 	ReadOnly   bool
 	Timeout    time.Duration
 	MaxRate    MaxRate
+	// ThemeAt is where the configuration file sets Theme ("PATH:LINE"),
+	// so a theme the console does not know is refused there, not ignored.
+	ThemeAt string
 }
 
 // ParseSettings types the store's key-to-value map of one profile;
@@ -148,14 +151,45 @@ func StoredSettings(st *store.Store, p store.Profile) (map[string]string, error)
 }
 
 // ConfigProfile is the profile `config` acts on: the flag, else the
-// default one.
-func ConfigProfile(st *store.Store, flag string) (store.Profile, error) {
+// default one, as the configuration file and the store make it, with the
+// file (nil: none).
+func ConfigProfile(e Env, st *store.Store, flag string) (store.Profile, *ConfigFile, error) {
+	cfg, err := ReadConfigFile(e)
+	if err != nil {
+		return store.Profile{}, nil, err
+	}
 	if flag != "" {
-		return st.Profile(flag)
+		p, err := lookupProfile(st, cfg, flag)
+		return p, cfg, err
 	}
-	p, err := st.DefaultProfile()
+	p, err := defaultProfile(st, cfg)
+	return p, cfg, configProfileErr(err)
+}
+
+// EffectiveSettings are a profile's settings as a command uses them (the
+// file's over the store's), read-only included, and where the file sets
+// each it sets ("PATH:LINE"), for `config get`.
+func EffectiveSettings(st *store.Store, cfg *ConfigFile, p store.Profile) (map[string]string, map[string]string, error) {
+	m, err := StoredSettings(st, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	at := map[string]string{}
+	if fp := cfg.Profile(p.Name); fp != nil {
+		m = fp.settings(m)
+		for _, k := range Keys() {
+			if l, ok := fp.Lines[k]; ok {
+				at[k] = cfg.At(l)
+				m[k] = fp.Values[k]
+			}
+		}
+	}
+	return m, at, nil
+}
+
+func configProfileErr(err error) error {
 	if errors.Is(err, store.ErrNotFound) {
-		return p, errors.New("there is no profile yet; settings belong to one (vaultdeck login --profile NAME)")
+		return errors.New("there is no profile yet; settings belong to one (vaultdeck login --profile NAME)")
 	}
-	return p, err
+	return err
 }

@@ -97,18 +97,18 @@ const CheckTimeout = 30 * time.Second
 // one after the other. tell is handed each token read, for the caller's
 // redaction; sh builds the clients (whoami costs no budget).
 func CheckProfiles(ctx context.Context, e Env, st *store.Store, sh Shared, tell func(string)) ([]ProfileStatus, error) {
-	all, err := st.Profiles()
+	all, cfg, err := AllProfiles(e, st)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]ProfileStatus, 0, len(all))
 	for _, p := range all {
-		out = append(out, checkProfile(ctx, e, st, p, sh, tell))
+		out = append(out, checkProfile(ctx, e, st, cfg, p, sh, tell))
 	}
 	return out, nil
 }
 
-func checkProfile(ctx context.Context, e Env, st *store.Store, p store.Profile, sh Shared, tell func(string)) ProfileStatus {
+func checkProfile(ctx context.Context, e Env, st *store.Store, cfg *ConfigFile, p store.Profile, sh Shared, tell func(string)) ProfileStatus {
 	s := ProfileStatus{Profile: p.Name, Endpoint: p.Endpoint(), Default: p.IsDefault}
 	start := time.Now()
 	defer func() { s.Elapsed = time.Since(start) }()
@@ -118,7 +118,7 @@ func checkProfile(ctx context.Context, e Env, st *store.Store, p store.Profile, 
 	if err != nil {
 		return fail("%v", err)
 	}
-	settings, err := ReadSettings(st, p.Name)
+	settings, err := settingsOf(st, cfg, p)
 	if err != nil {
 		return fail("its settings could not be read: %v", err)
 	}

@@ -54,6 +54,10 @@ const (
 	// plan recorded the path with its links resolved, so a link met later
 	// is a change).
 	UploadFile
+	// ConfigFile is the configuration file (config.yaml): profiles and
+	// settings, a few lines each. Configuration management often places
+	// it through a link (home-manager, stow), so one is followed.
+	ConfigFile
 )
 
 // MaxUploadBytes is the interface's limit on one uploaded file (the spec's
@@ -79,6 +83,8 @@ func (k Kind) Name() string {
 		return "matter file"
 	case UploadFile:
 		return "file"
+	case ConfigFile:
+		return "configuration file"
 	}
 	return "file"
 }
@@ -94,7 +100,7 @@ func (k Kind) Max() int64 {
 		return 4 << 20
 	case Token, Credential:
 		return 16 << 10
-	case SavedViews:
+	case SavedViews, ConfigFile:
 		return 1 << 20
 	case MatterFile, UploadFile:
 		return MaxUploadBytes

@@ -23,7 +23,8 @@ import (
 type ConfigOptions struct {
 	IO      *printer.Printer
 	Store   func() (*store.Store, error)
-	Profile string // --profile; "": the default one
+	Getenv  func(string) string // where the configuration file is
+	Profile string              // --profile; "": the default one
 
 	Verb string   // get, set or unset
 	Args []string // [KEY [VALUE]]
@@ -32,7 +33,7 @@ type ConfigOptions struct {
 // NewCmdConfig is `vaultdeck config get [KEY] | set KEY VALUE | unset
 // KEY`: per-profile defaults, checked and kept by api/account.
 func NewCmdConfig(f *factory.Factory) *cobra.Command {
-	o := &ConfigOptions{IO: f.IO, Store: f.Store}
+	o := &ConfigOptions{IO: f.IO, Store: f.Store, Getenv: f.Getenv}
 	run := func(verb string) func(*cobra.Command, []string) error {
 		return cmdutil.Run(f, func(_ context.Context, args []string) int {
 			o.Verb, o.Args, o.Profile = verb, args, f.Flags.Profile
@@ -42,9 +43,11 @@ func NewCmdConfig(f *factory.Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "config",
 		Short: "per-profile defaults: " + strings.Join(account.Keys(), ", "),
-		Long:  "The profile is --profile, else the default one. A flag given on the command line always wins over these.",
-		Args:  cmdutil.NoArgs,
-		RunE:  cmdutil.NeedSub,
+		Long: `The profile is --profile, else the default one. A flag given on the command line always wins over these,
+and a value the configuration file (config.yaml, vaultdeck help profiles) sets wins over what config set
+stored: config set refuses it, naming the file's line.`,
+		Args: cmdutil.NoArgs,
+		RunE: cmdutil.NeedSub,
 	}
 	keys := func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return account.Keys(), cobra.ShellCompDirectiveNoFileComp
@@ -92,18 +95,28 @@ func RunConfig(o *ConfigOptions) int {
 		return p.Fail(err)
 	}
 	defer st.Close()
-	prof, err := account.ConfigProfile(st, o.Profile)
+	acct := account.Env{Getenv: o.Getenv}
+	prof, cfg, err := account.ConfigProfile(acct, st, o.Profile)
 	if err != nil {
 		return p.Fail(err)
 	}
 	switch o.Verb {
 	case "set", "unset":
+		if at, owned := cfg.Owns(prof.Name, rest[0]); owned {
+			return p.Fail(fmt.Errorf("%s of profile %q is set by the configuration file at %s, which owns it: change it there (a value config %s stored would never be used)", rest[0], prof.Name, at, o.Verb))
+		}
+		if _, err := st.Profile(prof.Name); err != nil {
+			if fp := cfg.Profile(prof.Name); fp != nil {
+				return p.Fail(fmt.Errorf("profile %q is declared only in the configuration file (%s): set %s there", prof.Name, cfg.At(fp.Line), rest[0]))
+			}
+			return p.Fail(err)
+		}
 		if err := account.SetSetting(st, prof.Name, rest[0], value); err != nil {
 			return p.Fail(err)
 		}
 		return printer.ExitOK
 	}
-	settings, err := account.StoredSettings(st, prof)
+	settings, from, err := account.EffectiveSettings(st, cfg, prof)
 	if err != nil {
 		return p.Fail(err)
 	}
@@ -116,8 +129,11 @@ func RunConfig(o *ConfigOptions) int {
 	return p.Done(p.Show(printer.Value{JSON: settings, Text: func(w io.Writer) error {
 		for _, k := range account.Keys() {
 			v, set := settings[k]
-			if !set || (k == account.KeyReadOnly && !prof.ReadOnly) {
+			at, filed := from[k]
+			if !set || (k == account.KeyReadOnly && !prof.ReadOnly && !filed) {
 				v = account.Default(k) + " (default)"
+			} else if filed {
+				v += " (" + at + ")"
 			}
 			if _, err := fmt.Fprintf(w, "%-12s %s\n", k, v); err != nil {
 				return err

@@ -66,6 +66,22 @@ func RunLogin(ctx context.Context, o LoginOptions, env Env) int {
 		fmt.Fprintln(env.Stderr, sentence(err))
 		return printer.ExitError
 	}
+	// A value the configuration file sets is the file's: a flag that
+	// would change it is refused rather than stored and never used.
+	for flag, key := range map[string]string{"region": account.FileKeyRegion, "base-url": account.FileKeyBaseURL, "ca-file": account.FileKeyCAFile, "read-only": account.KeyReadOnly} {
+		if !o.Given(flag) {
+			continue
+		}
+		at, owned, _ := account.ConfigOwner(env.Account(), p.Name, key)
+		if !owned && (flag == "region" || flag == "base-url") {
+			other := map[string]string{"region": account.FileKeyBaseURL, "base-url": account.FileKeyRegion}[flag]
+			at, owned, _ = account.ConfigOwner(env.Account(), p.Name, other)
+		}
+		if owned {
+			fmt.Fprintf(env.Stderr, "Profile %q's endpoint and access are set by the configuration file at %s, which owns them: drop --%s, or change it there. Nothing was saved.\n", p.Name, at, flag)
+			return printer.ExitUsage
+		}
+	}
 	if o.Given("region") {
 		p.Region, p.BaseURL = *region, ""
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/vaultdeck/vaultdeck/api/account"
@@ -112,6 +113,13 @@ func RunProfiles(ctx context.Context, o ProfilesOptions, env Env) int {
 	defer st.Close()
 
 	if *setDefault != "" {
+		if cfg, err := account.ReadConfigFile(env.Account()); err != nil || (cfg != nil && cfg.Default != "") {
+			if err == nil {
+				err = fmt.Errorf("the configuration file sets the default profile at %s, which owns it: change it there", cfg.At(cfg.DefaultLine))
+			}
+			fmt.Fprintln(env.Stderr, sentence(err))
+			return printer.ExitError
+		}
 		if err := st.SetDefault(*setDefault); err != nil {
 			fmt.Fprintln(env.Stderr, sentence(err))
 			return printer.ExitError
@@ -121,7 +129,7 @@ func RunProfiles(ctx context.Context, o ProfilesOptions, env Env) int {
 	if o.Check != nil {
 		return runCheck(ctx, o, env, st)
 	}
-	all, err := st.Profiles()
+	all, cfg, err := account.AllProfiles(env.Account(), st)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, sentence(err))
 		return printer.ExitError
@@ -131,13 +139,16 @@ func RunProfiles(ctx context.Context, o ProfilesOptions, env Env) int {
 		return printer.ExitOK
 	}
 	active, by, selErr := account.Select(env.Account(), st, *profile)
-	v := profilesValue(all, func(p store.Profile) bool { return selErr == nil && p.Name == active.Name })
+	v := profilesValue(all, cfg, func(p store.Profile) bool { return selErr == nil && p.Name == active.Name })
 	if selErr == nil {
 		// Under the table only: JSON's reader has "active" in each record.
 		v.Foot = fmt.Sprintf("\n* active profile (chosen by %s). Pick another with --profile NAME or %s; change the default with `vaultdeck profiles --set-default NAME`.", by, account.ProfileEnvVar)
 		if env.getenv(token.EnvVar) != "" {
 			v.Foot += fmt.Sprintf("\n%s is set, so it supplies the token whatever is saved.", token.EnvVar)
 		}
+	}
+	if cfg != nil && len(cfg.Profiles) > 0 {
+		v.Foot += fmt.Sprintf("\nDeclared in %s (which wins over `vaultdeck config`): %s.", cfg.Path, strings.Join(declared(cfg), ", "))
 	}
 	show := o.Show
 	if show == nil {
@@ -175,12 +186,15 @@ type profileRecord struct {
 	TokenStorage  string `json:"token_storage"`
 	Default       bool   `json:"default"`
 	Active        bool   `json:"active"`
+	// DeclaredIn is where the configuration file declares it
+	// ("PATH:LINE"); empty when only the store keeps it.
+	DeclaredIn string `json:"declared_in,omitempty"`
 }
 
 // profilesValue is the profiles as the printer shows them: records for
 // JSON, rows for CSV, the aligned table (the active one marked) for a
 // person.
-func profilesValue(all []store.Profile, isActive func(store.Profile) bool) printer.Value {
+func profilesValue(all []store.Profile, cfg *account.ConfigFile, isActive func(store.Profile) bool) printer.Value {
 	recs := make([]profileRecord, 0, len(all))
 	rows := make([][]string, 0, len(all))
 	for _, p := range all {
@@ -191,6 +205,9 @@ func profilesValue(all []store.Profile, isActive func(store.Profile) bool) print
 		r := profileRecord{Name: p.Name, Endpoint: p.Endpoint(), Region: p.Region, BaseURL: p.BaseURL, CAFile: p.CAFile,
 			WorkspaceID: p.WorkspaceID, WorkspaceName: p.WorkspaceName,
 			ReadOnly: p.ReadOnly, TokenStorage: cmp.Or(p.TokenStorage, store.StorageNone), Default: p.IsDefault, Active: isActive(p)}
+		if fp := cfg.Profile(p.Name); fp != nil {
+			r.DeclaredIn = cfg.At(fp.Line)
+		}
 		recs = append(recs, r)
 		ws := "-" // logged in before vaultdeck remembered it: not checked
 		if p.WorkspaceID != "" {
@@ -229,4 +246,12 @@ func storageLabel(s string) string {
 		return "file (insecure)"
 	}
 	return "none (vaultdeck login)"
+}
+
+func declared(cfg *account.ConfigFile) []string {
+	out := make([]string, 0, len(cfg.Profiles))
+	for _, fp := range cfg.Profiles {
+		out = append(out, fp.Name)
+	}
+	return out
 }
