@@ -18,6 +18,12 @@ type ClientMatter struct {
 	Name        string `json:"name"`
 	ClientID    string `json:"client_id"`
 	MatterID    string `json:"matter_id"`
+	// NameDelimiter is the simulator's mapping from v1 names to v2 pairs
+	// (api/sim's listing): a pair (c, m) is this record when the record's
+	// pair is (c, m) or its Name is c + NameDelimiter + m. nil when the
+	// service does not say it (the public record): a client must not then
+	// guess which pair a record is.
+	NameDelimiter *string `json:"name_delimiter"`
 	UserEmail   string `json:"user_email"` // who created it (facts §6.1)
 	Description string `json:"description"`
 	UserCount   Int    `json:"user_count"`   // usage: people who used it

@@ -20,6 +20,41 @@ type Deps struct {
 	Store    Receipts // a *store.Store outside tests
 	Profile  string
 	Endpoint string // the client's base URL, for the receipt
+	// Who, when set, asks whoami for the e-mail of the account behind the
+	// token (free: no budget), so the receipt names who acted, not only
+	// how the token was found (ReceiptBy). When it fails the receipt
+	// names the profile alone and the run goes on: the deletion itself
+	// will meet a token that does not work.
+	Who func(ctx context.Context) (string, error)
+}
+
+// by is what the receipt records as who acted.
+func (d Deps) by(ctx context.Context) string {
+	if d.Who == nil {
+		return d.Profile
+	}
+	email, err := d.Who(ctx)
+	if err != nil {
+		return d.Profile
+	}
+	return ReceiptBy(email, d.Profile)
+}
+
+// ReceiptBy is the account whoami gave and how its token was found:
+// "m.castellano@harrowgate-law.com (profile work)", or "(VAULTDECK_TOKEN)"
+// when the variable supplied it; how alone when whoami gave no e-mail.
+func ReceiptBy(email, how string) string {
+	email = strings.TrimSpace(email)
+	if email == "" {
+		return how
+	}
+	switch {
+	case how == "" || how == "(no profile)":
+		return email
+	case strings.HasPrefix(how, "("):
+		return email + " " + strings.Replace(how, ")", "", 1) + ")"
+	}
+	return email + " (profile " + how + ")"
 }
 
 // Watch is how a caller follows a run: progress after each request, and
@@ -44,7 +79,7 @@ func Delete(ctx context.Context, d Deps, src Source, plan *Plan, w Watch) (int64
 	if err := d.Store.Check(); err != nil {
 		return 0, nil, err
 	}
-	id, err := d.Store.StartReceipt(store.Receipt{Action: "delete", Profile: d.Profile, Endpoint: d.Endpoint,
+	id, err := d.Store.StartReceipt(store.Receipt{Action: "delete", Profile: d.by(ctx), Endpoint: d.Endpoint,
 		FileName: src.Name, FileSHA256: src.SHA256, Pairs: len(plan.Pairs)})
 	if err != nil {
 		return 0, nil, &ReceiptError{err}

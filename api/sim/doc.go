@@ -93,6 +93,14 @@
 //   - Recycle bin: deletions spread over 30 days; one entry in 25 is past
 //     its purge time (by up to 36 hours) and still listed, as when the
 //     service's purge job lags; three in 25 purge within 24 hours.
+//   - The client-matter listing (GET /api/v1/client_matters) is the
+//     public record (facts §6.1) plus the simulator's own mapping from v1
+//     names to v2 pairs, which no public document gives: every record has
+//     client_id and matter_id (empty for a matter made through v1) and
+//     name_delimiter, the workspace's delimiter; a pair resolves to a record
+//     whose pair it is or whose name is client_id + name_delimiter +
+//     matter_id, as DELETE /api/v2/matters resolves it
+//     (TestTheListingNamesThePairsADeletionResolves).
 //   - Fixtures in every seed: matter pair 10482/2023-0007 is an
 //     identity_conflict (a v1 matter has the same stored name); pairs
 //     ACME.EU/M-12 and ACME/EU.M-12 share the stored name ACME.EU.M-12;

@@ -247,7 +247,15 @@ func (st *state) createMatter(k pairKey, desc string, linked bool, now time.Time
 }
 
 // clientMatter is the v1 listing record (GET /api/v1/client_matters), with
-// the firm identifiers added so a console can show both.
+// the simulator's mapping from v1 names to v2 pairs added. The public
+// record has only the stored name, and how a v2 pair reaches a v1 name is
+// not documented (facts §6.1, spec rule 4), so the simulator decides it and
+// says it on every record: client_id and matter_id are the matter's own
+// pair (empty for a matter made through v1), and name_delimiter is the
+// workspace's delimiter (rule 5), so a pair (c, m) resolves to a record
+// whose pair is (c, m) or whose name is c + name_delimiter + m, exactly as
+// DELETE /api/v2/matters resolves it. A client that finds these fields
+// missing is reading a service that does not say this, and must not guess.
 type clientMatter struct {
 	ID               string  `json:"id"`
 	UserEmail        string  `json:"user_email"`
@@ -257,8 +265,9 @@ type clientMatter struct {
 	TotalEvents      int     `json:"total_events"`
 	CreatedAt        string  `json:"created_at"`
 	DeletedAt        *string `json:"deleted_at"`
-	ClientID         string  `json:"client_id,omitempty"`
-	MatterID         string  `json:"matter_id,omitempty"`
+	ClientID         string  `json:"client_id"`
+	MatterID         string  `json:"matter_id"`
+	NameDelimiter    string  `json:"name_delimiter"`
 	ExternallyLinked bool    `json:"externally_linked"`
 }
 
@@ -270,11 +279,12 @@ func (s *Server) handleListMatters(w http.ResponseWriter, r *http.Request, tok *
 	// process's clock, which Advance does not move.
 	w.Header().Set("Date", now.UTC().Format(http.TimeFormat))
 	out := make([]clientMatter, 0, len(s.st.matters))
+	delim := s.st.delim()
 	for _, m := range s.st.matters {
 		cm := clientMatter{
 			ID: m.ServiceID, UserEmail: m.CreatorEmail, Name: m.StoredName, Description: m.Description,
 			UserCount: len(m.StoredName) % 7, TotalEvents: len(m.Description) * 3,
-			CreatedAt: fmtNaive(m.CreatedAt), ClientID: m.ClientID, MatterID: m.MatterID,
+			CreatedAt: fmtNaive(m.CreatedAt), ClientID: m.ClientID, MatterID: m.MatterID, NameDelimiter: delim,
 			ExternallyLinked: m.ExternallyLinked,
 		}
 		if m.deleted() {

@@ -32,7 +32,7 @@ func (w *walkWorld) meta() {
 		{"audit"}, {"audit", "follow"}, {"audit", "stats"}, {"audit", "sync"},
 		{"completion"}, {"config"}, {"config", "get"}, {"config", "set"}, {"config", "unset"},
 		{"demo"}, {"docs"}, {"files"}, {"login"}, {"logout"},
-		{"matters"}, {"matters", "delete"}, {"matters", "receipt"}, {"matters", "receipts"}, {"matters", "restore"},
+		{"matters"}, {"matters", "list"}, {"matters", "delete"}, {"matters", "receipt"}, {"matters", "receipts"}, {"matters", "restore"},
 		{"person"}, {"profiles"}, {"projects"}, {"recycle-bin"}, {"serve"}, {"sim"}, {"status"},
 		{"upload"}, {"uploads"}, {"users"}, {"version"}, {"view"}, {"whoami"}, {"help"},
 	}

@@ -38,6 +38,10 @@ func (w *walkWorld) matters() {
 	os.WriteFile(tsv, []byte("client_id\tmatter_id\textra\n"+live[3].ClientID+"\t"+live[3].MatterID+"\tx\n"), 0o600)
 	w.vd("matters")
 	w.vd("matters", "x")
+	w.formats(".name", ".", "{{range .}}{{.name}} {{end}}", "matters", "list")
+	w.vd("matters", "list", "--deleted")
+	w.vd("matters", "list", "--present", "--csv")
+	w.vd("matters", "list", "--deleted", "--present")
 	w.formats(".id|tostring", ".", "{{range .}}{{.id}} {{end}}", "matters", "receipts")
 	for _, g := range [][]string{nil, {"--json"}, {"--jsonl"}, {"--csv"}, {"--jq", ".pairs"}, {"--jsonl", "--jq", ".pairs"}, {"--template", "{{.to_send}}"}, {"--json", "--csv"}} {
 		w.vd(append(g, "matters", "delete", mf, "--dry-run")...)

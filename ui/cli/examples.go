@@ -39,6 +39,7 @@ func commandExamples() map[string][]string {
 		"vaultdeck login":            {"vaultdeck login --profile eu-prod --region eu", "printf '%s\\n' \"$TOKEN\" | vaultdeck login --profile ci"},
 		"vaultdeck logout":           {"vaultdeck logout --profile eu-prod", "vaultdeck logout --profile old --forget"},
 		"vaultdeck matters":          {"vaultdeck matters delete march-closures.csv --dry-run", "vaultdeck matters receipts"},
+		"vaultdeck matters list":     {"vaultdeck matters list", "vaultdeck matters list --deleted --csv > deleted-matters.csv"},
 		"vaultdeck matters delete":   {"vaultdeck matters delete march-closures.csv --dry-run", "vaultdeck matters delete march-closures.csv", "cut -f1,2 pairs.tsv | vaultdeck matters delete - --format tsv --yes"},
 		"vaultdeck matters receipt":  {"vaultdeck matters receipt 12", "vaultdeck matters receipt 12 --result error --code blocked_by_ethical_wall", "vaultdeck matters receipt 12 --export csv > receipt-12.csv"},
 		"vaultdeck matters receipts": {"vaultdeck matters receipts", "vaultdeck matters receipts --json"},

@@ -36,8 +36,9 @@ func TestRestoreTwiceSaysSoAndSendsNothing(t *testing.T) {
 		t.Errorf("%d receipts after two restores of one deletion, want 2 (the second did nothing)", len(list))
 	}
 	for _, rc := range list {
-		if rc["profile"] != "(VAULTDECK_TOKEN)" {
-			t.Errorf("receipt %v names profile %q, want (VAULTDECK_TOKEN)", rc["id"], rc["profile"])
+		// who acted, as whoami says, and how the token was found
+		if rc["profile"] != "m.castellano@harrowgate-law.com (VAULTDECK_TOKEN)" {
+			t.Errorf("receipt %v names %q, want the e-mail whoami gives, m.castellano@harrowgate-law.com (VAULTDECK_TOKEN)", rc["id"], rc["profile"])
 		}
 	}
 }

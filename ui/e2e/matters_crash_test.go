@@ -137,8 +137,8 @@ func TestRestoreAfterKillInventsNothing(t *testing.T) {
 		t.Fatalf("receipts: %v %s", err, out)
 	}
 	for _, r := range list {
-		if r.Profile != "(VAULTDECK_TOKEN)" || r.Endpoint == "" {
-			t.Errorf("receipt names profile %q, endpoint %q; want (VAULTDECK_TOKEN) and the base URL", r.Profile, r.Endpoint)
+		if !strings.HasSuffix(r.Profile, "@harrowgate-law.com (VAULTDECK_TOKEN)") || r.Endpoint == "" {
+			t.Errorf("receipt names %q, endpoint %q; want whoami's e-mail, (VAULTDECK_TOKEN) and the base URL", r.Profile, r.Endpoint)
 		}
 	}
 }

@@ -94,7 +94,14 @@ func (m *Model) service() (matters.Service, error) {
 // runDeps is what the matter job (api/matters) needs for a run of this page: the service, the
 // receipt store, and the names written on the receipt.
 func (m *Model) runDeps(svc matters.Service) matters.Deps {
-	return matters.Deps{Service: svc, Store: m.deps.Store, Profile: m.deps.Profile, Endpoint: m.env.Backend.Base()}
+	be := m.env.Backend
+	return matters.Deps{Service: svc, Store: m.deps.Store, Profile: m.deps.Profile, Endpoint: be.Base(), Who: func(ctx context.Context) (string, error) {
+		w, err := be.WhoAmI(ctx)
+		if err != nil {
+			return "", err
+		}
+		return w.Email, nil
+	}}
 }
 
 // withStop derives a context that ends when the page asks to stop; the

@@ -10,6 +10,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 // DeleteOptions are what `matters delete` was asked.
@@ -63,16 +64,21 @@ func RunDelete(ctx context.Context, o *DeleteOptions) int {
 			return o.IO.Fail(fmt.Errorf("%s: %w; nothing was sent", displayName(name), err))
 		}
 		plan := matters.NewPlan(file.Pairs, perMinute(o.Limits))
+		// The service's own list says what each pair is before anything
+		// is sent: one request, within the client-matters budget.
+		known, lookErr := o.look(ctx, plan)
 		if o.Dry {
-			return o.printPreview(name, file, plan)
+			return o.printPreview(name, file, plan, known, lookErr)
 		}
 		if len(plan.Send) == 0 {
-			o.sayPreview(name, file, plan)
+			o.sayPreview(name, file, plan, known, lookErr)
 			o.IO.Note("no pair can be sent; nothing was sent")
 			return printer.ExitPartial
 		}
 		if !o.Yes {
-			o.sayPreview(name, file, plan)
+			o.sayPreview(name, file, plan, known, lookErr)
+		} else if lookErr != nil {
+			o.IO.Note("%v", sanitize.Line(lookErr.Error()))
 		}
 		if ok, code := o.confirmCount(len(plan.Send), "delete", o.Yes, name == "-"); !ok {
 			return code

@@ -35,7 +35,8 @@ func NewCmdMatters(f *factory.Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "matters",
 		Short: "batch-delete client matters from a CSV/TSV file, with receipts and restore",
-		Long: `  vaultdeck matters delete FILE|- [--dry-run] [--format csv|tsv] [--yes]
+		Long: `  vaultdeck matters list [--deleted|--present]
+  vaultdeck matters delete FILE|- [--dry-run] [--format csv|tsv] [--yes]
   vaultdeck matters receipts
   vaultdeck matters receipt ID [--export csv|json] [--result R]
   vaultdeck matters restore --receipt ID [--dry-run] [--yes]
@@ -43,6 +44,6 @@ Exit status 3 when any pair is in errors or was not sent.`,
 		Args: cmdutil.NoArgs,
 		RunE: cmdutil.NeedSub,
 	}
-	c.AddCommand(newCmdDelete(f, o), newCmdReceipts(f, o), newCmdReceipt(f, o), newCmdRestore(f, o))
+	c.AddCommand(newCmdList(f, o), newCmdDelete(f, o), newCmdReceipts(f, o), newCmdReceipt(f, o), newCmdRestore(f, o))
 	return c
 }

@@ -2,6 +2,7 @@ package matterscmd
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -58,7 +59,13 @@ func (o *Options) deps(c *api.Client, st *store.Store) matters.Deps {
 	// the receipt names what acted: VAULTDECK_TOKEN overrides every
 	// stored token (and without a token source it is the only one)
 	prof := matters.ReceiptProfile(stored, o.Getenv("VAULTDECK_TOKEN"))
-	return matters.Deps{Service: c, Store: st, Profile: prof, Endpoint: c.Base()}
+	return matters.Deps{Service: c, Store: st, Profile: prof, Endpoint: c.Base(), Who: func(ctx context.Context) (string, error) {
+		w, err := c.WhoAmI(ctx)
+		if err != nil {
+			return "", err
+		}
+		return w.Email, nil
+	}}
 }
 
 // mattersWatch prints one stderr line per request, and each wait of a second or
@@ -91,38 +98,48 @@ func (o *Options) earlier(sha string) ([]string, error) {
 
 // printPreview shows what a run would do on stdout, as the format asks
 // (the plan as JSON or as text).
-func (o *Options) printPreview(name string, f *matters.File, plan *matters.Plan) int {
+// A dry run whose standing could not be read exits 1: it could not say
+// what it is for.
+func (o *Options) printPreview(name string, f *matters.File, plan *matters.Plan, known *matters.Known, lookErr error) int {
 	earlier, earlierErr := o.earlier(f.SHA256)
-	return o.IO.Done(o.IO.Show(printer.Result{
+	code := o.IO.Done(o.IO.Show(printer.Result{
 		JSON: func() (any, error) {
 			rej := plan.Rejected()
 			if rej == nil {
 				rej = []matters.Outcome{}
 			}
-			return map[string]any{
+			m := map[string]any{
 				"file": displayName(name), "sha256": f.SHA256, "encoding": f.Encoding, "format": f.Format, "separator": string(f.Separator), "header": f.Header,
 				"ignored_columns": orEmpty(f.Ignored), "pairs": len(plan.Pairs), "to_send": len(plan.Send),
 				"requests": plan.Requests(), "min_seconds": plan.MinDuration().Seconds(), "refused": rej,
 				"earlier": orEmpty(earlier), "earlier_error": errString(earlierErr),
-			}, nil
+			}
+			for k, v := range standingJSON(known, lookErr) {
+				m[k] = v
+			}
+			return m, nil
 		},
 		Text: func(w io.Writer) error {
-			o.previewText(w, name, f, plan, earlier, earlierErr, true)
-			return nil // as a listing's table, a write error is the printer's to say
+			o.previewText(w, name, f, plan, earlier, earlierErr, known, lookErr, true)
+			return printStanding(w, known) // as a listing's table, a write error is the printer's to say
 		},
 	}))
+	if code == printer.ExitOK && lookErr != nil {
+		return o.IO.Fail(lookErr)
+	}
+	return code
 }
 
 // sayPreview shows what a run would do on stderr, before it asks to
 // confirm it: the text, whatever the format (stdout is the run's report).
-func (o *Options) sayPreview(name string, f *matters.File, plan *matters.Plan) {
+func (o *Options) sayPreview(name string, f *matters.File, plan *matters.Plan, known *matters.Known, lookErr error) {
 	earlier, earlierErr := o.earlier(f.SHA256)
-	o.previewText(o.IO.Err(), name, f, plan, earlier, earlierErr, false)
+	o.previewText(o.IO.Err(), name, f, plan, earlier, earlierErr, known, lookErr, false)
 }
 
 // previewText is a run's plan for people; listRefused adds the table of
 // the pairs refused.
-func (o *Options) previewText(w io.Writer, name string, f *matters.File, plan *matters.Plan, earlier []string, earlierErr error, listRefused bool) {
+func (o *Options) previewText(w io.Writer, name string, f *matters.File, plan *matters.Plan, earlier []string, earlierErr error, known *matters.Known, lookErr error, listRefused bool) {
 	hdr := "no header (first two columns)"
 	if f.Header {
 		hdr = "header"
@@ -148,6 +165,7 @@ func (o *Options) previewText(w io.Writer, name string, f *matters.File, plan *m
 	if earlierErr != nil {
 		fmt.Fprintf(w, "earlier   not known: %s\n", sanitize.Line(earlierErr.Error()))
 	}
+	standingSummary(w, known, lookErr)
 	if o.Limits.Matters < 0 {
 		fmt.Fprintf(w, "min time  no client-side rate limit\n")
 	} else {
