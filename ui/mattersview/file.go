@@ -36,6 +36,11 @@ type (
 		file *matters.File
 		plan *matters.Plan
 		err  error
+		// earlier is what this machine's earlier deletions of the same
+		// file mean for running it again (matters.Earlier), as the headless
+		// preview says it; earlierErr when the receipts cannot be read.
+		earlier    []string
+		earlierErr error
 	}
 )
 
@@ -157,7 +162,7 @@ func commonPrefix(ss []string) string {
 
 // readFile reads, checks and plans the file in a Cmd: nothing is sent.
 func (m *Model) readFile() tea.Cmd {
-	tag, path := m.reqs.Next(m.id), m.path.Value()
+	tag, path, st := m.reqs.Next(m.id), m.path.Value(), m.deps.Store
 	perMinute := 0
 	if b := m.env.Backend.Budget(api.CategoryMatters); b.Unlimited {
 		perMinute = 1 << 30
@@ -176,7 +181,11 @@ func (m *Model) readFile() tea.Cmd {
 		if err != nil {
 			return fileRead{Tag: tag, err: fmt.Errorf("%s: %w; nothing was sent", filepath.Base(path), err)}
 		}
-		return fileRead{Tag: tag, name: filepath.Base(path), file: file, plan: matters.NewPlan(file.Pairs, perMinute)}
+		r := fileRead{Tag: tag, name: filepath.Base(path), file: file, plan: matters.NewPlan(file.Pairs, perMinute)}
+		if st != nil {
+			r.earlier, r.earlierErr = matters.Earlier(st, file.SHA256)
+		}
+		return r
 	}
 }
 
@@ -189,6 +198,7 @@ func (m *Model) fileArrived(r fileRead) tea.Cmd {
 		return nil
 	}
 	m.fileName, m.file, m.plan, m.pathErr = r.name, r.file, r.plan, ""
+	m.earlier, m.earlierErr = r.earlier, r.earlierErr
 	m.rejected = r.plan.Rejected()
 	m.mode = modePreview
 	m.layout()
@@ -204,6 +214,9 @@ func (m *Model) askDelete() tea.Cmd {
 	msg := fmt.Sprintf("Soft-delete the matters of %s from %s in %s? %s will not be sent. "+
 		"A receipt keeps every outcome; a receipt's deleted matters can be restored.",
 		plural.Count(n, "pair"), sanitize.Line(m.fileName), plural.Count(m.plan.Requests(), "request"), plural.Count(m.plan.RejectedCount(), "refused pair"))
+	if len(m.earlier) > 0 { // where the person decides, as the headless preview says it
+		msg += " Earlier: " + sanitize.Line(strings.Join(m.earlier, "; ")) + "."
+	}
 	m.confirm = widgets.NewConfirm(m.env.Theme, "Delete client matters", msg, fmt.Sprint(n))
 	m.pending = m.startDelete
 	return nil

@@ -58,6 +58,11 @@ type Model struct {
 	plan     *matters.Plan
 	refused  *widgets.Table
 	rejected []matters.Outcome // the refused pairs, the refused table's rows
+	// earlier: this machine's earlier deletions of the same file whose
+	// pairs a restore brought back (matters.Earlier); earlierErr when the
+	// receipts could not be read, which is said, not taken for none.
+	earlier    []string
+	earlierErr error
 
 	confirm *widgets.Confirm
 	pending func() tea.Cmd // what a confirmed dialog starts

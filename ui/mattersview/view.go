@@ -59,6 +59,12 @@ func (m *Model) previewHead() []string {
 	} else {
 		lines = append(lines, th.OK.Render("no pair is refused by the client's checks"))
 	}
+	for _, e := range m.earlier {
+		lines = append(lines, th.Warn.Render("earlier: "+sanitize.Line(e)))
+	}
+	if m.earlierErr != nil {
+		lines = append(lines, th.Warn.Render("earlier receipts not known: "+sanitize.Line(m.earlierErr.Error())))
+	}
 	k := m.env.Keys
 	lines = append(lines, th.Muted.Render(fmt.Sprintf("%s delete (you will type %d) · %s another file · esc back", k.RunDelete.Help().Key, len(p.Send), k.OpenFile.Help().Key)))
 	return wrapLines(lines, m.width)
