@@ -105,7 +105,7 @@ func Look(ctx context.Context, l Lister, plan *Plan) (*Known, error) {
 	var delim *string
 	_, err := l.ClientMatters().Each(ctx, func(m *api.ClientMatter, _ api.RawItem) error {
 		if m.NameDelimiter == nil {
-			return fmt.Errorf("%w: record %q has no name_delimiter (and so no stated mapping from its name to a pair); the mapping is not documented, so vaultdeck reads only a service that states it, as the simulator does", ErrNoMapping, m.ID)
+			return fmt.Errorf("%w (record %s has no name_delimiter): how a v1 name maps to a v2 pair is not documented, so vaultdeck reads only a service that states it, as the simulator does", ErrNoMapping, m.ID)
 		}
 		if delim == nil {
 			delim = m.NameDelimiter

@@ -2,6 +2,7 @@ package matterscmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -24,7 +25,10 @@ func (o *Options) look(ctx context.Context, plan *matters.Plan) (*matters.Known,
 		return nil, err
 	}
 	k, err := matters.Look(o.IO.Watch(ctx), c, plan)
-	if err != nil {
+	switch {
+	case errors.Is(err, matters.ErrNoMapping):
+		return nil, fmt.Errorf("%w, so no pair's standing is known", err)
+	case err != nil:
 		return nil, fmt.Errorf("the service's client-matter list could not be read, so no pair's standing is known: %w", err)
 	}
 	return k, nil
