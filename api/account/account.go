@@ -198,7 +198,11 @@ func Open(e Env, st *store.Store, flag string) (*Chosen, error) {
 // OpenBound reads a profile that `serve` binds to SSH keys, with its
 // settings and its service token source.
 func OpenBound(e Env, st *store.Store, name string) (*Chosen, error) {
-	p, err := st.Profile(name)
+	cfg, err := ReadConfigFile(e)
+	if err != nil {
+		return nil, err
+	}
+	p, err := lookupProfile(st, cfg, name)
 	if err != nil {
 		return nil, fmt.Errorf("profile %q is not configured on this server (run `vaultdeck login --profile %s` as the service's user): %w", name, name, err)
 	}
@@ -206,7 +210,7 @@ func OpenBound(e Env, st *store.Store, name string) (*Chosen, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := ReadSettings(st, name)
+	s, err := settingsOf(st, cfg, p)
 	if err != nil {
 		return nil, err
 	}

@@ -224,3 +224,32 @@ func TestTheFileWinsOverTheStoreAndLosesToTheEnvironment(t *testing.T) {
 		t.Errorf("every command refuses a file with a token: %v", err)
 	}
 }
+
+// serve binds a profile the file declares as it binds a stored one: its
+// endpoint and settings from the file, its token from the file it opts in
+// to (serve reads no environment or keyring).
+func TestServeBindsAProfileTheFileDeclares(t *testing.T) {
+	home := t.TempDir()
+	e := Env{Getenv: env(map[string]string{"VAULTDECK_HOME": home})}
+	st, err := store.Open(filepath.Join(home, "vaultdeck.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	os.WriteFile(filepath.Join(home, "config.yaml"), []byte("profiles:\n  hub:\n    base-url: http://127.0.0.1:9\n    token-storage: file\n    read-only: true\n    timeout: 12s\n"), 0o600)
+	os.MkdirAll(filepath.Join(home, "tokens"), 0o700)
+	os.WriteFile(filepath.Join(home, "tokens", "hub.token"), []byte("tok-hub-0123456789\n"), 0o600)
+	c, err := OpenBound(e, st, "hub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Profile.BaseURL != "http://127.0.0.1:9" || !c.Profile.ReadOnly || c.Settings.Timeout != 12*time.Second {
+		t.Errorf("the bound profile: %+v %+v", c.Profile, c.Settings)
+	}
+	if tok, err := c.Source.Token(t.Context()); err != nil || tok != "tok-hub-0123456789" {
+		t.Errorf("its token from the file it opts in to: %q, %v", tok, err)
+	}
+	if _, err := OpenBound(e, st, "nobody"); err == nil || !strings.Contains(err.Error(), "not configured on this server") {
+		t.Errorf("an unknown profile: %v", err)
+	}
+}

@@ -117,19 +117,6 @@ func ParseSettings(m map[string]string, readOnly bool) Settings {
 	return Settings{Theme: m[KeyTheme], StuckAfter: dur(KeyStuckAfter), ReadOnly: readOnly, Timeout: dur(KeyTimeout), MaxRate: mr}
 }
 
-// ReadSettings reads a stored profile's settings.
-func ReadSettings(st *store.Store, name string) (Settings, error) {
-	p, err := st.Profile(name)
-	if err != nil {
-		return Settings{}, err
-	}
-	m, err := st.Settings(name)
-	if err != nil {
-		return Settings{}, err
-	}
-	return ParseSettings(m, p.ReadOnly), nil
-}
-
 // SetSetting stores one checked value (Normalize's) of a profile; "" goes
 // back to the default. read-only is the profile's column, not a setting.
 func SetSetting(st *store.Store, profile, key, value string) error {
