@@ -10,6 +10,7 @@ import (
 	"os/user"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -27,27 +28,34 @@ import (
 // then given the service's own audit entries for it, read from the
 // service; each step is a line of serve's log.
 
-// writeKinds name what a write does, by method and path (the documented
+// writeKind names what a write does, by method and path (the documented
 // write endpoints, api/endpoints.go), and the service's audit type for it.
-var writeKinds = []struct {
+type writeKind struct {
 	method string
 	path   *regexp.Regexp
 	what   string
 	audit  string
-}{
-	{http.MethodDelete, regexp.MustCompile(`^/api/v1/vault/delete_project/([^/]+)$`), "project deleted", audit.TypeDeleteProject},
-	{http.MethodPost, regexp.MustCompile(`^/api/v1/vault/upload_files/([^/]+)$`), "files uploaded", audit.TypeUpload},
-	{http.MethodDelete, regexp.MustCompile(`^/api/v1/vault/delete_file/([^/]+)$`), "file deleted", "api:vault_delete_file"},
-	{http.MethodPost, regexp.MustCompile(`^/api/v1/vault/projects/([^/]+)/users$`), "access changed (users added or updated)", "api:vault_update_project_users"},
-	{http.MethodDelete, regexp.MustCompile(`^/api/v1/vault/projects/([^/]+)/users$`), "access changed (users removed)", "api:vault_remove_project_users"},
-	{http.MethodDelete, regexp.MustCompile(`^/api/v2/matters$`), "matters deleted", audit.TypeMatters},
-	{http.MethodPost, regexp.MustCompile(`^/api/v2/matters$`), "matters restored or added", audit.TypeMatters},
 }
+
+// writeKinds are compiled on first use, not at start-up: a package-level
+// table of compiled expressions costs every run of the program, the
+// console's first frame included (TestOurPackagesInitCheaply).
+var writeKinds = sync.OnceValue(func() []writeKind {
+	return []writeKind{
+		{http.MethodDelete, regexp.MustCompile(`^/api/v1/vault/delete_project/([^/]+)$`), "project deleted", audit.TypeDeleteProject},
+		{http.MethodPost, regexp.MustCompile(`^/api/v1/vault/upload_files/([^/]+)$`), "files uploaded", audit.TypeUpload},
+		{http.MethodDelete, regexp.MustCompile(`^/api/v1/vault/delete_file/([^/]+)$`), "file deleted", "api:vault_delete_file"},
+		{http.MethodPost, regexp.MustCompile(`^/api/v1/vault/projects/([^/]+)/users$`), "access changed (users added or updated)", "api:vault_update_project_users"},
+		{http.MethodDelete, regexp.MustCompile(`^/api/v1/vault/projects/([^/]+)/users$`), "access changed (users removed)", "api:vault_remove_project_users"},
+		{http.MethodDelete, regexp.MustCompile(`^/api/v2/matters$`), "matters deleted", audit.TypeMatters},
+		{http.MethodPost, regexp.MustCompile(`^/api/v2/matters$`), "matters restored or added", audit.TypeMatters},
+	}
+})
 
 // classify names a write request: what, its target (the id in its path),
 // the audit type sought as evidence ("" when none is known).
 func classify(method, path string) (what, target, auditType string) {
-	for _, k := range writeKinds {
+	for _, k := range writeKinds() {
 		if k.method != method {
 			continue
 		}
