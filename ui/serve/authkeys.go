@@ -29,6 +29,10 @@ type Key struct {
 	Fingerprint string // SHA256:…, as ssh-keygen -l prints it
 	Profile     string // bound profile; "" = the session logs in itself
 	Writes      bool   // WritesOption: may change the workspace, if the server allows writes
+	// CA: the line is a certificate authority's (cert-authority), with the
+	// principals its certificates may log in as (certs.go).
+	CA         bool
+	Principals []string
 	// Principal and KeyID name a certificate's holder (certs.go): set on
 	// the login's own copy of its CA's line, empty for a plain key.
 	Principal, KeyID string
@@ -43,6 +47,9 @@ func (k *Key) Label() string {
 	if len(fp) > 16 {
 		fp = fp[:16] + "…"
 	}
+	if k.Principal != "" {
+		return k.Principal + " (certificate) " + fp
+	}
 	if k.Comment == "" {
 		return fp
 	}
@@ -51,7 +58,8 @@ func (k *Key) Label() string {
 
 // Keys are the accepted keys and what was wrong with the other lines.
 type Keys struct {
-	byBlob   map[string]*Key
+	byBlob   map[string]*Key // plain keys only: a CA's key does not log in
+	caByBlob map[string]*Key
 	List     []*Key
 	Problems []string // "line 3: …", one per skipped line
 }
@@ -62,6 +70,18 @@ func (ks *Keys) Lookup(k gossh.PublicKey) *Key {
 		return nil
 	}
 	return ks.byBlob[string(k.Marshal())]
+}
+
+// line is the line of key k, a plain key's or a CA's (nil: none).
+func (ks *Keys) line(k gossh.PublicKey) *Key {
+	if ks == nil || k == nil {
+		return nil
+	}
+	b := string(k.Marshal())
+	if l := ks.byBlob[b]; l != nil {
+		return l
+	}
+	return ks.caByBlob[b]
 }
 
 // Profiles lists the bound profiles, each once.
@@ -107,7 +127,7 @@ func LoadKeys(path string) (*Keys, error) {
 
 // ParseKeys parses authorized-keys content.
 func ParseKeys(b []byte) *Keys {
-	ks := &Keys{byBlob: map[string]*Key{}}
+	ks := &Keys{byBlob: map[string]*Key{}, caByBlob: map[string]*Key{}}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -122,11 +142,15 @@ func ParseKeys(b []byte) *Keys {
 		}
 		k.Line = n
 		blob := string(k.key.Marshal())
-		if prev := ks.byBlob[blob]; prev != nil {
+		if prev := ks.line(k.key); prev != nil {
 			ks.Problems = append(ks.Problems, fmt.Sprintf("line %d: the same key as line %d (skipped)", n, prev.Line))
 			continue
 		}
-		ks.byBlob[blob] = k
+		if k.CA {
+			ks.caByBlob[blob] = k
+		} else {
+			ks.byBlob[blob] = k
+		}
 		ks.List = append(ks.List, k)
 	}
 	if err := sc.Err(); err != nil {
@@ -164,10 +188,27 @@ func parseLine(line string) (*Key, error) {
 			k.Profile = p
 		case strings.EqualFold(name, WritesOption) && !hasVal:
 			k.Writes = true
+		case strings.EqualFold(name, CertAuthorityOption) && !hasVal:
+			k.CA = true
+		case strings.EqualFold(name, PrincipalsOption):
+			if !hasVal || len(val) < 2 || val[0] != '"' || val[len(val)-1] != '"' {
+				return nil, fmt.Errorf(`%s takes a quoted list, e.g. %s="alice,bob"`, PrincipalsOption, PrincipalsOption)
+			}
+			for _, p := range strings.Split(val[1:len(val)-1], ",") {
+				if p = strings.TrimSpace(p); p != "" {
+					k.Principals = append(k.Principals, p)
+				}
+			}
+			if len(k.Principals) == 0 {
+				return nil, fmt.Errorf("%s lists no principal", PrincipalsOption)
+			}
 		case harmless[strings.ToLower(name)] && !hasVal:
 		default:
 			return nil, fmt.Errorf("option %q is not supported by vaultdeck serve", name)
 		}
+	}
+	if len(k.Principals) > 0 && !k.CA {
+		return nil, fmt.Errorf("%s is for %s lines only", PrincipalsOption, CertAuthorityOption)
 	}
 	return k, nil
 }

@@ -44,6 +44,7 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	cfg := &f.Config
 	fs.StringVar(&cfg.Listen, "listen", DefaultListen, "`ADDR` to listen on (host:port); a non-loopback address must be given explicitly")
 	fs.StringVar(&cfg.AuthorizedKeys, "authorized-keys", "", "OpenSSH authorized_keys `FILE` of the admitted keys (required); bind a key to a profile with vaultdeck-profile=\"NAME\"")
+	fs.StringVar(&cfg.RevokedKeys, "revoked-keys", "", "`FILE` of public keys refused (one a line, as OpenSSH's RevokedKeys): a key, a certificate's key or its CA; read at each login")
 	fs.StringVar(&cfg.HostKey, "host-key", "", "host key `FILE` (default: "+HostKeyName+" in the state directory; generated when missing)")
 	fs.BoolVar(&cfg.AllowWrites, "allow-writes", false, "bind the keys that change the workspace (read-only without it)")
 	fs.IntVar(&cfg.MaxSessions, "max-sessions", DefaultMaxSessions, "most sessions served at once")

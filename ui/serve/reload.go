@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/vaultdeck/vaultdeck/api/localfile"
 )
@@ -49,8 +51,20 @@ func (s *Server) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
 		s.log.Warn("the authorized keys could not be read at a login; refusing it", "error", err)
 		return false
 	}
-	k := ks.Lookup(key)
-	if k == nil {
+	revoked, err := loadRevoked(s.cfg.RevokedKeys)
+	if err != nil {
+		s.log.Warn("the revoked keys could not be read at a login; refusing it", "error", err)
+		return false
+	}
+	var k *Key
+	if cert, ok := key.(*gossh.Certificate); ok {
+		if k, err = ks.certKey(cert, ctx.User(), revoked); err != nil {
+			s.log.Info("a certificate was refused", "key_id", cert.KeyId, "principals", strings.Join(cert.ValidPrincipals, ","),
+				"remote", ctx.RemoteAddr().String(), "why", err.Error())
+			return false
+		}
+		certCriticalOptions(ctx, cert) // source-address: the SSH library checks it
+	} else if k = ks.Lookup(key); k == nil || revoked.has(key) {
 		return false
 	}
 	m, _ := ctx.Value(loginKeysKey{}).(map[string]*Key)
@@ -75,7 +89,7 @@ func (s *Server) sessionKey(sess ssh.Session) *Key {
 		return nil
 	}
 	ks, _, err := s.readKeys()
-	if err != nil || !k.sameAs(ks.Lookup(pub)) {
+	if err != nil || !k.sameAs(ks.line(k.key)) {
 		return nil
 	}
 	return k
@@ -126,7 +140,7 @@ func (s *Server) applyKeys(ks *Keys, sum [32]byte, err error, why string) {
 	s.keys, s.keysSum = ks, sum
 	var gone, changed []*session
 	for _, ss := range s.sessions {
-		now := ks.Lookup(ss.key.key)
+		now := ks.line(ss.key.key)
 		switch {
 		case now == nil:
 			gone = append(gone, ss)
@@ -151,7 +165,9 @@ func (k *Key) sameAs(o *Key) bool {
 }
 
 // options is what the line's options decide, for comparing two reads.
-func (k *Key) options() string { return fmt.Sprintf("%q %v", k.Profile, k.Writes) }
+func (k *Key) options() string {
+	return fmt.Sprintf("%q %v %v %q", k.Profile, k.Writes, k.CA, k.Principals)
+}
 
 // hangupReloads runs fn at each SIGHUP until ctx ends, on a context of its
 // own: main ends every command on SIGHUP (a closed terminal ends the

@@ -46,6 +46,7 @@ type Config struct {
 	Listen         string
 	ListenExplicit bool // --listen was given: only then a non-loopback address is allowed
 	AuthorizedKeys string
+	RevokedKeys    string // plain public keys refused, as sshd's RevokedKeys ("" = none); read at each login
 	HostKey        string // "" = StateDir/HostKeyName
 	AllowWrites    bool
 	MaxSessions    int // 0 = DefaultMaxSessions

@@ -204,6 +204,9 @@ func (s *Server) logSession(ss *session, outcome string) {
 	}
 	if ss.key != nil {
 		attrs = append(attrs, slog.String("key", ss.key.Fingerprint), slog.String("key_comment", ss.key.Comment))
+		if ss.key.Principal != "" {
+			attrs = append(attrs, slog.String("principal", ss.key.Principal), slog.String("key_id", ss.key.KeyID))
+		}
 	}
 	s.log.LogAttrs(context.Background(), slog.LevelInfo, "ssh session", attrs...)
 }
