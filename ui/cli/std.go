@@ -53,7 +53,8 @@ func Std(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) 
 	e.Console = func(ctx context.Context, g Globals, f ConsoleFlags) int { return runConsole(ctx, e, s, g, f) }
 	e.Demo = func(ctx context.Context, _ Globals, f DemoFlags) int { return runDemo(ctx, e, f) }
 	e.Serve = func(ctx context.Context, g Globals, f serve.Flags, given func(string) bool) int {
-		return serve.Start(ctx, f, given, serve.Env{Stdout: stdout, Stderr: stderr, Getenv: getenv, Flags: g.Flags, Logs: logs})
+		return serve.Start(ctx, f, given, serve.Env{Stdout: stdout, Stderr: stderr, Getenv: getenv, Flags: g.Flags, Logs: logs,
+			Debug: serve.Debug{On: g.Debug.On, File: g.Debug.File}})
 	}
 	return e
 }

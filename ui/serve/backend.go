@@ -58,7 +58,7 @@ func (s *Server) backendFor(name string) (*profileBackend, error) {
 // counts each session's requests (count.go).
 func (s *Server) shared(agent string) account.Shared {
 	return account.Shared{HTTPClient: s.cfg.HTTPClient, Budgets: s.budgets, Ledger: s.st, Limits: s.cfg.Limits, UserAgent: agent,
-		WrapTransport: wrapCounting}
+		WrapTransport: s.wrapCounting}
 }
 
 // client builds a session client of res on the server's one budget

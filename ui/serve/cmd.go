@@ -30,6 +30,9 @@ type Env struct {
 	// serve runs they are lines of its own log, every token its clients
 	// use removed. nil: not routed (tests).
 	Logs *liblog.Router
+	// Debug is the global --debug and --debug-file: a line per request of
+	// each session, tagged with it (debuglog.go).
+	Debug Debug
 }
 
 // Flags are `vaultdeck serve`'s options, defined on the command line's
@@ -83,12 +86,22 @@ func Start(ctx context.Context, f Flags, given func(string) bool, e Env) int {
 	cfg.Flags = serveFlags(cfg.Flags, e.Flags, given)
 	cfg.Logger = slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
+	dlog, sink, closeDebug, err := openDebug(e.Debug, e.Getenv, e.Stderr)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "vaultdeck serve: %v\n", err)
+		return 1
+	}
+	defer closeDebug()
+	cfg.DebugLog = dlog
 	s, err := New(cfg, e.Stderr)
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "vaultdeck serve: %v\n", err)
 		return 1
 	}
 	defer s.Close()
+	if sink != nil {
+		sink.setRedact(s.redactTokens)
+	}
 	defer e.Logs.Route(s.libraryLine, s.redactTokens)()
 	if check {
 		return s.Check(ctx, e.Stdout)

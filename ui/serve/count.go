@@ -2,8 +2,10 @@ package serve
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"sync/atomic"
+	"time"
 )
 
 // A session's requests are counted where they leave, in the HTTP transport
@@ -22,9 +24,16 @@ func countRequests(ctx context.Context, n *atomic.Int64) context.Context {
 }
 
 // countingTransport counts each request whose context carries a count.
-type countingTransport struct{ next http.RoundTripper }
+type countingTransport struct {
+	next  http.RoundTripper
+	debug *slog.Logger // serve's --debug log (debuglog.go); nil: off
+}
 
-func (t countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+func (t countingTransport) RoundTrip(r *http.Request) (resp *http.Response, err error) {
+	if t.debug != nil {
+		start := time.Now()
+		defer func() { debugLine(t.debug, r, resp, err, time.Since(start)) }()
+	}
 	if n, ok := r.Context().Value(requestsKey{}).(*atomic.Int64); ok {
 		n.Add(1)
 	}
@@ -35,4 +44,7 @@ func (t countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return t.next.RoundTrip(r)
 }
 
-func wrapCounting(next http.RoundTripper) http.RoundTripper { return countingTransport{next} }
+// wrapCounting is the transport wrapper of every client serve makes.
+func (s *Server) wrapCounting(next http.RoundTripper) http.RoundTripper {
+	return countingTransport{next: next, debug: s.debug}
+}

@@ -46,6 +46,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	// and every write it sends is recorded, naming its key (record.go)
 	rec := &recorder{srv: s, ss: ss, osUser: s.osUser}
 	ctx = withRecorder(ctx, rec)
+	ctx = withDebug(ctx, ss)
 	ss.mu.Lock()
 	ss.cancel = cancel
 	ss.mu.Unlock()

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/ssh"
@@ -77,9 +78,12 @@ type Config struct {
 	// profile's settings, which win over the defaults.
 	Flags account.Flags
 
-	Getenv     func(string) string // the server's environment (paths, credentials)
-	Logger     *slog.Logger        // one line per session; never a token
-	HTTPClient *http.Client        // tests
+	Getenv func(string) string // the server's environment (paths, credentials)
+	Logger *slog.Logger        // one line per session; never a token
+	// DebugLog, when set, takes a line per request of every session
+	// (debuglog.go), redacted by the server before it is written.
+	DebugLog   *slog.Logger
+	HTTPClient *http.Client // tests
 	Limits     api.Limits
 	// Ready is called once the server listens (tests read the address).
 	Ready func(net.Addr)
@@ -91,14 +95,17 @@ type Config struct {
 
 // Server is a running (or checked) serve set-up.
 type Server struct {
-	cfg     Config
-	osUser  string   // the local account serve runs as, for the record
-	keys    *Keys    // as last applied (reload.go); guarded by mu
-	keysSum [32]byte // the content they were parsed from; guarded by mu
-	st      *store.Store
-	log     *slog.Logger
-	budgets *api.Budgets // one registry: sessions on one token share its budget
-	share   *api.Share   // identical in-flight GETs made once
+	cfg    Config
+	osUser string       // the local account serve runs as, for the record
+	debug  *slog.Logger // --debug's; nil: off
+	// sessionSeq numbers the sessions (log lines, debug lines)
+	sessionSeq atomic.Int64
+	keys       *Keys    // as last applied (reload.go); guarded by mu
+	keysSum    [32]byte // the content they were parsed from; guarded by mu
+	st         *store.Store
+	log        *slog.Logger
+	budgets    *api.Budgets // one registry: sessions on one token share its budget
+	share      *api.Share   // identical in-flight GETs made once
 
 	mu       sync.Mutex
 	bound    map[string]*profileBackend // by profile name
@@ -178,7 +185,7 @@ func New(cfg Config, warn io.Writer) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	srv := &Server{
-		cfg: cfg, keys: keys, st: st, log: log, osUser: localUser(),
+		cfg: cfg, keys: keys, st: st, log: log, osUser: localUser(), debug: cfg.DebugLog,
 		budgets: api.NewBudgets(), share: api.NewShare(shareReuse),
 		bound: map[string]*profileBackend{}, caches: map[string]*memCache{},
 		sessions: map[ssh.Session]*session{}, closeGrace: 2 * time.Second,

@@ -17,6 +17,7 @@ import (
 
 // session is what the server keeps of one SSH session.
 type session struct {
+	n       int64 // the server's count of sessions, from 1: names it in the debug log
 	key     *Key
 	remote  string
 	started time.Time
@@ -72,7 +73,7 @@ func (ss *session) endReason() string {
 // registers the session for draining, and writes its one log line.
 func (s *Server) gate(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		ss := &session{key: s.sessionKey(sess), remote: sess.RemoteAddr().String(), started: time.Now(), sess: sess}
+		ss := &session{n: s.sessionSeq.Add(1), key: s.sessionKey(sess), remote: sess.RemoteAddr().String(), started: time.Now(), sess: sess}
 		if ss.key != nil {
 			ss.setProfile(ss.key.Profile)
 		}
@@ -193,6 +194,7 @@ func (s *Server) Sessions() int {
 // token: the key's fingerprint and comment, the address, the profile name.
 func (s *Server) logSession(ss *session, outcome string) {
 	attrs := []slog.Attr{
+		slog.Int64("session", ss.n),
 		slog.String("remote", ss.remote),
 		slog.String("profile", ss.profileName()),
 		slog.Duration("duration", time.Since(ss.started).Round(time.Millisecond)),

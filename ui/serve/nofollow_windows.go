@@ -1,0 +1,5 @@
+//go:build windows
+
+package serve
+
+const oNoFollow = 0
