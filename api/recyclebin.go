@@ -33,21 +33,24 @@ type listedEntry struct {
 	PurgeAt    Time   `json:"recycle_bin_purged_scheduled_at"`
 	DeletedBy  string `json:"deleted_by_user_email"`
 	Project    struct {
+		ID         string `json:"id"`
 		Name       string `json:"name"`
 		FilesCount Int    `json:"files_count"`
+		KB         bool   `json:"is_knowledge_base_project"`
 	} `json:"vault_project"`
 }
 
 // DecodeListed decodes, of a raw recycle-bin entry, the fields a listing
-// shows (resource, project name and file count, deletion and purge times,
-// who deleted it) into e; the others are left empty.
+// shows (resource, project ID, name, file count and knowledge-base flag,
+// deletion and purge times, who deleted it: the table and the CSV record,
+// ui/csvsafe/records) into e; the others are left empty.
 func DecodeListed(raw []byte, e *RecycleBinEntry) error {
 	var l listedEntry
 	if err := unmarshalItem(raw, &l); err != nil {
 		return err
 	}
 	*e = RecycleBinEntry{ResourceID: l.ResourceID, DeletedAt: l.DeletedAt, RecycleBinPurgedScheduledAt: l.PurgeAt,
-		DeletedByUserEmail: l.DeletedBy, VaultProject: RecycledProject{Name: l.Project.Name, FilesCount: l.Project.FilesCount}}
+		DeletedByUserEmail: l.DeletedBy, VaultProject: RecycledProject{ID: l.Project.ID, Name: l.Project.Name, FilesCount: l.Project.FilesCount, IsKnowledgeBaseProject: l.Project.KB}}
 	return nil
 }
 

@@ -73,7 +73,7 @@ func TestPurgingWithinIsSoonestFirstInEveryFormat(t *testing.T) {
 		var ids []string
 		for i, row := range rows {
 			if i == 0 {
-				col = slices.Index(row, "PROJECT ID")
+				col = slices.Index(row, "project id") // the bin's record (ui/csvsafe/records)
 				continue
 			}
 			if col >= 0 {

@@ -98,6 +98,9 @@ func (r *tree) globalFlags(root *cobra.Command) {
 	pf.Var(maxRateFlag{&r.g.MaxRate}, "max-rate", "stay below the service's limits: a share of each (`80%`) or requests a minute (6)")
 	root.MarkFlagsMutuallyExclusive("json", "jsonl", "csv")
 	root.MarkFlagsMutuallyExclusive("csv", "jq", "template")
+	for _, other := range []string{"json", "jsonl", "jq", "template"} {
+		root.MarkFlagsMutuallyExclusive("excel", other) // --excel is a CSV
+	}
 	_ = root.RegisterFlagCompletionFunc("jq", cmdutil.NoCompletion)
 	_ = root.RegisterFlagCompletionFunc("template", cmdutil.NoCompletion)
 	_ = root.RegisterFlagCompletionFunc("profile", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -256,7 +259,7 @@ func usageError(err error) error {
 	msg := err.Error()
 	if m := reExclusive().FindStringSubmatch(msg); m != nil {
 		var set []string
-		for _, f := range []string{"csv", "json", "jsonl", "jq", "template"} { // the order of the message
+		for _, f := range []string{"csv", "excel", "json", "jsonl", "jq", "template"} { // the order of the message
 			if slices.Contains(strings.Fields(m[2]), f) {
 				set = append(set, "--"+f)
 			}

@@ -27,6 +27,44 @@ func NewWriter(w io.Writer) *Writer {
 	return &Writer{w: csv.NewWriter(w)}
 }
 
+// BOM is UTF-8's byte order mark: Excel reads a CSV as UTF-8 only when
+// the file begins with it (without, "—" shows as "â€”").
+const BOM = "\ufeff"
+
+// NewExcelWriter starts a CSV in the dialect Excel opens as it is: the BOM
+// first, lines ending in CRLF (RFC 4180's own), the rest as NewWriter. The
+// BOM is written with the first record, so a writer that writes nothing
+// leaves nothing.
+func NewExcelWriter(w io.Writer) *Writer {
+	cw := csv.NewWriter(&bomWriter{w: w})
+	cw.UseCRLF = true
+	return &Writer{w: cw}
+}
+
+// bomWriter writes the BOM before its first bytes.
+type bomWriter struct {
+	w    io.Writer
+	done bool
+}
+
+func (b *bomWriter) Write(p []byte) (int, error) {
+	if !b.done && len(p) > 0 {
+		b.done = true
+		if _, err := io.WriteString(b.w, BOM); err != nil {
+			return 0, err
+		}
+	}
+	return b.w.Write(p)
+}
+
+// New is NewExcelWriter when excel, else NewWriter.
+func New(w io.Writer, excel bool) *Writer {
+	if excel {
+		return NewExcelWriter(w)
+	}
+	return NewWriter(w)
+}
+
 // Row writes one record.
 func (c *Writer) Row(cells ...string) error {
 	rec := make([]string, len(cells))

@@ -3,6 +3,7 @@ package csvsafe
 import (
 	"bytes"
 	"encoding/csv"
+	"strings"
 	"testing"
 )
 
@@ -55,5 +56,24 @@ func TestCSVReadsBack(t *testing.T) {
 				t.Errorf("record %d cell %d = %q, want %q", i, j, got[i][j], want[i][j])
 			}
 		}
+	}
+}
+
+// TestExcelDialect: the BOM once, first, and CRLF line ends (a quoted line
+// break inside a cell too, as encoding/csv writes it); nothing written, nothing.
+func TestExcelDialect(t *testing.T) {
+	var b strings.Builder
+	c := NewExcelWriter(&b)
+	_ = c.Row("project", "note")
+	_ = c.Row("Bellhaven — Share Purchase", "two\nlines")
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "\ufeffproject,note\r\nBellhaven — Share Purchase,\"two\r\nlines\"\r\n"; b.String() != want {
+		t.Errorf("%q, want %q", b.String(), want)
+	}
+	var empty strings.Builder
+	if err := NewExcelWriter(&empty).Flush(); err != nil || empty.Len() != 0 {
+		t.Errorf("an empty CSV wrote %q", empty.String())
 	}
 }

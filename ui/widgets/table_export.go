@@ -17,6 +17,13 @@ type TableExport struct {
 	src  RowSource
 	rows []int  // source indexes in display order
 	note string // what the file leaves out, said beside where it went
+
+	// header and record, when set, are the listing's one CSV record
+	// (ui/csvsafe/records), the command line's --csv too: the file is
+	// the same whichever face wrote it.
+	header []string
+	record func(src int) []string
+	excel  bool
 }
 
 // Export takes the table as shown.
@@ -36,8 +43,19 @@ func ExportOf(cols []Column, src RowSource, rows []int) TableExport {
 // what its screen shortens, quotes or leaves out (a receipt's IDs as
 // recorded, each pair's request) under the command line's CSV columns.
 func (e TableExport) Recast(cols []Column, src RowSource) TableExport {
-	return TableExport{cols: cols, src: src, rows: e.rows, note: e.note}
+	return TableExport{cols: cols, src: src, rows: e.rows, note: e.note, excel: e.excel}
 }
+
+// Records is the same rows (as shown: filtered, sorted) written as the
+// listing's records (ui/csvsafe/records) instead of the table's cells:
+// record is the record of source index src, header its titles.
+func (e TableExport) Records(header []string, record func(src int) []string) TableExport {
+	e.header, e.record = header, record
+	return e
+}
+
+// Excel is the export in the dialect Excel opens (csvsafe.NewExcelWriter).
+func (e TableExport) Excel(on bool) TableExport { e.excel = on; return e }
 
 // Noting is the export with a note of what it leaves out, which the
 // status line says beside the file's name (a receipt's view holds its
@@ -59,7 +77,18 @@ func (e TableExport) Len() int { return len(e.rows) }
 // are written too (a RowID column's the row IDs), an ExportAt column's
 // time beside it.
 func (e TableExport) WriteCSV(w io.Writer) error {
-	c := csvsafe.NewWriter(w)
+	c := csvsafe.New(w, e.excel)
+	if e.record != nil {
+		if err := c.Row(e.header...); err != nil {
+			return err
+		}
+		for _, r := range e.rows {
+			if err := c.Row(e.record(r)...); err != nil {
+				return err
+			}
+		}
+		return c.Flush()
+	}
 	var titles []string
 	for _, col := range e.cols {
 		t := col.Title

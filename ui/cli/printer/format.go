@@ -1,6 +1,7 @@
 package printer
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -23,6 +24,7 @@ const (
 // --template (which shape JSON), and makes a command's Result JSON.
 type options struct {
 	json, jsonl, csv bool
+	excel            bool // --excel: the CSV in Excel's dialect (implies --csv)
 }
 
 // RegisterFlags defines --json, --jsonl, --csv, --jq and --template on fs;
@@ -34,10 +36,26 @@ func (p *Printer) RegisterFlags(fs *pflag.FlagSet, now func() time.Time) {
 	fs.Lookup("json").NoOptDefVal = jsonWhole
 	fs.BoolVar(&p.opt.jsonl, "jsonl", false, "listings as JSON Lines: one item a line, nothing around them")
 	fs.BoolVar(&p.opt.csv, "csv", false, "listings as CSV: a header row, then a record a row")
+	fs.Var(excelFlag{p}, "excel", "the CSV in the dialect Excel opens as it is: a UTF-8 byte order mark first, lines ending CRLF (implies --csv)")
+	fs.Lookup("excel").NoOptDefVal = "true"
 	fs.Var(&jqFlag{p: p}, "jq", "filter the JSON with a jq `EXPRESSION`, as gh's --jq: it sees the whole output (a listing is an array); strings print raw, anything else as compact JSON, one a line (e.g. --jq '.[] | .name'; implies --json; one that begins .[] or map(…) streams)")
 	p.jqHold.p = p
 	fs.Var(&p.jqHold, "jq-hold", "the most of a listing's JSON `SIZE` --jq holds when its expression needs the listing whole (sort_by, group_by, .[0]; default 64MiB)")
 	fs.Var(&templateFlag{p: p, now: now}, "template", "print the JSON through a Go `TEMPLATE` (text/template with gh's helpers join, pluck, tablerow, tablerender, timeago, timefmt, truncate); a listing is `.` to range over once, e.g. --template '{{range .}}{{.vault_project.name}}{{\"\\n\"}}{{end}}'; with --jsonl the template runs once per item")
+}
+
+// excelFlag is --excel: --csv in Excel's dialect.
+type excelFlag struct{ p *Printer }
+
+func (f excelFlag) String() string { return "" }
+func (f excelFlag) Type() string   { return "bool" }
+func (f excelFlag) Set(s string) error {
+	on := s == "true"
+	if !on && s != "false" {
+		return fmt.Errorf("--excel takes no value")
+	}
+	f.p.opt.excel, f.p.opt.csv = on, on || f.p.opt.csv
+	return nil
 }
 
 func (o options) chosen() Format {

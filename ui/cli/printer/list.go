@@ -25,6 +25,11 @@ type Listing[T any] struct {
 	// formats with the printer's Cells, so a time is RFC 3339 in a CSV).
 	Headers []string
 	Cells   func(*T) []string
+	// CSVHeaders and CSVCells, when set, are the CSV's columns instead:
+	// the listing's one record (ui/csvsafe/records), which the console's
+	// export writes too.
+	CSVHeaders []string
+	CSVCells   func(*T) []string
 	// Keep, when set, keeps only some items, in every format (the JSON
 	// then decodes each item too); nil keeps all, and --json reads none.
 	Keep func(*T) bool

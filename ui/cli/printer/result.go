@@ -51,7 +51,7 @@ func (r Result) show(p *Printer) error {
 	case form == JSON:
 		return r.writeJSON(p, w)
 	case form == CSV:
-		c := csvsafe.NewWriter(w)
+		c := csvsafe.New(w, p.opt.excel)
 		err = r.Table(func(cells []string) error { return c.Row(cells...) })
 		if ferr := c.Flush(); err == nil {
 			err = ferr // the records before an error still go out, as a listing's do

@@ -98,6 +98,9 @@ type csvRows[T any] struct {
 }
 
 func newCSVRows[T any](p *Printer, l Listing[T], prog *Progress) *csvRows[T] {
+	if l.CSVCells != nil { // the listing's record, the console's export's too
+		l.Headers, l.Cells = l.CSVHeaders, l.CSVCells
+	}
 	return &csvRows[T]{l: l, p: p, prog: prog}
 }
 
@@ -107,7 +110,7 @@ func (c *csvRows[T]) item(e *T, _ api.RawItem) error {
 		return nil
 	}
 	if c.w == nil {
-		c.w = csvsafe.NewWriter(c.p.Out())
+		c.w = csvWriter(c.p)
 		_ = c.w.Row(c.l.Headers...) // a write error is kept by the writer and reported by its flush
 	}
 	c.n++
@@ -133,7 +136,7 @@ func (c *csvRows[T]) page() error {
 
 func (c *csvRows[T]) end(api.Summary) error {
 	if c.w == nil { // no item: the header alone
-		c.w = csvsafe.NewWriter(c.p.Out())
+		c.w = csvWriter(c.p)
 		_ = c.w.Row(c.l.Headers...)
 	}
 	return c.flush()

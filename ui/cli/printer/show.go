@@ -121,10 +121,14 @@ func (p *Printer) human(v Value) error {
 	return err
 }
 
+// csvWriter is the one CSV writer on p's stdout, in Excel's dialect with
+// --excel (a function, not a method: the Printer has enough).
+func csvWriter(p *Printer) *csvsafe.Writer { return csvsafe.New(p.Out(), p.opt.excel) }
+
 // WriteCSV writes headers and rows as CSV on stdout (csvsafe: quoting,
 // formulas neutralised).
 func (p *Printer) WriteCSV(headers []string, rows [][]string) error {
-	c := csvsafe.NewWriter(p.Out())
+	c := csvWriter(p)
 	_ = c.Row(headers...) // a write error is kept by the writer and reported by Flush
 	for _, r := range rows {
 		_ = c.Row(r...)

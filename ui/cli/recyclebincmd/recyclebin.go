@@ -16,6 +16,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe/records"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -107,6 +108,10 @@ func Run(ctx context.Context, o *Options) int {
 			return []string{e.VaultProject.Name, e.ResourceID, e.VaultProject.FilesCount.String(),
 				cells.APITime(e.DeletedAt), cells.APITime(e.RecycleBinPurgedScheduledAt), purgeIn, e.DeletedByUserEmail}
 		},
+		// The CSV is the bin's record, the console's `e` too: its columns
+		// in the console's order, its cells (ui/csvsafe/records).
+		CSVHeaders: records.BinHeader(),
+		CSVCells:   func(e *api.RecycleBinEntry) []string { return records.Bin(e, now) },
 		Sort: func(a, b *api.RecycleBinEntry) int {
 			if f.Within > 0 { // soonest purge first: what needs a decision comes first
 				return a.RecycleBinPurgedScheduledAt.Time.Compare(b.RecycleBinPurgedScheduledAt.Time)

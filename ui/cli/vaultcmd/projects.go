@@ -11,6 +11,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe/records"
 )
 
 // ProjectsOptions are what `projects` was asked and what it works with.
@@ -45,6 +46,10 @@ func RunProjects(ctx context.Context, o *ProjectsOptions) int {
 		Cells: func(p *api.Project) []string {
 			return []string{p.Name, p.ID, p.FilesCount.String(), cells.Size(p.SizeBytes), cells.APITime(p.UpdatedAt), p.CreatorEmail, yesNo(p.IsKnowledgeBaseProject)}
 		},
+		// The CSV is the projects' record, the console's `e` too
+		// (ui/csvsafe/records).
+		CSVHeaders: records.ProjectHeader(),
+		CSVCells:   records.Project,
 	})
 	return o.IO.Done(err)
 }

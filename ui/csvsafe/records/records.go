@@ -1,0 +1,91 @@
+// Package records is the one CSV record of each listing's item that both
+// the console's export (`e`) and the command line's --csv write: the same
+// columns, in the order the console shows them, the same cells (times in
+// RFC 3339 UTC, booleans yes or no, sizes and counts exact), so the file a
+// partner opens is the same whichever face wrote it. The screen and the
+// table keep their own short forms; a file is read next week, by a
+// program or in Excel. Cells are the service's text as is: the writer
+// (ui/csvsafe) cleans them and neutralises formulas.
+package records
+
+import (
+	"strings"
+	"time"
+
+	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/purge"
+)
+
+// Time is a CSV's time: RFC 3339 in UTC, to the second; "" for none,
+// "invalid" for a time the service sent in no form known.
+func Time(t api.Time) string {
+	switch {
+	case t.Invalid():
+		return "invalid"
+	case t.Time.IsZero():
+		return ""
+	}
+	return t.Time.UTC().Format(time.RFC3339)
+}
+
+// TimeOf is Time of an optional time.
+func TimeOf(t *api.Time) string {
+	if t == nil {
+		return ""
+	}
+	return Time(*t)
+}
+
+// Bool is a CSV's boolean.
+func Bool(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// BinHeader is the recycle bin's columns: the console's entries table, in
+// its order, with what its screen leaves out (the purge time beside the
+// countdown, the project's ID).
+func BinHeader() []string {
+	return []string{"project", "deleted by", "deleted at (UTC)", "purge in", "purge at (UTC)", "files", "knowledge base", "project id"}
+}
+
+// Bin is one bin entry's record; now is the countdown's clock.
+func Bin(e *api.RecycleBinEntry, now time.Time) []string {
+	purgeIn := "invalid"
+	if !e.RecycleBinPurgedScheduledAt.Invalid() {
+		purgeIn, _ = purge.Countdown(e.RecycleBinPurgedScheduledAt.Time, now)
+	}
+	id := e.VaultProject.ID
+	if id == "" {
+		id = e.ResourceID
+	}
+	return []string{e.VaultProject.Name, e.DeletedByUserEmail, Time(e.DeletedAt), purgeIn, Time(e.RecycleBinPurgedScheduledAt),
+		e.VaultProject.FilesCount.String(), Bool(e.VaultProject.IsKnowledgeBaseProject), id}
+}
+
+// UserHeader is a project's users: the console's users tab, in its order,
+// with the user's ID.
+func UserHeader() []string { return []string{"name", "email", "access", "role", "user id"} }
+
+// User is one user's record; creator is the project's creator's e-mail:
+// the owner, whom the service lists as any other user.
+func User(u *api.ProjectUser, creator string) []string {
+	role := ""
+	if creator != "" && strings.EqualFold(u.Email, creator) {
+		role = "owner"
+	}
+	return []string{u.Name, u.Email, u.AccessLevel, role, u.UserID}
+}
+
+// ProjectHeader is the projects list: the console's columns, in its order,
+// with the project's ID.
+func ProjectHeader() []string {
+	return []string{"name", "files", "size", "created (UTC)", "creator", "knowledge base", "project id"}
+}
+
+// Project is one project's record: the size in bytes, exact.
+func Project(p *api.Project) []string {
+	return []string{p.Name, p.FilesCount.String(), p.SizeBytes.String(), Time(p.CreatedAt), p.CreatorEmail, Bool(p.IsKnowledgeBaseProject), p.ID}
+}
