@@ -57,7 +57,7 @@ func TestCommandsAgainstSim(t *testing.T) {
 		t.Error("escape sequence reached the table")
 	}
 	r = vd("", "projects")
-	if r.code != 0 || strings.ContainsRune(r.stdout, '\x1b') || !strings.Contains(r.stdout, "UPDATED") {
+	if r.code != 0 || strings.ContainsRune(r.stdout, '\x1b') || !strings.Contains(r.stdout, "UPDATED (UTC)") {
 		t.Errorf("projects table: %d %q", r.code, r.stderr)
 	}
 	r = vd("", "users", pid, "--json")
@@ -72,7 +72,7 @@ func TestCommandsAgainstSim(t *testing.T) {
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &rb) != nil || rb.Total != len(rb.Items) || rb.Total == 0 {
 		t.Errorf("recycle-bin: %d %q", r.code, r.stderr)
 	}
-	if r = vd("", "recycle-bin"); r.code != 0 || !strings.Contains(r.stdout, "PURGE SCHEDULED") {
+	if r = vd("", "recycle-bin"); r.code != 0 || !strings.Contains(r.stdout, "PURGE SCHEDULED (UTC)") {
 		t.Errorf("recycle-bin table: %q", r.stderr)
 	}
 	r = vd("", "audit", "--limit", "5", "--json")

@@ -65,7 +65,7 @@ func TestStatusJournalAcrossProjects(t *testing.T) {
 	st.Close()
 	r = vd("status", "--journal", "--csv")
 	recs := readCSV(t, "status --journal", r.stdout)
-	if len(recs) != 5 || strings.Join(recs[0], ",") != "GROUP,STATUS,PROJECT,PATH,FILE ID,UPLOADED,RUN" {
+	if len(recs) != 5 || strings.Join(recs[0], ",") != "GROUP,STATUS,PROJECT,PATH,FILE ID,UPLOADED (UTC),RUN" {
 		t.Fatalf("csv: %q", recs)
 	}
 	projects := column(t, "status --journal", recs, "PROJECT")

@@ -153,13 +153,13 @@ func RunSnapshots(_ context.Context, o *Options) int {
 	for i, s := range snaps {
 		fin := cells.Unknown("unfinished") // a column of times holds times: one not yet known is empty in a CSV, as --json leaves it out
 		if s.Finished() {
-			fin = cells.When(s.FinishedAt)
+			fin = cells.Time(s.FinishedAt) // the title says the zone
 		}
-		rows[i] = []string{fmt.Sprint(s.ID), cells.When(s.StartedAt), fin, fmt.Sprint(s.Projects), fmt.Sprint(s.Read), fmt.Sprint(s.Carried),
+		rows[i] = []string{fmt.Sprint(s.ID), cells.Time(s.StartedAt), fin, fmt.Sprint(s.Projects), fmt.Sprint(s.Read), fmt.Sprint(s.Carried),
 			fmt.Sprint(s.Pending), fmt.Sprint(s.Grants), fmt.Sprint(s.Requests)}
 	}
 	return p.Done(p.Show(printer.Value{JSON: nonNil(snaps),
-		Headers: []string{"SNAPSHOT", "STARTED", "FINISHED", "PROJECTS", "READ", "UNCHANGED", "PENDING", "GRANTS", "REQUESTS"}, Rows: rows}))
+		Headers: []string{"SNAPSHOT", "STARTED (UTC)", "FINISHED (UTC)", "PROJECTS", "READ", "UNCHANGED", "PENDING", "GRANTS", "REQUESTS"}, Rows: rows}))
 }
 
 // RunPeople lists a snapshot's people as the console's access view opens

@@ -99,7 +99,7 @@ func Run(ctx context.Context, o *Options) int {
 	unknown := 0 // kept entries whose purge time is invalid: within the window or not, no one can say
 	cells := p.Cells()
 	l := printer.Listing[api.RecycleBinEntry]{
-		Headers: []string{"NAME", "PROJECT ID", "FILES", "DELETED", "PURGE SCHEDULED", "PURGE IN", "DELETED BY"},
+		Headers: []string{"NAME", "PROJECT ID", "FILES", "DELETED (UTC)", "PURGE SCHEDULED (UTC)", "PURGE IN", "DELETED BY"},
 		Cells: func(e *api.RecycleBinEntry) []string {
 			purgeIn, _ := purge.Countdown(e.RecycleBinPurgedScheduledAt.Time, now)
 			if e.RecycleBinPurgedScheduledAt.Invalid() {

@@ -107,7 +107,7 @@ func runJournal(ctx context.Context, o *Options) int {
 	}
 	cells := p.Cells()
 	_, err = printer.List(ctx, p, printer.Values(list), printer.Listing[journalFile]{
-		Headers: []string{"GROUP", "STATUS", "PROJECT", "PATH", "FILE ID", "UPLOADED", "RUN"},
+		Headers: []string{"GROUP", "STATUS", "PROJECT", "PATH", "FILE ID", "UPLOADED (UTC)", "RUN"},
 		Cells: func(f *journalFile) []string {
 			project := f.ProjectName
 			if project == "" {

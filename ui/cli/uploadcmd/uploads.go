@@ -91,6 +91,6 @@ func RunUploads(ctx context.Context, o *Options) int {
 				audits[i].Cell}
 		}
 		return p.Done(p.Show(printer.Value{JSON: list, Rows: rows, Note: evidence.Footnote(audits),
-			Headers: []string{"RUN", "STARTED", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "REPLACED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN", "AUDIT"}}))
+			Headers: []string{"RUN", "STARTED (UTC)", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "REPLACED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN", "AUDIT"}}))
 	}
 }

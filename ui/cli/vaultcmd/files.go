@@ -48,7 +48,7 @@ func RunFiles(ctx context.Context, o *FilesOptions) int {
 	}
 	cells := o.IO.Cells()
 	_, err = printer.List(ctx, o.IO, c.ProjectFiles(o.ProjectID, o.Query), printer.Listing[api.ProjectFile]{
-		Headers: []string{"NAME", "ID", "STATUS", "SIZE", "UPLOADED", "TYPE"},
+		Headers: []string{"NAME", "ID", "STATUS", "SIZE", "UPLOADED (UTC)", "TYPE"},
 		Cells: func(f *api.ProjectFile) []string {
 			return []string{f.Name, f.ID, filestatus.Word(f.ProcessingStatus), cells.Size(f.Size), cells.APITime(f.UploadedAt), f.ContentType}
 		},

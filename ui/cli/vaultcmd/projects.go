@@ -42,7 +42,7 @@ func RunProjects(ctx context.Context, o *ProjectsOptions) int {
 	}
 	cells := o.IO.Cells()
 	_, err = printer.List(ctx, o.IO, c.Projects(api.ProjectQuery{Name: o.Name}), printer.Listing[api.Project]{
-		Headers: []string{"NAME", "ID", "FILES", "SIZE", "UPDATED", "CREATOR", "KB"},
+		Headers: []string{"NAME", "ID", "FILES", "SIZE", "UPDATED (UTC)", "CREATOR", "KB"},
 		Cells: func(p *api.Project) []string {
 			return []string{p.Name, p.ID, p.FilesCount.String(), cells.Size(p.SizeBytes), cells.APITime(p.UpdatedAt), p.CreatorEmail, yesNo(p.IsKnowledgeBaseProject)}
 		},
