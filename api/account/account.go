@@ -123,20 +123,22 @@ func selectIn(e Env, st *store.Store, cfg *ConfigFile, flag string) (store.Profi
 }
 
 // TokenSource builds the token source of a profile on this machine: the
-// environment's VAULTDECK_TOKEN, else the keyring, else the file the
-// profile opted in to.
+// environment's VAULTDECK_TOKEN, else the systemd credential named after
+// the profile ($CREDENTIALS_DIRECTORY, as serve reads it), else the
+// keyring, else the file the profile opted in to.
 func TokenSource(e Env, p store.Profile) (*token.Source, error) {
 	paths, err := e.Paths()
 	if err != nil {
 		return nil, err
 	}
 	return token.New(token.Options{
-		Profile:   p.Name,
-		Getenv:    e.Getenv,
-		Keyring:   e.Keyring,
-		Dir:       paths.Tokens,
-		AllowFile: p.TokenStorage == store.StorageFile,
-		Logger:    e.Logger,
+		Profile:        p.Name,
+		Getenv:         e.Getenv,
+		Keyring:        e.Keyring,
+		Dir:            paths.Tokens,
+		AllowFile:      p.TokenStorage == store.StorageFile,
+		Logger:         e.Logger,
+		CredentialsDir: e.getenv(token.CredentialsEnvVar),
 	})
 }
 

@@ -1,6 +1,7 @@
 // Package token finds the API token for a profile. Sources are tried in a
-// fixed order: the VAULTDECK_TOKEN variable (never written anywhere), the OS
-// keyring, and a plain-text file only when the user opted in with
+// fixed order: the VAULTDECK_TOKEN variable (never written anywhere), the
+// systemd credential named after the profile (under a unit with
+// LoadCredential=), the OS keyring, and a plain-text file only when the user opted in with
 // `vaultdeck login --insecure-storage`. There is never a silent fall-back to
 // plain text, and the token never appears in an error or a log line.
 //
@@ -71,6 +72,10 @@ type Options struct {
 	AllowFile bool
 	// Logger receives decisions (never tokens); nil discards them.
 	Logger *slog.Logger
+	// CredentialsDir is $CREDENTIALS_DIRECTORY ("" when not run by
+	// systemd): the profile's credential there is read after the
+	// environment and before the keyring.
+	CredentialsDir string
 }
 
 // Resolved is a token and where it came from.
@@ -80,7 +85,8 @@ type Resolved struct {
 	// Warning is set while an insecure source is in use; the console shows
 	// it in its status bar for as long as the token is used.
 	Warning string
-	// File is the token file's path when Source is KindFile.
+	// File is the token file's path when Source is KindFile, the
+	// credential's when KindCredential.
 	File string
 }
 
@@ -176,6 +182,20 @@ func (s *Source) Resolve(ctx context.Context) (Resolved, error) {
 	defer s.mu.Unlock()
 	if s.found != nil {
 		return *s.found, nil
+	}
+	// Under systemd the unit's credential is the token it was given: read
+	// before a keyring the service's user can seldom unlock (and whose
+	// timeout would cost every start three seconds).
+	if dir := s.opts.CredentialsDir; dir != "" {
+		path := filepath.Join(dir, s.opts.Profile)
+		tok, err := readCredential(path)
+		if err == nil {
+			return s.foundLocked(Resolved{Token: tok, Source: KindCredential, File: path}), nil
+		}
+		if !errors.Is(err, ErrNotFound) {
+			// refused, not passed over: the unit meant this file
+			return Resolved{}, fmt.Errorf("profile %q: %w", s.opts.Profile, err)
+		}
 	}
 
 	tok, err := s.keyringCall(ctx, func(k Keyring) (string, error) { return k.Get(Service, s.opts.Profile) })

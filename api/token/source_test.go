@@ -289,3 +289,45 @@ type leakyKeyring struct{}
 func (leakyKeyring) Get(string, string) (string, error) { return "", token.ErrNotFound }
 func (leakyKeyring) Set(_, _, s string) error           { return fmt.Errorf("cannot store %q", s) }
 func (leakyKeyring) Delete(string, string) error        { return token.ErrNotFound }
+
+// TestCommandsReadTheSystemdCredential: every command, not only serve,
+// reads the profile's systemd credential ($CREDENTIALS_DIRECTORY/PROFILE,
+// as LoadCredential= makes it) after VAULTDECK_TOKEN and before the
+// keyring, which a service usually cannot unlock (the follow's unit then
+// needs no token file). A credential others can read is refused, not
+// passed over; a directory without the profile's file is passed over.
+func TestCommandsReadTheSystemdCredential(t *testing.T) {
+	ctx := context.Background()
+	creds := t.TempDir()
+	if err := os.WriteFile(filepath.Join(creds, "work"), []byte(secret+"\n"), 0o400); err != nil {
+		t.Fatal(err)
+	}
+	kr := tokentest.NewMemoryKeyring()
+	kr.Set(token.Service, "work", "keyring-token")
+	kr.Set(token.Service, "other", "keyring-token")
+
+	s := newSource(t, token.Options{Keyring: kr, CredentialsDir: creds})
+	if r, err := s.Resolve(ctx); err != nil || r.Token != secret || r.Source != token.KindCredential || r.File != filepath.Join(creds, "work") {
+		t.Fatalf("the credential before the keyring: %v %v", r, err)
+	}
+	if k, _ := s.Answered(); k != token.KindCredential {
+		t.Errorf("answered by %q, want the credential", k)
+	}
+	s = newSource(t, token.Options{Keyring: kr, CredentialsDir: creds, Getenv: env(map[string]string{token.EnvVar: "env-token"})})
+	if r, err := s.Resolve(ctx); err != nil || r.Token != "env-token" {
+		t.Fatalf("VAULTDECK_TOKEN wins over the credential: %v %v", r, err)
+	}
+	s = newSource(t, token.Options{Profile: "other", Keyring: kr, CredentialsDir: creds})
+	if r, err := s.Resolve(ctx); err != nil || r.Token != "keyring-token" {
+		t.Fatalf("no credential of this profile: the keyring: %v %v", r, err)
+	}
+	if err := os.WriteFile(filepath.Join(creds, "open"), []byte(secret), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(filepath.Join(creds, "open"), 0o644)
+	kr.Set(token.Service, "open", "keyring-token")
+	s = newSource(t, token.Options{Profile: "open", Keyring: kr, CredentialsDir: creds})
+	if r, err := s.Resolve(ctx); err == nil || !strings.Contains(err.Error(), "other users") || strings.Contains(err.Error(), secret) {
+		t.Fatalf("a credential others can read is refused, not passed over: %v %v", r, err)
+	}
+}
