@@ -104,10 +104,37 @@ func (s *Server) authenticate(r *http.Request) *Token {
 	}
 	for i := range s.tokens {
 		if s.tokens[i].Value == strings.TrimSpace(v) {
+			s.mu.Lock()
+			revoked := s.revoked[s.tokens[i].Name]
+			s.mu.Unlock()
+			if revoked {
+				return nil // the service answers a revoked token as an unknown one
+			}
 			return &s.tokens[i]
 		}
 	}
 	return nil
+}
+
+// Revoke makes every request with the named token a 401 until Restore, as
+// an admin revoking it in the workspace's settings does; the other tokens
+// go on. It reports whether the name is one of the simulator's tokens.
+func (s *Server) Revoke(name string) bool { return s.setRevoked(name, true) }
+
+// Restore gives a revoked token back.
+func (s *Server) Restore(name string) bool { return s.setRevoked(name, false) }
+
+func (s *Server) setRevoked(name string, on bool) bool {
+	if s.Token(name) == "" {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.revoked == nil {
+		s.revoked = map[string]bool{}
+	}
+	s.revoked[name] = on
+	return true
 }
 
 // need describes an endpoint's permission rule: every permission in all,

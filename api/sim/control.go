@@ -243,6 +243,7 @@ func (s *Server) handleControl(w http.ResponseWriter, r *http.Request) {
 		MaxFileCount   int    `json:"max_file_count"`
 		MaxProjectSize int64  `json:"max_project_size"`
 		Shape          string `json:"shape"`
+		Token          string `json:"token"`
 		MatterSpec
 		ProjectSpec
 	}
@@ -324,6 +325,19 @@ func (s *Server) handleControl(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	case "revoke", "restore":
+		op := r.PathValue("op")
+		ok := false
+		if op == "revoke" {
+			ok = s.Revoke(body.Token)
+		} else {
+			ok = s.Restore(body.Token)
+		}
+		if !ok {
+			fail(fmt.Errorf(`"token" must name one of the simulator's tokens (admin, vault-readonly, no-audit, no-matters), not %q`, body.Token))
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"token": body.Token, "revoked": op == "revoke"})
 	case "stats":
 		writeJSON(w, http.StatusOK, map[string]any{"rate_limited": s.RateLimited()})
 	case "advance":

@@ -94,7 +94,8 @@ type Server struct {
 	tokens []Token
 
 	mu      sync.Mutex
-	offset  time.Duration // added to opts.Now by Advance
+	revoked map[string]bool // token names /_sim/revoke refused until /_sim/restore
+	offset  time.Duration   // added to opts.Now by Advance
 	st      *state
 	limiter *limiter
 }
