@@ -35,6 +35,11 @@ type FollowOptions struct {
 	// Event, when set, is told after every read (tests and progress).
 	Event func(FollowEvent)
 
+	// AuthGrace bounds how long the token may be refused (401, or 403 on
+	// the audit permission) with no request accepted before Follow gives
+	// up with ErrTokenRefused (0: DefaultAuthGrace).
+	AuthGrace time.Duration
+
 	// take is the page size asked for (0: the listing's most, 1000). A
 	// test seam (export_test.go): small pages make many batches.
 	take int
@@ -54,13 +59,18 @@ const (
 	DefaultPoll     = 2 * time.Second
 	DefaultIdlePoll = time.Minute
 	maxRetryWait    = 5 * time.Minute
+	// DefaultAuthGrace outlasts a token being replaced by hand (a login,
+	// a credential rewritten and the unit restarted) without leaving a
+	// dead feed looking alive for long.
+	DefaultAuthGrace = 5 * time.Minute
 )
 
 // Follow delivers every entry after the sink's last one, in the service's
 // order, and keeps doing so as the log grows, until ctx ends (nil) or a
 // permanent error. A transient error (no answer, 5xx, 429, a 401 or 403
 // while a token is being fixed) is said through Notice and retried with
-// backoff, forever. The follower's own reads write api:audit_log_fetch
+// backoff: trouble with the service forever, a refused token until
+// AuthGrace has passed with no request accepted (ErrTokenRefused). The follower's own reads write api:audit_log_fetch
 // entries of its user; a page holding only those means caught up, so the
 // polling slows down instead of chasing them (they are still delivered:
 // the trail is complete). With a mirror, the pages that continue the
@@ -179,6 +189,9 @@ func (o FollowOptions) withDefaults() FollowOptions {
 	if o.Start == "" {
 		o.Start = "earliest"
 	}
+	if o.AuthGrace <= 0 {
+		o.AuthGrace = DefaultAuthGrace
+	}
 	if o.take <= 0 || o.take > api.MaxAuditTake {
 		o.take = api.MaxAuditTake
 	}
@@ -194,7 +207,11 @@ type follower struct {
 	noMirror bool
 	bo       *backoff.ExponentialBackOff
 	failing  string // the trouble last said, until it clears
-	ord      order  // the last entry taken: every answer must continue after it
+	// refusedSince is when the token was first refused with no request
+	// accepted since (zero: it is not refused). Other trouble in between
+	// does not clear it: it proves nothing of the token.
+	refusedSince time.Time
+	ord          order // the last entry taken: every answer must continue after it
 }
 
 func (f *follower) say(format string, a ...any) { f.o.Notice(fmt.Sprintf(format, a...)) }
@@ -325,6 +342,7 @@ func (f *follower) retrying(ctx context.Context, call func() error) error {
 	for {
 		err := call()
 		if err == nil {
+			f.refusedSince = time.Time{}
 			if f.failing != "" {
 				f.say("the service answers again; following")
 				f.failing = ""
@@ -339,6 +357,19 @@ func (f *follower) retrying(ctx context.Context, call func() error) error {
 			return err
 		}
 		wait := f.bo.NextBackOff()
+		if refusal(err) {
+			now := f.j.clock().Now()
+			if f.refusedSince.IsZero() {
+				f.refusedSince = now
+			}
+			left := f.refusedSince.Add(f.o.AuthGrace).Sub(now)
+			if left <= 0 {
+				return &RefusedError{For: now.Sub(f.refusedSince), Err: err}
+			}
+			// one more try at the bound, not a backoff past it: a unit's
+			// Restart= acts when the bound says, not up to 5 minutes later
+			wait = min(wait, left)
+		}
 		if msg := err.Error(); msg != f.failing {
 			f.failing = msg
 			// the api error already says what to do (a 401: log in again)
@@ -405,3 +436,23 @@ func (f *follower) reopenIfAsked(ctx context.Context) error {
 	}
 	return nil
 }
+
+// refusal says the token itself was refused: a 401, or a 403 (on the
+// follow's requests, the audit permission it lacks).
+func refusal(err error) bool {
+	return errors.Is(err, api.KindUnauthorized) || errors.Is(err, api.KindForbidden)
+}
+
+// ErrTokenRefused: the token was refused for longer than AuthGrace.
+var ErrTokenRefused = errors.New("the token is refused")
+
+// RefusedError is ErrTokenRefused with how long and the last refusal.
+type RefusedError struct {
+	For time.Duration
+	Err error // the service's last refusal (api.KindUnauthorized or KindForbidden)
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("the token has been refused for %s, longer than --auth-grace allows: %v", e.For.Round(time.Second), e.Err)
+}
+func (e *RefusedError) Unwrap() []error { return []error{ErrTokenRefused, e.Err} }

@@ -27,6 +27,7 @@ const (
 	ExitError   = printer.ExitError   // the command failed
 	ExitUsage   = printer.ExitUsage   // the command line was wrong
 	ExitPartial = printer.ExitPartial // the call succeeded but some items failed (e.g. not_found IDs)
+	ExitAuth    = printer.ExitAuth    // the token was refused for good (audit follow past --auth-grace)
 )
 
 // Globals are the flags accepted before or after any subcommand that the

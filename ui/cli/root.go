@@ -51,7 +51,7 @@ func (r *tree) rootBase() *cobra.Command {
 
 Environment: VAULTDECK_TOKEN (API token), VAULTDECK_PROFILE, VAULTDECK_BASE_URL, VAULTDECK_REGION,
 VAULTDECK_CA_FILE, VAULTDECK_HOME; all of them: vaultdeck help environment.
-Exit status: 0 success, 1 error, 2 usage, 3 some items failed (vaultdeck help exit-codes).
+Exit status: 0 success, 1 error, 2 usage, 3 some items failed, 4 token refused (vaultdeck help exit-codes).
 
 --jq and --template shape any command's JSON. --jq is gh's: the expression
 sees the whole output, a listing being an array (.[] | ... streams it):

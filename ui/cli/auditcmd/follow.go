@@ -3,6 +3,7 @@ package auditcmd
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -33,6 +34,7 @@ type FollowOptions struct {
 	Poll       time.Duration // base wait between reads once caught up
 	Once       bool          // stop once caught up
 	NoMirror   bool          // do not update the local mirror
+	AuthGrace  time.Duration // how long a refused token is retried before exit 4
 }
 
 // NewCmdFollow is `audit follow`; runF, when set, runs instead of
@@ -47,6 +49,7 @@ func NewCmdFollow(f *factory.Factory, runF func(context.Context, *FollowOptions)
 	fs.DurationVar(&o.Poll, "poll", audit.DefaultPoll, "wait between reads once caught up (it grows to a minute while only this follower's own reads arrive)")
 	fs.BoolVar(&o.Once, "once", false, "stop once caught up (for a timer or cron) instead of following")
 	fs.BoolVar(&o.NoMirror, "no-mirror", false, "do not keep the local mirror up to date while following")
+	fs.DurationVar(&o.AuthGrace, "auth-grace", audit.DefaultAuthGrace, "exit 4 once the token has been refused (401, or 403 on the audit permission) this long with nothing accepted; other trouble is retried for ever")
 	if runF == nil {
 		runF = RunFollow
 	}
@@ -55,8 +58,9 @@ func NewCmdFollow(f *factory.Factory, runF func(context.Context, *FollowOptions)
 }
 
 // RunFollow streams the log as JSON Lines until stopped. Exit 0 on SIGINT
-// or SIGTERM (everything read was delivered), 1 on a permanent error;
-// transient trouble is said on stderr and retried, forever.
+// or SIGTERM (everything read was delivered), 1 on a permanent error, 4
+// when the token stayed refused past --auth-grace; other trouble is said
+// on stderr and retried, forever.
 func RunFollow(ctx context.Context, o *FollowOptions) int {
 	p := o.IO
 	switch {
@@ -66,6 +70,8 @@ func RunFollow(ctx context.Context, o *FollowOptions) int {
 		return p.Usage("--checkpoint is for stdout: a file given with --out is its own checkpoint")
 	case o.Poll < 100*time.Millisecond:
 		return p.Usage("--poll must be at least 100ms (got %s)", o.Poll)
+	case o.AuthGrace <= 0:
+		return p.Usage("--auth-grace must be a positive duration such as 5m (got %s)", o.AuthGrace)
 	}
 	c, err := o.Client()
 	if err != nil {
@@ -110,9 +116,13 @@ func RunFollow(ctx context.Context, o *FollowOptions) int {
 	defer stop()
 	ctx = p.Watch(ctx) // hangupReopens detached it from the command's: a lost stream ends it too, before the next request
 	err = j.Follow(ctx, audit.FollowOptions{Sink: sink, Start: o.Start, Poll: o.Poll, Once: o.Once, Reopen: hup,
-		Notice: notice})
+		Notice: notice, AuthGrace: o.AuthGrace})
 	if err != nil {
-		return p.Fail(err)
+		code := p.Fail(err)
+		if errors.Is(err, audit.ErrTokenRefused) {
+			return printer.ExitAuth // its own status, so that a unit's Restart= and OnFailure= can tell it
+		}
+		return code
 	}
 	return printer.ExitOK
 }

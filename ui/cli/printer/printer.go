@@ -27,6 +27,7 @@ const (
 	ExitError   = 1 // the command failed
 	ExitUsage   = 2 // the command line was wrong
 	ExitPartial = 3 // the call succeeded but some items failed (e.g. not_found IDs)
+	ExitAuth    = 4 // the token was refused for good (audit follow past --auth-grace), as gh uses 4
 )
 
 // outBuffer is stdout's buffer: large listings write row by row, and a
