@@ -40,6 +40,13 @@ type FollowOptions struct {
 	// up with ErrTokenRefused (0: DefaultAuthGrace).
 	AuthGrace time.Duration
 
+	// Progress, when set, is told after every read how far the output is
+	// (store.FollowProgress) under ProgressName, the sink's checkpoint
+	// name; PID is recorded with it.
+	Progress     ProgressBook
+	ProgressName string
+	PID          int
+
 	// take is the page size asked for (0: the listing's most, 1000). A
 	// test seam (export_test.go): small pages make many batches.
 	take int
@@ -52,6 +59,8 @@ type FollowEvent struct {
 	CaughtUp  bool          // the page was short
 	Wait      time.Duration // the wait before the next read
 	Err       error         // a transient error, retried after Wait
+	// Progress is the follower's record of itself after this read.
+	Progress store.FollowProgress
 }
 
 // Defaults of FollowOptions.
@@ -92,6 +101,7 @@ func (j *Job) follow(ctx context.Context, o FollowOptions) error {
 		}
 	}
 	f := &follower{j: j, o: o, bo: retryBackoff()}
+	f.startProgress()
 	var who *api.WhoAmI
 	err := f.retrying(ctx, func() error {
 		var err error
@@ -137,6 +147,7 @@ func (j *Job) follow(ctx context.Context, o FollowOptions) error {
 				return err
 			}
 			var err error
+			f.prog.sent = j.clock().Now()
 			page, err = j.Svc.AuditPage(ctx, cursor, o.take, "")
 			return err
 		})
@@ -152,6 +163,8 @@ func (j *Job) follow(ctx context.Context, o FollowOptions) error {
 		}
 		f.keepMirror(ctx, cursor, page, entries)
 		ev := FollowEvent{Delivered: len(entries), CaughtUp: !page.Full || page.Last == "" || page.Last == cursor}
+		f.delivered(ctx, entries, ev.CaughtUp)
+		ev.Progress = f.prog.p
 		if page.Last != "" {
 			cursor = page.Last
 		}
@@ -212,6 +225,7 @@ type follower struct {
 	// does not clear it: it proves nothing of the token.
 	refusedSince time.Time
 	ord          order // the last entry taken: every answer must continue after it
+	prog         progress
 }
 
 func (f *follower) say(format string, a ...any) { f.o.Notice(fmt.Sprintf(format, a...)) }
@@ -251,6 +265,7 @@ func (f *follower) begin(ctx context.Context, p *pacer) (string, error) {
 	if f.o.Start != "latest" {
 		f.keepMirror(ctx, "", api.AuditPage{Entries: []api.Item[api.AuditEntry]{*first}, Last: e.ID, Listed: 1}, []store.AuditEntry{e})
 	}
+	f.delivered(ctx, []store.AuditEntry{e}, false)
 	return e.ID, nil
 }
 
@@ -343,6 +358,7 @@ func (f *follower) retrying(ctx context.Context, call func() error) error {
 		err := call()
 		if err == nil {
 			f.refusedSince = time.Time{}
+			f.succeeded()
 			if f.failing != "" {
 				f.say("the service answers again; following")
 				f.failing = ""
@@ -375,7 +391,8 @@ func (f *follower) retrying(ctx context.Context, call func() error) error {
 			// the api error already says what to do (a 401: log in again)
 			f.say("%s; trying again in %s, and until it works (nothing is lost meanwhile)", msg, wait.Round(time.Second))
 		}
-		f.event(FollowEvent{Err: err, Wait: wait})
+		f.failed(ctx, err)
+		f.event(FollowEvent{Err: err, Wait: wait, Progress: f.prog.p})
 		if err := f.sleep(ctx, wait); err != nil {
 			return err
 		}

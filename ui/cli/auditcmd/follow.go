@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -35,12 +36,15 @@ type FollowOptions struct {
 	Once       bool          // stop once caught up
 	NoMirror   bool          // do not update the local mirror
 	AuthGrace  time.Duration // how long a refused token is retried before exit 4
+	Check      bool          // a monitoring probe of the follow of Out or Checkpoint
+	MaxLag     time.Duration // the probe's bound
+	PID        int           // recorded with the progress (the process's)
 }
 
 // NewCmdFollow is `audit follow`; runF, when set, runs instead of
 // RunFollow.
 func NewCmdFollow(f *factory.Factory, runF func(context.Context, *FollowOptions) int) *cobra.Command {
-	o := &FollowOptions{IO: f.IO, Client: f.Client, Store: f.Store, Clock: f.Clock}
+	o := &FollowOptions{IO: f.IO, Client: f.Client, Store: f.Store, Clock: f.Clock, PID: os.Getpid()}
 	c := &cobra.Command{Use: "follow", Short: "stream every new audit entry as JSON Lines, to a file that is its own checkpoint or to stdout", Args: cmdutil.NoArgs}
 	fs := c.Flags()
 	fs.StringVar(&o.Out, "out", "", "append JSON Lines to `FILE`; the file is its own checkpoint (exactly once across restarts)")
@@ -50,6 +54,8 @@ func NewCmdFollow(f *factory.Factory, runF func(context.Context, *FollowOptions)
 	fs.BoolVar(&o.Once, "once", false, "stop once caught up (for a timer or cron) instead of following")
 	fs.BoolVar(&o.NoMirror, "no-mirror", false, "do not keep the local mirror up to date while following")
 	fs.DurationVar(&o.AuthGrace, "auth-grace", audit.DefaultAuthGrace, "exit 4 once the token has been refused (401, or 403 on the audit permission) this long with nothing accepted; other trouble is retried for ever")
+	fs.BoolVar(&o.Check, "check", false, "monitoring probe of the follow of this --out or --checkpoint, from what it recorded (no token): one Nagios-style line; exit 0 within --max-lag, 3 past it, 1 when unknown")
+	fs.DurationVar(&o.MaxLag, "max-lag", 15*time.Minute, "with --check: how far behind the log the follow may be")
 	if runF == nil {
 		runF = RunFollow
 	}
@@ -72,6 +78,11 @@ func RunFollow(ctx context.Context, o *FollowOptions) int {
 		return p.Usage("--poll must be at least 100ms (got %s)", o.Poll)
 	case o.AuthGrace <= 0:
 		return p.Usage("--auth-grace must be a positive duration such as 5m (got %s)", o.AuthGrace)
+	case store.ReservedCheckpointName(o.Checkpoint):
+		return p.Usage("--checkpoint %q: a name beginning %q is the store's own", o.Checkpoint, strings.SplitAfter(o.Checkpoint, ":")[0])
+	}
+	if o.Check {
+		return runCheck(ctx, o)
 	}
 	c, err := o.Client()
 	if err != nil {
@@ -98,8 +109,7 @@ func RunFollow(ctx context.Context, o *FollowOptions) int {
 		fsink.Notice = notice // the file's repairs and rotations are said too
 		if stErr == nil {
 			// only for a file emptied by rotation; the file itself is the authority
-			abs, _ := filepath.Abs(o.Out)
-			fsink.Checkpoints, fsink.CheckpointName = st, "file:"+abs
+			fsink.Checkpoints, fsink.CheckpointName = st, checkpointName(o)
 		}
 		sink = fsink
 	} else {
@@ -115,8 +125,12 @@ func RunFollow(ctx context.Context, o *FollowOptions) int {
 	ctx, hup, stop := hangupReopens(ctx)
 	defer stop()
 	ctx = p.Watch(ctx) // hangupReopens detached it from the command's: a lost stream ends it too, before the next request
-	err = j.Follow(ctx, audit.FollowOptions{Sink: sink, Start: o.Start, Poll: o.Poll, Once: o.Once, Reopen: hup,
-		Notice: notice, AuthGrace: o.AuthGrace})
+	fo := audit.FollowOptions{Sink: sink, Start: o.Start, Poll: o.Poll, Once: o.Once, Reopen: hup,
+		Notice: notice, AuthGrace: o.AuthGrace, PID: o.PID}
+	if stErr == nil {
+		fo.Progress, fo.ProgressName = st, checkpointName(o)
+	}
+	err = j.Follow(ctx, fo)
 	if err != nil {
 		code := p.Fail(err)
 		if errors.Is(err, audit.ErrTokenRefused) {
@@ -164,4 +178,15 @@ func hangupReopens(parent context.Context) (context.Context, <-chan struct{}, fu
 		}
 	}()
 	return ctx, hup, func() { signal.Stop(sig); cancel() }
+}
+
+// checkpointName is what the follow of o keeps its place and progress
+// under: the file's absolute path, or --checkpoint's name ("" for stdout
+// without one: no progress is recorded).
+func checkpointName(o *FollowOptions) string {
+	if o.Out == "" {
+		return o.Checkpoint
+	}
+	abs, _ := filepath.Abs(o.Out)
+	return "file:" + abs
 }
