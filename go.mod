@@ -15,6 +15,7 @@ require (
 	github.com/charmbracelet/x/ansi v0.11.6
 	github.com/charmbracelet/x/exp/golden v0.0.0-20241011142426-46044092ad91
 	github.com/charmbracelet/x/exp/teatest v0.0.0-20251215102626-e0db08df7383
+	github.com/coreos/go-systemd/v22 v22.6.0
 	github.com/creack/pty v1.1.21
 	github.com/dustin/go-humanize v1.1.0
 	github.com/goccy/go-json v0.10.5

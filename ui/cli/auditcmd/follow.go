@@ -126,7 +126,7 @@ func RunFollow(ctx context.Context, o *FollowOptions) int {
 	defer stop()
 	ctx = p.Watch(ctx) // hangupReopens detached it from the command's: a lost stream ends it too, before the next request
 	fo := audit.FollowOptions{Sink: sink, Start: o.Start, Poll: o.Poll, Once: o.Once, Reopen: hup,
-		Notice: notice, AuthGrace: o.AuthGrace, PID: o.PID}
+		Notice: notice, AuthGrace: o.AuthGrace, PID: o.PID, Event: newNotifier(notice).event}
 	if stErr == nil {
 		fo.Progress, fo.ProgressName = st, checkpointName(o)
 	}
