@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	al.essio.dev/pkg/shellescape v1.6.1
+	github.com/VictoriaMetrics/metrics v1.45.0
 	github.com/agnivade/levenshtein v1.2.1
 	github.com/aymanbagabas/go-osc52/v2 v2.0.1
 	github.com/cenkalti/backoff/v5 v5.0.3
@@ -67,6 +68,8 @@ require (
 	github.com/ncruces/go-strftime v1.0.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
+	github.com/valyala/fastrand v1.1.0 // indirect
+	github.com/valyala/histogram v1.2.0 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
 	golang.org/x/exp v0.0.0-20240719175910-8a7402abbf56 // indirect
 	modernc.org/libc v1.77.1 // indirect

@@ -56,6 +56,9 @@ func TestFollowCheckReadsTheLagTheFollowRecorded(t *testing.T) {
 	if r := vd(clockAt{fixedNow()}, false, "audit", "follow", "--check"); r.code != 2 || !strings.Contains(r.stderr, "--out") {
 		t.Errorf("--check without the follow's --out or --checkpoint: exit %d %q", r.code, r.stderr)
 	}
+	if r := vd(clockAt{fixedNow()}, true, "audit", "follow", "--metrics", "0.0.0.0:9464", "--once"); r.code != 2 || !strings.Contains(r.stderr, "loopback") {
+		t.Errorf("--metrics on every address: exit %d %q", r.code, r.stderr)
+	}
 	if r := vd(clockAt{fixedNow()}, false, "audit", "follow", "--check", "--out", out, "--json"); r.code != 2 {
 		t.Errorf("--check --json: exit %d %q", r.code, r.stderr)
 	}

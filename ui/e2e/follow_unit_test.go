@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"bytes"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -178,7 +180,7 @@ func TestFollowNotifiesSystemd(t *testing.T) {
 		}
 	}()
 	u, env := followAsTheUnit(t, bin, sp)
-	cmd := exec.Command(bin, append(u.args, "--auth-grace", "3s", "--poll", "200ms")...)
+	cmd := exec.Command(bin, append(u.args, "--auth-grace", "3s", "--poll", "200ms", "--metrics", "127.0.0.1:0")...)
 	cmd.Env = childEnv(t, nil, append(env, "NOTIFY_SOCKET="+sock)...)
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
@@ -200,6 +202,14 @@ func TestFollowNotifiesSystemd(t *testing.T) {
 	for range 3 {
 		if m := next(); m != "WATCHDOG=1" {
 			t.Fatalf("then %q, want WATCHDOG=1", m)
+		}
+	}
+	// its metrics, on the loopback address it says
+	scrape := metricsOf(t, stderr)
+	for _, want := range []string{"vaultdeck_follow_lag_seconds ", "vaultdeck_follow_entries_written_total ", "vaultdeck_follow_consecutive_failures 0\n",
+		"vaultdeck_follow_last_success_timestamp_seconds ", "vaultdeck_budget_waits_total "} {
+		if !strings.Contains(scrape, want) {
+			t.Errorf("the metrics lack %q:\n%s", want, scrape)
 		}
 	}
 	simControl(t, sp, "revoke", `{"token":"admin"}`)
@@ -231,3 +241,28 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 	return b.buf.Write(p)
 }
 func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
+
+// metricsOf scrapes the endpoint the follow named on stderr ("metrics on
+// http://ADDR/metrics").
+func metricsOf(t *testing.T, stderr *syncBuffer) string {
+	t.Helper()
+	var url string
+	for start := time.Now(); url == ""; {
+		for _, line := range strings.Split(stderr.String(), "\n") {
+			if _, u, ok := strings.Cut(line, "metrics on "); ok {
+				url = strings.TrimSpace(u)
+			}
+		}
+		if url == "" && time.Since(start) > 30*time.Second {
+			t.Fatalf("the follow named no metrics address; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond) // a poll of stderr, not a wait for time to pass
+	}
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}

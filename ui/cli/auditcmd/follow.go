@@ -16,6 +16,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/audit"
+	"github.com/vaultdeck/vaultdeck/api/metrics"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
@@ -39,6 +40,7 @@ type FollowOptions struct {
 	Check      bool          // a monitoring probe of the follow of Out or Checkpoint
 	MaxLag     time.Duration // the probe's bound
 	PID        int           // recorded with the progress (the process's)
+	Metrics    string        // serve Prometheus metrics on this loopback HOST:PORT
 }
 
 // NewCmdFollow is `audit follow`; runF, when set, runs instead of
@@ -56,6 +58,7 @@ func NewCmdFollow(f *factory.Factory, runF func(context.Context, *FollowOptions)
 	fs.DurationVar(&o.AuthGrace, "auth-grace", audit.DefaultAuthGrace, "exit 4 once the token has been refused (401, or 403 on the audit permission) this long with nothing accepted; other trouble is retried for ever")
 	fs.BoolVar(&o.Check, "check", false, "monitoring probe of the follow of this --out or --checkpoint, from what it recorded (no token): one Nagios-style line; exit 0 within --max-lag, 3 past it, 1 when unknown")
 	fs.DurationVar(&o.MaxLag, "max-lag", 15*time.Minute, "with --check: how far behind the log the follow may be")
+	fs.StringVar(&o.Metrics, "metrics", "", "serve Prometheus metrics (lag, entries written, last success, failures, budget waits) at http://`HOST:PORT`/metrics, loopback only")
 	if runF == nil {
 		runF = RunFollow
 	}
@@ -80,6 +83,11 @@ func RunFollow(ctx context.Context, o *FollowOptions) int {
 		return p.Usage("--auth-grace must be a positive duration such as 5m (got %s)", o.AuthGrace)
 	case store.ReservedCheckpointName(o.Checkpoint):
 		return p.Usage("--checkpoint %q: a name beginning %q is the store's own", o.Checkpoint, strings.SplitAfter(o.Checkpoint, ":")[0])
+	}
+	if o.Metrics != "" {
+		if err := metrics.CheckLoopback(o.Metrics); err != nil {
+			return p.Usage("--metrics: %v", err)
+		}
 	}
 	if o.Check {
 		return runCheck(ctx, o)
@@ -126,7 +134,24 @@ func RunFollow(ctx context.Context, o *FollowOptions) int {
 	defer stop()
 	ctx = p.Watch(ctx) // hangupReopens detached it from the command's: a lost stream ends it too, before the next request
 	fo := audit.FollowOptions{Sink: sink, Start: o.Start, Poll: o.Poll, Once: o.Once, Reopen: hup,
-		Notice: notice, AuthGrace: o.AuthGrace, PID: o.PID, Event: newNotifier(notice).event}
+		Notice: notice, AuthGrace: o.AuthGrace, PID: o.PID}
+	told := newNotifier(notice)
+	fo.Event = told.event
+	if o.Metrics != "" {
+		m := metrics.NewFollow(audit.Lag, func() time.Time { return now(o.Clock) })
+		srv, err := metrics.Listen(o.Metrics, m.Set)
+		if err != nil {
+			return p.Fail(err)
+		}
+		defer srv.Close()
+		p.Note("metrics on http://%s/metrics", srv.Addr)
+		fo.Event = func(ev audit.FollowEvent) { told.event(ev); m.Progressed(ev.Progress, ev.Delivered) }
+		ctx = api.WithWaitObserver(ctx, func(w api.Wait) {
+			if w.Reason == api.WaitBudget {
+				m.BudgetWait()
+			}
+		})
+	}
 	if stErr == nil {
 		fo.Progress, fo.ProgressName = st, checkpointName(o)
 	}
