@@ -22,7 +22,15 @@ func (r *tree) serveCmd() *cobra.Command {
 	theme.Value = cmdutil.EnumFlag(&f.Config.Flags.Theme, themes.Names())
 	theme.Usage = "colour `THEME` of the sessions (default: a bound profile's theme setting, else auto): " + strings.Join(themes.Names(), ", ")
 	_ = c.RegisterFlagCompletionFunc("theme", cmdutil.Fixed(themes.Names()))
+	var alive bool
+	c.Flags().BoolVar(&alive, "alive", false, "with --check: probe the running serve on --listen instead of the set-up (its SSH identification line), as a monitoring probe: exit 0 OK, 3 WARNING; needs no keys file or token")
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {
+		if alive {
+			if !f.Check {
+				return r.p.Usage("--alive goes with --check: `serve --check --alive --listen ADDR` probes the running serve")
+			}
+			return serve.Alive(ctx, f.Config.Listen, r.p.Out())
+		}
 		if r.env.Serve == nil {
 			return cmdutil.NotAvailable(r.p)
 		}
