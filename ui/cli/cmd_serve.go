@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/vaultdeck/vaultdeck/api/metrics"
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/serve"
@@ -22,6 +23,7 @@ func (r *tree) serveCmd() *cobra.Command {
 	theme.Value = cmdutil.EnumFlag(&f.Config.Flags.Theme, themes.Names())
 	theme.Usage = "colour `THEME` of the sessions (default: a bound profile's theme setting, else auto): " + strings.Join(themes.Names(), ", ")
 	_ = c.RegisterFlagCompletionFunc("theme", cmdutil.Fixed(themes.Names()))
+	c.Flags().StringVar(&f.Metrics, "metrics", "", "serve Prometheus metrics (the sessions open) at http://`HOST:PORT`/metrics, loopback only")
 	var alive bool
 	c.Flags().BoolVar(&alive, "alive", false, "with --check: probe the running serve on --listen instead of the set-up (its SSH identification line), as a monitoring probe: exit 0 OK, 3 WARNING; needs no keys file or token")
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {
@@ -30,6 +32,11 @@ func (r *tree) serveCmd() *cobra.Command {
 				return r.p.Usage("--alive goes with --check: `serve --check --alive --listen ADDR` probes the running serve")
 			}
 			return serve.Alive(ctx, f.Config.Listen, r.p.Out())
+		}
+		if f.Metrics != "" {
+			if err := metrics.CheckLoopback(f.Metrics); err != nil {
+				return r.p.Usage("--metrics: %v", err)
+			}
 		}
 		if r.env.Serve == nil {
 			return cmdutil.NotAvailable(r.p)

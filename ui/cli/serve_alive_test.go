@@ -43,6 +43,9 @@ func TestServeCheckAliveIsAProbe(t *testing.T) {
 	if r := vd("serve", "--check", "--alive", "--listen", addr); r.code != 3 || !strings.HasPrefix(r.stdout, "SERVE WARNING - no SSH server answers") {
 		t.Errorf("nothing listening: exit %d %q %q", r.code, r.stdout, r.stderr)
 	}
+	if r := vd("serve", "--metrics", "0.0.0.0:9464", "--authorized-keys", "/nonexistent"); r.code != 2 || !strings.Contains(r.stderr, "loopback") {
+		t.Errorf("serve --metrics on every address: exit %d %q", r.code, r.stderr)
+	}
 	if r := vd("serve", "--alive"); r.code != 2 || !strings.Contains(r.stderr, "--check") {
 		t.Errorf("--alive alone: exit %d %q", r.code, r.stderr)
 	}

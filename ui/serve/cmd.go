@@ -40,6 +40,9 @@ type Env struct {
 type Flags struct {
 	Config Config
 	Check  bool
+	// Metrics is the loopback HOST:PORT of `--metrics` ("": none;
+	// registered by the command line, metrics.go serves it).
+	Metrics string
 }
 
 // Register defines the flags on fs with their defaults.
@@ -110,6 +113,15 @@ func Start(ctx context.Context, f Flags, given func(string) bool, e Env) int {
 	// instead of stopping the server, as it makes sshd re-read its set-up.
 	ctx, stop := hangupReloads(ctx, s.Reload)
 	defer stop()
+	if f.Metrics != "" {
+		ms, err := s.ListenMetrics(f.Metrics)
+		if err != nil {
+			fmt.Fprintf(e.Stderr, "vaultdeck serve: %v\n", err)
+			return 1
+		}
+		defer ms.Close()
+		s.log.Info("metrics", "url", "http://"+ms.Addr.String()+"/metrics")
+	}
 	if err := s.Serve(ctx); err != nil {
 		fmt.Fprintf(e.Stderr, "vaultdeck serve: %v\n", err)
 		return 1
