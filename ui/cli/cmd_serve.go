@@ -23,7 +23,7 @@ func (r *tree) serveCmd() *cobra.Command {
 	theme.Value = cmdutil.EnumFlag(&f.Config.Flags.Theme, themes.Names())
 	theme.Usage = "colour `THEME` of the sessions (default: a bound profile's theme setting, else auto): " + strings.Join(themes.Names(), ", ")
 	_ = c.RegisterFlagCompletionFunc("theme", cmdutil.Fixed(themes.Names()))
-	c.Flags().StringVar(&f.Metrics, "metrics", "", "serve Prometheus metrics (the sessions open) at http://`HOST:PORT`/metrics, loopback only")
+	c.Flags().StringVar(&f.Metrics, "metrics", "", "serve Prometheus metrics (the sessions open) at http://`ADDR`/metrics (ADDR a loopback HOST:PORT)")
 	var alive bool
 	c.Flags().BoolVar(&alive, "alive", false, "with --check: probe the running serve on --listen instead of the set-up (its SSH identification line), as a monitoring probe: exit 0 OK, 3 WARNING; needs no keys file or token")
 	c.RunE = r.run(func(ctx context.Context, _ []string) int {

@@ -58,7 +58,7 @@ func NewCmdFollow(f *factory.Factory, runF func(context.Context, *FollowOptions)
 	fs.DurationVar(&o.AuthGrace, "auth-grace", audit.DefaultAuthGrace, "exit 4 once the token has been refused (401, or 403 on the audit permission) this long with nothing accepted; other trouble is retried for ever")
 	fs.BoolVar(&o.Check, "check", false, "monitoring probe of the follow of this --out or --checkpoint, from what it recorded (no token): one Nagios-style line; exit 0 within --max-lag, 3 past it, 1 when unknown")
 	fs.DurationVar(&o.MaxLag, "max-lag", 15*time.Minute, "with --check: how far behind the log the follow may be")
-	fs.StringVar(&o.Metrics, "metrics", "", "serve Prometheus metrics (lag, entries written, last success, failures, budget waits) at http://`HOST:PORT`/metrics, loopback only")
+	fs.StringVar(&o.Metrics, "metrics", "", "serve Prometheus metrics (lag, entries written, last success, failures, budget waits) at http://`ADDR`/metrics (ADDR a loopback HOST:PORT)")
 	if runF == nil {
 		runF = RunFollow
 	}
