@@ -13,6 +13,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/audit"
 	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // The follow file under injected faults (issue 25, cases 4 and 5): every
@@ -25,7 +26,7 @@ import (
 
 // Write points (the seam's operations a fault is put on) and faults.
 const (
-	opWrite, opSync, opTruncate, opOpen, opCheckpoint = "write", "sync", "truncate", "open", "checkpoint"
+	opWrite, opSync, opTruncate, opOpen, opCheckpoint, opProgress = "write", "sync", "truncate", "open", "checkpoint", "progress"
 )
 
 type fault string
@@ -44,6 +45,7 @@ var faultsAt = map[string][]fault{
 	opTruncate:   {fEIO, fCrash}, // only after a failed write or fsync (then, below)
 	opOpen:       {fENOSPC, fEIO, fCrash},
 	opCheckpoint: {fBusy, fCrash},
+	opProgress:   {fBusy, fCrash}, // the follow's record for --check, beside the checkpoint
 }
 
 var errCrashed = errors.New("the process stopped here (injected crash)")
@@ -159,6 +161,15 @@ func (m faultCheckpoints) SaveAuditCheckpoint(ctx context.Context, name, id stri
 	return m.fakeMirror.SaveAuditCheckpoint(ctx, name, id)
 }
 
+// SaveFollowProgress is the store's progress record with the injector:
+// a failure is said and the follow goes on, a crash stops it.
+func (m faultCheckpoints) SaveFollowProgress(ctx context.Context, name string, p store.FollowProgress) error {
+	if fl, _, fail := m.in.hit(opProgress); fail {
+		return errOf(fl)
+	}
+	return nil
+}
+
 // schedule is one run: a seed (the log's size and where it is rotated)
 // and the one fault (at: the index of the write point; -1: none).
 type schedule struct {
@@ -213,7 +224,7 @@ func runSchedule(t *testing.T, dir string, sc schedule) outcome {
 			notice := func(n string) { out.notices = append(out.notices, n) }
 			sink.Notice = notice
 			return (&audit.Job{Svc: c, Clock: clock}).Follow(ctx, audit.SmallPages(audit.FollowOptions{Sink: sink, Once: true,
-				Notice: notice,
+				Notice: notice, Progress: faultCheckpoints{store, in}, ProgressName: "file:" + path,
 				Event: func(ev audit.FollowEvent) {
 					if ev.Err != nil || ev.Delivered == 0 {
 						return
