@@ -3,6 +3,7 @@ package sim
 import (
 	"cmp"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"net/http"
@@ -203,4 +204,38 @@ func (s *Server) handleGetFiles(w http.ResponseWriter, r *http.Request, tok *Tok
 	}
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]any{"response": map[string]any{"content": out}})
+}
+
+// LiveFiles lists a project's live files in upload order, for tests.
+func (s *Server) LiveFiles(projectID string) []FileInfo {
+	now := s.lock()
+	defer s.mu.Unlock()
+	p := s.st.projects[projectID]
+	if p == nil {
+		return nil
+	}
+	var out []FileInfo
+	for _, f := range p.Files {
+		if f.DeletedAt.IsZero() {
+			out = append(out, FileInfo{f.ID, p.ID, f.Name, f.Path, f.ContentType, f.status(now), f.RootFileID, f.Size, false})
+		}
+	}
+	return out
+}
+
+// SetFileStatus sets a file's processing status for good (PROCESSING: its
+// pending jobs keep it there until set again).
+func (s *Server) SetFileStatus(id, status string) error {
+	s.lock()
+	defer s.mu.Unlock()
+	f := s.st.files[id]
+	st := strings.ToUpper(status)
+	if f == nil {
+		return errors.New("file not found")
+	}
+	if !slices.Contains(allStatuses, st) {
+		return fmt.Errorf("unknown status %q", status)
+	}
+	f.Status, f.ReadyAt = st, time.Time{}
+	return nil
 }

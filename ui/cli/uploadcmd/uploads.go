@@ -25,6 +25,7 @@ func NewCmdUploads(f *factory.Factory) *cobra.Command {
 		}
 		return RunUploads(ctx, o)
 	})
+	c.AddCommand(NewCmdUndo(f))
 	return c
 }
 

@@ -1,0 +1,376 @@
+package uploadcmd
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os/user"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/api/plural"
+	"github.com/vaultdeck/vaultdeck/api/upload"
+	"github.com/vaultdeck/vaultdeck/api/writejob"
+	"github.com/vaultdeck/vaultdeck/api/writejob/deletefile"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
+	"github.com/vaultdeck/vaultdeck/ui/cli/evidence"
+	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+)
+
+// UndoOptions are what `uploads undo` was asked.
+type UndoOptions struct {
+	*Options
+	Arg     string
+	DryRun  bool
+	Yes     bool
+	Receipt bool
+	// Tries and RetryAfter bound the sends of a file still processing
+	// (409): that many, that far apart, then it is named.
+	Tries      int
+	RetryAfter time.Duration
+}
+
+// NewCmdUndo is `uploads undo RUN`.
+func NewCmdUndo(f *factory.Factory) *cobra.Command {
+	o := &UndoOptions{Options: options(f)}
+	c := &cobra.Command{Use: "undo RUN", Short: "delete the files an upload run created that are still the run's (a plan, a typed confirmation, a receipt; run it again to resume)",
+		Args: cobra.ExactArgs(1)}
+	c.Flags().BoolVar(&o.DryRun, "dry-run", false, "show the plan and send nothing")
+	c.Flags().BoolVar(&o.Receipt, "receipt", false, "show the receipts of the run's undos (each file's outcome, the audit evidence) and send nothing")
+	c.Flags().BoolVar(&o.Yes, "yes", false, "do not ask to type the number of files (needed when stdin is not a terminal)")
+	c.Flags().IntVar(&o.Tries, "tries", 5, "send a file the service says is still processing (409) at most `N` times, then name it")
+	cmdutil.DurationFlag(c.Flags(), &o.RetryAfter, "retry-after", 20*time.Second, "wait `DURATION` between the tries of files still processing")
+	c.RunE = cmdutil.Run(f, func(ctx context.Context, args []string) int {
+		o.Arg = args[0]
+		return RunUndo(ctx, o)
+	})
+	return c
+}
+
+// undoTag is how a delete_file job names the upload run it undoes: the
+// first line of its plan, so that running the undo again finds it.
+func undoTag(run int64) string { return fmt.Sprintf("undo of upload run %d\n", run) }
+
+// RunUndo plans the undo of a run, asks for the count, runs it as a write
+// job and prints its receipt. An earlier undo of the run that did not
+// settle is resumed instead of planned again.
+func RunUndo(ctx context.Context, o *UndoOptions) int {
+	p := o.IO
+	runID, err := strconv.ParseInt(o.Arg, 10, 64)
+	if err != nil || runID <= 0 {
+		return p.Usage("RUN is a run number from `vaultdeck uploads`, not %q", o.Arg)
+	}
+	if !o.DryRun && !o.Receipt {
+		if code, ok := o.RefuseReadOnly(); !ok {
+			return code
+		}
+	}
+	st, profile, err := o.Journal()
+	if err != nil {
+		return p.Fail(err)
+	}
+	defer st.Close()
+	if err := st.CheckJournal(); err != nil {
+		return p.Fail(err)
+	}
+	run, err := findRun(st, profile, runID)
+	if err != nil {
+		return p.Fail(err)
+	}
+	if o.Receipt {
+		return o.receipts(ctx, st, run)
+	}
+	c, err := o.Client()
+	if err != nil {
+		return p.Fail(err)
+	}
+	if o.Tries < 1 {
+		return p.Usage("--tries must be at least 1, not %d", o.Tries)
+	}
+	deps := writejob.Deps{Store: st, MaxAttempts: o.Tries, RetryAfter: o.RetryAfter, Progress: func(pr writejob.Progress) {
+		if pr.Waiting > 0 {
+			fmt.Fprintf(p.Err(), "vaultdeck: %d still processing; trying again in %s (Ctrl-C stops; run the undo again to resume)\n", pr.Items-pr.Settled, pr.Waiting)
+			return
+		}
+		fmt.Fprintf(p.Err(), "request %d (%d planned, then tries again): %d of %s settled\n", pr.Sent, pr.Sends, pr.Settled, plural.Count(pr.Items, "file"))
+	}}
+	kind := deletefile.New(c)
+	if job, ok, err := unsettledUndo(st, runID); err != nil {
+		return p.Fail(err)
+	} else if ok {
+		if o.DryRun {
+			fmt.Fprintf(p.Out(), "undo job %d of run %d did not finish: running the undo again resumes it (it checks first what its last requests did)\n", job.ID, runID)
+			return printer.ExitOK
+		}
+		fmt.Fprintf(p.Err(), "resuming undo job %d of run %d\n", job.ID, runID)
+		return o.receipt(ctx, st, writejob.Resume(ctx, deps, kind, job.ID), run)
+	}
+	undone, err := undoneFiles(st, runID)
+	if err != nil {
+		return p.Fail(err)
+	}
+	plan, err := upload.PlanUndo(ctx, c, st, runID, run.ProjectID, undone)
+	if err != nil {
+		return p.Fail(err)
+	}
+	text := undoText(run, plan)
+	if o.DryRun || len(plan.Delete) == 0 {
+		err := p.Show(printer.Result{
+			JSON: func() (any, error) { return planJSON(plan), nil },
+			Text: func(w io.Writer) error { _, err := io.WriteString(w, sanitize.Text(text)); return err },
+		})
+		if len(plan.Delete) == 0 {
+			p.Note("nothing of run %d is left to delete", runID)
+		}
+		return p.Done(err)
+	}
+	fmt.Fprint(p.Err(), sanitize.Text(text))
+	if ok, code := confirm(o, len(plan.Delete)); !ok {
+		return code
+	}
+	job := store.WriteJob{Kind: deletefile.Name, Profile: profile, BaseURL: c.Base(), Plan: undoTag(runID) + text}
+	if u, err := user.Current(); err == nil {
+		job.ActorOSUser = u.Username
+	}
+	if who, err := c.WhoAmI(ctx); err == nil {
+		job.ActorEmail, job.Workspace = who.Email, who.WorkspaceID
+	}
+	wp, err := writejob.NewPlan(job, deletefile.Items(plan.Delete))
+	if err != nil {
+		return p.Fail(err)
+	}
+	id, err := writejob.Start(deps, wp)
+	if err != nil {
+		return p.Fail(fmt.Errorf("the undo could not be recorded, so nothing was sent: %w", err))
+	}
+	return o.receipt(ctx, st, writejob.Run(ctx, deps, kind, id), run)
+}
+
+// receipts shows the newest undo job of run as its receipt, exit 3 while
+// it is not settled; a run never undone is an error.
+func (o *UndoOptions) receipts(ctx context.Context, st *store.Store, run store.RunSummary) int {
+	jobs, err := undoJobs(st, run.ID)
+	if err != nil {
+		return o.IO.Fail(err)
+	}
+	if len(jobs) == 0 {
+		return o.IO.Fail(fmt.Errorf("upload run %d was never undone on this machine", run.ID))
+	}
+	rc, err := writejob.ReadReceipt(st, jobs[0].ID)
+	if err != nil {
+		return o.IO.Fail(err)
+	}
+	rep := &writejob.Report{Job: rc.Job, Items: rc.Items}
+	if len(jobs) > 1 {
+		o.IO.Note("run %d was undone by %d jobs; this is the newest, %d", run.ID, len(jobs), jobs[0].ID)
+	}
+	return o.receipt(ctx, st, rep, run)
+}
+
+// findRun is the profile's run id.
+func findRun(st *store.Store, profile string, id int64) (store.RunSummary, error) {
+	runs, err := st.UploadRuns(profile)
+	if err != nil {
+		return store.RunSummary{}, err
+	}
+	for _, r := range runs {
+		if r.ID == id {
+			return r, nil
+		}
+	}
+	return store.RunSummary{}, fmt.Errorf("profile %s has no upload run %d; `vaultdeck uploads` lists its runs", profile, id)
+}
+
+// undoJobs are the delete_file jobs that undo run, newest first.
+func undoJobs(st *store.Store, run int64) ([]store.WriteJob, error) {
+	jobs, err := st.WriteJobs(deletefile.Name)
+	if err != nil {
+		return nil, err
+	}
+	var out []store.WriteJob
+	for _, j := range jobs {
+		if strings.HasPrefix(j.Plan, undoTag(run)) {
+			out = append(out, j)
+		}
+	}
+	return out, nil
+}
+
+// undoneFiles are the run's files its earlier undos deleted, by file ID.
+func undoneFiles(st *store.Store, run int64) (map[string]string, error) {
+	jobs, err := undoJobs(st, run)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, j := range jobs {
+		items, err := st.WriteJobItems(j.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			if it.State == store.ItemDone && out[it.Target] == "" {
+				out[it.Target] = fmt.Sprintf("undo job %d (%s)", j.ID, j.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"))
+			}
+		}
+	}
+	return out, nil
+}
+
+// unsettledUndo is the newest undo of run with items not settled.
+func unsettledUndo(st *store.Store, run int64) (store.WriteJob, bool, error) {
+	jobs, err := undoJobs(st, run)
+	if err != nil || len(jobs) == 0 {
+		return store.WriteJob{}, false, err
+	}
+	j := jobs[0]
+	open := j.Counts[store.ItemPlanned] + j.Counts[store.ItemInFlight] + j.Counts[store.ItemUnknown]
+	return j, open > 0 || j.Status == store.JobRunning, nil
+}
+
+// undoText is the plan as a person reads it (and the job keeps).
+func undoText(run store.RunSummary, up *upload.UndoPlan) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "undo      upload run %d (%s, mode %s) in project %s\n", run.ID, run.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), run.Mode, run.ProjectID)
+	fmt.Fprintf(&b, "delete    %s, one request each\n", plural.Count(len(up.Delete), "file"))
+	for _, f := range up.Delete {
+		fmt.Fprintf(&b, "          %s  %s\n", f.ID, f.Name)
+	}
+	for _, l := range up.Gone {
+		fmt.Fprintf(&b, "gone      %s  %s: %s\n", l.FileID, l.Name, l.Why)
+	}
+	for _, l := range up.Left {
+		id := l.FileID
+		if id == "" {
+			id = "-"
+		}
+		fmt.Fprintf(&b, "left      %s  %s: %s\n", id, l.Name, l.Why)
+	}
+	if up.NotSent > 0 {
+		fmt.Fprintf(&b, "not sent  %s the run never uploaded: nothing to delete\n", plural.Count(up.NotSent, "file"))
+	}
+	return b.String()
+}
+
+func planJSON(up *upload.UndoPlan) map[string]any {
+	del := make([]map[string]any, len(up.Delete))
+	for i, f := range up.Delete {
+		del[i] = map[string]any{"file_id": f.ID, "name": f.Name, "local_path": f.Path, "size": f.Size}
+	}
+	left := func(ls []upload.Left) []map[string]any {
+		out := make([]map[string]any, len(ls))
+		for i, l := range ls {
+			out[i] = map[string]any{"file_id": l.FileID, "name": l.Name, "path": l.Path, "why": l.Why}
+		}
+		return out
+	}
+	return map[string]any{"run": up.RunID, "project_id": up.ProjectID, "delete": del, "gone": left(up.Gone),
+		"left": left(up.Left), "not_sent": up.NotSent}
+}
+
+// confirm is the typed count (or --yes).
+func confirm(o *UndoOptions, n int) (bool, int) {
+	if o.Yes {
+		return true, 0
+	}
+	if !o.IO.StdinIsTerminal() {
+		o.IO.Note("stdin is not a terminal, so nobody can confirm: add --yes to delete %s without typing %s number", plural.Count(n, "file"), plural.Verb(n, "its", "their"))
+		return false, printer.ExitUsage
+	}
+	fmt.Fprintf(o.IO.Err(), "Type %d (the number of files) to delete them, anything else to stop: ", n)
+	line, _ := bufio.NewReader(o.IO.In()).ReadString('\n')
+	if strings.TrimSpace(strings.ReplaceAll(line, ",", "")) != strconv.Itoa(n) {
+		o.IO.Note("not confirmed; nothing was sent")
+		return false, printer.ExitError
+	}
+	return true, 0
+}
+
+// receipt prints a job's receipt (each file and its outcome, the audit
+// evidence) and says how it ended: 0 only when every file is gone.
+func (o *UndoOptions) receipt(ctx context.Context, st *store.Store, rep *writejob.Report, run store.RunSummary) int {
+	p := o.IO
+	rc := &writejob.Receipt{Job: rep.Job, Items: rep.Items}
+	ev := evidence.OfJob(ctx, o.Client, st, rc, deletefile.AuditType, run.ProjectID)
+	err := p.Show(printer.Result{
+		JSON: func() (any, error) { return receiptJSON(rc, ev), nil },
+		Text: func(w io.Writer) error { receiptText(w, rc, ev); return nil },
+		Table: func(row func([]string) error) error {
+			if err := row([]string{"file_id", "name", "state", "outcome", "detail", "attempts"}); err != nil {
+				return err
+			}
+			for _, it := range rc.Items {
+				if err := row([]string{it.Target, it.Label, it.State, it.Outcome, it.Detail, strconv.Itoa(it.Attempts)}); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	})
+	if err != nil {
+		return p.Fail(err)
+	}
+	switch {
+	case rep.Err != nil && len(rep.Items) == 0:
+		return p.Fail(rep.Err)
+	case rep.Err != nil:
+		p.Note("the undo stopped: %s; run `vaultdeck uploads undo %d` again to resume it", sanitize.Line(rep.Err.Error()), run.ID)
+		return printer.ExitPartial
+	case !rep.Settled() || rep.Count(writejob.Failed) > 0:
+		return printer.ExitPartial
+	}
+	return printer.ExitOK
+}
+
+func receiptText(w io.Writer, rc *writejob.Receipt, ev evidence.Job) {
+	j := rc.Job
+	fmt.Fprintf(w, "job       %d (%s), %s\n", j.ID, j.Kind, j.Status)
+	if j.Note != "" {
+		fmt.Fprintf(w, "note      %s\n", sanitize.Line(j.Note))
+	}
+	fmt.Fprintf(w, "by        %s (%s on this machine)\n", orDash(j.ActorEmail), orDash(j.ActorOSUser))
+	counts := []string{}
+	for _, s := range []string{writejob.Done, writejob.Failed, writejob.Unknown, writejob.InFlight, writejob.Planned} {
+		if n := j.Counts[s]; n > 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", n, s))
+		}
+	}
+	fmt.Fprintf(w, "files     %s\n", strings.Join(counts, ", "))
+	for _, it := range rc.Items {
+		out := it.Outcome
+		if out == "" {
+			out = it.State
+		}
+		fmt.Fprintf(w, "          %-8s %s  %s", out, it.Target, sanitize.Line(it.Label))
+		if it.Detail != "" {
+			fmt.Fprintf(w, "  (%s)", sanitize.Line(it.Detail))
+		}
+		fmt.Fprintln(w)
+	}
+	ev.Print(w)
+}
+
+func receiptJSON(rc *writejob.Receipt, ev evidence.Job) map[string]any {
+	items := make([]map[string]any, len(rc.Items))
+	for i, it := range rc.Items {
+		items[i] = map[string]any{"file_id": it.Target, "name": it.Label, "state": it.State, "outcome": it.Outcome,
+			"detail": it.Detail, "attempts": it.Attempts, "path": deletefile.ParamsOf(it).Path}
+	}
+	j := rc.Job
+	return map[string]any{"job": j.ID, "kind": j.Kind, "status": j.Status, "note": j.Note, "actor_email": j.ActorEmail,
+		"actor_os_user": j.ActorOSUser, "created_at": j.CreatedAt.UTC(), "items": items, "audit_evidence": ev.JSON()}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
