@@ -135,6 +135,11 @@ func RunUpload(ctx context.Context, o *UploadOptions) int {
 					return printer.ExitUsage
 				}
 			}
+			// the project's limits, read first: an upload that would pass
+			// one is refused with the numbers before anything is sent
+			if _, err := upload.CheckLimits(ctx, c, pos[0], plan, api.DuplicateMode(*mode)); err != nil {
+				return p.Fail(err)
+			}
 			out, err = job.Upload(ctx, pos[0], plan, api.DuplicateMode(*mode))
 		}
 		if err == nil {
