@@ -65,6 +65,11 @@ func (w *walkWorld) uploadsAndAudit() {
 	w.vd("uploads", "undo", "1", "--receipt")
 	w.vd("uploads", "undo", "1", "--receipt", "--json")
 	w.vd("uploads", "undo", "2", "--receipt")
+	w.vd("uploads", "report", "1")
+	w.vd("uploads", "report", "1", "--json")
+	w.vd("uploads", "report", "1", "--csv")
+	w.vd("uploads", "report", "x")
+	w.vd("uploads", "report", "99")
 	w.formats(".file_path", ".", "{{range .}}{{.file_path}}\n{{end}}", "status", "--journal")
 	for _, g := range []string{"ready", "processing", "stuck", "failed", "missing", "bogus"} {
 		w.vd("status", "--journal", "--group", g)

@@ -57,6 +57,7 @@ func commandExamples() map[string][]string {
 		"vaultdeck status":           {"vaultdeck status 0f6c1d2e-2b8a-4e34-9a51-6d3a1f5b7c90 --watch", "vaultdeck status --journal --group stuck", "vaultdeck uploads --json | jq -r '.[].file_id' | vaultdeck status -"},
 		"vaultdeck upload":           {"vaultdeck upload 9c77caa6-879f-453a-bc49-4bdbddcff458 ./exhibits", "vaultdeck upload 9c77caa6-879f-453a-bc49-4bdbddcff458 ./exhibits --mode replace", "vaultdeck upload --resume"},
 		"vaultdeck uploads":          {"vaultdeck uploads", "vaultdeck uploads 4"},
+		"vaultdeck uploads report":   {"vaultdeck uploads report 4", "vaultdeck audit sync && vaultdeck uploads report 4 --json > incident-4.json", "vaultdeck uploads report 4 --csv"},
 		"vaultdeck uploads undo":     {"vaultdeck uploads undo 4 --dry-run", "vaultdeck uploads undo 4", "vaultdeck uploads undo 4 --yes --json > undo-4.json", "vaultdeck audit sync && vaultdeck uploads undo 4 --receipt"},
 		"vaultdeck users":            {"vaultdeck users 9c77caa6-879f-453a-bc49-4bdbddcff458", "vaultdeck users 9c77caa6-879f-453a-bc49-4bdbddcff458 --csv"},
 		"vaultdeck version":          {"vaultdeck version"},

@@ -25,7 +25,7 @@ func NewCmdUploads(f *factory.Factory) *cobra.Command {
 		}
 		return RunUploads(ctx, o)
 	})
-	c.AddCommand(NewCmdUndo(f))
+	c.AddCommand(NewCmdUndo(f), NewCmdReport(f))
 	return c
 }
 
