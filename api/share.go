@@ -209,6 +209,14 @@ func (sc *SharedClient) ProjectUsers(projectID string) Listing[ProjectUser] {
 }
 
 // GetFiles implements page.Backend through the Share.
+// GetMetadata is one project's metadata, one request for every session
+// asking at once; the answer is read, never modified.
+func (sc *SharedClient) GetMetadata(ctx context.Context, projectID string) (*ProjectMetadata, error) {
+	return shared(sc, ctx, "get_metadata", []any{projectID}, func(ctx context.Context) (*ProjectMetadata, error) {
+		return sc.Client.GetMetadata(ctx, projectID)
+	}, func(m *ProjectMetadata) *ProjectMetadata { c := *m; return &c })
+}
+
 func (sc *SharedClient) GetFiles(ctx context.Context, ids []string) ([]Item[FileDetail], error) {
 	return shared(sc, ctx, "get_files", []any{ids}, func(ctx context.Context) ([]Item[FileDetail], error) {
 		return sc.Client.GetFiles(ctx, ids)

@@ -2,6 +2,7 @@ package filestatusview
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -39,6 +40,10 @@ func (f *fakeBackend) set(status string, ids ...string) {
 	for _, id := range ids {
 		f.status[id] = status
 	}
+}
+
+func (f *fakeBackend) GetMetadata(context.Context, string) (*api.ProjectMetadata, error) {
+	return nil, errors.New("not in this fake")
 }
 
 func (f *fakeBackend) GetFiles(_ context.Context, ids []string) ([]api.Item[api.FileDetail], error) {

@@ -94,6 +94,8 @@ type Backend interface {
 	// token): read it, never modify it.
 	RecycleBin(q api.RecycleBinQuery) api.Listing[api.RecycleBinEntry]
 	GetFiles(ctx context.Context, ids []string) ([]api.Item[api.FileDetail], error)
+	// GetMetadata is a project's use of its limits (the project view's head).
+	GetMetadata(ctx context.Context, projectID string) (*api.ProjectMetadata, error)
 	// The audit job's reads (api/audit.Service): the console's audit view
 	// reads the log newest first and jumps to a time through them.
 	AuditEarliest(ctx context.Context, logType string) (*api.Item[api.AuditEntry], error)

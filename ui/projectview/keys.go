@@ -35,7 +35,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Refresh):
 		m.loaded = [2]bool{}
 		m.complete = false
-		return m.show(m.tab)
+		return tea.Batch(m.show(m.tab), m.loadMeta())
 	case key.Matches(msg, k.Upload):
 		// k.Upload never matches in a read-only session (keys.New disables it)
 		if m.going() {

@@ -36,6 +36,8 @@ type Model struct {
 	users  page.Requests
 	files  page.Requests
 	lookup page.Requests // the project of an ID (resolve.go)
+	meta   page.Requests // its use of its limits (usage.go)
+	usage  *api.ProjectMetadata
 
 	resolving  bool   // looking up the name and size of a project opened by ID
 	unresolved string // why the ID could not be resolved; the page offers nothing
@@ -103,7 +105,7 @@ func Record(env page.Env, record any) page.Page {
 }
 
 // Close implements page.Closer: requests still in flight are abandoned.
-func (m *Model) Close() { m.users.Stop(); m.files.Stop(); m.lookup.Stop() }
+func (m *Model) Close() { m.users.Stop(); m.files.Stop(); m.lookup.Stop(); m.meta.Stop() }
 
 // ID implements page.Identified.
 func (m *Model) ID() page.ID { return m.id }
@@ -132,12 +134,12 @@ func (m *Model) CapturesInput() bool { return m.confirm != nil || m.TableView.Ca
 // is known.
 func (m *Model) Init() tea.Cmd {
 	if m.resolving {
-		return m.resolve()
+		return tea.Batch(m.resolve(), m.loadMeta())
 	}
 	if m.uncounted {
-		return m.Reload() // the users, and the record quietly
+		return tea.Batch(m.Reload(), m.loadMeta()) // the users, and the record quietly
 	}
-	return m.show(tabUsers)
+	return tea.Batch(m.show(tabUsers), m.loadMeta())
 }
 
 func (m *Model) show(tab int) tea.Cmd {
@@ -243,6 +245,9 @@ func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 		return m, m.Tabs[tabUsers].SetRows(UserRows(msg.Value, m.proj.CreatorEmail))
 	case filesLoaded:
 		return m, m.filesArrived(msg)
+	case metaLoaded:
+		m.metaArrived(msg)
+		return m, nil
 	case resolved:
 		return m, m.resolvedProject(msg)
 	case page.TaskDone:

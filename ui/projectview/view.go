@@ -38,7 +38,9 @@ func (m *Model) View() string {
 func (m *Model) headView() []string {
 	th := m.env.Theme
 	var head []widgets.Part
-	if m.proj.Name != "" && !m.uncounted {
+	if u := Usage(m.usage); u != "" {
+		head = append(head, widgets.Keep(u)) // the service's own count, against its limits
+	} else if m.proj.Name != "" && !m.uncounted {
 		files := "files: invalid" // a count no project has: never wrapped
 		if m.proj.FilesCount.Valid() {
 			files = plural.Count(int(m.proj.FilesCount), "file")

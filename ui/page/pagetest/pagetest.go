@@ -38,6 +38,7 @@ type Fake struct {
 	ProjectUsersFn  func(context.Context, string) (*api.ProjectUsers, error)
 	RecycleBinFn    func(context.Context, api.RecycleBinQuery) (*api.RecycleBin, error)
 	GetFilesFn      func(context.Context, []string) ([]api.FileDetail, error)
+	GetMetadataFn   func(context.Context, string) (*api.ProjectMetadata, error)
 	AuditItemFn     func(ctx context.Context, which string, t time.Time, logType string) (*api.Item[api.AuditEntry], error) // which: earliest, latest, search
 	AuditPageFn     func(ctx context.Context, from string, take int, logType string) (api.AuditPage, error)
 	DeleteProjectFn func(context.Context, string) (*api.DeleteProjectResult, error)
@@ -114,6 +115,10 @@ func (f *Fake) RecycleBin(q api.RecycleBinQuery) api.Listing[api.RecycleBinEntry
 func (f *Fake) GetFiles(ctx context.Context, ids []string) ([]api.Item[api.FileDetail], error) {
 	d, err := call(f, "GetFiles", func() ([]api.FileDetail, error) { return f.GetFilesFn(ctx, ids) }, f.GetFilesFn != nil)
 	return ItemsOf(d), err
+}
+
+func (f *Fake) GetMetadata(ctx context.Context, id string) (*api.ProjectMetadata, error) {
+	return call(f, "GetMetadata", func() (*api.ProjectMetadata, error) { return f.GetMetadataFn(ctx, id) }, f.GetMetadataFn != nil)
 }
 
 // ItemsOf is records as a fake's service answers them, each beside its
