@@ -15,6 +15,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/api/upload"
+	"github.com/vaultdeck/vaultdeck/api/writejob/deletefile"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
@@ -116,6 +117,9 @@ type Backend interface {
 type Jobs struct {
 	Upload  upload.Backend
 	Matters matters.Service
+	// Files deletes files (a project's Files tab, an upload's undo): the
+	// delete_file write job's service.
+	Files deletefile.Service
 }
 
 // Cache keeps response bodies between visits so that a view can show data

@@ -61,10 +61,13 @@ func (m *Model) deleteMessage() string {
 func (m *Model) updateConfirm(msg tea.KeyMsg) tea.Cmd {
 	switch m.confirm.Update(msg) {
 	case widgets.Cancelled:
-		m.confirm = nil
+		m.confirm, m.delFiles = nil, nil
 		return page.Status("nothing was deleted")
 	case widgets.Confirmed:
 		m.confirm = nil
+		if m.delFiles != nil {
+			return m.confirmedFiles()
+		}
 		if m.env.ReadOnly { // belt and braces: the key map already refuses
 			return nil
 		}

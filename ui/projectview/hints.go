@@ -33,6 +33,9 @@ func (m *Model) ContextKeys() []key.Binding {
 	}
 	out = append(out, keys.Hint(k.NextTab, other))
 	if !m.going() { // a project being deleted takes no upload and no second delete
+		if m.tab == tabFiles && m.Table.Len() > 0 {
+			out = append(out, keys.Hint(k.DeleteFiles, "delete files"))
+		}
 		out = append(out, keys.Hint(k.Upload, "upload"), keys.Hint(k.Delete, "delete"))
 	}
 	out = append(out, widgets.TableHints(k, m.Table)...)

@@ -45,6 +45,12 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Delete):
 		// k.Delete never matches in a read-only session (keys.New disables it)
 		return m.askDelete()
+	case key.Matches(msg, k.DeleteFiles):
+		// never matches in a read-only session or one without the jobs
+		if m.tab != tabFiles {
+			return page.Status("X deletes files: open the Files tab (tab), mark files with x or move to one")
+		}
+		return m.askDeleteFiles()
 	case m.tab == tabUsers && key.Matches(msg, k.Person):
 		if r, ok := t.Selected(); ok && len(r.Cells) > 1 {
 			return page.OpenPerson(r.Cells[1]) // the user's e-mail

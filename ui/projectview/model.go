@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/writejob/deletefile"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -60,7 +61,8 @@ type Model struct {
 	wholeIDs  bool // files tab: `i` shows IDs whole
 
 	confirm  *widgets.Confirm
-	outcome  string // what the service said to a deletion
+	delFiles []deletefile.File // the files the confirmation is for; nil: it is for the project
+	outcome  string            // what the service said to a deletion
 	failed   bool
 	deleting bool // the deletion task runs (owned by the root)
 	deleted  bool
@@ -121,7 +123,7 @@ func (m *Model) Title() string {
 // Help lists this page's keys; Delete is absent when read-only.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
-	return []key.Binding{k.NextTab, k.PrevTab, k.StatusFilter, k.SendToFiles, k.Mark, k.ToggleIDs, k.Person, k.Refresh, k.Copy, k.Upload, k.Delete}
+	return []key.Binding{k.NextTab, k.PrevTab, k.StatusFilter, k.SendToFiles, k.Mark, k.ToggleIDs, k.Person, k.Refresh, k.Copy, k.Upload, k.DeleteFiles, k.Delete}
 }
 
 // headerLines: a header line and the tab bar above the table.
