@@ -56,11 +56,13 @@ func Adds(plan Plan, mode api.DuplicateMode, names map[string]bool) (files, byte
 
 // CheckLimits reads projectID's metadata and refuses plan when it would
 // pass either limit (a *LimitError). A limit the answer does not give
-// (0, or not a number) is not checked.
+// (0, or not a number) is not checked; any other error is the metadata
+// not read, which the caller says (the service still refuses what passes
+// a limit, part-way).
 func CheckLimits(ctx context.Context, svc Metadata, projectID string, plan Plan, mode api.DuplicateMode) (*api.ProjectMetadata, error) {
 	m, err := svc.GetMetadata(ctx, projectID)
 	if err != nil {
-		return nil, fmt.Errorf("the project's limits could not be read, so nothing was sent: %w", err)
+		return nil, fmt.Errorf("the project's limits could not be read: %w", err)
 	}
 	var names map[string]bool
 	if len(m.FileNames) > 0 || m.FileCount == 0 {

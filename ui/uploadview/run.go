@@ -163,8 +163,11 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Pl
 			// the project's limits first (one get_metadata): past one,
 			// nothing is sent and the page says the numbers
 			if m, ok := client.(upload.Metadata); ok {
-				if _, err := upload.CheckLimits(runCtx, m, projectID, plan, mode); err != nil {
+				var limit *upload.LimitError
+				if _, err := upload.CheckLimits(runCtx, m, projectID, plan, mode); errors.As(err, &limit) {
 					return page.Outcome{}, err
+				} else if err != nil {
+					progress("limits not read (" + err.Error() + "): uploading without checking them")
 				}
 			}
 			began := time.Now()
