@@ -139,7 +139,7 @@ func (m *Model) Init() tea.Cmd {
 		return tea.Batch(m.resolve(), m.loadMeta())
 	}
 	if m.uncounted {
-		return tea.Batch(m.Reload(), m.loadMeta()) // the users, and the record quietly
+		return m.Reload() // the users, the record quietly, the limits
 	}
 	return tea.Batch(m.show(tabUsers), m.loadMeta())
 }

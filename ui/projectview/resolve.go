@@ -55,7 +55,7 @@ func (m *Model) Reload() tea.Cmd {
 	m.loaded, m.complete = [2]bool{}, false
 	tag, ctx := m.lookup.Start(m.env.Context(), m.id)
 	be, id := m.env.Backend, m.proj.ID
-	return tea.Batch(m.show(m.tab), page.Fetch(ctx, tag, "refresh", func(ctx context.Context) (*api.Project, error) {
+	return tea.Batch(m.show(m.tab), m.loadMeta(), page.Fetch(ctx, tag, "refresh", func(ctx context.Context) (*api.Project, error) {
 		return projects.Find(ctx, be, id)
 	}))
 }

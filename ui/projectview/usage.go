@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/dustin/go-humanize"
@@ -78,7 +79,13 @@ func sizePair(used, limit int64) string {
 		return strconv.FormatFloat(float64(n)/div, 'f', -1, 64)
 	}
 	if div > 1 {
-		f = func(n int64) string { return humanize.FtoaWithDigits(float64(n)/div, 1) }
+		f = func(n int64) string {
+			return strings.TrimSuffix(strconv.FormatFloat(float64(n)/div, 'f', 1, 64), ".0")
+		}
+	}
+	if used > 0 && float64(used)/div < 0.1 {
+		// far below the limit's unit: "76 MB/500 GB", not "0/500 GB"
+		return humanize.Bytes(uint64(used)) + "/" + f(limit) + " " + unit
 	}
 	return f(used) + "/" + f(limit) + " " + unit
 }
