@@ -35,7 +35,13 @@ func Delete(ctx context.Context, st writejob.Journal, svc Service, job store.Wri
 // (job 7)". A file not known to be deleted is never counted so.
 func Summary(rep *writejob.Report) (string, bool) {
 	n := map[string]int{}
+	var open []string // the files not deleted, named
 	for _, it := range rep.Items {
+		if it.State != writejob.Done && len(open) < 3 {
+			open = append(open, it.Label)
+		} else if it.State != writejob.Done && len(open) == 3 {
+			open = append(open, "…")
+		}
 		switch {
 		case it.State == writejob.Done && it.Outcome == Gone:
 			n["already gone"]++
@@ -58,6 +64,9 @@ func Summary(rep *writejob.Report) (string, bool) {
 	}
 	ok := n["deleted"]+n["already gone"] == total && rep.Err == nil
 	line := plural.Count(total, "file") + ": " + strings.Join(parts, ", ") + fmt.Sprintf(" (job %d)", rep.Job.ID)
+	if len(open) > 0 {
+		line += "; not deleted: " + strings.Join(open, ", ")
+	}
 	if rep.Err != nil {
 		line += "; stopped: " + rep.Err.Error()
 	}
