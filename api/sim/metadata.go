@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+
+	"github.com/vaultdeck/vaultdeck/api/plural"
 )
 
 // The simulator's default limits of a project: the service documents
@@ -111,9 +113,9 @@ func uploadLimit(p *project, parts []uploadedPart, mode string) string {
 	}
 	switch {
 	case files > p.maxFiles():
-		return fmt.Sprintf("Project file limit exceeded: the project holds %d of at most %d files; this upload would add %d", p.FileCount, p.maxFiles(), files-p.FileCount)
+		return fmt.Sprintf("Project file limit exceeded: the project holds %d of at most %s; this upload would add %d", p.FileCount, plural.Count(p.maxFiles(), "file"), files-p.FileCount)
 	case bytes > p.maxBytes():
-		return fmt.Sprintf("Project size limit exceeded: the project holds %d of at most %d bytes; this upload would make it %d", p.SizeBytes, p.maxBytes(), bytes)
+		return fmt.Sprintf("Project size limit exceeded: the project holds %d of at most %s; this upload would make it %d", p.SizeBytes, plural.Count(int(p.maxBytes()), "byte"), bytes)
 	}
 	return ""
 }

@@ -16,6 +16,11 @@ import (
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
+// UndoTag is how a delete_file job names the upload run it undoes: the
+// first line of its plan, so that the command line and the console find
+// the undos of a run (to resume one, or to say what they deleted).
+func UndoTag(run int64) string { return fmt.Sprintf("undo of upload run %d\n", run) }
+
 // UndoService is what planning an undo reads of the service: the
 // project's live files (one get_metadata) and, for the run's files not
 // among them, what became of them (get_files).

@@ -46,7 +46,7 @@ func Run(ctx context.Context, d Deps, k Kind, id int64) *Report {
 	}
 	for _, it := range items {
 		if it.State == InFlight || it.State == Unknown {
-			return &Report{Items: items, Err: fmt.Errorf("write job %d has items in flight: resume it, which checks them on the service first", id)}
+			return &Report{Items: items, Err: fmt.Errorf("write job %d: some of its items are in flight; resume it, which checks them on the service first", id)}
 		}
 	}
 	return run(ctx, d, k, id, items)

@@ -66,7 +66,7 @@ func PlanUndo(ctx context.Context, st Journal, k Kind, id int64) (*Receipt, *Und
 	for _, it := range rc.Items {
 		switch it.State {
 		case InFlight, Unknown:
-			return rc, nil, fmt.Errorf("write job %d has items whose outcome is not known: resume it first", id)
+			return rc, nil, fmt.Errorf("write job %d: the outcome of some of its items is not known; resume it first", id)
 		case Done:
 			done = append(done, it)
 		}

@@ -57,6 +57,7 @@ type Map struct {
 	OpenFile, RunDelete, Restore key.Binding
 	Upload                       key.Binding // project: upload files and folders
 	DeleteFiles                  key.Binding // project's Files tab: delete the selected or marked files
+	UndoRun                      key.Binding // upload: delete the files the run created (its undo)
 	Reupload                     key.Binding // file status: re-upload stuck or failed files (replace)
 	DuplicateMode                key.Binding // upload: what to do with a file already in the project
 
@@ -81,6 +82,7 @@ var viewOnly = map[string]string{
 	// X: each view's own deletion (they never share a screen)
 	"RunDelete":   "matters",
 	"DeleteFiles": "project",
+	"UndoRun":     "upload",
 }
 
 // Session is what one console session may do. It is decided once, where
@@ -176,6 +178,7 @@ func NewSession(s Session) Map {
 		Restore:     b("U", "restore the receipt's deleted matters", "U"),
 		Upload:      b("u", "upload files", "u"),
 		DeleteFiles: b("X", "delete the selected or marked files", "X"),
+		UndoRun:     b("X", "undo this upload: delete the files it created", "X"),
 		Reupload:    b("R", "re-upload stuck/failed (replace)", "R"),
 	}
 	// The most telling reason is recorded first and kept: a u over a
@@ -266,13 +269,13 @@ func (m *Map) localFiles() []*key.Binding {
 // jobs lists the bindings that start a write job (page.Env.Jobs): a
 // session without them cannot run these, so it does not bind them.
 func (m *Map) jobs() []*key.Binding {
-	return []*key.Binding{&m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles}
+	return []*key.Binding{&m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun}
 }
 
 // mutating lists the bindings that change server state. Add new mutating
 // bindings here and read-only sessions lose them automatically.
 func (m *Map) mutating() []*key.Binding {
-	return []*key.Binding{&m.Delete, &m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles}
+	return []*key.Binding{&m.Delete, &m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun}
 }
 
 // MattersAvailable reports whether the matters view may be used: it exists

@@ -23,6 +23,13 @@ func (m *Model) ContextKeys() []key.Binding {
 		if !m.shared.stopping() {
 			return []key.Binding{keys.Hint(k.Back, "stop after this request")}
 		}
+	case stageDone:
+		if m.undoConfirm != nil {
+			return nil
+		}
+		if _, _, ok := m.undoable(); ok {
+			return []key.Binding{keys.Hint(k.UndoRun, "undo this upload")}
+		}
 	}
 	return nil
 }

@@ -63,6 +63,8 @@ type Model struct {
 	reportHint string
 
 	width, height int
+	undoConfirm   *widgets.Confirm // the run's undo, asked (undo.go)
+	undoing       bool
 }
 
 // New opens the upload page; arg is "PROJECT_ID" or "PROJECT_ID NAME".
@@ -110,7 +112,9 @@ func (m *Model) SetSize(w, h int) {
 }
 
 // CapturesInput: while the path is typed, every key is the page's.
-func (m *Model) CapturesInput() bool { return m.stage == stagePath || m.stage == stageConfirm }
+func (m *Model) CapturesInput() bool {
+	return m.stage == stagePath || m.stage == stageConfirm || m.undoConfirm != nil
+}
 
 // WantsEsc: esc steps back in the dialog and stops a running upload
 // (after the current request's response) instead of leaving the page.
@@ -122,7 +126,7 @@ func (m *Model) WantsEsc() bool {
 func (m *Model) Help() []key.Binding {
 	b := func(k, d string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, d)) }
 	return []key.Binding{b("tab", "complete the path"), b("ctrl+t", "next duplicate mode"), b("enter", "continue / confirm"),
-		b("esc", "back; while uploading: stop after the current request")}
+		b("esc", "back; while uploading: stop after the current request"), m.env.Keys.UndoRun}
 }
 
 // Update handles keys, completions, the scan result, progress ticks and
@@ -159,6 +163,15 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 		if msg.Name == string(page.ChoreSyncAudit) && msg.Err == nil && m.stage == stageDone && m.shared.auditShort() {
 			return m, m.evidenceAgain() // the sync the summary asked for ended: read its line anew
 		}
+		if msg.Origin == m.id && m.undoing {
+			m.undoing = false
+			if msg.Err != nil {
+				m.outcome = "undo: " + sanitize.Line(msg.Err.Error())
+			} else {
+				m.outcome = "undo: " + sanitize.Line(msg.Outcome.Text)
+			}
+			return m, nil
+		}
 		if msg.Origin == m.id && m.stage == stageRun {
 			m.stage = stageDone
 			if msg.Err != nil {
@@ -183,6 +196,12 @@ func (m *Model) Chore() page.Chore {
 }
 
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	if m.undoConfirm != nil {
+		return m.undoKey(msg)
+	}
+	if key.Matches(msg, m.env.Keys.UndoRun) { // never matches in read-only sessions or without the jobs
+		return m.askUndo()
+	}
 	switch m.stage {
 	case stagePath:
 		switch msg.Type {

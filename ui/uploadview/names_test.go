@@ -109,7 +109,7 @@ func TestProjectPageShowsTheNewCountAfterAnUpload(t *testing.T) {
 	m := app.New(r.env.WithConn(&account.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}), app.Config{Start: "project", StartArg: r.project,
 		Routes: []app.Route{{Name: "project", New: projectview.New, FromRecord: projectview.Record}, {Name: "upload", New: uploadview.New}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
-	waitFor(t, tm, "0 files", "Users")
+	waitFor(t, tm, "Inbox · ", "Users")
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("u")})
 	waitFor(t, tm, `Upload to "Inbox"`)
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(filepath.Join(r.dir, "exports", "sub"))})
@@ -121,7 +121,7 @@ func TestProjectPageShowsTheNewCountAfterAnUpload(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "upload: 1 uploaded")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
-	waitFor(t, tm, "1 file", "Users")
+	waitFor(t, tm, "files 1/100000", "Users") // the head's use of the limits, read again
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/charmbracelet/lipgloss"
 	"strings"
 	"sync"
 	"time"
@@ -199,6 +200,9 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Pl
 // View draws the stage.
 func (m *Model) View() string {
 	th := m.env.Theme
+	if m.undoConfirm != nil {
+		return th.Renderer.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, m.undoConfirm.ViewSized(m.width, m.height))
+	}
 	var b strings.Builder
 	b.WriteString(m.wrap(th.Title.Render("Upload to " + m.target())))
 	b.WriteString("\n\n")

@@ -67,7 +67,7 @@ func newRigWith(t *testing.T, readOnly bool, chores func(c page.Backend, st *sto
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
 		os.WriteFile(filepath.Join(dir, f), []byte("content "+f), 0o644)
 	}
-	env := pagetest.WithJobs(pagetest.Env(t, client, readOnly), page.Jobs{Upload: client})
+	env := pagetest.WithJobs(pagetest.Env(t, client, readOnly), page.Jobs{Upload: client, Files: client})
 	env.Journal, env.Conn = st, &account.Conn{Profile: "p", DataProfile: "p", Where: "sim", Workspace: "W"}
 	env.Now = nil
 	if chores != nil {

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/writejob"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/store/storefault"
@@ -339,7 +340,7 @@ func walkOne(t *testing.T, w World, s Schedule) int {
 			return
 		}
 		if len(up.Refused) > 0 {
-			fail("the undo refused %d items with nothing changed since", len(up.Refused))
+			fail("the undo refused %s with nothing changed since", plural.Count(len(up.Refused), "item"))
 		}
 		job := store.WriteJob{Kind: k.Name(), Profile: "walk", BaseURL: "http://sim", UndoOf: id, Plan: up.Text}
 		undo, err := writejob.NewPlan(job, up.Items)

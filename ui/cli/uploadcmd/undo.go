@@ -54,10 +54,6 @@ func NewCmdUndo(f *factory.Factory) *cobra.Command {
 	return c
 }
 
-// undoTag is how a delete_file job names the upload run it undoes: the
-// first line of its plan, so that running the undo again finds it.
-func undoTag(run int64) string { return fmt.Sprintf("undo of upload run %d\n", run) }
-
 // RunUndo plans the undo of a run, asks for the count, runs it as a write
 // job and prints its receipt. An earlier undo of the run that did not
 // settle is resumed instead of planned again.
@@ -135,7 +131,7 @@ func RunUndo(ctx context.Context, o *UndoOptions) int {
 	if ok, code := confirm(o, len(plan.Delete)); !ok {
 		return code
 	}
-	job := store.WriteJob{Kind: deletefile.Name, Profile: profile, BaseURL: c.Base(), Plan: undoTag(runID) + text}
+	job := store.WriteJob{Kind: deletefile.Name, Profile: profile, BaseURL: c.Base(), Plan: upload.UndoTag(runID) + text}
 	if u, err := user.Current(); err == nil {
 		job.ActorOSUser = u.Username
 	}
@@ -196,7 +192,7 @@ func undoJobs(st *store.Store, run int64) ([]store.WriteJob, error) {
 	}
 	var out []store.WriteJob
 	for _, j := range jobs {
-		if strings.HasPrefix(j.Plan, undoTag(run)) {
+		if strings.HasPrefix(j.Plan, upload.UndoTag(run)) {
 			out = append(out, j)
 		}
 	}
