@@ -135,16 +135,6 @@ func RunUpload(ctx context.Context, o *UploadOptions) int {
 					return printer.ExitUsage
 				}
 			}
-			// the project's limits, read first: an upload that would pass
-			// one is refused with the numbers before anything is sent
-			// (limits that cannot be read are said, and the upload goes
-			// on: the service still refuses what passes them)
-			var limit *upload.LimitError
-			if _, err := upload.CheckLimits(ctx, c, pos[0], plan, api.DuplicateMode(*mode)); errors.As(err, &limit) {
-				return p.Fail(err)
-			} else if err != nil {
-				fmt.Fprintf(p.Human(), "vaultdeck upload: %s; uploading without checking them\n", sanitize.Line(err.Error()))
-			}
 			out, err = job.Upload(ctx, pos[0], plan, api.DuplicateMode(*mode))
 		}
 		if err == nil {
