@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 
@@ -36,6 +37,7 @@ type Key struct {
 	// Principal and KeyID name a certificate's holder (certs.go): set on
 	// the login's own copy of its CA's line, empty for a plain key.
 	Principal, KeyID string
+	Expires          time.Time // a certificate's valid-before (zero: none); the session ends then
 	key              gossh.PublicKey
 }
 

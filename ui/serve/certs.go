@@ -3,6 +3,7 @@ package serve
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
@@ -60,6 +61,9 @@ func (ks *Keys) certKey(cert *gossh.Certificate, user string, revoked *revokedKe
 		}
 		k := *ca
 		k.Principal, k.KeyID = p, cert.KeyId
+		if cert.ValidBefore != gossh.CertTimeInfinity && cert.ValidBefore < 1<<63 {
+			k.Expires = time.Unix(int64(cert.ValidBefore), 0)
+		}
 		k.Fingerprint = gossh.FingerprintSHA256(cert.Key)
 		return &k, nil
 	}
@@ -107,5 +111,22 @@ func loadRevoked(path string) (*revokedKeys, error) {
 func certCriticalOptions(ctx ssh.Context, cert *gossh.Certificate) {
 	if p := ctx.Permissions(); p != nil && p.Permissions != nil && len(cert.CriticalOptions) > 0 {
 		p.CriticalOptions = cert.CriticalOptions
+	}
+}
+
+// endExpired ends every open session whose certificate has expired by now
+// (watchKeys calls it at each poll).
+func (s *Server) endExpired(now time.Time) {
+	s.mu.Lock()
+	var ended []*session
+	for _, ss := range s.sessions {
+		if e := ss.key.Expires; !e.IsZero() && !now.Before(e) {
+			ended = append(ended, ss)
+		}
+	}
+	s.mu.Unlock()
+	for _, ss := range ended {
+		s.log.Info("a certificate expired during its session", "principal", ss.key.Principal, "key_id", ss.key.KeyID)
+		ss.end("your certificate expired; your session was closed")
 	}
 }

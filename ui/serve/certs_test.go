@@ -115,3 +115,29 @@ func TestCertificatesWithOpenSSH(t *testing.T) {
 		}
 	}
 }
+
+// A certificate that expires during its session ends that session with a
+// message, within a poll of the keys file: a leaver's access ends with
+// the certificate, not with their next login.
+func TestExpiringCertificateEndsItsSession(t *testing.T) {
+	_, caPriv, _ := ed25519.GenerateKey(rand.Reader)
+	ca, _ := gossh.NewSignerFromKey(caPriv)
+	caLine := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(ca.PublicKey())))
+	f := startServer(t)
+	f.writeKeys(t, f.keysWithout(t)+fmt.Sprintf("\n%s,%s=\"alice\",%s=\"sim\" %s firm-ca\n", CertAuthorityOption, PrincipalsOption, ProfileOption, caLine))
+	user := newKeyFile(t)
+	now := time.Now()
+	// whole seconds: certificates carry validity in seconds
+	c := certFor(t, ca, user.signer, "alice@firm", []string{"alice"}, now.Add(-time.Hour), now.Add(3*time.Second), nil)
+	tm := f.open(certSigner(t, c, user.signer), nil)
+	tm.waitFor("1/12")
+	if code := tm.exit(); code != 1 {
+		t.Fatalf("the session of an expired certificate exited %d", code)
+	}
+	if !strings.Contains(tm.text(), "your certificate expired") {
+		t.Fatalf("the session was not told why: %q", tm.text())
+	}
+	if late := time.Since(time.Unix(int64(c.ValidBefore), 0)); late > 2*keysPoll+time.Second {
+		t.Fatalf("closed %s after the certificate expired", late)
+	}
+}

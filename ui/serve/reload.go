@@ -106,6 +106,7 @@ func (s *Server) watchKeys(ctx context.Context) {
 			return
 		case <-t.C:
 		}
+		s.endExpired(time.Now())
 		ks, sum, err := s.readKeys()
 		s.mu.Lock()
 		applied := s.keysSum
