@@ -2,7 +2,6 @@ package serve
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/token"
 	"github.com/vaultdeck/vaultdeck/themes"
 	"github.com/vaultdeck/vaultdeck/ui/console"
@@ -80,7 +80,7 @@ func (m *login) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case inputRefused:
 		m.input.SetValue("")
 		m.refused = true
-		m.errText = fmt.Sprintf("That input was longer than %d bytes, which no token is: it was refused. Press enter, then paste the token alone.", PromptInputLimit)
+		m.errText = "That input was longer than " + plural.Count(PromptInputLimit, "byte") + ", which no token is: it was refused. Press enter, then paste the token alone."
 		return m, nil
 	case loginResult:
 		m.checking = false
