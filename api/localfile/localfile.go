@@ -58,6 +58,10 @@ const (
 	// settings, a few lines each. Configuration management often places
 	// it through a link (home-manager, stow), so one is followed.
 	ConfigFile
+	// AccessFile is an access plan (`access plan --out`) or the CSV of
+	// project, e-mail and level rows a plan is made from (--set): a row is
+	// under 300 bytes, so 64 MiB holds some 200,000 of them.
+	AccessFile
 )
 
 // MaxUploadBytes is the interface's limit on one uploaded file (the spec's
@@ -85,6 +89,8 @@ func (k Kind) Name() string {
 		return "file"
 	case ConfigFile:
 		return "configuration file"
+	case AccessFile:
+		return "access plan or CSV file"
 	}
 	return "file"
 }
@@ -104,6 +110,8 @@ func (k Kind) Max() int64 {
 		return 1 << 20
 	case MatterFile, UploadFile:
 		return MaxUploadBytes
+	case AccessFile:
+		return 64 << 20
 	}
 	return 0
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-var kinds = []Kind{CABundle, HostKey, AuthorizedKeys, Token, Credential, SavedViews, MatterFile, UploadFile, ConfigFile}
+var kinds = []Kind{CABundle, HostKey, AuthorizedKeys, Token, Credential, SavedViews, MatterFile, UploadFile, ConfigFile, AccessFile}
 
 // outcome is what reading a case gives: the bytes, or the error it wraps.
 type outcome struct {

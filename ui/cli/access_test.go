@@ -169,7 +169,7 @@ func TestAccessUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"access"}, "vaultdeck access: give a subcommand: crawl"},
+		{[]string{"access"}, "vaultdeck access: give a subcommand: apply"},
 		{[]string{"access", "grant"}, `unknown subcommand "grant"`},
 		{[]string{"access", "user"}, "give exactly one e-mail address"},
 		{[]string{"access", "user", "bob"}, "give exactly one e-mail address"},

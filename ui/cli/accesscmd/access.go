@@ -7,6 +7,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -27,12 +28,17 @@ type Options struct {
 	ProjectID string   // project
 	Snapshot  int64    // user, project, people: 0 is the last finished one
 	Diff      [2]int64 // diff: the older and the newer snapshot, 0 the last two
+
+	PlanOpts       PlanOptions  // plan
+	ApplyOpts      ApplyOptions // apply, undo, receipts
+	Now            func() time.Time
+	RefuseReadOnly func() (int, bool) // apply, undo: a read-only profile changes nothing
 }
 
 // NewCmdAccess is `access` with its subcommands, each running its RunX
 // on the one Options (tests call those over buffers).
 func NewCmdAccess(f *factory.Factory) *cobra.Command {
-	o := &Options{IO: f.IO, Client: f.Client, Journal: f.OpenJournal}
+	o := &Options{IO: f.IO, Client: f.Client, Journal: f.OpenJournal, Now: f.Now, RefuseReadOnly: f.RefuseReadOnly}
 	run := func(runX func(context.Context, *Options) int, read func(args []string)) func(*cobra.Command, []string) error {
 		return cmdutil.Run(f, func(ctx context.Context, args []string) int {
 			if read != nil {
@@ -80,6 +86,63 @@ func NewCmdAccess(f *factory.Factory) *cobra.Command {
 
 	snaps := &cobra.Command{Use: "snapshots", Short: "list the snapshots kept", Args: cmdutil.NoArgs, RunE: run(RunSnapshots, nil)}
 
-	c.AddCommand(crawl, user, project, diff, people, snaps)
+	plan := &cobra.Command{Use: "plan", Short: "plan a change of access against the service now: --remove, --copy, --set or --revert (the plan is the dry run)", Args: cmdutil.NoArgs, RunE: run(RunPlan, nil)}
+	pf := plan.Flags()
+	pf.StringVar(&o.PlanOpts.Remove, "remove", "", "remove every direct share of `EMAIL` (inherited and owner access named, not changed)")
+	pf.StringVar(&o.PlanOpts.NewManager, "new-manager", "", "with --remove: give `EMAIL` MANAGE where nobody else would manage")
+	pf.StringVar(&o.PlanOpts.CopyFrom, "copy", "", "give what `FROM` reaches directly, at the same levels, to --to")
+	pf.StringVar(&o.PlanOpts.CopyTo, "to", "", "with --copy: the person who gets it (`EMAIL`)")
+	pf.StringVar(&o.PlanOpts.Set, "set", "", "the rows of the CSV `FILE`: PROJECT ID, EMAIL, LEVEL (MANAGE, READ or NONE; the BOM of a spreadsheet is skipped)")
+	pf.Int64Var(&o.PlanOpts.Revert, "revert", 0, "put direct access back as snapshot `N` had it")
+	pf.StringVar(&o.PlanOpts.Out, "out", "", "write the plan to `FILE` (JSON) for `access apply`")
+
+	apply := &cobra.Command{Use: "apply [PLAN_FILE]", Short: "carry out a plan as a journaled job, with a receipt (--resume after a stop)", Args: cobraMaxOne,
+		RunE: run(RunApply, func(args []string) {
+			if len(args) == 1 {
+				o.ApplyOpts.Plan = args[0]
+			}
+		})}
+	af := apply.Flags()
+	af.BoolVar(&o.ApplyOpts.Yes, "yes", false, "apply without typing the count")
+	af.BoolVar(&o.ApplyOpts.Resume, "resume", false, "carry on the last access job that did not finish")
+	af.BoolVar(&o.ApplyOpts.DryRun, "dry-run", false, "re-check the plan and show it; send nothing")
+	af.DurationVar(&o.ApplyOpts.MaxAge, "max-age", DefaultMaxAge, "re-check a plan older than `DURATION` against the service")
+
+	undo := &cobra.Command{Use: "undo JOB", Short: "put back what an access job changed (a change made since is left alone and named)", Args: cobraJob,
+		RunE: run(RunUndo, func(args []string) { o.ApplyOpts.Job, _ = strconv.ParseInt(args[0], 10, 64) })}
+	undo.Flags().BoolVar(&o.ApplyOpts.Yes, "yes", false, "undo without typing the count")
+	undo.Flags().BoolVar(&o.ApplyOpts.DryRun, "dry-run", false, "show what would be put back; send nothing")
+
+	receipts := &cobra.Command{Use: "receipts [JOB]", Short: "the access jobs, or one job's receipt with the service's audit entries", Args: func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		return cobraJob(c, args)
+	},
+		RunE: run(RunReceipts, func(args []string) {
+			if len(args) == 1 {
+				o.ApplyOpts.Job, _ = strconv.ParseInt(args[0], 10, 64)
+			}
+		})}
+
+	c.AddCommand(crawl, user, project, diff, people, snaps, plan, apply, undo, receipts)
 	return c
+}
+
+func cobraMaxOne(_ *cobra.Command, args []string) error {
+	if len(args) > 1 {
+		return cmdutil.Usagef("give at most one argument")
+	}
+	return nil
+}
+
+// cobraJob is one job number.
+func cobraJob(_ *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return cmdutil.Usagef("name the access job (see `vaultdeck access receipts`)")
+	}
+	if n, err := strconv.ParseInt(args[0], 10, 64); err != nil || n <= 0 {
+		return cmdutil.Usagef("%q is not a job number (see `vaultdeck access receipts`)", args[0])
+	}
+	return nil
 }

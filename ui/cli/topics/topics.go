@@ -43,7 +43,7 @@ func All() []Topic {
 		{"matters", "deleting client matters from a spreadsheet: preview, receipts, restore", []string{"vaultdeck matters", "vaultdeck matters delete", "vaultdeck matters receipt", "vaultdeck matters receipts", "vaultdeck matters restore"}},
 		{"audit", "the audit log: the local mirror, questions, follow, SIEM recipes, the systemd unit", []string{"vaultdeck audit", "vaultdeck audit sync", "vaultdeck audit follow"}},
 		{"activity", "activity at a glance: audit stats, :activity and what stands out", []string{"vaultdeck audit stats"}},
-		{"access", "the access review: crawls, snapshots, who reaches what, what changed", []string{"vaultdeck access", "vaultdeck access crawl", "vaultdeck access diff", "vaultdeck access people", "vaultdeck access project", "vaultdeck access snapshots", "vaultdeck access user"}},
+		{"access", "the access review: crawls, snapshots, who reaches what, what changed", []string{"vaultdeck access", "vaultdeck access crawl", "vaultdeck access diff", "vaultdeck access people", "vaultdeck access project", "vaultdeck access snapshots", "vaultdeck access user", "vaultdeck access plan", "vaultdeck access apply", "vaultdeck access undo", "vaultdeck access receipts"}},
 		{"person", "one person, whole: offboarding and investigations", []string{"vaultdeck person"}},
 		{"monitoring", "probes for cron, Nagios and Icinga: the purge watch, unfinished uploads", []string{"vaultdeck recycle-bin"}},
 		{"serve", "the console over SSH on a jump host: keys, profiles, limits, the systemd unit", []string{"vaultdeck serve"}},
