@@ -107,6 +107,10 @@ func (o *Options) makePlan(ctx context.Context, c *api.Client, src string) (*cha
 	case po.Remove != "":
 		leaving = []string{po.Remove}
 		wants = change.RemoveWants(projects, order, po.Remove, o.reached(po.Remove))
+		if len(wants) == 0 {
+			// a typo would read as "nothing to do"
+			return nil, fmt.Errorf("%s has no direct share, owns no project and is in no snapshot: check the address (`vaultdeck access people` lists who reaches what)", po.Remove)
+		}
 	case po.CopyFrom != "":
 		wants = change.CopyWants(projects, order, po.CopyFrom, po.CopyTo)
 		if len(wants) == 0 {
