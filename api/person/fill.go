@@ -46,6 +46,7 @@ func Fill(ctx context.Context, svc Service, ml MatterLister, in Local, r *Report
 			return fmt.Errorf("the projects listing could not be read: %w", err)
 		}
 		r.Created.Projects = []api.Project{}
+		howOf(r, ps)
 		for _, p := range ps {
 			if eqFold(p.CreatorEmail, r.Email) {
 				r.Created.Projects = append(r.Created.Projects, p)

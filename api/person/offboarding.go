@@ -17,24 +17,41 @@ type Task struct {
 	Detail string
 }
 
-// CannotChangeAccess is what the checklist states about itself: vaultdeck
-// only reads access, so every change named here is done elsewhere. Where
-// is the service's own (public API facts §4.9).
-const CannotChangeAccess = "vaultdeck cannot change access: it only reads it. Change or remove access in the service itself: " +
-	"a project's sharing in the web app, or the project users endpoint (POST or DELETE /api/v1/vault/projects/{id}/users, " +
-	"with the Vault sharing permission). DELETE removes direct shares only: inherited workspace, group or space access stays, " +
-	"and the project owner cannot be removed, so a sole-MANAGE project needs a new manager first."
+// ChangeAccess is what the checklist states about access: vaultdeck
+// removes direct shares (public API facts §4.9); inherited access and the
+// owner are changed in the service's web app.
+const ChangeAccess = "vaultdeck removes direct shares: `vaultdeck person EMAIL --offboarding --plan --out plan.json` " +
+	"(with --new-manager EMAIL where nobody else would manage), then `vaultdeck access apply plan.json`; undo with `vaultdeck access undo JOB`. " +
+	"Inherited workspace, group or space access stays and is changed in the project's sharing settings in the web app, " +
+	"and the project owner cannot be removed through the API."
 
 // Checklist lists what an admin must act on: the projects where the
-// person is the only one with MANAGE, the projects they created, their
-// matters in use (live, with users or events) and their deletions still
-// in the bin (restorable until the purge). Parts the report is missing
-// give nothing here: the caller says they are missing.
-func Checklist(r *Report) []Task {
-	var out []Task
+// person is the only one with MANAGE, every project they reach and how
+// (a direct share to remove, inherited access to change in the web app,
+// a project they own), the projects they created, their matters in use
+// (live, with users or events), their deletions still in the bin
+// (restorable until the purge) and their logins from a new address.
+// Parts the report is missing give nothing here: the caller says they are
+// missing.
+func Checklist(r *Report) (out []Task) {
+	defer func() { out = append(out, newAddresses(r)...) }()
 	for _, g := range r.Reach.SoleManage {
 		out = append(out, Task{Kind: "sole-manage", Name: g.ProjectName, ID: g.ProjectID,
 			Action: "give MANAGE to someone who stays", Detail: "nobody else has MANAGE on it (" + r.Reach.From + ")"})
+	}
+	for _, g := range r.Reach.Grants {
+		t := Task{Kind: "access", Name: g.ProjectName, ID: g.ProjectID}
+		switch r.Reach.How[g.ProjectID] {
+		case HowDirect:
+			t.Action, t.Detail = "remove the direct share (--plan)", g.AccessLevel+", direct"
+		case HowInherited:
+			t.Action, t.Detail = "change the workspace, group or space share in the web app, or leave it", g.AccessLevel+", inherited"
+		case HowOwner:
+			t.Action, t.Detail = "name a new owner in the web app", g.AccessLevel+", owner"
+		default:
+			t.Action, t.Detail = "check how they reach it (the projects listing was not read)", g.AccessLevel
+		}
+		out = append(out, t)
 	}
 	for _, p := range r.Created.Projects {
 		out = append(out, Task{Kind: "own-project", Name: p.Name, ID: p.ID,
@@ -55,6 +72,19 @@ func Checklist(r *Report) []Task {
 		}
 		out = append(out, Task{Kind: "in-recycle-bin", Name: e.VaultProject.Name, ID: e.ID,
 			Action: "restore it or let it be purged", Detail: detail})
+	}
+	return out
+}
+
+// newAddresses are the person's logins from an address new to them: a
+// login no one expected is checked before access is withdrawn.
+func newAddresses(r *Report) []Task {
+	var out []Task
+	for _, a := range r.Activity.Addresses {
+		if a.New {
+			out = append(out, Task{Kind: "new-address", Name: a.IP, ID: a.IP, Action: "confirm the login was theirs",
+				Detail: fmt.Sprintf("first seen %s UTC, %s", a.First.UTC().Format("2006-01-02 15:04"), plural.Count(a.Count, "entry"))})
+		}
 	}
 	return out
 }

@@ -211,6 +211,7 @@ func readCreated(in Local, r *Report) error {
 	}
 	if ok {
 		c.ProjectsSource = Source{From: from, AsOf: at}
+		howOf(r, ps)
 		for _, p := range ps {
 			if strings.EqualFold(p.CreatorEmail, r.Email) {
 				c.Projects = append(c.Projects, p)

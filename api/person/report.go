@@ -61,6 +61,10 @@ type Reach struct {
 	// SoleManage are the projects where they hold MANAGE and nobody else
 	// in the snapshot does: who takes them over if they leave.
 	SoleManage []store.AccessGrant `json:"sole_manage"`
+	// How is how each project is reached, by project ID (owner, direct,
+	// inherited), from the projects listing; a project it does not hold is
+	// not in it.
+	How map[string]string `json:"how"`
 }
 
 // Created is what the person created.

@@ -69,15 +69,31 @@ func TestOffboardingCarriedOut(t *testing.T) {
 	if len(before) < 4 {
 		t.Fatalf("the leaver's direct shares: %v", before)
 	}
+	// the checklist names every project reached and how
+	if r := vd("admin", "access", "crawl"); r.code != ExitOK {
+		t.Fatalf("crawl: %d %q", r.code, r.stderr)
+	}
+	r := vd("admin", "person", who, "--offboarding")
+	for _, want := range []string{sim.LeaverDirectManage + ",", "MANAGE, direct", "READ, inherited", "MANAGE, owner", "Firm Precedents Library"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the checklist has no %q:\n%s", want, r.stdout)
+		}
+	}
+	if r := vd("admin", "access", "user", who); !strings.Contains(r.stdout, "direct") || !strings.Contains(r.stdout, "owner") || !strings.Contains(r.stdout, "inherited") {
+		t.Errorf("access user does not say how: %q %q", r.stdout, r.stderr)
+	}
+	if r := vd("admin", "person", who, "--offboarding", "--plan"); r.code != ExitError || !strings.Contains(r.stderr, "--new-manager") {
+		t.Errorf("person --offboarding --plan without a new manager: %d %q", r.code, r.stderr)
+	}
 	plan := filepath.Join(t.TempDir(), "plan.json")
-	r := vd("admin", "access", "plan", "--remove", who, "--out", plan)
+	r = vd("admin", "access", "plan", "--remove", who, "--out", plan)
 	if r.code != ExitError || !strings.Contains(r.stderr, "refused: it would leave 1 project without MANAGE: "+sim.LeaverProjectName) {
 		t.Fatalf("a plan orphaning the leaver's project: %d %q", r.code, r.stderr)
 	}
 	if _, err := os.Stat(plan); err == nil {
 		t.Fatal("a refused plan was written")
 	}
-	r = vd("admin", "access", "plan", "--remove", who, "--new-manager", "nobody@example.com", "--out", plan)
+	r = vd("admin", "person", who, "--offboarding", "--plan", "--new-manager", "nobody@example.com", "--out", plan)
 	if r.code != ExitOK {
 		t.Fatalf("plan: %d %q", r.code, r.stderr)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
@@ -74,12 +75,25 @@ func RunUser(_ context.Context, o *Options) int {
 	if err != nil {
 		return p.Fail(err)
 	}
+	// how each is reached comes from the cached projects listing (the
+	// snapshot's users endpoint does not say): no request
+	how, known, err := person.HowFromCache(person.StoreCache{Store: st, Profile: profile}, o.Email, grants)
+	if err != nil {
+		return p.Fail(err)
+	}
 	rows := make([][]string, len(grants))
 	for i, g := range grants {
-		rows[i] = []string{g.ProjectName, g.AccessLevel, g.ProjectID}
+		h := how[g.ProjectID]
+		if h == "" {
+			h = "unknown"
+		}
+		rows[i] = []string{g.ProjectName, g.AccessLevel, h, g.ProjectID}
+	}
+	if !known {
+		p.Note("how each project is reached (direct, inherited, owner) needs the projects listing: `vaultdeck person %s` reads and keeps it", o.Email)
 	}
 	return p.Done(p.Show(printer.Value{JSON: nonNil(grants), Aside: snapshotNote(sn),
-		Headers: []string{"PROJECT", "ACCESS", "PROJECT ID"}, Rows: rows}))
+		Headers: []string{"PROJECT", "ACCESS", "HOW", "PROJECT ID"}, Rows: rows}))
 }
 
 // RunProject is the users of a project.

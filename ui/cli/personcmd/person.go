@@ -20,6 +20,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/purge"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/accesscmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
@@ -38,13 +39,19 @@ type Options struct {
 	Since       string
 	Offboarding bool
 	Offline     bool
+	// Plan (with Offboarding): the removal plan of access plan --remove,
+	// with NewManager where nobody else would manage, written to Out.
+	Plan       bool
+	NewManager string
+	Out        string
+	Now        func() time.Time
 }
 
 var sections = []string{"reach", "created", "deleted", "activity"}
 
 // NewCmdPerson is the command; runF, when set, runs instead of Run.
 func NewCmdPerson(f *factory.Factory, runF func(context.Context, *Options) int) *cobra.Command {
-	o := &Options{IO: f.IO, Client: f.Client, Journal: f.OpenJournal, Clock: f.Clock}
+	o := &Options{IO: f.IO, Client: f.Client, Journal: f.OpenJournal, Clock: f.Clock, Now: f.Now}
 	c := &cobra.Command{Use: "person EMAIL", Short: "one person, whole: what they can reach, created, deleted and did (for offboarding and investigations)",
 		Long: `Puts together what vaultdeck keeps about one person: the projects they can reach
 (the last access snapshot, MANAGE first, and the projects where they are the only
@@ -58,13 +65,18 @@ budget, said on a terminal); the snapshot and the mirror come from
 ` + "`vaultdeck access crawl`" + ` and ` + "`vaultdeck audit sync`" + `.
 --json prints one object (email, name, at, reach, created, deleted, activity,
 requests); --csv needs --section. --offboarding prints the checklist an admin
-acts on, as CSV. An address nothing names is an error, with close matches.`,
+acts on, as CSV; --offboarding --plan makes the plan that removes their direct
+shares (access plan --remove: projects only they manage need --new-manager).
+An address nothing names is an error, with close matches.`,
 		Args: cmdutil.EmailArg}
 	fs := c.Flags()
 	fs.StringVar(&o.Section, "section", "", "with --csv: the `PART` to print: reach, created, deleted or activity")
 	fs.StringVar(&o.Since, "since", "", "activity: list every entry from `T` (2026-11-01, RFC 3339, or an age such as 36h or 7d) instead of the latest 20")
-	fs.BoolVar(&o.Offboarding, "offboarding", false, "print the offboarding checklist as CSV (sole MANAGE projects, own projects, matters in use, deletions in the bin)")
+	fs.BoolVar(&o.Offboarding, "offboarding", false, "print the offboarding checklist as CSV (sole MANAGE projects, every project reached and how, own projects, matters in use, deletions in the bin, logins from a new address)")
 	fs.BoolVar(&o.Offline, "offline", false, "send no request: parts nothing local covers are reported missing")
+	fs.BoolVar(&o.Plan, "plan", false, "with --offboarding: make the plan that removes their direct shares (as `access plan --remove`), read against the service now")
+	fs.StringVar(&o.NewManager, "new-manager", "", "with --plan: give `EMAIL` MANAGE where nobody else would manage")
+	fs.StringVar(&o.Out, "out", "", "with --plan: write the plan to `FILE` for `vaultdeck access apply`")
 	_ = c.RegisterFlagCompletionFunc("section", cmdutil.Fixed(sections))
 	if runF == nil {
 		runF = Run
@@ -89,6 +101,14 @@ func Run(ctx context.Context, o *Options) int {
 		return p.Usage("--section chooses the part --csv prints; give --csv too")
 	case csv && !o.Offboarding && !slices.Contains(sections, o.Section):
 		return p.Usage("--csv prints one part: give --section %s", strings.Join(sections, ", "))
+	case (o.Plan || o.NewManager != "" || o.Out != "") && !o.Offboarding:
+		return p.Usage("--plan, --new-manager and --out go with --offboarding")
+	case (o.NewManager != "" || o.Out != "") && !o.Plan:
+		return p.Usage("--new-manager and --out go with --plan")
+	case o.Plan:
+		// the removal plan is access plan's own, read against the service now
+		return accesscmd.RunPlan(ctx, &accesscmd.Options{IO: p, Client: o.Client, Journal: o.Journal, Now: o.Now,
+			PlanOpts: accesscmd.PlanOptions{Remove: o.Email, NewManager: o.NewManager, Out: o.Out}})
 	case o.Offboarding && (p.Is(printer.JSON) || o.Section != ""):
 		return p.Usage("--offboarding prints its own CSV; leave out --json and --section")
 	}
@@ -348,12 +368,12 @@ func offboarding(p *printer.Printer, rep *person.Report) error {
 	for _, k := range person.Checklist(rep) {
 		rows = append(rows, []string{"", k.Kind, k.Name, k.ID, k.Action, k.Detail})
 	}
-	rows = append(rows, []string{"", "note", "", "", person.CannotChangeAccess, ""})
+	rows = append(rows, []string{"", "note", "", "", person.ChangeAccess, ""})
 	err := p.WriteCSV([]string{"DONE", "KIND", "NAME", "ID", "ACTION", "DETAIL"}, rows)
 	for _, s := range rep.Missing() {
 		fmt.Fprintf(p.Err(), "vaultdeck person: the checklist is incomplete: %s\n", s.Missing)
 	}
-	fmt.Fprintln(p.Err(), person.CannotChangeAccess)
+	fmt.Fprintln(p.Err(), person.ChangeAccess)
 	return err
 }
 
