@@ -237,7 +237,7 @@ func accessListingsWriteCSV(t *testing.T, vd func(args ...string) run, s *sim.Se
 	}{
 		{[]string{"access", "snapshots"}, []string{"SNAPSHOT", "STARTED (UTC)", "FINISHED (UTC)", "PROJECTS", "READ", "UNCHANGED", "PENDING", "GRANTS", "REQUESTS"}, 3},
 		{[]string{"access", "people"}, []string{"NAME", "EMAIL", "PROJECTS", "MANAGE", "USER ID"}, -1},
-		{[]string{"access", "user", outsider}, []string{"PROJECT", "ACCESS", "PROJECT ID"}, -1},
+		{[]string{"access", "user", outsider}, []string{"PROJECT", "ACCESS", "HOW", "PROJECT ID"}, -1},
 		{[]string{"access", "project", pid}, []string{"NAME", "EMAIL", "ACCESS", "USER ID"}, -1},
 		{[]string{"access", "diff"}, []string{"CHANGE", "EMAIL", "PROJECT", "FROM", "TO", "PROJECT ID"}, 1},
 	} {

@@ -74,7 +74,7 @@ An address nothing names is an error, with close matches.`,
 	fs.StringVar(&o.Since, "since", "", "activity: list every entry from `T` (2026-11-01, RFC 3339, or an age such as 36h or 7d) instead of the latest 20")
 	fs.BoolVar(&o.Offboarding, "offboarding", false, "print the offboarding checklist as CSV (sole MANAGE projects, every project reached and how, own projects, matters in use, deletions in the bin, logins from a new address)")
 	fs.BoolVar(&o.Offline, "offline", false, "send no request: parts nothing local covers are reported missing")
-	fs.BoolVar(&o.Plan, "plan", false, "with --offboarding: make the plan that removes their direct shares (as `access plan --remove`), read against the service now")
+	fs.BoolVar(&o.Plan, "plan", false, "with --offboarding: make the plan that removes their direct shares (as access plan --remove does), read against the service now")
 	fs.StringVar(&o.NewManager, "new-manager", "", "with --plan: give `EMAIL` MANAGE where nobody else would manage")
 	fs.StringVar(&o.Out, "out", "", "with --plan: write the plan to `FILE` for `vaultdeck access apply`")
 	_ = c.RegisterFlagCompletionFunc("section", cmdutil.Fixed(sections))
