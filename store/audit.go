@@ -22,6 +22,19 @@ func micros(t time.Time) int64 {
 	return t.UnixMicro()
 }
 
+// boundMicros is a bound of a time range in the mirror's microseconds,
+// rounded up: entries are kept to the microsecond, so t >= B and t < B
+// (B finer than that, as the console's C once gave NEWEST+1ns) hold of a
+// kept time exactly when they hold against B rounded up. Truncating it
+// lost the entry at B's microsecond from an --until (issue 42).
+func boundMicros(t time.Time) int64 {
+	us := micros(t)
+	if !t.IsZero() && t.Sub(time.UnixMicro(us)) > 0 {
+		us++
+	}
+	return us
+}
+
 func fromMicros(us int64) time.Time {
 	if us == 0 {
 		return time.Time{}
@@ -144,10 +157,10 @@ func auditQuery(log string, f AuditFilter) (string, []any) {
 		args = append(args, v...)
 	}
 	if !f.Since.IsZero() {
-		add("at >= ?", micros(f.Since))
+		add("at >= ?", boundMicros(f.Since))
 	}
 	if !f.Until.IsZero() {
-		add("at < ?", micros(f.Until))
+		add("at < ?", boundMicros(f.Until))
 	}
 	if f.Type != "" {
 		add("type = ?", f.Type)

@@ -285,7 +285,7 @@ func (s *Store) AuditFacts(ctx context.Context, log string, f AuditFilter, fn fu
 	}
 	var typ, user, ip []byte
 	return s.auditRows(ctx, log, func(db *sql.DB, id int64) (*sql.Rows, error) {
-		return db.QueryContext(ctx, q, id, micros(f.Since), micros(f.Until), f.Type, f.User)
+		return db.QueryContext(ctx, q, id, boundMicros(f.Since), boundMicros(f.Until), f.Type, f.User)
 	}, func(rows *sql.Rows) error {
 		var e AuditEntry
 		var at int64
