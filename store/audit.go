@@ -35,6 +35,9 @@ func boundMicros(t time.Time) int64 {
 	return us
 }
 
+// wholeMicros says t falls on a microsecond, as every kept time does.
+func wholeMicros(t time.Time) bool { return t.IsZero() || t.Equal(time.UnixMicro(micros(t))) }
+
 func fromMicros(us int64) time.Time {
 	if us == 0 {
 		return time.Time{}
@@ -174,13 +177,22 @@ func auditQuery(log string, f AuditFilter) (string, []any) {
 	if f.Grep != "" {
 		add(`CAST(raw AS TEXT) LIKE ? ESCAPE '\'`, "%"+likeEscape(f.Grep)+"%")
 	}
+	// A position between two microseconds (an --until the walk starts
+	// below) has no kept entry at its time: what is after it begins at
+	// the next microsecond, what is before it ends there.
 	if !f.After.IsZero() {
-		at := micros(f.After.Time)
-		add("(at > ? OR (at = ? AND seq > ?))", at, at, f.After.Seq)
+		if at := micros(f.After.Time); wholeMicros(f.After.Time) {
+			add("(at > ? OR (at = ? AND seq > ?))", at, at, f.After.Seq)
+		} else {
+			add("at >= ?", boundMicros(f.After.Time))
+		}
 	}
 	if !f.Before.IsZero() {
-		at := micros(f.Before.Time)
-		add("(at < ? OR (at = ? AND seq < ?))", at, at, f.Before.Seq)
+		if at := micros(f.Before.Time); wholeMicros(f.Before.Time) {
+			add("(at < ? OR (at = ? AND seq < ?))", at, at, f.Before.Seq)
+		} else {
+			add("at < ?", boundMicros(f.Before.Time))
+		}
 	}
 	if f.Newest {
 		b.WriteString(" ORDER BY at DESC, seq DESC")

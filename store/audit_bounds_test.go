@@ -32,18 +32,27 @@ func TestAuditMirrorBoundsBetweenMicroseconds(t *testing.T) {
 	for _, f := range []AuditFilter{
 		{Until: at.Add(time.Nanosecond)}, {Until: at}, {Until: at.Add(-time.Nanosecond)},
 		{Since: at.Add(-time.Microsecond + time.Nanosecond)}, {Since: at.Add(-time.Microsecond)},
+		// the positions a newest-first walk reads below (an --until) and above
+		{Before: AuditPosition{Time: at.Add(time.Nanosecond)}, Newest: true}, {Before: AuditPosition{Time: at.Add(-time.Nanosecond)}, Newest: true},
+		{After: AuditPosition{Time: at.Add(-time.Microsecond + time.Nanosecond)}}, {After: AuditPosition{Time: at.Add(-time.Nanosecond)}},
 	} {
 		var got, want []string
 		for _, e := range entries {
-			if f.Match(e) {
+			before := f.Before.IsZero() || e.Time.Before(f.Before.Time)
+			after := f.After.IsZero() || e.Time.After(f.After.Time)
+			if f.Match(e) && before && after {
 				want = append(want, e.ID)
 			}
 		}
 		if err := s.AuditEntries(ctx, "L", f, func(e AuditEntry) error { got = append(got, e.ID); return nil }); err != nil {
 			t.Fatal(err)
 		}
+		if f.Newest {
+			slices.Reverse(want)
+		}
 		if !slices.Equal(got, want) {
-			t.Errorf("since %s until %s: the mirror lists %v, the entries' own times %v", f.Since.Format(time.RFC3339Nano), f.Until.Format(time.RFC3339Nano), got, want)
+			t.Errorf("since %s until %s, after %s, before %s: the mirror lists %v, the entries' own times %v", f.Since.Format(time.RFC3339Nano), f.Until.Format(time.RFC3339Nano),
+				f.After.Time.Format(time.RFC3339Nano), f.Before.Time.Format(time.RFC3339Nano), got, want)
 		}
 	}
 }
