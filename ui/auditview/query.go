@@ -14,15 +14,57 @@ import (
 )
 
 // Query implements page.Querier: `audit` with the type, user and address
-// filters in effect, over the stretch of time the entries held span
-// (--since the oldest, --until just after the newest, --limit 0: all of
-// it), newest first as the view lists them.
+// filters in effect, newest first as the view lists them, over what the
+// view applies (issue 42):
+//   - opened on ages (the last day): those ages, so a saved "last day" is
+//     the last day whenever it runs, as the view is;
+//   - opened on a span of times: that span, as given;
+//   - at the log's newest entry (the view as it opens, and as it follows):
+//     no time at all, the newest N shown (--limit 0 once it holds the
+//     whole log for its filters), so C lists these rows and a saved view
+//     shows the deletion made after it was saved, as the view would;
+//   - elsewhere (after a jump): the stretch held, from its oldest entry to
+//     its newest, that one included (--until is exclusive: a nanosecond
+//     past it; the mirror rounds a bound up to its microseconds).
 func (m *Model) Query() page.Query {
 	q := page.Query{Command: []string{"audit"}}
 	q.With("type", m.filter.Type)
 	q.With("user", m.filter.User)
 	q.With("ip", m.filter.IP)
-	var oldest, newest time.Time
+	oldest, newest := m.heldSpan()
+	switch {
+	case m.inSpan && m.rel[0] != "":
+		q.With("since", m.rel[0])
+		if !isNow(m.rel[1]) {
+			q.With("until", m.rel[1])
+		}
+		q.With("limit", "0")
+		q.Switch("newest", true)
+	case m.inSpan && !m.initial.At.IsZero() && !m.initial.Until.IsZero():
+		q.With("since", m.initial.At.UTC().Format(time.RFC3339Nano))
+		q.With("until", m.initial.Until.UTC().Format(time.RFC3339Nano))
+		q.With("limit", "0")
+		q.Switch("newest", true)
+	case m.atNewest && len(m.entries) > 0:
+		limit := "0"
+		if !m.atStart {
+			limit = strconv.Itoa(m.shownOf(m.entries))
+		}
+		q.With("limit", limit)
+		q.Switch("newest", true)
+	case !oldest.IsZero():
+		q.With("since", oldest.UTC().Format(time.RFC3339Nano))
+		q.With("until", newest.Add(time.Nanosecond).UTC().Format(time.RFC3339Nano))
+		q.With("limit", "0")
+		q.Switch("newest", true)
+	}
+	q.Switch("hide-own-reads", !m.showOwn) // the view hides them until h
+	q.Unsaid = m.Table.Unsaid(-1, false)
+	return q
+}
+
+// heldSpan is the time of the oldest and the newest entry held.
+func (m *Model) heldSpan() (oldest, newest time.Time) {
 	for _, e := range m.entries {
 		if e.Time.IsZero() {
 			continue
@@ -34,25 +76,7 @@ func (m *Model) Query() page.Query {
 			newest = e.Time
 		}
 	}
-	switch {
-	case m.inSpan && m.rel[0] != "":
-		// opened on ages (the last day): the query says them, so a saved
-		// "last day" is the last day whenever it runs, as the view is
-		q.With("since", m.rel[0])
-		if !isNow(m.rel[1]) {
-			q.With("until", m.rel[1])
-		}
-		q.With("limit", "0")
-		q.Switch("newest", true)
-	case !oldest.IsZero():
-		q.With("since", oldest.UTC().Format(time.RFC3339Nano))
-		q.With("until", newest.Add(time.Nanosecond).UTC().Format(time.RFC3339Nano))
-		q.With("limit", "0")
-		q.Switch("newest", true)
-	}
-	q.Switch("hide-own-reads", !m.showOwn) // the view hides them until h
-	q.Unsaid = m.Table.Unsaid(-1, false)
-	return q
+	return oldest, newest
 }
 
 // FromQuery builds the page a saved view names (:NAME), as `:audit`

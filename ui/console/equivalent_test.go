@@ -41,8 +41,15 @@ type equiv struct {
 
 func newEquiv(t *testing.T) *equiv {
 	t.Helper()
-	now := func() time.Time { return pagetest.Now }
-	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, NoRateLimit: true, Now: now}})
+	return newEquivSim(t, sim.Options{})
+}
+
+// newEquivSim is the harness over a simulator seeded with o (seed 1, the
+// pinned clock, no limits).
+func newEquivSim(t *testing.T, o sim.Options) *equiv {
+	t.Helper()
+	o.Seed, o.Control, o.NoRateLimit, o.Now = 1, true, true, func() time.Time { return pagetest.Now }
+	e := simtest.Start(t, simtest.Options{Sim: o})
 	return &equiv{t: t, sim: e, env: pagetest.Env(t, e.Client, false)}
 }
 

@@ -1,0 +1,61 @@
+package console_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/ui/auditview"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+)
+
+// TestEquivalentAuditAtTheNewest (issue 42): the audit view at the log's
+// newest entry says no end of time, so its C lists its rows, the newest
+// included, from the mirror as from the service, and a saved view of it
+// shows the deletion made after it was saved. Before, C said --until
+// NEWEST+1ns, which the mirror read as NEWEST (14 rows of 15), and V froze
+// those times.
+func TestEquivalentAuditAtTheNewest(t *testing.T) {
+	h := newEquivSim(t, sim.Options{AuditBurst: sim.AuditBurst{Count: 15}})
+	h.localDB()
+	all := len(h.headless(page.Query{Command: []string{"audit"}, Flags: []page.Flag{{Name: "limit", Value: "0"}}}, "id"))
+	h.cli("audit", "sync") // the command reads the mirror, as after a sync
+	rows := func(p page.Page) []string { return p.(*auditview.Model).Table.VisibleIDs() }
+	p := loaded(t, auditview.New(h.env, sim.AuditAPIDeleteProject))
+	q := p.(page.Querier).Query()
+	for _, f := range []string{"since", "until"} {
+		if v, ok := q.Value(f); ok {
+			t.Errorf("at the newest entry, C fixes --%s %s: %s", f, v, q.Line())
+		}
+	}
+	if n := len(rows(p)); n != 15 {
+		t.Fatalf("the view shows %d deletions, want the 15 planted", n)
+	}
+	h.same(p, rows(p), "id", all)
+
+	// a project deleted after the view was saved: the saved view lists it
+	var victim string
+	for _, pr := range h.sim.Sim.Projects() {
+		if !pr.Example && !pr.Deleted && pr.Name != sim.ConflictsProjectName {
+			victim = pr.ID
+			break
+		}
+	}
+	if _, err := h.sim.Client.DeleteProject(context.Background(), victim); err != nil {
+		t.Fatal(err)
+	}
+	h.cli("audit", "sync")
+	listed := h.headless(q, "id")
+	if len(listed) != 16 || !slices.Contains(listed, listed[0]) {
+		t.Errorf("the saved view lists %d deletions after one more, want 16: %s", len(listed), q.Line())
+	}
+	again, err := auditview.FromQuery(h.env, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again = loaded(t, again)
+	if got := rows(again); len(got) != 16 || !slices.Equal(got, listed) {
+		t.Errorf("the saved view reopened shows %d rows %v, the command %v", len(got), got, listed)
+	}
+}
