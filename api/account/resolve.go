@@ -168,8 +168,13 @@ func Resolve(req Request) (*Resolved, error) {
 // still crawl at 10 vault requests a minute.
 func Simulator(baseURL string, tok api.TokenSource, noRateLimit bool) *Resolved {
 	return &Resolved{Name: "demo", DataProfile: "demo", BaseURL: baseURL, Token: tok,
-		Theme: DefaultTheme, StuckAfter: DefaultStuckAfter, where: "simulator", unlimited: noRateLimit}
+		Theme: DefaultTheme, StuckAfter: DefaultStuckAfter, where: SimulatorWhere, unlimited: noRateLimit}
 }
+
+// SimulatorWhere is the header's Where of Simulator's connection, whose
+// profile ("demo") is stored nowhere: a command pasted from the demo names
+// its endpoint, not a profile.
+const SimulatorWhere = "simulator"
 
 // Shared are the parts of a client every client of the process shares or
 // the process alone decides: the budgets and ledger, the HTTP client, the

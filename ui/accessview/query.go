@@ -24,7 +24,7 @@ func (m *Model) Query() page.Query {
 	default:
 		q.Command = []string{"access", "people"}
 	}
-	q.Unsaid = m.Table.Unsaid(-1, false)
+	m.Table.Say(&q, -1, false)
 	return q
 }
 

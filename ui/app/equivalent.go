@@ -55,7 +55,28 @@ func (m *Model) query() (page.Query, bool) {
 		return page.Query{}, false
 	}
 	query := q.Query()
+	query.Globals = m.globals()
 	return query, len(query.Command) > 0
+}
+
+// globals are the flags that send a headless command where this session's
+// rows come from (issue 42): the stored profile, and the endpoint when it
+// is not the default one (a region other than us, or a base URL: the
+// demo's simulator on loopback, a staging service). Without them a pasted
+// line asked another service, or the default profile's workspace.
+func (m *Model) globals() []page.Flag {
+	var out []page.Flag
+	c := m.conn()
+	if c.Profile != "" && c.Where != account.SimulatorWhere {
+		out = append(out, page.Flag{Name: "profile", Value: c.Profile})
+	}
+	switch region, ok := strings.CutPrefix(c.Where, "region "); {
+	case ok && region != "us":
+		out = append(out, page.Flag{Name: "region", Value: region})
+	case !ok && m.env.Backend != nil && m.env.Backend.Base() != "":
+		out = append(out, page.Flag{Name: "base-url", Value: m.env.Backend.Base()})
+	}
+	return out
 }
 
 // equivalentPane shows one query's command line whole (wrapped, never
@@ -89,8 +110,11 @@ func (p *equivalentPane) SetSize(w, h int) {
 func (p *equivalentPane) text(width int) string {
 	var b strings.Builder
 	b.WriteString(ansi.Wrap(sanitize.Line(p.line()), width, " "))
-	for _, u := range p.query.Unsaid {
+	for _, u := range slices.Concat(p.query.Unsaid, p.query.Order) {
 		b.WriteString("\n\n" + ansi.Wrap(sanitize.Line("not in this command: "+u), width, " "))
+	}
+	if len(p.query.Unsaid) > 0 {
+		b.WriteString("\n\n" + ansi.Wrap("V cannot save this view: what the command leaves out would be lost", width, " "))
 	}
 	return b.String()
 }
@@ -138,6 +162,10 @@ func (m *Model) askViewName() tea.Cmd {
 	}
 	if m.cfg.Views.Save == nil {
 		return page.Status("saving views is not available in this session")
+	}
+	if len(query.Unsaid) > 0 {
+		// a saved view that quietly lists other rows is worse than none
+		return page.Status("this view cannot be saved as shown: no flag of " + strings.Join(query.Command, " ") + " says " + strings.Join(query.Unsaid, "; ") + " (clear it, then V)")
 	}
 	m.saving = &query
 	m.cmdline = widgets.NewPrompt(m.env.Theme, "save view as: ", m.savedNames())
@@ -200,6 +228,11 @@ func (m *Model) openSaved(name string) (tea.Cmd, bool) {
 	if !ok {
 		return nil, false
 	}
+	if err := m.sameConnection(q); err != nil {
+		m.setStatus(page.StatusMsg{Err: fmt.Errorf("the view %q %w", name, err)})
+		m.statusOwner = m.Top()
+		return nil, true
+	}
 	r := m.routeOf(q)
 	if r == nil {
 		m.setStatus(page.StatusMsg{Err: fmt.Errorf("the view %q lists %q, which the console does not show", name, strings.Join(q.Command, " "))})
@@ -217,6 +250,23 @@ func (m *Model) openSaved(name string) (tea.Cmd, bool) {
 	}
 	m.remember(p, ":"+name, "")
 	return m.push(p), true
+}
+
+// sameConnection refuses a saved view of another profile or endpoint than
+// this session's: its rows are another workspace's.
+func (m *Model) sameConnection(q page.Query) error {
+	mine := m.globals()
+	for _, g := range q.Globals {
+		i := slices.IndexFunc(mine, func(f page.Flag) bool { return f.Name == g.Name })
+		if i < 0 || mine[i].Value != g.Value {
+			here := "this session has none"
+			if i >= 0 {
+				here = "this session's is " + mine[i].Value
+			}
+			return fmt.Errorf("lists --%s %s (%s): run it with vaultdeck view, or open a console there", g.Name, g.Value, here)
+		}
+	}
+	return nil
 }
 
 // routeOf is the route that shows q's command.

@@ -55,7 +55,8 @@ func TestEquivalentCopySaveOpen(t *testing.T) {
 		}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 20))
 	waitFor(t, tm, "rows of")
-	line := `vaultdeck recycle-bin --purging-within 7d --deleted-by 'O'"'"'Brien <x@y>' --csv`
+	// the profile and the endpoint (a base URL: Where is no region) go with it (issue 42)
+	line := `vaultdeck recycle-bin --purging-within 7d --deleted-by 'O'"'"'Brien <x@y>' --profile p --base-url https://api.example.test --csv`
 	tm.Send(runes("C"))
 	waitFor(t, tm, "--purging-within 7d", "y copies it")
 	tm.Send(runes("y"))
@@ -79,8 +80,8 @@ func TestEquivalentCopySaveOpen(t *testing.T) {
 	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 	mu.Lock()
 	defer mu.Unlock()
-	if got := saved["purging-week"]; got.Line() != q.Line() {
-		t.Errorf("saved %q, want %q", got.Line(), q.Line())
+	if got, want := saved["purging-week"].Line("--csv"), line; got != want {
+		t.Errorf("saved %q, want %q", got, want)
 	}
 }
 
@@ -97,7 +98,57 @@ func TestEquivalentWithoutSaving(t *testing.T) {
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 20))
 	waitFor(t, tm, "rows of")
 	tm.Send(runes("C"))
-	waitFor(t, tm, "vaultdeck recycle-bin --csv", "y copies it · esc closes", "copy the command · esc back")
+	waitFor(t, tm, "vaultdeck recycle-bin --profile p --base-url https://api.example.test --csv", "y copies it · esc closes", "copy the command · esc back")
 	tm.Send(runes("q"))
 	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// TestEquivalentNamesTheConnection (issue 42): C names the stored profile
+// and the endpoint when it is not the default (a region other than us, a
+// base URL: the demo's loopback simulator, whose profile is stored
+// nowhere); a view whose rows a / filter narrows is not saved, and says
+// what no flag says; a saved view of another profile is not opened here.
+func TestEquivalentNamesTheConnection(t *testing.T) {
+	for _, c := range []struct {
+		conn account.Conn
+		want string
+	}{
+		{account.Conn{Profile: "work", Where: "region us"}, "vaultdeck recycle-bin --profile work --csv"},
+		{account.Conn{Profile: "eu", Where: "region eu"}, "vaultdeck recycle-bin --profile eu --region eu --csv"},
+		{account.Conn{Profile: "demo", Where: account.SimulatorWhere}, "vaultdeck recycle-bin --base-url https://api.example.test --csv"},
+		{account.Conn{Where: "region us"}, "vaultdeck recycle-bin --csv"},
+	} {
+		env := pagetest.Env(t, &pagetest.Fake{}, false)
+		conn := c.conn
+		m := app.New(env.WithConn(&conn), app.Config{Start: "bin", Getenv: func(string) string { return "" },
+			Routes: []app.Route{{Name: "bin", New: func(page.Env, string) page.Page { return &queryPage{q: page.Query{Command: []string{"recycle-bin"}}} }}}})
+		tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 20))
+		waitFor(t, tm, "rows of")
+		tm.Send(runes("C"))
+		waitFor(t, tm, c.want)
+		tm.Send(runes("q"))
+		tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	}
+
+	filtered := page.Query{Command: []string{"recycle-bin"}, Unsaid: []string{`the / filter "lark": the command lists the rows without it`}}
+	env := pagetest.Env(t, &pagetest.Fake{}, false)
+	saves := 0
+	views := app.SavedViews{Saved: map[string]page.Query{
+		"theirs": {Command: []string{"recycle-bin"}, Globals: []page.Flag{{Name: "profile", Value: "other"}}},
+	}, Save: func(string, page.Query) error { saves++; return nil }}
+	m := app.New(env.WithConn(&account.Conn{Profile: "work", Where: "region us"}), app.Config{Start: "bin", Views: views, Getenv: func(string) string { return "" },
+		Routes: []app.Route{{Name: "bin", Commands: [][]string{{"recycle-bin"}}, New: func(page.Env, string) page.Page { return &queryPage{q: filtered} },
+			FromQuery: func(page.Env, page.Query) (page.Page, error) { return &queryPage{q: page.Query{Command: []string{"opened"}}}, nil }}}})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 20))
+	waitFor(t, tm, "rows of")
+	tm.Send(runes("V"))
+	waitFor(t, tm, "cannot be saved as shown", `the / filter "lark"`)
+	tm.Send(runes(":theirs"))
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "lists --profile other (this session's is work)")
+	tm.Send(runes("q"))
+	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	if saves != 0 {
+		t.Errorf("a view the / filter narrows was saved %d times", saves)
+	}
 }

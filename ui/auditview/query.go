@@ -59,7 +59,7 @@ func (m *Model) Query() page.Query {
 		q.Switch("newest", true)
 	}
 	q.Switch("hide-own-reads", !m.showOwn) // the view hides them until h
-	q.Unsaid = m.Table.Unsaid(-1, false)
+	m.Table.Say(&q, -1, false)
 	return q
 }
 

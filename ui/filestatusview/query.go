@@ -30,7 +30,7 @@ func (m *Model) Query() page.Query {
 	if m.opts.StuckAfter != filestatus.DefaultStuckAfter {
 		q.With("stuck-after", m.opts.StuckAfter.String())
 	}
-	q.Unsaid = append(m.Table.Unsaid(-1, false), q.Unsaid...)
+	m.Table.Say(&q, -1, false)
 	return q
 }
 

@@ -29,7 +29,7 @@ func (m *Model) Query() page.Query {
 	default:
 		return q
 	}
-	q.Unsaid = append(q.Unsaid, m.table().Unsaid(-1, false)...)
+	m.table().Say(&q, -1, false)
 	return q
 }
 

@@ -17,11 +17,18 @@ type Query struct {
 	Command []string
 	// Flags are the filters in effect, in the order the view states them.
 	Flags []Flag
-	// Unsaid names what narrows or orders the rows on screen that no flag
-	// says (a `/` text filter, a sort by a column): the command lists the
-	// rows without it, and the console says so beside the command rather
-	// than show a line that lists something else.
+	// Globals are the connection's flags (--profile, --base-url, --region)
+	// that send the command where the view's rows came from; the root
+	// adds them (a view knows no connection), after the view's own flags.
+	Globals []Flag
+	// Unsaid names what narrows the rows on screen that no flag says (a
+	// `/` text filter that is no flag's, a grouping): the command lists
+	// other rows, the console says so beside the command, and V refuses
+	// to save such a view, naming it (issue 42).
 	Unsaid []string
+	// Order names an order on screen the command does not print in (a
+	// sort by a column): the same rows, so C says it and V saves.
+	Order []string
 }
 
 // Flag is one flag of a Query: --Name Value, or --Name alone when Switch.
@@ -70,6 +77,9 @@ func (q Query) Args() []string {
 			out = append(out, "--"+f.Name)
 			continue
 		}
+		out = append(out, "--"+f.Name, f.Value)
+	}
+	for _, f := range q.Globals {
 		out = append(out, "--"+f.Name, f.Value)
 	}
 	return out

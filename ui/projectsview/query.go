@@ -11,7 +11,7 @@ import (
 func (m *Model) Query() page.Query {
 	q := page.Query{Command: []string{"projects"}}
 	q.With("name", m.name)
-	q.Unsaid = m.Table.Unsaid(-1, false)
+	m.Table.Say(&q, -1, false)
 	return q
 }
 

@@ -12,11 +12,13 @@ import (
 // files tab `files PROJECT-ID` with the status filter in effect (f).
 func (m *Model) Query() page.Query {
 	if m.tab == tabUsers {
-		return page.Query{Command: []string{"users", m.proj.ID}, Unsaid: m.Table.Unsaid(-1, false)}
+		q := page.Query{Command: []string{"users", m.proj.ID}}
+		m.Table.Say(&q, -1, false)
+		return q
 	}
 	q := page.Query{Command: []string{"files", m.proj.ID}}
 	q.With("status", strings.ToLower(Statuses()[m.statusIdx]))
-	q.Unsaid = m.Table.Unsaid(-1, false)
+	m.Table.Say(&q, -1, false)
 	return q
 }
 

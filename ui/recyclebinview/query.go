@@ -22,7 +22,7 @@ func (m *Model) Query() page.Query {
 	if m.soon {
 		col = ColPurgeIn
 	}
-	q.Unsaid = m.Tabs[0].Unsaid(col, desc)
+	m.Tabs[0].Say(&q, col, desc)
 	if m.grouped {
 		q.Unsaid = append(q.Unsaid, "the grouping by who deleted (b): the command lists the entries themselves")
 	}

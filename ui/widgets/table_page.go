@@ -74,21 +74,29 @@ func (v *TableView) MarkedIDs() []string { return v.Table.MarkedIDs() }
 // key (e): every page built on a TableView offers it.
 func (v *TableView) ExportTable() TableExport { return v.Table.Export() }
 
-// Unsaid names what the table does to its rows that no headless flag says
-// (page.Query.Unsaid): a text filter typed with `/` (unless the view sends
-// it to the server, and so says it as a flag itself), and a sort other
-// than the one the command prints in (col -1: the order rows came in).
-func (t *Table) Unsaid(col int, desc bool) []string {
-	var out []string
-	if q := t.input.Value(); q != "" && !t.remote {
-		out = append(out, fmt.Sprintf("the / filter %q: the command lists the rows without it", q))
+// Say adds to q what the table does to its rows that no headless flag
+// says: a text filter typed with `/` (unless the view sends it to the
+// server, and so says it as a flag itself) to Unsaid, since the command
+// lists other rows; a sort other than the one the command prints in (col
+// -1: the order rows came in) to Order, since the rows are the same.
+func (t *Table) Say(q *page.Query, col int, desc bool) {
+	if f := t.Filter(); f != "" {
+		q.Unsaid = append(q.Unsaid, fmt.Sprintf("the / filter %q: the command lists the rows without it", f))
 	}
 	if c, d := t.Sort(); c >= 0 && (c != col || d != desc) && c < len(t.cols) {
 		dir := ""
 		if d {
 			dir = ", reversed"
 		}
-		out = append(out, fmt.Sprintf("the sort by %s%s: the command prints the same rows in its own order", t.cols[c].Title, dir))
+		q.Order = append(q.Order, fmt.Sprintf("the sort by %s%s: the command prints the same rows in its own order", t.cols[c].Title, dir))
 	}
-	return out
+}
+
+// Filter is the `/` filter in effect on the rows here ("": none, or one
+// the view sends to the server).
+func (t *Table) Filter() string {
+	if t.remote {
+		return ""
+	}
+	return t.input.Value()
 }
