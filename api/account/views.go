@@ -211,7 +211,15 @@ func replaceFile(path string, old, data []byte) error {
 type ViewQuery struct {
 	Command []string
 	Flags   []ViewFlag
+	// Globals are the global flags the view keeps (ViewGlobals).
+	Globals []ViewFlag
 }
+
+// ViewGlobals are the global flags a saved view keeps: where its rows
+// come from, the profile and the endpoint, so that a view saved from a
+// console on a staging service or another profile lists that one's rows
+// (issue 42). Any other global (an output format) is given when it runs.
+func ViewGlobals() []string { return []string{"profile", "base-url", "region"} }
 
 // ViewFlag is one flag of a ViewQuery: --Name Value, or --Name alone when
 // Switch.

@@ -31,8 +31,10 @@ func viewableList() string {
 // viewQuery reads a saved view's words as the command line would, on a
 // tree of its own (parsing sets flags), and returns its query: a command
 // that lists, flags it has with values they take, the arguments it takes,
-// and no global flag (the output format and the profile are given when
-// the view runs, so one view serves every format).
+// and of the global flags only those naming where its rows come from
+// (account.ViewGlobals: the profile and the endpoint, issue 42); the
+// output format is given when the view runs, so one view serves every
+// format.
 func viewQuery(env Env, args []string) (account.ViewQuery, error) {
 	probe := newTree(env)
 	root := probe.newRootFor(args)
@@ -48,7 +50,11 @@ func viewQuery(env Env, args []string) (account.ViewQuery, error) {
 	var q account.ViewQuery
 	var globals []string
 	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) {
-		if f.Changed {
+		switch {
+		case !f.Changed:
+		case slices.Contains(account.ViewGlobals(), f.Name):
+			q.Globals = append(q.Globals, account.ViewFlag{Name: f.Name, Value: f.Value.String()})
+		default:
 			globals = append(globals, "--"+f.Name)
 		}
 	})

@@ -153,3 +153,28 @@ func TestSavedViewsTopicRuns(t *testing.T) {
 }
 
 func head(s string) string { return s[:min(len(s), 120)] }
+
+// TestAViewKeepsItsConnection (issue 42): a view keeps the profile and the
+// endpoint it was saved with (a console on a staging service, the demo's
+// simulator), and runs there; an output format is still given when it
+// runs. Before, --base-url and --profile were refused in a view, so the
+// console's V dropped them and the view asked the default service.
+func TestAViewKeepsItsConnection(t *testing.T) {
+	path, vd, r := viewsEnv(t)
+	q := page.Query{Command: []string{"recycle-bin"}, Globals: []page.Flag{{Name: "base-url", Value: "http://127.0.0.1:9"}}}
+	if err := account.SaveView(path, "elsewhere", q.Quoted(), checkView(r.orig)); err != nil {
+		t.Fatal(err)
+	}
+	views, err := account.ReadViews(path, checkView(r.orig))
+	if err != nil || len(views) != 1 {
+		t.Fatal(views, err)
+	}
+	vq, err := viewQuery(r.orig, views[0].Args)
+	if err != nil || len(vq.Globals) != 1 || vq.Globals[0] != (account.ViewFlag{Name: "base-url", Value: "http://127.0.0.1:9"}) || len(vq.Flags) != 0 {
+		t.Fatalf("read back %+v (%v)", vq, err)
+	}
+	// the saved endpoint, not the environment's (the simulator's), is asked
+	if got := vd("view", "elsewhere", "--csv"); got.code == 0 || !strings.Contains(got.stderr, "127.0.0.1:9") {
+		t.Errorf("the view ran against another endpoint than its own: exit %d, stderr %q", got.code, got.stderr)
+	}
+}

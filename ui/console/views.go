@@ -28,6 +28,9 @@ func (v SavedViews) forApp() app.SavedViews {
 		for _, f := range q.Flags {
 			pq.Flags = append(pq.Flags, page.Flag{Name: f.Name, Value: f.Value, Switch: f.Switch})
 		}
+		for _, f := range q.Globals {
+			pq.Globals = append(pq.Globals, page.Flag{Name: f.Name, Value: f.Value})
+		}
 		out.Saved[name] = pq
 	}
 	if v.Save != nil {
