@@ -8,6 +8,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/auditview"
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebinview"
 )
 
 // TestEquivalentAuditAtTheNewest (issue 42): the audit view at the log's
@@ -57,5 +58,37 @@ func TestEquivalentAuditAtTheNewest(t *testing.T) {
 	again = loaded(t, again)
 	if got := rows(again); len(got) != 16 || !slices.Equal(got, listed) {
 		t.Errorf("the saved view reopened shows %d rows %v, the command %v", len(got), got, listed)
+	}
+}
+
+// typed presses each character of s, as a person types a filter.
+func typed(p page.Page, s string) page.Page {
+	for _, r := range s {
+		p = keys(p, string(r))
+	}
+	return p
+}
+
+// TestEquivalentBinNameFilter (issue 42): a / filter in the bin that
+// matches project names alone is the command's --name, and a saved view of
+// it reopens with it; one that matches another column (every deleter's
+// address holds the firm's domain) is said as no flag's, and not saved.
+func TestEquivalentBinNameFilter(t *testing.T) {
+	h := newEquiv(t)
+	rows := func(p page.Page) []string { return p.(*recyclebinview.Model).Table.VisibleIDs() }
+	p := loaded(t, recyclebinview.New(h.env, ""))
+	all := p.(*recyclebinview.Model).Table.Total()
+	p = keys(typed(keys(p, "/"), "larkspur"), "enter")
+	q := p.(page.Querier).Query()
+	if v, _ := q.Value("name"); v != "larkspur" {
+		t.Fatalf("a / filter on names: C says %s (not in it: %q)", q.Line(), q.Unsaid)
+	}
+	h.same(p, rows(p), "id", all)
+	h.reopened(p, recyclebinview.FromQuery, rows)
+
+	p = keys(typed(keys(p, "esc", "/"), "harrowgate"), "enter")
+	q = p.(page.Querier).Query()
+	if _, ok := q.Value("name"); ok || len(q.Unsaid) != 1 {
+		t.Errorf("a / filter on the deleters' addresses: C says %s, not in it %q", q.Line(), q.Unsaid)
 	}
 }

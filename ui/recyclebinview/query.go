@@ -3,6 +3,7 @@ package recyclebinview
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api/purge"
@@ -15,6 +16,14 @@ import (
 func (m *Model) Query() page.Query {
 	q := page.Query{Command: []string{"recycle-bin"}}
 	f := m.filter()
+	f.Name = m.query.Name // a saved view's --name, asked of the service
+	t := m.Tabs[0]
+	if text := t.Filter(); text != "" && m.nameOnly(text) && strings.Contains(strings.ToLower(text), strings.ToLower(f.Name)) {
+		// the / filter matched names alone (within the service's): --name says it
+		f.Name = text
+	} else {
+		t.SayFilter(&q)
+	}
 	for _, fl := range purge.FilterFlags() {
 		q.With(fl.Name, f.Get(fl.Name))
 	}
@@ -22,7 +31,7 @@ func (m *Model) Query() page.Query {
 	if m.soon {
 		col = ColPurgeIn
 	}
-	m.Tabs[0].Say(&q, col, desc)
+	t.SayOrder(&q, col, desc)
 	if m.grouped {
 		q.Unsaid = append(q.Unsaid, "the grouping by who deleted (b): the command lists the entries themselves")
 	}
@@ -38,7 +47,7 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 	var filter purge.Filter
 	for _, f := range q.Flags {
 		known := slices.ContainsFunc(purge.FilterFlags(), func(fl purge.FilterFlag) bool { return fl.Name == f.Name })
-		if !known || f.Name == purge.FlagName { // the service's name search is the command's alone
+		if !known {
 			return nil, fmt.Errorf("the console's recycle bin has no --%s; run the view headless with vaultdeck view", f.Name)
 		}
 		if err := filter.Set(f.Name, f.Value); err != nil {
@@ -49,6 +58,7 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 		return nil, fmt.Errorf("--%s: %w", purge.FlagClientMatter, err)
 	}
 	m.query.ClientMatterID, m.deleter = filter.ClientMatter, filter.DeletedBy
+	m.query.Name = filter.Name // the service's name search, as the command asks it
 	if d := filter.Within; d > 0 {
 		m.soon, m.window = true, d
 		m.Tabs[1].SetColumns(groupColumns(d)) // its count says the window too
@@ -64,4 +74,26 @@ func (m *Model) soonWindow() time.Duration {
 		return m.window
 	}
 	return purge.Soon
+}
+
+// nameOnly says the / filter text shows exactly the entries whose project
+// name holds it (case-insensitive, as the service's name search): then
+// --name lists the rows shown; where another column also matched (a
+// deleter's address, a date), no flag says the filter.
+func (m *Model) nameOnly(text string) bool {
+	t := m.Tabs[0]
+	shown := map[string]bool{}
+	for _, id := range t.VisibleIDs() {
+		shown[id] = true
+	}
+	want := strings.ToLower(text)
+	n := 0
+	for i := range m.shown.Len() {
+		e := m.shown.entry(i)
+		if strings.Contains(strings.ToLower(e.VaultProject.Name), want) != shown[e.ID] {
+			return false
+		}
+		n++
+	}
+	return n > 0 && len(shown) > 0
 }

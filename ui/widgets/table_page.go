@@ -80,9 +80,19 @@ func (v *TableView) ExportTable() TableExport { return v.Table.Export() }
 // lists other rows; a sort other than the one the command prints in (col
 // -1: the order rows came in) to Order, since the rows are the same.
 func (t *Table) Say(q *page.Query, col int, desc bool) {
+	t.SayFilter(q)
+	t.SayOrder(q, col, desc)
+}
+
+// SayFilter adds the `/` filter in effect to q's Unsaid.
+func (t *Table) SayFilter(q *page.Query) {
 	if f := t.Filter(); f != "" {
 		q.Unsaid = append(q.Unsaid, fmt.Sprintf("the / filter %q: the command lists the rows without it", f))
 	}
+}
+
+// SayOrder adds a sort other than col's (desc) to q's Order.
+func (t *Table) SayOrder(q *page.Query, col int, desc bool) {
 	if c, d := t.Sort(); c >= 0 && (c != col || d != desc) && c < len(t.cols) {
 		dir := ""
 		if d {
