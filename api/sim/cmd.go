@@ -49,7 +49,7 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.NoRateLimit, "no-rate-limit", false, "disable the per-minute rate limits (for load tests)")
 	fs.IntVar(&f.RecycleBin, "recycle-bin", 0, "seed this many recycle-bin entries instead of the scale's (load tests)")
 	fs.IntVar(&f.AuditN, "audit-entries", 0, "seed this many audit entries instead of the scale's (load tests, benchmarks)")
-	fs.IntVar(&f.Burst, "audit-burst", 0, "plant a burst of `N` project deletions from a new address (203.0.113.77) 10 hours before now in the seeded log (tries of vaultdeck audit stats and :activity)")
+	fs.IntVar(&f.Burst, "audit-burst", 0, "plant a burst of `N` project deletions from a new address (203.0.113.77) 10 hours before now in the seeded log, each project then in the recycle bin (tries of vaultdeck audit stats, :activity and :person)")
 	fs.BoolVar(&f.Leaver, "leaver", false, "make the owner of \""+LeaverProjectName+"\" a person with every part of vaultdeck person (sole MANAGE, direct shares to remove, matters, deletions, a login from a new address), as the demo does; off by default so the seeded counts stay those the tests and benchmarks know")
 	fs.BoolVar(&f.Control, "control", false, "enable the unauthenticated /_sim/ control endpoints")
 	fs.Float64Var(&f.StuckShare, "stuck-share", 0.05, "share (0..1) of new uploads that never finish processing")

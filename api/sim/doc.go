@@ -92,7 +92,11 @@
 //     drew twice for a project has one share, at the higher level.
 //   - Recycle bin: deletions spread over 30 days; one entry in 25 is past
 //     its purge time (by up to 36 hours) and still listed, as when the
-//     service's purge job lags; three in 25 purge within 24 hours.
+//     service's purge job lags; three in 25 purge within 24 hours. Nothing
+//     is ever purged, so every project deletion the log shows stays in the
+//     bin (a planted burst's too: its projects are in the bin, deleted by
+//     its user); TestTheLogAgreesWithTheListings walks the log against the
+//     listings.
 //   - The client-matter listing (GET /api/v1/client_matters) is the
 //     public record (facts §6.1) plus the simulator's own mapping from v1
 //     names to v2 pairs, which no public document gives: every record has

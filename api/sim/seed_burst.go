@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"time"
 )
@@ -51,11 +52,32 @@ func (sd *seeder) burstEntries(b AuditBurst) []*auditEntry {
 	out := []*auditEntry{{Timestamp: start.Add(-time.Minute), Type: AuditLogin, User: b.User, IP: b.IP,
 		UserAgent: userAgents[0], Site: defaultAuditSite}}
 	for i := range b.Count {
-		out = append(out, &auditEntry{Timestamp: start.Add(time.Duration(i) * b.Every), Type: AuditAPIDeleteProject,
+		at := start.Add(time.Duration(i) * b.Every)
+		gone := sd.burstProject(b.User, at)
+		out = append(out, &auditEntry{Timestamp: at, Type: AuditAPIDeleteProject,
 			User: b.User, IP: b.IP, UserAgent: "vaultdeck", Site: defaultAuditSite,
-			Extra: map[string]any{"project_id": uuid4(sd.plantRNG())}})
+			Extra: map[string]any{"project_id": gone.ResourceID}})
 	}
 	return out
+}
+
+// burstProject is a project the burst deleted at at, put in the recycle
+// bin as an accepted deletion lands there (deleteDelay later, purged
+// recycleRetention after that), drawn from the planted stream: the log's
+// deletions name projects the bin holds, so an investigation that starts
+// at the burst finds what was deleted, and who (issue 42; before, the
+// burst named projects that were nowhere).
+func (sd *seeder) burstProject(by string, at time.Time) *recycleEntry {
+	r := sd.plantRNG()
+	deleted := at.Add(deleteDelay)
+	company := companies[r.IntN(len(companies))]
+	e := &recycleEntry{ID: uuid4(r), ResourceID: uuid4(r), DeletedSourceID: uuid4(r), DeletedBy: by,
+		DeletedAt: deleted, PurgeAt: deleted.Add(recycleRetention),
+		ProjectName:      fmt.Sprintf("%s — %s", company, matterKinds[r.IntN(len(matterKinds))]),
+		ProjectCreatedAt: deleted.Add(-time.Duration(r.Int64N(int64(700 * 24 * time.Hour)))).Truncate(time.Microsecond),
+		CreatorEmail:     sd.st.users[r.IntN(len(sd.st.users))].Email, FilesCount: r.IntN(300)}
+	sd.st.insertRecycle(e)
+	return e
 }
 
 // plantRNG is the planted entries' own random stream.
