@@ -242,9 +242,10 @@ func ViewCommands() []ViewCommand {
 	return []ViewCommand{
 		{[]string{"recycle-bin"}, "bin"}, {[]string{"projects"}, "projects"}, {[]string{"users"}, "project"},
 		{[]string{"files"}, "project"}, {[]string{"status"}, "files"}, {[]string{"audit"}, "audit"},
-		{[]string{"audit", "stats"}, ""}, {[]string{"access", "people"}, "access"}, {[]string{"access", "user"}, "access"},
+		{[]string{"audit", "stats"}, "activity"}, {[]string{"access", "people"}, "access"}, {[]string{"access", "user"}, "access"},
 		{[]string{"access", "project"}, ""}, {[]string{"access", "diff"}, "access"},
 		{[]string{"matters", "receipts"}, "matters"}, {[]string{"matters", "receipt"}, "matters"},
+		{[]string{"person"}, "person"},
 	}
 }
 

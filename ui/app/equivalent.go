@@ -90,7 +90,12 @@ type equivalentPane struct {
 	w     int
 }
 
-func (p *equivalentPane) line() string { return p.query.Line(equivalentFormat) }
+func (p *equivalentPane) line() string {
+	if p.query.Format != nil {
+		return p.query.Line(p.query.Format...)
+	}
+	return p.query.Line(equivalentFormat)
+}
 
 func (p *equivalentPane) Init() tea.Cmd { return nil }
 

@@ -138,7 +138,9 @@ func TestEquivalentNamesTheConnection(t *testing.T) {
 	}, Save: func(string, page.Query) error { saves++; return nil }}
 	m := app.New(env.WithConn(&account.Conn{Profile: "work", Where: "region us"}), app.Config{Start: "bin", Views: views, Getenv: func(string) string { return "" },
 		Routes: []app.Route{{Name: "bin", Commands: [][]string{{"recycle-bin"}}, New: func(page.Env, string) page.Page { return &queryPage{q: filtered} },
-			FromQuery: func(page.Env, page.Query) (page.Page, error) { return &queryPage{q: page.Query{Command: []string{"opened"}}}, nil }}}})
+			FromQuery: func(page.Env, page.Query) (page.Page, error) {
+				return &queryPage{q: page.Query{Command: []string{"opened"}}}, nil
+			}}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 20))
 	waitFor(t, tm, "rows of")
 	tm.Send(runes("V"))

@@ -117,7 +117,8 @@ func Routes(stuckAfter time.Duration) []app.Route {
 		{Name: "audit", Aliases: []string{"log"}, Args: "[DATE] [TYPE]", Help: "the audit log, newest first", New: auditview.New,
 			Commands: account.RouteCommands("audit"), FromQuery: auditview.FromQuery},
 		{Name: "upload", Aliases: []string{"up"}, Args: "PROJECT-ID", Help: "upload files to a project", New: uploadview.New},
-		{Name: "activity", Aliases: []string{"stats"}, Args: "[AGE]", Help: "audit activity at a glance (mirror)", New: activityview.New},
+		{Name: "activity", Aliases: []string{"stats"}, Args: "[AGE]", Help: "audit activity at a glance (mirror)", New: activityview.New,
+			Commands: account.RouteCommands("activity"), FromQuery: activityview.FromQuery},
 	}
 }
 
@@ -157,7 +158,7 @@ func accessRoute(o Options) app.Route {
 func personRoute(o Options) app.Route {
 	deps := personview.Deps{Store: o.Journal, Profile: o.conn().DataProfile}
 	return app.Route{Name: "person", Aliases: []string{"who"}, Args: "EMAIL", Help: "one person, whole",
-		Check: personview.CheckArg, New: personview.Route(deps)}
+		Check: personview.CheckArg, New: personview.Route(deps), Commands: account.RouteCommands("person"), FromQuery: personview.FromQuery(deps)}
 }
 
 func routes(o Options) []app.Route {

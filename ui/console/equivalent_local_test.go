@@ -45,7 +45,7 @@ func says(t *testing.T, p page.Page, want string) page.Query {
 		t.Fatalf("C on %s says: this view lists nothing that a headless command lists (want %s)", p.Title(), want)
 	}
 	q := qr.Query()
-	if got := q.Line(); got != want {
+	if got := q.Line(q.Format...); got != want {
 		t.Fatalf("C on %s says %s, want %s", p.Title(), got, want)
 	}
 	return q

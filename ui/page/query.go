@@ -29,6 +29,10 @@ type Query struct {
 	// Order names an order on screen the command does not print in (a
 	// sort by a column): the same rows, so C says it and V saves.
 	Order []string
+	// Format is the output format C's line ends with (nil: --csv, what a
+	// script reads of a listing); a saved view keeps none. A report is
+	// no listing: `person EMAIL --csv` needs the part (--section).
+	Format []string
 }
 
 // Flag is one flag of a Query: --Name Value, or --Name alone when Switch.
