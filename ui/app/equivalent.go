@@ -114,7 +114,9 @@ func (p *equivalentPane) SetSize(w, h int) {
 // sanitized for the screen only: what y copies is the line itself.
 func (p *equivalentPane) text(width int) string {
 	var b strings.Builder
-	b.WriteString(ansi.Wrap(sanitize.Line(p.line()), width, " "))
+	// at spaces only: ansi.Wrap breaks at hyphens too, and a flag cut
+	// after its "--" reads as two words when selected with the mouse
+	b.WriteString(strings.Join(widgets.WrapSpaces(sanitize.Line(p.line()), width), "\n"))
 	for _, u := range slices.Concat(p.query.Unsaid, p.query.Order) {
 		b.WriteString("\n\n" + ansi.Wrap(sanitize.Line("not in this command: "+u), width, " "))
 	}

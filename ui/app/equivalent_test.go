@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/vaultdeck/vaultdeck/api/account"
@@ -152,5 +153,31 @@ func TestEquivalentNamesTheConnection(t *testing.T) {
 	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 	if saves != 0 {
 		t.Errorf("a view the / filter narrows was saved %d times", saves)
+	}
+}
+
+// TestEquivalentWrapsAtSpacesOnly: the pane wraps the command at its
+// spaces, never inside a flag at its hyphens (at 80 columns it showed
+// "--" at a line's end and "csv" on the next: a line selected with the
+// mouse then read "-- csv").
+func TestEquivalentWrapsAtSpacesOnly(t *testing.T) {
+	q := page.Query{Command: []string{"recycle-bin"}, Flags: []page.Flag{{Name: "name", Value: "larkspur"}}}
+	for w := 40; w <= 100; w += 3 {
+		env := pagetest.Env(t, &pagetest.Fake{}, false)
+		m := app.New(env.WithConn(&account.Conn{Profile: "demo", Where: account.SimulatorWhere}), app.Config{Start: "bin",
+			Getenv: func(string) string { return "" },
+			Routes: []app.Route{{Name: "bin", New: func(page.Env, string) page.Page { return &queryPage{q: q} }}}})
+		tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, 20))
+		waitFor(t, tm, "rows of")
+		tm.Send(runes("C"))
+		waitFor(t, tm, "y copies it")
+		tm.Send(runes("q"))
+		view := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View() // the pane, as it was drawn last
+		for _, line := range strings.Split(ansi.Strip(view), "\n") {
+			line = strings.TrimRight(strings.TrimLeft(strings.TrimRight(line, " │"), "│ "), " ")
+			if strings.HasSuffix(line, "-") && strings.Contains(line, "vaultdeck") || strings.HasSuffix(line, " --") || line == "csv" {
+				t.Fatalf("at %d columns the command breaks at a hyphen: %q\n%s", w, line, ansi.Strip(view))
+			}
+		}
 	}
 }
