@@ -70,12 +70,15 @@ func New(env page.Env, arg string) page.Page {
 		case lw == "hour" || lw == "day":
 			by = map[string]time.Duration{"hour": time.Hour, "day": 24 * time.Hour}[lw]
 		case isAge(lw):
-			t, err := audit.ParseWhen(lw, env.Clock())
-			if err != nil || !t.Before(env.Clock()) {
+			// one reading of the clock: two apart made "2d" an age of
+			// 48h0m0.000001075s, which C then said (issue 42)
+			now := env.Clock()
+			t, err := audit.ParseWhen(lw, now)
+			if err != nil || !t.Before(now) {
 				m.argE = errors.New("the range must be an age such as 36h or 7d")
 				continue
 			}
-			m.age = env.Clock().Sub(t)
+			m.age = now.Sub(t)
 		default:
 			m.typ = w
 		}
