@@ -3,11 +3,13 @@ package console_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/auditview"
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 	"github.com/vaultdeck/vaultdeck/ui/recyclebinview"
 )
 
@@ -85,6 +87,16 @@ func TestEquivalentBinNameFilter(t *testing.T) {
 	}
 	h.same(p, rows(p), "id", all)
 	h.reopened(p, recyclebinview.FromQuery, rows)
+	// reopened, the header says the name asked of the service, and esc drops it
+	again, _ := recyclebinview.FromQuery(h.env, q)
+	again = loaded(t, again)
+	if v := again.View(); !strings.Contains(v, `name holds "larkspur"`) {
+		t.Errorf("a saved view's --name is not on screen:\n%s", v)
+	}
+	again, _ = pagetest.Press(again, "esc") // Press drives the reload it starts
+	if n := len(rows(again)); n != all || strings.Contains(again.(page.Querier).Query().Line(), "--name") {
+		t.Errorf("esc on a saved --name: %d rows of %d, C says %s", n, all, again.(page.Querier).Query().Line())
+	}
 
 	p = keys(typed(keys(p, "esc", "/"), "harrowgate"), "enter")
 	q = p.(page.Querier).Query()

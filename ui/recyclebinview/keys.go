@@ -34,6 +34,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.closeDeleter()
 	case key.Matches(msg, k.Back) && !m.Table.WantsEsc() && m.query.ClientMatterID != "":
 		return m.filterByMatter("")
+	case key.Matches(msg, k.Back) && !m.Table.WantsEsc() && m.query.Name != "":
+		m.query.Name = "" // a saved view's --name: the whole bin again
+		m.state = page.LoadState{}
+		return tea.Batch(m.apply(prepared{}), m.load())
 	case key.Matches(msg, k.Enter) && m.grouped:
 		return m.openDeleter()
 	case key.Matches(msg, k.Enter):

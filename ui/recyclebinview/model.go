@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -93,7 +94,7 @@ func (m *Model) CapturesInput() bool { return m.matter != nil || m.TableView.Cap
 // WantsEsc is true while something can be closed or undone: the detail,
 // the name filter, then the client-matter filter, before esc leaves.
 func (m *Model) WantsEsc() bool {
-	return m.detail != nil || m.TableView.WantsEsc() || m.grouped || m.deleter != "" || m.query.ClientMatterID != ""
+	return m.detail != nil || m.TableView.WantsEsc() || m.grouped || m.deleter != "" || m.query.ClientMatterID != "" || m.query.Name != ""
 }
 
 // SelectedID is the vault project ID of the selected entry (what other
@@ -322,6 +323,9 @@ func (m *Model) infoLines() []string {
 	}
 	if m.query.ClientMatterID != "" {
 		parts = append(parts, widgets.Keep("client-matter "+m.query.ClientMatterID))
+	}
+	if m.query.Name != "" { // a saved view's --name, asked of the service
+		parts = append(parts, widgets.Keep("name holds "+strconv.Quote(sanitize.Line(m.query.Name))))
 	}
 	info := widgets.Info{Title: "Recycle bin", Parts: parts, State: &m.state, Loader: m.loader}
 	return info.Lines(th, m.Width, m.env.Clock())
