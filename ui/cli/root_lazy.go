@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -41,7 +42,7 @@ func (r *tree) subcommands() []subcommand {
 		{"users", func() *cobra.Command { return vaultcmd.NewCmdUsers(r.f, nil) }},
 		{"files", func() *cobra.Command { return vaultcmd.NewCmdFiles(r.f, nil) }}, {"status", func() *cobra.Command { return statuscmd.NewCmdStatus(r.f, nil) }},
 		{"recycle-bin", func() *cobra.Command { return recyclebincmd.NewCmdRecycleBin(r.f, nil) }}, {"audit", func() *cobra.Command { return auditcmd.NewCmdAudit(r.f, nil) }}, {"view", func() *cobra.Command { return viewcmd.NewCmdView(r.f, r.views, r.runSaved) }}, {"upload", func() *cobra.Command { return uploadcmd.NewCmdUpload(r.f, nil) }},
-		{"uploads", func() *cobra.Command { return uploadcmd.NewCmdUploads(r.f) }}, {"whoami", func() *cobra.Command { return accountcmd.NewCmdWhoami(r.f, nil) }}, {"access", func() *cobra.Command { return accesscmd.NewCmdAccess(r.f) }}, {"person", func() *cobra.Command { return personcmd.NewCmdPerson(r.f, nil) }},
+		{"uploads", func() *cobra.Command { return uploadcmd.NewCmdUploads(r.f) }}, {"whoami", func() *cobra.Command { return accountcmd.NewCmdWhoami(r.f, nil) }}, {"access", func() *cobra.Command { return accesscmd.NewCmdAccess(r.f) }}, {"person", func() *cobra.Command { return personcmd.NewCmdPerson(r.f, nil, planRemoval) }},
 		{"matters", func() *cobra.Command { return matterscmd.NewCmdMatters(r.f) }}, {"login", func() *cobra.Command { return accountcmd.NewCmdLogin(r.f, r.env.Login) }},
 		{"logout", func() *cobra.Command { return accountcmd.NewCmdLogout(r.f, r.env.Logout) }},
 		{"profiles", func() *cobra.Command { return accountcmd.NewCmdProfiles(r.f, r.env.Profiles) }},
@@ -159,4 +160,11 @@ func commandWord(root *cobra.Command, args []string) (word string, ok bool) {
 		}
 	}
 	return "", true
+}
+
+// planRemoval is person --offboarding --plan: access plan --remove EMAIL,
+// run by the access command's own code (a command package imports no other).
+func planRemoval(ctx context.Context, o *personcmd.Options) int {
+	return accesscmd.RunPlan(ctx, &accesscmd.Options{IO: o.IO, Client: o.Client, Journal: o.Journal, Now: o.Now,
+		PlanOpts: accesscmd.PlanOptions{Remove: o.Email, NewManager: o.NewManager, Out: o.Out}})
 }

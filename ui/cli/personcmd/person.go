@@ -20,7 +20,6 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/purge"
 	"github.com/vaultdeck/vaultdeck/store"
-	"github.com/vaultdeck/vaultdeck/ui/cli/accesscmd"
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
@@ -45,13 +44,18 @@ type Options struct {
 	NewManager string
 	Out        string
 	Now        func() time.Time
+	// PlanRemoval makes that plan: access plan's own, handed over by the
+	// command tree, since one command package imports no other
+	// (TestCommandsImportNoCommand)
+	PlanRemoval func(context.Context, *Options) int
 }
 
 var sections = []string{"reach", "created", "deleted", "activity"}
 
-// NewCmdPerson is the command; runF, when set, runs instead of Run.
-func NewCmdPerson(f *factory.Factory, runF func(context.Context, *Options) int) *cobra.Command {
-	o := &Options{IO: f.IO, Client: f.Client, Journal: f.OpenJournal, Clock: f.Clock, Now: f.Now}
+// NewCmdPerson is the command; runF, when set, runs instead of Run;
+// planRemoval is --offboarding --plan's (access plan --remove).
+func NewCmdPerson(f *factory.Factory, runF, planRemoval func(context.Context, *Options) int) *cobra.Command {
+	o := &Options{IO: f.IO, Client: f.Client, Journal: f.OpenJournal, Clock: f.Clock, Now: f.Now, PlanRemoval: planRemoval}
 	c := &cobra.Command{Use: "person EMAIL", Short: "one person, whole: what they can reach, created, deleted and did (for offboarding and investigations)",
 		Long: `Puts together what vaultdeck keeps about one person: the projects they can reach
 (the last access snapshot, MANAGE first, and the projects where they are the only
@@ -105,10 +109,11 @@ func Run(ctx context.Context, o *Options) int {
 		return p.Usage("--plan, --new-manager and --out go with --offboarding")
 	case (o.NewManager != "" || o.Out != "") && !o.Plan:
 		return p.Usage("--new-manager and --out go with --plan")
+	case o.Plan && o.PlanRemoval == nil:
+		return p.Fail(errors.New("this build's person command was given no access planner"))
 	case o.Plan:
 		// the removal plan is access plan's own, read against the service now
-		return accesscmd.RunPlan(ctx, &accesscmd.Options{IO: p, Client: o.Client, Journal: o.Journal, Now: o.Now,
-			PlanOpts: accesscmd.PlanOptions{Remove: o.Email, NewManager: o.NewManager, Out: o.Out}})
+		return o.PlanRemoval(ctx, o)
 	case o.Offboarding && (p.Is(printer.JSON) || o.Section != ""):
 		return p.Usage("--offboarding prints its own CSV; leave out --json and --section")
 	}
