@@ -24,6 +24,7 @@ var opensThatAreNotReads = map[string]string{
 	"ui/cli/factory/debug.go": "the --debug-file log: appended to, not read (O_NOFOLLOW)",
 	"ui/app/export.go":        "the console's export, written with O_EXCL",
 	"ui/serve/hostkey.go":     "the host key generated with O_EXCL (it is read back through Open)",
+	"ui/serve/debuglog.go":    "serve's --debug-file log: appended to, not read (O_NOFOLLOW)",
 }
 
 // TestEveryReadOfALocalFileIsThisPackages: the files a person names (the
