@@ -14,22 +14,22 @@ import (
 // when the service adds them (the simulator does), and are the only way a
 // record proves which pair it is.
 type ClientMatter struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	ClientID    string `json:"client_id"`
-	MatterID    string `json:"matter_id"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	ClientID string `json:"client_id"`
+	MatterID string `json:"matter_id"`
 	// NameDelimiter is the simulator's mapping from v1 names to v2 pairs
 	// (api/sim's listing): a pair (c, m) is this record when the record's
 	// pair is (c, m) or its Name is c + NameDelimiter + m. nil when the
 	// service does not say it (the public record): a client must not then
 	// guess which pair a record is.
 	NameDelimiter *string `json:"name_delimiter"`
-	UserEmail   string `json:"user_email"` // who created it (facts §6.1)
-	Description string `json:"description"`
-	UserCount   Int    `json:"user_count"`   // usage: people who used it
-	TotalEvents Int    `json:"total_events"` // usage: events filed under it
-	CreatedAt   Time   `json:"created_at"`
-	DeletedAt   Time   `json:"deleted_at"`
+	UserEmail     string  `json:"user_email"` // who created it (facts §6.1)
+	Description   string  `json:"description"`
+	UserCount     Int     `json:"user_count"`   // usage: people who used it
+	TotalEvents   Int     `json:"total_events"` // usage: events filed under it
+	CreatedAt     Time    `json:"created_at"`
+	DeletedAt     Time    `json:"deleted_at"`
 }
 
 // Deleted says whether the record is deleted (a deleted_at in a form that

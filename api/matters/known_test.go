@@ -32,7 +32,7 @@ func TestTheStandingIsWhatTheDeletionAnswers(t *testing.T) {
 		csv += m.ClientID + "," + m.MatterID + "\n"
 	}
 	csv += deleted.ClientID + "," + deleted.MatterID + "\n"
-	csv += "20917,2022-0114\n"                                    // the v1-only stored name, reached by "."
+	csv += "20917,2022-0114\n"                                      // the v1-only stored name, reached by "."
 	csv += sim.ConflictClientID + "," + sim.ConflictMatterID + "\n" // pair and name point at two matters
 	csv += "NOBODY,0001\n 99999 , 1999-0001 \n"
 	plan := matters.NewPlan(read(t, csv), 0)
