@@ -10,10 +10,9 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 )
 
-// loaded100k returns a view holding 100,000 files that have all been
-// answered once, the way a big upload batch looks after a few polls.
-func loaded100k(b *testing.B) *rig {
-	b.Helper()
+// files100k are 100,000 files that have all been answered once, the way a
+// big upload batch looks after a few polls.
+func files100k() ([]string, []api.FileDetail) {
 	const n = 100_000
 	ids := make([]string, n)
 	details := make([]api.FileDetail, n)
@@ -23,6 +22,13 @@ func loaded100k(b *testing.B) *rig {
 		details[i] = api.FileDetail{FileID: ids[i], FileName: fmt.Sprintf("Exhibit %06d — Share Purchase Agreement.pdf", i),
 			ProcessingStatus: statuses[i%len(statuses)]}
 	}
+	return ids, details
+}
+
+// loaded100k returns a view holding files100k.
+func loaded100k(b *testing.B) *rig {
+	b.Helper()
+	ids, details := files100k()
 	r := newRig(b, newFake(), strings.Join(ids, ","), Options{})
 	r.m.tr.Apply(ids, details, r.now)
 	r.m.rebuild(r.now)
