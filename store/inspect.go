@@ -146,7 +146,13 @@ func integrityProblems(ctx context.Context, db *sql.DB) ([]string, error) {
 // tableNames are the file's own tables (SQLite's internal ones left out),
 // in the schema's order.
 func tableNames(ctx context.Context, db *sql.DB) ([]string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rootpage`)
+	return names(ctx, db, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rootpage`)
+}
+
+// names are the first column of q's rows, as far as they could be read
+// (a damaged file may answer some rows and then fail).
+func names(ctx context.Context, db *sql.DB, q string, args ...any) ([]string, error) {
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -166,23 +166,14 @@ func copyTable(ctx context.Context, old, db *sql.DB, table string) (TableRows, e
 
 // columns are table's column names ("" table: none).
 func columns(ctx context.Context, db *sql.DB, table string) ([]string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT name FROM pragma_table_info(?)`, table)
+	out, err := names(ctx, db, `SELECT name FROM pragma_table_info(?)`, table)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	if len(out) == 0 && rows.Err() == nil {
+	if len(out) == 0 {
 		return nil, fmt.Errorf("no table %s", table)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // copySequences keeps each AUTOINCREMENT counter at least where the damaged
