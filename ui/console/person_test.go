@@ -172,3 +172,32 @@ func TestPersonViewFillsWhatIsMissing(t *testing.T) {
 		t.Errorf("r made %d requests, want 2 (one page of 12 projects, the bin)", n)
 	}
 }
+
+// TestEnterOnAReachRowOpensItsProject: in :person, enter on a row of the
+// reach part opens that project (issue 43: it said "nothing to open
+// here"); j moves to the next row, whose project opens instead.
+func TestEnterOnAReachRowOpensItsProject(t *testing.T) {
+	s, who := personScreen(t)
+	tm := s.open(t, "person", who, 120, 40, "Activity")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "tab files")
+	v := final(t, tm)
+	if strings.Contains(v, "nothing to open") {
+		t.Errorf("enter on the first reach row said nothing to open:\n%s", v)
+	}
+	rep, err := person.Read(context.Background(), person.Local{Snapshots: s.opts.Journal, Profile: "sim"}, who, pagetest.Now, person.Options{})
+	if err != nil || len(rep.Reach.Grants) < 2 {
+		t.Fatalf("the leaver's reach: %v, %d grants", err, len(rep.Reach.Grants))
+	}
+	if crumb := strings.Split(v, "\n")[1]; !strings.Contains(crumb, rep.Reach.Grants[0].ProjectName) {
+		t.Errorf("enter on the first row opened %q, want %s", crumb, rep.Reach.Grants[0].ProjectName)
+	}
+	tm = s.open(t, "person", who, 120, 40, "Activity")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "tab files")
+	v = final(t, tm)
+	if crumb := strings.Split(v, "\n")[1]; !strings.Contains(crumb, rep.Reach.Grants[1].ProjectName) {
+		t.Errorf("j then enter opened %q, want %s", crumb, rep.Reach.Grants[1].ProjectName)
+	}
+}

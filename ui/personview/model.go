@@ -71,6 +71,7 @@ type Model struct {
 	loading bool
 	filling bool // the read asks the service for what is missing
 	part    int  // the part tab and enter act on
+	row     int  // the selected reach row (j/k move it while reach is the part)
 	top     int  // the first body line shown
 	w, h    int
 }
@@ -92,7 +93,7 @@ func (m *Model) Title() string { return "person · " + sanitize.Line(m.email) }
 // Help lists this page's keys.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
-	return []key.Binding{keys.Hint(k.NextTab, "next part"), keys.Hint(k.Enter, "activity: the audit log of this person"),
+	return []key.Binding{keys.Hint(k.NextTab, "next part"), keys.Hint(k.Enter, "reach: open the project; activity: the audit log of this person"),
 		keys.Hint(k.Refresh, "read again; ask the service for missing parts"), k.Down, k.Up}
 }
 
@@ -100,8 +101,11 @@ func (m *Model) Help() []key.Binding {
 func (m *Model) ContextKeys() []key.Binding {
 	k := m.env.Keys
 	out := []key.Binding{keys.Hint(k.NextTab, "next part")}
-	if m.part == partActivity {
+	switch {
+	case m.part == partActivity:
 		out = append(out, keys.Hint(k.Enter, "audit log of this person"))
+	case m.onReach():
+		out = append(out, keys.Hint(k.Enter, "open the project"), keys.Hint(k.Down, "next row"))
 	}
 	hint := "read again"
 	if m.rep != nil && m.fillable() {
@@ -228,6 +232,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.focus((m.part + 1) % nParts)
 	case key.Matches(msg, k.PrevTab):
 		m.focus((m.part + nParts - 1) % nParts)
+	case key.Matches(msg, k.Down) && m.onReach():
+		m.moveRow(1)
+	case key.Matches(msg, k.Up) && m.onReach():
+		m.moveRow(-1)
 	case key.Matches(msg, k.Down):
 		m.scroll(1)
 	case key.Matches(msg, k.Up):
@@ -240,6 +248,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.top = 0
 	case key.Matches(msg, k.Enter) && m.part == partActivity:
 		return page.OpenRoute("audit", m.email)
+	case key.Matches(msg, k.Enter) && m.onReach():
+		return m.openReach()
 	case key.Matches(msg, k.Refresh):
 		return m.load(true)
 	}

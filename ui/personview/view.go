@@ -116,12 +116,16 @@ func (m *Model) lines() (out []string, starts [nParts]int) {
 		for _, g := range rc.SoleManage {
 			sole[g.ProjectID] = true
 		}
-		for _, g := range rc.Grants[:min(len(rc.Grants), maxRows)] {
+		for i, g := range m.reachRows() {
 			flag := ""
 			if sole[g.ProjectID] {
 				flag = th.Warn.Render("only MANAGE: who takes over?")
 			}
-			row(fmt.Sprintf("%-6s", sanitize.Line(g.AccessLevel)), sanitize.Line(g.ProjectName), flag)
+			cursor := "    "
+			if m.part == partReach && i == m.row {
+				cursor = "  › " // the row enter opens
+			}
+			out = append(out, cursor+strings.Join([]string{fmt.Sprintf("%-6s", sanitize.Line(g.AccessLevel)), sanitize.Line(g.ProjectName), flag}, "  "))
 		}
 		more(len(rc.Grants), maxRows)
 	}
