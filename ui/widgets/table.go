@@ -126,6 +126,8 @@ type Table struct {
 	// the view says nothing, and an empty table is empty.
 	loading func() bool
 
+	drawn lineCache // the last frame's lines (table_lines.go)
+
 	// AsyncAbove is the candidate count above which filtering runs in a
 	// tea.Cmd instead of inside Update. Zero means 20,000.
 	AsyncAbove int

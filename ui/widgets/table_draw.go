@@ -41,10 +41,13 @@ func (t *Table) View() string {
 		rows = append(rows, t.src.Row(t.visible[i]))
 	}
 	cells, tones := t.windowCells(rows)
+	t.drawn.begin(t.widths)
 	for k, row := range rows {
-		b.WriteString(t.rowLine(row, k, cells, tones, t.offset+k == t.cursor))
+		sel := t.offset+k == t.cursor
+		b.WriteString(t.cachedLine(row, k, cells, tones, sel, func() string { return t.rowLine(row, k, cells, tones, sel) }))
 		b.WriteByte('\n')
 	}
+	t.drawn.end()
 	for i := end - t.offset; i < h; i++ {
 		if i == 0 && len(t.visible) == 0 {
 			b.WriteString(t.theme.Muted.Render(t.emptyText()))
