@@ -1,12 +1,9 @@
 package api
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/vaultdeck/vaultdeck/api/localfile/localfiletest"
 )
 
 // TestCAFileIsReadWithABoundAndWithoutBlocking: --ca-file /dev/zero once
@@ -15,36 +12,15 @@ import (
 // what it is.
 func TestCAFileIsReadWithABoundAndWithoutBlocking(t *testing.T) {
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "ca.pem")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	// A sparse 2 GB file: nothing to read but zeros, and too many of them.
-	sparse := filepath.Join(dir, "huge.pem")
-	if err := os.WriteFile(sparse, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Truncate(sparse, 2<<30); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct{ path, want string }{
-		{fifo, fifo + ": is a named pipe (FIFO), not a regular file"},
-		{sparse, sparse + ": is 2.1 GB, over the 4.2 MB a CA file may be"},
-		{"/dev/zero", "/dev/zero: is a character device, not a regular file"},
-		{dir, dir + ": is a folder, not a regular file"},
-	} {
-		done := make(chan error, 1)
-		go func() {
-			_, err := New(Config{BaseURL: "https://vault.example", CAFile: c.path})
-			done <- err
-		}()
-		select {
-		case err := <-done:
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("CA file %s: %v, want an error saying %q", c.path, err, c.want)
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatalf("CA file %s: New still reading after 20 s", c.path)
-		}
-	}
+	fifo := localfiletest.FIFO(t, dir, "ca.pem")
+	sparse := localfiletest.Sparse(t, dir, "huge.pem", 2<<30) // nothing but zeros, and too many of them
+	localfiletest.Refuses(t, "CA file", func(path string) error {
+		_, err := New(Config{BaseURL: "https://vault.example", CAFile: path})
+		return err
+	},
+		localfiletest.Case{Path: fifo, Want: fifo + ": is a named pipe (FIFO), not a regular file"},
+		localfiletest.Case{Path: sparse, Want: sparse + ": is 2.1 GB, over the 4.2 MB a CA file may be"},
+		localfiletest.Case{Path: "/dev/zero", Want: "/dev/zero: is a character device, not a regular file"},
+		localfiletest.Case{Path: dir, Want: dir + ": is a folder, not a regular file"},
+	)
 }
