@@ -95,7 +95,8 @@ func DeleteTask(env page.Env, origin page.ID, p api.Project) page.StartTask {
 		// wait for its answer instead of dropping a DELETE already sent.
 		Stop: func() {},
 		Run: func(ctx context.Context, _ page.Progress) (page.Outcome, error) {
-			r, err := projects.Delete(ctx, be, p.ID)
+			// the hub's record names the project as the person read it
+			r, err := projects.Delete(api.WithSubject(ctx, p.Name), be, p.ID)
 			if err != nil {
 				return page.Outcome{}, err
 			}

@@ -112,7 +112,9 @@ func (rc *recorder) roundTrip(next http.RoundTripper, r *http.Request) (*http.Re
 		Principal: rc.ss.key.Principal, KeyID: rc.ss.key.KeyID, OSUser: rc.osUser, Remote: rc.ss.remote,
 		Profile: rc.ss.profileName(), TokenUser: tokUser, Method: r.Method, Path: r.URL.Path, What: what, Target: target,
 		AuditType: auditType}
-	if name := rc.srv.projectName(a.Profile, target); name != "" {
+	if name := api.SubjectOf(r.Context()); name != "" && target != "" {
+		a.Target = target + " " + name
+	} else if name := rc.srv.projectName(a.Profile, target); name != "" {
 		a.Target = target + " " + name
 	}
 	sent := time.Now()

@@ -39,6 +39,9 @@ func TestDeletionRecordedWithItsKey(t *testing.T) {
 		t.Errorf("actor %q does not name key %s alice@laptop", a.Actor, fp)
 	}
 	id := strings.TrimPrefix(a.Path, "/api/v1/vault/delete_project/")
+	if a.Target != id+" "+acme {
+		t.Errorf("the record names the project %q, want its id and name %q", a.Target, id+" "+acme)
+	}
 	if a.What != "project deleted" || id == "" || !strings.HasPrefix(a.Target, id) || a.Outcome != store.HubDone || a.Status/100 != 2 {
 		t.Errorf("record %+v", a)
 	}
@@ -49,7 +52,7 @@ func TestDeletionRecordedWithItsKey(t *testing.T) {
 		t.Error("the local account is not named")
 	}
 	log := f.log.String()
-	for _, want := range []string{"msg=\"hub action\"", "what=\"project deleted\"", fp, "target=" + id, "msg=\"hub action evidence\"", "audit_entries=" + a.AuditEntries} {
+	for _, want := range []string{"msg=\"hub action\"", "what=\"project deleted\"", fp, "target=\"" + id + " " + acme + "\"", "msg=\"hub action evidence\"", "audit_entries=" + a.AuditEntries} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the log has no %q:\n%s", want, log)
 		}
