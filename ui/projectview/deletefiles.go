@@ -11,7 +11,6 @@ package projectview
 import (
 	"context"
 	"fmt"
-	"os/user"
 	"strconv"
 	"strings"
 
@@ -99,9 +98,6 @@ func DeleteFilesTask(env page.Env, origin page.ID, project string, files []delet
 				Plan: fmt.Sprintf("delete %s from project %s (the console's Files tab)\n", plural.Count(len(files), "file"), files[0].ProjectID)}
 			for _, f := range files {
 				job.Plan += "  " + f.ID + "  " + f.Name + "\n"
-			}
-			if u, err := user.Current(); err == nil {
-				job.ActorOSUser = u.Username
 			}
 			if who, err := be.WhoAmI(ctx); err == nil {
 				job.ActorEmail, job.Workspace = who.Email, who.WorkspaceID

@@ -3,6 +3,7 @@ package serve
 import (
 	"cmp"
 	"context"
+	"github.com/vaultdeck/vaultdeck/api/writejob"
 	"io"
 	"strings"
 
@@ -46,6 +47,8 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	// and every write it sends is recorded, naming its key (record.go)
 	rec := &recorder{srv: s, ss: ss, osUser: s.osUser}
 	ctx = withRecorder(ctx, rec)
+	// and a write job it runs names its key in the job's receipt
+	ctx = writejob.WithActorKey(ctx, ss.actor())
 	ctx = withDebug(ctx, ss)
 	ss.mu.Lock()
 	ss.cancel = cancel

@@ -9,7 +9,6 @@ package uploadview
 import (
 	"context"
 	"fmt"
-	"os/user"
 	"strconv"
 	"strings"
 
@@ -92,9 +91,6 @@ func UndoTask(env page.Env, origin page.ID, run int64, projectID string) page.St
 			}
 			job := store.WriteJob{Profile: profile, BaseURL: be.Base(),
 				Plan: upload.UndoTag(run) + fmt.Sprintf("delete %s (the console's upload page)\n", plural.Count(len(plan.Delete), "file"))}
-			if u, err := user.Current(); err == nil {
-				job.ActorOSUser = u.Username
-			}
 			if who, err := be.WhoAmI(ctx); err == nil {
 				job.ActorEmail, job.Workspace = who.Email, who.WorkspaceID
 			}

@@ -18,6 +18,7 @@ import (
 func Delete(ctx context.Context, st writejob.Journal, svc Service, job store.WriteJob, files []File, retryAfter time.Duration,
 	progress func(writejob.Progress)) (*writejob.Report, error) {
 	job.Kind = Name
+	job = writejob.Stamp(ctx, job) // the local account; the serve session's key
 	p, err := writejob.NewPlan(job, Items(files))
 	if err != nil {
 		return nil, err

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/user"
 	"slices"
 	"strconv"
 	"strings"
@@ -229,12 +228,8 @@ func (o *Options) jobOf(ctx context.Context, c *api.Client, profile, text string
 	if len(who.Permissions) > 0 && !slices.Contains(who.Permissions, "Vault sharing") {
 		return store.WriteJob{}, fmt.Errorf("the token (%s) lacks the Vault sharing permission that changing access needs; nothing was sent", who.TokenName)
 	}
-	osUser := ""
-	if u, err := user.Current(); err == nil {
-		osUser = u.Username
-	}
-	return store.WriteJob{Kind: change.KindName, Profile: profile, Workspace: who.WorkspaceID, BaseURL: c.Base(),
-		ActorEmail: who.Email, ActorOSUser: osUser, Plan: text}, nil
+	return writejob.Stamp(ctx, store.WriteJob{Kind: change.KindName, Profile: profile, Workspace: who.WorkspaceID, BaseURL: c.Base(),
+		ActorEmail: who.Email, Plan: text}), nil
 }
 
 func (o *Options) deps(st *store.Store) writejob.Deps {

@@ -93,10 +93,10 @@ func (o *Options) showReceipt(ctx context.Context, c *api.Client, st *store.Stor
 					"outcome": it.Outcome, "previous": it.Previous, "detail": it.Detail, "params": p}
 			}
 			return map[string]any{"job": rc.Job.ID, "status": rc.Job.Status, "undo_of": rc.Job.UndoOf, "undone_by": orNone(rc.UndoneBy),
-				"actor": rc.Job.ActorEmail, "items": items, "audit": evidence.JSON(ev, note, ok)}, nil
+				"actor": rc.Job.ActorEmail, "actor_os_user": rc.Job.ActorOSUser, "actor_key": rc.Job.ActorKey, "items": items, "audit": evidence.JSON(ev, note, ok)}, nil
 		},
 		Text: func(w io.Writer) error {
-			fmt.Fprintf(w, "access job %d  %s  by %s\n", rc.Job.ID, rc.Job.Status, sanitize.Line(rc.Job.ActorEmail))
+			fmt.Fprintf(w, "access job %d  %s  by %s\n", rc.Job.ID, rc.Job.Status, sanitize.Line(writejob.Who(rc.Job)))
 			if rc.Job.UndoOf != 0 {
 				fmt.Fprintf(w, "undoes    job %d\n", rc.Job.UndoOf)
 			}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os/user"
 	"strconv"
 	"strings"
 	"time"
@@ -132,13 +131,10 @@ func RunUndo(ctx context.Context, o *UndoOptions) int {
 		return code
 	}
 	job := store.WriteJob{Kind: deletefile.Name, Profile: profile, BaseURL: c.Base(), Plan: upload.UndoTag(runID) + text}
-	if u, err := user.Current(); err == nil {
-		job.ActorOSUser = u.Username
-	}
 	if who, err := c.WhoAmI(ctx); err == nil {
 		job.ActorEmail, job.Workspace = who.Email, who.WorkspaceID
 	}
-	wp, err := writejob.NewPlan(job, deletefile.Items(plan.Delete))
+	wp, err := writejob.NewPlan(writejob.Stamp(ctx, job), deletefile.Items(plan.Delete))
 	if err != nil {
 		return p.Fail(err)
 	}
@@ -331,7 +327,7 @@ func receiptText(w io.Writer, rc *writejob.Receipt, ev evidence.Job) {
 	if j.Note != "" {
 		fmt.Fprintf(w, "note      %s\n", sanitize.Line(j.Note))
 	}
-	fmt.Fprintf(w, "by        %s (%s on this machine)\n", orDash(j.ActorEmail), orDash(j.ActorOSUser))
+	fmt.Fprintf(w, "by        %s\n", sanitize.Line(writejob.Who(j)))
 	counts := []string{}
 	for _, s := range []string{writejob.Done, writejob.Failed, writejob.Unknown, writejob.InFlight, writejob.Planned} {
 		if n := j.Counts[s]; n > 0 {
@@ -361,7 +357,7 @@ func receiptJSON(rc *writejob.Receipt, ev evidence.Job) map[string]any {
 	}
 	j := rc.Job
 	return map[string]any{"job": j.ID, "kind": j.Kind, "status": j.Status, "note": j.Note, "actor_email": j.ActorEmail,
-		"actor_os_user": j.ActorOSUser, "created_at": j.CreatedAt.UTC(), "items": items, "audit_evidence": ev.JSON()}
+		"actor_os_user": j.ActorOSUser, "actor_key": j.ActorKey, "created_at": j.CreatedAt.UTC(), "items": items, "audit_evidence": ev.JSON()}
 }
 
 func orDash(s string) string {
