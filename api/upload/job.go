@@ -67,6 +67,10 @@ type Runner struct {
 	// Ctrl-C): its answer is then lost and the batch left for a resume to
 	// reconcile. The run's own ctx waits for that answer instead.
 	Abort context.Context
+	// Limits, when set, is read before anything is sent (limits.go,
+	// limitsrun.go): an upload or resume that would pass the project's
+	// file count or size limit is refused with the numbers.
+	Limits Metadata
 
 	mu   sync.Mutex
 	prog Progress
@@ -149,6 +153,13 @@ func (r *Runner) report(update func(p *Progress)) {
 // journal for --resume.
 func (r *Runner) Upload(ctx context.Context, projectID string, plan Plan, mode api.DuplicateMode) (Outcome, error) {
 	var out Outcome
+	if err := r.checkBefore(ctx, projectID, plan, mode, &out); err != nil {
+		return out, err
+	}
+	stoppedReading := ctx.Err()
+	// A stop during that read (ctx ended) still journals the plan below:
+	// sendAll then sends nothing and leaves every batch for --resume, as a
+	// stop during the first batch's own budget wait does.
 	refused := make([]store.JournalFile, 0, len(plan.Refused))
 	for _, f := range plan.Refused {
 		refused = append(refused, store.JournalFile{Local: f.Local, Name: baseName(f.Local), State: store.FileRefused, Reason: f.Reason})
@@ -176,7 +187,11 @@ func (r *Runner) Upload(ctx context.Context, projectID string, plan Plan, mode a
 	if r.crash(StepQueued, 0) {
 		return out, ErrCrashed
 	}
-	return out, r.sendAll(ctx, batches, &out)
+	err = r.sendAll(ctx, batches, &out)
+	if stoppedReading != nil && r.Limits != nil {
+		out.Errors = append(out.Errors, fmt.Sprintf("not sent: stopped while the project's limits were read (%v), before anything was sent; run `vaultdeck upload --resume` to send it", stoppedReading))
+	}
+	return out, err
 }
 
 // sendAll sends batches in order, preparing (opening and hashing) the next

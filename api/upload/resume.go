@@ -34,6 +34,7 @@ func (r *Runner) Resume(ctx context.Context) (Outcome, error) {
 	if err != nil {
 		return out, err
 	}
+	limited := r.refusedRuns(ctx, open, &out)
 	claimedBy := map[string]map[string]bool{} // project -> file IDs the journal already holds
 	var todo []store.JournalBatch
 	runs := map[int64]bool{}
@@ -41,6 +42,10 @@ func (r *Runner) Resume(ctx context.Context) (Outcome, error) {
 		if ctx.Err() != nil {
 			// Stopped: what is not reconciled yet stays for a later resume.
 			out.Unfinished++
+			continue
+		}
+		if limited[b.Run.ID] {
+			out.Unfinished++ // said once per run by refusedRuns
 			continue
 		}
 		// Reconciling reads the project's listing and records what it

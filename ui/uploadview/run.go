@@ -161,6 +161,11 @@ func Task(env page.Env, origin page.ID, projectID, target string, plan upload.Pl
 				sh.set(p)
 				progress(fmt.Sprintf("%d of %s, %s of %s", p.FilesDone, plural.Count(p.Files, "file"), humanize.Bytes(uint64(p.BytesDone)), humanize.Bytes(uint64(p.Bytes))))
 			}}
+			// the project's limits first (one get_metadata): past one,
+			// nothing is sent and the page says the numbers
+			if m, ok := client.(upload.Metadata); ok {
+				run.Limits = m
+			}
 			began := time.Now()
 			out, err := run.Upload(runCtx, projectID, plan, mode)
 			if err != nil {

@@ -83,7 +83,9 @@ func RunUpload(ctx context.Context, o *UploadOptions) int {
 			return p.Fail(err)
 		}
 		defer st.Close()
-		job := &upload.Runner{API: c, Store: st, Profile: profile}
+		// Limits: the project's limits are read before anything is sent
+		// (one get_metadata); past one, the upload is refused with the numbers
+		job := &upload.Runner{API: c, Store: st, Profile: profile, Limits: c}
 		var line *progressLine
 		if w := p.Human(); printer.IsTerminal(w) { // a person watches (with a JSON report, a program does)
 			line = &progressLine{w: w}
