@@ -20,16 +20,7 @@ import (
 )
 
 // showText is a plan for people: one line a row, the count under it.
-func showText(w io.Writer, plan *change.Plan) {
-	fmt.Fprintf(w, "plan      %s, read %s UTC\n", sanitize.Line(plan.Source), plan.MadeAt.UTC().Format("2006-01-02 15:04"))
-	for _, r := range plan.Rows {
-		line := fmt.Sprintf("  %-9s %s  %s  %s -> %s", r.Action, sanitize.Line(r.ProjectName), sanitize.Line(r.Email), dash(r.Direct), dash(r.To))
-		if r.Note != "" {
-			line += "  (" + sanitize.Line(r.Note) + ")"
-		}
-		fmt.Fprintln(w, line)
-	}
-}
+func showText(w io.Writer, plan *change.Plan) { fmt.Fprint(w, plan.Text()) }
 
 // applyLine is the run's progress on stderr: a line redrawn on a terminal,
 // one line a request otherwise.
