@@ -58,6 +58,7 @@ type Map struct {
 	Upload                       key.Binding // project: upload files and folders
 	DeleteFiles                  key.Binding // project's Files tab: delete the selected or marked files
 	UndoRun                      key.Binding // upload: delete the files the run created (its undo)
+	RemoveAccess                 key.Binding // person: plan and remove the marked (or selected) direct shares
 	Reupload                     key.Binding // file status: re-upload stuck or failed files (replace)
 	DuplicateMode                key.Binding // upload: what to do with a file already in the project
 
@@ -80,9 +81,10 @@ var viewOnly = map[string]string{
 	"Later":     "activity",
 	"ByPeriod":  "activity",
 	// X: each view's own deletion (they never share a screen)
-	"RunDelete":   "matters",
-	"DeleteFiles": "project",
-	"UndoRun":     "upload",
+	"RunDelete":    "matters",
+	"DeleteFiles":  "project",
+	"UndoRun":      "upload",
+	"RemoveAccess": "person",
 }
 
 // Session is what one console session may do. It is decided once, where
@@ -172,14 +174,15 @@ func NewSession(s Session) Map {
 		CancelRun:     b("c", "cancel after the current request", "c"),
 		DuplicateMode: b("ctrl+t", "next duplicate mode", "ctrl+t"),
 
-		Delete:      b("D", "delete project", "D"),
-		OpenFile:    b("n", "open a matter file", "n"),
-		RunDelete:   b("X", "delete the previewed matters", "X"),
-		Restore:     b("U", "restore the receipt's deleted matters", "U"),
-		Upload:      b("u", "upload files", "u"),
-		DeleteFiles: b("X", "delete the selected or marked files", "X"),
-		UndoRun:     b("X", "undo this upload: delete the files it created", "X"),
-		Reupload:    b("R", "re-upload stuck/failed (replace)", "R"),
+		Delete:       b("D", "delete project", "D"),
+		OpenFile:     b("n", "open a matter file", "n"),
+		RunDelete:    b("X", "delete the previewed matters", "X"),
+		Restore:      b("U", "restore the receipt's deleted matters", "U"),
+		Upload:       b("u", "upload files", "u"),
+		DeleteFiles:  b("X", "delete the selected or marked files", "X"),
+		UndoRun:      b("X", "undo this upload: delete the files it created", "X"),
+		RemoveAccess: b("X", "remove the marked (or selected) direct shares: plan, confirm, run", "X"),
+		Reupload:     b("R", "re-upload stuck/failed (replace)", "R"),
 	}
 	// The most telling reason is recorded first and kept: a u over a
 	// read-only SSH session is off because the session is read-only.
@@ -269,13 +272,13 @@ func (m *Map) localFiles() []*key.Binding {
 // jobs lists the bindings that start a write job (page.Env.Jobs): a
 // session without them cannot run these, so it does not bind them.
 func (m *Map) jobs() []*key.Binding {
-	return []*key.Binding{&m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun}
+	return []*key.Binding{&m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun, &m.RemoveAccess}
 }
 
 // mutating lists the bindings that change server state. Add new mutating
 // bindings here and read-only sessions lose them automatically.
 func (m *Map) mutating() []*key.Binding {
-	return []*key.Binding{&m.Delete, &m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun}
+	return []*key.Binding{&m.Delete, &m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun, &m.RemoveAccess}
 }
 
 // MattersAvailable reports whether the matters view may be used: it exists

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/access/change"
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/api/upload"
@@ -120,6 +121,9 @@ type Jobs struct {
 	// Files deletes files (a project's Files tab, an upload's undo): the
 	// delete_file write job's service.
 	Files deletefile.Service
+	// Access changes who reaches a project (the "access" write job,
+	// api/access/change): :person's reach rows, a project's Users tab.
+	Access change.API
 }
 
 // Cache keeps response bodies between visits so that a view can show data

@@ -20,6 +20,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/accesstask"
 	"github.com/vaultdeck/vaultdeck/ui/keys"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
@@ -69,10 +70,12 @@ type Model struct {
 	rep     *person.Report
 	err     error
 	loading bool
-	filling bool // the read asks the service for what is missing
-	part    int  // the part tab and enter act on
-	row     int  // the selected reach row (j/k move it while reach is the part)
-	top     int  // the first body line shown
+	filling bool            // the read asks the service for what is missing
+	part    int             // the part tab and enter act on
+	row     int             // the selected reach row (j/k move it while reach is the part)
+	marked  map[string]bool // reach rows marked (x), by project ID, for X
+	access  accesstask.Flow // X: the removal's plan, confirmation and run
+	top     int             // the first body line shown
 	w, h    int
 }
 
@@ -85,7 +88,11 @@ func New(env page.Env, deps Deps, email string) *Model {
 func (m *Model) ID() page.ID { return m.id }
 
 // Close implements page.Closer.
-func (m *Model) Close() { m.reqs.Stop() }
+func (m *Model) Close() { m.reqs.Stop(); m.access.Close() }
+
+// CapturesInput implements page.InputCapturer: the removal's typed
+// confirmation takes every key.
+func (m *Model) CapturesInput() bool { return m.access.CapturesInput() }
 
 // Title implements page.Page.
 func (m *Model) Title() string { return "person · " + sanitize.Line(m.email) }
@@ -94,6 +101,7 @@ func (m *Model) Title() string { return "person · " + sanitize.Line(m.email) }
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
 	return []key.Binding{keys.Hint(k.NextTab, "next part"), keys.Hint(k.Enter, "reach: open the project; activity: the audit log of this person"),
+		keys.Hint(k.Mark, "reach: mark a row"), keys.Hint(k.RemoveAccess, "reach: remove the marked (or selected) direct shares: plan, confirm, run"),
 		keys.Hint(k.Refresh, "read again; ask the service for missing parts"), k.Down, k.Up}
 }
 
@@ -105,7 +113,11 @@ func (m *Model) ContextKeys() []key.Binding {
 	case m.part == partActivity:
 		out = append(out, keys.Hint(k.Enter, "audit log of this person"))
 	case m.onReach():
-		out = append(out, keys.Hint(k.Enter, "open the project"), keys.Hint(k.Down, "next row"))
+		out = append(out, keys.Hint(k.Enter, "open the project"), keys.Hint(k.Mark, "mark"))
+		if k.RemoveAccess.Enabled() {
+			out = append(out, keys.Hint(k.RemoveAccess, "remove marked shares"))
+		}
+		out = append(out, keys.Hint(k.Down, "next row"))
 	}
 	hint := "read again"
 	if m.rep != nil && m.fillable() {
@@ -170,6 +182,9 @@ func (m *Model) load(fill bool) tea.Cmd {
 
 // Update implements page.Page.
 func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
+	if handled, cmd := m.access.Update(m.env, m.id, msg); handled {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case loaded:
 		if !m.reqs.Current(msg.Tag) {
@@ -250,6 +265,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return page.OpenRoute("audit", m.email)
 	case key.Matches(msg, k.Enter) && m.onReach():
 		return m.openReach()
+	case key.Matches(msg, k.Mark) && m.onReach():
+		m.toggleMark()
+	case key.Matches(msg, k.RemoveAccess):
+		return m.askRemove()
 	case key.Matches(msg, k.Refresh):
 		return m.load(true)
 	}

@@ -4,7 +4,12 @@ package personview
 // row while reach is the part, enter opens its project.
 
 import (
+	"fmt"
+
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/vaultdeck/vaultdeck/api/access/change"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -56,4 +61,42 @@ func (m *Model) openReach() tea.Cmd {
 	}
 	p := page.ProjectName{ID: g.ProjectID, Name: g.ProjectName}
 	return func() tea.Msg { return page.Open{Route: "project", Arg: p.ID, Record: p} }
+}
+
+// toggleMark marks or unmarks the selected reach row.
+func (m *Model) toggleMark() {
+	g, ok := m.selectedGrant()
+	if !ok {
+		return
+	}
+	if m.marked == nil {
+		m.marked = map[string]bool{}
+	}
+	if m.marked[g.ProjectID] {
+		delete(m.marked, g.ProjectID)
+	} else {
+		m.marked[g.ProjectID] = true
+	}
+}
+
+// askRemove plans the removal of the person's direct share of each marked
+// reach row (the selected one when none is marked), as `access plan
+// --remove` would for those projects: the person is leaving them, so their
+// MANAGE does not count as a project's manager.
+func (m *Model) askRemove() tea.Cmd {
+	if !m.onReach() {
+		return page.Status("X removes access from the reach part: tab to it, mark rows with x, then X")
+	}
+	var wants []change.Want
+	for _, g := range m.reachRows() {
+		if m.marked[g.ProjectID] {
+			wants = append(wants, change.Want{ProjectID: g.ProjectID, Email: m.email})
+		}
+	}
+	if len(wants) == 0 {
+		g, _ := m.selectedGrant()
+		wants = []change.Want{{ProjectID: g.ProjectID, Email: m.email}}
+	}
+	src := fmt.Sprintf("--remove %s (the console: %s)", m.email, plural.Count(len(wants), "project"))
+	return m.access.Ask(m.env, m.id, src, wants, []string{m.email})
 }

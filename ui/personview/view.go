@@ -28,6 +28,9 @@ const (
 // View implements page.Page: a head line, then the parts, scrolled.
 func (m *Model) View() string {
 	th := m.env.Theme
+	if v, ok := m.access.View(th, m.w, m.h); ok {
+		return v
+	}
 	head := th.Title.Render("Person") + " " + sanitize.Line(m.email)
 	switch {
 	case m.rep != nil && m.rep.Name != "":
@@ -121,13 +124,19 @@ func (m *Model) lines() (out []string, starts [nParts]int) {
 			if sole[g.ProjectID] {
 				flag = th.Warn.Render("only MANAGE: who takes over?")
 			}
-			cursor := "    "
+			cursor := []rune("    ")
 			if m.part == partReach && i == m.row {
-				cursor = "  › " // the row enter opens
+				cursor[2] = '›' // the row enter opens
 			}
-			out = append(out, cursor+strings.Join([]string{fmt.Sprintf("%-6s", sanitize.Line(g.AccessLevel)), sanitize.Line(g.ProjectName), flag}, "  "))
+			if m.marked[g.ProjectID] {
+				cursor[3] = '*' // marked for X
+			}
+			out = append(out, string(cursor)+strings.Join([]string{fmt.Sprintf("%-6s", sanitize.Line(g.AccessLevel)), sanitize.Line(g.ProjectName), flag}, "  "))
 		}
 		more(len(rc.Grants), maxRows)
+	}
+	for _, l := range m.access.Lines(th) {
+		out = append(out, "  "+l)
 	}
 
 	cr := r.Created
