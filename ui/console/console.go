@@ -260,7 +260,9 @@ func newModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 
 // ClientJobs hands a session the write jobs that send through c: uploads
 // (api/upload) and matter runs (api/matters).
-func ClientJobs(c *api.Client) *page.Jobs { return &page.Jobs{Upload: c, Matters: c, Files: c, Access: c} }
+func ClientJobs(c *api.Client) *page.Jobs {
+	return &page.Jobs{Upload: c, Matters: c, Files: c, Access: c}
+}
 
 // conn is the connection value; none given: an empty one, so that the
 // pages always hold the same pointer.
