@@ -146,7 +146,7 @@ func (f *Flow) planned(env page.Env, plan *change.Plan, err error) tea.Cmd {
 	f.plan = plan
 	n := plan.Count()
 	f.confirm = widgets.NewConfirm(env.Theme, "Change access", Message(plan), strconv.Itoa(n))
-	return nil
+	return page.Status("the plan is read from the service now: type its count to run it, esc to cancel")
 }
 
 // notes is why a plan changes nothing, from its rows.
@@ -183,6 +183,28 @@ func (f *Flow) View(th themes.Theme, w, h int) (string, bool) {
 		return "", false
 	}
 	return th.Renderer.Place(w, h, 0.5, 0.5, f.confirm.ViewSized(w, h)), true
+}
+
+// Outcome is what the last run did to email's access to projectID, as
+// the service answered ("removed", "updated", ...), for a view whose rows
+// come from a snapshot the run made stale.
+func (f *Flow) Outcome(projectID, email string) (string, bool) {
+	if f.last == nil {
+		return "", false
+	}
+	target := projectID + "|" + strings.ToLower(strings.TrimSpace(email))
+	for _, it := range f.last.Items {
+		if it.Target == target && it.State == writejob.Done {
+			return it.Outcome, true
+		}
+	}
+	return "", false
+}
+
+// Ran says msg is the end of a run this view started: its marks are spent.
+func Ran(msg tea.Msg, id page.ID) bool {
+	d, ok := msg.(Done)
+	return ok && d.Origin == id
 }
 
 // Lines are the last run's outcomes, one line a change, for the view to

@@ -56,8 +56,11 @@ func TestPersonRemovesMarkedShares(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "Last change: access job 1", "access receipts 1")
 	v := final(t, tm)
-	if strings.Count(v, "removed") < 2 {
-		t.Errorf("the view shows fewer than two removals:\n%s", v)
+	if strings.Count(v, "done     removed") != 2 || strings.Count(v, "direct share removed since the snapshot") != 2 {
+		t.Errorf("the view does not show both removals, on the rows and as outcomes:\n%s", v)
+	}
+	if strings.Contains(v, "*MANAGE") {
+		t.Errorf("the marks outlive the run they were for:\n%s", v)
 	}
 	after := directOf(t, c, who)
 	if len(after) != len(before)-2 {

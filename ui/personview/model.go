@@ -185,6 +185,9 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 	if handled, cmd := m.access.Update(m.env, m.id, msg); handled {
 		return m, cmd
 	}
+	if accesstask.Ran(msg, m.id) {
+		m.marked = nil
+	}
 	switch msg := msg.(type) {
 	case loaded:
 		if !m.reqs.Current(msg.Tag) {

@@ -124,6 +124,9 @@ func (m *Model) lines() (out []string, starts [nParts]int) {
 			if sole[g.ProjectID] {
 				flag = th.Warn.Render("only MANAGE: who takes over?")
 			}
+			if did, ok := m.access.Outcome(g.ProjectID, m.email); ok {
+				flag = th.Warn.Render("direct share " + did + " since the snapshot (job below)")
+			}
 			cursor := []rune("    ")
 			if m.part == partReach && i == m.row {
 				cursor[2] = '›' // the row enter opens
