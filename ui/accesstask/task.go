@@ -3,7 +3,6 @@ package accesstask
 import (
 	"context"
 	"fmt"
-	"os/user"
 	"slices"
 
 	"github.com/vaultdeck/vaultdeck/api/access/change"
@@ -42,9 +41,7 @@ func Task(env page.Env, origin page.ID, plan *change.Plan) page.StartTask {
 			}
 			job := store.WriteJob{Kind: change.KindName, Profile: profile, Workspace: who.WorkspaceID, BaseURL: be.Base(),
 				ActorEmail: who.Email, Plan: plan.Text() + "(the console)\n"}
-			if u, err := user.Current(); err == nil {
-				job.ActorOSUser = u.Username
-			}
+			job = writejob.Stamp(ctx, job) // the local account, and serve's key when a session runs it
 			wp, err := writejob.NewPlan(job, items)
 			if err != nil {
 				return page.Outcome{}, err
