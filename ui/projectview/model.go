@@ -47,8 +47,9 @@ type Model struct {
 	uncounted bool
 
 	fileList []api.ProjectFile
-	complete bool   // fileList is the whole unfiltered listing
-	cursor   string // next page of files
+	userList []api.ProjectUser // the users tab's source, row i user i
+	complete bool              // fileList is the whole unfiltered listing
+	cursor   string            // next page of files
 	hasMore  bool
 	// guard checks that each page of files is progress (no page or cursor
 	// again: api.PageGuard); pages counts them. Both start over with the
@@ -244,6 +245,7 @@ func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 			return m, page.Error(fmt.Errorf("the users of this project could not be loaded: %w", msg.Err))
 		}
 		m.states[tabUsers].Loaded(m.env.Clock(), false)
+		m.userList = msg.Value
 		return m, m.Tabs[tabUsers].SetRows(UserRows(msg.Value, m.proj.CreatorEmail))
 	case filesLoaded:
 		return m, m.filesArrived(msg)

@@ -54,6 +54,10 @@ func (e TableExport) Records(header []string, record func(src int) []string) Tab
 	return e
 }
 
+// IDOf is the row ID of source index src: a page whose rows a filter
+// rebuilds from part of its listing finds the item by it.
+func (e TableExport) IDOf(src int) string { return e.src.Row(src).ID }
+
 // Excel is the export in the dialect Excel opens (csvsafe.NewExcelWriter).
 func (e TableExport) Excel(on bool) TableExport { e.excel = on; return e }
 

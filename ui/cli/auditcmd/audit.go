@@ -19,6 +19,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe/records"
 )
 
 // QueryOptions are what `audit` was asked and what it works with.
@@ -136,6 +137,9 @@ func RunQuery(ctx context.Context, o *QueryOptions) int {
 	_, err = printer.List(ctx, p, q, printer.Listing[store.AuditEntry]{
 		Headers: []string{"TIME (UTC)", "TYPE", "USER", "IP", "ID"},
 		Cells:   func(e *store.AuditEntry) []string { return []string{cells.Seconds(e.Time), e.Type, e.User, e.IP, e.ID} },
+		// the console's e writes this record too (ui/csvsafe/records)
+		CSVHeaders: records.AuditHeader(),
+		CSVCells:   records.Audit,
 	})
 	if err != nil {
 		return p.Fail(err)

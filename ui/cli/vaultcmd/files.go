@@ -11,6 +11,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe/records"
 )
 
 // FilesOptions are what `files` was asked and what it works with.
@@ -52,6 +53,8 @@ func RunFiles(ctx context.Context, o *FilesOptions) int {
 		Cells: func(f *api.ProjectFile) []string {
 			return []string{f.Name, f.ID, filestatus.Word(f.ProcessingStatus), cells.Size(f.Size), cells.APITime(f.UploadedAt), f.ContentType}
 		},
+		CSVHeaders: records.FileHeader(),
+		CSVCells:   records.File,
 	})
 	return o.IO.Done(err)
 }

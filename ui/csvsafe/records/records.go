@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/filestatus"
 	"github.com/vaultdeck/vaultdeck/api/purge"
+	"github.com/vaultdeck/vaultdeck/store"
 )
 
 // Time is a CSV's time: RFC 3339 in UTC, to the second; "" for none,
@@ -88,4 +90,25 @@ func ProjectHeader() []string {
 // Project is one project's record: the size in bytes, exact.
 func Project(p *api.Project) []string {
 	return []string{p.Name, p.FilesCount.String(), p.SizeBytes.String(), Time(p.CreatedAt), p.CreatorEmail, Bool(p.IsKnowledgeBaseProject), p.ID}
+}
+
+// FileHeader is a project's files: the console's files tab, in its order,
+// with the file's ID.
+func FileHeader() []string {
+	return []string{"name", "status", "type", "uploaded (UTC)", "size", "file id"}
+}
+
+// File is one file's record: the status as the service words it (any case
+// it sent, lower), the size in bytes, exact.
+func File(f *api.ProjectFile) []string {
+	return []string{f.Name, filestatus.Word(f.ProcessingStatus), f.ContentType, Time(f.UploadedAt), f.Size.String(), f.ID}
+}
+
+// AuditHeader is the audit log: the console's columns, in its order, with
+// the entry's ID.
+func AuditHeader() []string { return []string{"time (UTC)", "type", "user", "ip", "entry id"} }
+
+// Audit is one entry's record: its time to the second, RFC 3339 UTC.
+func Audit(e *store.AuditEntry) []string {
+	return []string{Time(api.Time{Time: e.Time}), e.Type, e.User, e.IP, e.ID}
 }

@@ -1,0 +1,166 @@
+package console_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vaultdeck/vaultdeck/api/access"
+	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/ui/accessview"
+	"github.com/vaultdeck/vaultdeck/ui/auditview"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/personview"
+	"github.com/vaultdeck/vaultdeck/ui/projectsview"
+	"github.com/vaultdeck/vaultdeck/ui/projectview"
+	"github.com/vaultdeck/vaultdeck/ui/recyclebinview"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// One export per view, as a class (issue 42): for every view that
+// exports, in each state that changes what it shows (as opened, filtered,
+// sorted, grouped, another tab or part), e writes the file that the
+// view's own C run with --csv prints: the same header, the same records,
+// byte for byte. A sort is an order the command does not print in (C says
+// so in Order): there e's file holds the command's records, in the order
+// on screen. A state no flag says (Unsaid) fails: its file has no command.
+func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
+	h := newEquivSim(t, sim.Options{AuditBurst: sim.AuditBurst{Count: 15}})
+	st := h.localDB()
+	h.env.Journal = st
+	h.cli("audit", "sync")
+	pid := h.headless(page.Query{Command: []string{"projects"}}, "id")[0]
+	who := h.headless(page.Query{Command: []string{"audit"}, Flags: []page.Flag{{Name: "type", Value: sim.AuditAPIDeleteProject}, {Name: "limit", Value: "1"}}}, "user")[0]
+	if _, err := (&access.Crawler{API: h.sim.Client, Store: st, Profile: equivProfile}).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	acc := accessview.Deps{Store: st, Profile: equivProfile}
+
+	bin := func() page.Page { return loaded(t, recyclebinview.New(h.env, "")) }
+	prj := func() page.Page { return loaded(t, projectview.New(h.env, pid)) }
+	aud := func() page.Page { return loaded(t, auditview.New(h.env, "")) }
+	_ = func() page.Page { return loaded(t, accessview.New(h.env, acc)) }
+	per := func() page.Page {
+		return loaded(t, keys(loaded(t, personview.New(h.env, personview.Deps{Store: st, Profile: equivProfile}, who)), "r"))
+	}
+	cases := []struct {
+		name string
+		p    func() page.Page
+	}{
+		{"bin", bin},
+		{"bin purging soon", func() page.Page { return keys(bin(), "p") }},
+		{"bin filtered", func() page.Page { return slash(bin(), "larkspur") }},
+		{"bin sorted", func() page.Page { return keys(bin(), "o") }},
+		{"projects", func() page.Page { return loaded(t, projectsview.New(h.env, "")) }},
+		{"projects filtered", func() page.Page { return slash(loaded(t, projectsview.New(h.env, "")), "an") }},
+		{"projects sorted", func() page.Page { return keys(loaded(t, projectsview.New(h.env, "")), "o") }},
+		{"project users", prj},
+		{"files tab", func() page.Page { return keys(prj(), "tab") }},
+		{"files tab filtered", func() page.Page { return keys(prj(), "tab", "f") }},
+		{"files tab sorted", func() page.Page { return keys(prj(), "tab", "o") }},
+		{"audit", aud},
+		{"audit filtered", func() page.Page { return loaded(t, auditview.New(h.env, "auth:login")) }},
+		{"audit sorted", func() page.Page { return keys(aud(), "o") }},
+		{"person activity", per},
+	}
+	openedAs := map[string][]page.Flag{}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h.t = t
+			p := c.p()
+			q := p.(page.Querier).Query()
+			// each state is the state it names, or the case proves nothing
+			switch {
+			case strings.HasSuffix(c.name, " sorted") && len(q.Order) == 0:
+				t.Fatalf("%s: no sort on screen (C says %s)", c.name, q.Line())
+			case strings.HasSuffix(c.name, " filtered") && len(q.Flags) <= len(openedAs[strings.TrimSuffix(c.name, " filtered")]):
+				t.Fatalf("%s: no filter said (C says %s)", c.name, q.Line())
+			}
+			openedAs[c.name] = q.Flags
+			h.sameFile(p)
+		})
+	}
+}
+
+// sameFile checks e on p against p's command with --csv (see above).
+func (h *equiv) sameFile(p page.Page) {
+	h.t.Helper()
+	ex, ok := p.(interface{ ExportTable() widgets.TableExport })
+	if !ok {
+		h.t.Fatalf("%s: e has no table to write", p.Title())
+	}
+	var e bytes.Buffer
+	if err := ex.ExportTable().WriteCSV(&e); err != nil {
+		h.t.Fatal(err)
+	}
+	q := p.(page.Querier).Query()
+	if len(q.Unsaid) > 0 {
+		h.t.Fatalf("%s: the file e writes has no command: %q", q.Line(), q.Unsaid)
+	}
+	format := q.Format
+	if format == nil {
+		format = []string{"--csv"}
+	}
+	want := h.cli(append(q.Args(), format...)...)
+	if strings.Count(e.String(), "\n") < 2 {
+		h.t.Fatalf("%s: e wrote %q: too few rows to mean something", q.Line(), e.String())
+	}
+	if len(q.Order) == 0 {
+		if e.String() != want {
+			h.t.Errorf("e and `%s` differ: %s", q.Line(format...), firstDiff(e.String(), want))
+		}
+		return
+	}
+	got, listed := records(h.t, e.String()), records(h.t, want)
+	if !slices.Equal(got[0], listed[0]) {
+		h.t.Errorf("%s: e's header %q, the command's %q", q.Line(format...), got[0], listed[0])
+	}
+	a, b := joined(got[1:]), joined(listed[1:])
+	slices.Sort(a)
+	slices.Sort(b)
+	if !slices.Equal(a, b) {
+		h.t.Errorf("%s (sorted on screen): e's records and the command's differ: %s", q.Line(format...), firstDiff(strings.Join(a, "\n"), strings.Join(b, "\n")))
+	}
+}
+
+func records(t *testing.T, s string) [][]string {
+	t.Helper()
+	recs, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(s, "\ufeff"))).ReadAll()
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("%v in %q", err, s)
+	}
+	return recs
+}
+
+func joined(recs [][]string) []string {
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = strings.Join(r, "\x1f")
+	}
+	return out
+}
+
+// slash filters p's table with / as a person types it.
+func slash(p page.Page, text string) page.Page { return keys(typed(keys(p, "/"), text), "enter") }
+
+// firstDiff is the first line where e's file and the command's output part.
+func firstDiff(e, cmd string) string {
+	a, b := strings.Split(e, "\n"), strings.Split(cmd, "\n")
+	for i := range max(len(a), len(b)) {
+		var x, y string
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d (of %d and %d):\n e:       %q\n command: %q", i+1, len(a), len(b), x, y)
+		}
+	}
+	return "line ends"
+}
