@@ -38,6 +38,7 @@ type Model struct {
 	// soon.go: the purging-soon filter, the deleter filter, the by-deleter
 	// table (Tabs[1]); the badge counts the set's sorted purge times.
 	soon, grouped bool
+	groupList     []purge.Group // the by-deleter table's source, row i group i
 	window        time.Duration // soon's window when a saved view set one (query.go); 0: a week
 	deleter       string
 	fromGroups    bool // the deleter filter was opened from the groups: esc goes back to them

@@ -14,6 +14,9 @@ import (
 // lists the entries shown (issue 31). With a purge window both print the
 // soonest purge first; without one, newest deletion first.
 func (m *Model) Query() page.Query {
+	if m.grouped {
+		return m.groupQuery()
+	}
 	q := page.Query{Command: []string{"recycle-bin"}}
 	f := m.filter()
 	f.Name = m.query.Name // a saved view's --name, asked of the service
@@ -32,9 +35,24 @@ func (m *Model) Query() page.Query {
 		col = ColPurgeIn
 	}
 	t.SayOrder(&q, col, desc)
-	if m.grouped {
-		q.Unsaid = append(q.Unsaid, "the grouping by who deleted (b): the command lists the entries themselves")
+	return q
+}
+
+// groupQuery is the by-deleter table's query: `recycle-bin --by-deleter`
+// with the filters the groups are of (what was asked of the service and
+// the purge window; not the deleter chosen, nor the entries' / filter),
+// and the group table's own / filter and sort said as the entries' are.
+func (m *Model) groupQuery() page.Query {
+	q := page.Query{Command: []string{"recycle-bin"}}
+	f := m.soonFilter()
+	f.ClientMatter, f.Name = m.query.ClientMatterID, m.query.Name
+	for _, fl := range purge.FilterFlags() {
+		q.With(fl.Name, f.Get(fl.Name))
 	}
+	q.Switch("by-deleter", true)
+	t := m.Tabs[1]
+	t.SayFilter(&q)
+	t.SayOrder(&q, -1, false)
 	return q
 }
 
@@ -45,7 +63,12 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 	}
 	m := New(env, "").(*Model)
 	var filter purge.Filter
+	grouped := false
 	for _, f := range q.Flags {
+		if f.Name == "by-deleter" && f.Switch {
+			grouped = true // reopened on the by-deleter table, as saved
+			continue
+		}
 		known := slices.ContainsFunc(purge.FilterFlags(), func(fl purge.FilterFlag) bool { return fl.Name == f.Name })
 		if !known {
 			return nil, fmt.Errorf("the console's recycle bin has no --%s; run the view headless with vaultdeck view", f.Name)
@@ -63,6 +86,12 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 		m.soon, m.window = true, d
 		m.Tabs[1].SetColumns(groupColumns(d)) // its count says the window too
 		m.Tabs[0].SetSort(ColPurgeIn, false)
+	}
+	if grouped {
+		if filter.DeletedBy != "" {
+			return nil, fmt.Errorf("--by-deleter groups every deleter: it does not combine with --deleted-by")
+		}
+		m.toggleGroups()
 	}
 	return m, nil
 }

@@ -1,9 +1,7 @@
 package recyclebinview
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -80,53 +78,31 @@ func (m *Model) filter() purge.Filter {
 // every deleter).
 func (m *Model) soonFilter() purge.Filter { return purge.Filter{Within: m.filter().Within} }
 
-// deleterGroup is one person of the by-deleter table.
-type deleterGroup struct {
-	email   string
-	n, soon int
-	next    time.Time
-}
-
 // regroup builds the by-deleter rows from the loaded entries that pass the
-// purging-soon filter, most entries first.
+// purging-soon filter, most entries first (purge.Grouper: the command's
+// --by-deleter groups alike).
 func (m *Model) regroup(now time.Time) tea.Cmd {
-	by := map[string]*deleterGroup{}
-	var order []*deleterGroup
+	gr := purge.NewGrouper(m.soonWindow())
 	soon := m.soonFilter()
 	for i := range m.set.Len() {
-		e := m.set.at(i)
-		if !soon.Kept(e, now) {
-			continue
-		}
-		g := by[e.DeletedByUserEmail]
-		if g == nil {
-			g = &deleterGroup{email: e.DeletedByUserEmail}
-			by[g.email] = g
-			order = append(order, g)
-		}
-		g.n++
-		at := e.RecycleBinPurgedScheduledAt.Time
-		if in, _ := purge.Within(at, now, m.soonWindow()); in {
-			g.soon++
-		}
-		if !at.IsZero() && (g.next.IsZero() || at.Before(g.next)) {
-			g.next = at
+		if e := m.set.at(i); soon.Kept(e, now) {
+			gr.Add(e, now)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b *deleterGroup) int { return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.email, b.email)) })
-	rows := make([]widgets.Row, len(order))
-	for i, g := range order {
-		who := sanitize.Line(g.email)
+	m.groupList = gr.Groups()
+	rows := make([]widgets.Row, len(m.groupList))
+	for i, g := range m.groupList {
+		who := sanitize.Line(g.DeletedBy)
 		if who == "" {
 			who = "(unknown)"
 		}
-		next, tone := PurgeIn(g.next, now)
-		rows[i] = widgets.Row{ID: g.email,
-			Cells: []string{who, strconv.Itoa(g.n), strconv.Itoa(g.soon), next},
-			Nums:  []float64{0, float64(g.n), float64(g.soon), purgeKey(g.next)},
+		next, tone := PurgeIn(g.NextPurge, now)
+		rows[i] = widgets.Row{ID: g.DeletedBy,
+			Cells: []string{who, strconv.Itoa(g.Projects), strconv.Itoa(g.Within), next},
+			Nums:  []float64{0, float64(g.Projects), float64(g.Within), purgeKey(g.NextPurge)},
 			Tones: []widgets.Tone{gColNext: tone}}
 	}
-	m.groups = len(order)
+	m.groups = len(m.groupList)
 	return m.Tabs[1].SetRows(rows)
 }
 

@@ -30,6 +30,8 @@ type Options struct {
 	// Check makes the listing a monitoring probe: a Nagios-style line
 	// first, exit 3 when something purges within the window.
 	Check bool
+	// ByDeleter lists the bin grouped by who deleted (the console's b).
+	ByDeleter bool
 }
 
 // NewCmdRecycleBin is the command; runF, when set, runs instead of Run
@@ -42,6 +44,7 @@ func NewCmdRecycleBin(f *factory.Factory, runF func(context.Context, *Options) i
 		fs.Var(filterValue{&o.Filter, fl.Name}, fl.Name, fl.Usage)
 	}
 	fs.BoolVar(&o.Check, "check", false, "monitoring probe: a Nagios-style summary line first; exit 0 when nothing purges within the window (default 7d), 3 when something does")
+	fs.BoolVar(&o.ByDeleter, "by-deleter", false, "one row a person who deleted: how many projects, how many purge within the window (--purging-within, default 7d), the next purge; as the console's b shows")
 	if runF == nil {
 		runF = Run
 	}
@@ -82,6 +85,9 @@ func Run(ctx context.Context, o *Options) int {
 	if err := o.Filter.Check(); err != nil {
 		return p.UsageError(err)
 	}
+	if o.ByDeleter && (o.Check || o.Filter.DeletedBy != "") {
+		return p.UsageError(fmt.Errorf("--by-deleter groups every deleter: it does not combine with --check or --deleted-by"))
+	}
 	if o.Check {
 		if code, ok := p.Accept("--check prints the probe's text; it does not combine with --json, --jsonl or --csv", printer.Table); !ok {
 			return code
@@ -95,6 +101,9 @@ func Run(ctx context.Context, o *Options) int {
 		return o.failed(err)
 	}
 	now, f := o.Now(), o.Filter
+	if o.ByDeleter {
+		return runByDeleter(ctx, o, c, now)
+	}
 	overdue := 0
 	unknown := 0 // kept entries whose purge time is invalid: within the window or not, no one can say
 	cells := p.Cells()

@@ -9,6 +9,7 @@
 package records
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -111,4 +112,20 @@ func AuditHeader() []string { return []string{"time (UTC)", "type", "user", "ip"
 // Audit is one entry's record: its time to the second, RFC 3339 UTC.
 func Audit(e *store.AuditEntry) []string {
 	return []string{Time(api.Time{Time: e.Time}), e.Type, e.User, e.IP, e.ID}
+}
+
+// GroupHeader is the bin grouped by who deleted (the console's `b`): its
+// columns, in its order, with the next purge's time beside its countdown.
+func GroupHeader(window time.Duration) []string {
+	return []string{"deleted by", "projects", "within " + purge.FormatWindow(window), "next purge", "next purge at (UTC)"}
+}
+
+// Group is one deleter's record; now is the countdown's clock.
+func Group(g *purge.Group, now time.Time) []string {
+	next, _ := purge.Countdown(g.NextPurge, now)
+	at := ""
+	if !g.NextPurge.IsZero() {
+		at = g.NextPurge.UTC().Format(time.RFC3339)
+	}
+	return []string{g.DeletedBy, strconv.Itoa(g.Projects), strconv.Itoa(g.Within), next, at}
 }
