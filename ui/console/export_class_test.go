@@ -69,7 +69,10 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 		{"audit", aud},
 		{"audit filtered", func() page.Page { return loaded(t, auditview.New(h.env, "auth:login")) }},
 		{"audit sorted", func() page.Page { return keys(aud(), "o") }},
-		{"person activity", per},
+		{"person, its first part", per},
+		{"person, the next part", func() page.Page { return keys(per(), "tab") }},
+		{"person, the third part", func() page.Page { return keys(per(), "tab", "tab") }},
+		{"person, the fourth part", func() page.Page { return keys(per(), "tab", "tab", "tab") }},
 	}
 	openedAs := map[string][]page.Flag{}
 	reopen := map[string]func(page.Env, page.Query) (page.Page, error){"bin": recyclebinview.FromQuery}

@@ -23,6 +23,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe/records"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -170,7 +171,8 @@ func Run(ctx context.Context, o *Options) int {
 	if o.Offboarding {
 		return p.Done(offboarding(p, rep))
 	}
-	headers, rows := section(rep, o.Section)
+	// the part as CSV: the records the console's e writes on :person
+	headers, rows := records.PersonPart(rep, o.Section)
 	return p.Done(p.Show(printer.Value{JSON: rep, Headers: headers, Rows: rows, Text: func(w io.Writer) error { return text(w, rep) }}))
 }
 
@@ -267,8 +269,8 @@ func table(w io.Writer, rows [][]string) error {
 	})
 }
 
-// The report's parts as rows, the header first: the text's tables and
-// --csv --section's.
+// The report's parts as rows, the header first: the text's tables (the
+// CSV's are records.PersonPart, RFC 3339 times).
 
 func reachRows(rep *person.Report) [][]string {
 	sole := map[string]bool{}
@@ -298,37 +300,6 @@ func activityRows(rep *person.Report) [][]string {
 		rows = append(rows, []string{whenOr(e.Time), e.Type, e.IP, e.ID})
 	}
 	return rows
-}
-
-func createdRows(rep *person.Report) [][]string {
-	rows := [][]string{{"KIND", "NAME", "ID", "CREATED", "FILES", "USERS", "EVENTS", "DELETED"}}
-	for _, p := range rep.Created.Projects {
-		rows = append(rows, []string{"project", p.Name, p.ID, whenOr(p.CreatedAt.Time), p.FilesCount.String(), "", "", ""})
-	}
-	for _, m := range rep.Created.Matters {
-		rows = append(rows, []string{"matter", m.Name, m.ID, whenOr(m.CreatedAt.Time), "", m.UserCount.String(),
-			m.TotalEvents.String(), whenOr(m.DeletedAt.Time)})
-	}
-	return rows
-}
-
-// section is the part --csv --section prints: its header and rows ("":
-// none asked).
-func section(rep *person.Report, name string) ([]string, [][]string) {
-	var rows [][]string
-	switch name {
-	case "":
-		return nil, nil
-	case "reach":
-		rows = reachRows(rep)
-	case "deleted":
-		rows = deletedRows(rep)
-	case "activity":
-		rows = activityRows(rep)
-	default:
-		rows = createdRows(rep)
-	}
-	return rows[0], rows[1:]
 }
 
 func tallyLine(ts []person.TypeCount) string {
