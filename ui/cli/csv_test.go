@@ -136,7 +136,7 @@ func TestEveryListingWritesCSV(t *testing.T) {
 
 	r = vd("files", pid, "--csv")
 	recs = readCSV(t, "files", r.stdout)
-	if names := column(t, "files", recs, "NAME"); r.code != 0 || !slices.Contains(names, quotedName) || !slices.Contains(names, "'@SUM(A1).pdf") {
+	if names := column(t, "files", recs, "name"); r.code != 0 || !slices.Contains(names, quotedName) || !slices.Contains(names, "'@SUM(A1).pdf") {
 		t.Errorf("files: %d %q %q", r.code, names, r.stderr)
 	}
 
