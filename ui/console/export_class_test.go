@@ -11,6 +11,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/api/sim"
+	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/accessview"
 	"github.com/vaultdeck/vaultdeck/ui/auditview"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -35,15 +36,31 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 	h.cli("audit", "sync")
 	pid := h.headless(page.Query{Command: []string{"projects"}}, "id")[0]
 	who := h.headless(page.Query{Command: []string{"audit"}, Flags: []page.Flag{{Name: "type", Value: sim.AuditAPIDeleteProject}, {Name: "limit", Value: "1"}}}, "user")[0]
-	if _, err := (&access.Crawler{API: h.sim.Client, Store: st, Profile: equivProfile}).Run(context.Background()); err != nil {
-		t.Fatal(err)
+	crawl := func() {
+		if _, err := (&access.Crawler{API: h.sim.Client, Store: st, Profile: equivProfile}).Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
 	}
+	crawl()
+	// someone given MANAGE on a project they were not in, and a crawl more: the diff has a change
+	sn, _ := st.AccessSnapshots(equivProfile)
+	grants, _ := st.AccessGrants(sn[0].ID, store.AccessGrantFilter{})
+	for _, g := range grants {
+		if !slices.ContainsFunc(grants, func(o store.AccessGrant) bool { return o.ProjectID == pid && strings.EqualFold(o.Email, g.Email) }) {
+			if err := h.sim.Sim.Share(pid, g.Email, "MANAGE"); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	crawl()
+	h.cli("person", who) // keeps the projects listing, which says how each project is reached
 	acc := accessview.Deps{Store: st, Profile: equivProfile}
 
 	bin := func() page.Page { return loaded(t, recyclebinview.New(h.env, "")) }
 	prj := func() page.Page { return loaded(t, projectview.New(h.env, pid)) }
 	aud := func() page.Page { return loaded(t, auditview.New(h.env, "")) }
-	_ = func() page.Page { return loaded(t, accessview.New(h.env, acc)) }
+	ppl := func() page.Page { return loaded(t, accessview.New(h.env, acc)) }
 	per := func() page.Page {
 		return loaded(t, keys(loaded(t, personview.New(h.env, personview.Deps{Store: st, Profile: equivProfile}, who)), "r"))
 	}
@@ -69,6 +86,11 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 		{"audit", aud},
 		{"audit filtered", func() page.Page { return loaded(t, auditview.New(h.env, "auth:login")) }},
 		{"audit sorted", func() page.Page { return keys(aud(), "o") }},
+		{"access people", ppl},
+		{"access people sorted", func() page.Page { return keys(ppl(), "o") }},
+		{"access user", func() page.Page { return keys(ppl(), "enter") }},
+		{"access user sorted", func() page.Page { return keys(ppl(), "enter", "o") }},
+		{"access diff", func() page.Page { return keys(ppl(), "tab") }},
 		{"person, its first part", per},
 		{"person, the next part", func() page.Page { return keys(per(), "tab") }},
 		{"person, the third part", func() page.Page { return keys(per(), "tab", "tab") }},
@@ -90,6 +112,9 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 			}
 			openedAs[c.name] = q.Flags
 			h.sameFile(p)
+			if testing.Verbose() {
+				t.Logf("%s", firstLines(exportOf(t, p), 3))
+			}
 			if from, ok := reopen[strings.Fields(c.name)[0]]; ok && len(q.Order) == 0 {
 				h.reopened(p, from, func(p page.Page) []string { return records(t, exportOf(t, p))[0] })
 				again, _ := from(h.env, q)
@@ -163,6 +188,11 @@ func exportOf(t *testing.T, p page.Page) string {
 		t.Fatal(err)
 	}
 	return e.String()
+}
+
+func firstLines(s string, n int) string {
+	ls := strings.SplitN(s, "\n", n+1)
+	return strings.Join(ls[:min(n, len(ls))], "\n")
 }
 
 // slash filters p's table with / as a person types it.
