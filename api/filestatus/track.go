@@ -48,6 +48,10 @@ type File struct {
 	// and c/x.pdf differ) and the project (its name where the cached
 	// listing knows it), both cleaned.
 	Path, Project string
+	// ContentType and DeletedAt are the last answer's, as sent (the
+	// export's record; the screen does not show them).
+	ContentType string
+	DeletedAt   *api.Time
 	// Journal is set for a journaled file the service never confirmed (not
 	// sent, upload failed, unproven): it has no file ID to poll, its ID is
 	// "journal:ROW", and its status word and group come from the journal
@@ -216,6 +220,7 @@ func (t *Tracker) update(f *File, d api.FileDetail, now time.Time) bool {
 	} else {
 		f.NotFound, f.ErrText = false, ""
 		f.Replaced = d.Superseded()
+		f.ContentType, f.DeletedAt = d.ContentType, d.DeletedAt
 		f.Status = api.Status(t.clean(string(d.ProcessingStatus)))
 		if d.FileName != "" {
 			f.Name = t.clean(d.FileName)

@@ -142,7 +142,7 @@ func TestEveryListingWritesCSV(t *testing.T) {
 
 	r = vd("status", fids[0], fids[1], "--csv")
 	recs = readCSV(t, "status", r.stdout)
-	if ids := column(t, "status", recs, "FILE ID"); r.code != 0 || !slices.Equal(ids, fids) || recs[1][1] != quotedName {
+	if ids := column(t, "status", recs, "file id"); r.code != 0 || !slices.Equal(ids, fids) || recs[1][0] != quotedName {
 		t.Errorf("status: %d %q %q", r.code, recs, r.stderr)
 	}
 
@@ -168,7 +168,7 @@ func TestEveryListingWritesCSV(t *testing.T) {
 	}
 	r = vd("audit", "--limit", "7", "--csv")
 	recs = readCSV(t, "audit", r.stdout)
-	if r.code != 0 || len(recs) != 8 || recs[0][0] != "TIME (UTC)" {
+	if r.code != 0 || len(recs) != 8 || !slices.Equal(recs[0], records.AuditHeader()) {
 		t.Errorf("audit: %d %d records %q", r.code, len(recs), r.stderr)
 	}
 

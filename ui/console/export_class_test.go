@@ -8,12 +8,16 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/accessview"
 	"github.com/vaultdeck/vaultdeck/ui/auditview"
+	"github.com/vaultdeck/vaultdeck/ui/filestatusview"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/personview"
 	"github.com/vaultdeck/vaultdeck/ui/projectsview"
@@ -60,6 +64,11 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 	bin := func() page.Page { return loaded(t, recyclebinview.New(h.env, "")) }
 	prj := func() page.Page { return loaded(t, projectview.New(h.env, pid)) }
 	aud := func() page.Page { return loaded(t, auditview.New(h.env, "")) }
+	files := h.headless(page.Query{Command: []string{"files", pid}}, "id")
+	once := func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil } // the first poll only
+	fst := func() page.Page {
+		return loaded(t, filestatusview.New(h.env, strings.Join(files[:4], ","), filestatusview.Options{Tick: once}))
+	}
 	ppl := func() page.Page { return loaded(t, accessview.New(h.env, acc)) }
 	per := func() page.Page {
 		return loaded(t, keys(loaded(t, personview.New(h.env, personview.Deps{Store: st, Profile: equivProfile}, who)), "r"))
@@ -86,6 +95,8 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 		{"audit", aud},
 		{"audit filtered", func() page.Page { return loaded(t, auditview.New(h.env, "auth:login")) }},
 		{"audit sorted", func() page.Page { return keys(aud(), "o") }},
+		{"file status", fst},
+		{"file status sorted", func() page.Page { return keys(fst(), "o") }},
 		{"access people", ppl},
 		{"access people sorted", func() page.Page { return keys(ppl(), "o") }},
 		{"access user", func() page.Page { return keys(ppl(), "enter") }},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe/records"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
@@ -107,27 +108,8 @@ func statusTone(f *filestatus.File) widgets.Tone {
 	return widgets.ToneNone
 }
 
-// statusText is the status column: the server's own value, lower-cased as
-// get_files sends it, or what went wrong for this ID.
-func statusText(f *filestatus.File) string {
-	switch {
-	case f.Journal != "":
-		return f.Journal
-	case !f.Seen:
-		return "…"
-	case f.NotFound:
-		return "not found"
-	case f.Missing:
-		return "no answer"
-	case f.ErrText != "":
-		return "error: " + f.ErrText
-	case f.Replaced:
-		return "replaced"
-	case f.Status == "":
-		return "unknown"
-	}
-	return filestatus.Word(f.Status)
-}
+// statusText is the status column (records.StatusText: the file's too).
+func statusText(f *filestatus.File) string { return records.StatusText(f) }
 
 // group is the triage filter of the view: allGroups, or one of the keys'
 // groups (1 ready, 2 processing, 3 stuck, 4 failed, 5 missing).

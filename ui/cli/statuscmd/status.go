@@ -19,6 +19,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe/records"
 )
 
 // Options are what `status` was asked and what it works with.
@@ -124,18 +125,11 @@ func Run(ctx context.Context, o *Options) int {
 			failed++
 		}
 	}
-	cells := p.Cells()
-	_, err = printer.List(ctx, p, printer.Items(recs), printer.Listing[api.FileDetail]{
-		Headers: []string{"FILE ID", "NAME", "STATUS", "TYPE", "DELETED"},
-		Cells: func(f *api.FileDetail) []string {
-			st := filestatus.Word(f.ProcessingStatus)
-			if f.Failed() {
-				st = "error: " + f.Error
-			}
-			return []string{f.FileID, f.FileName, st, f.ContentType, cells.APITimeOf(f.DeletedAt)}
-		},
-		Held: true,
-	})
+	if p.Is(printer.CSV) {
+		err = writeStatusCSV(p, ids, recs, o.Now())
+	} else {
+		err = listStatus(ctx, p, recs)
+	}
 	if err != nil {
 		return p.Fail(err)
 	}
@@ -161,4 +155,35 @@ func readIDs(in io.Reader) ([]string, error) {
 // stuck-after in one place and sees "stuck 0" learns which threshold won.
 func stuckRule(d time.Duration) string {
 	return "(stuck: processing over " + cmdutil.ShortDuration(d) + ")"
+}
+
+// listStatus prints the answers as they came, in every format but CSV.
+func listStatus(ctx context.Context, p *printer.Printer, recs []api.Item[api.FileDetail]) error {
+	cells := p.Cells()
+	_, err := printer.List(ctx, p, printer.Items(recs), printer.Listing[api.FileDetail]{
+		Headers: []string{"FILE ID", "NAME", "STATUS", "TYPE", "DELETED"},
+		Cells: func(f *api.FileDetail) []string {
+			st := filestatus.Word(f.ProcessingStatus)
+			if f.Failed() {
+				st = "error: " + f.Error
+			}
+			return []string{f.FileID, f.FileName, st, f.ContentType, cells.APITimeOf(f.DeletedAt)}
+		},
+		Held: true,
+	})
+	return err
+}
+
+// writeStatusCSV writes the files' status records (ui/csvsafe/records),
+// the console's e on :files of the same IDs: the answers folded into a
+// tracker as the console folds its polls, so each ID is worded alike
+// (not found, no answer, replaced), in the order given.
+func writeStatusCSV(p *printer.Printer, ids []string, recs []api.Item[api.FileDetail], now time.Time) error {
+	tr := filestatus.NewTracker(ids, func(s string) string { return s })
+	tr.Apply(ids, api.Values(recs), now)
+	rows := make([][]string, len(tr.Files))
+	for i := range tr.Files {
+		rows[i] = records.FileStatus(&tr.Files[i])
+	}
+	return p.WriteCSV(records.FileStatusHeader(), rows)
 }
