@@ -76,6 +76,9 @@ type Resolved struct {
 
 	Theme      string
 	StuckAfter time.Duration
+	// Excel: the console's e writes Excel's CSV dialect (the profile's
+	// excel setting; the command line's --excel is the printer's).
+	Excel bool
 	// ReadOnly: the flag or the stored profile forbids changing the
 	// workspace.
 	ReadOnly bool
@@ -131,6 +134,7 @@ func Resolve(req Request) (*Resolved, error) {
 		Theme:      cmp.Or(f.Theme, DefaultTheme),
 		StuckAfter: cmp.Or(f.StuckAfter, s.StuckAfter, DefaultStuckAfter),
 		ReadOnly:   f.ReadOnly || (c.Stored() && c.Profile.ReadOnly),
+		Excel:      s.Excel,
 	}
 	if f.MaxRate.Set() {
 		r.MaxRate = f.MaxRate

@@ -19,11 +19,14 @@ const (
 	KeyReadOnly   = "read-only" // the profile's read_only column
 	KeyTimeout    = "timeout"   // how long the service may stay silent
 	KeyMaxRate    = "max-rate"  // vaultdeck's cap below the service's limits (maxrate.go)
+	// KeyExcel makes the console's e write Excel's CSV dialect (a BOM,
+	// CRLF), as the command line's --excel does.
+	KeyExcel = "excel"
 )
 
 // Keys are the settings, in the order `config get` lists them.
 func Keys() []string {
-	return []string{KeyTheme, KeyStuckAfter, KeyReadOnly, KeyTimeout, KeyMaxRate}
+	return []string{KeyTheme, KeyStuckAfter, KeyReadOnly, KeyTimeout, KeyMaxRate, KeyExcel}
 }
 
 // Default is what applies when key was never set.
@@ -33,7 +36,7 @@ func Default(key string) string {
 		return "auto"
 	case KeyStuckAfter:
 		return "30m0s"
-	case KeyReadOnly:
+	case KeyReadOnly, KeyExcel:
 		return "false"
 	case KeyTimeout:
 		return "30s"
@@ -65,14 +68,14 @@ func Normalize(key, value string, themes []string) (string, error) {
 			return "", err
 		}
 		return m.String(), nil
-	case KeyReadOnly:
+	case KeyReadOnly, KeyExcel:
 		switch strings.ToLower(value) {
 		case "true", "yes", "on", "1":
 			return "true", nil
 		case "false", "no", "off", "0":
 			return "false", nil
 		}
-		return "", fmt.Errorf("read-only takes true or false (got %q)", value)
+		return "", fmt.Errorf("%s takes true or false (got %q)", key, value)
 	}
 	return "", fmt.Errorf("there is no setting %q; the settings are %s", key, strings.Join(Keys(), ", "))
 }
@@ -98,6 +101,8 @@ type Settings struct {
 	ReadOnly   bool
 	Timeout    time.Duration
 	MaxRate    MaxRate
+	// Excel: the console's e writes Excel's dialect (KeyExcel).
+	Excel bool
 	// ThemeAt is where the configuration file sets Theme ("PATH:LINE"),
 	// so a theme the console does not know is refused there, not ignored.
 	ThemeAt string
@@ -114,7 +119,8 @@ func ParseSettings(m map[string]string, readOnly bool) Settings {
 		return d
 	}
 	mr, _ := ParseMaxRate(m[KeyMaxRate])
-	return Settings{Theme: m[KeyTheme], StuckAfter: dur(KeyStuckAfter), ReadOnly: readOnly, Timeout: dur(KeyTimeout), MaxRate: mr}
+	return Settings{Theme: m[KeyTheme], StuckAfter: dur(KeyStuckAfter), ReadOnly: readOnly, Timeout: dur(KeyTimeout), MaxRate: mr,
+		Excel: m[KeyExcel] == "true"}
 }
 
 // SetSetting stores one checked value (Normalize's) of a profile; "" goes

@@ -54,6 +54,9 @@ type Config struct {
 	StartArg string
 	// ExportDir is where `e` writes CSV files; "" is the working directory.
 	ExportDir string
+	// Excel makes e write Excel's CSV dialect (a BOM, CRLF: what
+	// --excel writes), the profile's excel setting.
+	Excel bool
 	// Getenv reads TMUX for the OSC 52 passthrough; nil means os.Getenv.
 	// An SSH session passes the remote side's environment here.
 	Getenv func(string) string

@@ -51,7 +51,7 @@ func (m *Model) exportTop() tea.Cmd {
 	if !ok {
 		return page.Status("this view has no table to export")
 	}
-	snap := ex.ExportTable()
+	snap := ex.ExportTable().Excel(m.cfg.Excel)
 	dir, stem, now := m.cfg.ExportDir, fileStem(top.Title()), m.env.Clock()
 	return func() tea.Msg {
 		path, err := writeExport(dir, stem, "csv", now, snap.WriteCSV)

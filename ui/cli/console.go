@@ -112,7 +112,7 @@ func (r *tree) console(ctx context.Context, e Env, s *processAccounts, cf Consol
 	}
 	a := c.Account
 	o := cf.options(e)
-	o.Theme, o.StuckAfter, o.ReadOnly = a.Theme, a.StuckAfter, a.ReadOnly
+	o.Theme, o.StuckAfter, o.ReadOnly, o.Excel = a.Theme, a.StuckAfter, a.ReadOnly, a.Excel
 	o.Backend = c.Client
 	// The write jobs; the console drops them if the session is read-only.
 	o.Jobs = console.ClientJobs(c.Client)

@@ -71,8 +71,10 @@ type Options struct {
 	NoColor bool
 
 	StuckAfter time.Duration // file-status threshold; 0 = 30 minutes
-	Start      string        // first route; "" = projects
-	StartArg   string
+	// Excel: e writes Excel's CSV dialect (the profile's excel setting).
+	Excel    bool
+	Start    string // first route; "" = projects
+	StartArg string
 
 	Input  io.Reader // nil = stdin
 	Output io.Writer // nil = stdout
@@ -255,6 +257,7 @@ func newModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error)
 		StartArg: o.StartArg,
 		Getenv:   getenv,
 		Views:    views,
+		Excel:    o.Excel,
 	}), nil
 }
 
