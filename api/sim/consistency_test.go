@@ -57,6 +57,7 @@ func TestTheLogAgreesWithTheListings(t *testing.T) {
 			if _, err := e.Client.Upload(ctx, live[2].ID, files, api.DuplicateKeep); err != nil {
 				t.Fatal(err)
 			}
+			otherWrites(t, e, live[3].ID)
 			walkTheLog(t, e)
 		})
 	}
@@ -85,6 +86,7 @@ func walkTheLog(t *testing.T, e *simtest.Env) {
 		t.Fatal(err)
 	}
 	kinds := map[string]int{}
+	var others []api.AuditEntry // the sharing, file and matter writes, checked below
 	if _, err := e.Client.Audit(api.AuditQuery{}).Each(ctx, func(x *api.AuditEntry, _ api.RawItem) error {
 		var data struct {
 			ProjectID  string `json:"project_id"`
@@ -103,6 +105,9 @@ func walkTheLog(t *testing.T, e *simtest.Env) {
 			case !inBin && !projects[data.ProjectID].DeleteInProgress:
 				t.Errorf("entry %s: %s deleted project %s, which is in neither the recycle bin nor being deleted (listed: %v)", x.ID, x.User, data.ProjectID, listed[data.ProjectID])
 			}
+		case sim.AuditAPIUpdateUsers, sim.AuditAPIRemoveUsers, sim.AuditAPIDeleteFile, sim.AuditAPIMatters:
+			kinds[typ]++
+			others = append(others, *x)
 		case sim.AuditAPIUpload:
 			kinds[typ]++
 			_, inBin := bin[data.ProjectID]
@@ -129,6 +134,7 @@ func walkTheLog(t *testing.T, e *simtest.Env) {
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
+	checkTheOtherWrites(t, e, others)
 	if kinds[sim.AuditAPIDeleteProject] < 2 || kinds[sim.AuditAPIUpload] < 1 {
 		t.Fatalf("the log holds %v: the walk checked too little", kinds)
 	}

@@ -96,7 +96,13 @@
 //     is ever purged, so every project deletion the log shows stays in the
 //     bin (a planted burst's too: its projects are in the bin, deleted by
 //     its user); TestTheLogAgreesWithTheListings walks the log against the
-//     listings.
+//     listings: deletions, uploads, sharing changes (an update's entry
+//     names each changed user's new level, access_levels, which the
+//     projects listing's user_shares say as EDIT or VIEW), file deletions
+//     (gone from the listing, get_files' deleted_at at the entry's time)
+//     and matter deletions (the entry's deleted is how many the request
+//     deleted, the listing's deleted_at at its time; an upsert's restored
+//     how many it brought back).
 //   - The client-matter listing (GET /api/v1/client_matters) is the
 //     public record (facts §6.1) plus the simulator's own mapping from v1
 //     names to v2 pairs, which no public document gives: every record has

@@ -167,7 +167,9 @@ func (s *Server) handleDeleteMatters(w http.ResponseWriter, r *http.Request, tok
 	}
 	now := s.lock()
 	res := s.st.deleteMatters(pairs, now)
-	s.recordAPI(r, tok, AuditAPIMatters, now, map[string]any{"operation": "delete", "count": len(pairs)})
+	// count is the pairs asked; deleted the matters this request deleted
+	// (the listing's deleted_at at this time), so the log agrees with it
+	s.recordAPI(r, tok, AuditAPIMatters, now, map[string]any{"operation": "delete", "count": len(pairs), "deleted": len(res.Deleted)})
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, res)
 }
@@ -200,7 +202,7 @@ func (s *Server) handleUpsertMatters(w http.ResponseWriter, r *http.Request, tok
 	}
 	now := s.lock()
 	res := s.st.upsertMatters(pairs, now, tok.UserEmail)
-	s.recordAPI(r, tok, AuditAPIMatters, now, map[string]any{"operation": "upsert", "count": len(pairs)})
+	s.recordAPI(r, tok, AuditAPIMatters, now, map[string]any{"operation": "upsert", "count": len(pairs), "created": len(res.Created), "restored": len(res.Restored)})
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, res)
 }

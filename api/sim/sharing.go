@@ -270,6 +270,7 @@ func (s *Server) handleUpdateProjectUsers(w http.ResponseWriter, r *http.Request
 	}{ProjectID: p.ID, Added: []added{}, Updated: []updated{}, Failed: []failedJSON{}}
 	seen := map[string]bool{}
 	var changed []string
+	levels := map[string]string{} // each changed user's new level, which the entry names
 	for _, x := range body.Users {
 		usr, why := s.st.whoFails(p, tok, x.Email, seen)
 		level := x.AccessLevel
@@ -291,8 +292,11 @@ func (s *Server) handleUpdateProjectUsers(w http.ResponseWriter, r *http.Request
 		}
 		p.setShare(usr, level, now)
 		changed = append(changed, usr.Email)
+		levels[usr.Email] = level
 	}
-	s.recordAPI(r, tok, AuditAPIUpdateUsers, now, map[string]any{"project_id": p.ID, "users": changedOrEmpty(changed)})
+	// the entry says what changed, levels too, so that the log can be read
+	// against the project's shares (TestTheLogAgreesWithTheListings)
+	s.recordAPI(r, tok, AuditAPIUpdateUsers, now, map[string]any{"project_id": p.ID, "users": changedOrEmpty(changed), "access_levels": levels})
 	writeJSON(w, http.StatusOK, map[string]any{"status": "COMPLETED", "data": res})
 }
 
