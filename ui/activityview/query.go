@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe/records"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -15,7 +16,7 @@ import (
 // whenever it runs, as the view is; the buckets and the type as shown.
 // The stats are one object, no listing: C's line prints them as JSON.
 func (m *Model) Query() page.Query {
-	q := page.Query{Command: []string{"audit", "stats"}, Format: []string{"--json"}}
+	q := page.Query{Command: []string{"audit", "stats"}} // --csv: the buckets, e's file
 	q.With("since", ageWord(m.age))
 	q.With("by", byWord(m.by))
 	q.With("type", m.typ)
@@ -72,19 +73,23 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 }
 
 // ExportTable implements the console's e (issue 42): the histogram's
-// buckets, oldest first, their bounds in RFC 3339 UTC (the buckets of
-// `audit stats --json`).
+// buckets, oldest first, as `audit stats --csv` writes them
+// (ui/csvsafe/records).
 func (m *Model) ExportTable() widgets.TableExport {
-	cols := []widgets.Column{{Title: "START"}, {Title: "END"}, {Title: "COUNT"}}
 	var rows []widgets.Row
 	var idx []int
 	if m.stats != nil {
-		for i, b := range m.stats.Buckets {
-			rows = append(rows, widgets.Row{ID: strconv.Itoa(i), Cells: []string{b.Start.UTC().Format(time.RFC3339), b.End.UTC().Format(time.RFC3339), strconv.Itoa(b.Count)}})
+		for i := range m.stats.Buckets {
+			rows = append(rows, widgets.Row{ID: strconv.Itoa(i)})
 			idx = append(idx, i)
 		}
 	}
-	return widgets.ExportOf(cols, widgets.RowsOf(rows), idx)
+	ex := widgets.ExportOf(nil, widgets.RowsOf(rows), idx)
+	if m.stats == nil {
+		return ex
+	}
+	bs := m.stats.Buckets
+	return ex.Records(records.BucketHeader(), func(i int) []string { return records.Bucket(bs[i]) })
 }
 
 // Exports says e has buckets to write: once the stats are read.

@@ -77,11 +77,11 @@ func TestEquivalentPersonAndActivity(t *testing.T) {
 	}
 
 	a := loaded(t, activityview.New(h.env, "2d "+sim.AuditAPIDeleteProject))
-	q = says(t, a, "vaultdeck audit stats --since 2d --by hour --type "+sim.AuditAPIDeleteProject+" --json")
+	q = says(t, a, "vaultdeck audit stats --since 2d --by hour --type "+sim.AuditAPIDeleteProject)
 	var stats struct {
 		Buckets []struct{ Count int } `json:"buckets"`
 	}
-	if err := json.Unmarshal([]byte(h.cli(append(q.Args(), q.Format...)...)), &stats); err != nil {
+	if err := json.Unmarshal([]byte(h.cli(append(q.Args(), "--json")...)), &stats); err != nil {
 		t.Fatal(err)
 	}
 	var listed, total []string

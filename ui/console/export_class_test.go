@@ -16,6 +16,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/accessview"
+	"github.com/vaultdeck/vaultdeck/ui/activityview"
 	"github.com/vaultdeck/vaultdeck/ui/auditview"
 	"github.com/vaultdeck/vaultdeck/ui/filestatusview"
 	"github.com/vaultdeck/vaultdeck/ui/page"
@@ -102,6 +103,8 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 		{"access user", func() page.Page { return keys(ppl(), "enter") }},
 		{"access user sorted", func() page.Page { return keys(ppl(), "enter", "o") }},
 		{"access diff", func() page.Page { return keys(ppl(), "tab") }},
+		{"activity", func() page.Page { return loaded(t, activityview.New(h.env, "2d")) }},
+		{"activity filtered", func() page.Page { return loaded(t, activityview.New(h.env, "2d "+sim.AuditAPIDeleteProject)) }},
 		{"person, its first part", per},
 		{"person, the next part", func() page.Page { return keys(per(), "tab") }},
 		{"person, the third part", func() page.Page { return keys(per(), "tab", "tab") }},

@@ -19,6 +19,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe/records"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -69,7 +70,7 @@ top_users, top_ips, top_types, marks, more_marks, mirror).`,
 // RunStats prints activity at a glance from the mirror alone.
 func RunStats(ctx context.Context, o *StatsOptions) int {
 	p := o.IO
-	if code, ok := p.Accept("audit stats prints a table, or one JSON object with --json", printer.Table, printer.JSON); !ok {
+	if code, ok := p.Accept("audit stats prints a table, one JSON object with --json, or its buckets with --csv", printer.Table, printer.JSON, printer.CSV); !ok {
 		return code
 	}
 	at := now(o.Clock)
@@ -125,6 +126,13 @@ func RunStats(ctx context.Context, o *StatsOptions) int {
 	}
 	if err != nil {
 		return p.Fail(err)
+	}
+	if p.Is(printer.CSV) { // the histogram's buckets: the console's e on :activity
+		rows := make([][]string, len(s.Buckets))
+		for i, b := range s.Buckets {
+			rows[i] = records.Bucket(b)
+		}
+		return p.Done(p.WriteCSV(records.BucketHeader(), rows))
 	}
 	err = p.Show(printer.Value{JSON: statsValue(s, state), Text: func(w io.Writer) error { return writeStatsTable(w, s, state) }})
 	return p.Done(err)
