@@ -19,7 +19,9 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/activityview"
 	"github.com/vaultdeck/vaultdeck/ui/auditview"
 	"github.com/vaultdeck/vaultdeck/ui/filestatusview"
+	"github.com/vaultdeck/vaultdeck/ui/mattersview"
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
 	"github.com/vaultdeck/vaultdeck/ui/personview"
 	"github.com/vaultdeck/vaultdeck/ui/projectsview"
 	"github.com/vaultdeck/vaultdeck/ui/projectview"
@@ -70,6 +72,28 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 	fst := func() page.Page {
 		return loaded(t, filestatusview.New(h.env, strings.Join(files[:4], ","), filestatusview.Options{Tick: once}))
 	}
+	// two matter receipts, the last with outcomes to filter by
+	for _, n := range []int{2, 6} {
+		id, err := st.StartReceipt(store.Receipt{Action: "delete", Profile: "work", Endpoint: "e", FileName: "m.csv", Pairs: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		items := []store.ReceiptItem{{Line: 2, ClientID: "C", MatterID: "M2", Result: "deleted", Request: 1}, {Line: 3, ClientID: "C", MatterID: "M3", Result: "deleted", Request: 1}}
+		if n == 6 {
+			items = append(items, store.ReceiptItem{Line: 4, ClientID: "X", MatterID: "M4", Result: "error", Code: "invalid_client_id", Request: 2},
+				store.ReceiptItem{Line: 5, ClientID: "Y", MatterID: "M5", Result: "error", Code: "invalid_client_id", Request: 2},
+				store.ReceiptItem{Line: 6, ClientID: "C", MatterID: "M6", Result: "error", Code: "blocked_by_ethical_wall", Request: 2},
+				store.ReceiptItem{Line: 7, ClientID: "C", MatterID: "M7", Result: "already_absent", Request: 2})
+		}
+		if err := st.AddReceiptItems(id, items); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.FinishReceipt(id, store.ReceiptComplete, "", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	menv := pagetest.WithJobs(h.env, page.Jobs{Matters: h.sim.Client}) // the matters view is for a session with the matter job
+	mat := func() page.Page { return loaded(t, mattersview.New(menv, mattersview.Deps{Store: st, Profile: "work"}, "")) }
 	ppl := func() page.Page { return loaded(t, accessview.New(h.env, acc)) }
 	per := func() page.Page {
 		return loaded(t, keys(loaded(t, personview.New(h.env, personview.Deps{Store: st, Profile: equivProfile}, who)), "r"))
@@ -105,6 +129,11 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 		{"access diff", func() page.Page { return keys(ppl(), "tab") }},
 		{"activity", func() page.Page { return loaded(t, activityview.New(h.env, "2d")) }},
 		{"activity filtered", func() page.Page { return loaded(t, activityview.New(h.env, "2d "+sim.AuditAPIDeleteProject)) }},
+		{"matters receipts", mat},
+		{"matters receipts sorted", func() page.Page { return keys(mat(), "o") }},
+		{"matters receipt", func() page.Page { return keys(mat(), "enter") }},
+		{"matters receipt filtered", func() page.Page { return keys(mat(), "enter", "t", "t") }},
+		{"matters receipt sorted", func() page.Page { return keys(mat(), "enter", "o") }},
 		{"person, its first part", per},
 		{"person, the next part", func() page.Page { return keys(per(), "tab") }},
 		{"person, the third part", func() page.Page { return keys(per(), "tab", "tab") }},
