@@ -1,7 +1,6 @@
 package console_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"path/filepath"
@@ -16,7 +15,6 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/mattersview"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
-	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // The equivalent command of the views that read the local database (the
@@ -147,7 +145,6 @@ func TestEquivalentMatters(t *testing.T) {
 	p := loaded(t, mattersview.New(h.env, deps, ""))
 	q := says(t, p, "vaultdeck matters receipts")
 	h.sameSet(q, rows(p), h.listed(q, "id"))
-	h.exportsAsCSV(q, p)
 	h.reopened(p, mattersview.FromQuery(deps), rows)
 
 	// the newest receipt, its error codes cycled to invalid_client_id
@@ -168,7 +165,6 @@ func TestEquivalentMatters(t *testing.T) {
 		t.Fatalf("the code filter shows %v", shown)
 	}
 	h.sameSet(q, rows(p), listed)
-	h.exportsAsCSV(q, p)
 	h.reopened(p, mattersview.FromQuery(deps), rows)
 
 	// and its outcomes cycled (f) to the errors: both filters are said
@@ -182,7 +178,6 @@ func TestEquivalentMatters(t *testing.T) {
 		listed = append(listed, strconv.Itoa(it.Line))
 	}
 	h.sameSet(q, rows(p), listed)
-	h.exportsAsCSV(q, p)
 	h.reopened(p, mattersview.FromQuery(deps), rows)
 
 	// a file being previewed is no listing: C says so
@@ -211,18 +206,4 @@ func (h *equiv) listed(q page.Query, field string) []string {
 		}
 	}
 	return out
-}
-
-// exportsAsCSV checks that e on p writes what q's command writes with
-// --csv, byte for byte: the same columns under the same names, the same
-// rows in the same order (p is as it opened, sorted as the command prints).
-func (h *equiv) exportsAsCSV(q page.Query, p page.Page) {
-	h.t.Helper()
-	var got bytes.Buffer
-	if err := p.(interface{ ExportTable() widgets.TableExport }).ExportTable().WriteCSV(&got); err != nil {
-		h.t.Fatal(err)
-	}
-	if want := h.cli(append(q.Args(), "--csv")...); got.String() != want {
-		h.t.Errorf("e on %q wrote\n%s\n%s --csv prints\n%s", p.Title(), got.String(), q.Line(), want)
-	}
 }
