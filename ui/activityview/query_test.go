@@ -16,9 +16,9 @@ func TestQuerySaysTheAgeAsTyped(t *testing.T) {
 	env := pagetest.Env(t, &pagetest.Fake{}, true)
 	at := pagetest.Now
 	env.Now = func() time.Time { at = at.Add(time.Microsecond); return at }
-	for arg, want := range map[string]string{"2d": "vaultdeck audit stats --since 2d --by hour --json",
-		"36h day auth:login": "vaultdeck audit stats --since 36h --by day --type auth:login --json",
-		"":                   "vaultdeck audit stats --since 7d --by day --json"} {
+	for arg, want := range map[string]string{"2d": "vaultdeck audit stats --since 2d --by hour",
+		"36h day auth:login": "vaultdeck audit stats --since 36h --by day --type auth:login",
+		"":                   "vaultdeck audit stats --since 7d --by day"} {
 		q := New(env, arg).(page.Querier).Query()
 		if got := q.Line(q.Format...); got != want {
 			t.Errorf(":activity %s: C says %s, want %s", arg, got, want)
