@@ -174,7 +174,7 @@ func Message(p *change.Plan) string {
 		sends = items[len(items)-1].Send
 	}
 	return fmt.Sprintf("%s\n%s in %s, from the vault budget (10 a minute). Recorded before each request; `vaultdeck access undo JOB` puts it back.",
-		strings.TrimRight(p.Text(), "\n"), plural.Count(p.Count(), "change"), plural.Count(sends, "request"))
+		strings.TrimRight(p.Text(sanitize.Line), "\n"), plural.Count(p.Count(), "change"), plural.Count(sends, "request"))
 }
 
 // View is the confirmation, placed in w x h, when it is open.

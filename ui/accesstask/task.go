@@ -11,6 +11,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/writejob"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 // Task is the plan carried out as the "access" write job, owned by the
@@ -40,7 +41,7 @@ func Task(env page.Env, origin page.ID, plan *change.Plan) page.StartTask {
 				return page.Outcome{}, fmt.Errorf("the token (%s) lacks the Vault sharing permission that changing access needs; nothing was sent", who.TokenName)
 			}
 			job := store.WriteJob{Kind: change.KindName, Profile: profile, Workspace: who.WorkspaceID, BaseURL: be.Base(),
-				ActorEmail: who.Email, Plan: plan.Text() + "(the console)\n"}
+				ActorEmail: who.Email, Plan: plan.Text(sanitize.Line) + "(the console)\n"}
 			job = writejob.Stamp(ctx, job) // the local account, and serve's key when a session runs it
 			wp, err := writejob.NewPlan(job, items)
 			if err != nil {

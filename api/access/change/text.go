@@ -5,20 +5,20 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 // Text is the plan as a person reads it before confirming, and as the job
 // records it ("the text the person read"): `access apply` prints it, the
-// console shows it in the confirmation.
-func (p *Plan) Text() string {
+// console shows it in the confirmation. clean is the interface's cleaner of
+// the service's strings (ui/sanitize.Line: api is below ui and leaves the
+// bytes a terminal is sent to the one that sends them).
+func (p *Plan) Text(clean func(string) string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "plan      %s, read %s UTC\n", sanitize.Line(p.Source), p.MadeAt.UTC().Format("2006-01-02 15:04"))
+	fmt.Fprintf(&b, "plan      %s, read %s UTC\n", clean(p.Source), p.MadeAt.UTC().Format("2006-01-02 15:04"))
 	for _, r := range p.Rows {
-		line := fmt.Sprintf("  %-9s %s  %s  %s -> %s", r.Action, sanitize.Line(r.ProjectName), sanitize.Line(r.Email), dash(r.Direct), dash(r.To))
+		line := fmt.Sprintf("  %-9s %s  %s  %s -> %s", r.Action, clean(r.ProjectName), clean(r.Email), dash(r.Direct), dash(r.To))
 		if r.Note != "" {
-			line += "  (" + sanitize.Line(r.Note) + ")"
+			line += "  (" + clean(r.Note) + ")"
 		}
 		b.WriteString(line + "\n")
 	}

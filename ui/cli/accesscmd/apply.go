@@ -311,4 +311,4 @@ func RunUndo(ctx context.Context, o *Options) int {
 }
 
 // planText is the plan as the job records it: what the person read.
-func planText(plan *change.Plan) string { return plan.Text() }
+func planText(plan *change.Plan) string { return plan.Text(sanitize.Line) }

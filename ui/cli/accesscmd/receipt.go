@@ -20,7 +20,7 @@ import (
 )
 
 // showText is a plan for people: one line a row, the count under it.
-func showText(w io.Writer, plan *change.Plan) { fmt.Fprint(w, plan.Text()) }
+func showText(w io.Writer, plan *change.Plan) { fmt.Fprint(w, plan.Text(sanitize.Line)) }
 
 // applyLine is the run's progress on stderr: a line redrawn on a terminal,
 // one line a request otherwise.
