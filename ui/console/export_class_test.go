@@ -93,7 +93,9 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 		}
 	}
 	menv := pagetest.WithJobs(h.env, page.Jobs{Matters: h.sim.Client}) // the matters view is for a session with the matter job
-	mat := func() page.Page { return loaded(t, mattersview.New(menv, mattersview.Deps{Store: st, Profile: "work"}, "")) }
+	mat := func() page.Page {
+		return loaded(t, mattersview.New(menv, mattersview.Deps{Store: st, Profile: "work"}, ""))
+	}
 	ppl := func() page.Page { return loaded(t, accessview.New(h.env, acc)) }
 	per := func() page.Page {
 		return loaded(t, keys(loaded(t, personview.New(h.env, personview.Deps{Store: st, Profile: equivProfile}, who)), "r"))
