@@ -40,6 +40,11 @@ func (r *Report) Settled() bool {
 // with items in flight or unknown: that is Resume's, which checks them on
 // the service first.
 func Run(ctx context.Context, d Deps, k Kind, id int64) *Report {
+	unlock, err := hold(d, id)
+	if err != nil {
+		return &Report{Err: err}
+	}
+	defer unlock()
 	items, err := d.Store.WriteJobItems(id)
 	if err != nil {
 		return &Report{Err: err}
@@ -59,6 +64,13 @@ func Resume(ctx context.Context, d Deps, k Kind, id int64) *Report {
 	if err := d.Store.Check(); err != nil {
 		return &Report{Err: err}
 	}
+	// held before anything is checked: another process's request in flight
+	// would read as not applied, and be sent twice
+	unlock, err := hold(d, id)
+	if err != nil {
+		return &Report{Err: err}
+	}
+	defer unlock()
 	items, err := d.Store.WriteJobItems(id)
 	if err != nil {
 		return &Report{Err: err}
@@ -86,6 +98,20 @@ func Resume(ctx context.Context, d Deps, k Kind, id int64) *Report {
 		return &Report{Err: err}
 	}
 	return run(ctx, d, k, id, items)
+}
+
+// Locker is a journal that can hold a job for this process (store's
+// LockWriteJob): one process at a time runs or resumes a job. A journal
+// without it (a test's wrapper) holds nothing.
+type Locker interface {
+	LockWriteJob(id int64) (unlock func(), err error)
+}
+
+func hold(d Deps, id int64) (func(), error) {
+	if l, ok := d.Store.(Locker); ok {
+		return l.LockWriteJob(id)
+	}
+	return func() {}, nil
 }
 
 // fromCheck turns what the service shows into the items' new states.

@@ -3,6 +3,7 @@ package uploadcmd
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -289,6 +290,11 @@ func confirm(o *UndoOptions, n int) (bool, int) {
 // evidence) and says how it ended: 0 only when every file is gone.
 func (o *UndoOptions) receipt(ctx context.Context, st *store.Store, rep *writejob.Report, run store.RunSummary) int {
 	p := o.IO
+	// another process runs this undo job: it is its receipt to give, and
+	// this one sent nothing
+	if held := (*store.JobHeldError)(nil); errors.As(rep.Err, &held) {
+		return p.Fail(rep.Err)
+	}
 	rc := &writejob.Receipt{Job: rep.Job, Items: rep.Items}
 	ev := evidence.OfJob(ctx, o.Client, st, rc, deletefile.AuditType, run.ProjectID)
 	err := p.Show(printer.Result{
