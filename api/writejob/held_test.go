@@ -3,6 +3,7 @@ package writejob_test
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,5 +72,24 @@ func TestASecondResumeOfAJobInFlightSendsNothing(t *testing.T) {
 	// released: a resume now holds it (nothing left to send)
 	if rep := writejob.Resume(context.Background(), deps(b), w.k, id); rep.Err != nil || w.k.sends != 5 {
 		t.Fatalf("a resume after the first ended: %v, %d requests", rep.Err, w.k.sends)
+	}
+}
+
+// TestAJobThatCannotBeHeldSendsNothing: a hold that cannot be taken (its
+// lock folder cannot be made) stops the run before any request.
+func TestAJobThatCannotBeHeldSendsNothing(t *testing.T) {
+	st := openStore(t)
+	if err := os.WriteFile(st.Path()+"-locks", []byte("not a folder"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := &world{}
+	k, p := w.Fresh(t)
+	id, err := writejob.Start(deps(st), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := writejob.Run(context.Background(), deps(st), k, id)
+	if rep.Err == nil || !strings.Contains(rep.Err.Error(), "could not be held") || w.k.sends != 0 {
+		t.Fatalf("%v, %d requests", rep.Err, w.k.sends)
 	}
 }
