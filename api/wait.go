@@ -70,6 +70,16 @@ func WithWaitObserver(ctx context.Context, fn func(Wait)) context.Context {
 	return context.WithValue(ctx, waitKey{}, fn)
 }
 
+// AlsoObserveWaits is WithWaitObserver keeping ctx's own observer: both
+// are told, the earlier first (a command's wait line and a job's progress).
+func AlsoObserveWaits(ctx context.Context, fn func(Wait)) context.Context {
+	prev, _ := ctx.Value(waitKey{}).(func(Wait))
+	if prev == nil {
+		return WithWaitObserver(ctx, fn)
+	}
+	return WithWaitObserver(ctx, func(w Wait) { prev(w); fn(w) })
+}
+
 func (c *Client) observeWait(ctx context.Context, w Wait) {
 	if fn, ok := ctx.Value(waitKey{}).(func(Wait)); ok && fn != nil {
 		w.Until = c.clock.Now().Add(w.For)

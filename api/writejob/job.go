@@ -21,6 +21,7 @@ package writejob
 import (
 	"context"
 	"fmt"
+	"github.com/vaultdeck/vaultdeck/api"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/store"
@@ -171,6 +172,9 @@ type Progress struct {
 	Settled     int // items with a final answer
 	Items       int
 	Waiting     time.Duration // > 0: waiting this long before a retry round
+	// Budget, when set, is the wait the next request is in before it goes
+	// (the vault budget, a 429's Retry-After): nothing of it was sent yet.
+	Budget *api.Wait
 }
 
 func (d Deps) maxAttempts() int {

@@ -140,6 +140,22 @@ func run(ctx context.Context, d Deps, k Kind, id int64, items []Item) *Report {
 		total = items[len(items)-1].Send
 	}
 	sent := 0
+	// the last progress told, which a wait before a request is added to: the
+	// observer runs on the requesting goroutine, this one (api.WithWaitObserver)
+	cur := Progress{Sends: total, Settled: settled(items), Items: len(items)}
+	tell := func(p Progress) {
+		cur = p
+		if d.Progress != nil {
+			d.Progress(p)
+		}
+	}
+	if d.Progress != nil {
+		ctx = api.AlsoObserveWaits(ctx, func(w api.Wait) {
+			p := cur
+			p.Waiting, p.Budget = 0, &w
+			d.Progress(p)
+		})
+	}
 	// the bound on retries is this run's: a resume after a kill is a new
 	// run, and a send the kill stopped before it left is not a try
 	tries := map[int]int{}
@@ -149,9 +165,7 @@ func run(ctx context.Context, d Deps, k Kind, id int64, items []Item) *Report {
 			break
 		}
 		if round > 0 {
-			if d.Progress != nil {
-				d.Progress(Progress{Sent: sent, Sends: total, Settled: settled(items), Items: len(items), Waiting: d.retryAfter()})
-			}
+			tell(Progress{Sent: sent, Sends: total, Settled: settled(items), Items: len(items), Waiting: d.retryAfter()})
 			if d.sleep(ctx, d.retryAfter()) != nil {
 				rep.Canceled = true
 				break
@@ -180,9 +194,7 @@ func run(ctx context.Context, d Deps, k Kind, id int64, items []Item) *Report {
 			for _, it := range settle {
 				items[it.Seq-1] = it
 			}
-			if d.Progress != nil {
-				d.Progress(Progress{Sent: sent, Sends: total, Settled: settled(items), Items: len(items)})
-			}
+			tell(Progress{Sent: sent, Sends: total, Settled: settled(items), Items: len(items)})
 			if stop != nil {
 				rep.Err = stop
 				break

@@ -103,11 +103,7 @@ func DeleteFilesTask(env page.Env, origin page.ID, project string, files []delet
 				job.ActorEmail, job.Workspace = who.Email, who.WorkspaceID
 			}
 			rep, err := deletefile.Delete(ctx, st, svc, job, files, 0, func(p writejob.Progress) {
-				line := fmt.Sprintf("%d of %s settled", p.Settled, plural.Count(p.Items, "file"))
-				if p.Waiting > 0 {
-					line += fmt.Sprintf("; %d still processing, tried again in %s", p.Items-p.Settled, p.Waiting)
-				}
-				progress(line)
+				progress(deletefile.ProgressLine(p))
 			})
 			if err != nil {
 				return page.Outcome{}, err

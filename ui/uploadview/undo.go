@@ -95,7 +95,7 @@ func UndoTask(env page.Env, origin page.ID, run int64, projectID string) page.St
 				job.ActorEmail, job.Workspace = who.Email, who.WorkspaceID
 			}
 			rep, err := deletefile.Delete(ctx, st, svc, job, plan.Delete, 0, func(p writejob.Progress) {
-				progress(fmt.Sprintf("%d of %s settled", p.Settled, plural.Count(p.Items, "file")))
+				progress(deletefile.ProgressLine(p))
 			})
 			if err != nil {
 				return page.Outcome{}, err

@@ -73,3 +73,23 @@ func Summary(rep *writejob.Report) (string, bool) {
 	}
 	return line, ok
 }
+
+// ProgressLine is a deletion's progress as the console's task line says it
+// (the Files tab's and the upload page's undo): what is settled, and why it
+// waits: a file still processing (409) tried again later, or the next
+// request held for the vault budget (or a 429's Retry-After), which has
+// sent nothing of it yet.
+func ProgressLine(p writejob.Progress) string {
+	line := fmt.Sprintf("%d of %s settled", p.Settled, plural.Count(p.Items, "file"))
+	switch {
+	case p.Budget != nil:
+		line += "; " + p.Budget.String()
+		if !p.Budget.Until.IsZero() {
+			line += ", until " + p.Budget.Until.Format("15:04:05")
+		}
+		line += "; nothing of the next request was sent yet"
+	case p.Waiting > 0:
+		line += fmt.Sprintf("; %d still processing, tried again in %s", p.Items-p.Settled, p.Waiting)
+	}
+	return line
+}

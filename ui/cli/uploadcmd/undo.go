@@ -91,6 +91,9 @@ func RunUndo(ctx context.Context, o *UndoOptions) int {
 		return p.Usage("--tries must be at least 1, not %d", o.Tries)
 	}
 	deps := writejob.Deps{Store: st, MaxAttempts: o.Tries, RetryAfter: o.RetryAfter, Progress: func(pr writejob.Progress) {
+		if pr.Budget != nil {
+			return // the command's own wait line says it (printer's wait observer)
+		}
 		if pr.Waiting > 0 {
 			fmt.Fprintf(p.Err(), "vaultdeck: %d still processing; trying again in %s (Ctrl-C stops; run the undo again to resume)\n", pr.Items-pr.Settled, pr.Waiting)
 			return
