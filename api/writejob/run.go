@@ -42,7 +42,7 @@ func (r *Report) Settled() bool {
 func Run(ctx context.Context, d Deps, k Kind, id int64) *Report {
 	unlock, err := hold(d, id)
 	if err != nil {
-		return &Report{Err: err}
+		return held(d, id, err)
 	}
 	defer unlock()
 	items, err := d.Store.WriteJobItems(id)
@@ -68,7 +68,7 @@ func Resume(ctx context.Context, d Deps, k Kind, id int64) *Report {
 	// would read as not applied, and be sent twice
 	unlock, err := hold(d, id)
 	if err != nil {
-		return &Report{Err: err}
+		return held(d, id, err)
 	}
 	defer unlock()
 	items, err := d.Store.WriteJobItems(id)
@@ -112,6 +112,20 @@ func hold(d Deps, id int64) (func(), error) {
 		return l.LockWriteJob(id)
 	}
 	return func() {}, nil
+}
+
+// held is the report of a job this process could not hold: the job and
+// its items as the journal holds them now (read, nothing written), for a
+// receipt to show, and why.
+func held(d Deps, id int64, err error) *Report {
+	rep := &Report{Err: err}
+	if j, jerr := d.Store.WriteJob(id); jerr == nil {
+		rep.Job = j
+	}
+	if items, ierr := d.Store.WriteJobItems(id); ierr == nil {
+		rep.Items = items
+	}
+	return rep
 }
 
 // fromCheck turns what the service shows into the items' new states.
