@@ -1,6 +1,6 @@
 package store
 
-// The record of writes made through `vaultdeck serve` (schema 17, issue
+// The record of writes made through `vaultdeck serve` (schemas 17-18, issue
 // 45): a firm must be able to say which person deleted a client's project
 // when every admin's session uses one shared token. A row is written before
 // its request goes (so nothing is sent unrecorded), settled once with the

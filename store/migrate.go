@@ -391,6 +391,14 @@ WHEN NEW.id IS NOT OLD.id OR NEW.at IS NOT OLD.at OR NEW.actor IS NOT OLD.actor 
 	OR (OLD.audit_note != '' AND (NEW.audit_entries IS NOT OLD.audit_entries OR NEW.audit_note IS NOT OLD.audit_note))
 BEGIN SELECT RAISE(ABORT, 'the record of writes made through serve cannot be changed'); END;
 `},
+	// A REPLACE onto a kept row's id deletes it without firing the DELETE
+	// trigger (SQLite fires it only with recursive_triggers on), so the
+	// record refuses any insert onto an id it already holds.
+	{18, "hub actions not replaced", `
+CREATE TRIGGER hub_actions_entered BEFORE INSERT ON hub_actions
+WHEN EXISTS (SELECT 1 FROM hub_actions WHERE id = NEW.id)
+BEGIN SELECT RAISE(ABORT, 'the record of writes made through serve cannot be replaced'); END;
+`},
 }
 
 const createVersionTable = `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`

@@ -38,6 +38,7 @@ var fixtures = map[int][]string{
 	16: {`INSERT INTO write_jobs (id, kind, profile, base_url, created_at) VALUES (1, 'delete_file', 'old', 'https://x', 16)`,
 		`INSERT INTO write_job_items (job_id, seq, send_no, target, action, state) VALUES (1, 1, 1, 'f1', 'delete', 'done')`},
 	17: {`INSERT INTO hub_actions (at, actor, method, path, what) VALUES (17, 'key SHA256:x a@b', 'DELETE', '/api/v1/vault/delete_project/p', 'project deleted')`},
+	18: {`INSERT INTO hub_actions (at, actor, method, path, what) VALUES (18, 'key SHA256:y c@d', 'DELETE', '/api/v1/vault/delete_project/q', 'project deleted')`},
 }
 
 // openRaw opens the file without migrating, so tests can build older schemas.
