@@ -145,3 +145,26 @@ func (f *fixture) refusedInputs() int64 {
 	}
 	return n
 }
+
+// After the prompt, the console's own prompts (the filter, a typed
+// confirmation) are bounded too: a 1 MB bracketed paste into the filter
+// of a bound key's console is cut at PromptInputLimit bytes and counted as
+// refused, the server's memory stays within 10 MB of before, and the
+// console goes on.
+func TestHugePasteIntoConsoleRefused(t *testing.T) {
+	f := startServer(t)
+	tm := f.open(f.bound, nil)
+	tm.waitFor("Acme Corp v. Halvorsen")
+	tm.send("/")
+	runtime.GC()
+	before := rss(t)
+	tm.send("\x1b[200~" + strings.Repeat("x", 1<<20) + "\x1b[201~")
+	waitUntil(t, "the paste's refusal", func() bool { return f.refusedInputs() == 1 }, tm.text)
+	after := rss(t)
+	if grew := after - before; grew > 10<<20 {
+		t.Errorf("the server's memory grew by %d MB (%d -> %d MB)", grew>>20, before>>20, after>>20)
+	}
+	t.Logf("RSS %d -> %d MB", before>>20, after>>20)
+	tm.send("\x1b")
+	tm.send("q")
+}

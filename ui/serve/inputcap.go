@@ -13,11 +13,15 @@ const PromptInputLimit = 4096
 
 // pasteEnd ends a bracketed paste; it is let through even while input is
 // being dropped, or the terminal library would wait for it for good.
-var pasteEnd = []byte("\x1b[201~")
+// pasteStart begins one.
+var pasteEnd, pasteStart = []byte("\x1b[201~"), []byte("\x1b[200~")
 
 // boundedInput is a session's program input, the pty's program side: while
 // on (the login screen is up) it passes at most limit bytes between two
-// enters and drops the rest, telling refused once per run it dropped. It
+// enters and drops the rest, telling refused once per run it dropped. Off
+// (the console's own prompts: filter, typed confirmation), where enter is
+// rare and keys are many, it bounds each bracketed paste instead: limit
+// bytes of its content pass, the rest up to the paste's end is dropped. It
 // keeps the file's descriptor visible (Fd, Name), so the terminal library
 // still puts the pty in raw mode and waits on it with its cancellable
 // reader. Read is called by that reader's one goroutine only.
@@ -30,6 +34,8 @@ type boundedInput struct {
 	n        int  // bytes passed since the last enter
 	dropping bool // past the limit: dropping until enter or a paste's end
 	matched  int  // bytes of pasteEnd seen in a row while dropping
+	inPaste  bool // off: inside a bracketed paste
+	started  int  // off: bytes of pasteStart seen in a row
 }
 
 func newBoundedInput(f *os.File, limit int) *boundedInput {
@@ -49,10 +55,60 @@ func (b *boundedInput) Close() error { return nil }
 // bytes and no error (all of a read dropped) makes the reader wait again.
 func (b *boundedInput) Read(p []byte) (int, error) {
 	n, err := b.f.Read(p)
-	if !b.on.Load() || n == 0 {
+	if n == 0 {
 		return n, err
 	}
+	if !b.on.Load() {
+		return b.filterPastes(p[:n]), err
+	}
 	return b.filter(p[:n]), err
+}
+
+// filterPastes keeps, in place, all of p but what a bracketed paste holds
+// past limit bytes; the paste's start and end always pass.
+func (b *boundedInput) filterPastes(p []byte) int {
+	out := 0
+	for _, c := range p {
+		if !b.inPaste {
+			switch {
+			case c == pasteStart[b.started]:
+				if b.started++; b.started == len(pasteStart) {
+					b.inPaste, b.started, b.n, b.matched, b.dropping = true, 0, 0, 0, false
+				}
+			case c == pasteStart[0]:
+				b.started = 1
+			default:
+				b.started = 0
+			}
+			p[out] = c
+			out++
+			continue
+		}
+		switch {
+		case c == pasteEnd[b.matched]:
+			b.matched++
+		case c == pasteEnd[0]:
+			b.matched = 1
+		default:
+			b.matched = 0
+		}
+		if b.matched == len(pasteEnd) {
+			b.inPaste, b.dropping, b.n, b.matched = false, false, 0, 0
+		} else if !b.dropping && b.matched == 0 { // the end's own bytes are not content
+			if b.n++; b.n > b.limit {
+				b.dropping = true
+				if b.refused != nil {
+					b.refused()
+				}
+			}
+		}
+		if b.dropping && b.matched == 0 {
+			continue
+		}
+		p[out] = c
+		out++
+	}
+	return out
 }
 
 // filter keeps what may pass of p, in place, and returns its length.

@@ -91,7 +91,7 @@ func (m *login) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.ss.setProfile("login")
 		if m.bounded != nil {
-			m.bounded.on.Store(false) // the console's inputs are its own
+			m.bounded.on.Store(false) // from now on, the console's pastes are bounded
 		}
 		cm, err := m.srv.loggedInConsole(m.ctx, m.ss, msg.account, msg.client, msg.tok, msg.workspace, m.opts)
 		if err != nil {

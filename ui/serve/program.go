@@ -75,7 +75,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		Renderer:     renderer,
 	}
 	var model tea.Model
-	var bounded *boundedInput // the login screen's input, bounded
+	var bounded *boundedInput // the session's input: the login screen's lines, the console's pastes, bounded
 	if name := ss.key.Profile; name != "" {
 		m, err := s.boundConsole(ctx, ss, name, base)
 		if err != nil {
@@ -84,6 +84,10 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 			return nil
 		}
 		model = m
+		if tty := ptyTerminal(sess); tty != nil {
+			bounded = newBoundedInput(tty, PromptInputLimit)
+			bounded.on.Store(false) // the console's: its pastes are bounded
+		}
 	} else {
 		lm, err := newLogin(ctx, s, ss, base)
 		if err != nil {
