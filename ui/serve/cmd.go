@@ -15,6 +15,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/plural"
+	"github.com/vaultdeck/vaultdeck/ui/hangup"
 	"github.com/vaultdeck/vaultdeck/ui/liblog"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
@@ -111,7 +112,7 @@ func Start(ctx context.Context, f Flags, given func(string) bool, e Env) int {
 	}
 	// SIGHUP re-reads the keys file (open sessions of removed keys close)
 	// instead of stopping the server, as it makes sshd re-read its set-up.
-	ctx, stop := hangupReloads(ctx, s.Reload)
+	ctx, stop := hangup.Keep(ctx, s.Reload)
 	defer stop()
 	if f.Metrics != "" {
 		ms, err := s.ListenMetrics(f.Metrics)

@@ -5,10 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/charmbracelet/ssh"
@@ -168,39 +165,4 @@ func (k *Key) sameAs(o *Key) bool {
 // options is what the line's options decide, for comparing two reads.
 func (k *Key) options() string {
 	return fmt.Sprintf("%q %v %v %q", k.Profile, k.Writes, k.CA, k.Principals)
-}
-
-// hangupReloads runs fn at each SIGHUP until ctx ends, on a context of its
-// own: main ends every command on SIGHUP (a closed terminal ends the
-// console), which for serve would stop every session. The returned context
-// ends with the parent's unless the parent ended by a hangup; SIGINT and
-// SIGTERM still end it (watched here too, since main's watch ends at its
-// first signal).
-func hangupReloads(parent context.Context, fn func()) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
-	sig := make(chan os.Signal, 4)
-	signal.Notify(sig, syscall.SIGHUP, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		parentDone := parent.Done()
-		for {
-			select {
-			case s := <-sig:
-				if s != syscall.SIGHUP {
-					cancel()
-					return
-				}
-				fn()
-			case <-parentDone:
-				cause := context.Cause(parent)
-				if cause == nil || cause.Error() != syscall.SIGHUP.String()+" signal received" {
-					cancel()
-					return
-				}
-				parentDone = nil // a hangup: reloaded, not stopped
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	return ctx, func() { signal.Stop(sig); cancel() }
 }

@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,6 +19,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/hangup"
 )
 
 // FollowOptions are what `audit follow` was asked and what it works with.
@@ -130,9 +129,10 @@ func RunFollow(ctx context.Context, o *FollowOptions) int {
 		}
 		sink = ws
 	}
-	ctx, hup, stop := hangupReopens(ctx)
+	// SIGHUP as logrotate means it: reopen the file, not stop
+	ctx, hup, stop := hangup.Channel(ctx)
 	defer stop()
-	ctx = p.Watch(ctx) // hangupReopens detached it from the command's: a lost stream ends it too, before the next request
+	ctx = p.Watch(ctx) // hangup.Channel detached it from the command's: a lost stream ends it too, before the next request
 	fo := audit.FollowOptions{Sink: sink, Start: o.Start, Poll: o.Poll, Once: o.Once, Reopen: hup,
 		Notice: notice, AuthGrace: o.AuthGrace, PID: o.PID}
 	told := newNotifier(notice)
@@ -164,45 +164,6 @@ func RunFollow(ctx context.Context, o *FollowOptions) int {
 		return code
 	}
 	return printer.ExitOK
-}
-
-// hangupReopens gives follow SIGHUP as logrotate means it: reopen the
-// file, not stop. main ends every command on SIGHUP (a closed terminal
-// ends the console), so follow runs on a context of its own that ends
-// with the parent's, unless the parent ended by a hangup; SIGINT and SIGTERM
-// still end it (watched here too, since main's watch ends at its first
-// signal). Each SIGHUP sends on the returned channel.
-func hangupReopens(parent context.Context) (context.Context, <-chan struct{}, func()) {
-	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
-	hup := make(chan struct{}, 1)
-	sig := make(chan os.Signal, 4)
-	signal.Notify(sig, syscall.SIGHUP, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		parentDone := parent.Done()
-		for {
-			select {
-			case s := <-sig:
-				if s != syscall.SIGHUP {
-					cancel()
-					return
-				}
-				select {
-				case hup <- struct{}{}:
-				default:
-				}
-			case <-parentDone:
-				cause := context.Cause(parent)
-				if cause == nil || cause.Error() != syscall.SIGHUP.String()+" signal received" {
-					cancel()
-					return
-				}
-				parentDone = nil // a hangup: keep following
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	return ctx, hup, func() { signal.Stop(sig); cancel() }
 }
 
 // checkpointName is what the follow of o keeps its place and progress
