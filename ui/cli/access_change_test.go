@@ -93,12 +93,13 @@ func TestOffboardingCarriedOut(t *testing.T) {
 	if _, err := os.Stat(plan); err == nil {
 		t.Fatal("a refused plan was written")
 	}
-	r = vd("admin", "person", who, "--offboarding", "--plan", "--new-manager", "nobody@example.com", "--out", plan)
+	manager := colleagueOn(t, e.Sim, vd, sim.LeaverProjectName, who)
+	r = vd("admin", "person", who, "--offboarding", "--plan", "--new-manager", manager, "--out", plan)
 	if r.code != ExitOK {
 		t.Fatalf("plan: %d %q", r.code, r.stderr)
 	}
 	// the plan's own CSV reads back as a --set file
-	csvOut := vd("admin", "access", "plan", "--remove", who, "--new-manager", "nobody@example.com", "--csv")
+	csvOut := vd("admin", "access", "plan", "--remove", who, "--new-manager", manager, "--csv")
 	csvFile := filepath.Join(t.TempDir(), "plan.csv")
 	if err := os.WriteFile(csvFile, []byte("\ufeff"+csvOut.stdout), 0o600); err != nil {
 		t.Fatal(err)
@@ -113,9 +114,13 @@ func TestOffboardingCarriedOut(t *testing.T) {
 		t.Fatalf("apply without a terminal or --yes: %d %q", r.code, r.stderr)
 	}
 	r = vd("admin", "access", "apply", plan, "--yes")
-	// the new manager is not a workspace user: their grant fails, exit 1
-	if r.code != ExitError || !strings.Contains(r.stdout, sim.ReasonUnknownUser) {
+	// an unknown new manager is refused at plan time now
+	// (TestNewManagerUnknownIsRefusedAtPlanTime): this one is known
+	if r.code != ExitOK {
 		t.Fatalf("apply: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if got := directOf(t, e, manager); got[sim.LeaverProjectName] != "MANAGE" {
+		t.Errorf("the new manager's direct shares after the apply: %v", got)
 	}
 	if got := directOf(t, e, who); len(got) != 0 {
 		t.Fatalf("after the apply the leaver still has %v", got)

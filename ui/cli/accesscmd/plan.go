@@ -136,11 +136,42 @@ func (o *Options) makePlan(ctx context.Context, c *api.Client, src string) (*cha
 	if err != nil || po.NewManager == "" || len(plan.Refused) == 0 {
 		return plan, err
 	}
+	if err := o.knownManager(projects, po.Remove, po.NewManager); err != nil {
+		return nil, err
+	}
 	wants = append(wants, change.ManagerWants(plan, po.NewManager)...)
 	if err := change.Read(ctx, c, projects, wants, nil); err != nil {
 		return nil, err
 	}
 	return change.Make(src, o.now(), projects, wants, leaving)
+}
+
+// knownManager refuses a new manager the plan cannot give MANAGE to: the
+// person leaving, or an address neither the service's projects (their
+// owners, direct shares and the users read now) nor the last snapshot
+// name. The interface lists no workspace users, so this is the nearest
+// check at plan time; without it the grant failed at apply (unknown user)
+// after the removals were sent.
+func (o *Options) knownManager(projects map[string]*change.Project, leaving, manager string) error {
+	k := strings.ToLower(strings.TrimSpace(manager))
+	if k == strings.ToLower(strings.TrimSpace(leaving)) {
+		return fmt.Errorf("--new-manager %s is the person leaving: name who manages their projects from now on", manager)
+	}
+	for _, p := range projects {
+		if strings.EqualFold(p.Owner, k) {
+			return nil
+		}
+		if _, ok := p.Direct[k]; ok {
+			return nil
+		}
+		if _, ok := p.Users[k]; ok {
+			return nil
+		}
+	}
+	if len(o.reached(manager)) > 0 {
+		return nil
+	}
+	return fmt.Errorf("--new-manager %s is not a user the service shows on any project, nor in the last access snapshot: check the address (`vaultdeck access people` lists who reaches what); nothing was written", manager)
 }
 
 func (o *Options) now() time.Time {
