@@ -136,7 +136,9 @@ func TestRevertPutsBackWhatChanged(t *testing.T) {
 // fast lifts the client's vault budget (10 a minute) for a simulator on
 // this machine, as TestAccessCommands does: the pacing is not under test.
 func fast(vd func(string, ...string) run) func(string, ...string) run {
-	return func(token string, args ...string) run { return vd(token, append([]string{"--max-rate", "100000"}, args...)...) }
+	return func(token string, args ...string) run {
+		return vd(token, append([]string{"--max-rate", "100000"}, args...)...)
+	}
 }
 
 func sameShares(a, b map[string]string) bool {
