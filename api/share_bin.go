@@ -57,6 +57,8 @@ func (c *Client) recycleBinLike(ctx context.Context, q RecycleBinQuery, prev *Re
 		same, diverged := 0, false
 		held := l.held
 		var e RecycleBinEntry
+		var in interner  // compact_bin.go
+		var kept entries // compact_bin.go: in chunks, copied once to their exact size
 		s, err := l.read(ctx, func(it RawItem) error {
 			if err := l.decodeInto(it.Bytes, &e); err != nil {
 				return err
@@ -70,9 +72,9 @@ func (c *Client) recycleBinLike(ctx context.Context, q RecycleBinQuery, prev *Re
 					return nil
 				}
 				diverged = true
-				rb.Items = append(rb.Items, prev.Items[:same]...)
 			}
-			rb.Items = append(rb.Items, e)
+			compactRecycleBinEntry(&e, &in)
+			kept.add(e)
 			return nil
 		}, nil)
 		rb.Total, rb.hasTotal = s.Total, s.HasTotal
@@ -80,9 +82,8 @@ func (c *Client) recycleBinLike(ctx context.Context, q RecycleBinQuery, prev *Re
 			return err
 		}
 		equal = !diverged && same == len(prev.Items) && rb.Total == prev.Total && rb.hasTotal == prev.hasTotal
-		if !diverged {
-			rb.Items = append(rb.Items, prev.Items[:same]...)
-		}
+		rb.Items = kept.after(prev.Items[:same])
+		freeAfterLargeDecode(held.bytes)
 		return nil
 	})
 	if err != nil {

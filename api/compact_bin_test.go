@@ -1,0 +1,45 @@
+package api
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestCompactedEntryIsTheSame: compacting changes where an entry's strings
+// live, never what they say (every field, SameRecycleBinEntry), and the
+// repeated values come out as one copy.
+func TestCompactedEntryIsTheSame(t *testing.T) {
+	raw := []byte(`{"id":"e1","resource_id":"r1","resource_type":"vault_project","recycle_bin_status":"pending_purge",
+		"deleted_at":"2026-11-01T10:00:00Z","recycle_bin_purged_scheduled_at":"2026-12-01T10:00:00+01:00",
+		"delete_source":"user","deleted_source_id":"s1","deleted_by_user_email":"a@firm.example",
+		"vault_project":{"id":"p1","name":"Acme – Ünïcode","created_at":"2026-01-01T00:00:00Z","creator_email":"b@firm.example","files_count":7,"is_knowledge_base_project":true}}`)
+	var in interner
+	var es entries
+	for i := range 3 {
+		var e, want RecycleBinEntry
+		if err := unmarshalItem(raw, &e); err != nil {
+			t.Fatal(err)
+		}
+		if err := unmarshalItem(raw, &want); err != nil {
+			t.Fatal(err)
+		}
+		compactRecycleBinEntry(&e, &in)
+		if !SameRecycleBinEntry(&e, &want) {
+			t.Fatalf("entry %d compacted: %+v, want %+v", i, e, want)
+		}
+		es.add(e)
+	}
+	got := es.after(nil)
+	if len(got) != 3 || cap(got) != 3 {
+		t.Fatalf("after: len %d cap %d, want 3 and 3", len(got), cap(got))
+	}
+	if len(in.m) != 5 {
+		t.Errorf("interned %d values, want 5 (type, status, source, the two people): %v", len(in.m), in.m)
+	}
+	if unsafe.StringData(got[0].DeletedByUserEmail) != unsafe.StringData(got[2].DeletedByUserEmail) {
+		t.Error("two entries' deleted_by_user_email are two copies, want one")
+	}
+	if unsafe.StringData(got[0].ID) == unsafe.StringData(got[1].ID) {
+		t.Error("two entries share their own strings' bytes")
+	}
+}
