@@ -70,6 +70,12 @@ func WithWaitObserver(ctx context.Context, fn func(Wait)) context.Context {
 	return context.WithValue(ctx, waitKey{}, fn)
 }
 
+// WaitObserver is ctx's observer of waits (nil: none).
+func WaitObserver(ctx context.Context) func(Wait) {
+	fn, _ := ctx.Value(waitKey{}).(func(Wait))
+	return fn
+}
+
 // AlsoObserveWaits is WithWaitObserver keeping ctx's own observer: both
 // are told, the earlier first (a command's wait line and a job's progress).
 func AlsoObserveWaits(ctx context.Context, fn func(Wait)) context.Context {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 )
@@ -25,7 +27,7 @@ func (r *tree) consoleCmd(root *cobra.Command) {
 			fmt.Fprintln(r.env.Stderr, "vaultdeck: the console is not available in this build; see `vaultdeck help`")
 			return ExitError
 		}
-		return r.env.Console(ctx, r.g, f)
+		return r.env.Console(consoleContext(ctx), r.g, f)
 	})
 }
 
@@ -42,7 +44,13 @@ func (r *tree) demoCmd() *cobra.Command {
 		if r.env.Demo == nil {
 			return cmdutil.NotAvailable(r.p)
 		}
-		return r.env.Demo(ctx, r.g, f)
+		return r.env.Demo(consoleContext(ctx), r.g, f)
 	})
 	return c
 }
+
+// consoleContext is the command's context without the printer's observer of
+// waits: the console shows a wait where its data will appear, and the
+// printer's line on stderr would be drawn under the console's screen (a
+// write job keeps the context's observer beside its own).
+func consoleContext(ctx context.Context) context.Context { return api.WithWaitObserver(ctx, nil) }
