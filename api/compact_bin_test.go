@@ -1,6 +1,9 @@
 package api
 
 import (
+	"context"
+	"fmt"
+	"net/http"
 	"testing"
 	"unsafe"
 )
@@ -41,5 +44,32 @@ func TestCompactedEntryIsTheSame(t *testing.T) {
 	}
 	if unsafe.StringData(got[0].ID) == unsafe.StringData(got[1].ID) {
 		t.Error("two entries share their own strings' bytes")
+	}
+}
+
+// TestCollectedRecycleBinIsCompact: the bin collected by a client of its
+// own (the console outside serve, the table, --check) is compacted as the
+// Share's is: the entries' repeated values are one copy, not each a
+// pointer into its own item's decode buffer.
+func TestCollectedRecycleBinIsCompact(t *testing.T) {
+	h := newHarness(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"items":[`))
+		for i := range 3 {
+			if i > 0 {
+				w.Write([]byte(","))
+			}
+			fmt.Fprintf(w, `{"id":"e%d","deleted_by_user_email":"a@firm.example","vault_project":{"name":"p%d"}}`, i, i)
+		}
+		w.Write([]byte(`],"total":3}`))
+	}), func(c *Config) { c.Limits = Limits{Vault: -1} })
+	items, _, err := h.c.RecycleBin(RecycleBinQuery{}).Collect(context.Background())
+	if err != nil || len(items) != 3 {
+		t.Fatalf("%d entries, %v", len(items), err)
+	}
+	if items[2].VaultProject.Name != "p2" || items[1].ID != "e1" {
+		t.Fatalf("entries %+v", items)
+	}
+	if unsafe.StringData(items[0].DeletedByUserEmail) != unsafe.StringData(items[2].DeletedByUserEmail) {
+		t.Error("collected entries keep a copy of deleted_by_user_email each (each into its item's decode buffer), want one")
 	}
 }

@@ -42,6 +42,10 @@ type Listing[T any] struct {
 	// collect replaces Collect (and what Raw and Each read) for a listing
 	// whose answer is held elsewhere: Collected, the Share's.
 	collect func(ctx context.Context) ([]T, Summary, error)
+	// compactor, when not nil, makes the function Collect passes each kept
+	// item through (one per answer: it may intern across the items), so
+	// that what is held does not point into the decode's buffers.
+	compactor func() func(*T)
 }
 
 // Summary is what a listing's body said of the whole: the recycle bin's
@@ -132,13 +136,21 @@ func (l Listing[T]) Collect(ctx context.Context) ([]T, Summary, error) {
 	once := func() (err error) {
 		out = []T{}
 		held := l.held
+		compact := func(*T) {}
+		if l.compactor != nil {
+			compact = l.compactor()
+		}
 		s, err = l.read(ctx, func(it RawItem) error {
 			if err := held.Add(len(it.Bytes)); err != nil {
 				return callerError{err}
 			}
 			var zero T
 			out = append(out, zero)
-			return l.decodeInto(it.Bytes, &out[len(out)-1])
+			if err := l.decodeInto(it.Bytes, &out[len(out)-1]); err != nil {
+				return err
+			}
+			compact(&out[len(out)-1])
+			return nil
 		}, nil)
 		return err
 	}

@@ -22,6 +22,10 @@ func (c *Client) RecycleBin(q RecycleBinQuery) Listing[RecycleBinEntry] {
 	return Listing[RecycleBinEntry]{c: c, ep: epRecycleBin, whole: true, again: true, held: Held{lim: c.held},
 		read: func(ctx context.Context, item func(RawItem) error, _ func() error) (Summary, error) {
 			return c.recycleBinRaw(ctx, q, item)
+		},
+		compactor: func() func(*RecycleBinEntry) { // compact_bin.go
+			var in interner
+			return func(e *RecycleBinEntry) { compactRecycleBinEntry(e, &in) }
 		}}
 }
 
