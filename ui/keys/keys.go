@@ -59,6 +59,7 @@ type Map struct {
 	DeleteFiles                  key.Binding // project's Files tab: delete the selected or marked files
 	UndoRun                      key.Binding // upload: delete the files the run created (its undo)
 	RemoveAccess                 key.Binding // person: plan and remove the marked (or selected) direct shares
+	ChangeLevel                  key.Binding // a project's Users tab: READ to MANAGE or back, for the selected user
 	Reupload                     key.Binding // file status: re-upload stuck or failed files (replace)
 	DuplicateMode                key.Binding // upload: what to do with a file already in the project
 
@@ -179,8 +180,9 @@ func NewSession(s Session) Map {
 		RunDelete:    b("X", "delete the previewed matters", "X"),
 		Restore:      b("U", "restore the receipt's deleted matters", "U"),
 		Upload:       b("u", "upload files", "u"),
-		DeleteFiles:  b("X", "delete the selected or marked files", "X"),
+		DeleteFiles:  b("X", "delete the selected or marked files (Users tab: remove the selected user's direct share)", "X"),
 		UndoRun:      b("X", "undo this upload: delete the files it created", "X"),
+		ChangeLevel:  b("=", "change the selected user's level (READ / MANAGE): plan, confirm, run", "="),
 		RemoveAccess: b("X", "remove the marked (or selected) direct shares: plan, confirm, run", "X"),
 		Reupload:     b("R", "re-upload stuck/failed (replace)", "R"),
 	}
@@ -272,13 +274,13 @@ func (m *Map) localFiles() []*key.Binding {
 // jobs lists the bindings that start a write job (page.Env.Jobs): a
 // session without them cannot run these, so it does not bind them.
 func (m *Map) jobs() []*key.Binding {
-	return []*key.Binding{&m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun, &m.RemoveAccess}
+	return []*key.Binding{&m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun, &m.RemoveAccess, &m.ChangeLevel}
 }
 
 // mutating lists the bindings that change server state. Add new mutating
 // bindings here and read-only sessions lose them automatically.
 func (m *Map) mutating() []*key.Binding {
-	return []*key.Binding{&m.Delete, &m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun, &m.RemoveAccess}
+	return []*key.Binding{&m.Delete, &m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun, &m.RemoveAccess, &m.ChangeLevel}
 }
 
 // MattersAvailable reports whether the matters view may be used: it exists

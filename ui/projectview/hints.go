@@ -12,7 +12,7 @@ import (
 func (m *Model) ContextKeys() []key.Binding {
 	k := m.env.Keys
 	switch {
-	case m.confirm != nil:
+	case m.confirm != nil || m.access.CapturesInput():
 		return nil // the dialog says what it wants; the root offers enter and esc
 	case !m.known():
 		if m.unresolved != "" {
@@ -37,6 +37,9 @@ func (m *Model) ContextKeys() []key.Binding {
 			out = append(out, keys.Hint(k.DeleteFiles, "delete files"))
 		}
 		out = append(out, keys.Hint(k.Upload, "upload"), keys.Hint(k.Delete, "delete"))
+		if m.tab == tabUsers && m.Table.Len() > 0 && k.ChangeLevel.Enabled() {
+			out = append(out, keys.Hint(k.ChangeLevel, "level"), keys.Hint(k.DeleteFiles, "remove share"))
+		}
 	}
 	out = append(out, widgets.TableHints(k, m.Table)...)
 	if m.tab == tabFiles {

@@ -47,10 +47,15 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.askDelete()
 	case key.Matches(msg, k.DeleteFiles):
 		// never matches in a read-only session or one without the jobs
-		if m.tab != tabFiles {
-			return page.Status("X deletes files: open the Files tab (tab), mark files with x or move to one")
+		if m.tab == tabUsers {
+			return m.askUserChange(false)
 		}
 		return m.askDeleteFiles()
+	case key.Matches(msg, k.ChangeLevel):
+		if m.tab != tabUsers {
+			return page.Status("= changes a user's level: open the Users tab (tab) and move to the user")
+		}
+		return m.askUserChange(true)
 	case m.tab == tabUsers && key.Matches(msg, k.Person):
 		if r, ok := t.Selected(); ok && len(r.Cells) > 1 {
 			return page.OpenPerson(r.Cells[1]) // the user's e-mail

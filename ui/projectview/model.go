@@ -10,6 +10,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/writejob/deletefile"
+	"github.com/vaultdeck/vaultdeck/ui/accesstask"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -62,6 +63,7 @@ type Model struct {
 	wholeIDs  bool // files tab: `i` shows IDs whole
 
 	confirm  *widgets.Confirm
+	access   accesstask.Flow // the Users tab's = and X: a plan, its confirmation, the access job
 	delFiles []deletefile.File // the files the confirmation is for; nil: it is for the project
 	outcome  string            // what the service said to a deletion
 	failed   bool
@@ -124,14 +126,16 @@ func (m *Model) Title() string {
 // Help lists this page's keys; Delete is absent when read-only.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
-	return []key.Binding{k.NextTab, k.PrevTab, k.StatusFilter, k.SendToFiles, k.Mark, k.ToggleIDs, k.Person, k.Refresh, k.Copy, k.Upload, k.DeleteFiles, k.Delete}
+	return []key.Binding{k.NextTab, k.PrevTab, k.StatusFilter, k.SendToFiles, k.Mark, k.ToggleIDs, k.Person, k.Refresh, k.Copy, k.Upload, k.DeleteFiles, k.ChangeLevel, k.Delete}
 }
 
 // headerLines: a header line and the tab bar above the table.
 const headerLines = 2
 
 // CapturesInput is true while the dialog or a filter has the keyboard.
-func (m *Model) CapturesInput() bool { return m.confirm != nil || m.TableView.CapturesInput() }
+func (m *Model) CapturesInput() bool {
+	return m.confirm != nil || m.access.CapturesInput() || m.TableView.CapturesInput()
+}
 
 // Init loads the first tab, after looking the project up when only its ID
 // is known.
@@ -234,6 +238,9 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
+	if handled, cmd := m.access.Update(m.env, m.id, msg); handled {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case usersLoaded:
 		if !m.users.Current(msg.Tag) {
@@ -256,6 +263,12 @@ func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 		return m, m.resolvedProject(msg)
 	case page.TaskDone:
 		m.taskDone(msg)
+		return m, nil
+	case accesstask.Done:
+		if msg.Origin == m.id { // the Users tab shows what the job changed
+			m.loaded[tabUsers] = false
+			return m, m.show(tabUsers)
+		}
 		return m, nil
 	case page.ProjectInBin:
 		return m, m.inBin(msg)

@@ -19,6 +19,9 @@ func tabNames() []string { return []string{"Users", "Files"} }
 // View implements page.Page.
 func (m *Model) View() string {
 	th := m.env.Theme
+	if v, ok := m.access.View(th, m.Width, m.Height); ok {
+		return v
+	}
 	if m.confirm != nil {
 		return th.Renderer.Place(m.Width, m.Height, lipgloss.Center, lipgloss.Center, m.confirm.ViewSized(m.Width, m.Height))
 	}
