@@ -63,7 +63,7 @@ type Model struct {
 	wholeIDs  bool // files tab: `i` shows IDs whole
 
 	confirm  *widgets.Confirm
-	access   accesstask.Flow // the Users tab's = and X: a plan, its confirmation, the access job
+	access   accesstask.Flow   // the Users tab's = and X: a plan, its confirmation, the access job
 	delFiles []deletefile.File // the files the confirmation is for; nil: it is for the project
 	outcome  string            // what the service said to a deletion
 	failed   bool
