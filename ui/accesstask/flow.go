@@ -30,6 +30,7 @@ type Flow struct {
 	reqs     page.Requests
 	planning bool
 	plan     *change.Plan
+	undo     *undoing // the undo the confirmation is for (plan is nil then)
 	confirm  *widgets.Confirm
 	running  bool
 	last     *Done // the last run this view started
@@ -100,21 +101,30 @@ func (f *Flow) Update(env page.Env, id page.ID, msg tea.Msg) (bool, tea.Cmd) {
 		}
 		f.planning = false
 		return true, f.planned(env, msg.Value, msg.Err)
+	case undoPlanned:
+		if !f.reqs.Current(msg.Tag) {
+			return true, nil
+		}
+		f.planning = false
+		return true, f.undoPlanned(env, msg.Value, msg.Err)
 	case tea.KeyMsg:
 		if f.confirm == nil {
 			return false, nil
 		}
 		switch f.confirm.Update(msg) {
 		case widgets.Cancelled:
-			f.confirm, f.plan = nil, nil
+			f.confirm, f.plan, f.undo = nil, nil, nil
 			return true, page.Status("nothing was changed")
 		case widgets.Confirmed:
-			plan := f.plan
-			f.confirm, f.plan = nil, nil
+			plan, undo := f.plan, f.undo
+			f.confirm, f.plan, f.undo = nil, nil, nil
 			if Why(env) != "" { // belt and braces: the key map already refuses
 				return true, nil
 			}
 			f.running = true
+			if undo != nil {
+				return true, page.Start(UndoTask(env, id, undo.job, undo.up))
+			}
 			return true, page.Start(Task(env, id, plan))
 		}
 		return true, nil

@@ -34,6 +34,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/personview"
 	"github.com/vaultdeck/vaultdeck/ui/projectsview"
 	"github.com/vaultdeck/vaultdeck/ui/projectview"
+	"github.com/vaultdeck/vaultdeck/ui/receiptsview"
 	"github.com/vaultdeck/vaultdeck/ui/recyclebinview"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/uploadview"
@@ -163,8 +164,19 @@ func personRoute(o Options) app.Route {
 		Check: personview.CheckArg, New: personview.Route(deps), Commands: account.RouteCommands("person"), FromQuery: personview.FromQuery(deps)}
 }
 
+// receiptsRoute is ":receipts [JOB]": the access jobs of the journal,
+// each one's receipt, and its undo (U).
+func receiptsRoute(o Options) app.Route {
+	deps := receiptsview.Deps{}
+	if o.Journal != nil {
+		deps.Store = o.Journal
+	}
+	return app.Route{Name: "receipts", Args: "[JOB]", Help: "access jobs' receipts and undo",
+		Check: receiptsview.Check, New: receiptsview.Route(deps)}
+}
+
 func routes(o Options) []app.Route {
-	all := append(Routes(o.StuckAfter), mattersRoute(o), accessRoute(o), personRoute(o))
+	all := append(Routes(o.StuckAfter), mattersRoute(o), accessRoute(o), personRoute(o), receiptsRoute(o))
 	if !o.NoLocalFiles {
 		return all
 	}

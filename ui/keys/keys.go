@@ -60,6 +60,7 @@ type Map struct {
 	UndoRun                      key.Binding // upload: delete the files the run created (its undo)
 	RemoveAccess                 key.Binding // person: plan and remove the marked (or selected) direct shares
 	ChangeLevel                  key.Binding // a project's Users tab: READ to MANAGE or back, for the selected user
+	UndoAccess                   key.Binding // receipts: undo the selected access job (plan, confirm, run)
 	Reupload                     key.Binding // file status: re-upload stuck or failed files (replace)
 	DuplicateMode                key.Binding // upload: what to do with a file already in the project
 
@@ -86,6 +87,9 @@ var viewOnly = map[string]string{
 	"DeleteFiles":  "project",
 	"UndoRun":      "upload",
 	"RemoveAccess": "person",
+	// U: a receipt's undo (matters' restore, an access job's undo)
+	"Restore":    "matters",
+	"UndoAccess": "receipts",
 }
 
 // Session is what one console session may do. It is decided once, where
@@ -184,6 +188,7 @@ func NewSession(s Session) Map {
 		UndoRun:      b("X", "undo this upload: delete the files it created", "X"),
 		ChangeLevel:  b("=", "change the selected user's level (READ / MANAGE): plan, confirm, run", "="),
 		RemoveAccess: b("X", "remove the marked (or selected) direct shares: plan, confirm, run", "X"),
+		UndoAccess:   b("U", "undo the selected access job: put back what its receipt changed (plan, confirm, run)", "U"),
 		Reupload:     b("R", "re-upload stuck/failed (replace)", "R"),
 	}
 	// The most telling reason is recorded first and kept: a u over a
@@ -274,13 +279,13 @@ func (m *Map) localFiles() []*key.Binding {
 // jobs lists the bindings that start a write job (page.Env.Jobs): a
 // session without them cannot run these, so it does not bind them.
 func (m *Map) jobs() []*key.Binding {
-	return []*key.Binding{&m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun, &m.RemoveAccess, &m.ChangeLevel}
+	return []*key.Binding{&m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun, &m.RemoveAccess, &m.ChangeLevel, &m.UndoAccess}
 }
 
 // mutating lists the bindings that change server state. Add new mutating
 // bindings here and read-only sessions lose them automatically.
 func (m *Map) mutating() []*key.Binding {
-	return []*key.Binding{&m.Delete, &m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun, &m.RemoveAccess, &m.ChangeLevel}
+	return []*key.Binding{&m.Delete, &m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun, &m.RemoveAccess, &m.ChangeLevel, &m.UndoAccess}
 }
 
 // MattersAvailable reports whether the matters view may be used: it exists

@@ -1,0 +1,111 @@
+package receiptsview
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/vaultdeck/vaultdeck/api/plural"
+	"github.com/vaultdeck/vaultdeck/api/writejob"
+	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// Columns are `vaultdeck access receipts`' columns, in its order.
+func Columns() []widgets.Column {
+	return []widgets.Column{
+		{Title: "job", Width: 5, Align: widgets.AlignRight, Numeric: true, Priority: 9},
+		{Title: "started", Width: 16, Priority: 5},
+		{Title: "status", Width: 10, Priority: 8},
+		{Title: "done", Width: 5, Align: widgets.AlignRight, Numeric: true, Priority: 7},
+		{Title: "failed", Width: 6, Align: widgets.AlignRight, Numeric: true, Priority: 7},
+		{Title: "not settled", Width: 11, Align: widgets.AlignRight, Numeric: true, Priority: 6},
+		{Title: "undoes", Width: 6, Align: widgets.AlignRight, Priority: 4},
+		{Title: "by", Width: 20, Grow: 1, Min: 8, Priority: 3},
+	}
+}
+
+// Rows are the jobs, one row each, keyed by the job's number.
+func Rows(jobs []store.WriteJob) []widgets.Row {
+	out := make([]widgets.Row, len(jobs))
+	for i, j := range jobs {
+		undo := ""
+		if j.UndoOf != 0 {
+			undo = fmt.Sprint(j.UndoOf)
+		}
+		done, failed := j.Counts[store.ItemDone], j.Counts[store.ItemFailed]
+		open := j.Counts[store.ItemUnknown] + j.Counts[store.ItemInFlight] + j.Counts[store.ItemPlanned]
+		out[i] = widgets.Row{ID: fmt.Sprint(j.ID),
+			Cells: []string{fmt.Sprint(j.ID), j.CreatedAt.UTC().Format("2006-01-02 15:04"), j.Status, fmt.Sprint(done), fmt.Sprint(failed), fmt.Sprint(open), undo, sanitize.Line(j.ActorEmail)},
+			Nums:  []float64{float64(j.ID), 0, 0, float64(done), float64(failed), float64(open), 0, 0}}
+	}
+	return out
+}
+
+// View implements page.Page.
+func (m *Model) View() string {
+	if v, ok := m.flow.View(m.env.Theme, m.Width, m.Height); ok {
+		return v
+	}
+	th := m.env.Theme
+	if m.receipt != nil && m.receipt.Job.Kind != "" {
+		return m.clip(ReceiptLines(m.receipt))
+	}
+	head := th.Title.Render("Access jobs")
+	switch {
+	case m.err != nil:
+		return head + " " + th.Error.Render(sanitize.Line(m.err.Error()))
+	case !m.loaded:
+		return head + " " + th.Muted.Render("reading the journal…")
+	case len(m.jobs) == 0:
+		return head + " " + th.Muted.Render("no access job yet: :person's X and a project's Users tab make them")
+	}
+	return head + " " + th.Muted.Render(plural.Count(len(m.jobs), "job")+" · enter: receipt · U: undo") + "\n" + m.Table.View()
+}
+
+// clip keeps the lines the page has room for, saying how many it left out.
+func (m *Model) clip(lines []string) string {
+	if h := m.Height; h > 1 && len(lines) > h {
+		lines = append(lines[:h-1], fmt.Sprintf("… %d more lines: `vaultdeck access receipts %d` prints them all", len(lines)-h+1, m.receipt.Job.ID))
+	}
+	for i, l := range lines {
+		if m.Width > 0 {
+			lines[i] = ansi.Truncate(l, m.Width, "…")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ReceiptLines are a job's receipt as `vaultdeck access receipts N` prints
+// it: the job, each change with its state, outcome and level before, and
+// what undid it. The service's audit entries are the command's to show
+// (they are read from the audit mirror, which the command syncs).
+func ReceiptLines(rc *writejob.Receipt) []string {
+	out := []string{fmt.Sprintf("access job %d  %s  by %s", rc.Job.ID, rc.Job.Status, sanitize.Line(writejob.Who(rc.Job)))}
+	if rc.Job.UndoOf != 0 {
+		out = append(out, fmt.Sprintf("undoes    job %d", rc.Job.UndoOf))
+	}
+	for _, it := range rc.Items {
+		line := fmt.Sprintf("  %-8s %-8s %s", it.State, dash(it.Outcome), sanitize.Line(it.Label))
+		if it.Previous != "" {
+			line += "  (was " + sanitize.Line(it.Previous) + ")"
+		}
+		if it.Detail != "" {
+			line += "  " + sanitize.Line(it.Detail)
+		}
+		out = append(out, line)
+	}
+	if len(rc.UndoneBy) > 0 {
+		out = append(out, fmt.Sprintf("undone by job %d", rc.UndoneBy[len(rc.UndoneBy)-1]))
+	}
+	return append(out, "", fmt.Sprintf("the service's audit entries for it: `vaultdeck access receipts %d`", rc.Job.ID))
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
