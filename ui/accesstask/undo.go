@@ -63,13 +63,11 @@ func (f *Flow) undoPlanned(env page.Env, u undoing, err error) tea.Cmd {
 }
 
 // UndoMessage is the undo's confirmation text: the plan as `access undo`
-// shows it, what it leaves alone and why, and what it costs.
+// shows it (its text names what it leaves alone, and why), and what it
+// costs.
 func UndoMessage(up *writejob.UndoPlan) string {
 	var b strings.Builder
 	b.WriteString(strings.TrimRight(sanitize.Text(up.Text), "\n"))
-	for _, r := range up.Refused {
-		fmt.Fprintf(&b, "\nleft alone: %s: %s", sanitize.Line(r.Label), sanitize.Line(r.Why))
-	}
 	sends := 0
 	if len(up.Items) > 0 {
 		sends = up.Items[len(up.Items)-1].Send

@@ -1,6 +1,9 @@
 package console
 
 import (
+	"context"
+
+	"github.com/vaultdeck/vaultdeck/api"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -82,5 +85,43 @@ func TestReceiptsUndoIsOffReadOnly(t *testing.T) {
 	final(t, tm)
 	if d := s.requests.Load() - n; d != 0 {
 		t.Errorf("U in a read-only session made %d requests", d)
+	}
+}
+
+// TestReceiptsUndoLeavesAColleaguesChangeAlone: a share someone gave back
+// (at READ) between the job and its undo is left alone and named in the
+// confirmation, whose count is the one change it still puts back; after
+// the undo that project keeps the colleague's READ.
+func TestReceiptsUndoLeavesAColleaguesChangeAlone(t *testing.T) {
+	s, who, c := writableScreen(t)
+	before := directOf(t, c, who)
+	removeTwo(t, s, who)
+	after := directOf(t, c, who)
+	var again string
+	for id := range before {
+		if _, ok := after[id]; !ok {
+			again = id
+			break
+		}
+	}
+	if _, err := c.UpdateProjectUsers(context.Background(), again, []api.UserAccess{{Email: who, AccessLevel: "READ"}}); err != nil {
+		t.Fatal(err)
+	}
+	tm := s.open(t, "receipts", "1", 120, 40, "access job 1")
+	tm.Send(runes("U"))
+	waitFor(t, tm, "Undo access job 1", "left alone", "changed since", "1 change put back", "Type 1 to confirm")
+	tm.Send(runes("1"))
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "undone by job 2")
+	final(t, tm)
+	got := directOf(t, c, who)
+	for id, lvl := range before {
+		want := lvl
+		if id == again {
+			want = "READ"
+		}
+		if got[id] != want {
+			t.Errorf("project %s: %q after the undo, want %q", id, got[id], want)
+		}
 	}
 }
