@@ -39,6 +39,8 @@ var fixtures = map[int][]string{
 		`INSERT INTO write_job_items (job_id, seq, send_no, target, action, state) VALUES (1, 1, 1, 'f1', 'delete', 'done')`},
 	17: {`INSERT INTO hub_actions (at, actor, method, path, what) VALUES (17, 'key SHA256:x a@b', 'DELETE', '/api/v1/vault/delete_project/p', 'project deleted')`},
 	18: {`INSERT INTO hub_actions (at, actor, method, path, what) VALUES (18, 'key SHA256:y c@d', 'DELETE', '/api/v1/vault/delete_project/q', 'project deleted')`},
+	19: {`INSERT INTO matter_receipts (id, action, profile, endpoint, pairs, status, started_at, actor_os_user, actor_key) VALUES (19, 'delete', 'old', 'https://x', 1, 'complete', 19, 'alice', 'key SHA256:z e@f')`,
+		`INSERT INTO upload_runs (id, profile, project_id, mode, created_at, actor_os_user, actor_key) VALUES (19, 'old19', 'p1', 'keep', 19, 'alice', 'key SHA256:z e@f')`},
 }
 
 // openRaw opens the file without migrating, so tests can build older schemas.
@@ -156,6 +158,18 @@ func TestMigrateFromEachVersion(t *testing.T) {
 				if r, err := s.Receipt(1); err != nil || r.Counts["deleted"] != 1 {
 					t.Fatalf("receipt lost in migration: %+v %v", r, err)
 				}
+				// a run from before actors were kept names none
+				if r, _ := s.Receipt(1); r.ActorOSUser != "" || r.ActorKey != "" {
+					t.Fatalf("an old receipt names actor %q %q, want none", r.ActorOSUser, r.ActorKey)
+				}
+			}
+			if from >= 19 {
+				r, err := s.Receipt(19)
+				runs, err2 := s.UploadRuns("old19")
+				if err != nil || err2 != nil || r.ActorOSUser != "alice" || r.ActorKey != "key SHA256:z e@f" || len(runs) != 1 ||
+					runs[0].ActorOSUser != "alice" || runs[0].ActorKey != "key SHA256:z e@f" {
+					t.Fatalf("actors lost in migration: receipt %+v %v, runs %+v %v", r, err, runs, err2)
+				}
 			}
 			if from >= 5 {
 				if runs, err := s.UploadRuns("old"); err != nil || len(runs) != 1 || runs[0].Pending != 1 || runs[0].OpenBatches != 1 {
@@ -166,6 +180,19 @@ func TestMigrateFromEachVersion(t *testing.T) {
 				}
 			}
 			// The latest schema works in full.
+			rid, err := s.StartReceipt(Receipt{Action: "delete", Profile: "new", ActorOSUser: "bob", ActorKey: "certificate bob (key ID b)"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r, err := s.Receipt(rid); err != nil || r.ActorOSUser != "bob" || r.ActorKey != "certificate bob (key ID b)" {
+				t.Fatalf("a new receipt's actor: %+v %v", r, err)
+			}
+			if _, err := s.CreateRun(UploadRun{Profile: "new", ProjectID: "p", Mode: "keep", ActorOSUser: "bob", ActorKey: "k"}); err != nil {
+				t.Fatal(err)
+			}
+			if runs, err := s.UploadRuns("new"); err != nil || len(runs) != 1 || runs[0].ActorOSUser != "bob" || runs[0].ActorKey != "k" {
+				t.Fatalf("a new run's actor: %+v %v", runs, err)
+			}
 			if err := s.SaveProfile(Profile{Name: "new"}); err != nil {
 				t.Fatal(err)
 			}

@@ -388,4 +388,13 @@ CREATE TRIGGER hub_actions_entered BEFORE INSERT ON hub_actions
 WHEN EXISTS (SELECT 1 FROM hub_actions WHERE id = NEW.id)
 BEGIN SELECT RAISE(ABORT, 'the record of writes made through serve cannot be replaced'); END;
 `},
+	// Issue 45: matter runs and upload runs name who ran them, as write
+	// jobs do (actor_os_user, actor_key; writejob.Actor fills them). Rows
+	// of older runs keep '' (not known).
+	{19, "actors of matter and upload runs", `
+ALTER TABLE matter_receipts ADD COLUMN actor_os_user TEXT NOT NULL DEFAULT '';
+ALTER TABLE matter_receipts ADD COLUMN actor_key TEXT NOT NULL DEFAULT '';
+ALTER TABLE upload_runs ADD COLUMN actor_os_user TEXT NOT NULL DEFAULT '';
+ALTER TABLE upload_runs ADD COLUMN actor_key TEXT NOT NULL DEFAULT '';
+`},
 }

@@ -9,16 +9,19 @@ import (
 
 // Receipt is the record of one batch matter deletion or restore.
 type Receipt struct {
-	ID                    int64
-	Action                string // "delete" or "restore"
-	RestoreOf             int64  // the deletion a restore undid; 0 otherwise
-	Profile               string
-	Endpoint              string // the service's base URL
-	FileName              string
-	FileSHA256            string
-	Pairs                 int
-	Status                string // running, complete, canceled, stopped
-	Note                  string // why it stopped
+	ID         int64
+	Action     string // "delete" or "restore"
+	RestoreOf  int64  // the deletion a restore undid; 0 otherwise
+	Profile    string
+	Endpoint   string // the service's base URL
+	FileName   string
+	FileSHA256 string
+	Pairs      int
+	Status     string // running, complete, canceled, stopped
+	Note       string // why it stopped
+	// ActorOSUser, ActorKey: who ran it beyond the token's owner (the
+	// local account, a serve session's key); "" for runs before schema 19.
+	ActorOSUser, ActorKey string
 	StartedAt, FinishedAt time.Time
 	// Counts tallies the recorded items by result ("deleted", "error", ...).
 	Counts map[string]int
@@ -58,8 +61,9 @@ func (s *Store) StartReceipt(r Receipt) (int64, error) {
 		restoreOf = r.RestoreOf
 	}
 	res, err := s.db.Exec(`
-INSERT INTO matter_receipts (action, restore_of, profile, endpoint, file_name, file_sha256, pairs, started_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, r.Action, restoreOf, r.Profile, r.Endpoint, r.FileName, r.FileSHA256, r.Pairs, s.now().UnixMilli())
+INSERT INTO matter_receipts (action, restore_of, profile, endpoint, file_name, file_sha256, pairs, started_at, actor_os_user, actor_key)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.Action, restoreOf, r.Profile, r.Endpoint, r.FileName, r.FileSHA256, r.Pairs, s.now().UnixMilli(),
+		r.ActorOSUser, r.ActorKey)
 	if err != nil {
 		return 0, fmt.Errorf("the receipt could not be started: %w", err)
 	}
@@ -127,13 +131,13 @@ func (s *Store) FinishReceipt(id int64, status, note string, unsent []ReceiptIte
 	})
 }
 
-const receiptCols = `id, action, coalesce(restore_of, 0), profile, endpoint, file_name, file_sha256, pairs, status, note, started_at, finished_at`
+const receiptCols = `id, action, coalesce(restore_of, 0), profile, endpoint, file_name, file_sha256, pairs, status, note, started_at, finished_at, actor_os_user, actor_key`
 
 func scanReceipt(row interface{ Scan(...any) error }) (Receipt, error) {
 	var r Receipt
 	var started, finished int64
 	err := row.Scan(&r.ID, &r.Action, &r.RestoreOf, &r.Profile, &r.Endpoint, &r.FileName, &r.FileSHA256, &r.Pairs,
-		&r.Status, &r.Note, &started, &finished)
+		&r.Status, &r.Note, &started, &finished, &r.ActorOSUser, &r.ActorKey)
 	r.StartedAt = time.UnixMilli(started)
 	if finished != 0 {
 		r.FinishedAt = time.UnixMilli(finished)

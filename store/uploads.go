@@ -35,6 +35,9 @@ type UploadRun struct {
 	ProjectID string
 	Mode      string
 	CreatedAt time.Time
+	// ActorOSUser, ActorKey: who ran it beyond the token's owner (the
+	// local account, a serve session's key); "" for runs before schema 19.
+	ActorOSUser, ActorKey string
 }
 
 // JournalFile is one file row of the journal.
@@ -111,8 +114,8 @@ func insertRun(tx *sql.Tx, r UploadRun, now time.Time) (int64, error) {
 	if r.Profile == "" || r.ProjectID == "" {
 		return 0, errors.New("an upload run needs a profile and a project")
 	}
-	res, err := tx.Exec(`INSERT INTO upload_runs (profile, project_id, mode, created_at) VALUES (?, ?, ?, ?)`,
-		r.Profile, r.ProjectID, r.Mode, now.UnixMilli())
+	res, err := tx.Exec(`INSERT INTO upload_runs (profile, project_id, mode, created_at, actor_os_user, actor_key) VALUES (?, ?, ?, ?, ?, ?)`,
+		r.Profile, r.ProjectID, r.Mode, now.UnixMilli(), r.ActorOSUser, r.ActorKey)
 	if err != nil {
 		return 0, err
 	}
@@ -200,8 +203,8 @@ func insertBatch(tx *sql.Tx, runID int64, files []JournalFile, l Lease) (Journal
 		f.ID, _ = res.LastInsertId()
 		f.RunID, f.BatchID, f.State = runID, b.ID, FilePending
 	}
-	err = tx.QueryRow(`SELECT id, profile, project_id, mode, created_at FROM upload_runs WHERE id = ?`, runID).Scan(
-		&b.Run.ID, &b.Run.Profile, &b.Run.ProjectID, &b.Run.Mode, msTime{&b.Run.CreatedAt})
+	err = tx.QueryRow(`SELECT id, profile, project_id, mode, created_at, actor_os_user, actor_key FROM upload_runs WHERE id = ?`, runID).Scan(
+		&b.Run.ID, &b.Run.Profile, &b.Run.ProjectID, &b.Run.Mode, msTime{&b.Run.CreatedAt}, &b.Run.ActorOSUser, &b.Run.ActorKey)
 	return b, err
 }
 

@@ -15,7 +15,7 @@ import (
 // first, with their files.
 func (s *Store) UnfinishedBatches(profile string) ([]JournalBatch, error) {
 	rows, err := s.queryJournal(`
-SELECT b.id, b.began_at, b.error, r.id, r.profile, r.project_id, r.mode, r.created_at
+SELECT b.id, b.began_at, b.error, r.id, r.profile, r.project_id, r.mode, r.created_at, r.actor_os_user, r.actor_key
 FROM upload_batches b JOIN upload_runs r ON r.id = b.run_id
 WHERE r.profile = ? AND b.done_at IS NULL ORDER BY b.id`, profile)
 	if err != nil {
@@ -24,7 +24,7 @@ WHERE r.profile = ? AND b.done_at IS NULL ORDER BY b.id`, profile)
 	var out []JournalBatch
 	for rows.Next() {
 		var b JournalBatch
-		if err := rows.Scan(&b.ID, msTime{&b.BeganAt}, &b.Error, &b.Run.ID, &b.Run.Profile, &b.Run.ProjectID, &b.Run.Mode, msTime{&b.Run.CreatedAt}); err != nil {
+		if err := rows.Scan(&b.ID, msTime{&b.BeganAt}, &b.Error, &b.Run.ID, &b.Run.Profile, &b.Run.ProjectID, &b.Run.Mode, msTime{&b.Run.CreatedAt}, &b.Run.ActorOSUser, &b.Run.ActorKey); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -211,7 +211,7 @@ func (r RunSummary) Finished() bool { return r.Pending == 0 && r.OpenBatches == 
 // UploadRuns lists a profile's runs, newest first.
 func (s *Store) UploadRuns(profile string) ([]RunSummary, error) {
 	rows, err := s.queryJournal(`
-SELECT r.id, r.profile, r.project_id, r.mode, r.created_at,
+SELECT r.id, r.profile, r.project_id, r.mode, r.created_at, r.actor_os_user, r.actor_key,
 	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id),
 	(SELECT coalesce(sum(size), 0) FROM upload_files f WHERE f.run_id = r.id),
 	(SELECT count(*) FROM upload_files f WHERE f.run_id = r.id AND f.state IN ('uploaded', 'replaced') AND f.deleted_at = 0),
@@ -230,7 +230,7 @@ FROM upload_runs r WHERE r.profile = ? ORDER BY r.id DESC`, profile)
 	var out []RunSummary
 	for rows.Next() {
 		var r RunSummary
-		if err := rows.Scan(&r.ID, &r.Profile, &r.ProjectID, &r.Mode, msTime{&r.CreatedAt}, &r.Files, &r.Bytes,
+		if err := rows.Scan(&r.ID, &r.Profile, &r.ProjectID, &r.Mode, msTime{&r.CreatedAt}, &r.ActorOSUser, &r.ActorKey, &r.Files, &r.Bytes,
 			&r.Uploaded, &r.Skipped, &r.Refused, &r.Failed, &r.Pending, &r.Unproven, &r.Superseded, &r.OpenBatches); err != nil {
 			return nil, err
 		}

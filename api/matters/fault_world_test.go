@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -345,6 +346,16 @@ func (wk *walker) walk(t *testing.T, s schedule) int {
 		w.colleague()
 		n = w.restoreStep("the faulted restore", rid, f, a)
 		w.restoreStep("the restore run again", rid, &faulty{}, nil)
+	}
+	// every receipt a step started, faulted or not, names who ran it: the
+	// actor goes in with the receipt's one insert, never after (issue 45)
+	if rs, err := w.reader().Receipts(); err == nil {
+		me, _ := user.Current()
+		for _, r := range rs {
+			if me != nil && r.ActorOSUser != me.Username {
+				w.bad = append(w.bad, fmt.Sprintf("receipt %d (%s) names local user %q, want %q", r.ID, r.Action, r.ActorOSUser, me.Username))
+			}
+		}
 	}
 	for _, b := range w.bad {
 		failf(t, s, "%s (the faulted run's writes: %s)", b, strings.Join(f.names, "; "))

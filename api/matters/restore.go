@@ -167,8 +167,8 @@ func Restore(ctx context.Context, d Deps, plan *RestorePlan, w Watch) (int64, *R
 	kept = append(kept, plan.Later...)
 	slices.SortFunc(kept, func(a, b Outcome) int { return a.Line - b.Line })
 	src := plan.Receipt
-	rid, err := d.Store.StartReceipt(store.Receipt{Action: "restore", RestoreOf: src.ID, Profile: d.by(ctx), Endpoint: d.Endpoint,
-		FileName: src.FileName, FileSHA256: src.FileSHA256, Pairs: len(send) + len(kept)})
+	rid, err := d.Store.StartReceipt(stamp(ctx, store.Receipt{Action: "restore", RestoreOf: src.ID, Profile: d.by(ctx), Endpoint: d.Endpoint,
+		FileName: src.FileName, FileSHA256: src.FileSHA256, Pairs: len(send) + len(kept)}))
 	if err != nil {
 		return 0, nil, &ReceiptError{err}
 	}

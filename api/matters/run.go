@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/writejob"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -79,13 +80,20 @@ func Delete(ctx context.Context, d Deps, src Source, plan *Plan, w Watch) (int64
 	if err := d.Store.Check(); err != nil {
 		return 0, nil, err
 	}
-	id, err := d.Store.StartReceipt(store.Receipt{Action: "delete", Profile: d.by(ctx), Endpoint: d.Endpoint,
-		FileName: src.Name, FileSHA256: src.SHA256, Pairs: len(plan.Pairs)})
+	id, err := d.Store.StartReceipt(stamp(ctx, store.Receipt{Action: "delete", Profile: d.by(ctx), Endpoint: d.Endpoint,
+		FileName: src.Name, FileSHA256: src.SHA256, Pairs: len(plan.Pairs)}))
 	if err != nil {
 		return 0, nil, &ReceiptError{err}
 	}
 	rep := SendDeletions(ctx, d.Service, plan, hooks(d.Store, id, w))
 	return id, rep, finish(d.Store, id, rep)
+}
+
+// stamp names r's actor beyond the token's owner (the local account, a
+// serve session's key) from the one place write jobs take theirs.
+func stamp(ctx context.Context, r store.Receipt) store.Receipt {
+	r.ActorOSUser, r.ActorKey = writejob.Actor(ctx)
+	return r
 }
 
 func hooks(st Receipts, id int64, w Watch) Hooks {

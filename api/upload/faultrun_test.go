@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strings"
 
@@ -166,7 +167,18 @@ func (w *faultWorld) walk(s schedule) (problems []string) {
 		final, finalErr = p.runner.Resume(ctx)
 		return final, finalErr
 	})
-	return append(problems, w.checkFinal(svc, reader, final, finalErr, runErr)...)
+	problems = append(problems, w.checkFinal(svc, reader, final, finalErr, runErr)...)
+	// a run in the journal names who ran it: the actor goes in with the
+	// run's one insert, whatever write the fault struck (issue 45)
+	if me, err := user.Current(); err == nil {
+		runs, _ := reader.UploadRuns("default") // the profile every process of the walk runs as (faultcheck_test.go)
+		for _, r := range runs {
+			if r.ActorOSUser != me.Username {
+				problems = append(problems, fmt.Sprintf("run %d names local user %q, want %q", r.ID, r.ActorOSUser, me.Username))
+			}
+		}
+	}
+	return problems
 }
 
 func allDone(out Outcome, err error) bool {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/writejob"
 	"github.com/vaultdeck/vaultdeck/store"
 )
 
@@ -178,7 +179,9 @@ func (r *Runner) Upload(ctx context.Context, projectID string, plan Plan, mode a
 	}
 	// The whole plan in one transaction, before the first request: a plan
 	// half written (a full disk) must not look like a smaller plan.
-	runID, batches, err := r.Store.RecordRun(store.UploadRun{Profile: r.Profile, ProjectID: projectID, Mode: string(mode)}, refused, planned, r.lease())
+	run := store.UploadRun{Profile: r.Profile, ProjectID: projectID, Mode: string(mode)}
+	run.ActorOSUser, run.ActorKey = writejob.Actor(ctx) // who, beyond the token's owner, as write jobs name it
+	runID, batches, err := r.Store.RecordRun(run, refused, planned, r.lease())
 	if err != nil {
 		return out, err
 	}

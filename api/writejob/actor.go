@@ -31,16 +31,24 @@ func ActorKeyOf(ctx context.Context) string {
 	return k
 }
 
-// Stamp fills job's actor where its caller left it empty: the local
-// account (as os/user names it; "" when it cannot) and ctx's key.
+// Actor is who runs a write from ctx, beyond the token's owner: the local
+// account (as os/user names it; "" when it cannot) and ctx's key. Write
+// jobs, matter runs and upload runs all take it from here.
+func Actor(ctx context.Context) (osUser, key string) {
+	if u, err := user.Current(); err == nil {
+		osUser = u.Username
+	}
+	return osUser, ActorKeyOf(ctx)
+}
+
+// Stamp fills job's actor where its caller left it empty, from Actor.
 func Stamp(ctx context.Context, job store.WriteJob) store.WriteJob {
+	osUser, key := Actor(ctx)
 	if job.ActorOSUser == "" {
-		if u, err := user.Current(); err == nil {
-			job.ActorOSUser = u.Username
-		}
+		job.ActorOSUser = osUser
 	}
 	if job.ActorKey == "" {
-		job.ActorKey = ActorKeyOf(ctx)
+		job.ActorKey = key
 	}
 	return job
 }
@@ -55,9 +63,18 @@ func Who(job store.WriteJob) string {
 		}
 		return s
 	}
-	s := or(job.ActorEmail) + " (" + or(job.ActorOSUser) + " on this machine"
-	if job.ActorKey != "" {
-		s += "; " + job.ActorKey
+	return or(job.ActorEmail) + " (" + Local(job.ActorOSUser, job.ActorKey) + ")"
+}
+
+// Local is the actor a run's receipt holds beyond the token's owner, in
+// Who's words: "root on this machine; key SHA256:… alice@laptop".
+func Local(osUser, key string) string {
+	if osUser == "" {
+		osUser = "-"
 	}
-	return s + ")"
+	s := osUser + " on this machine"
+	if key != "" {
+		s += "; " + key
+	}
+	return s
 }
