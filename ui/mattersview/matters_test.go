@@ -3,6 +3,7 @@ package mattersview
 import (
 	"context"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -163,6 +164,10 @@ func TestDeletePreviewReceiptRestore(t *testing.T) {
 	v = h.view()
 	if !strings.Contains(v, "Receipt 1") || !strings.Contains(v, "blocked_by_ethical_wall") || !strings.Contains(v, "5 pairs: deleted 2, error 3") {
 		t.Fatalf("receipt view:\n%s", v)
+	}
+	// who ran it beyond the token's owner (issue 45), as `matters receipt` says
+	if me, err := user.Current(); err == nil && !strings.Contains(v, "· run by "+me.Username+" on this machine") {
+		t.Errorf("the receipt view does not name the local user %s:\n%s", me.Username, v)
 	}
 	h.press("f") // outcomes present, sorted: deleted, error
 	if v := h.view(); !strings.Contains(v, "showing deleted") || strings.Contains(v, "blocked_by_ethical_wall") {

@@ -12,6 +12,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/matters"
 	"github.com/vaultdeck/vaultdeck/api/plural"
+	"github.com/vaultdeck/vaultdeck/api/writejob"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -116,7 +117,9 @@ func (m *Model) receiptHead() []string {
 	lines := []string{
 		th.Title.Render(fmt.Sprintf("Receipt %d", r.ID)) + th.Muted.Render(fmt.Sprintf("  %s · %s · sha256 %.12s… · %s",
 			what, sanitize.Line(r.FileName), r.FileSHA256, r.StartedAt.UTC().Format("2006-01-02 15:04 UTC"))),
-		fmt.Sprintf("%s: %s · %s", plural.Count(r.Pairs, "pair"), countsText(r.Counts), status),
+		// who ran it beyond the token's owner, last: the first to go when cut
+		ansi.Truncate(fmt.Sprintf("%s: %s · %s · run by %s", plural.Count(r.Pairs, "pair"), countsText(r.Counts), status,
+			sanitize.Line(writejob.Local(r.ActorOSUser, r.ActorKey))), max(m.width, 1), "…"),
 		th.Muted.Render(fmt.Sprintf("showing %s · f outcome · t error code · enter whole detail", filter)),
 		ansi.Truncate(sanitize.Line(m.audit), max(m.width, 1), "…"),
 	}

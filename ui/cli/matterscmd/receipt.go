@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vaultdeck/vaultdeck/api/matters"
+	"github.com/vaultdeck/vaultdeck/api/writejob"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/evidence"
@@ -109,6 +110,7 @@ func (o *ReceiptOptions) receiptText(ctx context.Context, w io.Writer, st *store
 	}
 	fmt.Fprintf(w, "file      %s\nsha256    %s\n", sanitize.Line(rc.FileName), rc.FileSHA256)
 	fmt.Fprintf(w, "profile   %s\nendpoint  %s\n", sanitize.Line(rc.Profile), sanitize.Line(rc.Endpoint))
+	fmt.Fprintf(w, "run by    %s\n", sanitize.Line(writejob.Local(rc.ActorOSUser, rc.ActorKey)))
 	fmt.Fprintf(w, "started   %s\n", rc.StartedAt.UTC().Format(time.RFC3339))
 	if !rc.FinishedAt.IsZero() {
 		fmt.Fprintf(w, "finished  %s\n", rc.FinishedAt.UTC().Format(time.RFC3339))

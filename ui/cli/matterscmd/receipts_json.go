@@ -11,7 +11,8 @@ import (
 func receiptJSON(rc store.Receipt) map[string]any {
 	m := map[string]any{"id": rc.ID, "action": rc.Action, "profile": rc.Profile, "endpoint": rc.Endpoint,
 		"file": rc.FileName, "sha256": rc.FileSHA256, "pairs": rc.Pairs, "status": rc.Status, "note": rc.Note,
-		"started_at": rc.StartedAt.UTC().Format(time.RFC3339Nano), "counts": rc.Counts}
+		"started_at": rc.StartedAt.UTC().Format(time.RFC3339Nano), "counts": rc.Counts,
+		"actor_os_user": rc.ActorOSUser, "actor_key": rc.ActorKey} // as write jobs' receipts name them
 	if !rc.FinishedAt.IsZero() {
 		m["finished_at"] = rc.FinishedAt.UTC().Format(time.RFC3339Nano)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/upload"
+	"github.com/vaultdeck/vaultdeck/api/writejob"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
@@ -77,7 +78,9 @@ func RunFiles(o *Options, arg string) int {
 	for i, f := range list {
 		rows[i] = []string{f.Path, f.Result, f.Detail, f.Local}
 	}
-	line := fmt.Sprintf("run %d, mode %s, project %s: %s", runID, runs[found].Mode, runs[found].ProjectID, plural.Count(len(list), "file"))
+	run := runs[found]
+	line := fmt.Sprintf("run %d, mode %s, project %s, run by %s: %s", runID, run.Mode, run.ProjectID,
+		writejob.Local(run.ActorOSUser, run.ActorKey), plural.Count(len(list), "file"))
 	for _, w := range []string{"uploaded", "renamed", "replaced", "re-uploaded", "skipped", "refused", "failed", "not sent", "unproven"} {
 		if counts[w] > 0 {
 			line += fmt.Sprintf(", %d %s", counts[w], w)

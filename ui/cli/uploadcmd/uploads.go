@@ -63,6 +63,9 @@ func RunUploads(ctx context.Context, o *Options) int {
 			Pending   int64     `json:"pending"`
 			Unproven  int64     `json:"unproven"`
 			OpenBatch int64     `json:"unfinished_batches"`
+			// who ran it beyond the token's owner, as write jobs' receipts name it
+			ActorOSUser string `json:"actor_os_user"`
+			ActorKey    string `json:"actor_key"`
 			// Audit is the service's own api:vault_upload_files entries of
 			// the run, from the local mirror (no audit request).
 			Audit map[string]any `json:"audit_evidence"`
@@ -77,7 +80,8 @@ func RunUploads(ctx context.Context, o *Options) int {
 				state = "unproven" // nothing left to send, but not all is known to have arrived
 			}
 			list = append(list, runJSON{x.ID, x.ProjectID, x.Mode, x.CreatedAt.UTC(), state, x.Files, x.Bytes,
-				x.Uploaded, x.Superseded, x.Skipped, x.Refused, x.Failed, x.Pending, x.Unproven, x.OpenBatches, nil})
+				x.Uploaded, x.Superseded, x.Skipped, x.Refused, x.Failed, x.Pending, x.Unproven, x.OpenBatches,
+				x.ActorOSUser, x.ActorKey, nil})
 		}
 		audits := evidence.OfRuns(ctx, o.Client, st, evidence.Runs(runs))
 		for i := range list {
