@@ -59,7 +59,7 @@ func (f *Flow) undoPlanned(env page.Env, u undoing, err error) tea.Cmd {
 	f.undo = &u
 	n := len(u.up.Items)
 	f.confirm = widgets.NewConfirm(env.Theme, fmt.Sprintf("Undo access job %d", u.job), UndoMessage(u.up), strconv.Itoa(n))
-	return page.Status("the undo is planned from the service now: type its count to run it, esc to cancel")
+	return page.Status("the undo is read from the service now: type its count to run it, esc to cancel")
 }
 
 // UndoMessage is the undo's confirmation text: the plan as `access undo`

@@ -65,15 +65,19 @@ func (m *Model) View() string {
 	return head + " " + th.Muted.Render(plural.Count(len(m.jobs), "job")+" · enter: receipt · U: undo") + "\n" + m.Table.View()
 }
 
-// clip keeps the lines the page has room for, saying how many it left out.
+// clip wraps the lines to the page's width (a label and its level before
+// are what a receipt is read for: never cut) and keeps the rows the page
+// has room for, saying how many it left out.
 func (m *Model) clip(lines []string) string {
-	if h := m.Height; h > 1 && len(lines) > h {
-		lines = append(lines[:h-1], fmt.Sprintf("… %d more lines: `vaultdeck access receipts %d` prints them all", len(lines)-h+1, m.receipt.Job.ID))
-	}
-	for i, l := range lines {
-		if m.Width > 0 {
-			lines[i] = ansi.Truncate(l, m.Width, "…")
+	if m.Width > 0 {
+		var wrapped []string
+		for _, l := range lines {
+			wrapped = append(wrapped, strings.Split(ansi.Wrap(l, m.Width, " "), "\n")...)
 		}
+		lines = wrapped
+	}
+	if h := m.Height; h > 1 && len(lines) > h {
+		lines = append(lines[:h-1], ansi.Truncate(fmt.Sprintf("… %d more lines: `vaultdeck access receipts %d` prints them all", len(lines)-h+1, m.receipt.Job.ID), max(m.Width, 20), "…"))
 	}
 	return strings.Join(lines, "\n")
 }
