@@ -76,7 +76,9 @@ func (f *Flow) Ask(env page.Env, id page.ID, source string, wants []change.Want,
 	svc, now := env.Jobs.Access, env.Clock()
 	tag, ctx := f.reqs.Start(env.Context(), id)
 	f.planning = true
-	return tea.Batch(page.Status("reading the projects' users now, to plan…"),
+	// in sequence: a plan refused at once (read from the journal) must
+	// not have its refusal overwritten by this "reading…" line
+	return tea.Sequence(page.Status("reading the projects' users now, to plan…"),
 		page.Fetch(ctx, tag, "access plan", func(ctx context.Context) (*change.Plan, error) {
 			return change.PlanNow(ctx, svc, source, now, wants, leaving)
 		}))

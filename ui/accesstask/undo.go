@@ -40,7 +40,9 @@ func (f *Flow) AskUndo(env page.Env, id page.ID, job int64) tea.Cmd {
 	svc, st := env.Jobs.Access, env.Journal
 	tag, ctx := f.reqs.Start(env.Context(), id)
 	f.planning = true
-	return tea.Batch(page.Status(fmt.Sprintf("reading the projects' users now, to plan the undo of access job %d…", job)),
+	// in sequence: a plan refused at once (read from the journal) must
+	// not have its refusal overwritten by this "reading…" line
+	return tea.Sequence(page.Status(fmt.Sprintf("reading the projects' users now, to plan the undo of access job %d…", job)),
 		page.Fetch(ctx, tag, "access undo plan", func(ctx context.Context) (undoing, error) {
 			_, up, err := writejob.PlanUndo(ctx, st, change.Kind{API: svc}, job)
 			return undoing{job: job, up: up}, err

@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
 	"testing"
@@ -52,7 +53,14 @@ func TestReceiptsListsAndUndoesAnAccessJob(t *testing.T) {
 	tm.Send(runes("2"))
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "undone by job 2")
-	final(t, tm)
+	// once undone, U again is refused by name, and the line stays said
+	// (found by hand: the "reading…" line came after the refusal and hid it)
+	tm.Send(runes("U"))
+	waitFor(t, tm, "already undone by job 2")
+	v := final(t, tm)
+	if !strings.Contains(lastLine(v), "already undone by job 2") {
+		t.Errorf("the refusal did not stay on the status line: %q", lastLine(v))
+	}
 	after := directOf(t, c, who)
 	for id, lvl := range before {
 		if after[id] != lvl {
