@@ -88,6 +88,15 @@ func (r *runner) deliver(msg tea.Msg) {
 			r.start(c)
 		}
 	default:
+		// tea.Sequence's message is unexported ([]tea.Cmd): its commands,
+		// started here as a batch's (what a key says is looked for, not when)
+		if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
+			for i := range v.Len() {
+				c, _ := v.Index(i).Interface().(tea.Cmd)
+				r.start(c)
+			}
+			return
+		}
 		r.send(msg)
 	}
 }
