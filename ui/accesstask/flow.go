@@ -30,7 +30,8 @@ type Flow struct {
 	reqs     page.Requests
 	planning bool
 	plan     *change.Plan
-	undo     *undoing // the undo the confirmation is for (plan is nil then)
+	undo     *undoing  // the undo the confirmation is for (plan is nil then)
+	grant    *granting // the grant's prompt, while it is typed
 	confirm  *widgets.Confirm
 	running  bool
 	last     *Done // the last run this view started
@@ -88,7 +89,7 @@ func (f *Flow) Ask(env page.Env, id page.ID, source string, wants []change.Want,
 func (f *Flow) Planning() bool { return f.planning }
 
 // CapturesInput says the confirmation is open: every key is typed into it.
-func (f *Flow) CapturesInput() bool { return f.confirm != nil }
+func (f *Flow) CapturesInput() bool { return f.confirm != nil || f.grant != nil }
 
 // Close abandons a plan being made.
 func (f *Flow) Close() { f.reqs.Stop() }
@@ -110,6 +111,9 @@ func (f *Flow) Update(env page.Env, id page.ID, msg tea.Msg) (bool, tea.Cmd) {
 		f.planning = false
 		return true, f.undoPlanned(env, msg.Value, msg.Err)
 	case tea.KeyMsg:
+		if f.grant != nil {
+			return true, f.grantKey(env, id, msg)
+		}
 		if f.confirm == nil {
 			return false, nil
 		}
@@ -191,6 +195,9 @@ func Message(p *change.Plan) string {
 
 // View is the confirmation, placed in w x h, when it is open.
 func (f *Flow) View(th themes.Theme, w, h int) (string, bool) {
+	if f.grant != nil {
+		return th.Renderer.Place(w, h, 0.5, 0.5, th.Dialog.Width(min(max(w-6, 20), 74)).Render(th.Title.Render("Grant access on "+sanitize.Line(f.grant.name))+"\n\n"+f.grant.line.View()+"\n\n"+th.Muted.Render("EMAIL READ or EMAIL MANAGE · enter plans it · esc cancels"))), true
+	}
 	if f.confirm == nil {
 		return "", false
 	}

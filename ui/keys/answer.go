@@ -144,7 +144,7 @@ var homes = map[string][]string{
 	"Follow": {"audit"}, "OwnReads": {"audit"}, "Activity": {"audit"},
 	"Earlier": {"activity"}, "Later": {"activity"}, "ByPeriod": {"activity"},
 	"CancelRun": {"matters"}, "OpenFile": {"matters"}, "RunDelete": {"matters"}, "Restore": {"matters"},
-	"Delete": {"project"}, "Upload": {"project"}, "DeleteFiles": {"project"}, "UndoRun": {"upload"}, "DuplicateMode": {"upload"}, "RemoveAccess": {"person"}, "ChangeLevel": {"project"}, "UndoAccess": {"receipts"},
+	"Delete": {"project"}, "Upload": {"project"}, "DeleteFiles": {"project"}, "UndoRun": {"upload"}, "DuplicateMode": {"upload"}, "RemoveAccess": {"person"}, "ChangeLevel": {"project"}, "UndoAccess": {"receipts"}, "GrantAccess": {"project"},
 	// of three or four views: the line names them all, as it does one
 	"Person": {"project", "bin", "audit", "access"}, "TypeCycle": {"audit", "activity"},
 }

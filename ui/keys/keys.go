@@ -61,6 +61,7 @@ type Map struct {
 	RemoveAccess                 key.Binding // person: plan and remove the marked (or selected) direct shares
 	ChangeLevel                  key.Binding // a project's Users tab: READ to MANAGE or back, for the selected user
 	UndoAccess                   key.Binding // receipts: undo the selected access job (plan, confirm, run)
+	GrantAccess                  key.Binding // a project's Users tab: give an address READ or MANAGE (prompt, plan, confirm, run)
 	Reupload                     key.Binding // file status: re-upload stuck or failed files (replace)
 	DuplicateMode                key.Binding // upload: what to do with a file already in the project
 
@@ -188,6 +189,7 @@ func NewSession(s Session) Map {
 		UndoRun:      b("X", "undo this upload: delete the files it created", "X"),
 		ChangeLevel:  b("=", "change the selected user's level (READ / MANAGE): plan, confirm, run", "="),
 		RemoveAccess: b("X", "remove the marked (or selected) direct shares: plan, confirm, run", "X"),
+		GrantAccess:  b("+", "grant an address READ or MANAGE: plan, confirm, run", "+"),
 		UndoAccess:   b("U", "undo the selected access job: put back what its receipt changed (plan, confirm, run)", "U"),
 		Reupload:     b("R", "re-upload stuck/failed (replace)", "R"),
 	}
@@ -279,13 +281,13 @@ func (m *Map) localFiles() []*key.Binding {
 // jobs lists the bindings that start a write job (page.Env.Jobs): a
 // session without them cannot run these, so it does not bind them.
 func (m *Map) jobs() []*key.Binding {
-	return []*key.Binding{&m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun, &m.RemoveAccess, &m.ChangeLevel, &m.UndoAccess}
+	return []*key.Binding{&m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun, &m.RemoveAccess, &m.ChangeLevel, &m.UndoAccess, &m.GrantAccess}
 }
 
 // mutating lists the bindings that change server state. Add new mutating
 // bindings here and read-only sessions lose them automatically.
 func (m *Map) mutating() []*key.Binding {
-	return []*key.Binding{&m.Delete, &m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun, &m.RemoveAccess, &m.ChangeLevel, &m.UndoAccess}
+	return []*key.Binding{&m.Delete, &m.OpenFile, &m.RunDelete, &m.Restore, &m.Upload, &m.Reupload, &m.DeleteFiles, &m.UndoRun, &m.RemoveAccess, &m.ChangeLevel, &m.UndoAccess, &m.GrantAccess}
 }
 
 // MattersAvailable reports whether the matters view may be used: it exists

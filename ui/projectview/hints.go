@@ -40,6 +40,9 @@ func (m *Model) ContextKeys() []key.Binding {
 		if m.tab == tabUsers && m.Table.Len() > 0 && k.ChangeLevel.Enabled() {
 			out = append(out, keys.Hint(k.ChangeLevel, "level"), keys.Hint(k.DeleteFiles, "remove share"))
 		}
+		if m.tab == tabUsers && k.GrantAccess.Enabled() {
+			out = append(out, keys.Hint(k.GrantAccess, "grant"))
+		}
 	}
 	out = append(out, widgets.TableHints(k, m.Table)...)
 	if m.tab == tabFiles {

@@ -51,6 +51,14 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 			return m.askUserChange(false)
 		}
 		return m.askDeleteFiles()
+	case key.Matches(msg, k.GrantAccess):
+		if m.tab != tabUsers {
+			return page.Status("+ grants access: open the Users tab (tab)")
+		}
+		if m.going() {
+			return page.Status("this project is being deleted")
+		}
+		return m.access.AskGrant(m.env, m.proj.ID, m.proj.Name)
 	case key.Matches(msg, k.ChangeLevel):
 		if m.tab != tabUsers {
 			return page.Status("= changes a user's level: open the Users tab (tab) and move to the user")

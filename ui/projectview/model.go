@@ -126,7 +126,7 @@ func (m *Model) Title() string {
 // Help lists this page's keys; Delete is absent when read-only.
 func (m *Model) Help() []key.Binding {
 	k := m.env.Keys
-	return []key.Binding{k.NextTab, k.PrevTab, k.StatusFilter, k.SendToFiles, k.Mark, k.ToggleIDs, k.Person, k.Refresh, k.Copy, k.Upload, k.DeleteFiles, k.ChangeLevel, k.Delete}
+	return []key.Binding{k.NextTab, k.PrevTab, k.StatusFilter, k.SendToFiles, k.Mark, k.ToggleIDs, k.Person, k.Refresh, k.Copy, k.Upload, k.DeleteFiles, k.ChangeLevel, k.GrantAccess, k.Delete}
 }
 
 // headerLines: a header line and the tab bar above the table.
