@@ -30,8 +30,8 @@ func (f *Flow) AskGrant(env page.Env, projectID, name string) tea.Cmd {
 		return page.Status("an access change of this page is running: its outcome comes first")
 	}
 	f.grant = &granting{projectID: projectID, name: name,
-		line: widgets.NewPrompt(env.Theme, "grant access: ", []string{api.AccessRead, api.AccessManage})}
-	return page.Status("type an e-mail address and READ or MANAGE (READ if none), enter to plan, esc to cancel")
+		line: widgets.NewPrompt(env.Theme, "grant access: ", nil)}
+	return page.Status("type EMAIL and READ or MANAGE (READ if none): enter plans it, esc cancels")
 }
 
 // grantKey takes a key while the prompt is open.
