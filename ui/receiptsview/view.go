@@ -77,7 +77,7 @@ func (m *Model) clip(lines []string) string {
 		lines = wrapped
 	}
 	if h := m.Height; h > 1 && len(lines) > h {
-		lines = append(lines[:h-1], ansi.Truncate(fmt.Sprintf("… %d more lines: `vaultdeck access receipts %d` prints them all", len(lines)-h+1, m.receipt.Job.ID), max(m.Width, 20), "…"))
+		lines = append(lines[:h-1], ansi.Truncate(fmt.Sprintf("… %s: `vaultdeck access receipts %d` prints them all", plural.Count(len(lines)-h+1, "more line"), m.receipt.Job.ID), max(m.Width, 20), "…"))
 	}
 	return strings.Join(lines, "\n")
 }
