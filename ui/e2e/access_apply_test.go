@@ -1,13 +1,10 @@
 package e2e
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -58,29 +55,10 @@ func TestAccessApplySurvivesKill9(t *testing.T) {
 	}
 	cmd := exec.Command(bin, "access", "apply", plan, "--yes")
 	cmd.Env = env
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var seen bytes.Buffer
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		seen.WriteString(sc.Text() + "\n")
-		if strings.Contains(sc.Text(), "request 2/") {
-			break
-		}
-	}
-	_ = cmd.Process.Signal(syscall.SIGKILL)
-	_ = cmd.Wait()
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
-		t.Fatalf("the apply ended by itself before the kill:\n%s", seen.String())
-	}
+	seen := killAfterLine(t, cmd, "request 2/")
 	o, e, code := vd(t, bin, env, "", "access", "apply", "--resume")
 	if code != 0 || !strings.Contains(o, "complete") {
-		t.Fatalf("resume: exit %d:\n%s\n%s\n(before the kill:\n%s)", code, o, e, seen.String())
+		t.Fatalf("resume: exit %d:\n%s\n%s\n(before the kill:\n%s)", code, o, e, seen)
 	}
 	// exactly the plan
 	ps, _, err = c.Projects(api.ProjectQuery{}).Collect(context.Background())

@@ -1,11 +1,8 @@
 package e2e
 
 import (
-	"context"
 	"strings"
 	"testing"
-
-	"github.com/vaultdeck/vaultdeck/api"
 )
 
 // TestConsoleUndoesAnAccessJobFromReceipts: the built binary against
@@ -19,36 +16,9 @@ func TestConsoleUndoesAnAccessJobFromReceipts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
 	}
-	bin := buildBinary(t)
-	sp := startSim(t, bin, "--leaver", "--no-rate-limit")
-	env := childEnv(t, nil, "VAULTDECK_HOME="+t.TempDir(), "VAULTDECK_TOKEN="+sp.tokens["admin"], "VAULTDECK_BASE_URL="+sp.base, "TERM=xterm-256color")
-	c, err := api.New(api.Config{BaseURL: sp.base, Token: api.StaticToken(sp.tokens["admin"]), Limits: api.Limits{Vault: -1, Audit: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	leaver := leaverOf(t, c)
-	if o, e, code := vd(t, bin, env, "", "access", "crawl"); code != 0 {
-		t.Fatalf("crawl: exit %d: %s %s", code, o, e)
-	}
-	direct := func() map[string]string {
-		ps, _, err := c.Projects(api.ProjectQuery{}).Collect(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[string]string{}
-		for _, p := range ps {
-			ds, err := p.Sharing.Direct()
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range ds {
-				if strings.EqualFold(d.Email, leaver) {
-					out[p.Name] = d.AccessLevel
-				}
-			}
-		}
-		return out
-	}
+	r := newLeaverRig(t)
+	bin, env, leaver := r.bin, r.env, r.leaver
+	direct := func() map[string]string { return r.direct(t) }
 	before := direct()
 	s := startTmuxSized(t, "80", "24", env, "sh", "-c", bin+` --max-rate 600; echo "EXITED $?"; sleep 600`)
 	s.waitForText("Projects ·")

@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api"
@@ -67,33 +64,14 @@ func TestUploadsUndoSurvivesKill9(t *testing.T) {
 
 	cmd := exec.Command(bin, "uploads", "undo", run, "--yes", "--max-rate", "30")
 	cmd.Env = env
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var seen bytes.Buffer
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		seen.WriteString(sc.Text() + "\n")
-		if strings.HasPrefix(sc.Text(), "request 2 (") {
-			break
-		}
-	}
-	_ = cmd.Process.Signal(syscall.SIGKILL)
-	_ = cmd.Wait()
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
-		t.Fatalf("the undo ended by itself before the kill:\n%s", seen.String())
-	}
+	seen := killAfterLine(t, cmd, "request 2 (")
 	atKill := countFiles(t, sp, pid)
 	if atKill <= before || atKill >= before+n {
-		t.Fatalf("the kill did not land mid-undo: %d of the run's %d files left (before the kill:\n%s)", atKill-before, n, seen.String())
+		t.Fatalf("the kill did not land mid-undo: %d of the run's %d files left (before the kill:\n%s)", atKill-before, n, seen)
 	}
 	o, e, code = vd(t, bin, env, "", "uploads", "undo", run, "--yes", "--max-rate", "30")
 	if code != 0 || !strings.Contains(e, "resuming undo job") {
-		t.Fatalf("the undo again: exit %d:\n%s\n%s\n(before the kill:\n%s)", code, o, e, seen.String())
+		t.Fatalf("the undo again: exit %d:\n%s\n%s\n(before the kill:\n%s)", code, o, e, seen)
 	}
 	if got := countFiles(t, sp, pid); got != before {
 		t.Errorf("after the resume the project holds %d files, want the %d it held before the upload", got, before)
