@@ -12,6 +12,7 @@ import (
 // shares are back at MANAGE. At 120x40, in one burst, U on job 2 (the
 // undo's own undo) takes them away again (job 3).
 func TestConsoleUndoesAnAccessJobFromReceipts(t *testing.T) {
+	t.Parallel()
 	requireTmux(t)
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary")
