@@ -53,10 +53,11 @@ stored: config set refuses it, naming the file's line.`,
 		return account.Keys(), cobra.ShellCompDirectiveNoFileComp
 	}
 	get := &cobra.Command{Use: "get [KEY]", Short: "print one setting, or all of them", Args: cobra.MaximumNArgs(1), ValidArgsFunction: keys, RunE: run("get")}
-	set := &cobra.Command{Use: "set KEY VALUE", Short: "store a setting (checked first)", Args: cmdutil.ExactArgs(2, "give a KEY and a VALUE"),
-		Long: "Everything after KEY is the value, so a value starting with - (a negative duration) is checked as a value.", RunE: run("set")}
+	set := &cobra.Command{Use: "set KEY VALUE", Short: "store a setting (checked first)", Args: keyValueThenFlags,
+		Long: "The word after KEY is the value, so a value starting with - (a negative duration) is checked as a value; flags may come before KEY or after VALUE.",
+		RunE: func(c *cobra.Command, args []string) error { return run("set")(c, args[:2]) }}
 	// A value such as -1s is a value to check, not a flag: flags end at
-	// the first word.
+	// the first word, and those after VALUE are parsed by keyValueThenFlags.
 	set.Flags().SetInterspersed(false)
 	set.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 		switch {
@@ -72,6 +73,33 @@ stored: config set refuses it, naming the file's line.`,
 	unset := &cobra.Command{Use: "unset KEY", Short: "go back to the default", Args: cmdutil.ExactArgs(1, "give a KEY"), ValidArgsFunction: keys, RunE: run("unset")}
 	c.AddCommand(get, set, unset)
 	return c
+}
+
+// keyValueThenFlags checks `config set`'s words: KEY and VALUE, then only
+// flags (`config set excel true --profile b`, as gh's config set takes
+// --host after the value), which it parses here because the command's
+// flags stop at KEY.
+func keyValueThenFlags(c *cobra.Command, args []string) error {
+	if len(args) < 2 {
+		return cmdutil.Usagef("give a KEY and a VALUE (%s)", c.UseLine())
+	}
+	if len(args) == 2 {
+		return nil
+	}
+	if err := c.Flags().Parse(args[2:]); err != nil {
+		return cmdutil.Usagef("%v (%s)", err, c.UseLine())
+	}
+	if help, _ := c.Flags().GetBool("help"); help {
+		// --help after the value asks for help, as before it: nothing is set.
+		if err := c.Help(); err != nil {
+			return err
+		}
+		return &cmdutil.Exit{Code: printer.ExitOK}
+	}
+	if rest := c.Flags().Args(); len(rest) > 0 {
+		return cmdutil.Usagef("give a KEY and one VALUE, then only flags: %q is a third word (%s)", rest[0], c.UseLine())
+	}
+	return nil
 }
 
 // RunConfig runs `config get|set|unset` with its words checked by cobra;
