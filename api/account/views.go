@@ -244,7 +244,7 @@ func ViewCommands() []ViewCommand {
 		{[]string{"files"}, "project"}, {[]string{"status"}, "files"}, {[]string{"audit"}, "audit"},
 		{[]string{"audit", "stats"}, "activity"}, {[]string{"access", "people"}, "access"}, {[]string{"access", "user"}, "access"},
 		{[]string{"access", "project"}, ""}, {[]string{"access", "diff"}, "access"},
-		{[]string{"matters", "receipts"}, "matters"}, {[]string{"matters", "receipt"}, "matters"},
+		{[]string{"access", "receipts"}, "receipts"}, {[]string{"matters", "receipts"}, "matters"}, {[]string{"matters", "receipt"}, "matters"},
 		{[]string{"person"}, "person"},
 	}
 }

@@ -172,7 +172,7 @@ func receiptsRoute(o Options) app.Route {
 		deps.Store = o.Journal
 	}
 	return app.Route{Name: "receipts", Args: "[JOB]", Help: "access jobs' receipts and undo",
-		Check: receiptsview.Check, New: receiptsview.Route(deps)}
+		Check: receiptsview.Check, New: receiptsview.Route(deps), Commands: account.RouteCommands("receipts"), FromQuery: receiptsview.FromQuery(deps)}
 }
 
 func routes(o Options) []app.Route {

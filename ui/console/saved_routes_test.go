@@ -16,7 +16,7 @@ func TestSavedViewsOfTheLocalViewsOpen(t *testing.T) {
 	env := pagetest.Env(t, &pagetest.Fake{}, false)
 	for _, args := range [][]string{
 		{"access", "people"}, {"access", "user", "ann@firm.test"}, {"access", "diff"},
-		{"matters", "receipts"},
+		{"matters", "receipts"}, {"access", "receipts"}, {"access", "receipts", "4"},
 	} {
 		q := page.Query{Command: args}
 		var found bool

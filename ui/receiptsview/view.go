@@ -9,6 +9,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/writejob"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe/records"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
@@ -27,19 +28,18 @@ func Columns() []widgets.Column {
 	}
 }
 
-// Rows are the jobs, one row each, keyed by the job's number.
+// Rows are the jobs, one row each, keyed by the job's number; row i is
+// job i (the export's records are taken by index).
 func Rows(jobs []store.WriteJob) []widgets.Row {
 	out := make([]widgets.Row, len(jobs))
-	for i, j := range jobs {
-		undo := ""
-		if j.UndoOf != 0 {
-			undo = fmt.Sprint(j.UndoOf)
-		}
-		done, failed := j.Counts[store.ItemDone], j.Counts[store.ItemFailed]
-		open := j.Counts[store.ItemUnknown] + j.Counts[store.ItemInFlight] + j.Counts[store.ItemPlanned]
-		out[i] = widgets.Row{ID: fmt.Sprint(j.ID),
-			Cells: []string{fmt.Sprint(j.ID), j.CreatedAt.UTC().Format("2006-01-02 15:04"), j.Status, fmt.Sprint(done), fmt.Sprint(failed), fmt.Sprint(open), undo, sanitize.Line(j.ActorEmail)},
-			Nums:  []float64{float64(j.ID), 0, 0, float64(done), float64(failed), float64(open), 0, 0}}
+	for i := range jobs {
+		j := &jobs[i]
+		rec := records.AccessJob(j) // the table shows the record, its time short
+		rec[1] = j.CreatedAt.UTC().Format("2006-01-02 15:04")
+		rec[7] = sanitize.Line(rec[7])
+		c := records.CountsOf(j)
+		out[i] = widgets.Row{ID: rec[0], Cells: rec,
+			Nums: []float64{float64(j.ID), 0, 0, float64(c.Done), float64(c.Failed), float64(c.Open), 0, 0}}
 	}
 	return out
 }

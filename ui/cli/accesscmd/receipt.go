@@ -16,6 +16,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/cli/evidence"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe/records"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -107,12 +108,12 @@ func (o *Options) showReceipt(ctx context.Context, c *api.Client, st *store.Stor
 			evidence.Print(w, ev, note)
 			return nil
 		},
-		Table: func(row func([]string) error) error {
-			if err := row([]string{"STATE", "OUTCOME", "ACTION", "CHANGE", "PREVIOUS", "DETAIL", "TARGET"}); err != nil {
+		Table: func(row func([]string) error) error { // the console's e on the receipt writes the same
+			if err := row(records.AccessChangeHeader()); err != nil {
 				return err
 			}
-			for _, it := range rc.Items {
-				if err := row([]string{it.State, it.Outcome, it.Action, sanitize.Line(it.Label), it.Previous, sanitize.Line(it.Detail), it.Target}); err != nil {
+			for i := range rc.Items {
+				if err := row(records.AccessChange(&rc.Items[i])); err != nil {
 					return err
 				}
 			}
@@ -196,14 +197,18 @@ func RunReceipts(ctx context.Context, o *Options) int {
 	if err != nil {
 		return p.Fail(err)
 	}
+	recs := make([][]string, len(jobs))
+	for i := range jobs {
+		recs[i] = records.AccessJob(&jobs[i])
+	}
+	if p.Is(printer.CSV) { // the console's e on :receipts writes the same
+		return p.Done(p.WriteCSV(records.AccessJobHeader(), recs))
+	}
 	rows := make([][]string, len(jobs))
-	for i, j := range jobs {
-		undo := ""
-		if j.UndoOf != 0 {
-			undo = fmt.Sprint(j.UndoOf)
-		}
-		rows[i] = []string{fmt.Sprint(j.ID), j.CreatedAt.UTC().Format("2006-01-02 15:04"), j.Status, fmt.Sprint(j.Counts[store.ItemDone]),
-			fmt.Sprint(j.Counts[store.ItemFailed]), fmt.Sprint(j.Counts[store.ItemUnknown] + j.Counts[store.ItemInFlight] + j.Counts[store.ItemPlanned]), undo, sanitize.Line(j.ActorEmail)}
+	for i, rec := range recs {
+		rec[1] = p.Cells().Time(jobs[i].CreatedAt)
+		rec[7] = sanitize.Line(rec[7])
+		rows[i] = rec
 	}
 	return p.Done(p.Show(printer.Value{JSON: jobs, Headers: []string{"JOB", "STARTED", "STATUS", "DONE", "FAILED", "NOT SETTLED", "UNDOES", "BY"}, Rows: rows, Empty: "no access job yet"}))
 }
