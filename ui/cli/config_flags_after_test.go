@@ -15,20 +15,7 @@ import (
 // begins with - is still a value to check, not a flag.
 func TestConfigSetTakesFlagsAfterTheValue(t *testing.T) {
 	vars := map[string]string{"VAULTDECK_HOME": t.TempDir()}
-	getenv := func(k string) string { return vars[k] }
-	paths, err := store.DefaultPaths(getenv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(paths.Database())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"a", "b"} {
-		if err := st.SaveProfile(store.Profile{Name: name, BaseURL: "http://127.0.0.1:1"}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	st, getenv := homeStore(t, vars, store.Profile{Name: "a", BaseURL: "http://127.0.0.1:1"}, store.Profile{Name: "b", BaseURL: "http://127.0.0.1:1"})
 	st.Close()
 	vd := func(args ...string) run {
 		var out, errb bytes.Buffer

@@ -43,18 +43,7 @@ func TestMaxRateKeepsVaultdeckBelowTheLimit(t *testing.T) {
 	e := simtest.Start(t, simtest.Options{Sim: sim.Options{Seed: 1, Control: true, Now: fixedNow}})
 	s := e.Sim
 	vars := map[string]string{"VAULTDECK_HOME": t.TempDir(), "VAULTDECK_TOKEN": s.Token("admin")}
-	getenv := func(k string) string { return vars[k] }
-	paths, err := store.DefaultPaths(getenv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(paths.Database())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.SaveProfile(store.Profile{Name: "capped", BaseURL: e.URL}); err != nil {
-		t.Fatal(err)
-	}
+	st, getenv := homeStore(t, vars, store.Profile{Name: "capped", BaseURL: e.URL})
 	st.Close()
 	clock := &simTime{s: s, now: fixedNow()}
 	vd := func(args ...string) run {

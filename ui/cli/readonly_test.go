@@ -36,20 +36,7 @@ func TestReadOnlyProfileRefusesMutations(t *testing.T) {
 
 	home := t.TempDir()
 	vars := map[string]string{"VAULTDECK_HOME": home, "VAULTDECK_TOKEN": s.Token("admin")}
-	getenv := func(k string) string { return vars[k] }
-	paths, err := store.DefaultPaths(getenv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(paths.Database())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []store.Profile{{Name: "prod-ro", BaseURL: e.URL, ReadOnly: true}, {Name: "cfg-ro", BaseURL: e.URL}} {
-		if err := st.SaveProfile(p); err != nil {
-			t.Fatal(err)
-		}
-	}
+	st, getenv := homeStore(t, vars, store.Profile{Name: "prod-ro", BaseURL: e.URL, ReadOnly: true}, store.Profile{Name: "cfg-ro", BaseURL: e.URL})
 	st.Close()
 	vd := func(args ...string) run {
 		var out, errb bytes.Buffer

@@ -26,18 +26,7 @@ func TestStatusHonoursTheProfileStuckAfter(t *testing.T) {
 		t.Fatal(err)
 	}
 	vars := map[string]string{"VAULTDECK_HOME": t.TempDir(), "VAULTDECK_TOKEN": s.Token("admin")}
-	getenv := func(k string) string { return vars[k] }
-	paths, err := store.DefaultPaths(getenv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(paths.Database())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.SaveProfile(store.Profile{Name: "p", BaseURL: e.URL}); err != nil {
-		t.Fatal(err)
-	}
+	st, getenv := homeStore(t, vars, store.Profile{Name: "p", BaseURL: e.URL})
 	run1, _ := st.CreateRun(store.UploadRun{Profile: "p", ProjectID: pid, Mode: "skip"})
 	b, _ := st.RecordBatch(run1, []store.JournalFile{{Local: "/x/slow.pdf", Path: "slow.pdf", Name: "slow.pdf", Size: 1}}, store.Lease{Owner: "me", Until: time.Now().Add(time.Hour)})
 	if err := st.CompleteBatch(b.ID, "me", []store.FileOutcome{{ID: b.Files[0].ID, State: store.FileUploaded, FileID: ids[0], UploadedAt: s.Now().Add(-2 * time.Minute)}}, ""); err != nil {
