@@ -90,13 +90,15 @@ func Start(ctx context.Context, f Flags, given func(string) bool, e Env) int {
 	cfg.Flags = serveFlags(cfg.Flags, e.Flags, given)
 	cfg.Logger = slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
-	dlog, sink, closeDebug, err := openDebug(e.Debug, e.Getenv, e.Stderr)
+	dlog, lvl, sink, err := openDebug(e.Debug, e.Getenv, e.Stderr)
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "vaultdeck serve: %v\n", err)
 		return 1
 	}
-	defer closeDebug()
-	cfg.DebugLog = dlog
+	if sink != nil {
+		defer sink.Close()
+	}
+	cfg.DebugLog, cfg.DebugHeaders = dlog, lvl.Headers
 	s, err := New(cfg, e.Stderr)
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "vaultdeck serve: %v\n", err)
@@ -104,7 +106,7 @@ func Start(ctx context.Context, f Flags, given func(string) bool, e Env) int {
 	}
 	defer s.Close()
 	if sink != nil {
-		sink.setRedact(s.redactTokens)
+		sink.SetRedact(s.redactTokens)
 	}
 	defer e.Logs.Route(s.libraryLine, s.redactTokens)()
 	if check {

@@ -2,10 +2,8 @@ package serve
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"sync/atomic"
-	"time"
 )
 
 // A session's requests are counted where they leave, in the HTTP transport
@@ -24,16 +22,9 @@ func countRequests(ctx context.Context, n *atomic.Int64) context.Context {
 }
 
 // countingTransport counts each request whose context carries a count.
-type countingTransport struct {
-	next  http.RoundTripper
-	debug *slog.Logger // serve's --debug log (debuglog.go); nil: off
-}
+type countingTransport struct{ next http.RoundTripper }
 
-func (t countingTransport) RoundTrip(r *http.Request) (resp *http.Response, err error) {
-	if t.debug != nil {
-		start := time.Now()
-		defer func() { debugLine(t.debug, r, resp, err, time.Since(start)) }()
-	}
+func (t countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if n, ok := r.Context().Value(requestsKey{}).(*atomic.Int64); ok {
 		n.Add(1)
 	}
@@ -44,7 +35,8 @@ func (t countingTransport) RoundTrip(r *http.Request) (resp *http.Response, err 
 	return t.next.RoundTrip(r)
 }
 
-// wrapCounting is the transport wrapper of every client serve makes.
+// wrapCounting is the transport wrapper of every client serve makes: the
+// count, the write's record, and the --debug line around them.
 func (s *Server) wrapCounting(next http.RoundTripper) http.RoundTripper {
-	return countingTransport{next: next, debug: s.debug}
+	return s.debugTransport(countingTransport{next: next})
 }

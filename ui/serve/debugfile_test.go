@@ -18,14 +18,14 @@ func TestDebugFile(t *testing.T) {
 	path := filepath.Join(dir, "debug.log")
 	logOnce := func(msg string, redact func(string) string) {
 		t.Helper()
-		l, sink, closer, err := openDebug(Debug{File: path}, func(string) string { return "" }, io.Discard)
+		l, _, sink, err := openDebug(Debug{File: path}, func(string) string { return "" }, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
 		l.Debug("before the redactor", "path", "/api/whoami?secret-before")
-		sink.setRedact(redact)
+		sink.SetRedact(redact)
 		l.Debug(msg, "path", "/api/v1/vault/workspace/projects", "auth", "tok-123")
-		closer()
+		sink.Close()
 	}
 	hide := func(s string) string { return strings.ReplaceAll(s, "tok-123", "[token]") }
 	logOnce("first", hide)
@@ -59,5 +59,32 @@ func TestDebugFile(t *testing.T) {
 		if b, _ := os.ReadFile(target); string(b) != "kept\n" {
 			t.Errorf("the symlink's target was written: %q", b)
 		}
+	}
+}
+
+// TestServeReadsVaultdeckDebugAsEveryCommand: VAULTDECK_DEBUG means for
+// serve what it means for every command (ui/cli/debuglog): a value that is
+// none of 1, api, off and their like is refused by name (serve took any
+// value as on, silently), and api adds the headers, credentials withheld.
+func TestServeReadsVaultdeckDebugAsEveryCommand(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == "VAULTDECK_DEBUG" {
+				return v
+			}
+			return ""
+		}
+	}
+	if _, _, _, err := openDebug(Debug{}, env("bogus"), io.Discard); err == nil || !strings.Contains(err.Error(), `VAULTDECK_DEBUG="bogus"`) {
+		t.Errorf("VAULTDECK_DEBUG=bogus: %v, want it refused by name", err)
+	}
+	for v, want := range map[string]bool{"": false, "off": false, "1": true, "api": true} {
+		l, _, _, err := openDebug(Debug{}, env(v), io.Discard)
+		if err != nil || (l != nil) != want {
+			t.Errorf("VAULTDECK_DEBUG=%q: logger %v, err %v; want on=%v", v, l != nil, err, want)
+		}
+	}
+	if _, lvl, _, _ := openDebug(Debug{}, env("api"), io.Discard); !lvl.Headers {
+		t.Error("VAULTDECK_DEBUG=api: no headers")
 	}
 }

@@ -82,9 +82,12 @@ type Config struct {
 	Logger *slog.Logger        // one line per session; never a token
 	// DebugLog, when set, takes a line per request of every session
 	// (debuglog.go), redacted by the server before it is written.
-	DebugLog   *slog.Logger
-	HTTPClient *http.Client // tests
-	Limits     api.Limits
+	DebugLog *slog.Logger
+	// DebugHeaders: each line has both sides' headers too, credentials
+	// withheld (VAULTDECK_DEBUG=api).
+	DebugHeaders bool
+	HTTPClient   *http.Client // tests
+	Limits       api.Limits
 	// Ready is called once the server listens (tests read the address).
 	Ready func(net.Addr)
 	// CrawlEvery runs the access crawl of every bound profile on this

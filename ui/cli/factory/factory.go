@@ -148,7 +148,7 @@ func (f *Factory) Shared() (account.Shared, error) {
 		return sh, err
 	}
 	if dl != nil {
-		sh.Logger, sh.WrapTransport = dl.logger, dl.transport
+		sh.Logger, sh.WrapTransport = dl.logger, dl.wrap
 	}
 	// What the client did not do as the service or the budget's record
 	// asked (a Retry-After past the maximum, times from the future) is one

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package factory
+package debuglog
 
 import "syscall"
 

@@ -1,6 +1,6 @@
 //go:build windows
 
-package factory
+package debuglog
 
 // oNoFollow: Windows has no such flag; the debug file is opened as named.
 const oNoFollow = 0

@@ -1,5 +1,0 @@
-//go:build windows
-
-package serve
-
-const oNoFollow = 0
