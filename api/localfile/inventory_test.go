@@ -15,17 +15,16 @@ import (
 // each with why. A new one fails TestEveryReadOfALocalFileIsThisPackages
 // until it goes through Open or Read, or is listed here with its reason.
 var opensThatAreNotReads = map[string]string{
-	"api/audit/followfile.go": "the follow file: an append-only writer the store helper owns (O_NOFOLLOW|O_NONBLOCK, checked by identity)",
-	"api/token/file.go":       "the token directory, opened to fsync a rename",
-	"store/locks.go":          "a lock file created with O_EXCL",
-	"store/joblock_unix.go":   "a write job's lock file (flock, O_NOFOLLOW): the store's own file; the holder's name read of it is bounded (512 bytes)",
-	"store/readonly.go":       "the store's database probed for a read-only filesystem (opened, closed at once): the store's own file, not one a person names",
-	"store/recover.go":        "the store's recovered copy and its folder, fsynced: the store's own files",
-	"store/walcheck.go":       "the store's write-ahead log, checked for lost frames: the store's own file (its edge is the store's row)",
-	"ui/cli/factory/debug.go": "the --debug-file log: appended to, not read (O_NOFOLLOW)",
-	"ui/app/export.go":        "the console's export, written with O_EXCL",
-	"ui/serve/hostkey.go":     "the host key generated with O_EXCL (it is read back through Open)",
-	"ui/serve/debuglog.go":    "serve's --debug-file log: appended to, not read (O_NOFOLLOW)",
+	"api/audit/followfile.go":     "the follow file: an append-only writer the store helper owns (O_NOFOLLOW|O_NONBLOCK, checked by identity)",
+	"api/token/file.go":           "the token directory, opened to fsync a rename",
+	"store/locks.go":              "a lock file created with O_EXCL",
+	"store/joblock_unix.go":       "a write job's lock file (flock, O_NOFOLLOW): the store's own file; the holder's name read of it is bounded (512 bytes)",
+	"store/readonly.go":           "the store's database probed for a read-only filesystem (opened, closed at once): the store's own file, not one a person names",
+	"store/recover.go":            "the store's recovered copy and its folder, fsynced: the store's own files",
+	"store/walcheck.go":           "the store's write-ahead log, checked for lost frames: the store's own file (its edge is the store's row)",
+	"ui/cli/debuglog/debuglog.go": "the --debug-file log of every command and serve: appended to, not read (O_NOFOLLOW)",
+	"ui/app/export.go":            "the console's export, written with O_EXCL",
+	"ui/serve/hostkey.go":         "the host key generated with O_EXCL (it is read back through Open)",
 }
 
 // TestEveryReadOfALocalFileIsThisPackages: the files a person names (the

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -21,7 +20,7 @@ type Case struct{ Path, Want string }
 func FIFO(t testing.TB, dir, name string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
+	if err := mkfifo(p); err != nil {
 		t.Skip("no FIFO here:", err)
 	}
 	return p
