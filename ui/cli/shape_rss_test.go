@@ -98,6 +98,24 @@ func TestJQStreamsInFlatMemory(t *testing.T) {
 	if rss >= 64*1e6/(1<<20) {
 		t.Errorf("--jq '.[] | .vault_project.name' on %d entries: peak RSS %.1f MiB, want under 64 MB", n, rss)
 	}
+	// --filter keeps items as they stream (issue 42): no hold
+	out, rss = run(".[] | .resource_id", "--filter", "user7@")
+	if !strings.Contains(out, "exit=0 lines=") || strings.Contains(out, "exit=0 lines=0 ") {
+		t.Fatalf("filtered: %s", out)
+	}
+	t.Logf("--filter user7@ --jq '.[] | .resource_id': peak RSS %.1f MiB", rss)
+	if rss >= 64*1e6/(1<<20) {
+		t.Errorf("--filter on %d entries: peak RSS %.1f MiB, want under 64 MB", n, rss)
+	}
+	// --sort holds, under --jq-hold's bound
+	out, rss = run(".[] | .resource_id", "--sort", "files,desc", "--jq-hold", "1GiB")
+	if !strings.Contains(out, fmt.Sprintf("exit=0 lines=%d ", n)) {
+		t.Fatalf("sorted: %s", out)
+	}
+	t.Logf("--sort files,desc (held whole, --jq-hold 1GiB): peak RSS %.1f MiB", rss)
+	if out, _ = run(".[] | .resource_id", "--sort", "deleted-at", "--jq-hold", "16MB"); !strings.Contains(out, "exit=1 lines=0 ") || !strings.Contains(out, "--jq-hold") {
+		t.Errorf("--sort over the hold: %s", out)
+	}
 	out, rss = run("map(select(.vault_project.files_count > 10)) | length")
 	if !strings.Contains(out, "exit=0 lines=1 ") {
 		t.Fatalf("counted: %s", out)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 	"github.com/vaultdeck/vaultdeck/ui/console"
 )
 
@@ -49,9 +50,12 @@ func viewQuery(env Env, args []string) (account.ViewQuery, error) {
 	}
 	var q account.ViewQuery
 	var globals []string
+	var rules []account.ViewFlag // --filter and --sort: what the view shows, kept after its own flags
 	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) {
 		switch {
 		case !f.Changed:
+		case slices.Contains(printer.RuleFlags(), f.Name):
+			rules = append(rules, account.ViewFlag{Name: f.Name, Value: f.Value.String()})
 		case slices.Contains(account.ViewGlobals(), f.Name):
 			q.Globals = append(q.Globals, account.ViewFlag{Name: f.Name, Value: f.Value.String()})
 		default:
@@ -78,6 +82,7 @@ func viewQuery(env Env, args []string) (account.ViewQuery, error) {
 		}
 		q.Flags = append(q.Flags, account.ViewFlag{Name: f.Name, Value: f.Value.String()})
 	})
+	q.Flags = append(q.Flags, rules...)
 	return q, nil
 }
 

@@ -79,11 +79,25 @@ func List[T any](ctx context.Context, p *Printer, s Stream[T], l Listing[T]) (Li
 			p.shape.known = known
 		}
 	}
+	l, by, err := ruled(p, l) // --filter and --sort
+	if err != nil {
+		return Listed{}, err
+	}
 	prog := p.Progress()
 	ctx = p.Watch(ctx)
 	defer prog.Done()
 	var out rowSink[T]
 	switch {
+	case by != nil: // --sort: its order in every format, the listing's own the tie-breaker
+		inner := l
+		inner.Keep, inner.Sort, inner.SortAll, inner.Held = nil, nil, false, false
+		var in rowSink[T]
+		if p.format() == Table {
+			in = newTableRows(p, inner, &Progress{})
+		} else {
+			in = formatSink(p, inner, &Progress{})
+		}
+		out = newSortedItems(p, l, *by, in, prog)
 	case l.SortAll && l.Sort != nil && p.format() != Table:
 		inner := l
 		inner.Keep = nil // kept already
@@ -96,7 +110,6 @@ func List[T any](ctx context.Context, p *Printer, s Stream[T], l Listing[T]) (Li
 		out = newTableRows(p, l, prog)
 	}
 	var sum api.Summary
-	var err error
 	if raw, ok := out.(rawSink); ok && l.Keep == nil {
 		sum, err = s.Raw(ctx, raw.raw, out.page)
 	} else {

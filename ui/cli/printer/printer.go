@@ -55,6 +55,7 @@ type Printer struct {
 	fields   []string // --json FIELDS; nil: the objects whole
 	cmd      string   // the running command's name, for messages
 	progress *Progress
+	rules    rules // --filter, --sort
 }
 
 // New is a printer over a process's (or a test's) streams.
@@ -161,6 +162,7 @@ func (p *Printer) Finish(code int) int {
 	if p.out != nil {
 		_ = errors.Join(p.out.Flush(), p.redOut.Flush()) // a failure is the stream's, kept there
 	}
+	code = p.unusedRules(code)
 	code = p.shape.finish(code, func(msg string) { p.Note("%s", msg) }) // after stdout's buffers reached it, before stderr's last flush
 	if p.io.out.err != nil {
 		sayLost(p)

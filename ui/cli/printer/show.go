@@ -45,6 +45,10 @@ type Shown interface{ show(p *Printer) error }
 func (p *Printer) Show(v Shown) error { return v.show(p) }
 
 func (v Value) show(p *Printer) error {
+	v, err := p.ruledValue(v) // --filter and --sort
+	if err != nil {
+		return err
+	}
 	w := p.Out()
 	if f := p.format(); (f == JSON || f == JSONL || !v.human()) && (v.JSON != nil || v.Raw != nil) {
 		switch {
