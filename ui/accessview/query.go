@@ -7,6 +7,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // Query implements page.Querier (issue 31): the people tab is `access
@@ -24,7 +25,7 @@ func (m *Model) Query() page.Query {
 	default:
 		q.Command = []string{"access", "people"}
 	}
-	m.Table.Say(&q, -1, false)
+	m.Table.SayExact(&q, -1, false, m.ExportTable())
 	return q
 }
 
@@ -32,11 +33,16 @@ func (m *Model) Query() page.Query {
 // tab its command names, a person's projects once the snapshot is read.
 func FromQuery(deps Deps) func(env page.Env, q page.Query) (page.Page, error) {
 	return func(env page.Env, q page.Query) (page.Page, error) {
-		if len(q.Flags) > 0 {
-			return nil, fmt.Errorf("the console's access view reads the last finished snapshot and has no --%s; run the view headless with vaultdeck view", q.Flags[0].Name)
+		flags, text, sort := widgets.TakeRules(q.Flags)
+		if len(flags) > 0 {
+			return nil, fmt.Errorf("the console's access view reads the last finished snapshot and has no --%s; run the view headless with vaultdeck view", flags[0].Name)
 		}
 		m := New(env, deps)
-		if err := m.open(q.Command[1:]); err != nil {
+		tab, err := m.open(q.Command[1:])
+		if err != nil {
+			return nil, err
+		}
+		if err := m.Tabs[tab].ApplyRules(text, sort); err != nil {
 			return nil, err
 		}
 		return m, nil
@@ -50,7 +56,7 @@ func FromQuery(deps Deps) func(env page.Env, q page.Query) (page.Page, error) {
 func Route(deps Deps) func(env page.Env, arg string) page.Page {
 	return func(env page.Env, arg string) page.Page {
 		m := New(env, deps)
-		_ = m.open(strings.Fields(arg)) // Check said no to what open refuses
+		_, _ = m.open(strings.Fields(arg)) // Check said no to what open refuses
 		return m
 	}
 }
@@ -63,16 +69,16 @@ func Check(arg string) error {
 
 // open shows the tab words name (after "access"); a person's projects are
 // shown when the snapshot arrives (loaded), as after r.
-func (m *Model) open(words []string) error {
+func (m *Model) open(words []string) (int, error) {
 	tab, email, err := parse(words)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if tab == tabPerson {
 		m.shown, m.person = tabPeople, access.Person{Email: email}
 	}
 	m.show(tab)
-	return nil
+	return tab, nil
 }
 
 // parse reads the words after "access": none or people, diff, user EMAIL.

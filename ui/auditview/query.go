@@ -11,6 +11,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // Query implements page.Querier: `audit` with the type, user and address
@@ -59,7 +60,7 @@ func (m *Model) Query() page.Query {
 		q.Switch("newest", true)
 	}
 	q.Switch("hide-own-reads", !m.showOwn) // the view hides them until h
-	m.Table.Say(&q, -1, false)
+	m.Table.SayExact(&q, -1, false, m.ExportTable())
 	return q
 }
 
@@ -86,7 +87,8 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 	var words []string
 	since, _ := q.Value("since")
 	until, _ := q.Value("until")
-	for _, f := range q.Flags {
+	flags, text, sort := widgets.TakeRules(q.Flags)
+	for _, f := range flags {
 		switch f.Name {
 		case "type", "user", "ip":
 			if strings.ContainsAny(f.Value, " \t") {
@@ -117,6 +119,9 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 	m := New(env, arg).(*Model)
 	_, hide := q.Value("hide-own-reads")
 	m.showOwn = !hide
+	if err := m.Table.ApplyRules(text, sort); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

@@ -74,7 +74,10 @@ func typed(p page.Page, s string) page.Page {
 // TestEquivalentBinNameFilter (issue 42): a / filter in the bin that
 // matches project names alone is the command's --name, and a saved view of
 // it reopens with it; one that matches another column (every deleter's
-// address holds the firm's domain) is said as no flag's, and not saved.
+// address, a.osei) is --filter, as exact, and reopens with
+// it; one that matches a cell as the screen draws it but not as the
+// record writes it (a date shortened to "11-28 09:09") is said as no
+// flag's, and not saved.
 func TestEquivalentBinNameFilter(t *testing.T) {
 	h := newEquiv(t)
 	rows := func(p page.Page) []string { return p.(*recyclebinview.Model).Table.VisibleIDs() }
@@ -98,9 +101,19 @@ func TestEquivalentBinNameFilter(t *testing.T) {
 		t.Errorf("esc on a saved --name: %d rows of %d, C says %s", n, all, again.(page.Querier).Query().Line())
 	}
 
-	p = keys(typed(keys(p, "esc", "/"), "harrowgate"), "enter")
+	p = keys(typed(keys(p, "esc", "/"), "osei"), "enter") // deleters a.osei and g.osei
 	q = p.(page.Querier).Query()
-	if _, ok := q.Value("name"); ok || len(q.Unsaid) != 1 {
-		t.Errorf("a / filter on the deleters' addresses: C says %s, not in it %q", q.Line(), q.Unsaid)
+	if v, _ := q.Value("filter"); v != "osei" || len(q.Unsaid) != 0 {
+		t.Fatalf("a / filter on the deleters' addresses: C says %s, not in it %q", q.Line(), q.Unsaid)
+	}
+	h.same(p, rows(p), "id", all)
+	h.reopened(p, recyclebinview.FromQuery, rows)
+
+	row, _ := p.(*recyclebinview.Model).Table.Selected()
+	shortened := row.Cells[2] // "11-28 09:09": the record writes 2026-11-28T09:09:…Z
+	p = keys(typed(keys(p, "esc", "esc", "/"), shortened), "enter")
+	q = p.(page.Querier).Query()
+	if _, ok := q.Value("filter"); ok || len(q.Unsaid) != 1 || len(rows(p)) == 0 {
+		t.Errorf("a / filter on a date as drawn (%q, %d rows): C says %s, not in it %q", shortened, len(rows(p)), q.Line(), q.Unsaid)
 	}
 }

@@ -107,11 +107,17 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 		{"bin", bin},
 		{"bin purging soon", func() page.Page { return keys(bin(), "p") }},
 		{"bin filtered", func() page.Page { return slash(bin(), "larkspur") }},
+		{"bin filtered by a deleter", func() page.Page { return slash(bin(), "osei") }},
+		{"bin filtered and sorted", func() page.Page { return keys(slash(bin(), "osei"), "o", "o", "o") }},
+		{"bin sorted by purge in", func() page.Page { return keys(bin(), "o", "o", "o", "o") }},
+		{"bin sorted by files", func() page.Page { return keys(bin(), "o", "o", "o", "o", "o") }},
+		{"bin purging soon, sorted", func() page.Page { return keys(bin(), "p", "o") }},
 		{"bin sorted", func() page.Page { return keys(bin(), "o") }},
 		{"bin grouped", func() page.Page { return keys(bin(), "b") }},
 		{"bin grouped, purging soon", func() page.Page { return keys(bin(), "p", "b") }},
 		{"bin grouped, a deleter chosen", func() page.Page { return keys(bin(), "b", "enter", "b") }},
 		{"bin grouped sorted", func() page.Page { return keys(bin(), "b", "o") }},
+		{"bin grouped filtered", func() page.Page { return slash(keys(bin(), "b"), "osei") }},
 		{"projects", func() page.Page { return loaded(t, projectsview.New(h.env, "")) }},
 		{"projects filtered", func() page.Page { return slash(loaded(t, projectsview.New(h.env, "")), "an") }},
 		{"projects sorted", func() page.Page { return keys(loaded(t, projectsview.New(h.env, "")), "o") }},
@@ -119,13 +125,19 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 		{"files tab", func() page.Page { return keys(prj(), "tab") }},
 		{"files tab filtered", func() page.Page { return keys(prj(), "tab", "f") }},
 		{"files tab sorted", func() page.Page { return keys(prj(), "tab", "o") }},
+		{"files tab filtered by /", func() page.Page { return slash(keys(prj(), "tab"), "pdf") }},
+		{"project users filtered", func() page.Page { return slash(prj(), "manage") }},
+		{"project users sorted", func() page.Page { return keys(prj(), "o") }},
 		{"audit", aud},
 		{"audit filtered", func() page.Page { return loaded(t, auditview.New(h.env, "auth:login")) }},
 		{"audit sorted", func() page.Page { return keys(aud(), "o") }},
+		{"audit filtered by /", func() page.Page { return slash(aud(), "login") }},
 		{"file status", fst},
 		{"file status sorted", func() page.Page { return keys(fst(), "o") }},
 		{"access people", ppl},
 		{"access people sorted", func() page.Page { return keys(ppl(), "o") }},
+		{"access people filtered", func() page.Page { return slash(ppl(), "harrowgate") }},
+		{"access user filtered", func() page.Page { return slash(keys(ppl(), "enter"), "v.") }},
 		{"access user", func() page.Page { return keys(ppl(), "enter") }},
 		{"access user sorted", func() page.Page { return keys(ppl(), "enter", "o") }},
 		{"access diff", func() page.Page { return keys(ppl(), "tab") }},
@@ -133,27 +145,42 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 		{"activity filtered", func() page.Page { return loaded(t, activityview.New(h.env, "2d "+sim.AuditAPIDeleteProject)) }},
 		{"matters receipts", mat},
 		{"matters receipts sorted", func() page.Page { return keys(mat(), "o") }},
+		{"matters receipts filtered", func() page.Page { return slash(mat(), "m.csv") }},
 		{"matters receipt", func() page.Page { return keys(mat(), "enter") }},
 		{"matters receipt filtered", func() page.Page { return keys(mat(), "enter", "t", "t") }},
 		{"matters receipt sorted", func() page.Page { return keys(mat(), "enter", "o") }},
+		{"matters receipt filtered by /", func() page.Page { return slash(keys(mat(), "enter"), "invalid") }},
 		{"person, its first part", per},
 		{"person, the next part", func() page.Page { return keys(per(), "tab") }},
 		{"person, the third part", func() page.Page { return keys(per(), "tab", "tab") }},
 		{"person, the fourth part", func() page.Page { return keys(per(), "tab", "tab", "tab") }},
 	}
+	// states whose sort is still said as the command's own order (Order), and why
+	notYet := map[string]string{"file status sorted": "file status's view is changed by another branch (fsx) this session: its --sort follows that landing"}
 	openedAs := map[string][]page.Flag{}
-	reopen := map[string]func(page.Env, page.Query) (page.Page, error){"bin": recyclebinview.FromQuery}
+	// a saved view (:NAME) of each state reopens as it was: the same command, the same file.
+	// Not the audit view: reopened at its newest it holds the entries its own reads added
+	// meanwhile (--limit N counts them), a drift of its own, not of --filter or --sort.
+	reopen := map[string]func(page.Env, page.Query) (page.Page, error){"bin": recyclebinview.FromQuery,
+		"projects": projectsview.FromQuery, "project": projectview.FromQuery, "files": projectview.FromQuery,
+		"access": accessview.FromQuery(acc),
+		"matters": func(_ page.Env, q page.Query) (page.Page, error) { return mattersview.FromQuery(mattersview.Deps{Store: st, Profile: "work"})(menv, q) }}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h.t = t
 			p := c.p()
 			q := p.(page.Querier).Query()
 			// each state is the state it names, or the case proves nothing
+			// and a sort or a / filter is said as --sort or --filter: exact, byte for byte
+			_, sortSaid := q.Value("sort")
+			_, filterSaid := q.Value("filter")
 			switch {
-			case strings.HasSuffix(c.name, " sorted") && len(q.Order) == 0:
-				t.Fatalf("%s: no sort on screen (C says %s)", c.name, q.Line())
+			case strings.Contains(c.name, "sorted") && !sortSaid && notYet[c.name] == "":
+				t.Fatalf("%s: no --sort said (C says %s; %q)", c.name, q.Line(), q.Order)
 			case strings.HasSuffix(c.name, " filtered") && len(q.Flags) <= len(openedAs[strings.TrimSuffix(c.name, " filtered")]):
 				t.Fatalf("%s: no filter said (C says %s)", c.name, q.Line())
+			case (strings.HasSuffix(c.name, "by /") || strings.Contains(c.name, "by a deleter") || strings.Contains(c.name, "people filtered") || strings.Contains(c.name, "user filtered")) && !filterSaid:
+				t.Fatalf("%s: no --filter said (C says %s; %q)", c.name, q.Line(), q.Unsaid)
 			}
 			openedAs[c.name] = q.Flags
 			h.sameFile(p)
@@ -161,7 +188,7 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 				t.Logf("%s", firstLines(exportOf(t, p), 3))
 			}
 			if from, ok := reopen[strings.Fields(c.name)[0]]; ok && len(q.Order) == 0 {
-				h.reopened(p, from, func(p page.Page) []string { return records(t, exportOf(t, p))[0] })
+				h.reopened(p, from, func(p page.Page) []string { return strings.Split(exportOf(t, p), "\n") })
 				again, _ := from(h.env, q)
 				h.sameFile(loaded(t, again)) // a saved view (:NAME) of it writes the same file
 			}

@@ -29,7 +29,7 @@ func (m *Model) Query() page.Query {
 	default:
 		return q
 	}
-	m.table().Say(&q, -1, false)
+	m.table().SayExact(&q, -1, false, m.ExportTable())
 	return q
 }
 
@@ -38,10 +38,14 @@ func (m *Model) Query() page.Query {
 func FromQuery(deps Deps) func(env page.Env, q page.Query) (page.Page, error) {
 	return func(env page.Env, q page.Query) (page.Page, error) {
 		m := New(env, deps, "")
+		flags, text, sort := widgets.TakeRules(q.Flags)
 		switch {
 		case len(q.Command) == 2 && q.Command[1] == "receipts":
-			if len(q.Flags) > 0 {
-				return nil, fmt.Errorf("matters receipts has no --%s", q.Flags[0].Name)
+			if len(flags) > 0 {
+				return nil, fmt.Errorf("matters receipts has no --%s", flags[0].Name)
+			}
+			if err := m.receipts.ApplyRules(text, sort); err != nil {
+				return nil, err
 			}
 			return m, nil
 		case len(q.Command) == 3 && q.Command[1] == "receipt":
@@ -50,7 +54,10 @@ func FromQuery(deps Deps) func(env page.Env, q page.Query) (page.Page, error) {
 				return nil, fmt.Errorf("receipt ID %q is not a positive number", q.Command[2])
 			}
 			m.opening = id
-			for _, f := range q.Flags {
+			if err := m.outcomes.ApplyRules(text, sort); err != nil {
+				return nil, err
+			}
+			for _, f := range flags {
 				switch f.Name {
 				case "result":
 					m.result = f.Value

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // Query implements page.Querier: the users tab is `users PROJECT-ID`, the
@@ -13,12 +14,12 @@ import (
 func (m *Model) Query() page.Query {
 	if m.tab == tabUsers {
 		q := page.Query{Command: []string{"users", m.proj.ID}}
-		m.Table.Say(&q, -1, false)
+		m.Table.SayExact(&q, -1, false, m.ExportTable())
 		return q
 	}
 	q := page.Query{Command: []string{"files", m.proj.ID}}
 	q.With("status", strings.ToLower(Statuses()[m.statusIdx]))
-	m.Table.Say(&q, -1, false)
+	m.Table.SayExact(&q, -1, false, m.ExportTable())
 	return q
 }
 
@@ -35,7 +36,8 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 	if q.Command[0] == "files" {
 		m.tab = tabFiles
 	}
-	for _, f := range q.Flags {
+	flags, text, sort := widgets.TakeRules(q.Flags)
+	for _, f := range flags {
 		switch {
 		case f.Name == "status" && q.Command[0] == "files":
 			i := slices.IndexFunc(Statuses(), func(s string) bool { return strings.EqualFold(s, f.Value) })
@@ -46,6 +48,9 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 		default:
 			return nil, fmt.Errorf("the console's project view has no --%s; run the view headless with vaultdeck view", f.Name)
 		}
+	}
+	if err := m.Tabs[m.tab].ApplyRules(text, sort); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

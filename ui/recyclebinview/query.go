@@ -8,6 +8,7 @@ import (
 
 	"github.com/vaultdeck/vaultdeck/api/purge"
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // Query implements page.Querier: `recycle-bin` with the filters in effect
@@ -21,11 +22,10 @@ func (m *Model) Query() page.Query {
 	f := m.filter()
 	f.Name = m.query.Name // a saved view's --name, asked of the service
 	t := m.Tabs[0]
+	byName := false
 	if text := t.Filter(); text != "" && m.nameOnly(text) && strings.Contains(strings.ToLower(text), strings.ToLower(f.Name)) {
 		// the / filter matched names alone (within the service's): --name says it
-		f.Name = text
-	} else {
-		t.SayFilter(&q)
+		f.Name, byName = text, true
 	}
 	for _, fl := range purge.FilterFlags() {
 		q.With(fl.Name, f.Get(fl.Name))
@@ -34,7 +34,11 @@ func (m *Model) Query() page.Query {
 	if m.soon {
 		col = ColPurgeIn
 	}
-	t.SayOrder(&q, col, desc)
+	if byName {
+		t.SayOrder(&q, col, desc)
+	} else {
+		t.SayExact(&q, col, desc, m.ExportTable()) // --filter and --sort, when exact
+	}
 	return q
 }
 
@@ -50,9 +54,7 @@ func (m *Model) groupQuery() page.Query {
 		q.With(fl.Name, f.Get(fl.Name))
 	}
 	q.Switch("by-deleter", true)
-	t := m.Tabs[1]
-	t.SayFilter(&q)
-	t.SayOrder(&q, -1, false)
+	m.Tabs[1].SayExact(&q, -1, false, m.ExportTable())
 	return q
 }
 
@@ -64,7 +66,8 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 	m := New(env, "").(*Model)
 	var filter purge.Filter
 	grouped := false
-	for _, f := range q.Flags {
+	flags, text, sort := widgets.TakeRules(q.Flags) // the / filter and sort, said exactly (SayExact)
+	for _, f := range flags {
 		if f.Name == "by-deleter" && f.Switch {
 			grouped = true // reopened on the by-deleter table, as saved
 			continue
@@ -92,6 +95,9 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 			return nil, fmt.Errorf("--by-deleter groups every deleter: it does not combine with --deleted-by")
 		}
 		m.toggleGroups()
+	}
+	if err := m.Table.ApplyRules(text, sort); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

@@ -82,16 +82,22 @@ func (e TableExport) Len() int { return len(e.rows) }
 // time beside it.
 func (e TableExport) WriteCSV(w io.Writer) error {
 	c := csvsafe.New(w, e.excel)
-	if e.record != nil {
-		if err := c.Row(e.header...); err != nil {
+	if err := c.Row(e.Header()...); err != nil {
+		return err
+	}
+	for _, r := range e.rows {
+		if err := c.Row(e.Record(r)...); err != nil {
 			return err
 		}
-		for _, r := range e.rows {
-			if err := c.Row(e.record(r)...); err != nil {
-				return err
-			}
-		}
-		return c.Flush()
+	}
+	return c.Flush()
+}
+
+// Header is the file's header: the listing's record's titles, or the
+// columns' (an ExportAt column's time's title beside its own).
+func (e TableExport) Header() []string {
+	if e.record != nil {
+		return e.header
 	}
 	var titles []string
 	for _, col := range e.cols {
@@ -104,37 +110,38 @@ func (e TableExport) WriteCSV(w io.Writer) error {
 			titles = append(titles, col.ExportAt)
 		}
 	}
-	if err := c.Row(titles...); err != nil {
-		return err
+	return titles
+}
+
+// Record is the file's record of source index r: the listing's record,
+// or each cell as the table draws it (a Live column's text as of now, a
+// RowID column's the row ID, a date as RFC 3339).
+func (e TableExport) Record(r int) []string {
+	if e.record != nil {
+		return e.record(r)
 	}
-	cells := make([]string, 0, len(titles))
-	for _, r := range e.rows {
-		row := e.src.Row(r)
-		cells = cells[:0]
-		for i, col := range e.cols {
-			cell := ""
-			if i < len(row.Cells) {
-				cell = row.Cells[i]
-			}
-			if col.Live != nil {
-				cell, _ = col.Live(row)
-			}
-			if col.RowID {
-				cell = row.ID
-			}
-			if col.Elide == ElideDate {
-				cell = exportTime(col, row, i, cell)
-			}
-			cells = append(cells, cell)
-			if col.ExportAt != "" {
-				cells = append(cells, utcAt(row, i))
-			}
+	row := e.src.Row(r)
+	cells := make([]string, 0, len(e.cols))
+	for i, col := range e.cols {
+		cell := ""
+		if i < len(row.Cells) {
+			cell = row.Cells[i]
 		}
-		if err := c.Row(cells...); err != nil {
-			return err
+		if col.Live != nil {
+			cell, _ = col.Live(row)
+		}
+		if col.RowID {
+			cell = row.ID
+		}
+		if col.Elide == ElideDate {
+			cell = exportTime(col, row, i, cell)
+		}
+		cells = append(cells, cell)
+		if col.ExportAt != "" {
+			cells = append(cells, utcAt(row, i))
 		}
 	}
-	return c.Flush()
+	return cells
 }
 
 // exportTime writes a date column's cell as RFC 3339 in UTC with its

@@ -44,15 +44,18 @@ type Result struct {
 }
 
 func (r Result) show(p *Printer) error {
-	w := p.Out()
 	form := r.form(p)
+	if p.rules.set() && form != CSV {
+		return usageError{fmt.Errorf("--filter and --sort apply to a result's rows as --csv writes them: add --csv")}
+	}
+	w := p.Out()
 	var err error
 	switch {
 	case form == JSON:
 		return r.writeJSON(p, w)
 	case form == CSV:
 		c := csvsafe.New(w, p.opt.excel)
-		err = r.Table(func(cells []string) error { return c.Row(cells...) })
+		err = p.ruledTable(r.Table, func(cells []string) error { return c.Row(cells...) })
 		if ferr := c.Flush(); err == nil {
 			err = ferr // the records before an error still go out, as a listing's do
 		}

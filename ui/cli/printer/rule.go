@@ -193,3 +193,54 @@ func (p *Printer) unusedRules(code int) int {
 	p.Note("--filter and --sort apply to listings; this command printed none, so nothing was filtered or sorted")
 	return ExitUsage
 }
+
+// ruledTable is a Result's Table (its header first, then its rows) through
+// --filter (row by row, as they come) and --sort (held, within --jq-hold,
+// then written in order) into row.
+func (p *Printer) ruledTable(table func(row func([]string) error) error, row func([]string) error) error {
+	if !p.rules.set() {
+		return table(row)
+	}
+	p.rules.used = true
+	var header []string
+	var by *rule.Sort
+	var held [][]string
+	var size int64
+	err := table(func(cells []string) error {
+		if header == nil {
+			header = cells
+			if p.rules.sort != "" {
+				s, err := rule.ParseSort(p.rules.sort, header)
+				if err != nil {
+					return usageError{err}
+				}
+				by = &s
+			}
+			return row(cells)
+		}
+		if !rule.Match(cells, p.rules.filter) {
+			return nil
+		}
+		if by == nil {
+			return row(cells)
+		}
+		for _, c := range cells {
+			size += int64(len(c))
+		}
+		if size += heldOverhead; size > p.jqHold.bytes() {
+			return fmt.Errorf("--sort holds the rows to order them, and they passed --jq-hold's %s after %d rows: raise --jq-hold, or narrow them with --filter", humanize.IBytes(uint64(p.jqHold.bytes())), len(held))
+		}
+		held = append(held, slices.Clone(cells))
+		return nil
+	})
+	if err != nil || by == nil {
+		return err
+	}
+	slices.SortStableFunc(held, by.Compare)
+	for _, cells := range held {
+		if err := row(cells); err != nil {
+			return err
+		}
+	}
+	return nil
+}
