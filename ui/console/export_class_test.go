@@ -164,7 +164,9 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 	reopen := map[string]func(page.Env, page.Query) (page.Page, error){"bin": recyclebinview.FromQuery,
 		"projects": projectsview.FromQuery, "project": projectview.FromQuery, "files": projectview.FromQuery,
 		"access": accessview.FromQuery(acc),
-		"matters": func(_ page.Env, q page.Query) (page.Page, error) { return mattersview.FromQuery(mattersview.Deps{Store: st, Profile: "work"})(menv, q) }}
+		"matters": func(_ page.Env, q page.Query) (page.Page, error) {
+			return mattersview.FromQuery(mattersview.Deps{Store: st, Profile: "work"})(menv, q)
+		}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h.t = t
