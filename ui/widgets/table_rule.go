@@ -45,7 +45,7 @@ func (t *Table) SayExact(q *page.Query, col int, desc bool, ex TableExport) {
 		if slices.Equal(kept, t.visible) {
 			q.With("filter", text)
 		} else {
-			t.SayFilter(q)
+			t.sayInexact(q)
 		}
 		return
 	}
@@ -58,7 +58,8 @@ func (t *Table) SayExact(q *page.Query, col int, desc bool, ex TableExport) {
 		}
 	}
 	if !sameSet(kept, t.visible) {
-		t.Say(q, col, desc)
+		t.sayInexact(q)
+		t.SayOrder(q, col, desc)
 		return
 	}
 	q.With("filter", text)
@@ -76,6 +77,11 @@ func (t *Table) SayExact(q *page.Query, col int, desc bool, ex TableExport) {
 		}
 	}
 	t.SayOrder(q, col, desc)
+}
+
+// sayInexact names a / filter that --filter would not reproduce, and why.
+func (t *Table) sayInexact(q *page.Query) {
+	q.Unsaid = append(q.Unsaid, fmt.Sprintf("the / filter %q: --filter keeps other rows, as it reads the cells as --csv writes them (a time in full, not as drawn here)", t.Filter()))
 }
 
 // names says whether a record's column title names table column c (the

@@ -162,7 +162,7 @@ func (p *Printer) Finish(code int) int {
 	if p.out != nil {
 		_ = errors.Join(p.out.Flush(), p.redOut.Flush()) // a failure is the stream's, kept there
 	}
-	code = p.unusedRules(code)
+	code = unusedRules(p, code)
 	code = p.shape.finish(code, func(msg string) { p.Note("%s", msg) }) // after stdout's buffers reached it, before stderr's last flush
 	if p.io.out.err != nil {
 		sayLost(p)

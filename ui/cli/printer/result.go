@@ -55,7 +55,7 @@ func (r Result) show(p *Printer) error {
 		return r.writeJSON(p, w)
 	case form == CSV:
 		c := csvsafe.New(w, p.opt.excel)
-		err = p.ruledTable(r.Table, func(cells []string) error { return c.Row(cells...) })
+		err = ruledTable(p, r.Table, func(cells []string) error { return c.Row(cells...) })
 		if ferr := c.Flush(); err == nil {
 			err = ferr // the records before an error still go out, as a listing's do
 		}

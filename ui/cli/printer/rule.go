@@ -136,11 +136,11 @@ func (o *sortedItems[T]) failed(err error) error { return err } // nothing was w
 
 func (o *sortedItems[T]) kept() int { return o.inner.kept() }
 
-// ruledValue applies --filter and --sort to a Value's rows (and to its
+// ruledValue applies (functions, not methods: the Printer has enough) --filter and --sort to a Value's rows (and to its
 // JSON, when that is a list of as many elements, one a row): a Value
 // whose chosen form has no rows (a report's text, one object) refuses
 // them, before anything is written.
-func (p *Printer) ruledValue(v Value) (Value, error) {
+func ruledValue(p *Printer, v Value) (Value, error) {
 	if !p.rules.set() {
 		return v, nil
 	}
@@ -186,7 +186,7 @@ func (p *Printer) ruledValue(v Value) (Value, error) {
 
 // unusedRules is Finish's check: --filter or --sort given to a command
 // that printed no listing would otherwise be silently ignored.
-func (p *Printer) unusedRules(code int) int {
+func unusedRules(p *Printer, code int) int {
 	if !p.rules.set() || p.rules.used || code != ExitOK {
 		return code
 	}
@@ -197,7 +197,7 @@ func (p *Printer) unusedRules(code int) int {
 // ruledTable is a Result's Table (its header first, then its rows) through
 // --filter (row by row, as they come) and --sort (held, within --jq-hold,
 // then written in order) into row.
-func (p *Printer) ruledTable(table func(row func([]string) error) error, row func([]string) error) error {
+func ruledTable(p *Printer, table func(row func([]string) error) error, row func([]string) error) error {
 	if !p.rules.set() {
 		return table(row)
 	}

@@ -45,7 +45,7 @@ type Shown interface{ show(p *Printer) error }
 func (p *Printer) Show(v Shown) error { return v.show(p) }
 
 func (v Value) show(p *Printer) error {
-	v, err := p.ruledValue(v) // --filter and --sort
+	v, err := ruledValue(p, v) // --filter and --sort
 	if err != nil {
 		return err
 	}
