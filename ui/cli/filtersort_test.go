@@ -126,6 +126,21 @@ func TestFilterAndSortInEveryFormat(t *testing.T) {
 	if got := vd("recycle-bin", "--sort", "files", "--jq-hold", "1KiB", "--csv"); got.code != 1 || !strings.Contains(got.stderr, "--jq-hold") || got.stdout != "" {
 		t.Errorf("--sort past --jq-hold: %d %q %q", got.code, got.stdout, got.stderr)
 	}
+	// a Value's rows (audit stats --csv): filtered and sorted as a listing's; its text refuses them
+	if got := vd("audit", "sync"); got.code != 0 {
+		t.Fatalf("audit sync: %d %s", got.code, got.stderr)
+	}
+	buckets := vd("audit", "stats", "--since", "30d", "--by", "day", "--csv", "--filter", "-0", "--sort", "count,desc")
+	rows, _ := csv.NewReader(strings.NewReader(buckets.stdout)).ReadAll()
+	if buckets.code != 0 || len(rows) < 3 {
+		t.Fatalf("audit stats --filter --sort: %d %q %s", buckets.code, buckets.stdout, buckets.stderr)
+	}
+	if !slices.IsSortedFunc(rows[1:], func(a, b []string) int { x, _ := strconv.Atoi(a[2]); y, _ := strconv.Atoi(b[2]); return y - x }) {
+		t.Errorf("audit stats --sort count,desc: %q", rows)
+	}
+	if got := vd("audit", "stats", "--since", "30d", "--filter", "x"); got.code != 2 || got.stdout != "" {
+		t.Errorf("audit stats's text with --filter: %d %q %q", got.code, got.stdout, got.stderr)
+	}
 	if got := vd("version", "--filter", "x"); got.code != 2 || !strings.Contains(got.stderr, "--filter") {
 		t.Errorf("--filter where no listing is printed: %d %q %q", got.code, got.stdout, got.stderr)
 	}

@@ -132,7 +132,7 @@ func RunStats(ctx context.Context, o *StatsOptions) int {
 		for i, b := range s.Buckets {
 			rows[i] = records.Bucket(b)
 		}
-		return p.Done(p.WriteCSV(records.BucketHeader(), rows))
+		return p.Done(p.Show(printer.Value{Headers: records.BucketHeader(), Rows: rows})) // a Value: --filter and --sort apply
 	}
 	err = p.Show(printer.Value{JSON: statsValue(s, state), Text: func(w io.Writer) error { return writeStatsTable(w, s, state) }})
 	return p.Done(err)

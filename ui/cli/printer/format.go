@@ -40,7 +40,7 @@ func (p *Printer) RegisterFlags(fs *pflag.FlagSet, now func() time.Time) {
 	fs.Lookup("excel").NoOptDefVal = "true"
 	fs.Var(&jqFlag{p: p}, "jq", "filter the JSON with a jq `EXPRESSION`, as gh's --jq: it sees the whole output (a listing is an array); strings print raw, anything else as compact JSON, one a line (e.g. --jq '.[] | .name'; implies --json; one that begins .[] or map(…) streams)")
 	p.jqHold.p = p
-	fs.Var(&p.jqHold, "jq-hold", "the most of a listing's JSON `SIZE` --jq holds when its expression needs the listing whole (sort_by, group_by, .[0]; default 64MiB)")
+	fs.Var(&p.jqHold, "jq-hold", "the most of a listing's JSON `SIZE` --jq holds when its expression needs the listing whole (sort_by, group_by, .[0]), and that --sort holds to order it; default 64MiB)")
 	fs.StringVar(&p.rules.filter, "filter", "", filterHelp)
 	fs.StringVar(&p.rules.sort, "sort", "", sortHelp)
 	fs.Var(&templateFlag{p: p, now: now}, "template", "print the JSON through a Go `TEMPLATE` (text/template with gh's helpers join, pluck, tablerow, tablerender, timeago, timefmt, truncate); a listing is `.` to range over once, e.g. --template '{{range .}}{{.vault_project.name}}{{\"\\n\"}}{{end}}'; with --jsonl the template runs once per item")

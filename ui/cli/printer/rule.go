@@ -30,7 +30,7 @@ func (r rules) set() bool { return r.filter != "" || r.sort != "" }
 // filterHelp and sortHelp are the flags' help, said once.
 const (
 	filterHelp = "listings: keep the rows one of whose cells (as --csv writes them) contains `TEXT`, in any case, as the console's / filter; in every format, before --jq or --template; streams"
-	sortHelp   = "listings: order the rows by a `COLUMN` of the --csv header (its name in any case, words joined by -: deleted-at), `,desc` for the largest first; numbers as numbers, ties in the listing's order; holds the listing, up to --jq-hold"
+	sortHelp   = "listings: order the rows by `COLUMN[,desc]`, a column of the --csv header (its name in any case, words joined by -: deleted-at), desc for the largest first; numbers as numbers, ties in the listing's order, in every format; holds the listing, up to --jq-hold"
 )
 
 // ruled is l with --filter and --sort applied: Keep also tests the
@@ -149,7 +149,7 @@ func ruledValue(p *Printer, v Value) (Value, error) {
 	list := v.JSON != nil && (rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array) && rv.Len() == len(v.Rows)
 	switch {
 	case v.Headers == nil:
-		return v, usageError{fmt.Errorf("--filter and --sort apply to a listing's rows; this prints none")}
+		return v, usageError{fmt.Errorf("--filter and --sort apply to a listing's rows; this prints none as rows here (a report gives a part of it as rows with --csv)")}
 	case jsonForm && !list:
 		return v, usageError{fmt.Errorf("--filter and --sort apply to a listing's rows; its JSON is one object: use --csv (or the table)")}
 	case !jsonForm && v.Text != nil && p.format() != CSV:
