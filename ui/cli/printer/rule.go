@@ -30,7 +30,7 @@ func (r rules) set() bool { return r.filter != "" || r.sort != "" }
 // filterHelp and sortHelp are the flags' help, said once.
 const (
 	filterHelp = "listings: keep the rows one of whose cells (as --csv writes them) contains `TEXT`, in any case, as the console's / filter; in every format, before --jq or --template; streams"
-	sortHelp   = "listings: order the rows by `COLUMN[,desc]`, a column of the --csv header (its name in any case, words joined by -: deleted-at), desc for the largest first; numbers as numbers, ties in the listing's order, in every format; holds the listing, up to --jq-hold"
+	sortHelp   = "listings: order the rows by a `COLUMN` of the --csv header (its name in any case, words joined by -: deleted-at), COLUMN,desc for the largest first; numbers as numbers, ties in the listing's order, in every format; holds the listing, up to --jq-hold"
 )
 
 // ruled is l with --filter and --sort applied: Keep also tests the
