@@ -5,6 +5,7 @@ package filestatus
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,28 +19,42 @@ import (
 // ID, so they are never polled, and their group is the journal's.
 func (t *Tracker) AddJournal(rows []store.JournalFile, names map[string]string) {
 	for _, r := range rows {
-		project := t.clean(names[strings.ToLower(r.ProjectID)])
-		if project == "" {
-			project = t.clean(r.ProjectID)
-		}
-		path := t.clean(r.Path)
+		path := r.Path
 		if path == "" {
-			path = t.clean(r.Name)
+			path = r.Name
 		}
+		project := names[strings.ToLower(r.ProjectID)]
+		if project == "" {
+			project = r.ProjectID
+		}
+		var f *File
 		if word, g, ok := Unsent(r); ok {
 			id := fmt.Sprintf("journal:%d", r.ID)
 			if _, dup := t.Index(id); dup {
 				continue
 			}
 			t.byID[id] = len(t.Files)
-			t.Files = append(t.Files, File{ID: id, Name: path, Path: path, Project: project, Seen: true,
-				Journal: word, JournalGroup: g})
+			t.Files = append(t.Files, File{ID: id, Seen: true, Journal: word, JournalGroup: g})
+			f = &t.Files[len(t.Files)-1]
+			f.Name = t.cleaned(f, path, sentName)
+		} else if i, ok := t.Index(r.FileID); ok {
+			f = &t.Files[i]
+		} else {
 			continue
 		}
-		if i, ok := t.Index(r.FileID); ok {
-			t.Files[i].Path, t.Files[i].Project = path, project
-		}
+		f.Path, f.Project = t.cleaned(f, path, sentPath), t.cleaned(f, project, sentProject)
+		f.Run, f.ProjectID = r.RunID, r.ProjectID
 	}
+}
+
+// AddUnfinished tracks the journal's unfinished files: the confirmed ones
+// to poll, dated by their upload, with their paths and projects, and the
+// ones never confirmed (AddJournal). The console's :files without IDs and
+// `status --journal` both open them so, then fold in the service's answer.
+func (t *Tracker) AddUnfinished(u Unfinished) {
+	t.Add(u.IDs)
+	t.SetUploaded(u.Times)
+	t.AddJournal(u.Rows, u.Names)
 }
 
 // Journal is what the unfinished-files query reads of the upload journal;
@@ -110,4 +125,29 @@ func RowFacts(r store.JournalFile, d api.FileDetail, asked bool) Facts {
 		return Facts{NotFound: true, Since: r.UploadedAt}
 	}
 	return Facts{Status: api.Status(r.Status), Replaced: !r.DeletedAt.IsZero(), Since: r.UploadedAt}
+}
+
+// ParseArg reads file IDs as people paste them (api.ParseIDs), each
+// optionally followed by @EPOCH_SECONDS, its upload time as a project
+// listing gave it: the console's Files tab opens File status so, its C
+// says `status ID@EPOCH,...`, and `status` reads them alike, so both date
+// the file from its upload. A repeated ID counts once.
+func ParseArg(s string) ([]string, map[string]time.Time) {
+	var ids []string
+	times := map[string]time.Time{}
+	seen := map[string]bool{}
+	for _, tok := range api.ParseIDs(s) {
+		id := tok
+		if i := strings.LastIndexByte(tok, '@'); i > 0 {
+			if secs, err := strconv.ParseInt(tok[i+1:], 10, 64); err == nil && secs > 0 {
+				id = tok[:i]
+				times[id] = time.Unix(secs, 0)
+			}
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids, times
 }

@@ -58,7 +58,61 @@ type File struct {
 	// (Unsent).
 	Journal      string
 	JournalGroup Group
+	// Run and ProjectID are the journal's run and project of the file
+	// (AddJournal), as journaled.
+	Run       int64
+	ProjectID string
+	// Sent keeps the text as it arrived where cleaning changed it: the
+	// screen shows the cleaned text, an export writes what was sent (its
+	// writer, ui/csvsafe, cleans it for a file as every export's cells
+	// are: line breaks kept, quoted). nil, the common case, costs a
+	// pointer, not a second copy of every name.
+	Sent *Sent
 }
+
+// Sent is a file's text as it arrived, where it differs from what is
+// shown (File.Sent).
+type Sent struct{ Name, Status, Err, Path, Project string }
+
+// AsSent is f's text as it arrived: Sent's where cleaning changed it,
+// else the fields themselves.
+func (f *File) AsSent() Sent {
+	s := Sent{Name: f.Name, Status: string(f.Status), Err: f.ErrText, Path: f.Path, Project: f.Project}
+	if r := f.Sent; r != nil {
+		for _, x := range []struct {
+			to   *string
+			from string
+		}{{&s.Name, r.Name}, {&s.Status, r.Status}, {&s.Err, r.Err}, {&s.Path, r.Path}, {&s.Project, r.Project}} {
+			if x.from != "" {
+				*x.to = x.from
+			}
+		}
+	}
+	return s
+}
+
+// cleaned is s cleaned for the screen; when cleaning changed it, s is kept
+// in the field of f.Sent that field picks (and a kept value it replaces is
+// forgotten).
+func (t *Tracker) cleaned(f *File, s string, field func(*Sent) *string) string {
+	c := t.clean(s)
+	if c != s || (f.Sent != nil && *field(f.Sent) != "") {
+		if f.Sent == nil {
+			f.Sent = &Sent{}
+		}
+		*field(f.Sent) = s
+		if c == s {
+			*field(f.Sent) = ""
+		}
+	}
+	return c
+}
+
+func sentName(s *Sent) *string    { return &s.Name }
+func sentStatus(s *Sent) *string  { return &s.Status }
+func sentErr(s *Sent) *string     { return &s.Err }
+func sentPath(s *Sent) *string    { return &s.Path }
+func sentProject(s *Sent) *string { return &s.Project }
 
 // Terminal reports whether polling this ID again is pointless. IDs the
 // server says it cannot find count as terminal: re-asking about them every
@@ -215,15 +269,15 @@ func (t *Tracker) update(f *File, d api.FileDetail, now time.Time) bool {
 		f.NotFound = d.Error == "not_found"
 		f.ErrText = ""
 		if !f.NotFound {
-			f.ErrText = t.clean(d.Error)
+			f.ErrText = t.cleaned(f, d.Error, sentErr)
 		}
 	} else {
 		f.NotFound, f.ErrText = false, ""
 		f.Replaced = d.Superseded()
 		f.ContentType, f.DeletedAt = d.ContentType, d.DeletedAt
-		f.Status = api.Status(t.clean(string(d.ProcessingStatus)))
+		f.Status = api.Status(t.cleaned(f, string(d.ProcessingStatus), sentStatus))
 		if d.FileName != "" {
-			f.Name = t.clean(d.FileName)
+			f.Name = t.cleaned(f, d.FileName, sentName)
 		}
 	}
 	if first {

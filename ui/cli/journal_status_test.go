@@ -65,10 +65,12 @@ func TestStatusJournalAcrossProjects(t *testing.T) {
 	st.Close()
 	r = vd("status", "--journal", "--csv")
 	recs := readCSV(t, "status --journal", r.stdout)
-	if len(recs) != 5 || strings.Join(recs[0], ",") != "GROUP,STATUS,PROJECT,PATH,FILE ID,UPLOADED (UTC),RUN" {
+	// the console's record of :files without IDs (ui/csvsafe/records), in
+	// the journal's order
+	if len(recs) != 5 || strings.Join(recs[0], ",") != "path,status,in status since (UTC),dated from,group,file id,project,uploaded (UTC),run,project id" {
 		t.Fatalf("csv: %q", recs)
 	}
-	projects := column(t, "status --journal", recs, "PROJECT")
+	projects := column(t, "status --journal", recs, "project")
 	if strings.Join(projects, ",") != "Inbox,Inbox,Second matter,Inbox" {
 		t.Errorf("projects %q", projects)
 	}

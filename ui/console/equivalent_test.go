@@ -92,7 +92,9 @@ func (h *equiv) cli(args ...string) string {
 		env.Journal = func(string) (*store.Store, string, error) { st, err := store.Open(h.db); return st, equivProfile, err }
 		env.OpenStore = func() (*store.Store, error) { return store.Open(h.db) }
 	}
-	if code := cli.Main(context.Background(), args, env); code != 0 {
+	// `status` exits 3 when a file it lists needs action (help
+	// exit-codes): its output is whole
+	if code := cli.Main(context.Background(), args, env); code != 0 && (code != 3 || args[0] != "status") {
 		h.t.Fatalf("vaultdeck %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
 	}
 	return out.String()

@@ -67,6 +67,7 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 	bin := func() page.Page { return loaded(t, recyclebinview.New(h.env, "")) }
 	prj := func() page.Page { return loaded(t, projectview.New(h.env, pid)) }
 	aud := func() page.Page { return loaded(t, auditview.New(h.env, "")) }
+	hostile := h.plantHostile(pid) // before the listing: the files tab writes it too
 	files := h.headless(page.Query{Command: []string{"files", pid}}, "id")
 	once := func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil } // the first poll only
 	fst := func() page.Page {
@@ -100,10 +101,7 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 	per := func() page.Page {
 		return loaded(t, keys(loaded(t, personview.New(h.env, personview.Deps{Store: st, Profile: equivProfile}, who)), "r"))
 	}
-	cases := []struct {
-		name string
-		p    func() page.Page
-	}{
+	cases := []exportCase{
 		{"bin", bin},
 		{"bin purging soon", func() page.Page { return keys(bin(), "p") }},
 		{"bin filtered", func() page.Page { return slash(bin(), "larkspur") }},
@@ -134,6 +132,10 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 		{"audit filtered by /", func() page.Page { return slash(aud(), "login") }},
 		{"file status", fst},
 		{"file status sorted", func() page.Page { return keys(fst(), "o") }},
+		{"file status from the files tab", func() page.Page { return h.fromFilesTab(prj(), once) }},
+		{"file status, a hostile name", func() page.Page {
+			return loaded(t, filestatusview.New(h.env, hostile+","+files[0], filestatusview.Options{Tick: once}))
+		}},
 		{"access people", ppl},
 		{"access people sorted", func() page.Page { return keys(ppl(), "o") }},
 		{"access people filtered", func() page.Page { return slash(ppl(), "harrowgate") }},
@@ -155,6 +157,7 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 		{"person, the third part", func() page.Page { return keys(per(), "tab", "tab") }},
 		{"person, the fourth part", func() page.Page { return keys(per(), "tab", "tab", "tab") }},
 	}
+	cases = append(cases, h.journalCases(t, st, pid)...) // last: they move the clock on
 	// states whose sort is still said as the command's own order (Order), and why
 	notYet := map[string]string{"file status sorted": "file status's view is changed by another branch (fsx) this session: its --sort follows that landing"}
 	openedAs := map[string][]page.Flag{}

@@ -82,9 +82,7 @@ func (m *Model) onJournal(msg journalMsg) tea.Cmd {
 		}
 		m.pasting = false
 		m.paste.Blur()
-		m.tr.Add(msg.IDs)
-		m.tr.SetUploaded(msg.Times)
-		m.tr.AddJournal(msg.Rows, msg.Names)
+		m.tr.AddUnfinished(filestatus.Unfinished{Rows: msg.Rows, IDs: msg.IDs, Times: msg.Times, Names: msg.Names})
 		m.journalFiles = len(m.tr.Files)
 		m.acrossProjects = true
 		m.Table.SetColumns(m.layout())

@@ -106,6 +106,9 @@ type Model struct {
 	acrossProjects bool
 	jcounts        filestatus.Counts
 	jwords         map[string]int
+	// given are the upload times the argument carried (ID@EPOCH, from a
+	// listing): C says them, as `status` reads them, so both date alike.
+	given map[string]time.Time
 }
 
 // New returns the view for the IDs in arg ("id1,id2,...", or anything
@@ -119,6 +122,7 @@ func New(env page.Env, arg string, opts Options) page.Page {
 		tr:     filestatus.NewTracker(ids, sanitize.Line),
 		group:  allGroups,
 		loader: widgets.NewLoader(env.Theme),
+		given:  times,
 	}
 	m.TableView = widgets.NewTableView(env.Theme, env.Keys, m.id, m.liveColumns(columns()), headerLines)
 	m.paste = widgets.Input{Prompt: "file IDs: ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor,

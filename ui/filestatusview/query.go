@@ -2,25 +2,40 @@ package filestatusview
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/vaultdeck/vaultdeck/api/filestatus"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 )
 
 // Query implements page.Querier: opened from the upload journal (and
 // nothing pasted since), `status --journal` with the group filter (0-5)
-// and the stuck threshold; else `status` with the IDs it tracks.
+// and the stuck threshold; else `status` with the IDs it tracks, each
+// with the upload time its argument gave (ID@EPOCH).
 func (m *Model) Query() page.Query {
 	q := page.Query{Command: []string{"status"}}
-	if m.journalView && len(m.tr.Files) == m.journalFiles {
+	if m.asJournal() {
 		q.Switch("journal", true)
 		q.With("group", m.group.String())
 	} else {
 		ids := make([]string, 0, len(m.tr.Files))
+		unsent := 0
 		for _, f := range m.tr.Files {
+			if f.Journal != "" {
+				unsent++ // "journal:ROW": no file ID to ask about
+				continue
+			}
+			if at, ok := m.given[f.ID]; ok {
+				ids = append(ids, f.ID+"@"+strconv.FormatInt(at.Unix(), 10)) // the listing's upload time
+				continue
+			}
 			ids = append(ids, f.ID)
+		}
+		if unsent > 0 {
+			q.Unsaid = append(q.Unsaid, fmt.Sprintf("%s the service never confirmed: status takes file IDs, and with more pasted the journal's list is not --journal's", plural.Count(unsent, "journaled file")))
 		}
 		q.Command = append(q.Command, strings.Join(ids, ","))
 		if m.group != allGroups {
@@ -33,6 +48,11 @@ func (m *Model) Query() page.Query {
 	m.Table.Say(&q, -1, false)
 	return q
 }
+
+// asJournal: the view shows the journal's files as it opened them (and
+// nothing pasted since): its command is `status --journal`, its file the
+// journal's records.
+func (m *Model) asJournal() bool { return m.journalView && len(m.tr.Files) == m.journalFiles }
 
 // FromQuery builds the page a saved view names (:NAME): the journal's
 // unfinished files or the IDs given, with the group filter and threshold.

@@ -16,6 +16,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe/records"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -57,6 +58,7 @@ func runJournal(ctx context.Context, o *Options) int {
 	}
 	rows, ids, names := u.Rows, u.IDs, cleanNames(u.Names)
 	details := map[string]api.FileDetail{}
+	var polled []api.FileDetail // the answers in the service's order
 	// Only files with an ID can be stuck (a file never sent is grouped by
 	// the journal alone), and those are asked of the service: the resolved
 	// threshold (flag, profile setting, default) comes with the client.
@@ -72,7 +74,7 @@ func runJournal(ctx context.Context, o *Options) int {
 		if err != nil {
 			return p.Fail(err)
 		}
-		polled := make([]api.FileDetail, 0, len(recs))
+		polled = make([]api.FileDetail, 0, len(recs))
 		for _, it := range recs {
 			details[strings.ToLower(it.Value.FileID)] = it.Value
 			polled = append(polled, it.Value)
@@ -96,6 +98,12 @@ func runJournal(ctx context.Context, o *Options) int {
 		if f.needsAction {
 			code = printer.ExitPartial
 		}
+	}
+	if p.Is(printer.CSV) {
+		if c := o.journalCSV(u, polled, stuckAfter); c != printer.ExitOK {
+			return c
+		}
+		return code
 	}
 	var counts filestatus.Counts
 	unsent := map[string]int{}
@@ -149,8 +157,10 @@ func runJournal(ctx context.Context, o *Options) int {
 // classification, filestatus.Classify): the last known status of each row
 // (filestatus.RowFacts: the service's answer in details, by lower-case file
 // ID, else the journal's), or the journal's own state for a file never
-// confirmed (filestatus.Unsent). Sorted by group, project, path. Replaced
-// files (a later upload of their name superseded them) come back apart.
+// confirmed (filestatus.Unsent). Sorted by group, project, path. Files
+// that became ready or were replaced (a later upload of their name
+// superseded them) since the journal's last look are among them, as the
+// console shows them; the replaced come back apart too, to be said.
 func journalReport(rows []store.JournalFile, details map[string]api.FileDetail, names map[string]string, now time.Time, stuckAfter time.Duration) (out, replaced []journalFile) {
 	out = make([]journalFile, 0, len(rows))
 	for _, f := range rows {
@@ -167,16 +177,14 @@ func journalReport(rows []store.JournalFile, details map[string]api.FileDetail, 
 			facts := filestatus.RowFacts(f, d, asked)
 			j.group = filestatus.Classify(facts, now, stuckAfter)
 			j.Status = facts.Word()
-			switch j.group {
-			case filestatus.Replaced:
-				replaced = append(replaced, j) // finished, but said apart: no longer tracked
-				continue
-			case filestatus.Ready:
-				continue // became ready since the last look: finished
+			if j.group == filestatus.Replaced {
+				replaced = append(replaced, j) // finished, and said apart too: no longer tracked
 			}
 		}
 		j.Group = j.group.String()
-		j.needsAction = j.group != filestatus.Processing
+		// ready or replaced since the last look: finished (listed, as the
+		// console shows them, and the journal notes it for the next look)
+		j.needsAction = j.group != filestatus.Processing && j.group != filestatus.Ready && j.group != filestatus.Replaced
 		out = append(out, j)
 	}
 	slices.SortStableFunc(out, func(a, b journalFile) int {
@@ -193,4 +201,30 @@ func cleanNames(names map[string]string) map[string]string {
 		out[id] = sanitize.Line(n)
 	}
 	return out
+}
+
+// journalCSV writes the journal's files as the console's :files without
+// IDs opens them and writes them with e (ui/csvsafe/records): the same
+// tracker (filestatus.AddUnfinished, then the service's answers as its
+// first poll folds them), in its order (the journal's), the files its
+// first poll leaves on screen (those become ready or replaced since the
+// last look among them), the group filter as its 1-5 keys apply it.
+func (o *Options) journalCSV(u filestatus.Unfinished, answers []api.FileDetail, stuckAfter time.Duration) int {
+	p, now := o.IO, o.Now()
+	tr := filestatus.NewTracker(nil, sanitize.Line)
+	tr.AddUnfinished(u)
+	if len(u.IDs) > 0 {
+		tr.Apply(u.IDs, answers, now)
+	}
+	var rows [][]string
+	for i := range tr.Files {
+		f := &tr.Files[i]
+		if filestatus.FilterShows(o.Group, f.Group(now, stuckAfter)) {
+			rows = append(rows, records.JournalStatus(f, now, stuckAfter))
+		}
+	}
+	if err := p.WriteCSV(records.JournalStatusHeader(), rows); err != nil {
+		return p.Fail(err)
+	}
+	return printer.ExitOK
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"strings"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 	"github.com/vaultdeck/vaultdeck/ui/csvsafe/records"
+	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
 // Options are what `status` was asked and what it works with.
@@ -42,7 +44,7 @@ type Options struct {
 // NewCmdStatus is the command; runF, when set, runs instead of Run.
 func NewCmdStatus(f *factory.Factory, runF func(context.Context, *Options) int) *cobra.Command {
 	o := &Options{IO: f.IO, Connect: f.Connect, Journal: f.OpenJournal, Flags: f.Flags, Clock: f.Clock, Now: f.Now}
-	c := &cobra.Command{Use: "status FILE_ID... | -", Short: "show file details and processing status", Args: cobra.ArbitraryArgs, Long: "IDs as arguments, comma lists, or one per line on stdin with -. --watch polls until every file is ready, failed or missing; --journal lists every unfinished upload of the profile, across projects."}
+	c := &cobra.Command{Use: "status FILE_ID... | -", Short: "show file details and processing status", Args: cobra.ArbitraryArgs, Long: "IDs as arguments, comma lists, or one per line on stdin with -; each may end @EPOCH_SECONDS, its upload time as a listing gave it (the console's C on File status writes them so). --watch polls until every file is ready, failed or missing; --journal lists every unfinished upload of the profile, across projects."}
 	fs := c.Flags()
 	fs.BoolVar(&o.Watch, "watch", false, "poll until every file is ready, failed or missing, printing changes (NDJSON with --json)")
 	fs.BoolVar(&o.InJournal, "journal", false, "every unfinished file of the profile's journaled uploads, across projects")
@@ -78,20 +80,27 @@ func Run(ctx context.Context, o *Options) int {
 		return p.Usage("--group picks among the upload journal's files: give --journal too")
 	}
 	var ids []string
+	given := map[string]time.Time{} // ID@EPOCH: an upload time a listing gave (the console's C says them so)
+	add := func(more []string, times map[string]time.Time) {
+		ids = append(ids, more...)
+		maps.Copy(given, times)
+	}
 	readStdin := false
 	for _, a := range o.Args {
 		if a == "-" {
 			readStdin = true
 			continue
 		}
-		ids = append(ids, cmdutil.SplitList(a)...)
+		for _, s := range cmdutil.SplitList(a) {
+			add(filestatus.ParseArg(s))
+		}
 	}
 	if readStdin {
-		more, err := readIDs(p.In())
+		data, err := io.ReadAll(p.In())
 		if err != nil {
 			return p.Fail(fmt.Errorf("reading file IDs from stdin: %w", err))
 		}
-		ids = append(ids, more...)
+		add(filestatus.ParseArg(string(data)))
 	}
 	if len(ids) == 0 {
 		return p.Usage("give at least one file ID (or - to read them from stdin)")
@@ -126,7 +135,9 @@ func Run(ctx context.Context, o *Options) int {
 		}
 	}
 	if p.Is(printer.CSV) {
-		err = writeStatusCSV(p, ids, recs, o.Now())
+		times := o.uploadTimes(ids)
+		maps.Copy(times, given)
+		err = writeStatusCSV(p, ids, recs, times, o.Now(), conn.Account.StuckAfter)
 	} else {
 		err = listStatus(ctx, p, recs)
 	}
@@ -138,17 +149,6 @@ func Run(ctx context.Context, o *Options) int {
 		return printer.ExitPartial
 	}
 	return printer.ExitOK
-}
-
-// readIDs reads IDs as people paste them (one per line, or separated by
-// commas, semicolons or spaces; BOM, CRLF, quotes and blank lines
-// tolerated; duplicates dropped): api.ParseIDs, the console's reader too.
-func readIDs(in io.Reader) ([]string, error) {
-	data, err := io.ReadAll(in)
-	if err != nil {
-		return nil, err
-	}
-	return api.ParseIDs(string(data)), nil
 }
 
 // stuckRule says what the stuck count was taken against: a person who set
@@ -176,14 +176,44 @@ func listStatus(ctx context.Context, p *printer.Printer, recs []api.Item[api.Fil
 
 // writeStatusCSV writes the files' status records (ui/csvsafe/records),
 // the console's e on :files of the same IDs: the answers folded into a
-// tracker as the console folds its polls, so each ID is worded alike
-// (not found, no answer, replaced), in the order given.
-func writeStatusCSV(p *printer.Printer, ids []string, recs []api.Item[api.FileDetail], now time.Time) error {
-	tr := filestatus.NewTracker(ids, func(s string) string { return s })
+// tracker as the console folds its first poll (names cleaned for the
+// screen as its are, the text as sent kept for the file), dated by the
+// upload times the journal knows, so each ID is worded and dated alike
+// (not found, no answer, replaced; upload or first seen), in the order
+// given.
+func writeStatusCSV(p *printer.Printer, ids []string, recs []api.Item[api.FileDetail], uploaded map[string]time.Time, now time.Time, stuckAfter time.Duration) error {
+	tr := filestatus.NewTracker(ids, sanitize.Line)
+	tr.SetUploaded(uploaded)
 	tr.Apply(ids, api.Values(recs), now)
 	rows := make([][]string, len(tr.Files))
 	for i := range tr.Files {
-		rows[i] = records.FileStatus(&tr.Files[i])
+		rows[i] = records.FileStatus(&tr.Files[i], now, stuckAfter)
 	}
 	return p.WriteCSV(records.FileStatusHeader(), rows)
+}
+
+// uploadTimes are the upload times the journal holds of ids (by
+// lower-case ID), as the console's :files reads them: a file uploaded
+// through vaultdeck is dated from its upload, not from this read. Without
+// a journal, none (the records say "first seen"); a damaged one is said.
+func (o *Options) uploadTimes(ids []string) map[string]time.Time {
+	none := map[string]time.Time{}
+	if o.Journal == nil {
+		return none
+	}
+	st, profile, err := o.Journal()
+	if err != nil {
+		return none // no local database: nothing was uploaded through it
+	}
+	defer st.Close()
+	rows, err := []store.JournalFile(nil), st.CheckJournal()
+	if err == nil {
+		rows, err = st.FilesByID(profile, ids)
+	}
+	if err != nil {
+		o.IO.Note("the upload journal could not be read (%v): the files are dated from this read, not their uploads", err)
+		return none
+	}
+	_, times := filestatus.Confirmed(rows)
+	return times // a map, never nil
 }
