@@ -15,6 +15,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/filestatusview"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
+	"github.com/vaultdeck/vaultdeck/ui/uploadview"
 )
 
 // exportCase is one view in one state of TestEveryViewsExportIsItsCommandsCSV.
@@ -106,4 +107,50 @@ func (h *equiv) fromFilesTab(prj page.Page, tick func(time.Duration, func(time.T
 	}
 	h.t.Fatalf("enter on the files tab opened no File status: %v", msgs)
 	return nil
+}
+
+// uploadCases are the upload page once its upload is done (`:upload`, u in
+// a project): three files, one of a name the project holds already
+// (skipped, the duplicate mode's default); its command `uploads RUN`.
+func (h *equiv) uploadCases(t *testing.T, st *store.Store, pid string) []exportCase {
+	done := func() page.Page {
+		held := h.headless(page.Query{Command: []string{"files", pid}}, "name")[0]
+		dir := filepath.Join(t.TempDir(), "new")
+		for _, f := range []string{"brief.pdf", "exhibits/exhibit 1.pdf", held} {
+			os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
+			os.WriteFile(filepath.Join(dir, f), []byte("content of "+f), 0o644)
+		}
+		env := pagetest.WithJobs(h.env, page.Jobs{Upload: h.sim.Client, Files: h.sim.Client})
+		env.Journal, env.Conn = st, &account.Conn{Profile: equivProfile, DataProfile: equivProfile}
+		p := loaded(t, uploadview.New(env, pid+" Inbox"))
+		p, _ = pagetest.Type(p, dir)
+		p = keys(p, "enter", "enter") // the plan, then the typed count
+		p, _ = pagetest.Type(p, "3")
+		p, cmd := p.Update(pagetest.Key("enter"))
+		p, done := pagetest.RunTasks(p, started(cmd))
+		if len(done) != 1 || done[0].Err != nil {
+			t.Fatalf("the upload: %+v", done)
+		}
+		return p
+	}
+	// each its own upload: the second's files are all skipped, held already
+	return []exportCase{{"upload page, done", done}, {"upload page, done, sorted", func() page.Page { return keys(done(), "o") }}}
+}
+
+// started are the tasks cmd starts (its progress ticks are run once and
+// dropped: a synchronous driver would follow them for ever).
+func started(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	var out []tea.Msg
+	switch msg := cmd().(type) {
+	case page.StartTask:
+		out = append(out, msg)
+	case tea.BatchMsg:
+		for _, c := range msg {
+			out = append(out, started(c)...)
+		}
+	}
+	return out
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/upload"
+	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/page"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
@@ -65,12 +66,19 @@ type Model struct {
 	width, height int
 	undoConfirm   *widgets.Confirm // the run's undo, asked (undo.go)
 	undoing       bool
+
+	// the finished run's files, as `uploads RUN` lists them (files.go)
+	table    *widgets.Table
+	run      int64
+	files    []store.JournalFile
+	filesErr string
 }
 
 // New opens the upload page; arg is "PROJECT_ID" or "PROJECT_ID NAME".
 func New(env page.Env, arg string) page.Page {
 	id, name, _ := strings.Cut(strings.TrimSpace(arg), " ")
 	m := &Model{env: env, id: env.NewID(), project: id, name: sanitize.Line(name)}
+	m.table = widgets.NewTable(env.Theme, env.Keys, m.id, fileColumns())
 	m.path = widgets.Input{Prompt: "path: ", PromptStyle: env.Theme.Input, CursorStyle: env.Theme.TextCursor,
 		Placeholder: "a file or folder (Tab completes)", CharLimit: 4096}
 	m.path.Focus()
@@ -109,30 +117,44 @@ func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
 	m.path.Width = max(w-8, 1)
 	m.bar.Width = max(min(w-5, 80), 10) // " 100%" takes five columns after it
+	m.fitTable()
 }
 
 // CapturesInput: while the path is typed, every key is the page's.
 func (m *Model) CapturesInput() bool {
-	return m.stage == stagePath || m.stage == stageConfirm || m.undoConfirm != nil
+	return m.stage == stagePath || m.stage == stageConfirm || m.undoConfirm != nil || (m.stage == stageDone && m.table.Filtering())
 }
 
 // WantsEsc: esc steps back in the dialog and stops a running upload
 // (after the current request's response) instead of leaving the page.
 func (m *Model) WantsEsc() bool {
-	return m.stage == stagePath || m.stage == stageConfirm || (m.stage == stageRun && !m.shared.stopping())
+	return m.stage == stagePath || m.stage == stageConfirm || (m.stage == stageRun && !m.shared.stopping()) ||
+		(m.stage == stageDone && m.table.WantsEsc())
 }
 
 // Help lists the page's keys.
 func (m *Model) Help() []key.Binding {
 	b := func(k, d string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, d)) }
-	return []key.Binding{b("tab", "complete the path"), b("ctrl+t", "next duplicate mode"), b("enter", "continue / confirm"),
-		b("esc", "back; while uploading: stop after the current request"), m.env.Keys.UndoRun}
+	return append([]key.Binding{b("tab", "complete the path"), b("ctrl+t", "next duplicate mode"), b("enter", "continue / confirm"),
+		b("esc", "back; while uploading: stop after the current request"), m.env.Keys.UndoRun}, m.env.Keys.Navigation()...)
 }
 
 // Update handles keys, completions, the scan result, progress ticks and
 // the task's end.
 func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
+	p, cmd := m.update(msg)
+	m.fitTable()
+	return p, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 	switch msg := msg.(type) {
+	case runFilesMsg:
+		if msg.View == m.id {
+			return m, m.onRunFiles(msg)
+		}
+	case widgets.FilterResult:
+		return m, m.table.Update(msg)
 	case tea.KeyMsg:
 		return m, m.key(msg)
 	case completionMsg:
@@ -170,7 +192,7 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 			} else {
 				m.outcome = "undo: " + sanitize.Line(msg.Outcome.Text)
 			}
-			return m, nil
+			return m, loadRunFiles(m.env.Journal, m.id, m.filesRun()) // what the undo removed
 		}
 		if msg.Origin == m.id && m.stage == stageRun {
 			m.stage = stageDone
@@ -181,6 +203,7 @@ func (m *Model) Update(msg tea.Msg) (page.Page, tea.Cmd) {
 			}
 			o := m.shared.outcome()
 			m.report, m.reportHint = outcomeLines(o), runsHint(o.RunIDs)
+			return m, loadRunFiles(m.env.Journal, m.id, m.filesRun())
 		}
 	}
 	return m, nil
@@ -259,6 +282,8 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 			m.shared.stop()
 			return page.Status("stopping after the current request's response (it is needed to avoid duplicates)")
 		}
+	case stageDone:
+		return m.table.Update(msg) // the run's files: move, sort, filter
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/charmbracelet/lipgloss"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -276,8 +277,16 @@ func (m *Model) progressView(b *strings.Builder) {
 	switch {
 	case m.stage == stageDone:
 		b.WriteString("\n" + m.wrap(sanitize.Line(m.outcome)) + "\n")
-		m.outcomeView(b)
-		b.WriteString(th.Muted.Render("esc leaves"))
+		if m.filesErr != "" {
+			b.WriteString(m.wrap(th.Warn.Render(m.filesErr)) + "\n")
+		}
+		if m.run == 0 {
+			m.outcomeView(b)
+			b.WriteString(th.Muted.Render("esc leaves"))
+			break
+		}
+		b.WriteString(m.table.View() + "\n")
+		b.WriteString(th.Muted.Render("every file of run " + strconv.FormatInt(m.run, 10) + " · C: its command · e: the CSV · esc leaves"))
 	case m.shared.stopping():
 		b.WriteString("\n" + th.Warn.Render("stopping after the current request's response…"))
 	default:
@@ -313,4 +322,21 @@ func (m *Model) outcomeView(b *strings.Builder) {
 	if m.reportHint != "" && len(lines) > 0 {
 		b.WriteString(m.wrap(th.Muted.Render(m.reportHint)) + "\n")
 	}
+}
+
+// fitTable gives the run's files what the page leaves under the progress
+// and the outcome (which wraps) and above the last line.
+func (m *Model) fitTable() {
+	if m.stage != stageDone || m.run == 0 || m.width == 0 {
+		return
+	}
+	var b strings.Builder
+	b.WriteString(m.wrap(m.env.Theme.Title.Render("Upload to "+m.target())) + "\n\n")
+	b.WriteString("bar\n\nbytes\nfiles\nrate\n")
+	b.WriteString("\n" + m.wrap(sanitize.Line(m.outcome)) + "\n")
+	if m.filesErr != "" {
+		b.WriteString(m.wrap(m.filesErr) + "\n")
+	}
+	used := strings.Count(b.String(), "\n") + 1 // and the last line
+	m.table.SetSize(m.width, max(m.height-used, 3))
 }

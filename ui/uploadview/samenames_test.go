@@ -1,7 +1,9 @@
 package uploadview_test
 
 import (
+	"bytes"
 	"os"
+	"regexp"
 	"path/filepath"
 	"testing"
 	"time"
@@ -12,16 +14,16 @@ import (
 
 // Issue 25, case 6, in the console: two files of one name from different
 // folders are named before anything is sent, with what the mode does; and
-// after the upload the page names the file that was replaced (replace) or
-// skipped (skip), not only a count.
+// after the upload the page's table of the run's files names the file
+// that was replaced (replace) or skipped (skip), not only a count.
 func TestUploadSaysSameNamesBeforeAndWhichAfter(t *testing.T) {
 	for _, tc := range []struct {
 		ctrlT        int
 		mode, before string
 		after        string
 	}{
-		{0, "skip", `only "exhibits/motion-1.pdf" is uploaded`, "skipped  pleadings/2026/motion-1.pdf"},
-		{1, "replace", `the project keeps "pleadings/2026/motion-1.pdf"`, "replaced  exhibits/motion-1.pdf"},
+		{0, "skip", `only "exhibits/motion-1.pdf" is uploaded`, `pleadings/2026/motion-1\.pdf +skipped `},
+		{1, "replace", `the project keeps "pleadings/2026/motion-1.pdf"`, `exhibits/motion-1\.pdf +replaced `},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			r := newRig(t, false)
@@ -42,7 +44,10 @@ func TestUploadSaysSameNamesBeforeAndWhichAfter(t *testing.T) {
 			waitFor(t, tm, "Type 2 to confirm")
 			tm.Type("2")
 			tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-			waitFor(t, tm, tc.after, "vaultdeck uploads 1")
+			// the run's files, each with its result, as `uploads 1` lists them
+			after := regexp.MustCompile(tc.after)
+			teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return after.Match(b) && bytes.Contains(b, []byte("every file of run 1")) },
+				teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
 			tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 			tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 		})

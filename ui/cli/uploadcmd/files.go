@@ -8,6 +8,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/api/writejob"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe/records"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )
 
@@ -59,11 +60,7 @@ func RunFiles(o *Options, arg string) int {
 	open := false
 	for _, f := range files {
 		word, detail := upload.Result(f)
-		path := f.Path
-		if path == "" {
-			path = f.Name
-		}
-		list = append(list, fileJSON{path, f.Local, word, f.FileID, detail, f.Size})
+		list = append(list, fileJSON{records.RunPath(&f), f.Local, word, f.FileID, detail, f.Size})
 		counts[word]++
 		switch word {
 		case "not sent", "failed", "unproven", "refused":
@@ -73,6 +70,17 @@ func RunFiles(o *Options, arg string) int {
 	code := printer.ExitOK
 	if open {
 		code = printer.ExitPartial
+	}
+	if p.Is(printer.CSV) {
+		// the records the console's upload page writes with e (ui/csvsafe/records)
+		recs := make([][]string, len(files))
+		for i := range files {
+			recs[i] = records.RunFile(&files[i])
+		}
+		if err := p.WriteCSV(records.RunFileHeader(), recs); err != nil {
+			return p.Fail(err)
+		}
+		return code
 	}
 	rows := make([][]string, len(list))
 	for i, f := range list {
