@@ -3,8 +3,8 @@ package uploadview_test
 import (
 	"bytes"
 	"os"
-	"regexp"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
