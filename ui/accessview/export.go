@@ -8,6 +8,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/api/person"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe/records"
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
@@ -15,8 +16,8 @@ import (
 // sorted) under the columns its command's --csv prints (`access people`,
 // `access user EMAIL`, `access diff`), with what the screen leaves out: a
 // person's user ID, how each project is reached (from the cached projects
-// listing, as the command reads it: "unknown" when none is cached). The
-// changes tab's columns are already its command's.
+// listing, as the command reads it: "unknown" when none is cached); the
+// changes tab's as its command's records (ui/csvsafe/records).
 func (m *Model) ExportTable() widgets.TableExport {
 	shown := m.Table.Export()
 	if m.data == nil {
@@ -60,6 +61,11 @@ func (m *Model) ExportTable() widgets.TableExport {
 			}
 			return []string{g.ProjectName, g.AccessLevel, h, g.ProjectID}
 		})
+	case tabChanges:
+		// the changes as the snapshots hold them (row i is change i): the
+		// cells on screen are cleaned for it, a line break made a space
+		changes := m.data.changes
+		return shown.Records(records.AccessDiffHeader(), func(i int) []string { return records.AccessDiff(&changes[i]) })
 	}
 	return shown
 }

@@ -30,6 +30,17 @@ type exportCase struct {
 // script takes for something else.
 const hostileName = "=HYPERLINK(\"http://x.test\")\tcol\nline \x1b[31mred\x1b[0m \u202egnp.pdf"
 
+// plantHostileProject adds a project of a hostile name (hostileName's
+// parts behind a "Zz" that sorts it last); its ID.
+func (h *equiv) plantHostileProject() string {
+	h.t.Helper()
+	id, err := h.sim.Sim.AddProject(sim.ProjectSpec{Name: "Zz " + hostileName})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return id
+}
+
 // plantHostile plants a file of hostileName in project pid; its ID.
 func (h *equiv) plantHostile(pid string) string {
 	h.t.Helper()

@@ -60,6 +60,7 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 			break
 		}
 	}
+	h.plantHostileProject() // new since the first crawl: its people gained it, under a hostile name
 	crawl()
 	h.cli("person", who) // keeps the projects listing, which says how each project is reached
 	acc := accessview.Deps{Store: st, Profile: equivProfile}

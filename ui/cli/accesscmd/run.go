@@ -16,6 +16,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
+	"github.com/vaultdeck/vaultdeck/ui/csvsafe/records"
 )
 
 // RunCrawl reads every project's users into a new snapshot, resuming an
@@ -142,12 +143,12 @@ func RunDiff(_ context.Context, o *Options) int {
 		return p.Fail(err)
 	}
 	rows := make([][]string, len(changes))
-	for i, c := range changes {
-		rows[i] = []string{c.Kind, c.Email, c.ProjectName, c.From, c.To, c.ProjectID}
+	for i := range changes {
+		rows[i] = records.AccessDiff(&changes[i]) // the console's e on its changes tab too
 	}
 	return p.Done(p.Show(printer.Value{JSON: nonNil(changes),
 		Aside:   fmt.Sprintf("changes from snapshot %d (%s) to %d (%s)", a.ID, printer.When(a.FinishedAt), b.ID, printer.When(b.FinishedAt)),
-		Headers: []string{"CHANGE", "EMAIL", "PROJECT", "FROM", "TO", "PROJECT ID"}, Rows: rows, Empty: "no access changed"}))
+		Headers: records.AccessDiffHeader(), Rows: rows, Empty: "no access changed"}))
 }
 
 // RunSnapshots lists the snapshots kept.
