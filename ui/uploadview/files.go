@@ -93,7 +93,7 @@ func (m *Model) Query() page.Query {
 		return page.Query{}
 	}
 	q := page.Query{Command: []string{"uploads", fmt.Sprint(m.run)}}
-	m.table.Say(&q, -1, false)
+	m.table.SayExact(&q, -1, false, m.ExportTable()) // a / filter or sort as --filter, --sort when exact
 	return q
 }
 

@@ -77,7 +77,8 @@ func RunFiles(o *Options, arg string) int {
 		for i := range files {
 			recs[i] = records.RunFile(&files[i])
 		}
-		if err := p.WriteCSV(records.RunFileHeader(), recs); err != nil {
+		// a Value, so --filter and --sort apply to them as to every listing
+		if err := p.Show(printer.Value{Headers: records.RunFileHeader(), Rows: recs}); err != nil {
 			return p.Fail(err)
 		}
 		return code
