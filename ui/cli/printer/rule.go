@@ -8,6 +8,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/ui/csvsafe/rule"
 )
 
@@ -99,8 +100,8 @@ func (o *sortedItems[T]) item(e *T, it api.RawItem) error {
 	}
 	o.held += int64(len(it.Bytes) + len(key) + heldOverhead)
 	if lim := o.p.jqHold.bytes(); o.held > lim {
-		return fmt.Errorf("--sort holds the listing to order it, and its %s passed --jq-hold's %s after %d rows: raise --jq-hold, or narrow it with --filter or the command's own filters",
-			humanize.IBytes(uint64(o.held)), humanize.IBytes(uint64(lim)), len(o.items))
+		return fmt.Errorf("--sort holds the listing to order it, and its %s passed --jq-hold's %s after %s: raise --jq-hold, or narrow it with --filter or the command's own filters",
+			humanize.IBytes(uint64(o.held)), humanize.IBytes(uint64(lim)), plural.Count(len(o.items), "row"))
 	}
 	o.items = append(o.items, sortedItem[T]{heldItem: heldItem[T]{e: *e, raw: slices.Clone(it.Bytes), plain: it.Plain}, key: key})
 	return nil
@@ -228,7 +229,7 @@ func ruledTable(p *Printer, table func(row func([]string) error) error, row func
 			size += int64(len(c))
 		}
 		if size += heldOverhead; size > p.jqHold.bytes() {
-			return fmt.Errorf("--sort holds the rows to order them, and they passed --jq-hold's %s after %d rows: raise --jq-hold, or narrow them with --filter", humanize.IBytes(uint64(p.jqHold.bytes())), len(held))
+			return fmt.Errorf("--sort holds the rows to order them, and they passed --jq-hold's %s after %s: raise --jq-hold, or narrow them with --filter", humanize.IBytes(uint64(p.jqHold.bytes())), plural.Count(len(held), "row"))
 		}
 		held = append(held, slices.Clone(cells))
 		return nil
