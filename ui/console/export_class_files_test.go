@@ -53,12 +53,13 @@ func (h *equiv) plantHostile(pid string) string {
 
 // journalCases are the file-status view opened from the upload journal
 // (`:files` with no IDs), its command `status --journal`: an upload of
-// four files through the command line, one of them then failed, one ready,
+// four files through the command line (one of a local name with a tab and
+// a line break), one of them then failed, one ready,
 // two held processing past the stuck threshold (the clock moved on 45
 // minutes, the console's with the service's), and one look since.
 func (h *equiv) journalCases(t *testing.T, st *store.Store, pid string) []exportCase {
 	dir := t.TempDir()
-	for _, f := range []string{"a.pdf", "b.pdf", "sub/c.pdf", "d.pdf"} {
+	for _, f := range []string{"a.pdf", "b.pdf", "sub/c.pdf", "d\t=cmd\nx.pdf"} { // the last a hostile local name
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
 		os.WriteFile(filepath.Join(dir, f), []byte("content of "+f), 0o644)
 	}
