@@ -141,6 +141,10 @@ func TestFilterAndSortInEveryFormat(t *testing.T) {
 	if got := vd("audit", "stats", "--since", "30d", "--filter", "x"); got.code != 2 || got.stdout != "" {
 		t.Errorf("audit stats's text with --filter: %d %q %q", got.code, got.stdout, got.stderr)
 	}
+	// refused before it runs: a sync (or a follow, a write) would otherwise do its work first
+	if got := vd("audit", "sync", "--sort", "time"); got.code != 2 || got.stdout != "" || !strings.Contains(got.stderr, "audit sync lists none") {
+		t.Errorf("--sort on audit sync: %d %q %q", got.code, got.stdout, got.stderr)
+	}
 	if got := vd("version", "--filter", "x"); got.code != 2 || !strings.Contains(got.stderr, "--filter") {
 		t.Errorf("--filter where no listing is printed: %d %q %q", got.code, got.stdout, got.stderr)
 	}

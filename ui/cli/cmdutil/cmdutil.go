@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
 )
@@ -32,9 +33,32 @@ func (e *Exit) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 // Main.
 func Run(f *factory.Factory, body func(ctx context.Context, args []string) int) func(*cobra.Command, []string) error {
 	return func(c *cobra.Command, args []string) error {
-		f.IO.Start(c.Context(), CommandName(c))
+		name := CommandName(c)
+		f.IO.Start(c.Context(), name)
+		if printer.RulesGiven(f.IO) && !listsRows(name) {
+			// refused before the command does anything: a follow, a crawl or a
+			// write would otherwise run whole and be refused at its end
+			return &Exit{Code: f.IO.Usage("--filter and --sort apply to listings; %s lists none", name)}
+		}
 		return &Exit{Code: body(f.IO.Watch(c.Context()), args)}
 	}
+}
+
+// listsRows says whether the command prints a listing --filter and --sort
+// apply to: a saved view's commands (account.ViewCommands), view itself,
+// and the other listings. (A listing printed in some modes only, status
+// --watch's events, is refused by the printer at its end.)
+func listsRows(name string) bool {
+	for _, v := range account.ViewCommands() {
+		if strings.Join(v.Command, " ") == name {
+			return true
+		}
+	}
+	switch name {
+	case "view", "matters list", "serve actions", "uploads", "profiles", "access snapshots":
+		return true
+	}
+	return false
 }
 
 // CommandName is c's path without the program's name ("audit sync").

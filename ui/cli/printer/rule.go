@@ -26,6 +26,10 @@ type rules struct {
 // them (they say which rows and in what order), unlike the format flags.
 func RuleFlags() []string { return []string{"filter", "sort"} }
 
+// RulesGiven says whether --filter or --sort was given (a function: the
+// Printer has enough methods).
+func RulesGiven(p *Printer) bool { return p.rules.set() }
+
 func (r rules) set() bool { return r.filter != "" || r.sort != "" }
 
 // filterHelp and sortHelp are the flags' help, said once.
