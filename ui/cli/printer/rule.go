@@ -78,6 +78,9 @@ type sortedItems[T any] struct {
 	prog   *Progress
 	items  []sortedItem[T]
 	held   int64
+	// rawOnly: the inner sink writes the items' own bytes (--json,
+	// --jsonl, --jq, --template), so the decoded item is not held
+	rawOnly bool
 }
 
 type sortedItem[T any] struct {
@@ -90,7 +93,8 @@ func newSortedItems[T any](p *Printer, l Listing[T], by rule.Sort, inner rowSink
 	if l.CSVCells != nil {
 		record = l.CSVCells
 	}
-	return &sortedItems[T]{p: p, l: l, record: record, by: by, inner: inner, prog: prog}
+	rawOnly := p.format() == JSON || p.format() == JSONL
+	return &sortedItems[T]{p: p, l: l, record: record, by: by, inner: inner, prog: prog, rawOnly: rawOnly}
 }
 
 func (o *sortedItems[T]) item(e *T, it api.RawItem) error {
@@ -107,7 +111,11 @@ func (o *sortedItems[T]) item(e *T, it api.RawItem) error {
 		return fmt.Errorf("--sort holds the listing to order it, and its %s passed --jq-hold's %s after %s: raise --jq-hold, or narrow it with --filter or the command's own filters",
 			humanize.IBytes(uint64(o.held)), humanize.IBytes(uint64(lim)), plural.Count(len(o.items), "row"))
 	}
-	o.items = append(o.items, sortedItem[T]{heldItem: heldItem[T]{e: *e, raw: slices.Clone(it.Bytes), plain: it.Plain}, key: key})
+	h := sortedItem[T]{heldItem: heldItem[T]{raw: slices.Clone(it.Bytes), plain: it.Plain}, key: key}
+	if !o.rawOnly {
+		h.e = *e
+	}
+	o.items = append(o.items, h)
 	return nil
 }
 
