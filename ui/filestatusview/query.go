@@ -9,6 +9,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api/filestatus"
 	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
 // Query implements page.Querier: opened from the upload journal (and
@@ -45,7 +46,7 @@ func (m *Model) Query() page.Query {
 	if m.opts.StuckAfter != filestatus.DefaultStuckAfter {
 		q.With("stuck-after", m.opts.StuckAfter.String())
 	}
-	m.Table.Say(&q, -1, false)
+	m.Table.SayExact(&q, -1, false, m.ExportTable()) // --filter and --sort, when exact
 	return q
 }
 
@@ -59,7 +60,8 @@ func (m *Model) asJournal() bool { return m.journalView && len(m.tr.Files) == m.
 func FromQuery(env page.Env, q page.Query, opts Options) (page.Page, error) {
 	arg := strings.Join(q.Command[1:], ",")
 	var groupName string
-	for _, f := range q.Flags {
+	flags, text, sort := widgets.TakeRules(q.Flags)
+	for _, f := range flags {
 		switch f.Name {
 		case "journal":
 			if env.Journal == nil {
@@ -85,6 +87,9 @@ func FromQuery(env page.Env, q page.Query, opts Options) (page.Page, error) {
 		if g.String() == groupName {
 			m.group = g
 		}
+	}
+	if err := m.Table.ApplyRules(text, sort); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

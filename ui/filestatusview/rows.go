@@ -27,7 +27,7 @@ const (
 // columns are the table's columns; "In status" sorts by duration.
 func columns() []widgets.Column {
 	return []widgets.Column{
-		colName: {Title: "Name", Width: 12, Min: 8, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle},
+		colName: {Title: "Name", Width: 12, Min: 8, Grow: 3, Priority: 3, Elide: widgets.ElideMiddle, Record: "path"}, // the journal's record says path
 		// the status, how long and whether stuck are what the view is for:
 		// they outrank a name's width beyond half its need (widgets' layout)
 		colStatus:   {Title: "Status", Width: 21, Priority: 1}, // an enum: never truncated (unrecoverable_failure)
@@ -46,7 +46,7 @@ func projectColumns(cols []widgets.Column) []widgets.Column {
 // width, the free-text name gives way first, the status stays whole.
 func idColumns() []widgets.Column {
 	cols := columns()
-	cols[colName] = widgets.Column{Title: "Name", Width: 0, Grow: 1, Priority: 3, Elide: widgets.ElideMiddle}
+	cols[colName] = widgets.Column{Title: "Name", Width: 0, Grow: 1, Priority: 3, Elide: widgets.ElideMiddle, Record: "path"}
 	// asked for whole: the ID outranks the status, the time and the flag
 	cols[colID] = widgets.Column{Title: "ID", Width: 36, Priority: 2}
 	return cols

@@ -51,6 +51,10 @@ type Column struct {
 	// ExportTitle names the column in an export when its screen title is
 	// short or empty ("deleted at (UTC)", "file id").
 	ExportTitle string
+	// Record names the export record's column this one shows when its
+	// title does not (the journal's "path", shown as Name): a sort by it
+	// is said as --sort of that column when exact (SayExact).
+	Record string
 	// ExportAt, for a column whose sort key is a Unix time shown relative
 	// ("3d04h"), writes beside it in an export a column of this title with
 	// the time itself in UTC (RFC 3339): a file read next week still says

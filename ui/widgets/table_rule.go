@@ -90,7 +90,7 @@ func (t *Table) names(c int, title string) bool {
 	n := rule.Name(title)
 	col := t.cols[c]
 	// a countdown ("purge in") sorts by the time its ExportAt column writes
-	return n != "" && (n == rule.Name(col.Title) || n == rule.Name(col.ExportTitle) || n == rule.Name(col.ExportAt))
+	return n != "" && (n == rule.Name(col.Title) || n == rule.Name(col.ExportTitle) || n == rule.Name(col.ExportAt) || n == rule.Name(col.Record))
 }
 
 func sameSet(a, b []int) bool {

@@ -223,7 +223,7 @@ func (o *Options) journalCSV(u filestatus.Unfinished, answers []api.FileDetail, 
 			rows = append(rows, records.JournalStatus(f, now, stuckAfter))
 		}
 	}
-	if err := p.WriteCSV(records.JournalStatusHeader(), rows); err != nil {
+	if err := p.Show(printer.Value{Headers: records.JournalStatusHeader(), Rows: rows}); err != nil { // a Value: --filter and --sort apply
 		return p.Fail(err)
 	}
 	return printer.ExitOK

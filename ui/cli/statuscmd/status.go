@@ -189,7 +189,7 @@ func writeStatusCSV(p *printer.Printer, ids []string, recs []api.Item[api.FileDe
 	for i := range tr.Files {
 		rows[i] = records.FileStatus(&tr.Files[i], now, stuckAfter)
 	}
-	return p.WriteCSV(records.FileStatusHeader(), rows)
+	return p.Show(printer.Value{Headers: records.FileStatusHeader(), Rows: rows}) // a Value: --filter and --sort apply
 }
 
 // uploadTimes are the upload times the journal holds of ids (by
