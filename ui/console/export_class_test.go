@@ -108,6 +108,7 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 		{"bin filtered", func() page.Page { return slash(bin(), "larkspur") }},
 		{"bin filtered by a deleter", func() page.Page { return slash(bin(), "osei") }},
 		{"bin filtered and sorted", func() page.Page { return keys(slash(bin(), "osei"), "o", "o", "o") }},
+		{"bin filtered by name and sorted", func() page.Page { return keys(slash(bin(), "larkspur"), "o") }}, // --name, then --sort
 		{"bin sorted by purge in", func() page.Page { return keys(bin(), "o", "o", "o", "o") }},
 		{"bin sorted by files", func() page.Page { return keys(bin(), "o", "o", "o", "o", "o") }},
 		{"bin purging soon, sorted", func() page.Page { return keys(bin(), "p", "o") }},

@@ -35,7 +35,7 @@ func (m *Model) Query() page.Query {
 		col = ColPurgeIn
 	}
 	if byName {
-		t.SayOrder(&q, col, desc)
+		t.SaySortExact(&q, col, desc, m.ExportTable()) // the filter is --name: the sort alone
 	} else {
 		t.SayExact(&q, col, desc, m.ExportTable()) // --filter and --sort, when exact
 	}

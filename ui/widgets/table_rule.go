@@ -63,7 +63,36 @@ func (t *Table) SayExact(q *page.Query, col int, desc bool, ex TableExport) {
 		return
 	}
 	q.With("filter", text)
-	header := ex.Header()
+	t.saySort(q, col, desc, kept, recs, ex.Header())
+}
+
+// SaySortExact is SayExact's sort alone, for a view that says what narrows
+// its rows with a flag of its own (the bin's --name, asked of the
+// service): the rows shown are the command's, in the listing's order, and
+// the sort is said as --sort when the rule orders them as shown, else in
+// Order.
+func (t *Table) SaySortExact(q *page.Query, col int, desc bool, ex TableExport) {
+	c, d := t.Sort()
+	if c < 0 || (c == col && d == desc) || c >= len(t.cols) {
+		return
+	}
+	n := t.src.Len()
+	if t.Pending() || ex.src == nil || ex.src.Len() != n || !slices.Equal(ex.rows, t.visible) || (ex.record == nil && ex.cols == nil) {
+		t.SayOrder(q, col, desc)
+		return
+	}
+	recs := make([][]string, n)
+	for i := range n {
+		recs[i] = ex.Record(i)
+	}
+	t.saySort(q, col, desc, slices.Sorted(slices.Values(t.visible)), recs, ex.Header())
+}
+
+// saySort says the table's sort as --sort when the rule, ordering kept
+// (source indexes, in the listing's order) by a record column named as
+// the sorted one, gives the rows as shown; else in Order.
+func (t *Table) saySort(q *page.Query, col int, desc bool, kept []int, recs [][]string, header []string) {
+	c, d := t.Sort()
 	for j := range header {
 		if !t.names(c, header[j]) {
 			continue
