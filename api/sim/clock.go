@@ -33,12 +33,14 @@ func (s *Server) Advance(d time.Duration) {
 }
 
 // lock takes the state lock and brings time-driven state up to date
-// (finished project deletions). Every state reader goes through it, so
+// (finished project deletions, then purges, so that a long jump purges a
+// deletion it also finished). Every state reader goes through it, so
 // "asynchronous" work completes lazily but observably on the sim clock.
 func (s *Server) lock() time.Time {
 	s.mu.Lock()
 	now := s.nowLocked()
 	s.st.settle(now)
+	s.st.purge(now)
 	s.st.trickle(now)
 	s.st.churn(now)
 	return now

@@ -56,8 +56,8 @@
 //   - New uploads are PROCESSING and become READY_TO_QUERY after the
 //     processing delay on the simulator clock, except a stuck share chosen by
 //     a hash of the file id. Project deletion is accepted at once and
-//     completes 5 simulator seconds later (then the project is in the
-//     recycle bin, purge scheduled 30 days on).
+//     completes 5 simulator seconds later (DeleteDelay; then the project
+//     is in the recycle bin, purge scheduled 30 days on: RecycleRetention).
 //   - Audit log: earliest, latest, search and the listing, each with an
 //     optional log_type. Listing: from must be a UUID; any UUID works as a
 //     cursor (entries with a greater id), take must be 1..1000. search's time
@@ -73,7 +73,7 @@
 //     api:client_matter_management (both documented) and
 //     api:vault_upload_files (the simulator's name; none is documented).
 //   - Time-driven changes happen when the clock is read, each at its own
-//     time: finished deletions, the audit trickle (at most the last 24 hours
+//     time: finished deletions, purges, the audit trickle (at most the last 24 hours
 //     are filled in after a long jump) and the sharing changes at each
 //     midnight (at most 30 days' worth), which move project_updated_at like
 //     every sharing change. Nothing runs in the background.
@@ -90,13 +90,21 @@
 //     api:vault_remove_project_users entry naming the project and the users
 //     it changed, and a change moves project_updated_at. A user the seed
 //     drew twice for a project has one share, at the higher level.
-//   - Recycle bin: deletions spread over 30 days; one entry in 25 is past
-//     its purge time (by up to 36 hours) and still listed, as when the
-//     service's purge job lags; three in 25 purge within 24 hours. Nothing
-//     is ever purged, so every project deletion the log shows stays in the
-//     bin (a planted burst's too: its projects are in the bin, deleted by
-//     its user); TestTheLogAgreesWithTheListings walks the log against the
-//     listings: deletions, uploads, sharing changes (an update's entry
+//   - Recycle bin: deletions spread over 30 days; four entries in 25 purge
+//     within 24 hours, five more within 7 days. The bin is purged on time:
+//     when an entry's recycle_bin_purged_scheduled_at has passed on the
+//     simulator clock it leaves the bin, and a project of the workspace is
+//     gone for good (its files too: no listing, endpoint or helper knows
+//     them). The documents say the bin holds deleted projects "pending
+//     permanent purge" and when each is scheduled, nothing more: the 30
+//     days, purging exactly on time (the service's purge job may lag, so
+//     clients still expect an overdue entry; the seed has none) and logging
+//     no audit entry for a purge (none is documented; the deletion's entry
+//     stays) are the simulator's choices. So every project deletion the log
+//     shows is in the bin until its purge time and in neither the bin nor
+//     the listings after (a planted burst's too: its projects are in the
+//     bin, deleted by its user); TestTheLogAgreesWithTheListings walks the
+//     log against the listings, before and after a purge: deletions, uploads, sharing changes (an update's entry
 //     names each changed user's new level, access_levels, which the
 //     projects listing's user_shares say as EDIT or VIEW), file deletions
 //     (gone from the listing, get_files' deleted_at at the entry's time)

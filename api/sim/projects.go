@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// deleteDelay is how long an accepted project deletion stays "in progress"
+// DeleteDelay is how long an accepted project deletion stays "in progress"
 // on the simulator clock before the project moves to the recycle bin. Until
 // then the project is still listed and a repeated DELETE is accepted again.
-const deleteDelay = 5 * time.Second
+const DeleteDelay = 5 * time.Second
 
 type projectJSON struct {
 	ID               string      `json:"id"`
@@ -200,7 +200,7 @@ func (s *Server) handleProjectUsers(w http.ResponseWriter, r *http.Request, tok 
 // handleDeleteProject: example projects are refused (403); a project with
 // processing conflicts answers the partial-failure body (409) and stays as
 // it is, so the call can be retried; anything else is accepted and finishes
-// deleteDelay later on the simulator clock (see state.settle).
+// DeleteDelay later on the simulator clock (see state.settle).
 func (s *Server) handleDeleteProject(w http.ResponseWriter, r *http.Request, tok *Token) {
 	now := s.lock()
 	defer s.mu.Unlock()
@@ -217,7 +217,7 @@ func (s *Server) handleDeleteProject(w http.ResponseWriter, r *http.Request, tok
 		})
 	default:
 		if p.DeleteDue.IsZero() {
-			p.DeleteDue = now.Add(deleteDelay)
+			p.DeleteDue = now.Add(DeleteDelay)
 			p.DeleteBy = tok.UserEmail
 			s.st.pending = append(s.st.pending, p)
 		}

@@ -300,10 +300,11 @@ func extOf(name string) string {
 }
 
 // recycleBin seeds n entries over the last 30 days. Purging is scheduled
-// 30 days after deletion, so in every 25 entries one is overdue (past its
-// purge time by up to a day and a half but still listed: the service's
-// purge job lags), three purge within 24 hours, five more within 7 days,
-// and the rest are spread over the remaining days.
+// 30 days after deletion and the simulator purges on time, so none is
+// past its purge time: in every 25 entries four purge within 24 hours
+// (before, one of them was seeded overdue, which a bin that purges on time
+// never shows; the bin's badge counts the same four), five more within 7
+// days, and the rest are spread over the remaining days.
 func (sd *seeder) recycleBin(n int) {
 	st := sd.st
 	day := 24 * time.Hour
@@ -311,8 +312,6 @@ func (sd *seeder) recycleBin(n int) {
 	for i := 0; i < n; i++ {
 		var deleted time.Time
 		switch r := i % 25; {
-		case r == 0: // overdue
-			deleted = sd.base.Add(-30*day - time.Minute - time.Duration(sd.rng.Int64N(int64(36*time.Hour))))
 		case r <= 3: // purge within 24 hours
 			deleted = sd.base.Add(-29*day - time.Duration(sd.rng.Int64N(int64(day-time.Minute))))
 		case r <= 8: // purge within 7 days
@@ -324,7 +323,7 @@ func (sd *seeder) recycleBin(n int) {
 		company := sd.pick(companies)
 		e := &recycleEntry{
 			ID: uuid4(sd.rng), ResourceID: uuid4(sd.rng), DeletedSourceID: uuid4(sd.rng),
-			DeletedBy: sd.user().Email, DeletedAt: deleted, PurgeAt: deleted.Add(recycleRetention),
+			DeletedBy: sd.user().Email, DeletedAt: deleted, PurgeAt: deleted.Add(RecycleRetention),
 			ProjectName: sd.matterName(company), CreatorEmail: sd.user().Email,
 			FilesCount: sd.rng.IntN(300), IsKB: sd.rng.IntN(15) == 0,
 		}
@@ -336,6 +335,9 @@ func (sd *seeder) recycleBin(n int) {
 	}
 	sortRecycle(entries)
 	st.recycle = entries
+	for _, e := range entries {
+		st.notePurge(e)
+	}
 }
 
 // auditSpan is how far back the seeded audit log reaches: past the one

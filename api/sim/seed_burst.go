@@ -62,17 +62,17 @@ func (sd *seeder) burstEntries(b AuditBurst) []*auditEntry {
 }
 
 // burstProject is a project the burst deleted at at, put in the recycle
-// bin as an accepted deletion lands there (deleteDelay later, purged
-// recycleRetention after that), drawn from the planted stream: the log's
+// bin as an accepted deletion lands there (DeleteDelay later, purged
+// RecycleRetention after that), drawn from the planted stream: the log's
 // deletions name projects the bin holds, so an investigation that starts
 // at the burst finds what was deleted, and who (issue 42; before, the
 // burst named projects that were nowhere).
 func (sd *seeder) burstProject(by string, at time.Time) *recycleEntry {
 	r := sd.plantRNG()
-	deleted := at.Add(deleteDelay)
+	deleted := at.Add(DeleteDelay)
 	company := companies[r.IntN(len(companies))]
 	e := &recycleEntry{ID: uuid4(r), ResourceID: uuid4(r), DeletedSourceID: uuid4(r), DeletedBy: by,
-		DeletedAt: deleted, PurgeAt: deleted.Add(recycleRetention),
+		DeletedAt: deleted, PurgeAt: deleted.Add(RecycleRetention),
 		ProjectName:      fmt.Sprintf("%s — %s", company, matterKinds[r.IntN(len(matterKinds))]),
 		ProjectCreatedAt: deleted.Add(-time.Duration(r.Int64N(int64(700 * 24 * time.Hour)))).Truncate(time.Microsecond),
 		CreatorEmail:     sd.st.users[r.IntN(len(sd.st.users))].Email, FilesCount: r.IntN(300)}

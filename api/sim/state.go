@@ -32,8 +32,11 @@ type state struct {
 	fileSeq  int64
 
 	recycle []*recycleEntry // deleted_at descending
-	audit   []*auditEntry   // id ascending (== timestamp ascending)
-	pending []*project      // deletions accepted but not yet applied
+	// nextPurge is the earliest purge time in recycle (zero: none), so
+	// that a read finds nothing to purge without walking the bin.
+	nextPurge time.Time
+	audit     []*auditEntry // id ascending (== timestamp ascending)
+	pending   []*project    // deletions accepted but not yet applied
 
 	// The trickle of user audit entries (auditlog.go): entries a minute,
 	// the time of the next one, and its own generator.
@@ -253,6 +256,43 @@ func (st *state) settle(now time.Time) {
 	st.pending = keep
 }
 
+// purge removes the recycle-bin entries whose purge time has passed (at
+// or before now), each at its own time, and with a project of this
+// workspace its files: the project is gone for good (no listing, no
+// endpoint knows it). No document says the service logs a purge, so the
+// simulator's log has no entry for it; the deletion's entry stays.
+func (st *state) purge(now time.Time) {
+	if st.nextPurge.IsZero() || st.nextPurge.After(now) {
+		return
+	}
+	keep := st.recycle[:0]
+	for _, e := range st.recycle {
+		if e.PurgeAt.After(now) {
+			keep = append(keep, e)
+			continue
+		}
+		if p := st.projects[e.ResourceID]; p != nil && p.Deleted {
+			for _, f := range p.Files {
+				delete(st.files, f.ID)
+			}
+			delete(st.projects, p.ID)
+		}
+	}
+	clear(st.recycle[len(keep):]) // the purged entries are not held on to
+	st.recycle = keep
+	st.nextPurge = time.Time{}
+	for _, e := range st.recycle {
+		st.notePurge(e)
+	}
+}
+
+// notePurge keeps nextPurge the earliest purge time of the bin.
+func (st *state) notePurge(e *recycleEntry) {
+	if st.nextPurge.IsZero() || e.PurgeAt.Before(st.nextPurge) {
+		st.nextPurge = e.PurgeAt
+	}
+}
+
 func (st *state) finishDelete(p *project) {
 	p.Deleted = true
 	e := &recycleEntry{
@@ -261,7 +301,7 @@ func (st *state) finishDelete(p *project) {
 		DeletedSourceID:  uuid4(st.rng),
 		DeletedBy:        p.DeleteBy,
 		DeletedAt:        p.DeleteDue,
-		PurgeAt:          p.DeleteDue.Add(recycleRetention),
+		PurgeAt:          p.DeleteDue.Add(RecycleRetention),
 		ProjectName:      p.Name,
 		ProjectCreatedAt: p.CreatedAt,
 		CreatorEmail:     p.Owner.Email,
@@ -281,9 +321,14 @@ func (st *state) insertRecycle(e *recycleEntry) {
 	st.recycle = append(st.recycle, nil)
 	copy(st.recycle[i+1:], st.recycle[i:])
 	st.recycle[i] = e
+	st.notePurge(e)
 }
 
-const recycleRetention = 30 * 24 * time.Hour
+// RecycleRetention is how long a deleted project stays in the recycle bin:
+// its purge is scheduled (recycle_bin_purged_scheduled_at) this long after
+// its deletion, and the simulator purges it then. No public document gives
+// the service's retention; 30 days is the simulator's choice.
+const RecycleRetention = 30 * 24 * time.Hour
 
 func sortRecycle(list []*recycleEntry) {
 	slices.SortStableFunc(list, func(a, b *recycleEntry) int {
