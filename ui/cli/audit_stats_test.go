@@ -102,7 +102,7 @@ func TestAuditStatsMarksAPlantedBurst(t *testing.T) {
 			t.Fatalf("not a planted deletion: %s", l)
 		}
 	}
-	for _, bad := range [][]string{{"--by", "week"}, {"--since", "2026-13-01"}, {"--since", "1d", "--until", "2d"}, {"--jsonl"}} {
+	for _, bad := range [][]string{{"--by", "week"}, {"--since", "2026-13-01"}, {"--since", "1d", "--until", "2d"}} {
 		if r := vd(append([]string{"audit", "stats"}, bad...)...); r.code != 2 {
 			t.Errorf("%v: %d %q", bad, r.code, r.stderr)
 		}

@@ -60,7 +60,7 @@ func TestEmptyListingIsAnEmptyDocument(t *testing.T) {
 			w.Write([]byte(`{"error":"no entries"}`))
 		}
 	})
-	want := map[string]string{"projects": "[]\n", "audit": "[]\n", "files": "[]\n", "recycle-bin": `{"items":[],"total":0}` + "\n"}
+	want := map[string]string{"projects": "[]\n", "audit": "[]\n", "files": "[]\n", "recycle-bin": "[]\n"}
 	for _, cmd := range listingCommands {
 		r := runAgainst(t, h, append(cmd, "--json")...)
 		if r.code != 0 || r.stdout != want[cmd[0]] {
@@ -130,11 +130,11 @@ func TestJSONIsValidUTF8(t *testing.T) {
 		}
 		line := r.stdout
 		if args[1] == "--json" {
-			var v struct{ Items []json.RawMessage }
-			if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || len(v.Items) != 1 {
+			var v []json.RawMessage
+			if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || len(v) != 1 {
 				t.Fatalf("%v: %v %q", args, err, r.stdout)
 			}
-			line = string(v.Items[0])
+			line = string(v[0])
 		}
 		var e struct {
 			VaultProject struct{ Name string } `json:"vault_project"`

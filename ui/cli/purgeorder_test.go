@@ -23,7 +23,7 @@ func TestPurgingWithinIsSoonestFirstInEveryFormat(t *testing.T) {
 	}
 	var bin struct{ Items []binItem }
 	all := vd("recycle-bin", "--json")
-	if all.code != 0 || json.Unmarshal([]byte(all.stdout), &bin) != nil {
+	if all.code != 0 || json.Unmarshal([]byte(all.stdout), &bin.Items) != nil {
 		t.Fatalf("--json: %d %s", all.code, all.stderr)
 	}
 	// The order wanted: the service's (newest deletion first), stably sorted
@@ -50,17 +50,11 @@ func TestPurgingWithinIsSoonestFirstInEveryFormat(t *testing.T) {
 	if slices.Equal(service, want) {
 		t.Fatalf("the service's order is already soonest first: the test proves nothing")
 	}
-	fromJSON := func(doc string, envelope bool) []string {
+	fromJSON := func(doc string) []string {
 		var items []struct {
 			Resource string `json:"resource_id"`
 		}
-		raw := []byte(doc)
-		if envelope {
-			var env struct{ Items json.RawMessage }
-			_ = json.Unmarshal(raw, &env)
-			raw = env.Items
-		}
-		_ = json.Unmarshal(raw, &items)
+		_ = json.Unmarshal([]byte(doc), &items)
 		var ids []string
 		for _, it := range items {
 			ids = append(ids, it.Resource)
@@ -89,12 +83,12 @@ func TestPurgingWithinIsSoonestFirstInEveryFormat(t *testing.T) {
 	}{
 		{[]string{"recycle-bin", "--purging-within", "60d", "--csv"}, fromCSV},
 		{[]string{"view", "purging", "--csv"}, fromCSV},
-		{[]string{"recycle-bin", "--purging-within", "60d", "--json"}, func(s string) []string { return fromJSON(s, true) }},
-		{[]string{"view", "purging", "--json"}, func(s string) []string { return fromJSON(s, true) }},
+		{[]string{"recycle-bin", "--purging-within", "60d", "--json"}, fromJSON},
+		{[]string{"view", "purging", "--json"}, fromJSON},
 		{[]string{"recycle-bin", "--purging-within", "60d", "--jsonl"}, func(s string) []string {
 			var ids []string
 			for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
-				ids = append(ids, fromJSON("["+l+"]", false)...)
+				ids = append(ids, fromJSON("["+l+"]")...)
 			}
 			return ids
 		}},

@@ -50,7 +50,7 @@ func TestJQAndTemplateOnRecycleBin(t *testing.T) {
 			VaultProject struct{ Name string } `json:"vault_project"`
 		}
 	}
-	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &bin) != nil || len(bin.Items) < 2 {
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &bin.Items) != nil || len(bin.Items) < 2 {
 		t.Fatalf("--json: %d %q", r.code, r.stderr)
 	}
 	var want strings.Builder

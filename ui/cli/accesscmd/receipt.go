@@ -197,6 +197,9 @@ func RunReceipts(ctx context.Context, o *Options) int {
 	if err != nil {
 		return p.Fail(err)
 	}
+	if jobs == nil {
+		jobs = []store.WriteJob{} // an empty listing is [] in JSON, never null
+	}
 	recs := make([][]string, len(jobs))
 	for i := range jobs {
 		recs[i] = records.AccessJob(&jobs[i])

@@ -134,12 +134,15 @@ func RunQuery(ctx context.Context, o *QueryOptions) int {
 		q.job.Mirror = st
 	}
 	cells := p.Cells()
-	_, err = printer.List(ctx, p, q, printer.Listing[store.AuditEntry]{
+	_, err = printer.List(ctx, p, q, printer.Listing[entry]{
 		Headers: []string{"TIME (UTC)", "TYPE", "USER", "IP", "ID"},
-		Cells:   func(e *store.AuditEntry) []string { return []string{cells.Seconds(e.Time), e.Type, e.User, e.IP, e.ID} },
+		Cells: func(x *entry) []string {
+			e := &x.AuditEntry
+			return []string{cells.Seconds(e.Time), e.Type, e.User, e.IP, e.ID}
+		},
 		// the console's e writes this record too (ui/csvsafe/records)
 		CSVHeaders: records.AuditHeader(),
-		CSVCells:   records.Audit,
+		CSVCells:   func(x *entry) []string { return records.Audit(&x.AuditEntry) },
 	})
 	if err != nil {
 		return p.Fail(err)

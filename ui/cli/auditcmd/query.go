@@ -27,19 +27,34 @@ type query struct {
 	stopped bool // the limit was reached
 }
 
-func (q *query) Raw(ctx context.Context, fn func(api.RawItem) error, page func() error) (api.Summary, error) {
-	return q.Each(ctx, func(_ *store.AuditEntry, it api.RawItem) error { return fn(it) }, page)
+// entry is a listed audit entry: the mirror's record, and the fields of
+// the service's entry as its JSON names them (never set), which the
+// printer reads off the type for `--json FIELDS`: the items printed are
+// the service's own JSON (id, timestamp, type, user, ...), not the
+// record's Go names. Before, `audit --json id` was refused ("available
+// fields: ID, IP, Raw, Seq, Time, Type, User").
+type entry struct {
+	store.AuditEntry `json:"-"`
+	serviceFields
 }
 
-func (q *query) Each(ctx context.Context, fn func(*store.AuditEntry, api.RawItem) error, page func() error) (api.Summary, error) {
+// serviceFields names the service's entry for the printer (an alias, so
+// that it embeds beside store.AuditEntry under a name of its own).
+type serviceFields = api.AuditEntry
+
+func (q *query) Raw(ctx context.Context, fn func(api.RawItem) error, page func() error) (api.Summary, error) {
+	return q.Each(ctx, func(_ *entry, it api.RawItem) error { return fn(it) }, page)
+}
+
+func (q *query) Each(ctx context.Context, fn func(*entry, api.RawItem) error, page func() error) (api.Summary, error) {
 	shown, inPage := 0, 0
-	var cur store.AuditEntry // one record handed from entry to entry, as api.Listing's Each does
+	var cur entry // one record handed from entry to entry, as api.Listing's Each does
 	ans, err := q.job.Query(ctx, q.f, func(e store.AuditEntry) error {
 		if audit.IsOwnRead(e, q.self) {
 			return nil
 		}
 		shown++
-		cur = e
+		cur.AuditEntry = e
 		if err := fn(&cur, api.RawItem{Bytes: e.Raw}); err != nil {
 			return err
 		}

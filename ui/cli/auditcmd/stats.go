@@ -70,7 +70,7 @@ top_users, top_ips, top_types, marks, more_marks, mirror).`,
 // RunStats prints activity at a glance from the mirror alone.
 func RunStats(ctx context.Context, o *StatsOptions) int {
 	p := o.IO
-	if code, ok := p.Accept("audit stats prints a table, one JSON object with --json, or its buckets with --csv", printer.Table, printer.JSON, printer.CSV); !ok {
+	if code, ok := p.Accept("audit stats prints a table, one JSON object with --json (on one line with --jsonl), or its buckets with --csv", printer.Table, printer.JSON, printer.JSONL, printer.CSV); !ok {
 		return code
 	}
 	at := now(o.Clock)

@@ -97,7 +97,7 @@ An address nothing names is an error, with close matches.`,
 // requests for what is missing (none with --offline).
 func Run(ctx context.Context, o *Options) int {
 	p := o.IO
-	if code, ok := p.Accept("person prints text, one JSON object with --json, or one section as CSV with --csv --section", printer.Table, printer.JSON, printer.CSV); !ok {
+	if code, ok := p.Accept("person prints text, one JSON object with --json (on one line with --jsonl), or one section as CSV with --csv --section", printer.Table, printer.JSON, printer.JSONL, printer.CSV); !ok {
 		return code
 	}
 	csv := p.Is(printer.CSV) // --section and --offboarding are parts of a CSV

@@ -128,16 +128,9 @@ func Run(ctx context.Context, o *Options) int {
 			return b.DeletedAt.Time.Compare(a.DeletedAt.Time) // undated (zero) last
 		},
 		SortAll: f.Within > 0, // a window's entries are few, and soonest first is what they say
-		Open:    `{"items":[`,
-		Close: func(s api.Summary, kept int) string {
-			if f.Local() {
-				s.Total = api.Int(kept) // the entries kept, not the bin's
-			}
-			if !s.Total.Valid() && s.TotalText != "" {
-				return `],"total":` + s.TotalText + `}` // as the service sent it
-			}
-			return fmt.Sprintf(`],"total":%d}`, int64(s.Total))
-		},
+		// --json is one array of the entries, as every listing's is (gh's
+		// convention; --jq sees the same array): the service's envelope
+		// and its total are not printed, the table's count line says it.
 		Head: func(w io.Writer, _ api.Summary, kept int) error {
 			if !o.Check {
 				return nil
@@ -201,7 +194,7 @@ func (o *Options) failed(err error) int {
 func binFooter(n, overdue int, total api.Int, within time.Duration) string {
 	of := total.String()
 	if !total.Valid() {
-		of = "an invalid total" // the bin's own count: --json shows it as sent
+		of = "an invalid total" // the bin's own count, which no JSON output carries
 	}
 	if within == 0 {
 		return fmt.Sprintf("%d of %s shown", n, of)
