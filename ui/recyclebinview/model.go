@@ -45,6 +45,10 @@ type Model struct {
 	groups        int
 	state         page.LoadState // loading / loaded (age) / empty / failed
 	clock         page.Clock     // 1-second tick while the age is shown
+	// shownAt is when the answer shown was read (the cache's time for a
+	// cached one), askedAt when the last load began: a purge time passed
+	// since shownAt reloads the bin (purged.go).
+	shownAt, askedAt time.Time
 
 	detail *api.RecycleBinEntry // open detail pane
 	pane   *widgets.Pane        // its scrolling view
@@ -186,6 +190,7 @@ func (m *Model) Init() tea.Cmd {
 }
 
 func (m *Model) load() tea.Cmd {
+	m.askedAt = m.env.Clock()
 	tag, ctx := m.reqs.Start(m.env.Context(), m.id)
 	ctx = m.state.Begin(ctx) // budget and Retry-After waits are shown as such
 	if m.query == (api.RecycleBinQuery{}) {
@@ -223,7 +228,7 @@ func prepare(be page.Backend, ctx context.Context, q api.RecycleBinQuery, rb *ap
 }
 
 func (m *Model) apply(p prepared) tea.Cmd {
-	m.set = p.set
+	m.set, m.shownAt = p.set, p.at
 	if m.narrowed() {
 		return m.refilter()
 	}
@@ -263,7 +268,11 @@ func (m *Model) update(msg tea.Msg) (page.Page, tea.Cmd) {
 		cmd := m.apply(msg.Value)
 		return m, tea.Batch(cmd, m.clock.Keep(m.env, m.id, m.timed()))
 	case page.ClockTick:
-		return m, m.clock.Tick(m.env, m.id, m.timed())
+		tick := m.clock.Tick(m.env, m.id, m.timed())
+		if m.purgedSinceShown(m.env.Clock()) {
+			return m, tea.Batch(tick, m.load())
+		}
+		return m, tick
 	case auditFound:
 		if m.audit == nil {
 			m.audit = map[string]string{}
