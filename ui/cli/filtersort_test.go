@@ -77,13 +77,11 @@ func TestFilterAndSortInEveryFormat(t *testing.T) {
 					out = append(out, r[id])
 				}
 			case "--json":
-				var env struct {
-					Items []struct {
-						ID string `json:"resource_id"`
-					}
+				var items []struct { // the listing's one array
+					ID string `json:"resource_id"`
 				}
-				_ = json.Unmarshal([]byte(got.stdout), &env)
-				for _, it := range env.Items {
+				_ = json.Unmarshal([]byte(got.stdout), &items)
+				for _, it := range items {
 					out = append(out, it.ID)
 				}
 			case "--jsonl":
