@@ -26,6 +26,7 @@ type windowMsg struct {
 	mirror  bool               // answered by the mirror with no request
 	reqs    int
 	walk    *audit.Walk // the walk the window came from, to read on below it
+	counted bool        // newest: a saved --limit's rows, read to their count (count.go)
 }
 
 // syncMsg is a finished background sync of the mirror.
@@ -62,7 +63,7 @@ func (m *Model) gotWho(msg page.Result[whoMsg]) tea.Cmd {
 	} else if !m.initial.At.IsZero() {
 		cmd = m.jump(m.initial.At)
 	} else {
-		cmd = m.newest()
+		cmd = m.newestCounted(m.count) // a saved --limit N lands on its N rows (count.go)
 	}
 	return cmd
 }
@@ -105,9 +106,15 @@ func (m *Model) read(how string, fn func(ctx context.Context) (windowMsg, error)
 
 // newest lands on the newest entries: the mirror's when it is synced (no
 // request for a filter), the service's otherwise.
-func (m *Model) newest() tea.Cmd {
+func (m *Model) newest() tea.Cmd { return m.newestCounted(noCount) }
+
+// newestCounted lands on the newest entries: one window, or (count 0 or
+// more) as many as hold count rows shown, a saved --limit's (count.go).
+func (m *Model) newestCounted(count int) tea.Cmd {
 	j, f, log := m.job, m.filter, m.log
 	useMirror := m.synced
+	self, showOwn := m.self, m.showOwn
+	shown := func(e store.AuditEntry) bool { return showOwn || !audit.IsOwnRead(e, self) }
 	return m.read("newest", func(ctx context.Context) (windowMsg, error) {
 		var w audit.Window
 		var err error
@@ -118,7 +125,15 @@ func (m *Model) newest() tea.Cmd {
 			walk = j.NewestWalk(f)
 			w, err = walk.Next(ctx, windowSize)
 		}
-		return windowMsg{how: "newest", entries: w.Entries, edge: w.Start, mirror: w.Mirror, reqs: w.Requests, walk: walk}, err
+		if err == nil && count != noCount {
+			w, err = countedWindow(ctx, w, count, shown, func(ctx context.Context, below store.AuditEntry) (audit.Window, error) {
+				if useMirror {
+					return audit.MirrorWindow(ctx, j.Mirror, log, f, below.At(), windowSize)
+				}
+				return walk.Next(ctx, windowSize)
+			})
+		}
+		return windowMsg{how: "newest", entries: w.Entries, edge: w.Start, mirror: w.Mirror, reqs: w.Requests, walk: walk, counted: count != noCount}, err
 	})
 }
 
@@ -241,11 +256,11 @@ func (m *Model) apply(w windowMsg) tea.Cmd {
 		m.fromNote = "(mirror)"
 	}
 	if w.how != "older" && w.how != "newer" {
-		m.inSpan = false // a new landing leaves the span
+		m.inSpan, m.counted = false, false // a new landing leaves the span and the count
 	}
 	switch w.how {
 	case "newest":
-		m.atNewest, m.atStart, m.newCount = true, w.edge, 0
+		m.atNewest, m.atStart, m.newCount, m.counted = true, w.edge, 0, w.counted
 		return m.show(w.entries, 0)
 	case "oldest":
 		m.atNewest, m.atStart = w.edge, true

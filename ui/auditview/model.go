@@ -89,6 +89,12 @@ type Model struct {
 	picker      []string
 	pickAt      int
 
+	// count is a saved view's --limit (count.go): the rows its first
+	// landing at the newest holds; noCount when not opened from one.
+	// counted: the rows shown are that count's, not filled on unasked.
+	count   int
+	counted bool
+
 	initial route
 	inSpan  bool // the span of the route alone is shown (FROM..UNTIL)
 	// rel are the ages the route's span was given as ("1d..0s": the
@@ -106,6 +112,7 @@ func New(env page.Env, arg string) page.Page {
 		types:  map[string]struct{}{},
 		byID:   map[string]int{},
 		loader: widgets.NewLoader(env.Theme),
+		count:  noCount,
 	}
 	// The job reads "now" from the view's clock (pinned in tests and
 	// goldens), so its stretches of time start where the log's time is.

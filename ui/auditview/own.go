@@ -73,9 +73,10 @@ func (m *Model) toggleOwn() tea.Cmd {
 // leave the table shorter than the screen and the log's start is not
 // reached. A table short for another reason (a rare user) is not read on
 // unasked: on a rate-limited workspace that would spend the budget for
-// nobody.
+// nobody. Nor is a saved view's count (count.go): its rows are those the
+// view was saved with.
 func (m *Model) fill() tea.Cmd {
-	if m.showOwn || m.ownHidden == 0 || m.Table.Len() >= m.Height {
+	if m.showOwn || m.ownHidden == 0 || m.Table.Len() >= m.Height || m.counted {
 		return nil
 	}
 	return m.older()

@@ -117,6 +117,18 @@ func FromQuery(env page.Env, q page.Query) (page.Page, error) {
 		return nil, err
 	}
 	m := New(env, arg).(*Model)
+	if since == "" && until == "" {
+		// at the newest: the command's newest N (its default 100 when
+		// not said), which the view lands on exactly (count.go)
+		m.count = 100
+		if v, ok := q.Value("limit"); ok {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("--limit %q is not a count of entries", v)
+			}
+			m.count = n
+		}
+	}
 	_, hide := q.Value("hide-own-reads")
 	m.showOwn = !hide
 	if err := m.Table.ApplyRules(text, sort); err != nil {

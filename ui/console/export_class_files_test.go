@@ -56,8 +56,9 @@ func (h *equiv) plantHostile(pid string) string {
 // four files through the command line (one of a local name with a tab and
 // a line break), one of them then failed, one ready,
 // two held processing past the stuck threshold (the clock moved on 45
-// minutes, the console's with the service's), and one look since.
-func (h *equiv) journalCases(t *testing.T, st *store.Store, pid string) []exportCase {
+// minutes, the console's with the service's), and one look since; and
+// the session they run in (its profile's journal), where :NAME reopens them.
+func (h *equiv) journalCases(t *testing.T, st *store.Store, pid string) ([]exportCase, page.Env) {
 	dir := t.TempDir()
 	for _, f := range []string{"a.pdf", "b.pdf", "sub/c.pdf", "d\t=cmd\nx.pdf"} { // the last a hostile local name
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
@@ -103,7 +104,7 @@ func (h *equiv) journalCases(t *testing.T, st *store.Store, pid string) []export
 		{"file status from the journal", jfs},
 		{"file status from the journal filtered", func() page.Page { return keys(jfs(), "3") }},
 		{"file status from the journal sorted", func() page.Page { return keys(jfs(), "o") }},
-	}
+	}, env
 }
 
 // fromFilesTab opens File status as the project's files tab does (enter
