@@ -143,6 +143,11 @@ func TestFilterAndSortInEveryFormat(t *testing.T) {
 	if got := vd("audit", "sync", "--sort", "time"); got.code != 2 || got.stdout != "" || !strings.Contains(got.stderr, "audit sync lists none") {
 		t.Errorf("--sort on audit sync: %d %q %q", got.code, got.stdout, got.stderr)
 	}
+	// a listing's command in a mode that lists nothing: status --watch prints changes as they come
+	// (here at once: the file is missing), refused before it asks for them
+	if got := vd("status", "--watch", "--filter", "x", "0b7c2a4e-1f3d-4c5b-9a8e-7d6f5e4c3b2a"); got.code != 2 || got.stdout != "" || !strings.Contains(got.stderr, "--watch") {
+		t.Errorf("--filter on status --watch: %d %q %q", got.code, got.stdout, got.stderr)
+	}
 	if got := vd("version", "--filter", "x"); got.code != 2 || !strings.Contains(got.stderr, "--filter") {
 		t.Errorf("--filter where no listing is printed: %d %q %q", got.code, got.stdout, got.stderr)
 	}

@@ -46,8 +46,8 @@ func Run(f *factory.Factory, body func(ctx context.Context, args []string) int) 
 
 // listsRows says whether the command prints a listing --filter and --sort
 // apply to: a saved view's commands (account.ViewCommands), view itself,
-// and the other listings. (A listing printed in some modes only, status
-// --watch's events, is refused by the printer at its end.)
+// and the other listings. (A listing's command in a mode that lists
+// nothing refuses them itself before it runs: status --watch.)
 func listsRows(name string) bool {
 	for _, v := range account.ViewCommands() {
 		if strings.Join(v.Command, " ") == name {

@@ -70,6 +70,11 @@ func NewCmdStatus(f *factory.Factory, runF func(context.Context, *Options) int) 
 // Run shows the files o names, watches them, or lists the journal's.
 func Run(ctx context.Context, o *Options) int {
 	p := o.IO
+	if o.Watch && printer.RulesGiven(p) {
+		// refused before the first look: the watch prints changes as they
+		// come, no listing, and would run to its end to be refused there
+		return p.Usage("--filter and --sort apply to listings; status --watch prints changes as they come, none: leave out --watch for the files' rows")
+	}
 	if o.InJournal {
 		if len(o.Args) > 0 || o.Watch {
 			return p.Usage("--journal takes no file IDs and no --watch: it lists the upload journal's unfinished files")
