@@ -256,11 +256,14 @@ func (m *Model) apply(w windowMsg) tea.Cmd {
 		m.fromNote = "(mirror)"
 	}
 	if w.how != "older" && w.how != "newer" {
-		m.inSpan, m.counted = false, false // a new landing leaves the span and the count
+		m.inSpan = false // a new landing leaves the span
+		if !w.counted {
+			m.count = noCount // and the saved count, but for its own
+		}
 	}
 	switch w.how {
 	case "newest":
-		m.atNewest, m.atStart, m.newCount, m.counted = true, w.edge, 0, w.counted
+		m.atNewest, m.atStart, m.newCount = true, w.edge, 0
 		return m.show(w.entries, 0)
 	case "oldest":
 		m.atNewest, m.atStart = w.edge, true

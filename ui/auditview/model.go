@@ -90,10 +90,9 @@ type Model struct {
 	pickAt      int
 
 	// count is a saved view's --limit (count.go): the rows its first
-	// landing at the newest holds; noCount when not opened from one.
-	// counted: the rows shown are that count's, not filled on unasked.
-	count   int
-	counted bool
+	// landing at the newest holds, not filled on unasked; noCount when
+	// not opened from one, or once another landing replaced them.
+	count int
 
 	initial route
 	inSpan  bool // the span of the route alone is shown (FROM..UNTIL)

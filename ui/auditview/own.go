@@ -76,7 +76,7 @@ func (m *Model) toggleOwn() tea.Cmd {
 // nobody. Nor is a saved view's count (count.go): its rows are those the
 // view was saved with.
 func (m *Model) fill() tea.Cmd {
-	if m.showOwn || m.ownHidden == 0 || m.Table.Len() >= m.Height || m.counted {
+	if m.showOwn || m.ownHidden == 0 || m.Table.Len() >= m.Height || m.count != noCount {
 		return nil
 	}
 	return m.older()

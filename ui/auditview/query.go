@@ -20,6 +20,8 @@ import (
 //   - opened on ages (the last day): those ages, so a saved "last day" is
 //     the last day whenever it runs, as the view is;
 //   - opened on a span of times: that span, as given;
+//   - opened from a saved --limit N at the newest, before its rows: that
+//     count (count.go);
 //   - at the log's newest entry (the view as it opens, and as it follows):
 //     no time at all, the newest N shown (--limit 0 once it holds the
 //     whole log for its filters), so C lists these rows and a saved view
@@ -46,10 +48,16 @@ func (m *Model) Query() page.Query {
 		q.With("until", m.initial.Until.UTC().Format(time.RFC3339Nano))
 		q.With("limit", "0")
 		q.Switch("newest", true)
+	case m.count != noCount && len(m.entries) == 0:
+		// a saved view's count before its rows arrive: what it lands on
+		q.With("limit", strconv.Itoa(m.count))
+		q.Switch("newest", true)
 	case m.atNewest && len(m.entries) > 0:
 		limit := "0"
-		if !m.atStart {
-			limit = strconv.Itoa(m.shownOf(m.entries))
+		if n := m.shownOf(m.entries); m.count != noCount && n <= m.count {
+			limit = strconv.Itoa(m.count) // a saved count the log no longer fills: the same rows
+		} else if !m.atStart {
+			limit = strconv.Itoa(n)
 		}
 		q.With("limit", limit)
 		q.Switch("newest", true)
