@@ -23,6 +23,9 @@ type IncidentFile struct {
 	UploadedAt                time.Time
 	RemovedAt                 time.Time // zero: still there, as far as vaultdeck knows
 	Removed                   string    // how ("deleted by undo job 3", "replaced by a later upload")
+	// Unknown: an undo sent its deletion and its answer was not recorded
+	// (a stopped undo): removed or not cannot be told; says which job
+	Unknown string
 }
 
 // Reacher is one person who could reach the project, and where that is
@@ -37,6 +40,7 @@ type Incident struct {
 	Run        store.RunSummary
 	From, To   time.Time // the window: the first request to the last removal (or now)
 	StillThere int
+	Unknown    int // files whose removal is unknown (IncidentFile.Unknown)
 	Files      []IncidentFile
 	Reachers   []Reacher
 	NowErr     string // why the users now could not be read
@@ -87,12 +91,17 @@ func BuildIncident(ctx context.Context, svc IncidentSource, st IncidentStore, ru
 			continue
 		}
 		x := IncidentFile{Name: f.Name, Path: f.Path, Local: f.Local, FileID: f.FileID, Size: f.Size, UploadedAt: f.UploadedAt}
-		if r, ok := removed[f.FileID]; ok {
+		if r, ok := removed[f.FileID]; ok && r.Unknown != "" {
+			x.Unknown = r.Unknown
+		} else if ok {
 			x.RemovedAt, x.Removed = r.RemovedAt, r.Removed
 		} else if !f.DeletedAt.IsZero() {
 			x.RemovedAt, x.Removed = f.DeletedAt, "replaced by a later upload of its name"
 		}
-		if x.RemovedAt.IsZero() {
+		if x.Unknown != "" {
+			open = true
+			inc.Unknown++
+		} else if x.RemovedAt.IsZero() {
 			open = true
 			inc.StillThere++
 		} else if x.RemovedAt.After(inc.To) {

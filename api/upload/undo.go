@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/plural"
 	"github.com/vaultdeck/vaultdeck/api/writejob/deletefile"
 	"github.com/vaultdeck/vaultdeck/store"
 )
@@ -134,4 +135,29 @@ func PlanUndo(ctx context.Context, svc UndoService, j UndoJournal, runID int64, 
 		}
 	}
 	return up, nil
+}
+
+// UndoText is the plan as a person reads it (and the job keeps: ReadUndone
+// reads its left and gone lines back, planLine).
+func UndoText(run store.RunSummary, up *UndoPlan) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "undo      upload run %d (%s, mode %s) in project %s\n", run.ID, run.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), run.Mode, run.ProjectID)
+	fmt.Fprintf(&b, "delete    %s, one request each\n", plural.Count(len(up.Delete), "file"))
+	for _, f := range up.Delete {
+		fmt.Fprintf(&b, "          %s  %s\n", f.ID, f.Name)
+	}
+	for _, l := range up.Gone {
+		fmt.Fprintf(&b, "gone      %s  %s: %s\n", l.FileID, l.Name, l.Why)
+	}
+	for _, l := range up.Left {
+		id := l.FileID
+		if id == "" {
+			id = "-"
+		}
+		fmt.Fprintf(&b, "left      %s  %s: %s\n", id, l.Name, l.Why)
+	}
+	if up.NotSent > 0 {
+		fmt.Fprintf(&b, "not sent  %s the run never uploaded: nothing to delete\n", plural.Count(up.NotSent, "file"))
+	}
+	return b.String()
 }

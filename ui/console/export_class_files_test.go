@@ -126,10 +126,10 @@ func (h *equiv) fromFilesTab(prj page.Page, tick func(time.Duration, func(time.T
 // a project): three files, one of a name the project holds already
 // (skipped, the duplicate mode's default); its command `uploads RUN`.
 func (h *equiv) uploadCases(t *testing.T, st *store.Store, pid string) []exportCase {
-	done := func() page.Page {
+	uploadOf := func(names ...string) page.Page {
 		held := h.headless(page.Query{Command: []string{"files", pid}}, "name")[0]
 		dir := filepath.Join(t.TempDir(), "new")
-		for _, f := range []string{"brief.pdf", "exhibits/exhibit 1.pdf", held} {
+		for _, f := range append(names, held) {
 			os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
 			os.WriteFile(filepath.Join(dir, f), []byte("content of "+f), 0o644)
 		}
@@ -146,8 +146,28 @@ func (h *equiv) uploadCases(t *testing.T, st *store.Store, pid string) []exportC
 		}
 		return p
 	}
+	done := func() page.Page { return uploadOf("brief.pdf", "exhibits/exhibit 1.pdf") }
+	// undone: its two new files processed, then X and the typed count: the
+	// rows say deleted, by which job and when (upload.RunResult)
+	undone := func() page.Page {
+		p := uploadOf("undo/memo.pdf", "undo/note.pdf")
+		for _, f := range h.sim.Sim.LiveFiles(pid) {
+			if f.Name == "memo.pdf" || f.Name == "note.pdf" {
+				h.sim.Sim.SetFileStatus(f.ID, "READY_TO_QUERY")
+			}
+		}
+		p = keys(p, "X")
+		p, _ = pagetest.Type(p, "2")
+		p, cmd := p.Update(pagetest.Key("enter"))
+		p, undo := pagetest.RunTasks(p, started(cmd))
+		if len(undo) != 1 || undo[0].Err != nil {
+			t.Fatalf("the undo: %+v", undo)
+		}
+		return p
+	}
 	// each its own upload: the second's files are all skipped, held already
-	return []exportCase{{"upload page, done", done}, {"upload page, done, sorted", func() page.Page { return keys(done(), "o") }}}
+	return []exportCase{{"upload page, done", done}, {"upload page, done, sorted", func() page.Page { return keys(done(), "o") }},
+		{"upload page, undone", undone}}
 }
 
 // started are the tasks cmd starts (its progress ticks are run once and

@@ -2,8 +2,9 @@ package uploadview
 
 // The finished upload's files (issue 42): once the upload is done, the
 // page shows every file of its run with its result, as `vaultdeck uploads
-// RUN` lists them (upload.Result's words: uploaded, renamed, replaced,
-// skipped, refused, failed, not sent, unproven), read from the journal in
+// RUN` lists them (upload.RunResult's words: uploaded, renamed, replaced,
+// skipped, refused, failed, not sent, unproven; deleted, gone or unknown
+// after an undo, which job and when), read from the journal in
 // a command when the task ends and again after an undo. C says that
 // command; e writes the records (ui/csvsafe/records.RunFile) its --csv
 // writes too.
@@ -27,7 +28,9 @@ type runFilesMsg struct {
 	View  page.ID
 	Run   int64
 	Files []store.JournalFile
-	Err   error
+	// Undone is what the run's undos (delete jobs) did to its files since
+	Undone *upload.Undone
+	Err    error
 }
 
 // Target routes the files to the page that asked.
@@ -50,7 +53,11 @@ func loadRunFiles(st *store.Store, view page.ID, run int64) tea.Cmd {
 	}
 	return func() tea.Msg {
 		files, err := st.RunFiles(run)
-		return runFilesMsg{View: view, Run: run, Files: files, Err: err}
+		if err != nil {
+			return runFilesMsg{View: view, Run: run, Err: err}
+		}
+		undone, err := upload.ReadUndone(st, run, files)
+		return runFilesMsg{View: view, Run: run, Files: files, Undone: undone, Err: err}
 	}
 }
 
@@ -69,11 +76,11 @@ func (m *Model) onRunFiles(msg runFilesMsg) tea.Cmd {
 		m.filesErr = "the run's files could not be read from the journal: " + sanitize.Line(msg.Err.Error())
 		return nil
 	}
-	m.run, m.files, m.filesErr = msg.Run, msg.Files, ""
+	m.run, m.files, m.undone, m.filesErr = msg.Run, msg.Files, msg.Undone, ""
 	rows := make([]widgets.Row, len(msg.Files))
 	for i := range msg.Files {
 		f := &msg.Files[i]
-		word, detail := upload.Result(*f)
+		word, detail, _ := upload.RunResult(*f, msg.Undone)
 		tone := widgets.ToneWarn
 		if word == "uploaded" {
 			tone = widgets.ToneNone
@@ -106,7 +113,7 @@ func (m *Model) ExportTable() widgets.TableExport {
 	shown := m.table.Export()
 	recs := make(map[string][]string, len(m.files))
 	for i := range m.files {
-		recs[strconv.FormatInt(m.files[i].ID, 10)] = records.RunFile(&m.files[i])
+		recs[strconv.FormatInt(m.files[i].ID, 10)] = records.RunFile(&m.files[i], m.undone)
 	}
 	return shown.Records(records.RunFileHeader(), func(i int) []string { return recs[shown.IDOf(i)] })
 }

@@ -71,6 +71,7 @@ type Model struct {
 	table    *widgets.Table
 	run      int64
 	files    []store.JournalFile
+	undone   *upload.Undone // what the run's undos did to them since
 	filesErr string
 }
 

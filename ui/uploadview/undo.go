@@ -78,7 +78,15 @@ func UndoTask(env page.Env, origin page.ID, run int64, projectID string) page.St
 		Reloads:     []string{person.CacheProjects},
 		Stop:        func() {},
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
-			plan, err := upload.PlanUndo(ctx, be, st, run, projectID, nil)
+			summary, err := runOf(st, profile, run)
+			if err != nil {
+				return page.Outcome{}, err
+			}
+			undone, err := upload.UndoneFiles(st, run) // an earlier undo's deletions are gone for that reason
+			if err != nil {
+				return page.Outcome{}, err
+			}
+			plan, err := upload.PlanUndo(ctx, be, st, run, projectID, undone)
 			if err != nil {
 				return page.Outcome{}, err
 			}
@@ -90,7 +98,9 @@ func UndoTask(env page.Env, origin page.ID, run int64, projectID string) page.St
 				return page.Outcome{Text: fmt.Sprintf("upload run %d: nothing left to delete; %s", run, strings.Join(left, "; "))}, nil
 			}
 			job := store.WriteJob{Profile: profile, BaseURL: be.Base(),
-				Plan: upload.UndoTag(run) + fmt.Sprintf("delete %s (the console's upload page)\n", plural.Count(len(plan.Delete), "file"))}
+				// the plan as `uploads undo` keeps it: the run's listing reads its
+				// left and gone lines back (upload.ReadUndone)
+				Plan: upload.UndoTag(run) + upload.UndoText(summary, plan) + "from     the console's upload page\n"}
 			if who, err := be.WhoAmI(ctx); err == nil {
 				job.ActorEmail, job.Workspace = who.Email, who.WorkspaceID
 			}
@@ -110,4 +120,18 @@ func UndoTask(env page.Env, origin page.ID, run int64, projectID string) page.St
 			return page.Outcome{Text: line + " · `vaultdeck uploads undo " + strconv.FormatInt(run, 10) + " --receipt` shows the receipt"}, nil
 		},
 	}
+}
+
+// runOf is the profile's upload run id, as the journal sums it up.
+func runOf(st *store.Store, profile string, id int64) (store.RunSummary, error) {
+	runs, err := st.UploadRuns(profile)
+	if err != nil {
+		return store.RunSummary{}, err
+	}
+	for _, r := range runs {
+		if r.ID == id {
+			return r, nil
+		}
+	}
+	return store.RunSummary{}, fmt.Errorf("profile %s has no upload run %d in the journal", profile, id)
 }

@@ -76,6 +76,11 @@ func RunReport(ctx context.Context, o *Options, arg string) int {
 				if err := row([]string{"uploaded", stamp(f.UploadedAt), f.Path, strconv.FormatInt(f.Size, 10), f.FileID, f.Local}); err != nil {
 					return err
 				}
+				if f.Unknown != "" {
+					if err := row([]string{"removal_unknown", "", f.Path, "", f.FileID, f.Unknown}); err != nil {
+						return err
+					}
+				}
 				if !f.RemovedAt.IsZero() {
 					if err := row([]string{"removed", stamp(f.RemovedAt), f.Path, "", f.FileID, f.Removed}); err != nil {
 						return err
@@ -103,33 +108,48 @@ func RunReport(ctx context.Context, o *Options, arg string) int {
 	if err != nil {
 		return p.Fail(err)
 	}
-	if inc.NowErr != "" || (log != "" && !inc.Covered) || log == "" {
+	if inc.NowErr != "" || (log != "" && !inc.Covered) || log == "" || inc.Unknown > 0 {
 		return printer.ExitPartial
 	}
 	return printer.ExitOK
 }
 
-// removedFiles are the run's files its undos deleted, with when.
+// removedFiles are the run's files its undos (or another delete job)
+// deleted or found gone, with when, and those whose deletion was sent and
+// its answer not recorded (upload.ReadUndone, as `uploads RUN` says them).
 func removedFiles(st *store.Store, run int64) (map[string]upload.IncidentFile, error) {
-	jobs, err := undoJobs(st, run)
+	files, err := st.RunFiles(run)
+	if err != nil {
+		return nil, err
+	}
+	u, err := upload.ReadUndone(st, run, files)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]upload.IncidentFile{}
-	for _, j := range jobs {
-		items, err := st.WriteJobItems(j.ID)
-		if err != nil {
-			return nil, err
-		}
-		for _, it := range items {
-			if it.State == store.ItemDone {
-				if _, ok := out[it.Target]; !ok {
-					out[it.Target] = upload.IncidentFile{RemovedAt: it.DoneAt, Removed: fmt.Sprintf("%s by undo job %d", it.Outcome, j.ID)}
-				}
+	for _, f := range files {
+		word, detail, m := upload.RunResult(f, u)
+		switch word {
+		case "deleted", "gone":
+			at := m.At
+			if at.IsZero() { // found gone by the plan: when the undo was recorded
+				at = jobTime(st, m.Job)
 			}
+			out[f.FileID] = upload.IncidentFile{RemovedAt: at, Removed: detail}
+		case "unknown":
+			out[f.FileID] = upload.IncidentFile{Unknown: detail}
 		}
 	}
 	return out, nil
+}
+
+// jobTime is when a write job was recorded (zero when it cannot be read).
+func jobTime(st *store.Store, id int64) time.Time {
+	j, err := st.WriteJob(id)
+	if err != nil {
+		return time.Time{}
+	}
+	return j.CreatedAt
 }
 
 func stamp(t time.Time) string {
@@ -146,12 +166,18 @@ func incidentText(w io.Writer, inc *upload.Incident) {
 	if inc.StillThere > 0 {
 		fmt.Fprintf(w, " (now: %s still there)", plural.Count(inc.StillThere, "file"))
 	}
+	if inc.Unknown > 0 {
+		fmt.Fprintf(w, " (%s whose removal is unknown: an undo stopped)", plural.Count(inc.Unknown, "file"))
+	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "\nFILES")
 	for _, f := range inc.Files {
 		gone := "still there"
 		if !f.RemovedAt.IsZero() {
 			gone = "removed " + stamp(f.RemovedAt) + " (" + f.Removed + ")"
+		}
+		if f.Unknown != "" {
+			gone = "removal unknown (" + f.Unknown + ")"
 		}
 		fmt.Fprintf(w, "  %s  %s  %s  uploaded %s, %s\n", f.FileID, sanitize.Line(f.Path), plural.Count(int(f.Size), "byte"), stamp(f.UploadedAt), sanitize.Line(gone))
 	}
@@ -176,7 +202,7 @@ func incidentJSON(inc *upload.Incident) map[string]any {
 	files := make([]map[string]any, len(inc.Files))
 	for i, f := range inc.Files {
 		files[i] = map[string]any{"file_id": f.FileID, "name": f.Name, "path": f.Path, "local_path": f.Local, "size": f.Size,
-			"uploaded_at": stamp(f.UploadedAt), "removed_at": stamp(f.RemovedAt), "removed": f.Removed}
+			"uploaded_at": stamp(f.UploadedAt), "removed_at": stamp(f.RemovedAt), "removed": f.Removed, "removal_unknown": f.Unknown}
 	}
 	who := make([]map[string]any, len(inc.Reachers))
 	for i, x := range inc.Reachers {

@@ -111,7 +111,7 @@ func RunUndo(ctx context.Context, o *UndoOptions) int {
 		fmt.Fprintf(p.Err(), "resuming undo job %d of run %d\n", job.ID, runID)
 		return o.receipt(ctx, st, writejob.Resume(ctx, deps, kind, job.ID), run)
 	}
-	undone, err := undoneFiles(st, runID)
+	undone, err := upload.UndoneFiles(st, runID)
 	if err != nil {
 		return p.Fail(err)
 	}
@@ -119,7 +119,7 @@ func RunUndo(ctx context.Context, o *UndoOptions) int {
 	if err != nil {
 		return p.Fail(err)
 	}
-	text := undoText(run, plan)
+	text := upload.UndoText(run, plan)
 	if o.DryRun || len(plan.Delete) == 0 {
 		err := p.Show(printer.Result{
 			JSON: func() (any, error) { return planJSON(plan), nil },
@@ -152,7 +152,7 @@ func RunUndo(ctx context.Context, o *UndoOptions) int {
 // receipts shows the newest undo job of run as its receipt, exit 3 while
 // it is not settled; a run never undone is an error.
 func (o *UndoOptions) receipts(ctx context.Context, st *store.Store, run store.RunSummary) int {
-	jobs, err := undoJobs(st, run.ID)
+	jobs, err := upload.UndoJobs(st, run.ID)
 	if err != nil {
 		return o.IO.Fail(err)
 	}
@@ -184,75 +184,15 @@ func findRun(st *store.Store, profile string, id int64) (store.RunSummary, error
 	return store.RunSummary{}, fmt.Errorf("profile %s has no upload run %d; `vaultdeck uploads` lists its runs", profile, id)
 }
 
-// undoJobs are the delete_file jobs that undo run, newest first.
-func undoJobs(st *store.Store, run int64) ([]store.WriteJob, error) {
-	jobs, err := st.WriteJobs(deletefile.Name)
-	if err != nil {
-		return nil, err
-	}
-	var out []store.WriteJob
-	for _, j := range jobs {
-		if strings.HasPrefix(j.Plan, upload.UndoTag(run)) {
-			out = append(out, j)
-		}
-	}
-	return out, nil
-}
-
-// undoneFiles are the run's files its earlier undos deleted, by file ID.
-func undoneFiles(st *store.Store, run int64) (map[string]string, error) {
-	jobs, err := undoJobs(st, run)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]string{}
-	for _, j := range jobs {
-		items, err := st.WriteJobItems(j.ID)
-		if err != nil {
-			return nil, err
-		}
-		for _, it := range items {
-			if it.State == store.ItemDone && out[it.Target] == "" {
-				out[it.Target] = fmt.Sprintf("undo job %d (%s)", j.ID, j.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"))
-			}
-		}
-	}
-	return out, nil
-}
-
 // unsettledUndo is the newest undo of run with items not settled.
 func unsettledUndo(st *store.Store, run int64) (store.WriteJob, bool, error) {
-	jobs, err := undoJobs(st, run)
+	jobs, err := upload.UndoJobs(st, run)
 	if err != nil || len(jobs) == 0 {
 		return store.WriteJob{}, false, err
 	}
 	j := jobs[0]
 	open := j.Counts[store.ItemPlanned] + j.Counts[store.ItemInFlight] + j.Counts[store.ItemUnknown]
 	return j, open > 0 || j.Status == store.JobRunning, nil
-}
-
-// undoText is the plan as a person reads it (and the job keeps).
-func undoText(run store.RunSummary, up *upload.UndoPlan) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "undo      upload run %d (%s, mode %s) in project %s\n", run.ID, run.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), run.Mode, run.ProjectID)
-	fmt.Fprintf(&b, "delete    %s, one request each\n", plural.Count(len(up.Delete), "file"))
-	for _, f := range up.Delete {
-		fmt.Fprintf(&b, "          %s  %s\n", f.ID, f.Name)
-	}
-	for _, l := range up.Gone {
-		fmt.Fprintf(&b, "gone      %s  %s: %s\n", l.FileID, l.Name, l.Why)
-	}
-	for _, l := range up.Left {
-		id := l.FileID
-		if id == "" {
-			id = "-"
-		}
-		fmt.Fprintf(&b, "left      %s  %s: %s\n", id, l.Name, l.Why)
-	}
-	if up.NotSent > 0 {
-		fmt.Fprintf(&b, "not sent  %s the run never uploaded: nothing to delete\n", plural.Count(up.NotSent, "file"))
-	}
-	return b.String()
 }
 
 func planJSON(up *upload.UndoPlan) map[string]any {

@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vaultdeck/vaultdeck/api"
+	"github.com/vaultdeck/vaultdeck/api/upload"
+	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/evidence"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
@@ -62,7 +64,11 @@ func RunUploads(ctx context.Context, o *Options) int {
 			Failed    int64     `json:"failed"`
 			Pending   int64     `json:"pending"`
 			Unproven  int64     `json:"unproven"`
-			OpenBatch int64     `json:"unfinished_batches"`
+			// Deleted: deleted by a later undo (or found gone by it);
+			// UndoUnknown: its deletion sent, the answer not recorded
+			Deleted     int64 `json:"deleted"`
+			UndoUnknown int64 `json:"undo_unknown"`
+			OpenBatch   int64 `json:"unfinished_batches"`
 			// who ran it beyond the token's owner, as write jobs' receipts name it
 			ActorOSUser string `json:"actor_os_user"`
 			ActorKey    string `json:"actor_key"`
@@ -81,7 +87,18 @@ func RunUploads(ctx context.Context, o *Options) int {
 			}
 			list = append(list, runJSON{x.ID, x.ProjectID, x.Mode, x.CreatedAt.UTC(), state, x.Files, x.Bytes,
 				x.Uploaded, x.Superseded, x.Skipped, x.Refused, x.Failed, x.Pending, x.Unproven, x.OpenBatches,
-				x.ActorOSUser, x.ActorKey, nil})
+				0, 0, x.ActorOSUser, x.ActorKey, nil})
+			l := &list[len(list)-1]
+			after, err := undoCounts(st, x.ID)
+			if err != nil {
+				return p.Fail(err)
+			}
+			l.Uploaded += after.uploaded
+			l.Replaced += after.replaced
+			l.Deleted, l.UndoUnknown = after.deleted, after.unknown
+			if after.open {
+				l.State = "undo unfinished"
+			}
 		}
 		audits := evidence.OfRuns(ctx, o.Client, st, evidence.Runs(runs))
 		for i := range list {
@@ -92,10 +109,62 @@ func RunUploads(ctx context.Context, o *Options) int {
 		for i, x := range list {
 			// UTC, as every time vaultdeck shows (RFC 3339 in a CSV)
 			rows[i] = []string{fmt.Sprint(x.ID), cells.Time(x.CreatedAt), x.ProjectID, x.Mode, x.State, fmt.Sprint(x.Files),
-				cells.Size(api.Int(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Replaced), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending), fmt.Sprint(x.Unproven),
+				cells.Size(api.Int(x.Bytes)), fmt.Sprint(x.Uploaded), fmt.Sprint(x.Replaced), fmt.Sprint(x.Deleted), fmt.Sprint(x.Skipped), fmt.Sprint(x.Refused), fmt.Sprint(x.Failed), fmt.Sprint(x.Pending), fmt.Sprint(x.Unproven),
 				audits[i].Cell}
 		}
 		return p.Done(p.Show(printer.Value{JSON: list, Rows: rows, Note: evidence.Footnote(audits),
-			Headers: []string{"RUN", "STARTED (UTC)", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "REPLACED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN", "AUDIT"}}))
+			Headers: []string{"RUN", "STARTED (UTC)", "PROJECT", "MODE", "STATE", "FILES", "SIZE", "UPLOADED", "REPLACED", "DELETED", "SKIPPED", "REFUSED", "FAILED", "PENDING", "UNPROVEN", "AUDIT"}}))
 	}
+}
+
+// afterUndo is how a run's undos move its counts: out of uploaded (a
+// negative uploaded) into deleted, unknown or replaced.
+type afterUndo struct {
+	uploaded, replaced, deleted, unknown int64
+	open                                 bool // an undo's deletion not settled
+}
+
+// undoCounts reads what the run's undos did (upload.RunResult, the words
+// `uploads RUN` says) and moves each file it changed from the journal's
+// count to the undo's.
+func undoCounts(st *store.Store, run int64) (afterUndo, error) {
+	var a afterUndo
+	files, err := st.RunFiles(run)
+	if err != nil {
+		return a, err
+	}
+	u, err := upload.ReadUndone(st, run, files)
+	if err != nil {
+		return a, err
+	}
+	bucket := func(word string) *int64 {
+		switch word {
+		case "uploaded", "renamed", "re-uploaded":
+			return &a.uploaded
+		case "replaced":
+			return &a.replaced
+		case "deleted", "gone":
+			return &a.deleted
+		case "unknown":
+			return &a.unknown
+		}
+		return nil
+	}
+	for _, f := range files {
+		before, _ := upload.Result(f)
+		after, _, m := upload.RunResult(f, u)
+		if m.Open() {
+			a.open = true
+		}
+		if before == after {
+			continue
+		}
+		if b := bucket(before); b != nil {
+			*b--
+		}
+		if b := bucket(after); b != nil {
+			*b++
+		}
+	}
+	return a, nil
 }

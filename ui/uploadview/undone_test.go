@@ -1,0 +1,94 @@
+package uploadview_test
+
+import (
+	"encoding/csv"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/vaultdeck/vaultdeck/api/upload"
+	"github.com/vaultdeck/vaultdeck/api/writejob/deletefile"
+	"github.com/vaultdeck/vaultdeck/ui/page"
+	"github.com/vaultdeck/vaultdeck/ui/page/pagetest"
+	"github.com/vaultdeck/vaultdeck/ui/uploadview"
+	"github.com/vaultdeck/vaultdeck/ui/widgets"
+)
+
+// tasks are the tasks cmd starts (its ticks dropped).
+func tasks(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	var out []tea.Msg
+	switch msg := cmd().(type) {
+	case page.StartTask:
+		out = append(out, msg)
+	case tea.BatchMsg:
+		for _, c := range msg {
+			out = append(out, tasks(c)...)
+		}
+	}
+	return out
+}
+
+// TestThePageSaysWhatItsUndoDeleted: after X, the page's table (and its
+// e) reads each file the undo deleted as deleted, by which job and when,
+// not uploaded; the job keeps the plan `uploads undo` keeps (its left and
+// gone lines are what the listing reads back).
+func TestThePageSaysWhatItsUndoDeleted(t *testing.T) {
+	r := newRig(t, false)
+	p := uploadview.New(r.env, r.project+" Inbox")
+	p.SetSize(120, 30)
+	p, _ = pagetest.Drive(p, p.Init())
+	p, _ = pagetest.Type(p, filepath.Join(r.dir, "exports"))
+	p, _ = pagetest.Press(p, "enter")
+	p, _ = pagetest.Press(p, "enter")
+	p, _ = pagetest.Type(p, "2")
+	p, cmd := p.Update(pagetest.Key("enter"))
+	p, done := pagetest.RunTasks(p, tasks(cmd))
+	if len(done) != 1 || done[0].Err != nil {
+		t.Fatalf("the upload: %+v", done)
+	}
+	for _, f := range r.sim.LiveFiles(r.project) {
+		r.sim.SetFileStatus(f.ID, "READY_TO_QUERY")
+	}
+	p, _ = pagetest.Press(p, "X")
+	p, _ = pagetest.Type(p, "2")
+	p, cmd = p.Update(pagetest.Key("enter"))
+	p, done = pagetest.RunTasks(p, tasks(cmd))
+	if len(done) != 1 || done[0].Err != nil {
+		t.Fatalf("the undo: %+v", done)
+	}
+	var b strings.Builder
+	if err := p.(interface{ ExportTable() widgets.TableExport }).ExportTable().WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(b.String())).ReadAll()
+	if err != nil || len(recs) != 3 {
+		t.Fatalf("e: %v %q", err, b.String())
+	}
+	for _, rec := range recs[1:] {
+		if rec[1] != "deleted" || !strings.HasPrefix(rec[2], "deleted by undo job 1 at ") || rec[6] != "1" || rec[7] == "" {
+			t.Errorf("e after the undo: %q", rec)
+		}
+	}
+	// the table's rows: each file's path, then its result
+	v := p.View()
+	for _, path := range []string{"a.pdf", "sub/b.docx"} {
+		row := ""
+		for _, line := range strings.Split(v, "\n") {
+			if strings.Contains(line, path+" ") {
+				row = line
+			}
+		}
+		if f := strings.Fields(row); len(f) < 2 || f[1] != "deleted" {
+			t.Errorf("the page's row of %s after the undo: %q\n%s", path, row, v)
+		}
+	}
+	jobs, err := r.store.WriteJobs(deletefile.Name)
+	if err != nil || len(jobs) != 1 || !strings.HasPrefix(jobs[0].Plan, upload.UndoTag(1)) || !strings.Contains(jobs[0].Plan, "delete    2 files, one request each\n") {
+		t.Errorf("the undo's job: %v %+v", err, jobs)
+	}
+}
