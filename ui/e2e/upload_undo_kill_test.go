@@ -69,6 +69,45 @@ func TestUploadsUndoSurvivesKill9(t *testing.T) {
 	if atKill <= before || atKill >= before+n {
 		t.Fatalf("the kill did not land mid-undo: %d of the run's %d files left (before the kill:\n%s)", atKill-before, n, seen)
 	}
+	// before the resume, the run's listing says of each file what is
+	// known: deleted only if the service no longer holds it, uploaded only
+	// if it does, unknown for a request in flight at the kill (exit 3)
+	live := map[string]bool{}
+	meta, err := c.GetMetadata(context.Background(), pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range meta.FileIDs {
+		live[strings.ToLower(id)] = true
+	}
+	o, e, code = vd(t, bin, env, "", "uploads", run, "--json")
+	var files []struct {
+		FileID string `json:"file_id"`
+		Result string `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(o), &files); err != nil || len(files) != n {
+		t.Fatalf("uploads %s --json after the kill: exit %d: %v %s %s", run, code, err, o, e)
+	}
+	words := map[string]int{}
+	for _, f := range files {
+		words[f.Result]++
+		switch {
+		case f.Result == "deleted" && live[strings.ToLower(f.FileID)]:
+			t.Errorf("%s reads deleted, the service holds it", f.FileID)
+		case f.Result == "uploaded" && !live[strings.ToLower(f.FileID)]:
+			t.Errorf("%s reads uploaded, the service no longer holds it", f.FileID)
+		case f.Result != "deleted" && f.Result != "uploaded" && f.Result != "unknown":
+			t.Errorf("%s reads %s mid-undo", f.FileID, f.Result)
+		}
+	}
+	want := 0
+	if words["unknown"] > 0 {
+		want = 3
+	}
+	if code != want {
+		t.Errorf("uploads %s with %d unknown: exit %d, want %d", run, words["unknown"], code, want)
+	}
+	t.Logf("after the kill, before the resume: %v", words)
 	o, e, code = vd(t, bin, env, "", "uploads", "undo", run, "--yes", "--max-rate", "30")
 	if code != 0 || !strings.Contains(e, "resuming undo job") {
 		t.Fatalf("the undo again: exit %d:\n%s\n%s\n(before the kill:\n%s)", code, o, e, seen)
@@ -99,6 +138,10 @@ func TestUploadsUndoSurvivesKill9(t *testing.T) {
 		if k != 1 {
 			t.Errorf("file %s: deleted %d times, want once", id, k)
 		}
+	}
+	o, e, code = vd(t, bin, env, "", "uploads", run, "--csv")
+	if code != 0 || strings.Count(o, ",deleted,deleted by undo job ") != n {
+		t.Errorf("uploads %s --csv after the resume: exit %d:\n%s\n%s", run, code, o, e)
 	}
 	t.Logf("killed with %d of %d files left; the resume deleted the rest", atKill-before, n)
 }

@@ -30,10 +30,27 @@ func (m *Model) undoable() (int64, int, bool) {
 		return 0, 0, false
 	}
 	o := m.shared.outcome()
-	if len(o.RunIDs) != 1 || len(o.Uploaded) == 0 {
+	if len(o.RunIDs) != 1 || len(o.Uploaded) == 0 || m.undoneAll() {
 		return 0, 0, false
 	}
 	return o.RunIDs[0], len(o.Uploaded), true
+}
+
+// undoneAll: the run's files are read and an undo deleted (or found gone)
+// every one it created, so X has nothing left to offer.
+func (m *Model) undoneAll() bool {
+	if m.run == 0 || m.undone == nil {
+		return false
+	}
+	for _, f := range m.files {
+		if f.FileID == "" {
+			continue
+		}
+		if w, _, _ := upload.RunResult(f, m.undone); w != "deleted" && w != "gone" {
+			return false
+		}
+	}
+	return true
 }
 
 // askUndo opens the typed confirmation.

@@ -2,6 +2,7 @@ package uploadview_test
 
 import (
 	"encoding/csv"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -86,6 +87,10 @@ func TestThePageSaysWhatItsUndoDeleted(t *testing.T) {
 		if f := strings.Fields(row); len(f) < 2 || f[1] != "deleted" {
 			t.Errorf("the page's row of %s after the undo: %q\n%s", path, row, v)
 		}
+	}
+	// nothing of the run is left: X offers no second undo
+	if _, out := pagetest.Press(p, "X"); len(out) == 0 || !strings.Contains(fmt.Sprint(out), "nothing to undo here") {
+		t.Errorf("X after the undo deleted every file: %v", out)
 	}
 	jobs, err := r.store.WriteJobs(deletefile.Name)
 	if err != nil || len(jobs) != 1 || !strings.HasPrefix(jobs[0].Plan, upload.UndoTag(1)) || !strings.Contains(jobs[0].Plan, "delete    2 files, one request each\n") {

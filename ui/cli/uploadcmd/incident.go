@@ -130,7 +130,9 @@ func removedFiles(st *store.Store, run int64) (map[string]upload.IncidentFile, e
 	for _, f := range files {
 		word, detail, m := upload.RunResult(f, u)
 		switch word {
-		case "deleted", "gone":
+		case "deleted":
+			out[f.FileID] = upload.IncidentFile{RemovedAt: m.At, Removed: "deleted by " + m.By()}
+		case "gone":
 			at := m.At
 			if at.IsZero() { // found gone by the plan: when the undo was recorded
 				at = jobTime(st, m.Job)
