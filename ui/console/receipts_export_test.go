@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/vaultdeck/vaultdeck/api/access/change"
@@ -44,13 +45,23 @@ func TestReceiptsExportIsItsCommandsCSV(t *testing.T) {
 	says(t, open(), "vaultdeck access receipts")
 	h.sameFile(open())
 	sorted := keys(open(), "o")
-	if len(sorted.(page.Querier).Query().Order) == 0 {
-		t.Fatal("o sorted nothing")
+	if q := sorted.(page.Querier).Query(); q.Order != nil {
+		t.Errorf("o: no --sort said (C says %s; %q)", q.Line(), q.Order)
 	}
 	h.sameFile(sorted)
+	filtered := slash(open(), "nakamura") // the who: in no job's number or status
+	if _, ok := filtered.(page.Querier).Query().Value("filter"); !ok {
+		t.Errorf("/nakamura: no --filter said (C says %s; %q)", filtered.(page.Querier).Query().Line(), filtered.(page.Querier).Query().Unsaid)
+	}
+	h.sameFile(filtered)
 	// a receipt open: its changes, as `access receipts N --csv` writes
 	// them (e wrote the list's rows under the receipt on screen)
 	one := keys(open(), "enter")
 	says(t, one, "vaultdeck access receipts "+strconv.FormatInt(first+2, 10))
 	h.sameFile(one)
+	// each saved (V) reopens (:NAME) saying the same command, on the same rows
+	from := receiptsview.FromQuery(receiptsview.Deps{Store: st})
+	for _, p := range []page.Page{open(), sorted, filtered, one} {
+		h.reopened(p, from, func(p page.Page) []string { return strings.Split(exportOf(t, p), "\n") })
+	}
 }

@@ -16,16 +16,17 @@ func (m *Model) Query() page.Query {
 		return page.Query{Command: []string{"access", "receipts", strconv.FormatInt(m.receipt.Job.ID, 10)}}
 	}
 	q := page.Query{Command: []string{"access", "receipts"}}
-	m.Table.Say(&q, -1, false)
+	m.Table.SayExact(&q, -1, false, m.ExportTable()) // a / filter or sort as --filter/--sort when exact
 	return q
 }
 
-// FromQuery builds the page a saved view names (:NAME): `access receipts`
-// or `access receipts N`.
+// FromQuery builds the page a saved view names (:NAME): `access receipts`,
+// with its --filter and --sort as / and the sort, or `access receipts N`.
 func FromQuery(deps Deps) func(env page.Env, q page.Query) (page.Page, error) {
 	return func(env page.Env, q page.Query) (page.Page, error) {
-		if len(q.Flags) > 0 {
-			return nil, fmt.Errorf("the console's receipts view has no --%s; run the view headless with vaultdeck view", q.Flags[0].Name)
+		flags, text, sort := widgets.TakeRules(q.Flags)
+		if len(flags) > 0 {
+			return nil, fmt.Errorf("the console's receipts view has no --%s; run the view headless with vaultdeck view", flags[0].Name)
 		}
 		arg := ""
 		if len(q.Command) > 2 {
@@ -34,7 +35,14 @@ func FromQuery(deps Deps) func(env page.Env, q page.Query) (page.Page, error) {
 		if err := Check(arg); err != nil {
 			return nil, err
 		}
-		return Route(deps)(env, arg), nil
+		if arg != "" && (text != "" || sort != "") {
+			return nil, fmt.Errorf("the console's receipt %s shows its changes unfiltered; run the view headless with vaultdeck view", arg)
+		}
+		p := Route(deps)(env, arg)
+		if err := p.(*Model).Table.ApplyRules(text, sort); err != nil {
+			return nil, err
+		}
+		return p, nil
 	}
 }
 

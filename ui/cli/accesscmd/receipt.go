@@ -204,8 +204,8 @@ func RunReceipts(ctx context.Context, o *Options) int {
 	for i := range jobs {
 		recs[i] = records.AccessJob(&jobs[i])
 	}
-	if p.Is(printer.CSV) { // the console's e on :receipts writes the same
-		return p.Done(p.WriteCSV(records.AccessJobHeader(), recs))
+	if p.Is(printer.CSV) { // the console's e on :receipts writes the same; a Value: --filter and --sort apply
+		return p.Done(p.Show(printer.Value{Headers: records.AccessJobHeader(), Rows: recs}))
 	}
 	rows := make([][]string, len(jobs))
 	for i, rec := range recs {
