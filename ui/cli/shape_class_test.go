@@ -111,3 +111,25 @@ func TestEveryOutputHasOneShapeAFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestNoProfilesIsAnEmptyListing: `profiles` with no profile yet says so
+// to a person, and is the empty listing to a script: `[]` under --json,
+// 0 to --jq length. Before, --json printed "No profiles yet. Run
+// `vaultdeck login` to create one." and --jq said the output was not JSON.
+func TestNoProfilesIsAnEmptyListing(t *testing.T) {
+	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "XDG_DATA_HOME": t.TempDir(), "HOME": t.TempDir()}
+	vd := func(args ...string) run {
+		var out, errb bytes.Buffer
+		env := Std(strings.NewReader(""), &out, &errb, func(k string) string { return vars[k] })
+		return run{Main(context.Background(), args, env), out.String(), errb.String()}
+	}
+	if r := vd("profiles"); r.code != 0 || !strings.Contains(r.stdout, "No profiles yet") {
+		t.Errorf("profiles: exit %d %q %s", r.code, r.stdout, r.stderr)
+	}
+	if r := vd("profiles", "--json"); r.code != 0 || r.stdout != "[]\n" {
+		t.Errorf("profiles --json: exit %d %q %s", r.code, r.stdout, r.stderr)
+	}
+	if r := vd("profiles", "--jq", "length"); r.code != 0 || r.stdout != "0\n" {
+		t.Errorf("profiles --jq length: exit %d %q %s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -135,7 +135,19 @@ func RunProfiles(ctx context.Context, o ProfilesOptions, env Env) int {
 		return printer.ExitError
 	}
 	if len(all) == 0 {
-		fmt.Fprintln(env.Stdout, "No profiles yet. Run `vaultdeck login` to create one.")
+		// a person reads the sentence; a script the empty listing ([] under
+		// --json, as every listing's), not the sentence
+		v := printer.Value{JSON: []profileRecord{}, Text: func(w io.Writer) error {
+			_, err := fmt.Fprintln(w, "No profiles yet. Run `vaultdeck login` to create one.")
+			return err
+		}}
+		show := o.Show
+		if show == nil {
+			show = func(v printer.Value) error { return v.Text(env.Stdout) }
+		}
+		if err := show(v); err != nil {
+			return printer.ExitError
+		}
 		return printer.ExitOK
 	}
 	active, by, selErr := account.Select(env.Account(), st, *profile)
