@@ -162,7 +162,8 @@ func (s *Server) Leaver() string {
 	return s.st.leaver
 }
 
-// Projects lists every project (deleted ones included), sorted by name.
+// Projects lists every project (deleted ones in the bin included, purged
+// ones not: they are gone for good), sorted by name.
 func (s *Server) Projects() []ProjectInfo {
 	s.lock()
 	defer s.mu.Unlock()
