@@ -213,3 +213,17 @@ func UndoneFiles(st UndoneJournal, run int64) (map[string]string, error) {
 	}
 	return out, nil
 }
+
+// UnsettledUndo is the newest undo of run when it has items not settled
+// (planned, in flight, unknown) or is still running: running the undo
+// again resumes it rather than planning another (the command and the
+// console alike).
+func UnsettledUndo(st UndoneJournal, run int64) (store.WriteJob, bool, error) {
+	jobs, err := UndoJobs(st, run)
+	if err != nil || len(jobs) == 0 {
+		return store.WriteJob{}, false, err
+	}
+	j := jobs[0]
+	open := j.Counts[store.ItemPlanned] + j.Counts[store.ItemInFlight] + j.Counts[store.ItemUnknown]
+	return j, open > 0 || j.Status == store.JobRunning, nil
+}

@@ -223,7 +223,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.undoConfirm != nil {
 		return m.undoKey(msg)
 	}
-	if key.Matches(msg, m.env.Keys.UndoRun) { // never matches in read-only sessions or without the jobs
+	// never matches in read-only sessions or without the jobs; a letter
+	// typed into the path or the table's / filter is the text's
+	if m.stage == stageDone && !m.table.Filtering() && key.Matches(msg, m.env.Keys.UndoRun) {
 		return m.askUndo()
 	}
 	switch m.stage {

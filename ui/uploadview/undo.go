@@ -95,6 +95,14 @@ func UndoTask(env page.Env, origin page.ID, run int64, projectID string) page.St
 		Reloads:     []string{person.CacheProjects},
 		Stop:        func() {},
 		Run: func(ctx context.Context, progress page.Progress) (page.Outcome, error) {
+			say := func(p writejob.Progress) { progress(deletefile.ProgressLine(p)) }
+			// an undo of the run that did not settle (killed, stopped) is
+			// resumed, as `uploads undo RUN` does, not planned a second time
+			if job, ok, err := upload.UnsettledUndo(st, run); err != nil {
+				return page.Outcome{}, err
+			} else if ok {
+				return undoOutcome(run, deletefile.Resume(ctx, st, svc, job.ID, 0, say), nil)
+			}
 			summary, err := runOf(st, profile, run)
 			if err != nil {
 				return page.Outcome{}, err
@@ -121,22 +129,26 @@ func UndoTask(env page.Env, origin page.ID, run int64, projectID string) page.St
 			if who, err := be.WhoAmI(ctx); err == nil {
 				job.ActorEmail, job.Workspace = who.Email, who.WorkspaceID
 			}
-			rep, err := deletefile.Delete(ctx, st, svc, job, plan.Delete, 0, func(p writejob.Progress) {
-				progress(deletefile.ProgressLine(p))
-			})
+			rep, err := deletefile.Delete(ctx, st, svc, job, plan.Delete, 0, say)
 			if err != nil {
 				return page.Outcome{}, err
 			}
-			line, ok := deletefile.Summary(rep)
-			if len(left) > 0 {
-				line += "; left alone: " + strings.Join(left, "; ")
-			}
-			if !ok {
-				return page.Outcome{}, fmt.Errorf("%s", line)
-			}
-			return page.Outcome{Text: line + " · `vaultdeck uploads undo " + strconv.FormatInt(run, 10) + " --receipt` shows the receipt"}, nil
+			return undoOutcome(run, rep, left)
 		},
 	}
+}
+
+// undoOutcome is the task's end: the job's summary, what it left alone;
+// an error while any file is not known to be deleted.
+func undoOutcome(run int64, rep *writejob.Report, left []string) (page.Outcome, error) {
+	line, ok := deletefile.Summary(rep)
+	if len(left) > 0 {
+		line += "; left alone: " + strings.Join(left, "; ")
+	}
+	if !ok {
+		return page.Outcome{}, fmt.Errorf("%s", line)
+	}
+	return page.Outcome{Text: line + " · `vaultdeck uploads undo " + strconv.FormatInt(run, 10) + " --receipt` shows the receipt"}, nil
 }
 
 // runOf is the profile's upload run id, as the journal sums it up.

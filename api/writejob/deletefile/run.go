@@ -31,6 +31,15 @@ func Delete(ctx context.Context, st writejob.Journal, svc Service, job store.Wri
 	return writejob.Run(ctx, d, New(svc), id), nil
 }
 
+// Resume goes on with a recorded deletion job that did not settle (a
+// kill, a stop): writejob.Resume checks first what its requests in flight
+// did, then sends the rest.
+func Resume(ctx context.Context, st writejob.Journal, svc Service, id int64, retryAfter time.Duration,
+	progress func(writejob.Progress)) *writejob.Report {
+	d := writejob.Deps{Store: st, RetryAfter: retryAfter, Progress: progress}
+	return writejob.Resume(ctx, d, New(svc), id)
+}
+
 // Summary is a job's outcome in one line, and whether all of it is done:
 // "3 files deleted (job 7)"; "2 of 3 files deleted, 1 still processing
 // (job 7)". A file not known to be deleted is never counted so.

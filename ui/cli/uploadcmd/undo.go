@@ -101,7 +101,7 @@ func RunUndo(ctx context.Context, o *UndoOptions) int {
 		fmt.Fprintf(p.Err(), "request %d (%d planned, then tries again): %d of %s settled\n", pr.Sent, pr.Sends, pr.Settled, plural.Count(pr.Items, "file"))
 	}}
 	kind := deletefile.New(c)
-	if job, ok, err := unsettledUndo(st, runID); err != nil {
+	if job, ok, err := upload.UnsettledUndo(st, runID); err != nil {
 		return p.Fail(err)
 	} else if ok {
 		if o.DryRun {
@@ -182,17 +182,6 @@ func findRun(st *store.Store, profile string, id int64) (store.RunSummary, error
 		}
 	}
 	return store.RunSummary{}, fmt.Errorf("profile %s has no upload run %d; `vaultdeck uploads` lists its runs", profile, id)
-}
-
-// unsettledUndo is the newest undo of run with items not settled.
-func unsettledUndo(st *store.Store, run int64) (store.WriteJob, bool, error) {
-	jobs, err := upload.UndoJobs(st, run)
-	if err != nil || len(jobs) == 0 {
-		return store.WriteJob{}, false, err
-	}
-	j := jobs[0]
-	open := j.Counts[store.ItemPlanned] + j.Counts[store.ItemInFlight] + j.Counts[store.ItemUnknown]
-	return j, open > 0 || j.Status == store.JobRunning, nil
 }
 
 func planJSON(up *upload.UndoPlan) map[string]any {
