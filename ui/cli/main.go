@@ -82,6 +82,13 @@ type Env struct {
 	// a test's, which routes nothing.
 	Logs *liblog.Router
 
+	// Signals waits until the process's signal handling is in place
+	// (main's: registering takes a round trip to the runtime's signal
+	// thread per signal, so main makes it while the command line is read).
+	// Main calls it once, before any command runs or writes. nil: nothing
+	// to wait for.
+	Signals func()
+
 	// Optional plumbing, mostly for tests and for sharing with the console.
 	Budgets    *api.Budgets
 	Logger     *slog.Logger

@@ -149,6 +149,11 @@ func Main(ctx context.Context, args []string, env Env) int {
 	// counted, and said by Finish when the stream refused it.
 	root.SetOut(r.env.Stdout)
 	root.SetErr(r.env.Stderr)
+	// Building the tree above writes nothing and changes nothing: the
+	// signals are registered by now, before the command runs or writes.
+	if env.Signals != nil {
+		env.Signals()
+	}
 	c, err := root.ExecuteContextC(ctx)
 	if derr := r.f.DebugErr(); derr != nil {
 		// the command's outcome stands, said as it was; the debug log it
