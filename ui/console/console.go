@@ -101,6 +101,10 @@ type Options struct {
 	// AfterFirstFrame, when set, is called once the first frame has been
 	// written (firstframe.go): the demo starts its simulator and store then.
 	AfterFirstFrame func()
+
+	// theme, when set, is the theme already built on Renderer (the demo
+	// builds it while it sets up).
+	theme themes.Theme
 }
 
 // Routes are the views reachable from the command line and from each other.
@@ -207,13 +211,7 @@ func prepare(o Options, out io.Writer) (Options, error) {
 	if o.Backend == nil {
 		return o, errors.New("console: no backend")
 	}
-	if o.Getenv == nil {
-		o.Getenv = os.Getenv
-	}
-	if o.Renderer == nil {
-		o.Renderer = lipgloss.NewRenderer(out)
-	}
-	o.NoColor = o.NoColor || themes.NoColorFromEnv(o.Getenv)
+	o = withRenderer(o, out)
 	if o.NoColor {
 		return o, nil // mono, whatever the name
 	}
@@ -226,12 +224,28 @@ func prepare(o Options, out io.Writer) (Options, error) {
 	return o, nil
 }
 
+// withRenderer gives o its environment and its renderer for out, unless it
+// has them, and settles NoColor.
+func withRenderer(o Options, out io.Writer) Options {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Renderer == nil {
+		o.Renderer = lipgloss.NewRenderer(out)
+	}
+	o.NoColor = o.NoColor || themes.NoColorFromEnv(o.Getenv)
+	return o
+}
+
 // newModel builds the root model from prepared options.
 func newModel(ctx context.Context, o Options, out io.Writer) (*app.Model, error) {
 	getenv, renderer := o.Getenv, o.Renderer
-	th, err := themes.New(renderer, o.Theme, o.NoColor)
-	if err != nil {
-		return nil, err
+	th := o.theme
+	if th.Styles == nil {
+		var err error
+		if th, err = themes.New(renderer, o.Theme, o.NoColor); err != nil {
+			return nil, err
+		}
 	}
 	start := o.Start
 	if start == "" {

@@ -10,11 +10,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
+
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/access"
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/sim"
 	"github.com/vaultdeck/vaultdeck/store"
+	"github.com/vaultdeck/vaultdeck/themes"
 )
 
 // DemoOptions configure `vaultdeck demo`.
@@ -34,12 +37,39 @@ const demoAuditTrickle = 3
 // HTTP (rather than an in-memory transport) means the demo exercises exactly
 // the code paths a production session does, budgets and all.
 func Demo(ctx context.Context, o DemoOptions) (err error) {
+	// The theme (and the auto theme's question to the terminal, a round
+	// trip of a quarter of a millisecond on a local terminal, more over a
+	// network) need not wait for the demo's listener and client, nor they
+	// for it: both are made at once.
+	var theme func() themes.Theme
+	o.Console, theme = themeInBackground(o.Console)
 	d, err := newDemo(ctx, o)
+	th := theme()
 	if err != nil {
 		return err
 	}
+	d.console.theme = th
 	defer func() { err = errors.Join(err, d.close()) }()
 	return Run(ctx, d.console)
+}
+
+// themeInBackground gives o its renderer and builds its theme on a
+// goroutine of its own (the auto theme asks the terminal for its
+// background); wait returns the theme, a zero one when the name is refused
+// (which Run then says). Nothing else may use the terminal or the renderer
+// until then.
+func themeInBackground(o Options) (_ Options, wait func() themes.Theme) {
+	out := o.Output
+	if out == nil {
+		out = os.Stdout
+	}
+	o = withRenderer(o, out)
+	done := make(chan themes.Theme, 1)
+	go func(r *lipgloss.Renderer, name string, noColor bool) {
+		th, _ := themes.New(r, name, noColor)
+		done <- th
+	}(o.Renderer, o.Theme, o.NoColor)
+	return o, func() themes.Theme { return <-done }
 }
 
 // demo is the demo's console options and what stands behind them.
