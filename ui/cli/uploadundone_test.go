@@ -156,3 +156,36 @@ func TestUploadsRunDuringAStoppedUndo(t *testing.T) {
 		t.Errorf("the report of the file in flight: %q", r.stdout)
 	}
 }
+
+// TestUploadsUndoOfOneRunLeavesTheOther: two runs to one project (the
+// second a keep-mode upload of the same folder, new files of new names);
+// the undo of the first says deleted for its files only: the second's
+// listing and counts stay uploaded, and its own undo is still whole.
+func TestUploadsUndoOfOneRunLeavesTheOther(t *testing.T) {
+	s, pid, vd := newUploadEnv(t)
+	dir := t.TempDir()
+	for _, n := range []string{"a.pdf", "b.pdf"} {
+		os.WriteFile(filepath.Join(dir, n), []byte("privileged "+n), 0o644)
+	}
+	for _, mode := range []string{"skip", "keep"} {
+		if r := vd("upload", pid, dir, "--mode", mode); r.code != ExitOK {
+			t.Fatalf("upload --mode %s: %d %s %s", mode, r.code, r.stdout, r.stderr)
+		}
+	}
+	s.Advance(time.Hour)
+	if r := vd("uploads", "undo", "1", "--yes"); r.code != ExitOK {
+		t.Fatalf("undo 1: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r := vd("uploads", "1", "--csv"); strings.Count(r.stdout, ",deleted,deleted by undo job 1 at ") != 2 {
+		t.Errorf("run 1 after its undo: %q", r.stdout)
+	}
+	if r := vd("uploads", "2", "--csv"); strings.Count(r.stdout, ",uploaded,") != 2 || strings.Contains(r.stdout, "by undo job") {
+		t.Errorf("run 2 after run 1's undo: %q", r.stdout)
+	}
+	if r := vd("uploads", "undo", "2", "--dry-run"); !strings.Contains(r.stdout, "delete    2 files") {
+		t.Errorf("run 2's undo after run 1's: %q", r.stdout)
+	}
+	if n := len(s.LiveFiles(pid)); n != 2 {
+		t.Errorf("%d files in the project after run 1's undo, want run 2's 2", n)
+	}
+}
