@@ -155,6 +155,7 @@ func (j *Job) olderFromMirror(ctx context.Context, f store.AuditFilter, b bound,
 	if err != nil || !st.Started() {
 		return w, false, err
 	}
+	tailMore := false // the tail alone filled the window, and has more
 	if b.at.IsZero() {
 		// The newest: the mirror up to its cursor, and the service's tail
 		// after it, when that tail is one short page.
@@ -170,9 +171,11 @@ func (j *Job) olderFromMirror(ctx context.Context, f store.AuditFilter, b bound,
 				w.MirrorState = st
 				return w, false, nil
 			}
-			for i := len(page.Entries) - 1; i >= 0 && len(w.Entries) < want; i-- {
+			for i := len(page.Entries) - 1; i >= 0 && !tailMore; i-- {
 				if e := EntryOf(page.Entries[i]); f.Match(e) && !e.Time.Before(floor) {
-					w.Entries = append(w.Entries, e)
+					if tailMore = len(w.Entries) == want; !tailMore {
+						w.Entries = append(w.Entries, e)
+					}
 				}
 			}
 		}
@@ -191,10 +194,12 @@ func (j *Job) olderFromMirror(ctx context.Context, f store.AuditFilter, b bound,
 	for _, e := range w.Entries {
 		seen[e.ID] = true
 	}
-	// one more than fits says whether older entries remain
+	// one more than fits says whether older entries remain: asked even
+	// when the tail filled the window (room 1), or a window of the tail
+	// alone over a mirror still syncing said it was the log's start
 	room := want - len(w.Entries) + 1
 	var got []store.AuditEntry
-	if room > 1 {
+	if !tailMore {
 		err = j.Mirror.AuditEntries(ctx, log, mf, func(e store.AuditEntry) error {
 			if seen[e.ID] || !b.admits(e) {
 				return nil
@@ -208,7 +213,7 @@ func (j *Job) olderFromMirror(ctx context.Context, f store.AuditFilter, b bound,
 			return w, false, err
 		}
 	}
-	w.Start = len(got) < room
+	w.Start = !tailMore && len(got) < room
 	if len(got) > want-len(w.Entries) {
 		got = got[:want-len(w.Entries)]
 	}

@@ -18,9 +18,19 @@ import (
 // below a screen is not filled on; one past a window reads on to it),
 // and says --limit N from its first frame, before its rows arrive.
 func TestSavedCountReopensOnItsRows(t *testing.T) {
-	for _, n := range []int{5, 250} {
-		t.Run(strconv.Itoa(n), func(t *testing.T) {
-			r := newRig(t, sim.Options{}, false, "")
+	for _, c := range []struct {
+		n      int
+		mirror bool // synced by a view before: the walk hands over to it
+	}{{5, false}, {250, false}, {5, true}, {250, true}} {
+		n := c.n
+		t.Run(strconv.Itoa(n)+map[bool]string{true: " mirror"}[c.mirror], func(t *testing.T) {
+			r := newRig(t, sim.Options{}, c.mirror, "")
+			if c.mirror {
+				r.run(r.m.Init()) // lands, then syncs the mirror
+				if !r.m.synced {
+					t.Fatal("the first view did not sync the mirror")
+				}
+			}
 			who, err := r.client.WhoAmI(t.Context())
 			if err != nil {
 				t.Fatal(err)
