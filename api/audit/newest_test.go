@@ -253,3 +253,28 @@ func TestNewestFirstWithAFutureLatest(t *testing.T) {
 		t.Errorf("newest ten of the type: %d entries %v", len(got), got)
 	}
 }
+
+// TestNewestWindowOfTheTailAloneIsNoStart: a mirror behind the log by more
+// than a window (and less than a page): the newest window is the
+// service's tail after the mirror's cursor alone, and older entries
+// remain, in the tail and in the mirror. It said Start (the log's
+// beginning): a saved audit view reopened on 192 rows, "the whole log".
+func TestNewestWindowOfTheTailAloneIsNoStart(t *testing.T) {
+	full := newTiedLog(900, 1)
+	l := &tiedLog{log: full.log[:600]}
+	j := &audit.Job{Svc: l, Mirror: newFakeMirror()}
+	if _, err := j.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l.log = full.log // 300 entries since the sync: one short page
+	w, err := j.Older(context.Background(), store.AuditFilter{}, store.AuditPosition{}, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Entries) != 200 || w.Entries[0].ID != full.log[899].Value.ID {
+		t.Fatalf("the newest window: %d entries from %v", len(w.Entries), w.Entries[:min(1, len(w.Entries))])
+	}
+	if w.Start {
+		t.Errorf("the newest 200 of 900 say they reach the log's start")
+	}
+}
