@@ -5,46 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/itchyny/gojq"
-
-	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer/jqref"
 )
-
-// ghJQ is gh's answer: the expression run by gojq on the whole JSON output
-// (a listing is one array), each result a line, strings raw, anything
-// else compact JSON.
-func ghJQ(t *testing.T, doc, expr string) string {
-	t.Helper()
-	d := json.NewDecoder(strings.NewReader(doc))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		t.Fatalf("the --json output is not JSON: %v", err)
-	}
-	q, err := gojq.Parse(expr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out strings.Builder
-	it := q.Run(v)
-	for {
-		x, ok := it.Next()
-		if !ok {
-			break
-		}
-		if err, bad := x.(error); bad {
-			t.Fatalf("%s: %v", expr, err)
-		}
-		if s, isStr := x.(string); isStr {
-			out.WriteString(sanitize.Output(s)) // the shaper's safety rule: no escape sequences
-		} else {
-			b, _ := gojq.Marshal(x)
-			out.Write(b)
-		}
-		out.WriteByte('\n')
-	}
-	return out.String()
-}
 
 // TestJQSeesTheWholeResultAsGhDoes: --jq is gh's --jq, the expression run
 // on the whole output, a listing being an array, whether it streams (it
@@ -67,7 +29,7 @@ func TestJQSeesTheWholeResultAsGhDoes(t *testing.T) {
 			"def f: " + field + "; .[] | f", ".[0]", "group_by(.id) | length", "first(.[]) | .id", ". as $all | $all | length",
 			".[] as $x | length", "def length: 7; length", "def map(f): 1; map(.x)",
 		} {
-			want := ghJQ(t, doc, expr)
+			want := jqref.Answer(t, doc, expr)
 			r := vd(append(cmd, "--jq", expr)...)
 			if r.code != 0 || r.stdout != want {
 				t.Errorf("%q --jq %q: exit %d %s\nstdout %q\nwant   %q", cmd, expr, r.code, r.stderr, r.stdout, want)

@@ -15,48 +15,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/itchyny/gojq"
-
 	"github.com/vaultdeck/vaultdeck/api/sim"
-	"github.com/vaultdeck/vaultdeck/ui/sanitize"
+	"github.com/vaultdeck/vaultdeck/ui/cli/printer/jqref"
 )
 
 // Issue 42's "Done when", through the built binary against `vaultdeck sim`.
-
-// jqAnswer is jq's (gh's) answer: expr run by gojq on the whole --json
-// document, each result a line, a string raw (less escape sequences, the
-// output's safety rule: help formatting), anything else compact JSON.
-func jqAnswer(t *testing.T, doc, expr string) string {
-	t.Helper()
-	d := json.NewDecoder(strings.NewReader(doc))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		t.Fatalf("--json is not JSON: %v", err)
-	}
-	q, err := gojq.Parse(expr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for it := q.Run(v); ; {
-		x, ok := it.Next()
-		if !ok {
-			break
-		}
-		if err, bad := x.(error); bad {
-			t.Fatalf("%s: %v", expr, err)
-		}
-		if s, isStr := x.(string); isStr {
-			b.WriteString(sanitize.Output(s))
-		} else {
-			out, _ := gojq.Marshal(x)
-			b.Write(out)
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
 
 // TestProjectsJQIsGhsThroughTheBinary: `projects --jq 'length'` prints one
 // number, the project count; `.[] | .name`, `map(select(…)) | length` and
@@ -87,7 +50,7 @@ func TestProjectsJQIsGhsThroughTheBinary(t *testing.T) {
 		t.Errorf("--jq length: %q, want the %d projects as one number", got, len(projects))
 	}
 	for _, expr := range []string{".[] | .name", "map(select(.files_count > 10)) | length", "sort_by(.name) | .[0]"} {
-		if got, want := run("projects", "--jq", expr), jqAnswer(t, doc, expr); got != want {
+		if got, want := run("projects", "--jq", expr), jqref.Answer(t, doc, expr); got != want {
 			t.Errorf("--jq %q:\n%s\njq's answer:\n%s", expr, got, want)
 		}
 	}
