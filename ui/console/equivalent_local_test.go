@@ -119,25 +119,7 @@ func TestEquivalentAccess(t *testing.T) {
 func TestEquivalentMatters(t *testing.T) {
 	h := newEquiv(t)
 	st := h.localDB()
-	for _, n := range []int{2, 6} { // two receipts; the last has error codes to filter by
-		id, err := st.StartReceipt(store.Receipt{Action: "delete", Profile: "work", Endpoint: "e", FileName: "m.csv", Pairs: n})
-		if err != nil {
-			t.Fatal(err)
-		}
-		items := []store.ReceiptItem{{Line: 2, ClientID: "C", MatterID: "M2", Result: "deleted", Request: 1}, {Line: 3, ClientID: "C", MatterID: "M3", Result: "deleted", Request: 1}}
-		if n == 6 {
-			items = append(items, store.ReceiptItem{Line: 4, ClientID: "X", MatterID: "M4", Result: "error", Code: "invalid_client_id", Request: 2},
-				store.ReceiptItem{Line: 5, ClientID: "Y", MatterID: "M5", Result: "error", Code: "invalid_client_id", Request: 2},
-				store.ReceiptItem{Line: 6, ClientID: "C", MatterID: "M6", Result: "error", Code: "blocked_by_ethical_wall", Request: 2},
-				store.ReceiptItem{Line: 7, ClientID: "C", MatterID: "M7", Result: "already_absent", Request: 2})
-		}
-		if err := st.AddReceiptItems(id, items); err != nil {
-			t.Fatal(err)
-		}
-		if err := st.FinishReceipt(id, store.ReceiptComplete, "", nil); err != nil {
-			t.Fatal(err)
-		}
-	}
+	twoMatterReceipts(t, st)
 	deps := mattersview.Deps{Store: st, Profile: "work"}
 	h.env = pagetest.WithJobs(h.env, page.Jobs{Matters: h.sim.Client}) // the matters view is for a session with the matter job
 	rows := func(p page.Page) []string { return p.(*mattersview.Model).Table().VisibleIDs() }
@@ -206,4 +188,30 @@ func (h *equiv) listed(q page.Query, field string) []string {
 		}
 	}
 	return out
+}
+
+// twoMatterReceipts records two finished matter deletion receipts of
+// profile "work": 2 pairs deleted, then 6 whose last four have error
+// codes and an already_absent to filter by.
+func twoMatterReceipts(t *testing.T, st *store.Store) {
+	t.Helper()
+	for _, n := range []int{2, 6} {
+		id, err := st.StartReceipt(store.Receipt{Action: "delete", Profile: "work", Endpoint: "e", FileName: "m.csv", Pairs: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		items := []store.ReceiptItem{{Line: 2, ClientID: "C", MatterID: "M2", Result: "deleted", Request: 1}, {Line: 3, ClientID: "C", MatterID: "M3", Result: "deleted", Request: 1}}
+		if n == 6 {
+			items = append(items, store.ReceiptItem{Line: 4, ClientID: "X", MatterID: "M4", Result: "error", Code: "invalid_client_id", Request: 2},
+				store.ReceiptItem{Line: 5, ClientID: "Y", MatterID: "M5", Result: "error", Code: "invalid_client_id", Request: 2},
+				store.ReceiptItem{Line: 6, ClientID: "C", MatterID: "M6", Result: "error", Code: "blocked_by_ethical_wall", Request: 2},
+				store.ReceiptItem{Line: 7, ClientID: "C", MatterID: "M7", Result: "already_absent", Request: 2})
+		}
+		if err := st.AddReceiptItems(id, items); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.FinishReceipt(id, store.ReceiptComplete, "", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

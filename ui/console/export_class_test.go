@@ -74,26 +74,7 @@ func TestEveryViewsExportIsItsCommandsCSV(t *testing.T) {
 	fst := func() page.Page {
 		return loaded(t, filestatusview.New(h.env, strings.Join(files[:4], ","), filestatusview.Options{Tick: once}))
 	}
-	// two matter receipts, the last with outcomes to filter by
-	for _, n := range []int{2, 6} {
-		id, err := st.StartReceipt(store.Receipt{Action: "delete", Profile: "work", Endpoint: "e", FileName: "m.csv", Pairs: n})
-		if err != nil {
-			t.Fatal(err)
-		}
-		items := []store.ReceiptItem{{Line: 2, ClientID: "C", MatterID: "M2", Result: "deleted", Request: 1}, {Line: 3, ClientID: "C", MatterID: "M3", Result: "deleted", Request: 1}}
-		if n == 6 {
-			items = append(items, store.ReceiptItem{Line: 4, ClientID: "X", MatterID: "M4", Result: "error", Code: "invalid_client_id", Request: 2},
-				store.ReceiptItem{Line: 5, ClientID: "Y", MatterID: "M5", Result: "error", Code: "invalid_client_id", Request: 2},
-				store.ReceiptItem{Line: 6, ClientID: "C", MatterID: "M6", Result: "error", Code: "blocked_by_ethical_wall", Request: 2},
-				store.ReceiptItem{Line: 7, ClientID: "C", MatterID: "M7", Result: "already_absent", Request: 2})
-		}
-		if err := st.AddReceiptItems(id, items); err != nil {
-			t.Fatal(err)
-		}
-		if err := st.FinishReceipt(id, store.ReceiptComplete, "", nil); err != nil {
-			t.Fatal(err)
-		}
-	}
+	twoMatterReceipts(t, st)
 	menv := pagetest.WithJobs(h.env, page.Jobs{Matters: h.sim.Client}) // the matters view is for a session with the matter job
 	mat := func() page.Page {
 		return loaded(t, mattersview.New(menv, mattersview.Deps{Store: st, Profile: "work"}, ""))
