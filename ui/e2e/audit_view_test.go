@@ -17,15 +17,8 @@ import (
 // it was the log's start: 192 rows, "the whole log").
 func TestConsoleReopensASavedAuditView(t *testing.T) {
 	t.Parallel()
-	requireTmux(t)
-	if testing.Short() {
-		t.Skip("end-to-end: builds the binary")
-	}
-	bin := buildBinary(t)
-	sim := startSim(t, bin)
-	env := []string{"VAULTDECK_BASE_URL=" + sim.base, "VAULTDECK_TOKEN=" + sim.tokens["admin"], "TERM=xterm-256color"}
-	s := startTmuxSized(t, "120", "40", env, "sh", "-c", bin+`; echo "EXITED $?"; sleep 600`)
-	s.waitForText("Projects")
+	c := startSimConsole(t, "120", "40")
+	bin, env, s := c.bin, c.env, c.s
 	s.keys(":")
 	s.literal("audit")
 	s.keys("Enter")

@@ -15,15 +15,8 @@ import (
 // sorted. At 80x24, keys one at a time.
 func TestConsoleSavesAFilteredSortedView(t *testing.T) {
 	t.Parallel()
-	requireTmux(t)
-	if testing.Short() {
-		t.Skip("end-to-end: builds the binary")
-	}
-	bin := buildBinary(t)
-	sim := startSim(t, bin)
-	env := []string{"VAULTDECK_BASE_URL=" + sim.base, "VAULTDECK_TOKEN=" + sim.tokens["admin"], "TERM=xterm-256color"}
-	s := startTmuxSized(t, "80", "24", env, "sh", "-c", bin+`; echo "EXITED $?"; sleep 600`)
-	s.waitForText("Projects")
+	c := startSimConsole(t, "80", "24")
+	bin, sim, env, s := c.bin, c.sim, c.env, c.s
 	s.keys(":")
 	s.literal("bin")
 	s.keys("Enter")

@@ -114,3 +114,27 @@ func (s *tmuxSession) paneDead() (bool, string) {
 	dead, status, _ := strings.Cut(out, " ")
 	return dead == "1", status
 }
+
+// simConsole is the built binary's console on a `vaultdeck sim` of its
+// own, in a w x h tmux pane, the projects on screen: bin and env run the
+// same binary headless against the same simulator.
+type simConsole struct {
+	bin string
+	sim simProcess
+	env []string
+	s   *tmuxSession
+}
+
+func startSimConsole(t *testing.T, w, h string) simConsole {
+	t.Helper()
+	requireTmux(t)
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary")
+	}
+	c := simConsole{bin: buildBinary(t)}
+	c.sim = startSim(t, c.bin)
+	c.env = []string{"VAULTDECK_BASE_URL=" + c.sim.base, "VAULTDECK_TOKEN=" + c.sim.tokens["admin"], "TERM=xterm-256color"}
+	c.s = startTmuxSized(t, w, h, c.env, "sh", "-c", c.bin+`; echo "EXITED $?"; sleep 600`)
+	c.s.waitForText("Projects")
+	return c
+}
