@@ -140,7 +140,7 @@ func (h *equiv) uploadCases(t *testing.T, st *store.Store, pid string) []exportC
 		p = keys(p, "enter", "enter") // the plan, then the typed count
 		p, _ = pagetest.Type(p, "3")
 		p, cmd := p.Update(pagetest.Key("enter"))
-		p, done := pagetest.RunTasks(p, started(cmd))
+		p, done := pagetest.RunTasks(p, pagetest.Started(cmd))
 		if len(done) != 1 || done[0].Err != nil {
 			t.Fatalf("the upload: %+v", done)
 		}
@@ -159,7 +159,7 @@ func (h *equiv) uploadCases(t *testing.T, st *store.Store, pid string) []exportC
 		p = keys(p, "X")
 		p, _ = pagetest.Type(p, "2")
 		p, cmd := p.Update(pagetest.Key("enter"))
-		p, undo := pagetest.RunTasks(p, started(cmd))
+		p, undo := pagetest.RunTasks(p, pagetest.Started(cmd))
 		if len(undo) != 1 || undo[0].Err != nil {
 			t.Fatalf("the undo: %+v", undo)
 		}
@@ -168,22 +168,4 @@ func (h *equiv) uploadCases(t *testing.T, st *store.Store, pid string) []exportC
 	// each its own upload: the second's files are all skipped, held already
 	return []exportCase{{"upload page, done", done}, {"upload page, done, sorted", func() page.Page { return keys(done(), "o") }},
 		{"upload page, undone", undone}}
-}
-
-// started are the tasks cmd starts (its progress ticks are run once and
-// dropped: a synchronous driver would follow them for ever).
-func started(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	var out []tea.Msg
-	switch msg := cmd().(type) {
-	case page.StartTask:
-		out = append(out, msg)
-	case tea.BatchMsg:
-		for _, c := range msg {
-			out = append(out, started(c)...)
-		}
-	}
-	return out
 }

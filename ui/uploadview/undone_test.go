@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/vaultdeck/vaultdeck/api/upload"
 	"github.com/vaultdeck/vaultdeck/api/writejob/deletefile"
 	"github.com/vaultdeck/vaultdeck/store"
@@ -18,29 +16,9 @@ import (
 	"github.com/vaultdeck/vaultdeck/ui/widgets"
 )
 
-// tasks are the tasks cmd starts (its ticks dropped).
-func tasks(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	var out []tea.Msg
-	switch msg := cmd().(type) {
-	case page.StartTask:
-		out = append(out, msg)
-	case tea.BatchMsg:
-		for _, c := range msg {
-			out = append(out, tasks(c)...)
-		}
-	}
-	return out
-}
-
-// TestThePageSaysWhatItsUndoDeleted: after X, the page's table (and its
-// e) reads each file the undo deleted as deleted, by which job and when,
-// not uploaded; the job keeps the plan `uploads undo` keeps (its left and
-// gone lines are what the listing reads back).
-func TestThePageSaysWhatItsUndoDeleted(t *testing.T) {
-	r := newRig(t, false)
+// uploadExports uploads the rig's exports folder (two files) from the
+// upload page at 120x30, as typed: the path, enter, enter, its count.
+func uploadExports(r *rig) (page.Page, []page.TaskDone) {
 	p := uploadview.New(r.env, r.project+" Inbox")
 	p.SetSize(120, 30)
 	p, _ = pagetest.Drive(p, p.Init())
@@ -49,7 +27,16 @@ func TestThePageSaysWhatItsUndoDeleted(t *testing.T) {
 	p, _ = pagetest.Press(p, "enter")
 	p, _ = pagetest.Type(p, "2")
 	p, cmd := p.Update(pagetest.Key("enter"))
-	p, done := pagetest.RunTasks(p, tasks(cmd))
+	return pagetest.RunTasks(p, pagetest.Started(cmd))
+}
+
+// TestThePageSaysWhatItsUndoDeleted: after X, the page's table (and its
+// e) reads each file the undo deleted as deleted, by which job and when,
+// not uploaded; the job keeps the plan `uploads undo` keeps (its left and
+// gone lines are what the listing reads back).
+func TestThePageSaysWhatItsUndoDeleted(t *testing.T) {
+	r := newRig(t, false)
+	p, done := uploadExports(r)
 	if len(done) != 1 || done[0].Err != nil {
 		t.Fatalf("the upload: %+v", done)
 	}
@@ -58,8 +45,8 @@ func TestThePageSaysWhatItsUndoDeleted(t *testing.T) {
 	}
 	p, _ = pagetest.Press(p, "X")
 	p, _ = pagetest.Type(p, "2")
-	p, cmd = p.Update(pagetest.Key("enter"))
-	p, done = pagetest.RunTasks(p, tasks(cmd))
+	p, cmd := p.Update(pagetest.Key("enter"))
+	p, done = pagetest.RunTasks(p, pagetest.Started(cmd))
 	if len(done) != 1 || done[0].Err != nil {
 		t.Fatalf("the undo: %+v", done)
 	}
@@ -105,15 +92,7 @@ func TestThePageSaysWhatItsUndoDeleted(t *testing.T) {
 // it; then the page reads both files deleted by that one job.
 func TestXResumesAStoppedUndo(t *testing.T) {
 	r := newRig(t, false)
-	p := uploadview.New(r.env, r.project+" Inbox")
-	p.SetSize(120, 30)
-	p, _ = pagetest.Drive(p, p.Init())
-	p, _ = pagetest.Type(p, filepath.Join(r.dir, "exports"))
-	p, _ = pagetest.Press(p, "enter")
-	p, _ = pagetest.Press(p, "enter")
-	p, _ = pagetest.Type(p, "2")
-	p, cmd := p.Update(pagetest.Key("enter"))
-	p, done := pagetest.RunTasks(p, tasks(cmd))
+	p, done := uploadExports(r)
 	if len(done) != 1 || done[0].Err != nil {
 		t.Fatalf("the upload: %+v\n%s", done, p.View())
 	}
@@ -139,8 +118,8 @@ func TestXResumesAStoppedUndo(t *testing.T) {
 	}
 	p, _ = pagetest.Press(p, "X")
 	p, _ = pagetest.Type(p, "2")
-	p, cmd = p.Update(pagetest.Key("enter"))
-	p, done = pagetest.RunTasks(p, tasks(cmd))
+	p, cmd := p.Update(pagetest.Key("enter"))
+	p, done = pagetest.RunTasks(p, pagetest.Started(cmd))
 	if len(done) != 1 || done[0].Err != nil {
 		t.Fatalf("the undo: %+v", done)
 	}

@@ -289,6 +289,25 @@ func Type(p page.Page, s string) (page.Page, []tea.Msg) {
 	return p, all
 }
 
+// Started are the tasks cmd starts, for RunTasks: its StartTask messages,
+// batches opened; anything else (a progress tick, which a synchronous
+// driver would follow for ever) is run once and dropped.
+func Started(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	var out []tea.Msg
+	switch msg := cmd().(type) {
+	case page.StartTask:
+		out = append(out, msg)
+	case tea.BatchMsg:
+		for _, c := range msg {
+			out = append(out, Started(c)...)
+		}
+	}
+	return out
+}
+
 // RunTasks plays the root's part for the page.StartTask messages in out:
 // it runs each task (not its follow-ups), delivers the TaskDone and the
 // outcome's broadcast to p, and returns what the tasks finished with.
