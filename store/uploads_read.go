@@ -208,6 +208,21 @@ type RunSummary struct {
 // and nothing of it is unproven.
 func (r RunSummary) Finished() bool { return r.Pending == 0 && r.OpenBatches == 0 && r.Unproven == 0 }
 
+// UploadRun is the profile's run id as UploadRuns sums it up; false when
+// the profile has no such run (each caller says so in its own words).
+func (s *Store) UploadRun(profile string, id int64) (RunSummary, bool, error) {
+	runs, err := s.UploadRuns(profile)
+	if err != nil {
+		return RunSummary{}, false, err
+	}
+	for _, r := range runs {
+		if r.ID == id {
+			return r, true, nil
+		}
+	}
+	return RunSummary{}, false, nil
+}
+
 // UploadRuns lists a profile's runs, newest first.
 func (s *Store) UploadRuns(profile string) ([]RunSummary, error) {
 	rows, err := s.queryJournal(`

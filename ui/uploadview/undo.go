@@ -153,14 +153,9 @@ func undoOutcome(run int64, rep *writejob.Report, left []string) (page.Outcome, 
 
 // runOf is the profile's upload run id, as the journal sums it up.
 func runOf(st *store.Store, profile string, id int64) (store.RunSummary, error) {
-	runs, err := st.UploadRuns(profile)
-	if err != nil {
-		return store.RunSummary{}, err
+	r, ok, err := st.UploadRun(profile, id)
+	if err == nil && !ok {
+		err = fmt.Errorf("profile %s has no upload run %d in the journal", profile, id)
 	}
-	for _, r := range runs {
-		if r.ID == id {
-			return r, nil
-		}
-	}
-	return store.RunSummary{}, fmt.Errorf("profile %s has no upload run %d in the journal", profile, id)
+	return r, err
 }

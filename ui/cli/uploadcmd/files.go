@@ -33,18 +33,9 @@ func RunFiles(o *Options, arg string) int {
 	if err := st.CheckJournal(); err != nil {
 		return p.Fail(err)
 	}
-	runs, err := st.UploadRuns(profile)
+	run, err := findRun(st, profile, runID)
 	if err != nil {
 		return p.Fail(err)
-	}
-	found := -1
-	for i, x := range runs {
-		if x.ID == runID {
-			found = i
-		}
-	}
-	if found < 0 {
-		return p.Fail(fmt.Errorf("profile %s has no upload run %d; `vaultdeck uploads` lists its runs", profile, runID))
 	}
 	files, err := st.RunFiles(runID)
 	if err != nil {
@@ -106,7 +97,6 @@ func RunFiles(o *Options, arg string) int {
 	for i, f := range list {
 		rows[i] = []string{f.Path, f.Result, f.Detail, f.Local}
 	}
-	run := runs[found]
 	line := fmt.Sprintf("run %d, mode %s, project %s, run by %s: %s", runID, run.Mode, run.ProjectID,
 		writejob.Local(run.ActorOSUser, run.ActorKey), plural.Count(len(list), "file"))
 	for _, w := range []string{"uploaded", "renamed", "replaced", "re-uploaded", "deleted", "gone", "unknown", "skipped", "refused", "failed", "not sent", "unproven"} {

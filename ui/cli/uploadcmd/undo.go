@@ -172,16 +172,11 @@ func (o *UndoOptions) receipts(ctx context.Context, st *store.Store, run store.R
 
 // findRun is the profile's run id.
 func findRun(st *store.Store, profile string, id int64) (store.RunSummary, error) {
-	runs, err := st.UploadRuns(profile)
-	if err != nil {
-		return store.RunSummary{}, err
+	r, ok, err := st.UploadRun(profile, id)
+	if err == nil && !ok {
+		err = fmt.Errorf("profile %s has no upload run %d; `vaultdeck uploads` lists its runs", profile, id)
 	}
-	for _, r := range runs {
-		if r.ID == id {
-			return r, nil
-		}
-	}
-	return store.RunSummary{}, fmt.Errorf("profile %s has no upload run %d; `vaultdeck uploads` lists its runs", profile, id)
+	return r, err
 }
 
 func planJSON(up *upload.UndoPlan) map[string]any {
