@@ -15,7 +15,7 @@ import (
 	"github.com/vaultdeck/vaultdeck/api"
 	"github.com/vaultdeck/vaultdeck/api/account"
 	"github.com/vaultdeck/vaultdeck/api/plural"
-	"github.com/vaultdeck/vaultdeck/ui/hangup"
+	"github.com/vaultdeck/vaultdeck/ui/cli/hangup"
 	"github.com/vaultdeck/vaultdeck/ui/liblog"
 	"github.com/vaultdeck/vaultdeck/ui/sanitize"
 )

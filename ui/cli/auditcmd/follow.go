@@ -18,8 +18,8 @@ import (
 	"github.com/vaultdeck/vaultdeck/store"
 	"github.com/vaultdeck/vaultdeck/ui/cli/cmdutil"
 	"github.com/vaultdeck/vaultdeck/ui/cli/factory"
+	"github.com/vaultdeck/vaultdeck/ui/cli/hangup"
 	"github.com/vaultdeck/vaultdeck/ui/cli/printer"
-	"github.com/vaultdeck/vaultdeck/ui/hangup"
 )
 
 // FollowOptions are what `audit follow` was asked and what it works with.
