@@ -22,7 +22,7 @@ var opensThatAreNotReads = map[string]string{
 	"store/readonly.go":           "the store's database probed for a read-only filesystem (opened, closed at once): the store's own file, not one a person names",
 	"store/recover.go":            "the store's recovered copy and its folder, fsynced: the store's own files",
 	"store/walcheck.go":           "the store's write-ahead log, checked for lost frames: the store's own file (its edge is the store's row)",
-	"ui/cli/debuglog/debuglog.go": "the --debug-file log of every command and serve: appended to, not read (O_NOFOLLOW)",
+	"ui/cli/debuglog/debuglog.go": "the --debug-file log of every command and serve: appended to, not read (O_NOFOLLOW|O_NONBLOCK: a pipe nobody reads is refused)",
 	"ui/app/export.go":            "the console's export, written with O_EXCL",
 	"ui/serve/hostkey.go":         "the host key generated with O_EXCL (it is read back through Open)",
 }

@@ -54,10 +54,14 @@ type Sink struct {
 }
 
 // OpenFile opens the debug file path: the user's to read, so created
-// 0600, appended to, never through a link put in its place. Nothing is
+// 0600, appended to, never through a link put in its place, and a named
+// pipe only when something reads it. Nothing is
 // written until SetRedact is called: a line before it is dropped.
 func OpenFile(path string) (*Sink, error) {
-	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|oNoFollow, 0o600)
+	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|openFlags, 0o600)
+	if noReader(err) {
+		return nil, fmt.Errorf("the debug log %s is a named pipe that nothing reads: start its reader first, or give a file", path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("the debug log %s could not be opened: %w", path, err)
 	}

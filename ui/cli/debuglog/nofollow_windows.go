@@ -2,5 +2,7 @@
 
 package debuglog
 
-// oNoFollow: Windows has no such flag; the debug file is opened as named.
-const oNoFollow = 0
+// openFlags: Windows has no such flags; the debug file is opened as named.
+const openFlags = 0
+
+func noReader(error) bool { return false }
